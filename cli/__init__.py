@@ -1,0 +1,1 @@
+"""The ``benchuq`` command line: a stable contract for scripts and CI pipelines."""

@@ -1,0 +1,99 @@
+"""Draws: the one currency of uncertainty (METHODS section 1).
+
+Every uncertainty method (the bootstrap of section 2, the Bayesian model of section 6) returns a
+:class:`Draws`: per-task performance of shape ``(R, M, T)`` plus the observed point estimate and
+how the draws were made. Every summary, rank, dominance map and chart is a function of draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Draws:
+    """``values[r, i, j]``: replicate or posterior draw r of model i on task j.
+
+    Attributes:
+        values: ``(R, M, T)`` float array, same unit as ``observed`` (proportions for accuracy).
+        observed: ``(M, T)`` point estimates (the observed scores; posterior means for Bayes).
+        models, tasks, categories: labels aligned with the axes (``categories`` per task).
+        higher_is_better: ``(T,)``; summaries rank on the negation where False (METHODS 0).
+        method: a human-readable name, e.g. ``"bootstrap: task-level binomial"``.
+        paired: True when between-model correlation is preserved (item-level paired bootstrap,
+            joint posterior); False when models were resampled independently.
+        seed: the seed that made the draws (``None`` if not seeded).
+        notes: caveats to show next to results (e.g. "normal approximation").
+    """
+
+    values: np.ndarray
+    observed: np.ndarray
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    categories: tuple[str, ...]
+    higher_is_better: np.ndarray
+    method: str
+    paired: bool
+    seed: int | None = None
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        R, M, T = self.values.shape
+        if self.observed.shape != (M, T):
+            raise ValueError(f"observed has shape {self.observed.shape}, expected {(M, T)}")
+        if len(self.models) != M or len(self.tasks) != T or len(self.categories) != T:
+            raise ValueError("labels do not match the draws' shape")
+        for a in (self.values, self.observed):
+            a.setflags(write=False)
+
+    @property
+    def reps(self) -> int:
+        return int(self.values.shape[0])
+
+    @property
+    def category_names(self) -> tuple[str, ...]:
+        """Distinct categories in order of first appearance."""
+        return tuple(dict.fromkeys(self.categories))
+
+    @property
+    def category_index(self) -> np.ndarray:
+        names = self.category_names
+        return np.array([names.index(c) for c in self.categories], dtype=np.int64)
+
+    @property
+    def sign(self) -> np.ndarray:
+        """``(T,)`` +1 for higher-is-better tasks, -1 otherwise."""
+        return np.where(np.asarray(self.higher_is_better, bool), 1.0, -1.0)
+
+    def select_models(self, models: list[str] | tuple[str, ...]) -> Draws:
+        """The same draws for a subset of models, in the order given."""
+        idx = [self.models.index(m) for m in models]
+        return Draws(
+            values=self.values[:, idx, :],
+            observed=self.observed[idx, :],
+            models=tuple(models),
+            tasks=self.tasks,
+            categories=self.categories,
+            higher_is_better=self.higher_is_better,
+            method=self.method,
+            paired=self.paired,
+            seed=self.seed,
+            notes=self.notes,
+        )
+
+    def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
+        """Transformed draws (e.g. normalized), keeping labels and provenance."""
+        return Draws(
+            values=values,
+            observed=observed,
+            models=self.models,
+            tasks=self.tasks,
+            categories=self.categories,
+            higher_is_better=self.higher_is_better,
+            method=self.method,
+            paired=self.paired,
+            seed=self.seed,
+            notes=(*self.notes, note),
+        )
