@@ -40,7 +40,7 @@ class Draws:
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        R, M, T = self.values.shape
+        _, M, T = self.values.shape
         if self.observed.shape != (M, T):
             raise ValueError(f"observed has shape {self.observed.shape}, expected {(M, T)}")
         if len(self.models) != M or len(self.tasks) != T or len(self.categories) != T:

@@ -1,0 +1,74 @@
+"""Arguments and steps shared by the subcommands: reading DATA, making draws, printing JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from core.data import Benchmark
+from core.draws import Draws
+
+FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``."""
+    parser.add_argument("data", metavar="DATA", help="a file, a folder, or sample:<name>")
+    parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
+    parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
+    parser.add_argument(
+        "--metric", default="acc", help="metric read from lm-eval files (acc, acc_norm, ...)"
+    )
+
+
+def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
+    """The uncertainty method and its settings (bootstrap; METHODS 2)."""
+    parser.add_argument("--method", default="bootstrap", choices=("bootstrap",))
+    parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+
+
+def load_benchmark(args: argparse.Namespace) -> Benchmark:
+    from core.loaders import resolve
+
+    return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+
+
+def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
+    """Draws of per-task performance by the method the flags name."""
+    from core.bootstrap import bootstrap
+
+    if args.reps < 100:
+        from cli.main import UsageError
+
+        raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
+    return bootstrap(bench, reps=args.reps, seed=args.seed)
+
+
+def check_level(level: float, flag: str = "--level") -> float:
+    if not 0.0 < level < 1.0:
+        from cli.main import UsageError
+
+        raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
+    return level
+
+
+def _clean(x: Any) -> Any:
+    """JSON-safe values: numpy scalars to Python, NaN/inf to null."""
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    if hasattr(x, "item") and not isinstance(x, str):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    json.dump(_clean(payload), sys.stdout, indent=2)
+    sys.stdout.write("\n")
