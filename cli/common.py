@@ -11,6 +11,11 @@ from typing import Any
 from core.data import Benchmark
 from core.draws import Draws
 
+
+class UsageError(Exception):
+    """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
+
+
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
 
 
@@ -42,16 +47,12 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from core.bootstrap import bootstrap
 
     if args.reps < 100:
-        from cli.main import UsageError
-
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 
 def check_level(level: float, flag: str = "--level") -> float:
     if not 0.0 < level < 1.0:
-        from cli.main import UsageError
-
         raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
     return level
 

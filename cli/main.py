@@ -7,14 +7,13 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from cli.common import UsageError
 from core.data import DataError
 
+__all__ = ["UsageError", "build_parser", "main"]
+
 # Each module exposes ``register(subparsers)`` and sets ``func`` on its parser.
-SUBCOMMANDS: tuple[str, ...] = ()
-
-
-class UsageError(Exception):
-    """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
+SUBCOMMANDS: tuple[str, ...] = ("leaderboard", "compare", "ranks")
 
 
 def build_parser() -> argparse.ArgumentParser:
