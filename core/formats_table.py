@@ -1,0 +1,293 @@
+"""Reading user tables: text encodings, delimiters, Parquet and JSON records (METHODS 0).
+
+Every table reader returns a :class:`pandas.DataFrame` of strings/numbers plus the file's display
+name, so the format modules can report problems as "file 'x.csv', row 7, column 'n'". Rows are
+counted as a spreadsheet shows them: the header is row 1, the first data row is row 2 (for JSON
+records the first record is row 1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from core.data import DataError
+
+ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
+KNOWN_COLUMNS = frozenset(
+    "model task category n correct accuracy estimate se chance higher_is_better item score "
+    "cluster subgroup subject benchmark model_name n_scored n_test n_items acc stderr std_err "
+    "standard_error".split()
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: its display name (a file name, never a full path) and its bytes."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Table:
+    """A parsed table: ``frame`` with normalised column names; ``first_row`` is the row number of
+    ``frame.iloc[0]`` as reported in messages (2 for delimited text, 1 for JSON records);
+    ``source_rows`` (optional) maps a frame position to a position in the original file."""
+
+    name: str
+    frame: pd.DataFrame
+    first_row: int
+    source_rows: np.ndarray | None = None
+
+    def row(self, index: int) -> int:
+        """Reported row number of positional index ``index``."""
+        pos = int(index) if self.source_rows is None else int(self.source_rows[index])
+        return self.first_row + pos
+
+
+def decode_text(src: Source) -> str:
+    """UTF-8 text (a BOM is dropped); anything else is a :class:`DataError` naming the line."""
+    data = src.data
+    if not data.strip():
+        raise DataError(
+            "the file is empty.", file=src.name, hint="upload a file with a header row."
+        )
+    if b"\x00" in data[:4096]:
+        raise DataError(
+            "the file is binary, not a text table or JSON.",
+            file=src.name,
+            hint="export the results as CSV, TSV, JSON or Parquet.",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise DataError(
+            f"line {line} is not valid UTF-8 text (byte {err.start}).",
+            file=src.name,
+            row=line,
+            hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
+        ) from None
+
+
+def _sniff_delimiter(text: str, name: str) -> str:
+    head = "\n".join(text.splitlines()[:50])
+    if name.lower().endswith(".tsv"):
+        return "\t"
+    try:
+        return csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
+    except csv.Error:
+        counts = {d: head.splitlines()[0].count(d) for d in ",;\t|"}
+        best = max(counts, key=lambda d: counts[d])
+        return best if counts[best] else ","
+
+
+def read_delimited(src: Source) -> Table:
+    """CSV/TSV with any of ``, ; tab |`` as delimiter (sniffed)."""
+    text = decode_text(src)
+    sep = _sniff_delimiter(text, src.name)
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text),
+            sep=sep,
+            dtype=str,
+            keep_default_na=False,
+            skipinitialspace=True,
+            skip_blank_lines=True,
+        )
+    except pd.errors.ParserError as err:
+        raise DataError(
+            f"the table could not be parsed: {err}",
+            file=src.name,
+            hint="every row needs the same number of fields as the header; quote fields that "
+            "contain the delimiter.",
+        ) from None
+    except pd.errors.EmptyDataError:
+        raise DataError("the file is empty.", file=src.name) from None
+    return Table(src.name, _normalise(frame, src.name), 2)
+
+
+def read_parquet(src: Source) -> Table:
+    try:
+        frame = pd.read_parquet(io.BytesIO(src.data))
+    except Exception as err:  # pyarrow raises several unrelated types for corrupt files
+        raise DataError(
+            f"not a readable Parquet file ({type(err).__name__}).",
+            file=src.name,
+            hint="re-export the table, or save it as CSV.",
+        ) from None
+    return Table(src.name, _normalise(frame, src.name), 2)
+
+
+def parse_json(src: Source) -> object:
+    """The JSON value of a file (a :class:`DataError` with line and column if malformed)."""
+    text = decode_text(src)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DataError(
+            f"invalid JSON at line {err.lineno}, character {err.colno}: {err.msg}.",
+            file=src.name,
+            row=err.lineno,
+            hint="check the file is complete JSON (a list of records or an object).",
+        ) from None
+
+
+def records_table(name: str, records: object) -> Table:
+    """A JSON list of flat objects as a table (record 1 = row 1)."""
+    if isinstance(records, dict):
+        for key in ("data", "records", "rows", "results"):
+            if isinstance(records.get(key), list):
+                records = records[key]
+                break
+    if not isinstance(records, list) or not records:
+        raise DataError(
+            'expected a JSON list of records such as [{"model": ..., "task": ...}, ...].',
+            file=name,
+            hint="write one object per model and task, or use a CSV file.",
+        )
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise DataError(
+                f"record {i + 1} is a {type(rec).__name__}, not an object.",
+                file=name,
+                row=i + 1,
+                hint="every list element must be an object with named fields.",
+            )
+    frame = pd.DataFrame.from_records(records)
+    return Table(name, _normalise(frame, name), 1)
+
+
+def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Strip column names; our known names match case-insensitively (others keep their case)."""
+    cols = [str(c).strip() for c in frame.columns]
+    cols = [c.lower() if c.lower() in KNOWN_COLUMNS else c for c in cols]
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise DataError(
+            f"duplicate column names {dup}.", file=name, column=dup[0], hint="rename one of them."
+        )
+    frame = frame.copy()
+    frame.columns = cols
+    return frame.reset_index(drop=True)
+
+
+def is_parquet(src: Source) -> bool:
+    return src.data[:4] == b"PAR1"
+
+
+def looks_like_json(src: Source) -> bool:
+    return src.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
+
+
+def read_table(src: Source) -> Table:
+    """Any tabular file: Parquet, JSON records, or delimited text."""
+    if is_parquet(src):
+        return read_parquet(src)
+    if looks_like_json(src):
+        return records_table(src.name, parse_json(src))
+    return read_delimited(src)
+
+
+def rename_columns(table: Table, columns: dict[str, str] | None) -> Table:
+    """Apply a user mapping ``{their column: our column}`` (case-insensitive)."""
+    if not columns:
+        return table
+    mapping = {str(k).strip(): str(v).strip().lower() for k, v in columns.items()}
+    lower = {c.lower(): c for c in table.frame.columns}
+    mapping = {
+        (k if k in table.frame.columns else lower.get(k.lower(), k)): v for k, v in mapping.items()
+    }
+    missing = [k for k in mapping if k not in table.frame.columns]
+    if missing:
+        raise DataError(
+            f"the column mapping names columns that are not in the file: {missing}.",
+            file=table.name,
+            column=missing[0],
+            hint=f"the file's columns are {list(table.frame.columns)}.",
+        )
+    frame = table.frame.rename(columns=mapping)
+    return replace(table, frame=_normalise(frame, table.name))
+
+
+def text_column(table: Table, column: str) -> np.ndarray:
+    """A column of non-empty names (stripped); an empty cell is an error naming its row."""
+    raw = table.frame[column]
+    values = np.array(["" if _is_missing(v) else str(v).strip() for v in raw], dtype=object)
+    empty = np.flatnonzero(values == "")
+    if empty.size:
+        raise DataError(
+            f"row {table.row(empty[0])} has an empty {column} {ROW_NOTE}.",
+            file=table.name,
+            row=table.row(empty[0]),
+            column=column,
+            hint=f"fill in the {column} name or delete the row.",
+        )
+    return values
+
+
+def number_column(table: Table, column: str, *, allow_missing: bool = False) -> np.ndarray:
+    """A numeric column; text, blanks (unless allowed), NaN and infinity are errors by row."""
+    raw = table.frame[column]
+    out = np.empty(len(raw))
+    for i, v in enumerate(raw):
+        if _is_missing(v):
+            if allow_missing:
+                out[i] = np.nan
+                continue
+            raise DataError(
+                f"the value is missing {ROW_NOTE}.",
+                file=table.name,
+                row=table.row(i),
+                column=column,
+                hint="fill in a number or delete the row.",
+            )
+        try:
+            x = float(str(v).strip().replace("%", "")) if isinstance(v, str) else float(v)
+        except (TypeError, ValueError):
+            raise DataError(
+                f"{str(v)[:40]!r} is not a number {ROW_NOTE}.",
+                file=table.name,
+                row=table.row(i),
+                column=column,
+                hint="use plain numbers with '.' as the decimal mark.",
+            ) from None
+        if not np.isfinite(x):
+            raise DataError(
+                f"{str(v)[:40]!r} is not a finite number {ROW_NOTE}.",
+                file=table.name,
+                row=table.row(i),
+                column=column,
+                hint="replace NaN/infinity by the real value or delete the row.",
+            )
+        out[i] = x
+    return out
+
+
+def integer_column(table: Table, column: str) -> np.ndarray:
+    """A column of whole numbers (``12`` or ``12.0``); fractions are errors by row."""
+    x = number_column(table, column)
+    bad = np.flatnonzero(np.abs(x - np.round(x)) > 1e-9)
+    if bad.size:
+        raise DataError(
+            f"{x[bad[0]]:g} is not a whole number {ROW_NOTE}.",
+            file=table.name,
+            row=table.row(bad[0]),
+            column=column,
+            hint=f"'{column}' counts items; give whole numbers (or use an 'accuracy' column).",
+        )
+    return np.round(x).astype(np.int64)
+
+
+def _is_missing(v: object) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float) and np.isnan(v):
+        return False  # a real NaN value: reported as "not a finite number"
+    return isinstance(v, str) and v.strip() == ""

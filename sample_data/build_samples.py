@@ -1,0 +1,78 @@
+"""Build the bundled sample data sets from the reference files (run by hand, not at run time).
+
+Usage: ``python sample_data/build_samples.py [/work/shared/data]``. Writes small files next to this
+script; ``core.loaders.load_sample`` reads them. Sources and licences: sample_data/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+
+
+def build_vtab1k(src: Path) -> None:
+    """16 models x 19 tasks: correct = round(accuracy / 100 * n_scored), n = n_scored."""
+    acc = pd.read_csv(src / "vtab1k" / "accuracy.csv")
+    tasks = pd.read_csv(src / "vtab1k" / "tasks.csv")
+    df = acc.merge(tasks, on="task", how="left", validate="many_to_one")
+    if df["n_scored"].isna().any():
+        raise SystemExit("vtab1k: a task in accuracy.csv is missing from tasks.csv")
+    exact = df["accuracy"] / 100 * df["n_scored"]
+    df["n"] = df["n_scored"].astype(int)
+    df["correct"] = exact.round().astype(int)
+    off = (exact - df["correct"]).abs()
+    not_whole = sorted(set(df.loc[off > 0.01, "model"]))
+    if not_whole != ["From-Scratch"]:
+        raise SystemExit(f"vtab1k: unexpected models with non-whole counts: {not_whole}")
+    out = df[["model", "task", "category", "n", "correct"]]
+    out.to_csv(HERE / "vtab1k.csv", index=False)
+
+
+def build_toy() -> None:
+    """Two models, three tasks; the same counts except A vs B on the small task."""
+    rows = [
+        ("A", "small", 200, 100),
+        ("A", "medium", 10000, 5000),
+        ("A", "large", 20000, 10000),
+        ("B", "small", 200, 115),
+        ("B", "medium", 10000, 5000),
+        ("B", "large", 20000, 10000),
+    ]
+    df = pd.DataFrame(rows, columns=["model", "task", "n", "correct"])
+    df.insert(2, "category", "all")
+    df.to_csv(HERE / "toy.csv", index=False)
+
+
+def build_mmlu(src: Path) -> None:
+    """5-shot MMLU of the 20 bundled models: the lm-eval results files, copied unchanged."""
+    dst = HERE / "mmlu"
+    dst.mkdir(exist_ok=True)
+    for f in sorted((src / "lm_eval" / "results_v03" / "mmlu_5shot").glob("*.json")):
+        data = json.loads(f.read_text())
+        (dst / f.name).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def build_alpaca_eval(src: Path) -> None:
+    """Item level: 9 models x 805 instructions, one CSV of all annotations."""
+    frames = [
+        pd.read_csv(f)
+        for f in sorted((src / "alpaca_eval").glob("*__weighted_alpaca_eval_gpt4_turbo.csv"))
+    ]
+    pd.concat(frames, ignore_index=True).to_csv(HERE / "alpaca_eval.csv", index=False)
+
+
+def main(argv: list[str]) -> None:
+    src = Path(argv[1]) if len(argv) > 1 else Path("/work/shared/data")
+    build_vtab1k(src)
+    build_toy()
+    build_mmlu(src)
+    build_alpaca_eval(src)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
