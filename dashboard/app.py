@@ -1,0 +1,42 @@
+"""Entry of the benchuq dashboard: ``streamlit run dashboard/app.py`` from the repository root.
+
+Adding a page is one line in :data:`PAGES` (file in ``pages/``, title, icon); the page calls
+``dashboard.context.current()`` to get the data, draws, level, weights and model selection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from dashboard import context, controls
+
+PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
+
+# (file in pages/, title, icon); the first page is the default.
+PAGES: list[tuple[str, str, str]] = [
+    ("leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+    ("compare.py", "Compare models", ":material/compare_arrows:"),
+    ("ranks.py", "Ranks", ":material/format_list_numbered:"),
+    ("data.py", "Data", ":material/upload_file:"),
+    ("methods.py", "Methods", ":material/menu_book:"),
+]
+
+
+def main() -> None:
+    st.set_page_config(
+        page_title="benchuq — honest leaderboards", page_icon=":material/analytics:", layout="wide"
+    )
+    nav = st.navigation(
+        [
+            st.Page(PAGES_DIR / f, title=t, icon=i, default=(k == 0))
+            for k, (f, t, i) in enumerate(PAGES)
+        ]
+    )
+    context.store(controls.sidebar())
+    controls.show_notices()
+    nav.run()
+
+
+main()

@@ -1,0 +1,108 @@
+"""What every page gets: the current data, draws, level, weights and model selection.
+
+``dashboard/app.py`` renders the sidebar (``dashboard.controls``) and stores one :class:`Context`
+per run; a page calls :func:`current` and then, e.g., ``ctx.draws()``. :func:`guard` turns any
+failure inside a page into an ``st.error`` message (never a traceback).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from core.data import Benchmark, DataError
+from core.draws import Draws
+from dashboard import cache
+from dashboard.figures import FigureOptions
+from dashboard.state import Settings
+
+_KEY = "_benchuq_context"
+
+
+@dataclass(frozen=True)
+class Context:
+    """The current view.
+
+    Attributes:
+        settings: the global controls (as carried by a shared link).
+        bench: the loaded data set, or ``None`` when it failed to load (see ``error``).
+        error: the message of a data-loading failure, else ``None``.
+        colors: ``{model: colour}`` over all models of the data set (stable across pages).
+    """
+
+    settings: Settings
+    bench: Benchmark | None
+    error: str | None
+    colors: dict[str, str]
+
+    @property
+    def level(self) -> float:
+        return self.settings.level
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models shown (all of them when the selection is empty)."""
+        return self.settings.models or (self.bench.models if self.bench else ())
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Category weights summing to 1, in ``bench.category_names`` order."""
+        return self.settings.normalized_weights()
+
+    def require_bench(self) -> Benchmark:
+        """The data set; shows the loading error and stops the page if there is none."""
+        if self.bench is None:
+            st.error(
+                self.error or "No data loaded. Pick a sample or upload files on the Data page."
+            )
+            st.stop()
+        return self.bench
+
+    def draws_all(self) -> Draws:
+        """Cached draws of every model (metric applied); independent of the model selection."""
+        s = self.settings
+        return cache.get_draws(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+
+    def draws(self) -> Draws:
+        """Cached draws restricted to the models shown."""
+        return self.draws_all().select_models(list(self.models))
+
+    @property
+    def draws_key(self) -> str:
+        s = self.settings
+        return cache.draws_key(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+
+    def figure_options(self, title: str = "") -> FigureOptions:
+        """Colours and the display unit of the current metric."""
+        bench = self.require_bench()
+        if self.settings.metric == "normalized":
+            return FigureOptions(self.colors, 100.0, "normalized score (0–100)", title)
+        obs = bench.estimate[~np.isnan(bench.estimate)]
+        if bench.kind != "estimate_se" or (obs.min() >= 0 and obs.max() <= 1):
+            return FigureOptions(self.colors, 100.0, "score (%)", title)
+        return FigureOptions(self.colors, 1.0, "score", title)
+
+
+def store(ctx: Context) -> None:
+    """Called by the app entry once per run, before the page runs."""
+    st.session_state[_KEY] = ctx
+
+
+def current() -> Context:
+    """The context of this run (set by ``dashboard/app.py``)."""
+    return st.session_state[_KEY]
+
+
+@contextmanager
+def guard(what: str = "This analysis") -> Iterator[None]:
+    """Show any failure inside the block as ``st.error`` (DataError text as is) and go on."""
+    try:
+        yield
+    except DataError as err:
+        st.error(str(err))
+    except Exception as err:
+        st.error(f"{what} failed: {type(err).__name__}: {err}")

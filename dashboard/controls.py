@@ -1,0 +1,240 @@
+"""The global sidebar: data set, uncertainty method, level, metric, weights, models, share link.
+
+Widget values live in ``st.session_state`` under fixed keys. On the first run of a session they
+are filled from the URL query string (``dashboard.state``); on every run the query string is
+rewritten from them, so the URL always describes the view (also after a page switch, which
+clears the query string in a real browser).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from core import loaders
+from core.data import Benchmark, DataError
+from dashboard import cache, state
+from dashboard.colors import model_colors
+from dashboard.context import Context
+from dashboard.text import md_escape
+
+UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's uploads
+UPLOAD_LABEL_KEY = "_upload_label"
+CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
+NOTICES_KEY = "_link_notices"
+LEVEL_REASON = (
+    "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
+    "the difference (Goldstein & Healy 1995)."
+)
+
+
+def _init_from_url() -> None:
+    """First run of a session: copy valid query parameters into the widgets' state."""
+    ss = st.session_state
+    if "_url_read" in ss:
+        return
+    params = st.query_params.to_dict()
+    methods = list(cache.METHODS)
+    values, notices = state.parse_static(params, samples=list(loaders.SAMPLES), methods=methods)
+    d = state.Settings(method=methods[0])
+    ss["data"] = values.get("data", d.data)
+    ss["method"] = values.get("method", d.method)
+    ss["level_pct"] = round(100 * float(values.get("level", d.level)), 1)
+    ss["reps"] = int(values.get("reps", d.reps))
+    ss["seed"] = int(values.get("seed", d.seed))
+    ss["metric"] = values.get("metric", d.metric)
+    ss["rho"] = float(values.get("rho", d.rho))
+    ss["_pending"] = {k: params[k] for k in ("weights", "models") if k in params}
+    ss[NOTICES_KEY] = list(notices)
+    ss["_url_read"] = True
+
+
+def _load(data: str) -> tuple[Benchmark | None, str | None]:
+    """The data set named by ``data`` with this session's category edits applied."""
+    ss = st.session_state
+    try:
+        if data == state.UPLOAD:
+            bench = ss[UPLOAD_KEY]
+        else:
+            bench = cache.load_sample(data.split(":", 1)[1])
+        edits = ss.get(CATEGORY_EDITS_KEY, {}).get(data)
+        return (bench.with_categories(edits) if edits else bench), None
+    except DataError as err:
+        return None, str(err)
+    except Exception as err:
+        return None, f"Loading '{data}' failed: {type(err).__name__}: {err}"
+
+
+def _sync_data_dependent(bench: Benchmark) -> None:
+    """When the data set changes: weights and models from the link (first time) or defaults."""
+    ss = st.session_state
+    if ss.get("_bench_sig") == bench.content_hash:
+        return
+    cats = bench.category_names
+    pending = ss.pop("_pending", {})
+    weights = models = None
+    if "weights" in pending:
+        weights, notice = state.parse_weights(pending["weights"], cats)
+        if notice:
+            ss[NOTICES_KEY].append(notice)
+    if "models" in pending:
+        models, notice = state.parse_models(pending["models"], bench.models)
+        if notice:
+            ss[NOTICES_KEY].append(notice)
+    old_cats = ss.get("_bench_cats")
+    if weights is None and old_cats == cats:
+        weights = tuple(float(ss.get(f"weight_{i}", 1.0)) for i in range(len(cats)))
+    for i, w in enumerate(weights or (1.0,) * len(cats)):
+        ss[f"weight_{i}"] = float(w)
+    if models is None and ss.get("_bench_models") == bench.models:
+        models = tuple(ss.get("models", bench.models))
+    ss["models"] = list(models or bench.models)
+    ss["_bench_sig"] = bench.content_hash
+    ss["_bench_cats"] = cats
+    ss["_bench_models"] = bench.models
+
+
+def _data_label(value: str) -> str:
+    if value == state.UPLOAD:
+        return f"Uploaded: {st.session_state.get(UPLOAD_LABEL_KEY, 'files')}"
+    name = value.split(":", 1)[1]
+    return f"Sample: {name}"
+
+
+def sidebar() -> Context:
+    """Render the global controls and return the current :class:`Context`."""
+    _init_from_url()
+    ss = st.session_state
+    sb = st.sidebar
+    options = [f"sample:{name}" for name in loaders.SAMPLES]
+    if UPLOAD_KEY in ss:
+        options.append(state.UPLOAD)
+    if ss["data"] not in options:
+        ss["data"] = state.DEFAULT_DATA
+    sb.selectbox(
+        "Data set",
+        options,
+        key="data",
+        format_func=_data_label,
+        help="Bundled samples, or your uploaded files (upload them on the Data page).",
+    )
+    bench, error = _load(ss["data"])
+    if bench is not None:
+        _sync_data_dependent(bench)
+
+    methods = list(cache.METHODS)
+    sb.selectbox(
+        "Uncertainty method",
+        methods,
+        key="method",
+        format_func=lambda m: cache.METHODS[m].label,
+        help=" ".join(f"{v.label}: {v.help}" for v in cache.METHODS.values()),
+    )
+    sb.slider(
+        "Interval level (%)",
+        min_value=50.0,
+        max_value=99.5,
+        step=0.1,
+        key="level_pct",
+        format="%.1f",
+    )
+    sb.caption(LEVEL_REASON)
+    sb.page_link("pages/methods.py", label="Why? See the Methods page", icon=":material/help:")
+    c1, c2 = sb.columns(2)
+    c1.number_input(
+        "Replicates",
+        min_value=state.REPS_RANGE[0],
+        max_value=state.REPS_RANGE[1],
+        step=500,
+        key="reps",
+        help="Bootstrap replicates or posterior draws (R).",
+    )
+    c2.number_input(
+        "Seed",
+        min_value=state.SEED_RANGE[0],
+        max_value=state.SEED_RANGE[1],
+        step=1,
+        key="seed",
+        help="Same seed, same numbers.",
+    )
+    sb.radio(
+        "Metric",
+        state.METRICS,
+        key="metric",
+        horizontal=True,
+        format_func=lambda m: {"raw": "Raw", "normalized": "Normalized"}[m],
+        help="Normalized: (x - min) / (max - min) per task over all models and replicates "
+        "(METHODS 3).",
+    )
+
+    weights: tuple[float, ...] = ()
+    models: tuple[str, ...] = ()
+    if bench is not None:
+        cats = bench.category_names
+        with sb.expander("Category weights", expanded=len(cats) <= 4):
+            for i, cat in enumerate(cats):
+                st.number_input(
+                    md_escape(cat),
+                    min_value=0.0,
+                    max_value=1e6,
+                    step=0.1,
+                    key=f"weight_{i}",
+                    format="%.2f",
+                )
+            weights = tuple(float(ss[f"weight_{i}"]) for i in range(len(cats)))
+            norm = state.normalize_weights(weights)
+            if sum(weights) <= 0:
+                st.warning("All weights are 0: using equal weights.")
+            st.caption(
+                "Used (sum 1): "
+                + ", ".join(f"{md_escape(c)} {w:.2f}" for c, w in zip(cats, norm, strict=True))
+            )
+        sb.multiselect("Models shown", bench.models, key="models")
+        models = tuple(m for m in bench.models if m in ss["models"])
+        if not models:
+            sb.warning("No model selected: showing all.")
+    sb.slider(
+        "Assumed correlation between models (rho)",
+        0.0,
+        state.RHO_RANGE[1],
+        step=0.01,
+        key="rho",
+        help="Used by task-weight maps when draws are not paired (METHODS 5).",
+    )
+
+    settings = state.Settings(
+        data=ss["data"],
+        method=ss["method"],
+        level=round(float(ss["level_pct"]) / 100, 4),
+        reps=int(ss["reps"]),
+        seed=int(ss["seed"]),
+        metric=ss["metric"],
+        rho=float(ss["rho"]),
+        weights=weights,
+        models=models,
+    )
+    query = state.to_query(settings)
+    if st.query_params.to_dict() != query:
+        st.query_params.from_dict(query)
+    if ss.setdefault("_first_query", query) != query:
+        ss[NOTICES_KEY] = []
+    _share_box(query)
+    colors = model_colors(bench.models) if bench is not None else {}
+    return Context(settings=settings, bench=bench, error=error, colors=colors)
+
+
+def _share_box(query: dict[str, str]) -> None:
+    with st.sidebar.expander("Share this view"):
+        base = (st.context.url or "").split("?", 1)[0]
+        st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+        st.caption(
+            "The link carries every control above. Uploaded data and category edits "
+            "cannot travel in a link: the recipient must upload the same files."
+        )
+
+
+def show_notices() -> None:
+    """Warn about link parameters that were ignored (shown until the user changes a control)."""
+    for notice in st.session_state.get(NOTICES_KEY, []):
+        st.warning(md_escape(str(notice)), icon=":material/link_off:")

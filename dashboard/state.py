@@ -1,0 +1,191 @@
+"""URL query parameters <-> the app's settings (pure functions, no streamlit).
+
+Every global control lives in the query string under these names: ``data`` (``sample:<name>`` or
+``upload``), ``method``, ``level`` (a fraction, e.g. ``0.834``), ``reps``, ``seed``, ``metric``
+(``raw`` or ``normalized``), ``weights`` (comma-separated, in category order), ``rho`` and
+``models`` (comma-separated). A bad value falls back to its default and yields a
+:class:`Notice` naming the parameter. ``weights`` and ``models`` depend on the data set, so they
+are checked once it is loaded (:func:`parse_weights`, :func:`parse_models`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+DEFAULT_DATA = "sample:vtab1k"
+UPLOAD = "upload"
+DEFAULT_LEVEL = 0.834
+LEVEL_RANGE = (0.5, 0.995)
+REPS_RANGE = (200, 20000)
+DEFAULT_REPS = 2000
+SEED_RANGE = (0, 2**32 - 1)
+METRICS = ("raw", "normalized")
+RHO_RANGE = (0.0, 0.99)
+PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "rho", "models")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A query parameter that could not be used: its name, the bad value and what was used."""
+
+    param: str
+    value: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"Link parameter '{self.param}' = '{self.value}' ignored: {self.message}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The global controls of one view (everything a shared link carries).
+
+    ``level`` is a fraction; ``weights`` are the raw numbers entered, one per category (see
+    :meth:`normalized_weights`); ``models`` are the models shown, in data-set order.
+    """
+
+    data: str = DEFAULT_DATA
+    method: str = "bootstrap"
+    level: float = DEFAULT_LEVEL
+    reps: int = DEFAULT_REPS
+    seed: int = 0
+    metric: str = "raw"
+    rho: float = 0.0
+    weights: tuple[float, ...] = ()
+    models: tuple[str, ...] = ()
+
+    def normalized_weights(self) -> np.ndarray:
+        """Weights rescaled to sum to 1 (equal weights if they are all 0)."""
+        return normalize_weights(self.weights)
+
+
+def normalize_weights(weights: Sequence[float]) -> np.ndarray:
+    """``w / sum(w)``; equal weights when the sum is 0 (METHODS 0: ``w_c >= 0``, sum 1)."""
+    w = np.asarray(weights, dtype=float)
+    total = w.sum()
+    if w.size == 0:
+        return w
+    return w / total if total > 0 else np.full(w.size, 1.0 / w.size)
+
+
+def _number(raw: str, kind: type, lo: float, hi: float) -> float | int | None:
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value if lo <= value <= hi else None
+
+
+def parse_static(
+    params: Mapping[str, str],
+    *,
+    samples: Sequence[str],
+    methods: Sequence[str],
+    has_upload: bool = False,
+) -> tuple[dict[str, object], list[Notice]]:
+    """Check the data-independent parameters; returns the valid values and notices.
+
+    Missing parameters are simply absent from the result (the caller keeps its defaults).
+    """
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+
+    def bad(name: str, message: str) -> None:
+        notices.append(Notice(name, str(params[name]), message))
+
+    if "data" in params:
+        data = params["data"]
+        if data == UPLOAD and not has_upload:
+            bad(
+                "data",
+                "uploaded data cannot travel in a link; showing the default sample "
+                f"'{DEFAULT_DATA}'. Upload the file again on the Data page.",
+            )
+        elif data == UPLOAD or (data.startswith("sample:") and data[7:] in samples):
+            values["data"] = data
+        else:
+            bad(
+                "data",
+                f"expected one of {', '.join('sample:' + s for s in samples)}; "
+                f"using '{DEFAULT_DATA}'.",
+            )
+    if "method" in params:
+        if params["method"] in methods:
+            values["method"] = params["method"]
+        else:
+            bad("method", f"expected one of {', '.join(methods)}; using '{methods[0]}'.")
+    checks = (
+        ("level", float, LEVEL_RANGE, DEFAULT_LEVEL),
+        ("reps", int, REPS_RANGE, DEFAULT_REPS),
+        ("seed", int, SEED_RANGE, 0),
+        ("rho", float, RHO_RANGE, 0.0),
+    )
+    for name, kind, (lo, hi), default in checks:
+        if name not in params:
+            continue
+        value = _number(params[name], kind, lo, hi)
+        if value is None:
+            what = "a whole number" if kind is int else "a number"
+            bad(name, f"expected {what} from {lo:g} to {hi:g}; using {default:g}.")
+        else:
+            values[name] = value
+    if "metric" in params:
+        if params["metric"] in METRICS:
+            values["metric"] = params["metric"]
+        else:
+            bad("metric", f"expected one of {', '.join(METRICS)}; using 'raw'.")
+    return values, notices
+
+
+def parse_weights(
+    raw: str, categories: Sequence[str]
+) -> tuple[tuple[float, ...] | None, Notice | None]:
+    """Comma-separated non-negative weights, one per category, not all 0."""
+    parts = [p.strip() for p in raw.split(",")]
+    nums = [_number(p, float, 0.0, 1e6) for p in parts]
+    if len(parts) != len(categories) or any(x is None for x in nums) or sum(nums) <= 0:
+        cats = ", ".join(categories)
+        return None, Notice(
+            "weights",
+            raw,
+            f"expected {len(categories)} non-negative numbers "
+            f"(not all 0) for the categories {cats}; using equal weights.",
+        )
+    return tuple(float(x) for x in nums), None
+
+
+def parse_models(raw: str, models: Sequence[str]) -> tuple[tuple[str, ...] | None, Notice | None]:
+    """Comma-separated model names; unknown names are dropped with a notice."""
+    wanted = [p.strip() for p in raw.split(",") if p.strip()]
+    known = [m for m in models if m in wanted]
+    unknown = [m for m in wanted if m not in models]
+    if not known:
+        return None, Notice("models", raw, "none of these models is in the data; showing all.")
+    if unknown:
+        return tuple(known), Notice("models", raw, f"unknown models {unknown} dropped.")
+    return tuple(known), None
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def to_query(settings: Settings) -> dict[str, str]:
+    """The query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
+    return {
+        "data": settings.data,
+        "method": settings.method,
+        "level": _fmt(settings.level),
+        "reps": str(settings.reps),
+        "seed": str(settings.seed),
+        "metric": settings.metric,
+        "weights": ",".join(_fmt(w) for w in settings.weights),
+        "rho": _fmt(settings.rho),
+        "models": ",".join(settings.models),
+    }

@@ -1,0 +1,140 @@
+"""Tables the pages show, built from ``core.summaries`` (pure; no streamlit).
+
+Choices the spec leaves open, made here:
+
+- "Indistinguishable from the leader" uses the paired difference rule, not interval overlap: for
+  each model, the percentile interval of ``leader - model`` over the draws (paired replicates; for
+  independent draws this is the independent difference) at the level ``2 Phi(sqrt(2) z_L) - 1``
+  whose test the overlap of two level-L intervals approximates [GH] (95% at L = 83.4%), contains 0.
+- The weighted group ``S(w)`` is added to the leaderboard when the data have two or more categories.
+- Group scores rank higher as better (a group mixing lower-is-better tasks is not reoriented here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from core import summaries
+from core.draws import Draws
+
+WEIGHTED = "weighted"
+
+
+def overlap_test_level(level: float) -> float:
+    """Level of the difference test that overlap of two level-L intervals approximates [GH]."""
+    z = stats.norm.ppf(0.5 + level / 2)
+    return float(2 * stats.norm.cdf(np.sqrt(2) * z) - 1)
+
+
+def tied_with_leader(values: np.ndarray, observed: np.ndarray, level: float) -> np.ndarray:
+    """``(M,)`` bool: the paired difference interval (leader - model) contains 0.
+
+    ``values`` is ``(R, M)`` draws of a group score, ``observed`` ``(M,)``; the leader (largest
+    observed) is tied with itself.
+    """
+    lead = int(np.nanargmax(observed))
+    d = values[:, [lead]] - values
+    q = overlap_test_level(level)
+    low = np.nanquantile(d, (1 - q) / 2, axis=0)
+    high = np.nanquantile(d, (1 + q) / 2, axis=0)
+    return (low <= 0) & (high >= 0)
+
+
+def group_label(group: str) -> str:
+    if group == WEIGHTED:
+        return "Weighted score S(w)"
+    if group == "overall":
+        return "Overall (mean over all tasks)"
+    return group
+
+
+def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.DataFrame:
+    """``core.summaries.leaderboard`` plus the weighted group and a ``tied`` column.
+
+    Columns: ``group, model, estimate, low, high, mc_error_low, mc_error_high, tied``; groups in
+    the order overall, weighted (if two or more categories), then each category.
+    """
+    table = summaries.leaderboard(draws, level=level)
+    parts = []
+    groups: list[str | np.ndarray] = ["overall"]
+    if len(draws.category_names) > 1:
+        groups.append(WEIGHTED)
+    groups += [g for g in dict.fromkeys(table["group"]) if g != "overall"]
+    for g in groups:
+        scores = summaries.group_scores(draws, np.asarray(weights) if g == WEIGHTED else g)
+        if g == WEIGHTED:
+            iv = summaries.percentile_interval(scores, level)
+            part = pd.DataFrame(
+                {
+                    "group": WEIGHTED,
+                    "model": list(draws.models),
+                    "estimate": iv.estimate,
+                    "low": iv.low,
+                    "high": iv.high,
+                    "mc_error_low": iv.mc_error_low,
+                    "mc_error_high": iv.mc_error_high,
+                }
+            )
+        else:
+            part = table[table["group"] == g].set_index("model").loc[list(draws.models)]
+            part = part.reset_index()
+        part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level))
+        parts.append(part.sort_values("estimate", ascending=False, kind="stable"))
+    cols = ["group", "model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "tied"]
+    return pd.concat(parts, ignore_index=True)[cols]
+
+
+def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
+    """The leaderboard in display units (e.g. percentage points), columns named for people."""
+    out = pd.DataFrame(
+        {
+            "group": table["group"].map(group_label),
+            "model": table["model"],
+            "estimate": table["estimate"] * scale,
+            "low": table["low"] * scale,
+            "high": table["high"] * scale,
+            "MC error (low)": table["mc_error_low"] * scale,
+            "MC error (high)": table["mc_error_high"] * scale,
+            "≈ leader": table["tied"],
+        }
+    )
+    return out
+
+
+def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
+    """The ``k`` models with the largest observed group score."""
+    scores = summaries.group_scores(draws, group)
+    order = np.argsort(-np.asarray(scores.observed), kind="stable")
+    return [draws.models[i] for i in order[:k]]
+
+
+def verdict(row: pd.Series, level: float, correction: str, scale: float, unit: str) -> str:
+    """A plain-language sentence for one pairwise difference row (``a, b, estimate, low, high``).
+
+    Returns text with model names unescaped; the caller escapes it before rendering markdown.
+    """
+    est, low, high = row["estimate"] * scale, row["low"] * scale, row["high"] * scale
+    fw = f"{100 * level:g}% family-wise interval, {correction}"
+    if low > 0:
+        return (
+            f"{row['a']} beats {row['b']} by {est:.1f} {unit} ({fw}: {low:.1f} to "
+            f"{high:.1f}); this is unlikely to be noise."
+        )
+    if high < 0:
+        return (
+            f"{row['b']} beats {row['a']} by {-est:.1f} {unit} ({fw}: {-high:.1f} to "
+            f"{-low:.1f}); this is unlikely to be noise."
+        )
+    return (
+        f"Cannot tell {row['a']} and {row['b']} apart: the difference is {est:.1f} {unit} "
+        f"but the {fw} runs from {low:.1f} to {high:.1f} and includes 0."
+    )
+
+
+def group_options(categories: Sequence[str]) -> list[str]:
+    """Score choices for the Compare page: overall, weighted (if >1 category), each category."""
+    return ["overall", *([WEIGHTED] if len(categories) > 1 else []), *categories]

@@ -1,0 +1,65 @@
+"""Leaderboard: a forest plot per group with intervals; models tied with the leader marked."""
+
+import streamlit as st
+
+from dashboard import views
+from dashboard.context import current, guard
+from dashboard.export import download_buttons
+from dashboard.figures import forest_figure
+from dashboard.text import md_escape
+
+ctx = current()
+st.title("Leaderboard")
+bench = ctx.require_bench()
+level = ctx.level
+st.caption(
+    f"Point = observed score; bar = {100 * level:.1f}% percentile interval over "
+    f"{ctx.settings.reps} replicates ({md_escape(ctx.settings.method)}). Two non-overlapping "
+    "83.4% intervals correspond roughly to a 5% test; overlapping 95% intervals do **not** mean "
+    "'no difference'. **≈ leader** (open marker): the paired difference from the leader has an "
+    f"interval containing 0 at {100 * views.overlap_test_level(level):.1f}% (the test that "
+    f"overlap of two {100 * level:.1f}% intervals approximates)."
+)
+with guard("The leaderboard"):
+    draws = ctx.draws()
+    if not draws.paired:
+        st.info(
+            "Models were resampled independently (task-level counts, no item data): "
+            "differences between models ignore any correlation between them.",
+            icon=":material/info:",
+        )
+    table = views.leaderboard_table(draws, level, ctx.weights)
+    groups = list(dict.fromkeys(table["group"]))
+    opts = ctx.figure_options()
+    cols = st.columns(2)
+    for k, group in enumerate(groups):
+        part = table[table["group"] == group]
+        fig = forest_figure(part, ctx.figure_options(views.group_label(group)))
+        with cols[k % 2]:
+            st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
+            download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
+    st.subheader("Table")
+    shown = views.display_table(table, opts.scale)
+    st.dataframe(
+        shown,
+        hide_index=True,
+        column_config={
+            c: st.column_config.NumberColumn(format="%.2f")
+            for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")
+        },
+    )
+    st.caption(
+        f"Scores in {md_escape(opts.unit)}. MC error: Monte Carlo standard error of each "
+        "interval end; if it is large next to the differences you care about, raise the "
+        "number of replicates."
+    )
+    st.download_button(
+        "Download table (CSV)",
+        shown.to_csv(index=False).encode(),
+        file_name=f"leaderboard_{bench.name}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    for note in (*bench.notes, *draws.notes):
+        st.caption(md_escape(note))
