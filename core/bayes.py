@@ -1,0 +1,505 @@
+"""Bayesian hierarchical beta-binomial model fitted by a vectorised Gibbs sampler (METHODS 6).
+
+Model ([LGC] 2.2), per model i and task j::
+
+    k_ij | theta_ij     ~ Binomial(n_ij, theta_ij)
+    theta_ij | a_i, b_i ~ Beta(a_i, b_i)
+    a_i ~ prior_a_i,  b_i ~ prior_b_i        (core.priors; default Exponential(rate 1e-4))
+
+Sampler (one sweep):
+
+1. ``theta_ij | rest ~ Beta(a_i + k_ij, b_i + n_ij - k_ij)`` (conjugate), drawn as
+   ``X / (X + Y)`` from log-gamma variates so ``log theta`` and ``log(1 - theta)`` stay finite
+   even when a Beta parameter is tiny;
+2. ``(a_i, b_i) | theta`` by slice sampling (Neal 2003, stepping-out with limit + shrinkage),
+   one coordinate at a time, **all models x chains in lock-step** (masked numpy loops).
+
+**Choice (reparametrisation).** The slice sampler moves ``eta = logit(a / (a + b))`` and
+``lambda = log(a + b)`` rather than ``a`` and ``b``: the mean and the log concentration are
+nearly independent a posteriori, whereas ``a`` and ``b`` are strongly correlated. The target in
+the new coordinates is the METHODS 6 conditional plus the log Jacobian
+``log |d(a, b) / d(eta, lambda)| = 2 lambda + log mu + log(1 - mu)``, so the posterior is unchanged
+(``tests/test_bayes.py`` checks the conditional against direct numerical integration, and
+``tests/test_sbc.py`` checks calibration). The coordinates are confined to ``|eta| <= 30`` and
+``|lambda| <= 30`` (``a + b`` in ``[1e-13, 1e13]``) to keep floating point finite; the proper
+priors put no measurable mass outside.
+
+**Choice (missing cells).** Tasks a model has no result for are left out of its likelihood (their
+theta integrate out exactly); their draws are ``nan``, as in the bootstrap.
+
+**Choice (tuning).** Slice widths start at 1 on both coordinates; at the end of warm-up each
+model's width is set to 2.5 posterior standard deviations estimated from the second half of
+warm-up (pooled over chains) and then fixed, so the kept draws come from a fixed kernel.
+
+Starting points are dispersed: the method-of-moments mean and concentration of each model's
+observed scores, perturbed by U(-1.5, 1.5) on ``eta`` and U(-2, 2) on ``lambda`` per chain.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from core import diagnostics
+from core.data import Benchmark, DataError
+from core.draws import Draws
+from core.priors import LogPrior, ModelPrior
+
+BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
+METHOD_NAMES = {
+    "parameter": "Bayesian hierarchical (parameter)",
+    "predictive": "Bayesian hierarchical (posterior predictive)",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class BayesFit:
+    """Posterior draws of the hierarchical model and their convergence diagnostics.
+
+    Attributes:
+        models, tasks, categories, higher_is_better: labels of the data fitted.
+        n, k: ``(M, T)`` items and correct answers; ``present``: ``(M, T)`` cells with data.
+        a, b: ``(chains, draws, M)`` posterior draws of the Beta parameters.
+        theta: ``(chains, draws, M, T)`` posterior draws of per-task accuracy (proportions);
+            ``nan`` where ``present`` is False.
+        priors: the prior of each model (aligned with ``models``).
+        chains, draws, warmup, thin, seed: run settings (``draws`` = kept draws per chain).
+        diagnostics: one row per quantity: ``parameter`` (``a``, ``b``, ``theta``, ``mean`` =
+            mean of theta over the model's tasks), ``model``, ``task`` (empty for a, b, mean),
+            ``mean``, ``sd``, ``rhat``, ``ess_bulk``, ``ess_tail``.
+        seconds: wall time of the sampler (excluding diagnostics).
+    """
+
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    categories: tuple[str, ...]
+    higher_is_better: np.ndarray
+    n: np.ndarray
+    k: np.ndarray
+    present: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    theta: np.ndarray
+    priors: tuple[ModelPrior, ...]
+    chains: int
+    draws: int
+    warmup: int
+    thin: int
+    seed: int
+    diagnostics: pd.DataFrame
+    seconds: float
+
+    @property
+    def rhat_max(self) -> float:
+        return float(self.diagnostics["rhat"].max())
+
+    @property
+    def ess_bulk_min(self) -> float:
+        return float(self.diagnostics["ess_bulk"].min())
+
+    @property
+    def ess_tail_min(self) -> float:
+        return float(self.diagnostics["ess_tail"].min())
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Convergence warnings a user should read (R-hat > 1.01, bulk or tail ESS < 100)."""
+        d = self.diagnostics
+        out = []
+        bad = d[d["rhat"] > diagnostics.RHAT_WARN]
+        if len(bad):
+            worst = bad.loc[bad["rhat"].idxmax()]
+            out.append(
+                f"R-hat above {diagnostics.RHAT_WARN} for {len(bad)} quantities (worst "
+                f"{_label(worst)}: {worst['rhat']:.3f}); the chains have not converged — run "
+                "more warm-up and draws, or check the priors."
+            )
+        low = d[np.minimum(d["ess_bulk"], d["ess_tail"]) < 100]
+        if len(low):
+            out.append(
+                f"effective sample size below 100 for {len(low)} quantities; interval ends are "
+                "imprecise — run more draws."
+            )
+        return tuple(out)
+
+    def posterior_mean(self) -> np.ndarray:
+        """``(M, T)`` posterior mean of theta (``nan`` where there is no data)."""
+        return self.theta.mean(axis=(0, 1))
+
+    def to_draws(self, kind: Literal["parameter", "predictive"] = "parameter") -> Draws:
+        """Posterior draws as :class:`core.draws.Draws`, ``R = chains x draws``.
+
+        ``kind="parameter"``: values are theta. ``kind="predictive"``: values are ``k~ / n`` with
+        ``k~ ~ Binomial(n, theta)`` (the posterior predictive of a fresh test set of the same size,
+        [LGC] Table 7), drawn with a generator seeded by ``(seed, 1)`` so it is reproducible.
+
+        **Choice.** ``Draws.observed`` is the posterior mean of theta for both kinds (as
+        :class:`Draws` documents for Bayes), so Bayesian leaderboards centre on the shrunken
+        estimate; the direct estimate ``k / n`` is in :meth:`direct`. ``paired=True``: the draws
+        are one joint posterior.
+        """
+        if kind not in METHOD_NAMES:
+            raise ValueError(f"kind must be 'parameter' or 'predictive', not {kind!r}")
+        c, d, m, t = self.theta.shape
+        theta = self.theta.reshape(c * d, m, t)
+        if kind == "predictive":
+            rng = np.random.default_rng([self.seed, 1])
+            p = np.where(self.present, theta, 0.5)
+            values = rng.binomial(self.n, p) / np.where(self.present, self.n, 1)
+            values = np.where(self.present, values, np.nan)
+        else:
+            values = theta.copy()
+        notes = [f"priors: {_prior_text(self)}", *self.warnings]
+        return Draws(
+            values=values,
+            observed=self.posterior_mean(),
+            models=self.models,
+            tasks=self.tasks,
+            categories=self.categories,
+            higher_is_better=self.higher_is_better,
+            method=METHOD_NAMES[kind],
+            paired=True,
+            seed=self.seed,
+            notes=tuple(notes),
+        )
+
+    def direct(self) -> np.ndarray:
+        """``(M, T)`` direct estimates ``k / n`` (``nan`` where there is no data)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.present, self.k / self.n, np.nan)
+
+
+def _label(row: pd.Series) -> str:
+    if row["task"]:
+        return f"{row['parameter']}[{row['model']}, {row['task']}]"
+    return f"{row['parameter']}[{row['model']}]"
+
+
+def _prior_text(fit: BayesFit) -> str:
+    texts = {str(p) for p in fit.priors}
+    if len(texts) == 1:
+        return f"every model {texts.pop()}"
+    return "; ".join(f"{m}: {p}" for m, p in zip(fit.models, fit.priors, strict=True))
+
+
+def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, k, present)`` of a benchmark with a binary metric; else :class:`DataError`."""
+    if bench.n is None or bench.correct is None:
+        raise DataError(
+            f"the Bayesian model needs counts of correct answers (a binary metric), but "
+            f"'{bench.name}' holds {bench.kind} data.",
+            hint="use the bootstrap for non-binary metrics, or load item-level 0/1 scores or "
+            "task counts n and correct.",
+        )
+    present = ~np.isnan(bench.estimate) & (np.asarray(bench.n) > 0)
+    return np.asarray(bench.n, np.int64), np.asarray(bench.correct, np.int64), present
+
+
+def fit(
+    bench: Benchmark,
+    priors: Mapping[str, ModelPrior] | None = None,
+    *,
+    chains: int = 4,
+    draws: int = 2000,
+    warmup: int = 1000,
+    thin: int = 1,
+    seed: int = 0,
+) -> BayesFit:
+    """Fit the hierarchical model to a counts benchmark (METHODS 6).
+
+    Args:
+        bench: data with counts (kind ``"counts"``, or binary items).
+        priors: per-model priors (from :func:`core.priors.parse_prior_specs`); models not named get
+            the default ``exponential(1e-4)`` on a and b.
+        chains: independent chains (>= 2 for R-hat), dispersed starts.
+        draws: kept draws per chain, after thinning.
+        warmup: discarded sweeps per chain (also used to tune slice widths).
+        thin: keep every ``thin``-th sweep.
+        seed: seeds a ``numpy.random.Generator`` (PCG64); same seed, same draws.
+    """
+    if chains < 1 or draws < 4 or warmup < 0 or thin < 1:
+        raise DataError(
+            f"chains={chains}, draws={draws}, warmup={warmup}, thin={thin} are not usable.",
+            hint="use chains >= 1 (4 recommended), draws >= 4, warmup >= 0 and thin >= 1.",
+        )
+    n, k, present = counts_of(bench)
+    priors = dict(priors or {})
+    unknown = sorted(set(priors) - set(bench.models))
+    if unknown:
+        raise DataError(f"priors given for models not in the data: {unknown}.")
+    model_priors = tuple(priors.get(m, ModelPrior()) for m in bench.models)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    a, b, theta = gibbs(
+        k, n, present, model_priors, chains=chains, draws=draws, warmup=warmup, thin=thin, rng=rng
+    )
+    seconds = time.perf_counter() - start
+    diag = diagnose(a, b, theta, present, bench.models, bench.tasks)
+    return BayesFit(
+        models=bench.models,
+        tasks=bench.tasks,
+        categories=bench.categories,
+        higher_is_better=bench.higher_is_better,
+        n=n,
+        k=k,
+        present=present,
+        a=a,
+        b=b,
+        theta=theta,
+        priors=model_priors,
+        chains=chains,
+        draws=draws,
+        warmup=warmup,
+        thin=thin,
+        seed=seed,
+        diagnostics=diag,
+        seconds=seconds,
+    )
+
+
+def _log_beta_draw(
+    alpha: np.ndarray, beta: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(log theta, log(1 - theta))`` for ``theta ~ Beta(alpha, beta)``, stable for tiny shapes.
+
+    ``log Gamma(s) = log Gamma(s + 1) + log(U) / s`` (Marsaglia-Tsang boost) keeps the gamma
+    variates' logs finite when ``s`` is small.
+    """
+    lx = np.log(rng.standard_gamma(alpha + 1.0)) + np.log(rng.random(alpha.shape)) / alpha
+    ly = np.log(rng.standard_gamma(beta + 1.0)) + np.log(rng.random(beta.shape)) / beta
+    lz = np.logaddexp(lx, ly)
+    return lx - lz, ly - lz
+
+
+def log_conditional(
+    eta: np.ndarray,
+    lam: np.ndarray,
+    s1: np.ndarray,
+    s2: np.ndarray,
+    ntask: np.ndarray,
+    log_pa: LogPrior,
+    log_pb: LogPrior,
+) -> np.ndarray:
+    """Log density of ``(eta, lambda) | theta`` up to a constant (arrays ``(..., M)``).
+
+    ``log p(a) + log p(b) + T_i [lgamma(a + b) - lgamma(a) - lgamma(b)] + (a - 1) S1 + (b - 1) S2``
+    (METHODS 6, with ``S1 = sum_j log theta_ij``, ``S2 = sum_j log(1 - theta_ij)`` over the
+    model's ``T_i`` tasks) plus the Jacobian ``2 lambda + log mu + log(1 - mu)``.
+    """
+    ec = np.clip(eta, -BOUND, BOUND)
+    lc = np.clip(lam, -BOUND, BOUND)
+    log_mu = -np.logaddexp(0.0, -ec)
+    log_nu = log_mu - ec
+    a = np.exp(lc + log_mu)
+    b = np.exp(lc + log_nu)
+    out = ntask * (special.gammaln(np.exp(lc)) - special.gammaln(a) - special.gammaln(b))
+    out += log_pa(a) + log_pb(b) + (a - 1.0) * s1 + (b - 1.0) * s2 + 2.0 * lc + log_mu + log_nu
+    return np.where((ec == eta) & (lc == lam), out, -np.inf)
+
+
+class _Conditional:
+    """:func:`log_conditional` as a function of one coordinate with the other fixed, with the
+    terms that do not change precomputed (the slice sampler's inner loop calls these)."""
+
+    def __init__(
+        self,
+        s1: np.ndarray,
+        s2: np.ndarray,
+        ntask: np.ndarray,
+        log_pa: LogPrior,
+        log_pb: LogPrior,
+    ) -> None:
+        self.s1, self.s2, self.ntask = s1, s2, ntask
+        self.log_pa, self.log_pb = log_pa, log_pb
+
+    def eta_step(self, lam: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        s1, s2, nt = self.s1, self.s2, self.ntask
+        const = nt * special.gammaln(np.exp(lam)) + 2.0 * lam - s1 - s2
+
+        def f(eta: np.ndarray) -> np.ndarray:
+            log_mu = -np.logaddexp(0.0, -eta)
+            log_nu = log_mu - eta
+            a = np.exp(lam + log_mu)
+            b = np.exp(lam + log_nu)
+            out = const + self.log_pa(a) + self.log_pb(b) + a * s1 + b * s2 + log_mu + log_nu
+            out -= nt * (special.gammaln(a) + special.gammaln(b))
+            return np.where(np.abs(eta) <= BOUND, out, -np.inf)
+
+        return f
+
+    def lam_step(self, eta: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        s1, s2, nt = self.s1, self.s2, self.ntask
+        log_mu = -np.logaddexp(0.0, -eta)
+        log_nu = log_mu - eta
+        mu, nu = np.exp(log_mu), np.exp(log_nu)
+        const = log_mu + log_nu - s1 - s2
+        slope = mu * s1 + nu * s2
+
+        def f(lam: np.ndarray) -> np.ndarray:
+            kappa = np.exp(lam)
+            a, b = mu * kappa, nu * kappa
+            out = const + 2.0 * lam + kappa * slope + self.log_pa(a) + self.log_pb(b)
+            out += nt * (special.gammaln(kappa) - special.gammaln(a) - special.gammaln(b))
+            return np.where(np.abs(lam) <= BOUND, out, -np.inf)
+
+        return f
+
+
+def slice_step(
+    x0: np.ndarray,
+    f0: np.ndarray,
+    logf: Callable[[np.ndarray], np.ndarray],
+    width: np.ndarray,
+    rng: np.random.Generator,
+    max_steps: int = 32,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One univariate slice-sampling update of every element of ``x0`` at once (Neal 2003).
+
+    Stepping out with at most ``max_steps`` widths (Neal's Fig. 3), then shrinkage (Fig. 5);
+    elements advance in lock-step, masks freeze the ones already done. ``logf`` maps an array
+    shaped like ``x0`` (or ``(2, *x0.shape)``: both interval ends at once) to elementwise log
+    densities. Returns the new points and their ``logf``.
+    """
+    shape = x0.shape
+    logy = f0 - rng.standard_exponential(shape)
+    left = x0 - width * rng.random(shape)
+    right = left + width
+    # Left and right ends step out together: one stacked call of logf per step.
+    j = np.floor(max_steps * rng.random(shape))
+    ends = np.stack([left, right])
+    steps = np.stack([j, max_steps - 1 - j])
+    direction = np.array([-1.0, 1.0]).reshape((2,) + (1,) * len(shape))
+    active = steps > 0
+    while active.any():
+        active &= logf(ends) > logy
+        ends = ends + direction * width * active
+        steps = steps - active
+        active &= steps > 0
+    left, right = ends
+    x1, f1 = x0.copy(), f0.copy()
+    todo = np.ones(shape, bool)
+    while todo.any():
+        prop = left + rng.random(shape) * (right - left)
+        fp = logf(prop)
+        accept = todo & (fp > logy)
+        x1 = np.where(accept, prop, x1)
+        f1 = np.where(accept, fp, f1)
+        todo &= ~accept
+        below = prop < x0
+        left = np.where(todo & below, prop, left)
+        right = np.where(todo & ~below, prop, right)
+    return x1, f1
+
+
+def _starts(
+    k: np.ndarray, n: np.ndarray, present: np.ndarray, chains: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dispersed starting ``(eta, lambda)``, ``(chains, M)``, around method-of-moments values."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(present, k / np.where(n > 0, n, 1), np.nan)
+        mean = np.clip(np.nanmean(p, axis=1), 0.02, 0.98)
+        var = np.nanvar(p, axis=1)
+        conc = np.where(var > 0, mean * (1 - mean) / var - 1.0, 10.0)
+    conc = np.clip(np.nan_to_num(conc, nan=10.0), 1.0, 1e5)
+    m = k.shape[0]
+    eta = special.logit(mean) + rng.uniform(-1.5, 1.5, (chains, m))
+    lam = np.log(conc) + rng.uniform(-2.0, 2.0, (chains, m))
+    return eta, lam
+
+
+def gibbs(
+    k: np.ndarray,
+    n: np.ndarray,
+    present: np.ndarray,
+    priors: tuple[ModelPrior, ...],
+    *,
+    chains: int,
+    draws: int,
+    warmup: int,
+    thin: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run the sampler; returns ``a, b`` ``(chains, draws, M)`` and ``theta`` ``(chains, draws,
+    M, T)`` (``nan`` where not ``present``). Models are independent a posteriori, so their
+    samplers share nothing but the loop."""
+    m, t = k.shape
+    kk = np.where(present, k, 0).astype(float)
+    ff = np.where(present, n - k, 0).astype(float)
+    ntask = present.sum(axis=1).astype(float)
+    log_pa = LogPrior([p.a for p in priors])
+    log_pb = LogPrior([p.b for p in priors])
+    eta, lam = _starts(k, n, present, chains, rng)
+    width = np.ones((2, 1, m))
+    keep_a = np.empty((chains, draws, m))
+    keep_b = np.empty((chains, draws, m))
+    keep_theta = np.full((chains, draws, m, t), np.nan)
+    tune = np.empty((2, max(warmup - warmup // 2, 0), chains, m))
+    total = warmup + draws * thin
+    for it in range(total):
+        a = np.exp(lam - np.logaddexp(0.0, -eta))[..., None]
+        b = np.exp(lam - np.logaddexp(0.0, eta))[..., None]
+        lt, l1t = _log_beta_draw(a + kk, b + ff, rng)
+        s1 = np.where(present, lt, 0.0).sum(axis=-1)
+        s2 = np.where(present, l1t, 0.0).sum(axis=-1)
+
+        cond = _Conditional(s1, s2, ntask, log_pa, log_pb)
+        eta, f = slice_step(eta, cond.eta_step(lam)(eta), cond.eta_step(lam), width[0], rng)
+        lam, _ = slice_step(lam, f, cond.lam_step(eta), width[1], rng)
+        if warmup // 2 <= it < warmup:
+            tune[:, it - warmup // 2] = eta, lam
+        if it == warmup - 1 and tune.shape[1] > 1:
+            sd = tune.reshape(2, -1, m).std(axis=1)
+            width = np.clip(2.5 * sd, 1e-3, 10.0)[:, None, :]
+        kept = it - warmup
+        if kept >= 0 and kept % thin == 0:
+            d = kept // thin
+            keep_theta[:, d] = np.where(present, np.exp(lt), np.nan)
+            keep_a[:, d] = np.exp(lam - np.logaddexp(0.0, -eta))
+            keep_b[:, d] = np.exp(lam - np.logaddexp(0.0, eta))
+    return keep_a, keep_b, keep_theta
+
+
+def diagnose(
+    a: np.ndarray,
+    b: np.ndarray,
+    theta: np.ndarray,
+    present: np.ndarray,
+    models: tuple[str, ...],
+    tasks: tuple[str, ...],
+) -> pd.DataFrame:
+    """R-hat, bulk and tail ESS, mean and sd of every a_i, b_i, theta_ij and mean_i (METHODS 6)."""
+    m = present.shape[0]
+    mi, tj = np.nonzero(present)
+    with np.errstate(invalid="ignore"):
+        agg = np.nanmean(theta, axis=-1)  # (C, N, M)
+    blocks = [
+        ("a", np.moveaxis(a, -1, 0), list(models), [""] * m),
+        ("b", np.moveaxis(b, -1, 0), list(models), [""] * m),
+        ("mean", np.moveaxis(agg, -1, 0), list(models), [""] * m),
+        (
+            "theta",
+            np.moveaxis(theta[:, :, mi, tj], -1, 0),
+            [models[i] for i in mi],
+            [tasks[j] for j in tj],
+        ),
+    ]
+    stacked = np.concatenate([x for _, x, _, _ in blocks], axis=0)  # (P, C, N)
+    rhat, ess_bulk, ess_tail = diagnostics.summary(stacked)
+    return pd.DataFrame(
+        {
+            "parameter": [name for name, x, _, _ in blocks for _ in range(x.shape[0])],
+            "model": [s for _, _, ms, _ in blocks for s in ms],
+            "task": [s for _, _, _, ts in blocks for s in ts],
+            "mean": stacked.mean(axis=(1, 2)),
+            "sd": stacked.std(axis=(1, 2), ddof=1),
+            "rhat": rhat,
+            "ess_bulk": ess_bulk,
+            "ess_tail": ess_tail,
+        }
+    )
