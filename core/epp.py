@@ -263,7 +263,7 @@ def _deviance(wins: np.ndarray, matches: np.ndarray, prob: np.ndarray) -> tuple[
 
 def _wald_p(estimate: np.ndarray, cov: np.ndarray) -> np.ndarray:
     v = np.diag(cov)
-    var = v[:, None] + v[None, :] - 2 * cov
+    var = v[:, None] + v[None, :] - (cov + cov.T)  # exactly symmetric
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (estimate[:, None] - estimate[None, :]) / np.sqrt(np.maximum(var, 0.0))
     out = 2 * norm.sf(np.abs(z))

@@ -1,0 +1,106 @@
+"""``benchuq epp``: EPP meta-score, Bradley-Terry win probabilities between models (METHODS 8)."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from cli.common import add_data_arguments, check_level, load_benchmark, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "epp",
+        help="EPP meta-score: win probabilities between models",
+        description="EPP meta-score [EPP]: every round (task or item) is a match between each "
+        "pair of models (ties count 1/2); a Bradley-Terry GLM gives each model an EPP in logit "
+        "units (sum 0), win probabilities, Wald tests and a deviance goodness-of-fit test.",
+    )
+    add_data_arguments(p)
+    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument(
+        "--rounds", default="tasks", choices=("tasks", "items"), help="what one match round is"
+    )
+    p.add_argument(
+        "--interval",
+        default="rounds",
+        choices=("rounds", "glm", "bootstrap"),
+        help="rounds: robust to matches sharing a round (default); glm: matches independent; "
+        "bootstrap: resample rounds",
+    )
+    p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.epp import epp
+
+    level = check_level(args.level)
+    bench = load_benchmark(args)
+    res = epp(
+        bench,
+        rounds=args.rounds,
+        level=level,
+        interval=args.interval,
+        reps=args.reps,
+        seed=args.seed,
+    )
+    order = res.order
+    models = res.models
+    if args.json:
+        print_json(
+            {
+                "rows": [
+                    {
+                        "model": models[i],
+                        "epp": res.estimate[i],
+                        "se": res.se[i],
+                        "low": res.low[i],
+                        "high": res.high[i],
+                    }
+                    for i in order
+                ],
+                "win_probability": _nested(models, res.win_probability),
+                "wald_p": _nested(models, res.wald_p),
+                "deviance": res.deviance,
+                "df": res.df,
+                "p_value": res.p_value,
+                "standardized_deviance": res.standardized_deviance,
+                "separated": list(res.separated),
+            }
+        )
+        return 0
+    print(f"{bench.name}: {len(models)} models, {res.n_rounds} rounds ({res.rounds})")
+    print(f"EPP in logit units (sum 0), {res.method} intervals at level {level:g}")
+    width = max(len(m) for m in models)
+    print(f"{'model':<{width}}  {'epp':>8}  {'se':>7}  {'low':>8}  {'high':>8}  P(beats avg)")
+    for i in order:
+        flag = "  separated" if models[i] in res.separated else ""
+        print(
+            f"{models[i]:<{width}}  {res.estimate[i]:8.3f}  {res.se[i]:7.3f}  {res.low[i]:8.3f}  "
+            f"{res.high[i]:8.3f}  {_expit(res.estimate[i]):12.3f}{flag}"
+        )
+    if res.df > 0:
+        print(
+            f"\ndeviance {res.deviance:.2f} on {res.df} df, p = {res.p_value:.3g}, "
+            f"standardized deviance {res.standardized_deviance:.2f}"
+        )
+    else:
+        print("\ndeviance test not defined: no degrees of freedom (needs 3 or more models)")
+    for note in (*bench.notes, *res.notes):
+        print(f"note: {note}")
+    return 0
+
+
+def _expit(x: float) -> float:
+    from scipy.special import expit
+
+    return float(expit(x))
+
+
+def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, float]]:
+    """``{a: {b: mat[a, b]}}`` without the diagonal."""
+    return {a: {b: mat[i, j] for j, b in enumerate(models) if j != i} for i, a in enumerate(models)}

@@ -1,0 +1,75 @@
+"""``benchuq epp``: the JSON contract, the readable table and exit codes (METHODS 8)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy.special import expit
+
+from cli.main import main
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(["epp", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_contract_on_vtab(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "sample:vtab1k")
+    assert set(out) == {
+        "rows",
+        "win_probability",
+        "wald_p",
+        "deviance",
+        "df",
+        "p_value",
+        "standardized_deviance",
+        "separated",
+    }
+    assert len(out["rows"]) == 16
+    for row in out["rows"]:
+        assert set(row) == {"model", "epp", "se", "low", "high"}
+        assert row["low"] < row["epp"] < row["high"] and row["se"] > 0
+    epps = [r["epp"] for r in out["rows"]]
+    assert epps == sorted(epps, reverse=True)
+    assert sum(epps) == pytest.approx(0.0, abs=1e-9)
+    assert out["df"] == 16 * 15 // 2 - 15
+    assert 0 <= out["p_value"] <= 1 and out["separated"] == []
+    a, b = out["rows"][0]["model"], out["rows"][-1]["model"]
+    p_ab = out["win_probability"][a][b]
+    assert p_ab == pytest.approx(expit(out["rows"][0]["epp"] - out["rows"][-1]["epp"]))
+    assert p_ab + out["win_probability"][b][a] == pytest.approx(1.0)
+    assert out["wald_p"][a][b] == out["wald_p"][b][a] < 0.05
+    assert a not in out["win_probability"][a]
+
+
+def test_level_and_interval_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    wide = run_json(capsys, "sample:vtab1k", "--level", "0.99", "--interval", "glm")
+    narrow = run_json(capsys, "sample:vtab1k", "--level", "0.5", "--interval", "glm")
+    w = np.array([r["high"] - r["low"] for r in wide["rows"]])
+    n = np.array([r["high"] - r["low"] for r in narrow["rows"]])
+    assert np.all(w > n)
+    boot = run_json(capsys, "sample:toy", "--interval", "bootstrap", "--reps", "200", "--seed", "3")
+    again = run_json(
+        capsys, "sample:toy", "--interval", "bootstrap", "--reps", "200", "--seed", "3"
+    )
+    assert boot == again
+
+
+def test_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["epp", "sample:vtab1k"]) == 0
+    text = capsys.readouterr().out
+    assert "P(beats avg)" in text and "deviance" in text and "Sup-100%" in text
+    assert main(["epp", "sample:toy"]) == 0
+    assert "not defined" in capsys.readouterr().out
+
+
+def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    assert main(["epp", "sample:vtab1k", "--level", "95"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+    assert main(["epp", str(tmp_path / "missing.csv")]) == 2
+    assert "missing.csv" in capsys.readouterr().err
+    assert main(["epp", "sample:vtab1k", "--rounds", "items"]) == 2
+    assert "item-level" in capsys.readouterr().err
