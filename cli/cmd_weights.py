@@ -1,0 +1,177 @@
+"""``benchuq weights``: who leads where on the task-weight simplex, and is it real (METHODS 5).
+
+Variances: the analytic formula under independence for counts and estimate/se data (rho is the
+assumed between-model correlation); for item-level data the SE of each difference is read from
+paired bootstrap draws and the implied rho reported (``--assume-rho`` uses the assumption
+instead). ``--normalize`` reads variances from min-max normalized draws (METHODS 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from cli.common import (
+    UsageError,
+    add_data_arguments,
+    add_method_arguments,
+    load_benchmark,
+    make_draws,
+    print_json,
+)
+from core.data import Benchmark
+from core.dominance import (
+    CategoryMoments,
+    DominanceMap,
+    dominance_map,
+    map_categories,
+    moments_from_benchmark,
+    moments_from_draws,
+    parse_weights,
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "weights",
+        help="which model leads at each task weighting, with the SE rule",
+        description="Leader, runner-up and the SE rule S_A - S_B >= z * SE_AB at every point of "
+        "the category-weight simplex (Longjohn, Gopalan & Casleton 2024). A point whose lead is "
+        "smaller than z standard errors has winner null (indeterminate). Scores are proportions.",
+    )
+    add_data_arguments(p)
+    add_method_arguments(p)
+    p.add_argument("--at", default=None, metavar="W1,W2,W3", help="report this one weight vector")
+    p.add_argument(
+        "--categories",
+        default=None,
+        metavar="C1,C2,C3",
+        help="the 2 or 3 categories to weight (others get weight 0)",
+    )
+    p.add_argument(
+        "--merge",
+        default=None,
+        metavar="CAT=GROUP,...",
+        help="merge categories into 2 or 3 groups, e.g. 'STEM=STEM,humanities=rest,other=rest'",
+    )
+    p.add_argument("--z", type=float, default=2.0, help="SE multiplier (2: about 95%%)")
+    p.add_argument("--rho", type=float, default=0.0, help="assumed between-model correlation")
+    p.add_argument("--resolution", type=int, default=100, help="grid steps per side (100)")
+    p.add_argument(
+        "--normalize", action="store_true", help="min-max normalize each task (METHODS 3)"
+    )
+    p.add_argument(
+        "--assume-rho",
+        action="store_true",
+        help="use --rho even when paired draws could give the correlation",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def _mapping(args: argparse.Namespace, bench: Benchmark) -> dict[str, str]:
+    if args.categories and args.merge:
+        raise UsageError("use --categories or --merge, not both.")
+    pick = None if args.categories is None else [c.strip() for c in args.categories.split(",")]
+    merge = None
+    if args.merge is not None:
+        merge = {}
+        for part in args.merge.split(","):
+            cat, sep, group = part.partition("=")
+            if not sep or not cat.strip() or not group.strip():
+                raise UsageError(f"--merge: {part!r} is not CATEGORY=GROUP.")
+            merge[cat.strip()] = group.strip()
+    return map_categories(bench.category_names, pick=pick, merge=merge)
+
+
+def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMoments:
+    """Analytic moments, or moments from draws (normalized metric or paired item data)."""
+    mapping = _mapping(args, bench)
+    if args.normalize:
+        from core.summaries import normalize
+
+        return moments_from_draws(normalize(make_draws(args, bench), mode="minmax"), mapping)
+    if bench.kind == "items" and not args.assume_rho:
+        return moments_from_draws(make_draws(args, bench), mapping)
+    return moments_from_benchmark(bench, mapping)
+
+
+def payload(dm: DominanceMap, data: str) -> dict[str, Any]:
+    """The JSON contract: categories, z, rho, points[w, winner, leader, runner_up, ...]."""
+    paired = dm.rho_source == "paired draws"
+    out: dict[str, Any] = {
+        "data": data,
+        "categories": list(dm.categories),
+        "z": dm.z,
+        "rho": None if paired else float(dm.rho[0]),
+        "rho_source": dm.rho_source,
+        "level": dm.level,
+        "source": dm.source,
+        "shares": [{"model": m, "share": s} for m, s in dm.shares().items()],
+        "points": [
+            {
+                "w": [round(float(x), 10) for x in dm.weights[p]],
+                "winner": dm.name(dm.winner[p]),
+                "leader": dm.name(dm.leader[p]),
+                "runner_up": dm.name(dm.runner_up[p]),
+                "difference": float(dm.difference[p]),
+                "se": float(dm.se[p]),
+            }
+            for p in range(len(dm.weights))
+        ],
+    }
+    if paired:
+        rho = dm.rho[np.isfinite(dm.rho)]
+        out["implied_rho"] = {
+            "median": float(np.median(rho)) if rho.size else None,
+            "min": float(rho.min()) if rho.size else None,
+            "max": float(rho.max()) if rho.size else None,
+        }
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    bench = load_benchmark(args)
+    moments = compute_moments(args, bench)
+    at = None
+    if args.at is not None:
+        at = parse_weights(args.at, len(moments.categories))[None, :]
+    dm = dominance_map(
+        moments,
+        z=args.z,
+        rho=args.rho,
+        resolution=args.resolution,
+        weights=at,
+        use_pairing=not args.assume_rho,
+    )
+    if args.json:
+        print_json(payload(dm, bench.name))
+        return 0
+    _print_table(dm, bench, at is not None)
+    return 0
+
+
+def _print_table(dm: DominanceMap, bench: Benchmark, single: bool) -> None:
+    cats = ", ".join(dm.categories)
+    rho = (
+        f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+        if dm.rho_source == "paired draws"
+        else f"rho = {dm.rho[0]:g} assumed"
+    )
+    print(f"{bench.name}: weights over {cats}")
+    print(f"SE rule S_A - S_B >= z * SE_AB with z = {dm.z:g} (level {dm.level:.3f}), {rho}")
+    print(f"variances: {dm.source}")
+    if single:
+        w = ", ".join(f"{c}={x:.3f}" for c, x in zip(dm.categories, dm.weights[0], strict=True))
+        print(f"\nat {w}:")
+        print(f"  leader      {dm.name(dm.leader[0])}")
+        print(f"  runner-up   {dm.name(dm.runner_up[0])}")
+        print(f"  difference  {dm.difference[0]:.4f} (SE {dm.se[0]:.4f})")
+        print(f"  winner      {dm.name(dm.winner[0]) or 'indeterminate (lead < z * SE)'}")
+        return
+    print(f"\nshare of the {len(dm.weights)} grid points each model wins:")
+    width = max(len(m) for m in (*dm.models, "indeterminate"))
+    for model, share in dm.shares().items():
+        print(f"  {model or 'indeterminate':<{width}}  {100 * share:6.1f}%")
