@@ -313,11 +313,6 @@ def long_benchmark(
             ),
             bool,
         )
-    absent = M * T - len(models)
-    if absent:
-        notes.append(f"{absent} model-task results are missing (shown as blanks).")
-    if M == 1:
-        notes.append("only one model: intervals work, comparisons need two or more models.")
     return Benchmark(
         name=name or _stem(table.name),
         models=tuple(model_names),

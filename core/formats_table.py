@@ -164,6 +164,24 @@ def records_table(name: str, records: object) -> Table:
     return Table(name, _normalise(frame, name), 1)
 
 
+def jsonl_table(src: Source) -> Table:
+    """JSON Lines: one flat object per line (line 1 = row 1)."""
+    records = []
+    for lineno, line in enumerate(decode_text(src).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as err:
+            raise DataError(
+                f"line {lineno} is not valid JSON ({err.msg}).",
+                file=src.name,
+                row=lineno,
+                hint="each line must be one JSON object.",
+            ) from None
+    return records_table(src.name, records)
+
+
 def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Strip column names; our known names match case-insensitively (others keep their case)."""
     cols = [str(c).strip() for c in frame.columns]
@@ -196,34 +214,46 @@ def read_table(src: Source) -> Table:
 
 
 def rename_columns(table: Table, columns: dict[str, str] | None) -> Table:
-    """Apply a user mapping ``{their column: our column}`` (case-insensitive)."""
+    """Apply a user mapping ``{their column: our column}`` (names match case-insensitively;
+    columns this file does not have are ignored, see :func:`check_mapping`)."""
     if not columns:
         return table
-    mapping = {str(k).strip(): str(v).strip().lower() for k, v in columns.items()}
     lower = {c.lower(): c for c in table.frame.columns}
-    mapping = {
-        (k if k in table.frame.columns else lower.get(k.lower(), k)): v for k, v in mapping.items()
-    }
-    missing = [k for k in mapping if k not in table.frame.columns]
+    mapping = {}
+    for k, v in columns.items():
+        key = str(k).strip()
+        found = key if key in table.frame.columns else lower.get(key.lower())
+        if found is not None:
+            mapping[found] = str(v).strip().lower()
+    if not mapping:
+        return table
+    frame = table.frame.drop(
+        columns=[c for c in mapping.values() if c in table.frame.columns and c not in mapping]
+    ).rename(columns=mapping)
+    return replace(table, frame=_normalise(frame, table.name))
+
+
+def check_mapping(columns: dict[str, str] | None, seen: set[str], file: str) -> None:
+    """Every mapped column must exist in at least one file (``seen``: all files' columns)."""
+    lowered = {c.lower() for c in seen}
+    missing = [k for k in columns or {} if str(k).strip().lower() not in lowered]
     if missing:
         raise DataError(
             f"the column mapping names columns that are not in the file: {missing}.",
-            file=table.name,
+            file=file,
             column=missing[0],
-            hint=f"the file's columns are {list(table.frame.columns)}.",
+            hint=f"the file's columns are {sorted(seen)}.",
         )
-    frame = table.frame.rename(columns=mapping)
-    return replace(table, frame=_normalise(frame, table.name))
 
 
 def text_column(table: Table, column: str) -> np.ndarray:
     """A column of non-empty names (stripped); an empty cell is an error naming its row."""
     raw = table.frame[column]
-    values = np.array(["" if _is_missing(v) else str(v).strip() for v in raw], dtype=object)
+    values = raw.astype(object).where(raw.notna(), "").astype(str).str.strip().to_numpy(object)
     empty = np.flatnonzero(values == "")
     if empty.size:
         raise DataError(
-            f"row {table.row(empty[0])} has an empty {column} {ROW_NOTE}.",
+            f"the {column} is empty {ROW_NOTE}.",
             file=table.name,
             row=table.row(empty[0]),
             column=column,
@@ -235,12 +265,16 @@ def text_column(table: Table, column: str) -> np.ndarray:
 def number_column(table: Table, column: str, *, allow_missing: bool = False) -> np.ndarray:
     """A numeric column; text, blanks (unless allowed), NaN and infinity are errors by row."""
     raw = table.frame[column]
-    out = np.empty(len(raw))
-    for i, v in enumerate(raw):
-        if _is_missing(v):
-            if allow_missing:
-                out[i] = np.nan
-                continue
+    if raw.dtype == object:
+        raw = raw.map(lambda v: float(v) if isinstance(v, bool) else v)
+        text = raw.where(raw.notna(), "").astype(str).str.strip().str.rstrip("%")
+        blank = (text == "").to_numpy()
+        x = pd.to_numeric(text.where(~blank, "nan"), errors="coerce").to_numpy(float)
+    else:
+        blank = np.zeros(len(raw), bool)
+        x = raw.to_numpy(float)
+    for i in np.flatnonzero(blank):
+        if not allow_missing:
             raise DataError(
                 f"the value is missing {ROW_NOTE}.",
                 file=table.name,
@@ -248,26 +282,22 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
                 column=column,
                 hint="fill in a number or delete the row.",
             )
-        try:
-            x = float(str(v).strip().replace("%", "")) if isinstance(v, str) else float(v)
-        except (TypeError, ValueError):
-            raise DataError(
-                f"{str(v)[:40]!r} is not a number {ROW_NOTE}.",
-                file=table.name,
-                row=table.row(i),
-                column=column,
-                hint="use plain numbers with '.' as the decimal mark.",
-            ) from None
-        if not np.isfinite(x):
-            raise DataError(
-                f"{str(v)[:40]!r} is not a finite number {ROW_NOTE}.",
-                file=table.name,
-                row=table.row(i),
-                column=column,
-                hint="replace NaN/infinity by the real value or delete the row.",
-            )
-        out[i] = x
-    return out
+    bad = np.flatnonzero(~np.isfinite(x) & ~blank)
+    if bad.size:
+        i = int(bad[0])
+        v = str(raw.iloc[i])[:40]
+        kind = "a finite number" if v.strip().lower() in _NONFINITE else "a number"
+        raise DataError(
+            f"{v!r} is not {kind} {ROW_NOTE}.",
+            file=table.name,
+            row=table.row(i),
+            column=column,
+            hint="use plain finite numbers with '.' as the decimal mark (no NaN or infinity).",
+        )
+    return x
+
+
+_NONFINITE = {"nan", "inf", "-inf", "+inf", "infinity", "-infinity", "none", "null", "na", "n/a"}
 
 
 def integer_column(table: Table, column: str) -> np.ndarray:
@@ -283,11 +313,3 @@ def integer_column(table: Table, column: str) -> np.ndarray:
             hint=f"'{column}' counts items; give whole numbers (or use an 'accuracy' column).",
         )
     return np.round(x).astype(np.int64)
-
-
-def _is_missing(v: object) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, float) and np.isnan(v):
-        return False  # a real NaN value: reported as "not a finite number"
-    return isinstance(v, str) and v.strip() == ""

@@ -1,4 +1,4 @@
-"""Loading results into a :class:`core.data.Benchmark` (METHODS 0): files, folders, uploads, samples.
+"""Loading results into a :class:`core.data.Benchmark` (METHODS 0): files, folders, samples.
 
 Entry points: :func:`load_path` (a file or a folder), :func:`load_files` (uploaded bytes, what the
 dashboard gets), :func:`load_sample` and :func:`resolve` (``sample:<name>``, a file or a folder).
@@ -9,11 +9,50 @@ Formats (``format=``): ``long``, ``wide``, ``items``, ``lm_eval``, ``lm_eval_sam
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from core.data import Benchmark, DataError
-from core.formats_long import long_benchmark, read_task_table, wide_to_long
-from core.formats_table import Source, read_table, rename_columns
+from core.formats_items import ITEM_COLUMNS, item_frame, items_benchmark
+from core.formats_judged import (
+    alpaca_benchmark,
+    alpaca_leaderboard_benchmark,
+    inspect_benchmark,
+    is_alpaca,
+    is_alpaca_leaderboard,
+    is_inspect,
+)
+from core.formats_lm_eval import (
+    SAMPLES_RE,
+    is_results,
+    model_name,
+    results_benchmark,
+    samples_benchmark,
+)
+from core.formats_long import (
+    ALIASES,
+    TaskInfo,
+    apply_aliases,
+    long_benchmark,
+    read_task_table,
+    wide_to_long,
+)
+from core.formats_merge import merge
+from core.formats_table import (
+    Source,
+    Table,
+    check_mapping,
+    is_parquet,
+    jsonl_table,
+    looks_like_json,
+    parse_json,
+    read_table,
+    records_table,
+    rename_columns,
+)
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 FORMATS: tuple[str, ...] = (
@@ -28,16 +67,28 @@ FORMATS: tuple[str, ...] = (
 )
 SAMPLES: dict[str, str] = {
     "vtab1k": "VTAB-1k: 16 vision models x 19 tasks in 3 categories, integer counts (2019).",
+    "mmlu": "MMLU 5-shot: 20 language models x 57 subjects in 4 categories, counts (lm-eval).",
+    "alpaca_eval": "AlpacaEval 2.0: 9 models x 805 instructions judged by GPT-4 Turbo, 5 sources.",
     "toy": "Toy: two models, three tasks of 200, 10,000 and 20,000 items; they differ on one.",
 }
 _SAMPLE_FILES: dict[str, tuple[str, str]] = {
     "vtab1k": ("vtab1k.csv", "long"),
+    "mmlu": ("mmlu", "lm_eval"),
+    "alpaca_eval": ("alpaca_eval.csv", "alpaca_eval"),
     "toy": ("toy.csv", "long"),
 }
 _SAMPLE_NOTES: dict[str, tuple[str, ...]] = {
     "vtab1k": (
         "VTAB-1k (google-research/task_adaptation): correct = round(accuracy x n_scored); "
         "From-Scratch's published accuracies are not whole counts and were rounded.",
+    ),
+    "mmlu": (
+        "MMLU 5-shot (lm-evaluation-harness results of LLaMA, MPT-7B and Pythia): "
+        "correct = acc x n_test, exact for every subject.",
+    ),
+    "alpaca_eval": (
+        "AlpacaEval 2.0 (tatsu-lab/alpaca_eval): per-instruction preference of GPT-4 Turbo "
+        "against gpt4_1106_preview; subgroups = instruction source.",
     ),
 }
 
@@ -107,6 +158,25 @@ def _hidden(f: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in f.relative_to(root).parts)
 
 
+@dataclass
+class _File:
+    """One input file after classification: its kind and what was parsed from it."""
+
+    src: Source
+    kind: str
+    table: Table | None = None
+    raw_columns: tuple[str, ...] = ()
+
+
+DATA_KINDS = ("long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
+AUX_LABELS = {
+    "task_table": "a task table (task, category, n)",
+    "instructions": "an AlpacaEval instruction list",
+    "alpaca_leaderboard": "an AlpacaEval leaderboard summary",
+}
+AUX_KINDS = tuple(AUX_LABELS)
+
+
 def load_files(
     files: list[tuple[str, bytes]],
     *,
@@ -116,42 +186,218 @@ def load_files(
     columns: dict[str, str] | None = None,
     name: str | None = None,
 ) -> Benchmark:
-    """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
+    """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`.
+
+    In a folder or a multi-file upload, a task table (``task, category, n``), AlpacaEval's
+    instruction list and, next to annotations, its leaderboard file are recognised and used or
+    set aside (with a note); lm-eval results files next to sample files name the model.
+    """
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
     if not files:
         raise DataError("no files were given.", hint="upload at least one results file.")
     sources = [Source(str(n), bytes(b)) for n, b in files]
-    task_info = read_task_table(read_table(Source(*tasks))) if tasks is not None else None
-    fmt = format
-    if fmt == "auto":
-        fmt = detect_format(sources[0])
-    if fmt in ("long", "wide"):
-        if len(sources) != 1:
-            raise DataError(
-                f"{len(sources)} files given; a {fmt} table is one file.",
-                file=sources[1].name,
-                hint="combine the tables into one file, or load them one at a time.",
-            )
-        table = rename_columns(read_table(sources[0]), columns)
-        if fmt == "wide":
-            table = wide_to_long(table)
-        return _with_file(
-            lambda: long_benchmark(table, tasks=task_info, name=name), sources[0].name
+    classified = [_classify(src, columns) for src in sources]
+    if columns:
+        check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
+    notes: list[str] = []
+    task_info = None
+    if tasks is not None:
+        task_info = read_task_table(read_table(Source(*tasks)))
+    task_tables = [f for f in classified if f.kind == "task_table"]
+    data = [f for f in classified if f.kind not in AUX_KINDS]
+    if not data and len(classified) == 1 and classified[0].kind == "alpaca_leaderboard":
+        data = classified
+    if not data:
+        raise DataError(
+            "no results in the file(s): "
+            + ", ".join(f"'{f.src.name}' looks like {AUX_LABELS[f.kind]}" for f in classified)
+            + ".",
+            file=classified[0].src.name,
+            hint="load the results files (with model names and scores); a task table goes with "
+            "them (in the same folder, or as the task table).",
         )
-    raise DataError(f"format '{fmt}' is not supported here.", file=sources[0].name)
+    if task_tables:
+        if task_info is not None or len(task_tables) > 1:
+            raise DataError(
+                "more than one task table.",
+                file=task_tables[-1].src.name,
+                hint="give one task table (task, category, n).",
+            )
+        task_info = read_task_table(task_tables[0].table)
+        notes.append(f"task table: '{task_tables[0].src.name}'.")
+    for f in classified:
+        if f.kind in ("instructions", "alpaca_leaderboard") and f not in data:
+            notes.append(f"'{f.src.name}' ({AUX_LABELS[f.kind]}) was set aside.")
+    if format != "auto":
+        data = [_File(f.src, format, f.table) for f in data]
+    samples_present = any(f.kind == "lm_eval_samples" for f in data)
+    if samples_present:
+        results = [f for f in data if f.kind == "lm_eval"]
+        data = [f for f in data if f.kind != "lm_eval"]
+        models = _sample_models(results)
+    else:
+        models = {}
+    default = name or (_stem(sources[0].name) if len(sources) == 1 else "data")
+    parts = [
+        (
+            f.src.name,
+            _with_file(lambda f=f: _one(f, task_info, metric, models, default), f.src.name),
+        )
+        for f in data
+    ]
+    bench = _with_file(lambda: merge(parts, name=default), sources[0].name)
+    absent = int(np.isnan(bench.estimate).sum())
+    if absent:
+        notes.append(f"{absent} model-task results are missing (shown as blanks).")
+    lacking = sum(int(np.isnan(it.scores).sum()) for it in bench.item_tasks or ())
+    if lacking:
+        notes.append(f"{lacking} model-item scores are missing (left out of that model's mean).")
+    if len(bench.models) == 1:
+        notes.append("only one model: intervals work; comparisons need two or more models.")
+    return bench._replace(notes=tuple(notes) + bench.notes) if notes else bench
+
+
+def _stem(name: str) -> str:
+    base = name.rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
+def _classify(src: Source, columns: dict[str, str] | None) -> _File:
+    """Detect one file's kind from its content."""
+    base = src.name.rsplit("/", 1)[-1]
+    if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
+        return _File(src, "lm_eval_samples")
+    if base.endswith(".jsonl"):
+        return _table_kind(src, jsonl_table(src), columns)
+    if is_parquet(src):
+        return _table_kind(src, read_table(src), columns)
+    if looks_like_json(src):
+        obj = parse_json(src)
+        if is_results(obj):
+            return _File(src, "lm_eval")
+        if is_inspect(obj):
+            return _File(src, "inspect")
+        return _table_kind(src, records_table(src.name, obj), columns)
+    return _table_kind(src, read_table(src), columns)
+
+
+def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> _File:
+    table = rename_columns(raw, columns)
+    cols = set(apply_aliases(table).frame.columns)
+    if is_alpaca(cols):
+        kind = "alpaca_eval"
+    elif is_alpaca_leaderboard(set(table.frame.columns)):
+        kind = "alpaca_leaderboard"
+    elif set(ITEM_COLUMNS) <= cols:
+        kind = "items"
+    elif {"model", "task"} <= cols:
+        kind = "long"
+    elif "task" in cols and cols & {"category", "n"} and "model" not in cols:
+        kind = "task_table"
+    elif {"instruction", "instruction_index"} <= cols:
+        kind = "instructions"
+    else:
+        kind = "wide"
+    return _File(src, kind, table, tuple(str(c) for c in raw.frame.columns))
 
 
 def detect_format(src: Source) -> str:
-    """Guess a file's format from its content (column names, JSON keys)."""
-    table = read_table(src)
-    cols = set(table.frame.columns)
-    if {"model", "task"} <= cols:
-        return "long"
-    return "wide"
+    """The format ``auto`` picks for one file (``task_table`` etc. for auxiliary files)."""
+    return _classify(src, None).kind
 
 
-def _with_file(make, file: str) -> Benchmark:
+def _sample_models(results: list[_File]) -> dict[str, str]:
+    """Folder (and results timestamp) -> model name, from lm-eval results files."""
+    out: dict[str, str] = {}
+    for f in results:
+        model = model_name(parse_json(f.src), f.src.name)
+        folder = f.src.name.rsplit("/", 1)[0] if "/" in f.src.name else ""
+        out.setdefault(folder, model)
+        ts = f.src.name.rsplit("results_", 1)[-1].removesuffix(".json")
+        out[f"{folder}|{ts}"] = model
+    return out
+
+
+def _one(
+    f: _File, tasks: TaskInfo | None, metric: str, models: dict[str, str], name: str
+) -> Benchmark:
+    """The benchmark of one data file in its format."""
+    src, kind = f.src, f.kind
+    table = f.table
+    if kind in ("long", "wide", "items", "alpaca_eval") and table is None:
+        table = read_table(src)
+    if kind == "long":
+        return long_benchmark(table, tasks=tasks, name=name)
+    if kind == "wide":
+        return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
+    if kind == "items":
+        return items_benchmark(item_frame(table), name=name)
+    if kind == "alpaca_eval":
+        return alpaca_benchmark(table, name=name)
+    if kind == "alpaca_leaderboard":
+        return alpaca_leaderboard_benchmark(table, name=name)
+    if kind == "lm_eval":
+        return results_benchmark(src, metric=metric, tasks=tasks)
+    if kind == "inspect":
+        return inspect_benchmark(src, metric=metric)
+    folder = src.name.rsplit("/", 1)[0] if "/" in src.name else ""
+    m = SAMPLES_RE.match(src.name.rsplit("/", 1)[-1])
+    model = models.get(f"{folder}|{m.group('ts')}" if m else "") or models.get(folder)
+    return samples_benchmark(src, metric=metric, model=model)
+
+
+def required_columns(format: str) -> tuple[str, ...]:
+    """The columns a table of ``format`` needs (the long format also accepts ``accuracy`` with
+    n, or ``estimate, se``, in place of ``n, correct``; see :func:`missing_columns`)."""
+    return REQUIRED.get(format, ())
+
+
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "long": ("model", "task", "n", "correct"),
+    "wide": ("model",),
+    "items": ITEM_COLUMNS,
+    "alpaca_eval": ("generator_2", "preference", "instruction_index"),
+}
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "long": ("category", "accuracy", "estimate", "se", "chance", "higher_is_better"),
+    "items": ("cluster", "subgroup", "category"),
+    "alpaca_eval": ("dataset", "instruction"),
+}
+
+
+def missing_columns(
+    columns: list[str], format: str = "long", *, task_table: bool = False
+) -> list[str]:
+    """Which of our columns a table with ``columns`` still lacks for ``format`` (for a column
+    mapper). For ``long``: ``n, correct``, or ``accuracy`` with ``n`` (``n`` may come from a task
+    table), or ``estimate, se``."""
+    have = {c.strip().lower() for c in columns}
+    for ours, alts in ALIASES.items():
+        if have & set(alts):
+            have.add(ours)
+    if format == "long":
+        need = ["model", "task"]
+        if "correct" in have or "accuracy" in have:
+            need += [] if task_table else ["n"]
+            need += ["correct"] if "accuracy" not in have else []
+        elif "estimate" in have:
+            need += ["se"]
+        else:
+            need += ["correct"] + ([] if task_table else ["n"])
+        return [c for c in need if c not in have]
+    if format == "alpaca_eval" and "instruction" in have:
+        have.add("instruction_index")
+    return [c for c in required_columns(format) if c not in have]
+
+
+def file_columns(file: tuple[str, bytes]) -> list[str]:
+    """The column names of a table file, for a column mapper (empty for JSON result logs)."""
+    f = _classify(Source(str(file[0]), bytes(file[1])), None)
+    return [] if f.table is None else [str(c) for c in f.table.frame.columns]
+
+
+def _with_file(make: Callable[[], Benchmark], file: str) -> Benchmark:
     """Run ``make()``; a DataError without a file name gets ``file``."""
     try:
         return make()

@@ -49,18 +49,24 @@ def build_toy() -> None:
 
 
 def build_mmlu(src: Path) -> None:
-    """5-shot MMLU of the 20 bundled models: the lm-eval results files, copied unchanged."""
+    """5-shot MMLU of the 20 bundled models: the lm-eval results files with their
+    ``hendrycksTest-*`` entries only (some Pythia files also hold 8 other tasks), numbers unchanged.
+    """
     dst = HERE / "mmlu"
     dst.mkdir(exist_ok=True)
     for f in sorted((src / "lm_eval" / "results_v03" / "mmlu_5shot").glob("*.json")):
         data = json.loads(f.read_text())
+        for key in ("results", "versions"):
+            data[key] = {k: v for k, v in data[key].items() if k.startswith("hendrycksTest-")}
         (dst / f.name).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def build_alpaca_eval(src: Path) -> None:
-    """Item level: 9 models x 805 instructions, one CSV of all annotations."""
+    """Item level: 9 models x 805 instructions, one CSV of all annotations (the columns the
+    loader reads; preference text copied verbatim so no digit changes)."""
+    keep = ["instruction_index", "dataset", "generator_1", "generator_2", "preference"]
     frames = [
-        pd.read_csv(f)
+        pd.read_csv(f, dtype=str)[keep]
         for f in sorted((src / "alpaca_eval").glob("*__weighted_alpaca_eval_gpt4_turbo.csv"))
     ]
     pd.concat(frames, ignore_index=True).to_csv(HERE / "alpaca_eval.csv", index=False)

@@ -1,0 +1,136 @@
+"""Combining the benchmarks of several files into one (a folder, or several uploads).
+
+Models are matched by name and tasks by name. A model name that appears in two files whose task
+sets overlap is a second run of that model: it is kept apart as ``"name (2)"`` with a note. If the
+task sets do not overlap, the files are parts of one run and are joined into one row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.data import Benchmark, DataError, ItemTask
+
+
+def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
+    """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind."""
+    if len(parts) == 1:
+        return parts[0][1]._replace(name=name)
+    kind = parts[0][1].kind
+    for file, b in parts[1:]:
+        if b.kind != kind:
+            raise DataError(
+                f"this file holds {_kind_label(b.kind)} but '{parts[0][0]}' holds "
+                f"{_kind_label(kind)}.",
+                file=file,
+                hint="load files of one kind together (e.g. all item-level or all task-level).",
+            )
+    notes: list[str] = []
+    tasks: dict[str, str] = {}
+    chance: dict[str, float] = {}
+    hib: dict[str, bool] = {}
+    rows: list[tuple[str, str, Benchmark, int]] = []  # (model label, file, bench, row index)
+    seen_tasks: dict[str, set[str]] = {}
+    for file, b in parts:
+        for t, c, ch, h in zip(b.tasks, b.categories, b.chance, b.higher_is_better, strict=True):
+            if t in tasks and tasks[t] != c:
+                raise DataError(
+                    f"task '{t}' has category '{c}' here but '{tasks[t]}' in another file.",
+                    file=file,
+                    column="category",
+                    hint="give each task one category in all files (or use a task table).",
+                )
+            tasks.setdefault(t, c)
+            chance.setdefault(t, float(ch))
+            hib.setdefault(t, bool(h))
+        for i, m in enumerate(b.models):
+            done = set(np.array(b.tasks)[~np.isnan(b.estimate[i])])
+            label, k = m, 1
+            while label in seen_tasks and seen_tasks[label] & done:
+                k += 1
+                label = f"{m} ({k})"
+            if k > 1:
+                notes.append(
+                    f"model '{m}' appears in more than one file with the same tasks; the run in "
+                    f"'{file}' is shown as '{label}'."
+                )
+            seen_tasks.setdefault(label, set()).update(done)
+            rows.append((label, file, b, i))
+    models = list(dict.fromkeys(r[0] for r in rows))
+    task_names = list(tasks)
+    M, T = len(models), len(task_names)
+    est = np.full((M, T), np.nan)
+    se = np.full((M, T), np.nan)
+    n = np.zeros((M, T), np.int64)
+    k = np.zeros((M, T), np.int64)
+    for label, _file, b, i in rows:
+        mi = models.index(label)
+        tj = [task_names.index(t) for t in b.tasks]
+        have = ~np.isnan(b.estimate[i])
+        cols = np.array(tj)[have]
+        est[mi, cols] = b.estimate[i, have]
+        if b.se is not None:
+            se[mi, cols] = b.se[i, have]
+        if b.n is not None:
+            n[mi, cols] = b.n[i, have]
+            k[mi, cols] = b.correct[i, have]
+    kw: dict[str, object] = {}
+    if kind == "estimate_se":
+        kw["se"] = se
+    if all(b.n is not None for _, b in parts):
+        kw.update(n=n, correct=k)
+    if kind == "items":
+        kw["item_tasks"] = tuple(_merge_items(t, models, rows) for t in task_names)
+    for _, b in parts:
+        notes.extend(x for x in b.notes if x not in notes)
+    return Benchmark(
+        name=name,
+        models=tuple(models),
+        tasks=tuple(task_names),
+        categories=tuple(tasks[t] for t in task_names),
+        kind=kind,
+        estimate=est,
+        chance=np.array([chance[t] for t in task_names]),
+        higher_is_better=np.array([hib[t] for t in task_names]),
+        notes=tuple(notes),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _kind_label(kind: str) -> str:
+    return {
+        "counts": "task-level counts",
+        "estimate_se": "task-level estimates with standard errors",
+        "items": "item-level scores",
+    }[kind]
+
+
+def _merge_items(task: str, models: list[str], rows: list) -> ItemTask:
+    items: dict[str, int] = {}
+    cluster: dict[str, str] = {}
+    subgroup: dict[str, str] = {}
+    for _label, _file, b, _i in rows:
+        if task not in b.tasks:
+            continue
+        it = b.item_tasks[b.tasks.index(task)]
+        for pos, name in enumerate(it.items):
+            items.setdefault(name, len(items))
+            if it.cluster is not None:
+                cluster.setdefault(name, it.cluster[pos])
+            if it.subgroup is not None:
+                subgroup.setdefault(name, it.subgroup[pos])
+    mat = np.full((len(models), len(items)), np.nan)
+    for label, _file, b, i in rows:
+        if task not in b.tasks:
+            continue
+        it = b.item_tasks[b.tasks.index(task)]
+        idx = [items[x] for x in it.items]
+        have = ~np.isnan(it.scores[i])
+        mat[models.index(label), np.array(idx)[have]] = it.scores[i, have]
+    names = tuple(items)
+    return ItemTask(
+        names,
+        mat,
+        tuple(cluster.get(x, "") for x in names) if cluster else None,
+        tuple(subgroup.get(x, "") for x in names) if subgroup else None,
+    )
