@@ -26,7 +26,7 @@ Choices where the spec is open:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -67,6 +67,7 @@ class EPPResult:
         rounds: what a round is (``"tasks"``, ``"items"`` or a caller's label).
         n_rounds: number of rounds with at least one match.
         reps, seed: bootstrap replicates and seed (0 and ``None`` for other methods).
+        replicates: ``(reps, M)`` bootstrap estimates (``None`` for other methods).
         notes: caveats to show next to the results.
     """
 
@@ -92,7 +93,15 @@ class EPPResult:
     n_rounds: int
     reps: int = 0
     seed: int | None = None
+    replicates: np.ndarray | None = None
     notes: tuple[str, ...] = ()
+
+    def at_level(self, level: float) -> EPPResult:
+        """The same fit with intervals at another ``level`` (no refit, no new bootstrap)."""
+        if not 0.0 < level < 1.0:
+            raise DataError(f"level {level} must be between 0 and 1 (e.g. 0.95).")
+        low, high = _interval(self.estimate, self.se, self.replicates, level)
+        return replace(self, low=low, high=high, level=level)
 
     @property
     def empirical(self) -> np.ndarray:
@@ -252,6 +261,17 @@ def _round_robust_cov(
     return bread @ meat @ bread
 
 
+def _interval(
+    estimate: np.ndarray, se: np.ndarray, replicates: np.ndarray | None, level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """z interval ``estimate +- z se``, or the percentile interval of bootstrap replicates."""
+    if replicates is not None:
+        low, high = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2], axis=0)
+        return low, high
+    z = norm.ppf(0.5 + level / 2)
+    return estimate - z * se, estimate + z * se
+
+
 def _deviance(wins: np.ndarray, matches: np.ndarray, prob: np.ndarray) -> tuple[float, int]:
     upper = np.triu(matches > 0, k=1)
     w, n, p = wins[upper], matches[upper], prob[upper]
@@ -316,7 +336,7 @@ def epp_from_scores(
     sep = separated_mask(wins, matches)
     pen = ridge if sep.any() else 0.0
     beta, cov = fit_bradley_terry(wins, matches, pen)
-    z = norm.ppf(0.5 + level / 2)
+    boot = None
     notes: list[str] = []
     if sep.any():
         notes.append(
@@ -327,8 +347,6 @@ def epp_from_scores(
     n_rounds = int(used.sum())
     reps_used, seed_used = 0, None
     if interval == "glm":
-        se = np.sqrt(np.diag(cov))
-        low, high = beta - z * se, beta + z * se
         notes.append(
             "GLM intervals treat every match as independent; matches in one round share the "
             "models' scores, so they can be too narrow (use the round-robust or bootstrap option)."
@@ -341,8 +359,6 @@ def epp_from_scores(
                 hint="choose GLM intervals, or use items as rounds.",
             )
         cov = _round_robust_cov(scores, beta, cov, used)
-        se = np.sqrt(np.diag(cov))
-        low, high = beta - z * se, beta + z * se
         if n_rounds < 4 * M:
             notes.append(
                 f"only {n_rounds} rounds for {M} models: the round-robust standard errors are "
@@ -353,10 +369,10 @@ def epp_from_scores(
             raise DataError(f"reps = {reps} is too few for a bootstrap; use at least 200.")
         boot = _bootstrap(scores[:, used], reps, seed, ridge, beta)
         cov = np.cov(boot, rowvar=False)
-        se = np.sqrt(np.diag(cov))
-        low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2], axis=0)
         reps_used, seed_used = reps, seed
         notes.append(f"bootstrap over {n_rounds} rounds, {reps} replicates, seed {seed}.")
+    se = np.sqrt(np.diag(cov))
+    low, high = _interval(beta, se, boot, level)
     notes.append(
         "The deviance test compares against a chi-square that assumes independent matches; "
         "with matches from shared rounds it tends to be conservative (deviance below df)."
@@ -390,6 +406,7 @@ def epp_from_scores(
         n_rounds=n_rounds,
         reps=reps_used,
         seed=seed_used,
+        replicates=boot,
         notes=tuple(notes),
     )
 

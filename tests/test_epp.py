@@ -277,3 +277,16 @@ def test_bad_level_and_method_raise() -> None:
         epp(_bench(np.eye(3)), level=95)
     with pytest.raises(DataError, match="interval method"):
         epp(_bench(np.eye(3)), interval="exact")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("interval", ["glm", "rounds", "bootstrap"])
+def test_at_level_equals_a_fit_at_that_level(interval: str) -> None:
+    rng = np.random.default_rng(12)
+    scores = rng.normal(size=(4, 15))
+    kw = {"interval": interval, "reps": 80, "seed": 1}
+    direct = epp_from_scores(scores, tuple("abcd"), level=0.8, **kw)
+    moved = epp_from_scores(scores, tuple("abcd"), level=0.95, **kw).at_level(0.8)
+    np.testing.assert_allclose(moved.low, direct.low)
+    np.testing.assert_allclose(moved.high, direct.high)
+    assert moved.level == 0.8
+    assert np.all(moved.high - moved.low < direct.at_level(0.95).high - direct.at_level(0.95).low)
