@@ -1,0 +1,654 @@
+"""Embedding consistency with meta features: multi-head posterior score (METHODS 9, [MHP]).
+
+Entities (instructions, users, images ...) have a vector per model or per layer and meta features.
+Each cluster (a meta category, or a leaf of :mod:`core.embedding_tree`) gets a Gaussian
+(mean, covariance + ``eps * tau * I``) and the prior ``n_c / N``; the posterior ``P(c | x)`` of
+each entity's own cluster is summarised as **ALP** (average log posterior) and **accuracy**
+(share whose arg-max cluster is the true one), averaged over ``H`` heads of ``d'`` random
+dimensions, with bootstrap intervals over entities. Every model is scored under the same
+clusters.
+
+Choices the spec leaves open (documented here and in :func:`consistency`):
+
+- ``eps`` is relative: the ridge is ``eps * tau`` with ``tau`` the mean per-dimension variance of
+  all entities in that head, so one ``eps`` fits embeddings of any scale. Default ``1e-3``.
+- ``clip`` (default ``1e-6``): entities whose posterior of the true cluster is below ``clip`` in a
+  head are left out of that head's ALP (not out of its accuracy); the share left out is reported
+  (``clipped``) so the exclusion is visible. ``clip=0`` keeps everyone.
+- Heads: if ``dims >= D`` one head with all ``D`` dimensions is used. Each model draws its own
+  dimensions from ``seed`` (models may differ in ``D``).
+- ``folds`` (default 5): the posterior of an entity comes from Gaussians fitted on the other
+  folds (stratified by cluster), so the score measures consistency on entities the Gaussians did
+  not see. In-sample fitting (``folds=1``, as in [MHP]) overfits when clusters are small relative
+  to ``d'``: ten clusters of 300 identical-distribution points in 16 dimensions then score well
+  above chance.
+- Bootstrap: entities are resampled (``reps`` multinomial replicates, the same replicates for
+  every model, so differences between models are paired); the per-entity, per-head scores are
+  resampled and the Gaussians are not refitted. The intervals therefore express which entities
+  happened to be in the sample, given the fitted clusters; percentile intervals.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.linalg import solve_triangular
+from scipy.special import logsumexp
+
+from core.data import DataError
+
+EMBEDDING_SUFFIXES: tuple[str, ...] = (".npy", ".npz", ".csv", ".parquet")
+META_SUFFIXES: tuple[str, ...] = (".csv", ".parquet")
+ID_COLUMN = "id"
+
+
+# ---- inputs --------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class EmbeddingSet:
+    """Vectors of one model or layer: ``vectors[i]`` belongs to entity ``ids[i]``.
+
+    ``ids`` is ``None`` for a bare ``.npy`` array (rows then follow the meta table's row order).
+    ``file`` and ``columns`` (the name of each dimension in the file) make error messages precise.
+    """
+
+    model: str
+    vectors: np.ndarray
+    ids: tuple[str, ...] | None
+    file: str
+    columns: tuple[str, ...] | None = None
+
+
+def _suffix(name: str) -> str:
+    return Path(name).suffix.lower()
+
+
+def _read_table(name: str, data: bytes) -> pd.DataFrame:
+    try:
+        if _suffix(name) == ".parquet":
+            return pd.read_parquet(io.BytesIO(data))
+        return pd.read_csv(io.BytesIO(data))
+    except Exception as err:  # pandas raises many types for a malformed file
+        raise DataError(
+            f"cannot read the table ({err}).",
+            file=name,
+            hint="save it as CSV with a header row, or as Parquet.",
+        ) from err
+
+
+def _id_column(frame: pd.DataFrame, name: str) -> str:
+    if ID_COLUMN in frame.columns:
+        return ID_COLUMN
+    if len(frame.columns) == 0:
+        raise DataError("the table has no columns.", file=name)
+    return str(frame.columns[0])
+
+
+def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
+    """Embedding sets in one file (METHODS 9).
+
+    - ``.npy``: one ``(N, D)`` array, model = file stem; rows follow the meta table.
+    - ``.npz``: optional ``ids`` (1-D) and one or more ``(N, D)`` arrays; each array is a model
+      (or layer) named by its key (by the file stem if there is only one).
+    - ``.csv`` / ``.parquet``: an ``id`` column (else the first column) and one numeric column
+      per dimension; model = file stem.
+    """
+    stem, suffix = Path(name).stem, _suffix(name)
+    if suffix not in EMBEDDING_SUFFIXES:
+        raise DataError(
+            f"unsupported embedding file type '{suffix}'.",
+            file=name,
+            hint=f"use one of {', '.join(EMBEDDING_SUFFIXES)}.",
+        )
+    if suffix in (".npy", ".npz"):
+        try:
+            loaded = np.load(io.BytesIO(data), allow_pickle=False)
+        except Exception as err:
+            raise DataError(f"cannot read the array file ({err}).", file=name) from err
+        if suffix == ".npy":
+            return [_checked(EmbeddingSet(stem, np.asarray(loaded), None, name))]
+        with loaded:
+            arrays = {k: np.asarray(loaded[k]) for k in loaded.files}
+        ids = arrays.pop("ids", None)
+        if not arrays:
+            raise DataError("the .npz file holds no embedding array.", file=name)
+        id_tuple = None if ids is None else tuple(str(x) for x in ids.ravel())
+        sets = [
+            EmbeddingSet(stem if len(arrays) == 1 else key, arr, id_tuple, name)
+            for key, arr in arrays.items()
+        ]
+        return [_checked(s) for s in sets]
+    frame = _read_table(name, data)
+    id_col = _id_column(frame, name)
+    value_cols = [c for c in frame.columns if c != id_col]
+    for col in value_cols:
+        if not pd.api.types.is_numeric_dtype(frame[col]):
+            bad = pd.to_numeric(frame[col], errors="coerce").isna() & frame[col].notna()
+            row = int(np.argmax(bad.to_numpy())) + 1 if bad.any() else None
+            raise DataError(
+                "embedding values must be numbers.",
+                file=name,
+                row=row,
+                column=str(col),
+                hint=f"keep only '{id_col}' and one numeric column per dimension.",
+            )
+    vectors = frame[value_cols].to_numpy(dtype=float)
+    ids = tuple(str(x) for x in frame[id_col])
+    return [_checked(EmbeddingSet(stem, vectors, ids, name, tuple(map(str, value_cols))))]
+
+
+def _checked(s: EmbeddingSet) -> EmbeddingSet:
+    v = s.vectors
+    if v.ndim != 2 or v.shape[0] < 2 or v.shape[1] < 1:
+        raise DataError(
+            f"embedding '{s.model}' has shape {v.shape}; expected (entities, dimensions).",
+            file=s.file,
+            hint="store one row per entity and one column per dimension.",
+        )
+    if not np.issubdtype(v.dtype, np.number):
+        raise DataError(f"embedding '{s.model}' is not numeric.", file=s.file)
+    v = np.asarray(v, dtype=np.float64)
+    finite = np.isfinite(v)
+    if not finite.all():
+        r, c = np.argwhere(~finite)[0]
+        column = s.columns[c] if s.columns else f"dimension {c}"
+        raise DataError(
+            f"embedding '{s.model}' has a non-finite value ({v[r, c]}) for entity "
+            f"{s.ids[r] if s.ids else r}.",
+            file=s.file,
+            row=int(r) + 1,
+            column=column,
+            hint="recompute or drop that entity; embeddings must be finite numbers.",
+        )
+    if s.ids is not None:
+        if len(s.ids) != v.shape[0]:
+            raise DataError(
+                f"{len(s.ids)} ids for {v.shape[0]} embedding rows.", file=s.file, column="ids"
+            )
+        seen: dict[str, int] = {}
+        for i, x in enumerate(s.ids):
+            if x in seen:
+                raise DataError(
+                    f"entity id '{x}' appears twice (rows {seen[x] + 1} and {i + 1}).",
+                    file=s.file,
+                    row=i + 1,
+                    column=ID_COLUMN,
+                    hint="give every entity one row.",
+                )
+            seen[x] = i
+    v.setflags(write=False)
+    return EmbeddingSet(s.model, v, s.ids, s.file, s.columns)
+
+
+def read_meta(name: str, data: bytes) -> pd.DataFrame:
+    """The meta table: an ``id`` column (else the first column) and feature columns.
+
+    Returns a frame indexed by the id (as text), features as columns, row order kept.
+    """
+    if _suffix(name) not in META_SUFFIXES:
+        raise DataError(
+            f"unsupported meta file type '{_suffix(name)}'.", file=name, hint="use CSV or Parquet."
+        )
+    frame = _read_table(name, data)
+    id_col = _id_column(frame, name)
+    ids = frame[id_col].astype(str)
+    dup = ids.duplicated()
+    if dup.any():
+        row = int(np.argmax(dup.to_numpy())) + 1
+        raise DataError(
+            f"entity id '{ids.iloc[row - 1]}' appears twice.",
+            file=name,
+            row=row,
+            column=id_col,
+            hint="give every entity one row in the meta table.",
+        )
+    out = frame.drop(columns=[id_col])
+    out.index = pd.Index(ids, name=ID_COLUMN)
+    out.attrs["file"] = name
+    return out
+
+
+def align(sets: Sequence[EmbeddingSet], meta: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Vectors per model in the meta table's entity order; ids must match exactly.
+
+    A bare array (no ids) must have one row per meta row. Raises :class:`DataError` naming the
+    first id that is missing on either side.
+    """
+    meta_file = meta.attrs.get("file", "meta")
+    meta_ids = [str(x) for x in meta.index]
+    out: dict[str, np.ndarray] = {}
+    for s in sets:
+        if s.model in out:
+            raise DataError(
+                f"two embeddings are named '{s.model}'.",
+                file=s.file,
+                hint="rename one file (or .npz key) so every model or layer has its own name.",
+            )
+        if s.ids is None:
+            if s.vectors.shape[0] != len(meta_ids):
+                raise DataError(
+                    f"the array has {s.vectors.shape[0]} rows but the meta table has "
+                    f"{len(meta_ids)} entities.",
+                    file=s.file,
+                    hint="a .npy array must have one row per meta row, in the same order; "
+                    "or store ids (an 'ids' array in .npz, or an 'id' column in CSV).",
+                )
+            out[s.model] = s.vectors
+            continue
+        pos = {x: i for i, x in enumerate(s.ids)}
+        missing = [x for x in meta_ids if x not in pos]
+        if missing:
+            row = meta_ids.index(missing[0]) + 1
+            raise DataError(
+                f"{len(missing)} entity id(s) of the meta table have no embedding, e.g. "
+                f"'{missing[0]}' (embedding '{s.model}' from '{s.file}').",
+                file=meta_file,
+                row=row,
+                column=ID_COLUMN,
+                hint="use the same entity ids in the embedding file and the meta table.",
+            )
+        extra = sorted(set(s.ids) - set(meta_ids))
+        if extra:
+            raise DataError(
+                f"{len(extra)} entity id(s) have an embedding '{s.model}' but no meta row, "
+                f"e.g. '{extra[0]}'.",
+                file=s.file,
+                row=pos[extra[0]] + 1,
+                column=ID_COLUMN,
+                hint="add them to the meta table or drop them from the embedding file.",
+            )
+        out[s.model] = s.vectors[[pos[x] for x in meta_ids]]
+    return out
+
+
+def cluster_labels(meta: pd.DataFrame, column: str, *, bins: int = 4) -> np.ndarray:
+    """One cluster label per entity from a meta column (METHODS 9).
+
+    Categorical columns are used as they are; numeric columns with more than ``bins`` distinct
+    values are cut into ``bins`` quantile bins labelled ``"column in [low, high]"``.
+    """
+    file = meta.attrs.get("file", "meta")
+    if column not in meta.columns:
+        raise DataError(
+            f"no meta column '{column}'; columns are {list(map(str, meta.columns))}.",
+            file=file,
+            column=column,
+            hint="pick one of the listed columns.",
+        )
+    values = meta[column]
+    if values.isna().any():
+        row = int(np.argmax(values.isna().to_numpy())) + 1
+        raise DataError(
+            "a meta value is missing.",
+            file=file,
+            row=row,
+            column=column,
+            hint="fill it in or drop that entity.",
+        )
+    if pd.api.types.is_numeric_dtype(values) and values.nunique() > bins:
+        cut = pd.qcut(values.astype(float), q=bins, duplicates="drop", precision=3)
+        return np.array([f"{column} in [{iv.left:g}, {iv.right:g}]" for iv in cut], dtype=object)
+    return values.astype(str).to_numpy(dtype=object)
+
+
+def check_clusters(labels: np.ndarray, *, file: str = "meta", column: str | None = None) -> None:
+    """A cluster needs at least two entities (a Gaussian of one point has no covariance)."""
+    names, counts = np.unique(labels.astype(str), return_counts=True)
+    if len(names) < 2:
+        raise DataError(
+            f"all entities are in one cluster ('{names[0]}'); nothing to tell apart.",
+            file=file,
+            column=column,
+            hint="choose a meta column with at least two values.",
+        )
+    small = names[counts < 2]
+    if len(small):
+        row = int(np.flatnonzero(labels.astype(str) == small[0])[0]) + 1
+        raise DataError(
+            f"cluster '{small[0]}' has only one entity"
+            + (f" ({len(small)} such clusters)" if len(small) > 1 else "")
+            + "; a Gaussian needs at least two.",
+            file=file,
+            row=row,
+            column=column,
+            hint="merge rare values into an 'other' category, drop those entities, "
+            "or use fewer quantile bins.",
+        )
+
+
+# ---- Gaussian posterior --------------------------------------------------------------------
+def gaussian_stats(x: np.ndarray, group: np.ndarray, g: int) -> tuple[np.ndarray, ...]:
+    """Sufficient statistics per group: counts ``(g,)``, sums ``(g, d)``, cross products
+    ``(g, d, d)``. Fits on any union of groups then cost ``O(g d^2)``, not a pass over data."""
+    d = x.shape[1]
+    counts = np.bincount(group, minlength=g).astype(np.float64)
+    sums = np.zeros((g, d))
+    cross = np.zeros((g, d, d))
+    for j in range(g):
+        xj = x[group == j]
+        sums[j] = xj.sum(axis=0)
+        cross[j] = xj.T @ xj
+    return counts, sums, cross
+
+
+def log_posterior(
+    counts: np.ndarray, sums: np.ndarray, cross: np.ndarray, test: np.ndarray, ridge: float
+) -> np.ndarray:
+    """``(n_test, K)`` log P(c | x): Gaussian per cluster from its statistics (MLE mean and
+    covariance + ``ridge * I``), prior ``n_c / N``; log-sum-exp normalised."""
+    k, d = sums.shape
+    ll = np.empty((test.shape[0], k))
+    const = 0.5 * d * math.log(2 * math.pi)
+    for c in range(k):
+        n_c = max(counts[c], 1.0)
+        mu = sums[c] / n_c
+        cov = cross[c] / n_c - np.outer(mu, mu)
+        cov[np.diag_indices(d)] += ridge
+        chol = np.linalg.cholesky(cov)
+        whiten = solve_triangular(chol, np.eye(d), lower=True, check_finite=False)
+        z = (test - mu) @ whiten.T
+        ll[:, c] = -0.5 * np.einsum("ij,ij->i", z, z) - np.log(np.diag(chol)).sum() - const
+    ll += np.log(np.maximum(counts, 1) / counts.sum())
+    return ll - logsumexp(ll, axis=1, keepdims=True)
+
+
+def _folds(y: np.ndarray, folds: int, rng: np.random.Generator) -> np.ndarray:
+    """Fold number per entity, stratified by cluster (each cluster spread over the folds)."""
+    out = np.empty(len(y), dtype=np.int64)
+    offset = int(rng.integers(folds))
+    for c in np.unique(y):
+        idx = np.flatnonzero(y == c)
+        out[rng.permutation(idx)] = (np.arange(len(idx)) + offset) % folds
+        offset = (offset + len(idx)) % folds
+    return out
+
+
+def head_posteriors(
+    xt: np.ndarray, y: np.ndarray, k: int, dims: np.ndarray, eps: float, fold: np.ndarray
+) -> np.ndarray:
+    """``(N, k)`` log posterior of every entity in one head (out-of-fold where folds > 1).
+
+    ``xt`` is the transposed ``(D, N)`` embedding (rows of dimensions gather fast). The ridge
+    is ``eps`` times the mean per-dimension variance of the head's data."""
+    xh = np.ascontiguousarray(xt[dims].T)
+    xh -= xh.mean(axis=0)
+    tau = float(np.mean(xh * xh))
+    ridge = eps * (tau if tau > 0 else 1.0)
+    nfold = int(fold.max()) + 1
+    counts, sums, cross = gaussian_stats(xh, y * nfold + fold, k * nfold)
+    counts, sums, cross = (a.reshape(k, nfold, *a.shape[1:]) for a in (counts, sums, cross))
+    if nfold == 1:
+        return log_posterior(counts[:, 0], sums[:, 0], cross[:, 0], xh, ridge)
+    out = np.empty((len(y), k))
+    tot = counts.sum(axis=1), sums.sum(axis=1), cross.sum(axis=1)
+    for f in range(nfold):
+        test = fold == f
+        out[test] = log_posterior(
+            tot[0] - counts[:, f], tot[1] - sums[:, f], tot[2] - cross[:, f], xh[test], ridge
+        )
+    return out
+
+
+def choose_heads(n_dims: int, heads: int, dims: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Dimensions of each head: ``heads`` random subsets of ``dims`` (all, once, if dims >= D)."""
+    if dims >= n_dims:
+        return [np.arange(n_dims)]
+    return [np.sort(rng.choice(n_dims, size=dims, replace=False)) for _ in range(heads)]
+
+
+# ---- results -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoreInterval:
+    """A point estimate with a bootstrap percentile interval (units of the score)."""
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+    method: str
+
+
+@dataclass(frozen=True, eq=False)
+class EmbeddingScore:
+    """Consistency of one model (or layer) with the clusters (METHODS 9).
+
+    Attributes:
+        model: name.
+        alp: average log posterior of the true cluster (nats, <= 0; 0 = perfectly consistent;
+            ``log(1/K)`` is what a prior-only guess gets with K equal clusters).
+        accuracy: share of entities whose most probable cluster is the true one (0..1).
+        clipped: share of entity-head pairs left out of the ALP by ``clip``.
+        confusion: ``(K, K)`` mean posterior ``P(column | x)`` over entities of row's cluster,
+            averaged over heads (rows sum to 1).
+        heads, dims: heads used and dimensions per head (after the ``dims >= D`` rule).
+    """
+
+    model: str
+    alp: ScoreInterval
+    accuracy: ScoreInterval
+    clipped: float
+    confusion: np.ndarray
+    heads: int
+    dims: int
+
+
+@dataclass(frozen=True, eq=False)
+class ConsistencyResult:
+    """Scores of every model under the same clusters, with the bootstrap replicates.
+
+    ``alp_draws`` and ``accuracy_draws`` are ``(reps, M)``; replicates are paired across models
+    (the same resampled entities), so differences between columns are valid.
+    """
+
+    scores: tuple[EmbeddingScore, ...]
+    clusters: tuple[str, ...]
+    cluster_sizes: np.ndarray
+    alp_draws: np.ndarray
+    accuracy_draws: np.ndarray
+    settings: Mapping[str, float | int]
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return tuple(s.model for s in self.scores)
+
+    def table(self) -> pd.DataFrame:
+        """One row per model: ``model, alp, alp_low, alp_high, accuracy, accuracy_low,
+        accuracy_high, clipped, heads, dims``."""
+        return pd.DataFrame(
+            [
+                {
+                    "model": s.model,
+                    "alp": s.alp.estimate,
+                    "alp_low": s.alp.low,
+                    "alp_high": s.alp.high,
+                    "accuracy": s.accuracy.estimate,
+                    "accuracy_low": s.accuracy.low,
+                    "accuracy_high": s.accuracy.high,
+                    "clipped": s.clipped,
+                    "heads": s.heads,
+                    "dims": s.dims,
+                }
+                for s in self.scores
+            ]
+        )
+
+    def differences(self, reference: str | None = None) -> pd.DataFrame:
+        """ALP and accuracy of each model minus ``reference`` (default: the first model), with
+        paired percentile intervals at the result's level."""
+        ref = self.models.index(reference or self.models[0])
+        level = float(self.settings["level"])
+        q = [(1 - level) / 2, (1 + level) / 2]
+        rows = []
+        for i, s in enumerate(self.scores):
+            if i == ref:
+                continue
+            da = self.alp_draws[:, i] - self.alp_draws[:, ref]
+            dc = self.accuracy_draws[:, i] - self.accuracy_draws[:, ref]
+            lo_a, hi_a = np.quantile(da, q)
+            lo_c, hi_c = np.quantile(dc, q)
+            rows.append(
+                {
+                    "model": s.model,
+                    "reference": self.models[ref],
+                    "alp_diff": s.alp.estimate - self.scores[ref].alp.estimate,
+                    "alp_diff_low": lo_a,
+                    "alp_diff_high": hi_a,
+                    "accuracy_diff": s.accuracy.estimate - self.scores[ref].accuracy.estimate,
+                    "accuracy_diff_low": lo_c,
+                    "accuracy_diff_high": hi_c,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def _resample_counts(n: int, reps: int, rng: np.random.Generator) -> np.ndarray:
+    """``(reps, n)`` multinomial counts of a nonparametric bootstrap over ``n`` entities."""
+    out = np.empty((reps, n))
+    for r in range(reps):
+        out[r] = np.bincount(rng.integers(0, n, size=n, dtype=np.int32), minlength=n)
+    return out
+
+
+def consistency(
+    embeddings: Mapping[str, np.ndarray],
+    labels: Sequence[str] | np.ndarray,
+    *,
+    heads: int = 16,
+    dims: int = 64,
+    clip: float = 1e-6,
+    eps: float = 1e-3,
+    folds: int = 5,
+    reps: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> ConsistencyResult:
+    """ALP and cluster accuracy of each model with bootstrap intervals (METHODS 9).
+
+    Args:
+        embeddings: model (or layer) name -> ``(N, D_m)`` vectors, rows aligned with ``labels``.
+        labels: cluster of each entity (a meta category or a tree leaf).
+        heads, dims: ``heads`` random subsets of ``dims`` dimensions per model; one head of all
+            dimensions when ``dims >= D_m``.
+        clip: entities whose true-cluster posterior is below ``clip`` are left out of that head's
+            ALP (default ``1e-6``; ``0`` keeps all).
+        eps: covariance ridge relative to the mean per-dimension variance (default ``1e-3``).
+        folds: cross-fitting folds (``1`` = fit and score on the same entities, as in [MHP]).
+        reps, level: bootstrap replicates over entities and interval level.
+        seed: seeds the heads, the folds and the bootstrap.
+    """
+    y_text = np.asarray(labels).astype(str)
+    check_clusters(y_text)
+    clusters, y = np.unique(y_text, return_inverse=True)
+    k, n = len(clusters), len(y)
+    if heads < 1 or dims < 1:
+        raise DataError(f"heads ({heads}) and dims ({dims}) must be at least 1.")
+    if not 0 <= clip < 1:
+        raise DataError(f"clip {clip} must be in [0, 1).")
+    if eps <= 0:
+        raise DataError(f"eps {eps} must be positive.")
+    if not 0 < level < 1:
+        raise DataError(f"level {level} must be between 0 and 1.")
+    if reps < 1:
+        raise DataError(f"reps {reps} must be at least 1.")
+    sizes = np.bincount(y, minlength=k)
+    if folds < 1 or (folds > 1 and sizes.min() < folds):
+        raise DataError(
+            f"folds {folds} needs every cluster to have at least {folds} entities "
+            f"(the smallest has {sizes.min()}).",
+            hint="use fewer folds (1 = in-sample) or merge small clusters.",
+        )
+    rng = np.random.default_rng(seed)
+    fold = _folds(y, folds, rng) if folds > 1 else np.zeros(n, dtype=np.int64)
+    counts = _resample_counts(n, reps, rng)
+    log_clip = math.log(clip) if clip > 0 else -math.inf
+    q = [(1 - level) / 2, (1 + level) / 2]
+    scores, alp_draws, acc_draws = [], [], []
+    for model, x in embeddings.items():
+        x = np.asarray(x, dtype=np.float64)
+        if x.ndim != 2 or x.shape[0] != n:
+            raise DataError(
+                f"embedding '{model}' has shape {x.shape}; expected ({n}, dimensions).",
+                hint="align the embedding rows with the entities' labels.",
+            )
+        head_dims = choose_heads(x.shape[1], heads, dims, rng)
+        xt = np.ascontiguousarray(x.T)
+        lp_true = np.empty((n, len(head_dims)))
+        correct = np.empty((n, len(head_dims)))
+        confusion = np.zeros((k, k))
+        for h, hd in enumerate(head_dims):
+            lp = head_posteriors(xt, y, k, hd, eps, fold)
+            lp_true[:, h] = lp[np.arange(n), y]
+            correct[:, h] = np.argmax(lp, axis=1) == y
+            confusion += np.stack([np.exp(lp[y == c]).mean(axis=0) for c in range(k)])
+        keep = (lp_true >= log_clip).astype(np.float64)
+        kept_lp = np.where(keep > 0, lp_true, 0.0)
+        alp_head = kept_lp.sum(axis=0) / np.maximum(keep.sum(axis=0), 1)
+        alp = float(alp_head.mean())
+        acc = float(correct.mean())
+        boot_alp = ((counts @ kept_lp) / np.maximum(counts @ keep, 1)).mean(axis=1)
+        boot_acc = (counts @ correct).mean(axis=1) / n
+        alp_draws.append(boot_alp)
+        acc_draws.append(boot_acc)
+        method = f"entity bootstrap percentile, {reps} reps; {len(head_dims)} heads"
+        a_lo, a_hi = np.quantile(boot_alp, q)
+        c_lo, c_hi = np.quantile(boot_acc, q)
+        scores.append(
+            EmbeddingScore(
+                model=str(model),
+                alp=ScoreInterval(alp, float(a_lo), float(a_hi), level, method),
+                accuracy=ScoreInterval(acc, float(c_lo), float(c_hi), level, method),
+                clipped=float(1 - keep.mean()),
+                confusion=confusion / len(head_dims),
+                heads=len(head_dims),
+                dims=len(head_dims[0]),
+            )
+        )
+    if not scores:
+        raise DataError("no embeddings given.", hint="provide at least one embedding file.")
+    return ConsistencyResult(
+        scores=tuple(scores),
+        clusters=tuple(str(c) for c in clusters),
+        cluster_sizes=sizes,
+        alp_draws=np.column_stack(alp_draws),
+        accuracy_draws=np.column_stack(acc_draws),
+        settings={
+            "heads": heads,
+            "dims": dims,
+            "clip": clip,
+            "eps": eps,
+            "folds": folds,
+            "reps": reps,
+            "level": level,
+            "seed": seed,
+        },
+    )
+
+
+# ---- the synthetic study of [MHP] ------------------------------------------------------------
+SYNTHETIC_CASES: tuple[str, ...] = ("separated", "partial", "overlapping")
+
+
+def synthetic_clusters(
+    case: str, *, k: int = 10, n: int = 300, d: int = 16, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """``k`` Gaussian clusters of ``n`` points in ``d`` dimensions (unit covariance), [MHP] 5.1.
+
+    Cluster ``c`` has mean ``s * e_(c mod d)`` (``e`` = unit vectors; ``d >= k`` gives distinct
+    means). ``separated``: s = 20 (means 28 standard deviations apart); ``partial``: s = 2 (2.8
+    apart, the clusters overlap); ``overlapping``: s = 0 (one distribution, labels carry no
+    information). Returns vectors ``(k n, d)`` and labels ``"c0" .. "c{k-1}"``.
+    """
+    scale = {"separated": 20.0, "partial": 2.0, "overlapping": 0.0}
+    if case not in scale:
+        raise DataError(f"unknown synthetic case {case!r}; expected one of {SYNTHETIC_CASES}.")
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(k), n)
+    means = np.zeros((k, d))
+    means[np.arange(k), np.arange(k) % d] = scale[case]
+    x = means[y] + rng.standard_normal((k * n, d))
+    return x, np.array([f"c{c}" for c in y], dtype=object)
