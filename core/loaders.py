@@ -65,6 +65,8 @@ FORMATS: tuple[str, ...] = (
     "alpaca_eval",
     "inspect",
 )
+#: Files a folder load reads (others, such as README.md, are ignored).
+DATA_SUFFIXES = frozenset({".csv", ".tsv", ".txt", ".json", ".jsonl", ".parquet", ".pq"})
 SAMPLES: dict[str, str] = {
     "vtab1k": "VTAB-1k: 16 vision models x 19 tasks in 3 categories, integer counts (2019).",
     "mmlu": "MMLU 5-shot: 20 language models x 57 subjects in 4 categories, counts (lm-eval).",
@@ -133,10 +135,16 @@ def load_path(
     if not p.exists():
         raise DataError("no such file or folder.", file=str(path), hint="check the path.")
     if p.is_dir():
-        files = sorted(f for f in p.rglob("*") if f.is_file() and not _hidden(f, p))
+        files = sorted(
+            f
+            for f in p.rglob("*")
+            if f.is_file() and not _hidden(f, p) and f.suffix.lower() in DATA_SUFFIXES
+        )
         if not files:
             raise DataError(
-                "the folder contains no files.", file=str(path), hint="put result files in it."
+                f"the folder contains no data files ({', '.join(sorted(DATA_SUFFIXES))}).",
+                file=str(path),
+                hint="put result files in it.",
             )
         sources = [(str(f.relative_to(p)), f.read_bytes()) for f in files]
         default_name = p.name
@@ -230,7 +238,9 @@ def load_files(
         if f.kind in ("instructions", "alpaca_leaderboard") and f not in data:
             notes.append(f"'{f.src.name}' ({AUX_LABELS[f.kind]}) was set aside.")
     if format != "auto":
-        data = [_File(f.src, format, f.table) for f in data]
+        # with sample files, lm-eval results files stay what they are: they name the model
+        keep = ("lm_eval",) if format == "lm_eval_samples" else ()
+        data = [f if f.kind in keep else _File(f.src, format, f.table) for f in data]
     samples_present = any(f.kind == "lm_eval_samples" for f in data)
     if samples_present:
         results = [f for f in data if f.kind == "lm_eval"]
@@ -394,7 +404,7 @@ def missing_columns(
 def file_columns(file: tuple[str, bytes]) -> list[str]:
     """The column names of a table file, for a column mapper (empty for JSON result logs)."""
     f = _classify(Source(str(file[0]), bytes(file[1])), None)
-    return [] if f.table is None else [str(c) for c in f.table.frame.columns]
+    return list(f.raw_columns)
 
 
 def _with_file(make: Callable[[], Benchmark], file: str) -> Benchmark:

@@ -15,7 +15,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 
 
-def build_vtab1k(src: Path) -> None:
+def build_vtab1k(src: Path, out: Path = HERE) -> None:
     """16 models x 19 tasks: correct = round(accuracy / 100 * n_scored), n = n_scored."""
     acc = pd.read_csv(src / "vtab1k" / "accuracy.csv")
     tasks = pd.read_csv(src / "vtab1k" / "tasks.csv")
@@ -29,11 +29,10 @@ def build_vtab1k(src: Path) -> None:
     not_whole = sorted(set(df.loc[off > 0.01, "model"]))
     if not_whole != ["From-Scratch"]:
         raise SystemExit(f"vtab1k: unexpected models with non-whole counts: {not_whole}")
-    out = df[["model", "task", "category", "n", "correct"]]
-    out.to_csv(HERE / "vtab1k.csv", index=False)
+    df[["model", "task", "category", "n", "correct"]].to_csv(out / "vtab1k.csv", index=False)
 
 
-def build_toy() -> None:
+def build_toy(out: Path = HERE) -> None:
     """Two models, three tasks; the same counts except A vs B on the small task."""
     rows = [
         ("A", "small", 200, 100),
@@ -45,14 +44,14 @@ def build_toy() -> None:
     ]
     df = pd.DataFrame(rows, columns=["model", "task", "n", "correct"])
     df.insert(2, "category", "all")
-    df.to_csv(HERE / "toy.csv", index=False)
+    df.to_csv(out / "toy.csv", index=False)
 
 
-def build_mmlu(src: Path) -> None:
+def build_mmlu(src: Path, out: Path = HERE) -> None:
     """5-shot MMLU of the 20 bundled models: the lm-eval results files with their
     ``hendrycksTest-*`` entries only (some Pythia files also hold 8 other tasks), numbers unchanged.
     """
-    dst = HERE / "mmlu"
+    dst = out / "mmlu"
     dst.mkdir(exist_ok=True)
     for f in sorted((src / "lm_eval" / "results_v03" / "mmlu_5shot").glob("*.json")):
         data = json.loads(f.read_text())
@@ -61,7 +60,7 @@ def build_mmlu(src: Path) -> None:
         (dst / f.name).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
-def build_alpaca_eval(src: Path) -> None:
+def build_alpaca_eval(src: Path, out: Path = HERE) -> None:
     """Item level: 9 models x 805 instructions, one CSV of all annotations (the columns the
     loader reads; preference text copied verbatim so no digit changes)."""
     keep = ["instruction_index", "dataset", "generator_1", "generator_2", "preference"]
@@ -69,15 +68,18 @@ def build_alpaca_eval(src: Path) -> None:
         pd.read_csv(f, dtype=str)[keep]
         for f in sorted((src / "alpaca_eval").glob("*__weighted_alpaca_eval_gpt4_turbo.csv"))
     ]
-    pd.concat(frames, ignore_index=True).to_csv(HERE / "alpaca_eval.csv", index=False)
+    pd.concat(frames, ignore_index=True).to_csv(out / "alpaca_eval.csv", index=False)
+
+
+def build_all(src: Path, out: Path = HERE) -> None:
+    build_vtab1k(src, out)
+    build_toy(out)
+    build_mmlu(src, out)
+    build_alpaca_eval(src, out)
 
 
 def main(argv: list[str]) -> None:
-    src = Path(argv[1]) if len(argv) > 1 else Path("/work/shared/data")
-    build_vtab1k(src)
-    build_toy()
-    build_mmlu(src)
-    build_alpaca_eval(src)
+    build_all(Path(argv[1]) if len(argv) > 1 else Path("/work/shared/data"))
 
 
 if __name__ == "__main__":

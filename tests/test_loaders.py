@@ -1,0 +1,389 @@
+"""Loaders on the real result files (copies in tests/fixtures/real) and on small made-up tables."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.data import DataError
+from core.formats_table import Source
+from core.loaders import (
+    FORMATS,
+    detect_format,
+    file_columns,
+    load_files,
+    load_path,
+    load_sample,
+    missing_columns,
+    required_columns,
+    resolve,
+)
+
+REAL = Path(__file__).parent / "fixtures" / "real"
+AUX = {"vtab1k/tasks.csv", "mmlu/subjects.csv", "alpaca_eval/alpaca_eval_instructions.csv"}
+RESULT_FILES = sorted(
+    str(p.relative_to(REAL))
+    for p in REAL.rglob("*")
+    if p.is_file()
+    and p.suffix in (".csv", ".json", ".jsonl")
+    and str(p.relative_to(REAL)) not in AUX
+)
+
+
+def files_of(folder: Path) -> list[tuple[str, bytes]]:
+    return [
+        (str(p.relative_to(folder)), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix != ".md"
+    ]
+
+
+@pytest.mark.parametrize("rel", RESULT_FILES)
+def test_every_real_file_loads(rel: str) -> None:
+    if rel == "vtab1k/accuracy.csv":
+        bench = load_path(REAL / rel, tasks=REAL / "vtab1k" / "tasks.csv")
+    else:
+        bench = load_path(REAL / rel)
+    assert bench.shape[0] >= 1 and bench.shape[1] >= 1
+    assert np.isfinite(bench.estimate).any()
+
+
+@pytest.mark.parametrize("rel", sorted(AUX))
+def test_auxiliary_files_alone_say_what_they_are(rel: str) -> None:
+    with pytest.raises(DataError, match="looks like") as err:
+        load_path(REAL / rel)
+    assert Path(rel).name in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "folder, kind, shape",
+    [
+        ("vtab1k", "counts", (16, 19)),
+        ("lm_eval/results_v03/mmlu_5shot", "counts", (20, 65)),
+        ("lm_eval/results_v03/opt_0shot", "counts", (8, 65)),
+        ("lm_eval/results_v03/pythia_12b_checkpoints_5shot", "counts", (15, 65)),
+        ("lm_eval/results_v04", "counts", (2, 72)),
+        ("lm_eval/samples", "items", (2, 4)),
+        ("alpaca_eval", "items", (9, 1)),
+        ("inspect_ai", "items", (1, 1)),
+    ],
+)
+def test_real_folders_load_as_dropped_in(tmp_path: Path, folder: str, kind: str, shape) -> None:
+    dst = tmp_path / Path(folder).name
+    shutil.copytree(REAL / folder, dst)
+    bench = load_path(dst)
+    assert bench.kind == kind and bench.shape == shape
+    same = load_files(files_of(dst), name=dst.name)
+    assert same == bench  # bytes and path agree (content hash)
+
+
+def test_vtab_folder_uses_its_task_table_and_matches_the_sample() -> None:
+    bench = load_path(REAL / "vtab1k", name="vtab1k")
+    sample = load_sample("vtab1k")
+    assert bench.models == sample.models and bench.tasks == sample.tasks
+    assert np.array_equal(bench.n, sample.n) and np.array_equal(bench.correct, sample.correct)
+    assert any("percent" in x for x in bench.notes)
+    assert any("task table" in x for x in bench.notes)
+
+
+def test_mmlu_counts_are_acc_times_n_exactly() -> None:
+    subjects = pd.read_csv(REAL / "mmlu" / "subjects.csv").set_index("subject")
+    folder = REAL / "lm_eval" / "results_v03" / "mmlu_5shot"
+    bench = load_path(folder)
+    checked = 0
+    for f in sorted(folder.glob("*.json")):
+        res = json.loads(f.read_text())["results"]
+        i = [j for j, p in enumerate(sorted(folder.glob("*.json"))) if p == f][0]
+        for key, entry in res.items():
+            if not key.startswith("hendrycksTest-"):
+                continue
+            subject = key.removeprefix("hendrycksTest-")
+            j = bench.tasks.index(subject)
+            n = int(subjects.loc[subject, "n_test"])
+            assert bench.n[i, j] == n
+            assert bench.correct[i, j] == round(entry["acc"] * n)
+            assert abs(entry["acc"] * n - bench.correct[i, j]) < 1e-6
+            assert bench.categories[j] == subjects.loc[subject, "category"]
+            checked += 1
+    assert checked == 20 * 57
+
+
+def test_lm_eval_v04_uses_n_samples_and_skips_groups_and_mcc() -> None:
+    bench = load_path(REAL / "lm_eval" / "results_v04")
+    assert bench.models == ("Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.2-1B")  # file order
+    assert "cola" not in bench.tasks and "mmlu" not in bench.tasks
+    assert "mmlu_stem" not in bench.tasks and "abstract_algebra" in bench.tasks
+    j = bench.tasks.index("winogrande")
+    assert bench.n[0, j] == 1267
+    assert any("cola" in x for x in bench.notes) and any("group" in x for x in bench.notes)
+    obj = json.loads(next((REAL / "lm_eval" / "results_v04").glob("Qwen*.json")).read_text())
+    k = bench.tasks.index("arc_challenge")
+    assert bench.estimate[0, k] == pytest.approx(obj["results"]["arc_challenge"]["acc,none"])
+
+
+def test_lm_eval_acc_norm_metric() -> None:
+    f = REAL / "lm_eval" / "results_v04"
+    acc = load_path(f)
+    norm = load_path(f, metric="acc_norm")
+    assert set(norm.tasks) < set(acc.tasks)  # tasks without acc_norm are skipped
+    obj = json.loads(next(f.glob("Qwen*.json")).read_text())
+    j = norm.tasks.index("hellaswag")
+    assert norm.estimate[0, j] == pytest.approx(obj["results"]["hellaswag"]["acc_norm,none"])
+
+
+def test_opt_item_counts_backed_out_of_stderr() -> None:
+    bench = load_path(REAL / "lm_eval" / "results_v03" / "opt_0shot")
+    known = {
+        "winogrande": 1267,
+        "sciq": 1000,
+        "piqa": 1838,
+        "arc_easy": 2376,
+        "arc_challenge": 1172,
+        "lambada_openai": 5153,
+        "wsc": 104,
+        "logiqa": 651,
+    }
+    for task, n in known.items():
+        assert np.all(bench.n[:, bench.tasks.index(task)] == n), task
+    assert bench.models[0].startswith("facebook/opt-")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 50_000), st.floats(0.0, 1.0))
+def test_stderr_back_out_recovers_n(n: int, frac: float) -> None:
+    """lm-eval's stderr (sample sd / sqrt(n)) of k successes in n items gives back n exactly."""
+    from core.formats_lm_eval import _task_n
+
+    k = min(n - 1, max(1, round(frac * n)))
+    y = np.r_[np.ones(k), np.zeros(n - k)]
+    se = float(np.std(y, ddof=1) / np.sqrt(n))
+    got, how = _task_n("some_task", "some_task", {}, None, k / n, se)
+    assert (got, how) == (n, "stderr")
+
+
+def test_pythia_checkpoints_are_told_apart_by_revision() -> None:
+    bench = load_path(REAL / "lm_eval" / "results_v03" / "pythia_12b_checkpoints_5shot")
+    assert len(set(bench.models)) == 15
+    assert all(m.startswith("EleutherAI/pythia-v1.1-12b@step") for m in bench.models)
+
+
+def test_lm_eval_samples_both_formats_and_model_from_results() -> None:
+    bench = load_path(REAL / "lm_eval" / "samples")
+    assert set(bench.models) == {"meta-llama/Meta-Llama-3-8B-Instruct", "Qwen/Qwen3-8B"}
+    assert set(bench.tasks) == {
+        "asdiv",
+        "negotiationtom_belief",
+        "negotiationtom_desire",
+        "negotiationtom_intention",
+    }
+    expected = {
+        "asdiv": 0.92,
+        "negotiationtom_belief": 0.45,
+        "negotiationtom_desire": 0.6,
+        "negotiationtom_intention": 0.2,
+    }
+    for t, v in expected.items():
+        j = bench.tasks.index(t)
+        assert np.nanmax(bench.estimate[:, j]) == pytest.approx(v)
+    j = bench.tasks.index("asdiv")
+    assert len(bench.item_tasks[j].items) == 50
+    assert any("exact_match" in x for x in bench.notes)
+
+
+def test_alpaca_eval_reproduces_the_leaderboard() -> None:
+    lb = pd.read_csv(
+        REAL / "alpaca_eval" / "weighted_alpaca_eval_gpt4_turbo_leaderboard.csv", index_col=0
+    )
+    bench = load_path(REAL / "alpaca_eval")
+    it = bench.item_tasks[0]
+    assert len(bench.models) == 9
+    for i, m in enumerate(bench.models):
+        y = it.scores[i][~np.isnan(it.scores[i])]
+        assert abs(y.mean() * 100 - lb.loc[m, "win_rate"]) < 1e-9
+        se = np.std(y * 100, ddof=1) / np.sqrt(len(y))
+        assert abs(se - lb.loc[m, "standard_error"]) < 1e-9
+        assert bench.estimate[i, 0] * 100 == pytest.approx(lb.loc[m, "win_rate"], abs=1e-9)
+    phi = bench.models.index("phi-2")
+    missing = [it.items[k] for k in np.flatnonzero(np.isnan(it.scores[phi]))]
+    assert sorted(missing) == ["131", "209"]
+    assert sorted(set(it.subgroup)) == ["helpful_base", "koala", "oasst", "selfinstruct", "vicuna"]
+
+
+def test_alpaca_annotations_json_list() -> None:
+    df = pd.read_csv(REAL / "alpaca_eval" / "phi-2__weighted_alpaca_eval_gpt4_turbo.csv")
+    inst = pd.read_csv(REAL / "alpaca_eval" / "alpaca_eval_instructions.csv")
+    df = df.merge(inst, on=["instruction_index", "dataset"])
+    recs = df[["instruction", "dataset", "generator_1", "generator_2", "preference"]]
+    data = json.dumps(recs.to_dict("records")).encode()
+    bench = load_files([("annotations.json", data)])
+    assert bench.models == ("phi-2",) and len(bench.item_tasks[0].items) == 803
+    assert bench.estimate[0, 0] == pytest.approx((df["preference"] - 1).mean())
+
+
+def test_alpaca_leaderboard_file_loads_as_estimates() -> None:
+    bench = load_path(REAL / "alpaca_eval" / "weighted_alpaca_eval_gpt4_turbo_leaderboard.csv")
+    assert bench.kind == "estimate_se"
+    i = bench.models.index("gpt4_1106_preview")
+    assert bench.estimate[i, 0] == pytest.approx(0.5) and bench.se[i, 0] == 0
+
+
+def test_inspect_log() -> None:
+    bench = load_path(REAL / "inspect_ai")
+    assert bench.models == ("openai/gpt-4o-mini",) and bench.tasks == ("security_guide",)
+    assert bench.estimate[0, 0] == 1.0 and bench.n[0, 0] == 3
+    assert any("one model" in x for x in bench.notes)
+
+
+def test_inspect_values_and_status(tmp_path: Path) -> None:
+    obj = json.loads(next((REAL / "inspect_ai").glob("*.json")).read_text())
+    for s, v in zip(obj["samples"], ["C", "P", "I"], strict=True):
+        s["scores"]["model_graded_fact"]["value"] = v
+    obj["status"] = "error"
+    bench = load_files([("log.json", json.dumps(obj).encode())])
+    assert bench.estimate[0, 0] == pytest.approx(0.5)
+    assert any("status" in x and "error" in x for x in bench.notes)
+
+
+def test_duplicate_model_across_files_gets_a_suffix(tmp_path: Path) -> None:
+    f = REAL / "lm_eval" / "results_v03" / "opt_0shot" / "opt-125m.json"
+    files = [("run1/opt-125m.json", f.read_bytes()), ("run2/opt-125m.json", f.read_bytes())]
+    bench = load_files(files)
+    assert bench.models == ("facebook/opt-125m", "facebook/opt-125m (2)")
+    assert any("(2)" in x for x in bench.notes)
+
+
+def test_one_run_split_over_files_stays_one_model() -> None:
+    text = "model,task,n,correct\nA,t1,10,5\nB,t1,10,6\n"
+    more = "model,task,n,correct\nA,t2,10,7\n"
+    bench = load_files([("a.csv", text.encode()), ("b.csv", more.encode())])
+    assert bench.models == ("A", "B") and bench.tasks == ("t1", "t2")
+    assert np.isnan(bench.estimate[1, 1])
+    assert any("missing" in x for x in bench.notes)
+
+
+LONG = "model,task,category,n,correct\nA,t1,c1,100,50\nA,t2,c2,200,150\nB,t1,c1,100,60\nB,t2,c2,200,120\n"
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+def test_long_any_delimiter(sep: str) -> None:
+    bench = load_files([("x.csv", LONG.replace(",", sep).encode())])
+    assert bench.kind == "counts" and bench.shape == (2, 2)
+    assert bench.correct.tolist() == [[50, 150], [60, 120]]
+    assert bench.category_names == ("c1", "c2")
+
+
+def test_long_tsv_parquet_json_records_jsonl_agree() -> None:
+    df = pd.read_csv(io.StringIO(LONG))
+    buf = io.BytesIO()
+    df.to_parquet(buf)
+    ref = load_files([("x.csv", LONG.encode())], name="x")
+    variants = [
+        ("x.tsv", df.to_csv(sep="\t", index=False).encode()),
+        ("x.parquet", buf.getvalue()),
+        ("x.json", df.to_json(orient="records").encode()),
+        ("x.jsonl", df.to_json(orient="records", lines=True).encode()),
+        ("x.csv", ("\ufeff" + LONG).encode()),
+    ]
+    for fname, data in variants:
+        assert load_files([(fname, data)], name="x") == ref, fname
+
+
+def test_accuracy_percent_with_task_table_and_notice() -> None:
+    data = "model,task,accuracy\nA,t1,50\nA,t2,75\nB,t1,60\nB,t2,60\n"
+    tasks = "task,category,n,chance\nt1,c1,100,0.25\nt2,c2,200,0.5\n"
+    bench = load_files([("x.csv", data.encode())], tasks=("tasks.csv", tasks.encode()))
+    assert bench.correct.tolist() == [[50, 150], [60, 120]]
+    assert bench.chance.tolist() == [0.25, 0.5]
+    assert any("percent" in x for x in bench.notes)
+    prop = data.replace(",50", ",0.5").replace(",75", ",0.75").replace(",60", ",0.6")
+    assert not any(
+        "percent" in x
+        for x in load_files([("x.csv", prop.encode())], tasks=("tasks.csv", tasks.encode())).notes
+    )
+
+
+def test_accuracy_not_whole_is_rounded_with_note() -> None:
+    data = "model,task,n,accuracy\nA,t1,3,0.5\nB,t1,3,0.3333333333\n"
+    bench = load_files([("x.csv", data.encode())])
+    assert bench.correct[:, 0].tolist() == [2, 1]
+    assert any("rounded" in x for x in bench.notes)
+
+
+def test_estimate_se_and_higher_is_better() -> None:
+    data = "model,task,estimate,se,higher_is_better\nA,loss,1.5,0.1,false\nB,loss,1.2,0.2,false\n"
+    bench = load_files([("x.csv", data.encode())])
+    assert bench.kind == "estimate_se" and bench.se[:, 0].tolist() == [0.1, 0.2]
+    assert not bench.higher_is_better[0]
+    assert any("one category" in x for x in bench.notes)
+
+
+def test_wide_with_task_table() -> None:
+    wide = "Model,CIFAR,Pets\nA,0.5,0.25\nB,0.6,\n"
+    tasks = "task,category,n\nCIFAR,natural,10\nPets,natural,4\n"
+    bench = load_files([("w.csv", wide.encode())], format="wide", tasks=("t.csv", tasks.encode()))
+    assert bench.tasks == ("CIFAR", "Pets") and bench.models == ("A", "B")
+    assert bench.correct.tolist() == [[5, 1], [6, 0]] and np.isnan(bench.estimate[1, 1])
+
+
+def test_items_binary_and_continuous() -> None:
+    rows = ["model,task,item,score,cluster,subgroup"]
+    for m, s in (("A", [1, 0, 1, 1]), ("B", [0, 0, 1, 0])):
+        rows += [f"{m},t,i{k},{v},c{k // 2},g{k % 2}" for k, v in enumerate(s)]
+    bench = load_files([("items.csv", "\n".join(rows).encode())])
+    assert bench.kind == "items" and bench.n.tolist() == [[4], [4]]
+    assert bench.correct.tolist() == [[3], [1]]
+    it = bench.item_tasks[0]
+    assert it.cluster == ("c0", "c0", "c1", "c1") and it.subgroup == ("g0", "g1", "g0", "g1")
+    cont = "model,task,item,score\nA,t,1,0.5\nA,t,2,0.25\nB,t,1,1\n"
+    b2 = load_files([("c.csv", cont.encode())])
+    assert b2.n is None and b2.estimate[:, 0].tolist() == [0.375, 1.0]
+    assert np.isnan(b2.item_tasks[0].scores[1, 1])
+
+
+def test_column_mapping_and_missing_columns() -> None:
+    data = "Model Name;Benchmark;Total;Right\nA;t1;10;5\nB;t1;10;7\n"
+    cols = file_columns(("x.csv", data.encode()))
+    assert cols == ["Model Name", "benchmark", "Total", "Right"]  # known names lower-cased
+    assert missing_columns(cols) == ["model", "correct", "n"]
+    mapping = {"Model Name": "model", "Total": "n", "Right": "correct"}
+    assert missing_columns([mapping.get(c, c) for c in cols]) == []  # benchmark -> task alias
+    bench = load_files([("x.csv", data.encode())], columns=mapping)
+    assert bench.correct[:, 0].tolist() == [5, 7]
+    assert missing_columns(["model", "task", "accuracy"]) == ["n"]
+    assert missing_columns(["model", "task", "accuracy"], task_table=True) == []
+    assert missing_columns(["model", "task", "estimate"]) == ["se"]
+    assert required_columns("items") == ("model", "task", "item", "score")
+    assert missing_columns(["model", "task", "item"], "items") == ["score"]
+
+
+def test_explicit_formats_and_detection() -> None:
+    assert FORMATS[0] == "auto" and len(FORMATS) == 8
+    det = {
+        "vtab1k/accuracy.csv": "long",
+        "vtab1k/tasks.csv": "task_table",
+        "lm_eval/results_v04/Qwen__Qwen2.5-1.5B__results_2025-03-03T00-05-12.300060.json": "lm_eval",
+        "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json": "inspect",
+        "alpaca_eval/phi-2__weighted_alpaca_eval_gpt4_turbo.csv": "alpaca_eval",
+    }
+    for rel, kind in det.items():
+        assert detect_format(Source(rel, (REAL / rel).read_bytes())) == kind
+    f = REAL / "inspect_ai"
+    assert load_path(f, format="inspect") == load_path(f)
+    g = REAL / "lm_eval" / "samples" / "pr2236_asdiv_llama3-8b-instruct"
+    assert load_path(g, format="lm_eval_samples") == load_path(g)
+
+
+def test_resolve_sample_file_folder(tmp_path: Path) -> None:
+    assert resolve("sample:toy") == load_sample("toy")
+    p = tmp_path / "toy.csv"
+    p.write_bytes((Path(__file__).parents[1] / "sample_data" / "toy.csv").read_bytes())
+    assert resolve(str(p)).correct.tolist() == load_sample("toy").correct.tolist()
+    assert resolve(str(tmp_path)).shape == (2, 3)
