@@ -29,13 +29,12 @@ def main() -> None:
     st.set_page_config(
         page_title="benchuq — honest leaderboards", page_icon=":material/analytics:", layout="wide"
     )
-    nav = st.navigation(
-        [
-            st.Page(PAGES_DIR / f, title=t, icon=i, default=(k == 0))
-            for k, (f, t, i) in enumerate(PAGES)
-        ]
-    )
-    context.store(controls.sidebar())
+    pages = {
+        f: st.Page(PAGES_DIR / f, title=t, icon=i, default=(k == 0))
+        for k, (f, t, i) in enumerate(PAGES)
+    }
+    nav = st.navigation(list(pages.values()))
+    context.store(controls.sidebar(help_page=pages["methods.py"]))
     controls.show_notices()
     nav.run()
 

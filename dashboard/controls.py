@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.navigation.page import StreamlitPage
 
 from core import loaders
 from core.data import Benchmark, DataError
@@ -102,8 +103,8 @@ def _data_label(value: str) -> str:
     return f"Sample: {name}"
 
 
-def sidebar() -> Context:
-    """Render the global controls and return the current :class:`Context`."""
+def sidebar(help_page: StreamlitPage) -> Context:
+    """Render the global controls (linking to ``help_page``) and return the :class:`Context`."""
     _init_from_url()
     ss = st.session_state
     sb = st.sidebar
@@ -140,7 +141,7 @@ def sidebar() -> Context:
         format="%.1f",
     )
     sb.caption(LEVEL_REASON)
-    sb.page_link("pages/methods.py", label="Why? See the Methods page", icon=":material/help:")
+    sb.page_link(help_page, label="Why? See the Methods page", icon=":material/help:")
     c1, c2 = sb.columns(2)
     c1.number_input(
         "Replicates",

@@ -1,0 +1,123 @@
+"""Helpers for real-browser tests: start the app, drive Debian chromium, wait, screenshot.
+
+Used by the ``app_server`` and ``browser`` fixtures in ``tests/conftest.py``; page engineers reuse
+them in their own ``@pytest.mark.browser`` tests. Facts behind the choices: /work/shared/TESTING.md
+(copied knowledge, nothing read from there at run time).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRY = ROOT / "dashboard" / "app.py"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+IDLE = (
+    '[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
+    '[data-test-script-state="notRunning"]'
+)
+VIEWPORT = {"width": 1400, "height": 1700}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def run_app(entry: Path = ENTRY, timeout: float = 60.0) -> Iterator[str]:
+    """Start ``streamlit run entry`` on a free port; yield its base URL; stop it by its PID."""
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(entry),
+        "--server.headless",
+        "true",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / f"server_{port}.log", "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start (exit code {proc.poll()})")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).exists() and os.access(CHROMIUM, os.X_OK)
+
+
+def wait_idle(page, timeout: float = 60_000) -> None:
+    """Wait until the app is connected and no script run is in progress."""
+    page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def wait_for_text_then_idle(page, text: str, timeout: float = 60_000) -> None:
+    """After an interaction: first the expected content, then idle (TESTING.md)."""
+    page.get_by_text(text).first.wait_for(timeout=timeout)
+    wait_idle(page, timeout)
+
+
+def wait_charts(page, timeout: float = 60_000) -> None:
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=timeout)
+
+
+def exceptions_shown(page) -> list[str]:
+    """Texts of exception boxes on the page (empty when the page is clean)."""
+    return [e.inner_text() for e in page.query_selector_all('[data-testid="stException"]')]
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a viewport screenshot to ``tests/artifacts/<name>.png`` (gitignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,64 @@
+"""Shared fixtures: AppTest factory for the dashboard, and real-browser fixtures.
+
+- ``make_app(query=None, page=None)``: a fresh ``AppTest`` of ``dashboard/app.py`` with the given
+  URL query parameters (strings) already set; call ``.run()`` yourself. ``page`` is a file in
+  ``pages/`` (e.g. ``"compare.py"``) to switch to after the first run. Use ``FAST_QUERY`` for
+  small replicate counts.
+- ``app_server`` (session): base URL of ``streamlit run dashboard/app.py`` on a free port.
+- ``browser`` (session): Playwright chromium (Debian ``/usr/bin/chromium``). Skipped when chromium
+  or playwright is missing, but a failure when the environment variable ``CI`` is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+from browser_utils import CHROMIUM, CHROMIUM_ARGS, ENTRY, chromium_available, run_app
+from streamlit.testing.v1 import AppTest
+
+#: Query parameters for fast app tests (small R; the default is 2000).
+FAST_QUERY: dict[str, str] = {"reps": "200"}
+APP_TIMEOUT = 120
+
+
+def page_path(page: str) -> str:
+    """A ``pages/`` file as AppTest's ``switch_page`` wants it (relative to the entry script)."""
+    return f"../pages/{page}"
+
+
+@pytest.fixture
+def make_app() -> Callable[..., AppTest]:
+    def make(query: dict[str, str] | None = None) -> AppTest:
+        at = AppTest.from_file(str(ENTRY), default_timeout=APP_TIMEOUT)
+        at.query_params.update(FAST_QUERY if query is None else query)
+        return at
+
+    return make
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests need chromium and playwright in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not chromium_available():
+        _missing(f"{CHROMIUM} not found")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright (python) is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    with run_app() as url:
+        yield url

@@ -1,0 +1,233 @@
+"""AppTest: every page and sidebar control, URL query parameters in and out, bad links."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import streamlit as st
+from conftest import page_path
+
+from dashboard import cache
+
+VTAB_GROUPS = 5  # overall, weighted, natural, specialized, structured
+
+
+def _charts(at) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def _compare_models(at):
+    return next(m for m in at.multiselect if m.label.startswith("Models to compare"))
+
+
+def _clean(at) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_default_view_is_the_vtab_leaderboard_with_a_full_link(make_app) -> None:
+    at = make_app().run()
+    _clean(at)
+    assert at.title[0].value == "Leaderboard"
+    charts = _charts(at)
+    assert len(charts) == VTAB_GROUPS
+    assert len(charts[0]["data"]) == 16  # one trace per model
+    q = dict(at.query_params)
+    assert set(q) == {
+        "data",
+        "method",
+        "level",
+        "reps",
+        "seed",
+        "metric",
+        "weights",
+        "rho",
+        "models",
+    }
+    assert q["data"] == "sample:vtab1k" and q["level"] == "0.834" and q["weights"] == "1,1,1"
+    assert len(q["models"].split(",")) == 16
+    assert not at.warning
+    table = at.dataframe[0].value
+    assert {"estimate", "low", "high", "MC error (low)", "≈ leader"} <= set(table.columns)
+    assert (table["low"] <= table["estimate"]).all() and (table["estimate"] <= table["high"]).all()
+
+
+def test_a_link_restores_the_same_view(make_app) -> None:
+    q = {
+        "data": "sample:vtab1k",
+        "method": "bootstrap",
+        "level": "0.9",
+        "reps": "300",
+        "seed": "5",
+        "metric": "normalized",
+        "weights": "2,1,1",
+        "rho": "0.3",
+        "models": "Sup-100%,Rotation,VAE",
+    }
+    at = make_app(q).run()
+    _clean(at)
+    assert at.slider(key="level_pct").value == 90.0
+    assert at.number_input(key="reps").value == 300
+    assert at.number_input(key="seed").value == 5
+    assert at.radio(key="metric").value == "normalized"
+    assert at.slider(key="rho").value == pytest.approx(0.3)
+    assert at.number_input(key="weight_0").value == 2.0
+    assert at.multiselect(key="models").value == ["Sup-100%", "Rotation", "VAE"]
+    assert dict(at.query_params) == q
+    charts = _charts(at)
+    assert {t["name"] for t in charts[0]["data"]} == {"Sup-100%", "Rotation", "VAE"}
+    assert charts[0]["layout"]["xaxis"]["title"]["text"].startswith("normalized")
+    assert not at.warning
+
+
+def test_bad_link_values_fall_back_with_a_notice_naming_each(make_app) -> None:
+    q = {
+        "data": "sample:nope",
+        "method": "magic",
+        "level": "abc",
+        "reps": "3",
+        "seed": "x",
+        "metric": "log",
+        "weights": "1,2",
+        "rho": "7",
+        "models": "nobody",
+    }
+    at = make_app(q).run()
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning)
+    for name in q:
+        assert f"'{name}'" in text, name
+    assert at.slider(key="level_pct").value == 83.4
+    assert at.number_input(key="reps").value == 2000
+    assert at.multiselect(key="models").value == list(at.session_state["_bench_models"])
+    assert at.query_params["data"] == "sample:vtab1k"
+    assert at.query_params["weights"] == "1,1,1"
+    # notices disappear once the user changes a control
+    at.slider(key="level_pct").set_value(90.0).run()
+    assert not at.warning
+
+
+def test_upload_in_a_link_explains_that_uploads_cannot_travel(make_app) -> None:
+    at = make_app({"data": "upload", "reps": "200"}).run()
+    assert not at.exception
+    assert any("cannot travel in a link" in w.value for w in at.warning)
+    assert at.query_params["data"] == "sample:vtab1k"
+
+
+def test_level_slider_updates_the_link_and_reuses_cached_draws(make_app, monkeypatch) -> None:
+    st.cache_resource.clear()
+    calls = []
+    method = cache.METHODS["bootstrap"]
+
+    def counting(bench, reps, seed):
+        calls.append((bench.name, reps, seed))
+        return method.run(bench, reps, seed)
+
+    monkeypatch.setitem(
+        cache.METHODS, "bootstrap", cache.UncertaintyMethod(method.label, counting, method.help)
+    )
+    at = make_app().run()
+    _clean(at)
+    before = _charts(at)[0]
+    at.slider(key="level_pct").set_value(95.0).run()
+    _clean(at)
+    assert at.query_params["level"] == "0.95"
+    assert len(calls) == 1  # moving the level only re-summarises the cached draws
+    after = _charts(at)[0]
+    width = lambda fig: sum(t["error_x"]["array"][0] for t in fig["data"])  # noqa: E731
+    assert width(after) > width(before)
+
+
+def test_sidebar_controls_reach_the_link_and_the_charts(make_app) -> None:
+    at = make_app().run()
+    at.multiselect(key="models").set_value(["Sup-100%", "VAE"]).run()
+    _clean(at)
+    assert at.query_params["models"] == "Sup-100%,VAE"
+    assert all(len(c["data"]) == 2 for c in _charts(at))
+    at.number_input(key="weight_0").set_value(3.0).run()
+    assert at.query_params["weights"] == "3,1,1"
+    assert any("natural 0.60" in c.value for c in at.caption)
+    at.number_input(key="seed").set_value(11).run()
+    at.number_input(key="reps").set_value(500).run()
+    at.slider(key="rho").set_value(0.5).run()
+    at.radio(key="metric").set_value("normalized").run()
+    at.selectbox(key="method").set_value("bootstrap").run()
+    _clean(at)
+    q = at.query_params
+    assert (q["seed"], q["reps"], q["rho"], q["metric"]) == ("11", "500", "0.5", "normalized")
+    # all weights 0: equal weights, with a warning
+    for i in range(3):
+        at.number_input(key=f"weight_{i}").set_value(0.0)
+    at.run()
+    assert any("equal weights" in w.value for w in at.warning)
+
+
+def test_switching_data_set_resets_models_and_weights(make_app) -> None:
+    at = make_app().run()
+    at.selectbox(key="data").set_value("sample:toy").run()
+    _clean(at)
+    assert at.query_params["data"] == "sample:toy"
+    assert at.multiselect(key="models").value == list(at.session_state["_bench_models"])
+    assert len(at.query_params["weights"].split(",")) == len(at.session_state["_bench_cats"])
+
+
+def test_compare_page(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("compare.py")).run()
+    _clean(at)
+    assert at.title[0].value == "Compare models"
+    chosen = _compare_models(at).value
+    assert len(chosen) == 3
+    verdicts = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert len(verdicts) == 3
+    assert all(("beats" in v) or ("Cannot tell" in v) for v in verdicts)
+    charts = _charts(at)
+    assert [c["data"][0]["type"] for c in charts] == ["scatter", "heatmap"]
+    at.radio(key="compare_correction").set_value("bonferroni").run()
+    at.selectbox(key="compare_group").set_value("weighted").run()
+    _clean(at)
+    assert any("Bonferroni" in v.value for v in at.markdown)
+    # the URL is kept on every page
+    assert at.query_params["data"] == "sample:vtab1k"
+
+
+def test_compare_needs_two_models(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("compare.py")).run()
+    _compare_models(at).set_value(["Sup-100%"]).run()
+    assert not at.exception
+    assert any("at least two" in w.value for w in at.warning)
+
+
+def test_ranks_page(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("ranks.py")).run()
+    _clean(at)
+    charts = _charts(at)
+    assert len(charts) == 2
+    assert len(charts[0]["data"]) == 5 * 16  # five aggregations x models
+    assert [t["type"] for t in charts[1]["data"]] == ["bar"] * 16
+    methods = set(at.dataframe[0].value["method"])
+    assert methods == {
+        "mean",
+        "geometric_mean",
+        "average_rank",
+        "average_rank_noise",
+        "average_rank_bins",
+    }
+
+
+def test_methods_and_data_pages(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("methods.py")).run()
+    _clean(at)
+    text = " ".join(m.value for m in at.markdown)
+    for cite in ("[LGC]", "[GH]", "[FPAM]", "[AKP]", "[EPP]", "[MHP]", "[M24]"):
+        assert cite in text
+    at.switch_page(page_path("data.py")).run()
+    _clean(at)
+    assert [m.value for m in at.metric][:2] == ["16", "19"]
+    at.button(key="use_toy").click().run()
+    _clean(at)
+    assert at.query_params["data"] == "sample:toy"
