@@ -33,6 +33,9 @@ from core.resources import mmlu_subject_table
 
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
 MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")
+MMLU_GROUPS = frozenset(
+    {"mmlu", "mmlu_stem", "mmlu_humanities", "mmlu_other", "mmlu_social_sciences"}
+)
 PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 
 
@@ -118,13 +121,7 @@ def results_benchmark(
     rows: list[_Row] = []
     skipped_metric, skipped_group, skipped_n, filters = [], [], [], set()
     for task, entry in results.items():
-        if task in groups or (
-            task == "mmlu"
-            or (
-                task.startswith("mmlu_")
-                and task[5:] in ("stem", "humanities", "other", "social_sciences")
-            )
-        ):
+        if task in groups or task in MMLU_GROUPS:
             skipped_group.append(task)
             continue
         if not isinstance(entry, dict):

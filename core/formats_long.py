@@ -436,6 +436,9 @@ def wide_to_long(table: Table) -> Table:
             hint="put model names in the first column and one column per task.",
         )
     model_col = "model" if "model" in frame.columns else frame.columns[0]
+    for c in frame.columns:
+        if c != model_col:
+            number_column(table, c, allow_missing=True)  # errors name the task column
     long = frame.melt(id_vars=[model_col], var_name="task", value_name="accuracy")
     long = long.rename(columns={model_col: "model"})
     keep = [not (v is None or str(v).strip() == "") for v in long["accuracy"]]

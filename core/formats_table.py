@@ -265,8 +265,8 @@ def text_column(table: Table, column: str) -> np.ndarray:
 def number_column(table: Table, column: str, *, allow_missing: bool = False) -> np.ndarray:
     """A numeric column; text, blanks (unless allowed), NaN and infinity are errors by row."""
     raw = table.frame[column]
-    if raw.dtype == object:
-        raw = raw.map(lambda v: float(v) if isinstance(v, bool) else v)
+    if not pd.api.types.is_numeric_dtype(raw):
+        raw = raw.astype(object).map(lambda v: float(v) if isinstance(v, bool) else v)
         text = raw.where(raw.notna(), "").astype(str).str.strip().str.rstrip("%")
         blank = (text == "").to_numpy()
         x = pd.to_numeric(text.where(~blank, "nan"), errors="coerce").to_numpy(float)

@@ -99,9 +99,8 @@ def test_mmlu_counts_are_acc_times_n_exactly() -> None:
     folder = REAL / "lm_eval" / "results_v03" / "mmlu_5shot"
     bench = load_path(folder)
     checked = 0
-    for f in sorted(folder.glob("*.json")):
+    for i, f in enumerate(sorted(folder.glob("*.json"))):
         res = json.loads(f.read_text())["results"]
-        i = [j for j, p in enumerate(sorted(folder.glob("*.json"))) if p == f][0]
         for key, entry in res.items():
             if not key.startswith("hendrycksTest-"):
                 continue
@@ -269,7 +268,10 @@ def test_one_run_split_over_files_stays_one_model() -> None:
     assert any("missing" in x for x in bench.notes)
 
 
-LONG = "model,task,category,n,correct\nA,t1,c1,100,50\nA,t2,c2,200,150\nB,t1,c1,100,60\nB,t2,c2,200,120\n"
+LONG = (
+    "model,task,category,n,correct\nA,t1,c1,100,50\nA,t2,c2,200,150\nB,t1,c1,100,60\n"
+    "B,t2,c2,200,120\n"
+)
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
@@ -369,7 +371,9 @@ def test_explicit_formats_and_detection() -> None:
     det = {
         "vtab1k/accuracy.csv": "long",
         "vtab1k/tasks.csv": "task_table",
-        "lm_eval/results_v04/Qwen__Qwen2.5-1.5B__results_2025-03-03T00-05-12.300060.json": "lm_eval",
+        "lm_eval/results_v04/Qwen__Qwen2.5-1.5B__results_2025-03-03T00-05-12.300060.json": (
+            "lm_eval"
+        ),
         "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json": "inspect",
         "alpaca_eval/phi-2__weighted_alpaca_eval_gpt4_turbo.csv": "alpaca_eval",
     }
