@@ -97,10 +97,10 @@ def _sync_data_dependent(bench: Benchmark) -> None:
 
 
 def _data_label(value: str) -> str:
+    """Selectbox label (pure: AppTest and widget identity need a stable label)."""
     if value == state.UPLOAD:
-        return f"Uploaded: {st.session_state.get(UPLOAD_LABEL_KEY, 'files')}"
-    name = value.split(":", 1)[1]
-    return f"Sample: {name}"
+        return "Uploaded data (this session)"
+    return f"Sample: {value.split(':', 1)[1]}"
 
 
 def sidebar(help_page: StreamlitPage) -> Context:
@@ -120,6 +120,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
         format_func=_data_label,
         help="Bundled samples, or your uploaded files (upload them on the Data page).",
     )
+    if ss["data"] == state.UPLOAD:
+        sb.caption("Files: " + md_escape(ss.get(UPLOAD_LABEL_KEY, "")))
     bench, error = _load(ss["data"])
     if bench is not None:
         _sync_data_dependent(bench)

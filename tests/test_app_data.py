@@ -1,0 +1,95 @@
+"""AppTest of the Data page: uploads (good, malformed, renamed columns), categories, isolation."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import page_path
+
+GOOD = b"""model,task,category,n,correct
+north,t1,reading,400,300
+north,t2,math,300,150
+south,t1,reading,400,280
+south,t2,math,300,180
+west,t1,reading,400,200
+west,t2,math,300,100
+"""
+# Row 3 (spreadsheet numbering) has more correct answers than items.
+MALFORMED = GOOD.replace(b"north,t2,math,300,150", b"north,t2,math,300,450")
+RENAMED = GOOD.replace(b"model,task", b"system,task")
+
+
+def _upload(at, name: str, data: bytes):
+    at.file_uploader(key="uploader").set_value([(name, data, "text/csv")]).run()
+    return at
+
+
+def _open_data_page(make_app):
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    return at
+
+
+def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
+    at = _upload(_open_data_page(make_app), "mine.csv", GOOD)
+    assert not at.exception and not at.error
+    assert at.query_params["data"] == "upload"
+    assert [m.value for m in at.metric] == ["3", "2", "700", "2"]
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert {t["name"] for t in charts[0]["data"]} == {"north", "south", "west"}
+    assert at.query_params["models"] == "north,south,west"
+
+
+def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) -> None:
+    at = _upload(_open_data_page(make_app), "broken.csv", MALFORMED)
+    assert not at.exception
+    message = " ".join(e.value for e in at.error)
+    assert "broken.csv" in message and "correct" in message and "How to fix" in message
+    assert at.query_params["data"] == "sample:vtab1k"  # the previous data stays in use
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 5
+    at.switch_page(page_path("data.py")).run()
+    assert at.multiselect(key="models").value  # other state kept
+
+
+def test_column_mapping_repairs_a_renamed_column(make_app) -> None:
+    at = _upload(_open_data_page(make_app), "renamed.csv", RENAMED)
+    assert at.error and at.query_params["data"] == "sample:vtab1k"
+    mapping = next(s for s in at.selectbox if "system" in s.label)
+    mapping.set_value("model").run()
+    assert not at.exception and not at.error
+    assert at.query_params["data"] == "upload"
+    assert at.query_params["models"] == "north,south,west"
+
+
+def test_category_edits_apply_to_every_view(make_app) -> None:
+    at = _open_data_page(make_app)
+    at.button(key="use_toy").click().run()
+    edits = {"small": "easy", "medium": "hard", "large": "hard"}
+    at.session_state["_category_edits"] = {"sample:toy": edits}
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="weight_0").label == "easy"
+    assert [m.value for m in at.metric][3] == "2"
+    at.switch_page(page_path("leaderboard.py")).run()
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert "easy" in titles and "hard" in titles
+
+
+def test_two_sessions_never_see_each_others_uploads(make_app) -> None:
+    """Same file name, different content, two sessions: each sees only its own data."""
+    other = GOOD.replace(b"north", b"east").replace(b"south", b"sun")
+    first = _upload(_open_data_page(make_app), "results.csv", GOOD)
+    second = _upload(_open_data_page(make_app), "results.csv", other)
+    first.run()
+    assert first.query_params["models"] == "north,south,west"
+    assert second.query_params["models"] == "east,sun,west"
+    # a third session with a link to 'upload' gets no one's upload
+    third = make_app({"data": "upload", "reps": "200"}).run()
+    assert third.query_params["data"] == "sample:vtab1k"
+    assert (
+        "north" not in third.query_params["models"] and "east" not in third.query_params["models"]
+    )
