@@ -1,0 +1,197 @@
+"""Robust EBCI (EBCI.md): test vectors TV1, TV3, TV4, the fast table, and coverage by simulation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.ebci import cva, cva_table, cva_v, cvb, ebci, lam, moments, rho, rt0
+
+INF = math.inf
+
+# TV1: (m2, kappa, alpha, reference cva from the R source run)
+TV1 = [
+    (0, INF, 0.05, 1.9599639845),
+    (4, INF, 0.05, 7.2163510571),
+    (4, 3, 0.05, 4.6195127237),
+    (25, 3, 0.05, 11.8835836757),
+    (1, 3, 0.2, 1.8494683053),
+    (100, 3, 0.05, 24.8617221744),
+    (7.84, 8, 0.1, 7.0779747158),
+    (1, INF, 0.05, 3.2591985203),
+    (1, 3, 0.05, 2.8117318294),
+    (0.25, 3, 0.1, 1.8399560691),
+    (4, 1, 0.05, 3.6448537071),
+]
+
+
+@pytest.mark.parametrize(("m2", "kappa", "alpha", "ref"), TV1)
+def test_tv1_exact_cva(m2: float, kappa: float, alpha: float, ref: float) -> None:
+    assert cva(m2, kappa, alpha) == pytest.approx(ref, abs=1e-6)
+
+
+def test_tv1_vectorised_cva() -> None:
+    for m2, kappa, alpha, ref in TV1:
+        assert cva_v(np.array([m2]), kappa, alpha)[0] == pytest.approx(ref, abs=1e-6)
+
+
+def test_intermediate_values() -> None:
+    for chi, (t0, t1) in {
+        2.0: (2.2589953393, 1.4392288399),
+        3.0: (11.1297124383, 6.8541075081),
+        5.0: (34.3741873469, 22.9564392374),
+        1.0: (0.0, 0.0),
+    }.items():
+        assert rt0(chi) == pytest.approx((t0, t1), abs=1e-8)
+    assert rho(1, 3, 11.9699639845401).size == pytest.approx(6.021604102e-05, rel=1e-6)
+    assert rho(7.84, 8, 7.1324290147839279896).size == pytest.approx(0.09805099, abs=1e-8)
+    assert lam(0.0, 42.2201)[1] == pytest.approx(1932.78377442, rel=1e-8)
+    assert lam(0.000759676644983789, 2.85710241617874)[0] == pytest.approx(0.00827903, abs=1e-8)
+    assert cvb(1.0, 0.05) == pytest.approx(2.6461455482, abs=1e-9)
+
+
+def test_least_favourable_distributions() -> None:
+    lf = rho(4, 3, cva(4, 3, 0.05))
+    assert lf.x == pytest.approx((1.7886038, 18.470497), abs=1e-5)
+    assert lf.p == pytest.approx((0.86743733, 0.13256267), abs=1e-6)
+    lf = rho(4, INF, cva(4, INF, 0.05))
+    assert lf.x == pytest.approx((0, 69.790351), abs=1e-5)
+    assert lf.p == pytest.approx((0.94268549, 0.057314513), abs=1e-7)
+    lf = rho(1, 3, cva(1, 3, 0.05))
+    assert lf.x == pytest.approx((0, 3), abs=1e-5)
+    assert lf.p == pytest.approx((2 / 3, 1 / 3), abs=1e-6)
+
+
+def _toy(n: str, k: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n_, k_ = np.array(n.split(), float), np.array(k.split(), float)
+    z = k_ / n_
+    pt = (k_ + 1) / (n_ + 2)
+    se = np.sqrt(pt * (1 - pt) / n_)
+    return z, se, np.full(len(z), z.mean())
+
+
+TV3 = _toy(
+    "14 49 13 37 22 28 9 58 5 12 56 30 15 38 31 35 35 49 46 45 "
+    "41 25 43 13 24 46 30 59 41 58 6 49 33 7 48 15 44 38 41 5",
+    "14 29 7 23 10 24 7 50 4 7 30 20 13 26 23 29 33 39 20 15 "
+    "24 15 35 10 17 31 17 57 1 40 4 39 21 4 41 9 27 25 38 3",
+)
+TV4 = _toy(
+    "57 40 43 55 37 48 51 17 8 21 20 53 56 5 32 50 12 49 11 31 "
+    "50 21 24 20 45 19 60 29 31 33 37 35 33 60 50 49 44 39 24 60",
+    "43 31 29 44 31 34 36 9 5 15 14 39 47 4 21 38 9 42 6 24 "
+    "37 12 17 12 30 12 47 20 22 20 27 24 27 43 37 38 28 28 12 41",
+)
+# TV3 rows: g (1-based), m2, w, estimate, cva (kappa hat), half, cva (inf), half (inf)
+TV3_ROWS = [
+    (1, 0.18372514, 0.8447907058, 0.9504803169, 2.1490899835, 0.1174533359, 2.1539663705,
+     0.1177198431),
+    (9, 1.79175760, 0.3581972881, 0.7235927347, 4.3188168535, 0.3125388709, 4.5150366616,
+     0.3267386666),
+    (29, 0.04748303, 0.9546694042, 0.0541524428, 2.0071574070, 0.0630203744, 2.0094227647,
+     0.0630915017),
+    (40, 2.15010912, 0.3174493211, 0.6552517836, 4.7433689313, 0.3332490255, 5.0240387418,
+     0.3529676985),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["exact", "table"])
+def test_tv3(method: str) -> None:
+    z, se, f = TV3
+    assert f[0] == pytest.approx(0.680948983409, abs=1e-11)
+    res = ebci(z, se, f, alpha=0.05, method=method)
+    res_inf = ebci(z, se, f, alpha=0.05, kappa=INF, method=method)
+    assert res.moments.mu2 == pytest.approx(0.0227800493885, abs=1e-12)
+    assert res.moments.kappa == pytest.approx(11.0606875625, abs=1e-9)
+    assert ebci(z, se, f, fs_correction="none", method=method).moments == pytest.approx(
+        res.moments.__class__(res.moments.mu2, res.moments.kappa, res.moments.mu2_raw,
+                              res.moments.kappa_raw, "none")
+    )  # fmt: skip
+    for g, m2, w, est, cv, half, cv_inf, half_inf in TV3_ROWS:
+        i = g - 1
+        assert res.m2[i] == pytest.approx(m2, abs=1e-8)
+        assert res.w[i] == pytest.approx(w, abs=1e-9)
+        assert res.estimate[i] == pytest.approx(est, abs=1e-9)
+        assert res.cva[i] == pytest.approx(cv, abs=1e-6)
+        assert res.half_length[i] == pytest.approx(half, abs=1e-6)
+        assert res_inf.cva[i] == pytest.approx(cv_inf, abs=1e-6)
+        assert res_inf.half_length[i] == pytest.approx(half_inf, abs=1e-6)
+    assert res.half_length.mean() == pytest.approx(0.1552718619, abs=1e-7)
+    assert res_inf.half_length.mean() == pytest.approx(0.1570861756, abs=1e-7)
+    assert np.allclose(res.high - res.low, 2 * res.half_length)
+
+
+@pytest.mark.parametrize("method", ["exact", "table"])
+def test_tv4_truncations(method: str) -> None:
+    z, se, f = TV4
+    assert f[0] == pytest.approx(0.706322843413, abs=1e-11)
+    pmt = ebci(z, se, f, alpha=0.05, fs_correction="PMT", method=method)
+    assert pmt.moments.mu2_raw == pytest.approx(-0.00123678232173, abs=1e-13)
+    assert pmt.moments.kappa_raw == pytest.approx(46.5719126716, abs=1e-8)
+    assert pmt.moments.mu2 == pytest.approx(0.000766922854989, abs=1e-14)
+    assert pmt.moments.kappa == pytest.approx(1099.60398203, abs=1e-6)
+    assert pmt.m2[0] == pytest.approx(4.33723922, abs=1e-7)
+    assert pmt.w[0] == pytest.approx(0.1873627842, abs=1e-9)
+    assert pmt.cva[0] == pytest.approx(7.5620459019, abs=1e-6)
+    assert pmt.half_length[0] == pytest.approx(0.0817156367, abs=1e-6)
+    fp = ebci(z, se, f, alpha=0.05, fs_correction="FPLIB", method=method)
+    assert fp.moments.mu2 == pytest.approx(0.00101753993597, abs=1e-13)
+    assert fp.moments.kappa == pytest.approx(109.361057214, abs=1e-6)
+    assert fp.cva[0] == pytest.approx(6.4184955669, abs=1e-6)
+    assert fp.half_length[0] == pytest.approx(0.0867142826, abs=1e-6)
+    none = ebci(z, se, f, alpha=0.05, fs_correction="none", method=method)
+    assert none.moments.mu2 == 0.0
+    assert np.all(np.isnan(none.half_length)) and np.all(np.isnan(none.low))
+    assert np.array_equal(none.estimate, f)  # the regression fit, not R's residual
+    assert "undefined" in none.notes[0]
+
+
+def test_vectorised_matches_exact() -> None:
+    rng = np.random.default_rng(3)
+    for kappa, alpha in [(3.0, 0.05), (20.0, 0.1), (1.5, 0.2), (INF, 0.05)]:
+        m2 = np.exp(rng.uniform(np.log(1e-3), np.log(200), 6))
+        exact = np.array([cva(float(m), kappa, alpha) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-8
+
+
+@pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.05), (11.06, 0.05), (300.0, 0.1)])
+def test_table_error_below_1e6(kappa: float, alpha: float) -> None:
+    rng = np.random.default_rng(7)
+    m2 = np.exp(rng.uniform(np.log(0.01), np.log(10.0), 400))
+    table = cva_table(m2.min(), m2.max(), kappa, alpha)
+    assert np.max(np.abs(table(m2) - cva_v(m2, kappa, alpha))) <= 1e-6
+    few = m2[:5]
+    exact = np.array([cva(float(m), kappa, alpha) for m in few])
+    assert np.max(np.abs(table(few) - exact)) <= 1e-6
+    assert table.check_error <= 2e-7
+
+
+def test_moment_edge_cases() -> None:
+    se = np.full(10, 0.1)
+    eps = np.zeros(10)
+    mom = moments(eps, se, fs_correction="none")
+    assert mom.mu2 == 0.0 and mom.kappa == INF
+    pmt = moments(eps, se)
+    assert pmt.mu2 > 0 and pmt.kappa >= 1
+    with pytest.raises(ValueError, match="fs_correction"):
+        moments(eps, se, fs_correction="pmt")
+
+
+def test_average_coverage_by_simulation() -> None:
+    """Spike-and-slab prior (kurtosis ~ 20): robust EBCIs keep the 95% average coverage and are
+    not narrower than the parametric (Morris) EBCI, which leans on a normal prior."""
+    rng = np.random.default_rng(11)
+    G, reps, alpha = 150, 10, 0.05
+    se = np.sqrt(np.exp(rng.uniform(np.log(0.5), np.log(2.0), G)))
+    cover_robust, cover_param = [], []
+    for _ in range(reps):
+        mu = np.where(rng.random(G) < 0.05, 4.0, 0.0)
+        z = mu + se * rng.normal(size=G)
+        res = ebci(z, se, np.full(G, z.mean()), alpha=alpha)
+        cover_robust.append(np.mean((res.low <= mu) & (mu <= res.high)))
+        half_p = 1.959964 * np.sqrt(res.w) * se
+        cover_param.append(np.mean(np.abs(res.estimate - mu) <= half_p))
+    assert np.mean(cover_robust) >= 1 - alpha - 0.015
+    assert np.mean(cover_robust) >= np.mean(cover_param)
