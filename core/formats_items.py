@@ -32,7 +32,11 @@ def item_frame(table: Table) -> pd.DataFrame:
                 "(optional cluster, subgroup), or map your column names to these.",
             )
     if len(table.frame) == 0:
-        raise DataError("the table has a header but no rows.", file=table.name)
+        raise DataError(
+            "the table has a header but no rows.",
+            file=table.name,
+            hint="add one row per model, task and item below the header.",
+        )
     out = pd.DataFrame({c: text_column(table, c) for c in ("model", "task", "item")})
     out["score"] = number_column(table, "score")
     for c in ("cluster", "subgroup"):

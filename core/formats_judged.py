@@ -64,7 +64,11 @@ def alpaca_benchmark(table: Table, *, name: str) -> Benchmark:
                 "instruction_index or instruction).",
             )
     if len(table.frame) == 0:
-        raise DataError("the table has a header but no rows.", file=table.name)
+        raise DataError(
+            "the table has a header but no rows.",
+            file=table.name,
+            hint="add one row per annotation below the header.",
+        )
     notes = []
     pref = number_column(table, "preference", allow_missing=True)
     keep = ~np.isnan(pref)

@@ -215,7 +215,11 @@ def long_benchmark(
             "or map your column names to these.",
         )
     if len(table.frame) == 0:
-        raise DataError("the table has a header but no rows.", file=table.name)
+        raise DataError(
+            "the table has a header but no rows.",
+            file=table.name,
+            hint="add one row per model and task below the header.",
+        )
     models = text_column(table, "model")
     task_col = text_column(table, "task")
     _check_duplicates(table, models, task_col)

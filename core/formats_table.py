@@ -89,28 +89,37 @@ def _sniff_delimiter(text: str, name: str) -> str:
 
 
 def read_delimited(src: Source) -> Table:
-    """CSV/TSV with any of ``, ; tab |`` as delimiter (sniffed)."""
+    """CSV/TSV with any of ``, ; tab |`` as delimiter (sniffed); every row must have as many
+    fields as the header. Blank rows are skipped but still counted in row numbers."""
     text = decode_text(src)
     sep = _sniff_delimiter(text, src.name)
     try:
-        frame = pd.read_csv(
-            io.StringIO(text),
-            sep=sep,
-            dtype=str,
-            keep_default_na=False,
-            skipinitialspace=True,
-            skip_blank_lines=True,
-        )
-    except pd.errors.ParserError as err:
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))
+    except csv.Error as err:
         raise DataError(
-            f"the table could not be parsed: {err}",
+            f"the table could not be parsed: {err}.",
             file=src.name,
-            hint="every row needs the same number of fields as the header; quote fields that "
-            "contain the delimiter.",
+            hint="save it again as plain CSV (UTF-8, one record per line).",
         ) from None
-    except pd.errors.EmptyDataError:
-        raise DataError("the file is empty.", file=src.name) from None
-    return Table(src.name, _normalise(frame, src.name), 2)
+    start = next(k for k, r in enumerate(records) if any(c.strip() for c in r))
+    header = [c.strip() or f"column {k + 1}" for k, c in enumerate(records[start])]
+    rows, lines = [], []
+    for k in range(start + 1, len(records)):
+        rec = records[k]
+        if not any(c.strip() for c in rec):
+            continue
+        if len(rec) != len(header):
+            raise DataError(
+                f"this row has {len(rec)} fields but the header has {len(header)} {ROW_NOTE}.",
+                file=src.name,
+                row=k + 1,
+                hint=f"every row needs {len(header)} fields separated by {sep!r}; quote fields "
+                "that contain the separator.",
+            )
+        rows.append([c.strip() for c in rec])
+        lines.append(k + 1)
+    frame = pd.DataFrame(rows, columns=header, dtype=object)
+    return Table(src.name, _normalise(frame, src.name), 0, np.array(lines, dtype=np.int64))
 
 
 def read_parquet(src: Source) -> Table:

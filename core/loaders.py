@@ -183,6 +183,8 @@ AUX_LABELS = {
     "alpaca_leaderboard": "an AlpacaEval leaderboard summary",
 }
 AUX_KINDS = tuple(AUX_LABELS)
+#: With a ``model`` column, any of these marks a long table (so a missing ``task`` is reported).
+LONG_SCORE_COLUMNS = frozenset({"n", "correct", "accuracy", "estimate", "se"})
 
 
 def load_files(
@@ -301,7 +303,7 @@ def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> _Fil
         kind = "alpaca_leaderboard"
     elif set(ITEM_COLUMNS) <= cols:
         kind = "items"
-    elif {"model", "task"} <= cols:
+    elif {"model", "task"} <= cols or ("model" in cols and cols & LONG_SCORE_COLUMNS):
         kind = "long"
     elif "task" in cols and cols & {"category", "n"} and "model" not in cols:
         kind = "task_table"
@@ -347,6 +349,13 @@ def _one(
         return alpaca_benchmark(table, name=name)
     if kind == "alpaca_leaderboard":
         return alpaca_leaderboard_benchmark(table, name=name)
+    if kind in ("lm_eval", "inspect") and not looks_like_json(src):
+        raise DataError(
+            f"this is not a JSON file; format '{kind}' reads "
+            + ("lm-evaluation-harness results JSON." if kind == "lm_eval" else "inspect_ai logs."),
+            file=src.name,
+            hint="choose the format that matches the file, or 'auto'.",
+        )
     if kind == "lm_eval":
         return results_benchmark(src, metric=metric, tasks=tasks)
     if kind == "inspect":
