@@ -22,40 +22,54 @@ Ties = Literal["average", "min", "max"]
 
 
 def _sorted_keys(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(order, sorted keys, nan mask) along the last axis, best (largest) first, nan last."""
+    """(order, sorted keys, nan mask) along axis 0 of ``(M, N)``, best (largest) first, nan last."""
     missing = np.isnan(x)
     key = np.where(missing, np.inf, -x)
-    order = np.argsort(key, axis=-1, kind="stable")
-    return order, np.take_along_axis(key, order, axis=-1), missing
+    order = np.argsort(key, axis=0, kind="stable")
+    return order, np.take_along_axis(key, order, axis=0), missing
 
 
 def _ranks_from_sorted(
     s: np.ndarray, order: np.ndarray, missing: np.ndarray, ties: Ties
 ) -> np.ndarray:
-    """Ranks (1-based, float) of the entries whose keys, sorted along the last axis, are ``s``."""
-    M = s.shape[-1]
-    idx = np.arange(M)
-    new = np.ones(s.shape, dtype=bool)
-    new[..., 1:] = s[..., 1:] != s[..., :-1]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=-1)
-    if ties == "min":
-        place = start.astype(float)
-    else:
-        last = np.ones(s.shape, dtype=bool)
-        last[..., :-1] = new[..., 1:]
-        end = np.minimum.accumulate(np.where(last, idx, M - 1)[..., ::-1], axis=-1)[..., ::-1]
-        place = end.astype(float) if ties == "max" else (start + end) / 2.0
-    out = np.empty(s.shape)
-    np.put_along_axis(out, order, place + 1.0, axis=-1)
+    """Ranks (1-based) of ``(M, N)`` entries whose keys, sorted along axis 0, are ``s``.
+
+    Loops over the M places with vector operations over N (fast for many short columns).
+    """
+    M, N = s.shape
+    same = s[1:] == s[:-1]  # place k+1 ties with place k
+    place = np.empty((M, N))
+    if ties in ("min", "average"):
+        place[0] = 0.0
+        for k in range(1, M):
+            place[k] = np.where(same[k - 1], place[k - 1], k)
+    if ties in ("max", "average"):
+        end = np.empty((M, N))
+        end[M - 1] = M - 1
+        for k in range(M - 2, -1, -1):
+            end[k] = np.where(same[k], end[k + 1], k)
+        place = end if ties == "max" else (place + end) / 2.0
+    out = np.empty((M, N))
+    out[order, np.arange(N)] = place + 1.0
     out[missing] = np.nan
     return out
 
 
+def _columns(x: np.ndarray, axis: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``x`` with ``axis`` first, as a C-contiguous ``(M, N)`` array, and the moved shape."""
+    xm = np.moveaxis(np.asarray(x, dtype=float), axis, 0)
+    return np.ascontiguousarray(xm).reshape(xm.shape[0], -1), xm.shape
+
+
+def _back(r: np.ndarray, shape: tuple[int, ...], axis: int) -> np.ndarray:
+    return np.moveaxis(r.reshape(shape), 0, axis)
+
+
 def tie_ranks(x: np.ndarray, axis: int = -1, ties: Ties = "average") -> np.ndarray:
     """Ranks of ``x`` along ``axis`` (1 = largest) with the given tie rule; ``nan`` -> ``nan``."""
-    xm = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
-    order, s, missing = _sorted_keys(xm)
-    return np.moveaxis(_ranks_from_sorted(s, order, missing, ties), -1, axis)
+    cols, shape = _columns(x, axis)
+    order, s, missing = _sorted_keys(cols)
+    return _back(_ranks_from_sorted(s, order, missing, ties), shape, axis)
 
 
 def percent_bins(x: np.ndarray) -> np.ndarray:
@@ -72,10 +86,10 @@ def average_and_bin_ranks(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndar
 
     Binning is monotone, so the order that sorts ``x`` also sorts its bins.
     """
-    xm = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
-    order, s, missing = _sorted_keys(xm)
+    cols, shape = _columns(x, axis)
+    order, s, missing = _sorted_keys(cols)
     avg = _ranks_from_sorted(s, order, missing, "average")
-    bins = np.where(missing, np.nan, percent_bins(xm))
-    s_bins = np.take_along_axis(np.where(missing, np.inf, -bins), order, axis=-1)
+    # keys are -x sorted ascending; the bins of x are -floor(100 x) in the same order
+    s_bins = np.where(np.isinf(s), np.inf, -percent_bins(-s))
     worst = _ranks_from_sorted(s_bins, order, missing, "max")
-    return np.moveaxis(avg, -1, axis), np.moveaxis(worst, -1, axis)
+    return _back(avg, shape, axis), _back(worst, shape, axis)

@@ -94,6 +94,9 @@ class Interval:
 
 
 def _nanmean(x: np.ndarray, axis: int) -> np.ndarray:
+    """Mean over ``axis`` leaving out ``nan`` (all-``nan`` gives ``nan``, silently)."""
+    if not np.isnan(x).any():
+        return x.mean(axis=axis)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.nanmean(x, axis=axis)
@@ -183,29 +186,65 @@ def _mj_weights(R: int, q: float) -> np.ndarray:
     return w
 
 
-def _linear_quantile(s: np.ndarray, q: float) -> np.ndarray:
-    """numpy's default (linear) quantile from values sorted along axis 0."""
+def _linear_quantile(s: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """numpy's default (linear) quantile of each column, ``q`` per column, from sorted columns."""
     R = s.shape[0]
     h = (R - 1) * q
-    lo = int(np.floor(h))
-    hi = min(lo + 1, R - 1)
-    return s[lo] + (h - lo) * (s[hi] - s[lo])
+    lo = np.floor(h).astype(np.int64)
+    hi = np.minimum(lo + 1, R - 1)
+    cols = np.arange(s.shape[1])
+    return s[lo, cols] + (h - lo) * (s[hi, cols] - s[lo, cols])
 
 
-def _mc_error(s: np.ndarray, q: float) -> np.ndarray:
-    """Maritz–Jarrett standard error of the q-quantile, from values sorted along axis 0."""
-    R = s.shape[0]
+def _mc_error(s: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Maritz–Jarrett standard error of each column's q-quantile, from sorted columns."""
+    R, K = s.shape
     if R < 3:
-        return np.full(s.shape[1:], np.nan)
-    w = _mj_weights(R, float(q))
-    c1 = w @ s
-    return np.sqrt(np.maximum(w @ (s - c1) ** 2, 0.0))
+        return np.full(K, np.nan)
+    out = np.empty(K)
+    for qk in np.unique(q):
+        cols = np.flatnonzero(q == qk)
+        w = _mj_weights(R, float(qk))
+        c1 = w @ s[:, cols]
+        out[cols] = np.sqrt(np.maximum(w @ (s[:, cols] - c1) ** 2, 0.0))
+    return out
+
+
+def _quantile_columns(
+    values: np.ndarray, q: np.ndarray, mc_error: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """(quantile, Maritz–Jarrett SE or nan) per column at ``q`` (one per column); nan left out."""
+    K = values.shape[1]
+    est, mc = np.full(K, np.nan), np.full(K, np.nan)
+    holes = np.isnan(values).any(axis=0)
+    clean = np.flatnonzero(~holes)
+    if clean.size:
+        s = np.sort(values[:, clean], axis=0)
+        est[clean] = _linear_quantile(s, q[clean])
+        if mc_error:
+            mc[clean] = _mc_error(s, q[clean])
+    for i in np.flatnonzero(holes):
+        col = np.sort(values[~np.isnan(values[:, i]), i])[:, None]
+        if col.size:
+            est[i] = _linear_quantile(col, q[i : i + 1])[0]
+            if mc_error:
+                mc[i] = _mc_error(col, q[i : i + 1])[0]
+    return est, mc
 
 
 def _check_level(level: float) -> float:
     if not 0 < level < 1:
         raise DataError(f"the interval level must be between 0 and 1, got {level}.")
     return float(level)
+
+
+def _interval_columns(values: np.ndarray, levels: np.ndarray, mc_error: bool = True):
+    """(low, high, mc_low, mc_high) of each column's percentile interval at its own level."""
+    both = np.concatenate([values, values], axis=1)
+    q = np.concatenate([(1 - levels) / 2, (1 + levels) / 2])
+    est, mc = _quantile_columns(both, q, mc_error)
+    K = values.shape[1]
+    return est[:K], est[K:], mc[:K], mc[K:]
 
 
 def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
@@ -218,22 +257,8 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
     a model with no result at all gets ``nan``.
     """
     level = _check_level(level)
-    qs = ((1 - level) / 2, (1 + level) / 2)
     vals = np.asarray(scores.values, dtype=float)
-    M = vals.shape[1]
-    low, high, mc_low, mc_high = (np.full(M, np.nan) for _ in range(4))
-    holes = np.isnan(vals).any(axis=0)
-    clean = np.flatnonzero(~holes)
-    s = np.sort(vals[:, clean], axis=0)
-    for q, end, mc in ((qs[0], low, mc_low), (qs[1], high, mc_high)):
-        end[clean] = _linear_quantile(s, q)
-        mc[clean] = _mc_error(s, q)
-    for i in np.flatnonzero(holes):
-        col = np.sort(vals[~np.isnan(vals[:, i]), i])
-        if col.size:
-            for q, end, mc in ((qs[0], low, mc_low), (qs[1], high, mc_high)):
-                end[i] = _linear_quantile(col[:, None], q)[0]
-                mc[i] = _mc_error(col[:, None], q)[0]
+    low, high, mc_low, mc_high = _interval_columns(vals, np.full(vals.shape[1], level))
     return Interval(
         estimate=np.asarray(scores.observed, dtype=float),
         low=low,
@@ -356,10 +381,7 @@ def pairwise_differences(
         p_adj, levels = _holm(p, alpha)
     else:
         p_adj, levels = p, np.full(K, level)
-    low, high = np.empty(K), np.empty(K)
-    for k in range(K):
-        iv = percentile_interval(Scores(est[k : k + 1], d[:, k : k + 1], "d"), levels[k])
-        low[k], high[k] = iv.low[0], iv.high[0]
+    low, high, _, _ = _interval_columns(d, levels, mc_error=False)
     return pd.DataFrame(
         {
             "a": [models[a] for a, _ in pairs],
