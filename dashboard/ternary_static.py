@@ -1,0 +1,253 @@
+"""Task-weight maps as static images for slides: python-ternary on matplotlib's Agg backend.
+
+The same hexagonal tiling, colours (``dashboard.colors``) and legend as the interactive map,
+with a subtitle stating z, rho, the level and the data set. Uses matplotlib's object API
+(``matplotlib.figure.Figure``), never pyplot, so concurrent sessions do not share state.
+Two-category maps are drawn as a line chart with a winner strip.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")  # python-ternary imports pyplot: set the headless backend first
+
+import ternary
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from ternary.heatmapping import polygon_generator
+from ternary.helpers import project_point
+
+from core.dominance import BestProbabilityMap, DominanceMap
+from dashboard.colors import INDETERMINATE
+from dashboard.figures_weights import PROB_BANDS
+
+FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
+
+
+def _grid_keys(weights: np.ndarray) -> tuple[int, list[tuple[int, int, int]]]:
+    """python-ternary lattice keys: (right corner, top, left) = (3rd, 1st, 2nd) category."""
+    r = round((np.sqrt(1 + 8 * len(weights)) - 3) / 2)
+    counts = np.rint(weights * r).astype(int)
+    return r, [(int(c), int(a), int(b)) for a, b, c in counts]
+
+
+def _ternary_figure(
+    weights: np.ndarray,
+    rgba: Sequence[tuple[float, float, float, float]],
+    categories: Sequence[str],
+    handles: list[Patch],
+    legend_title: str,
+    title: str,
+    subtitle: str,
+    marker: np.ndarray | None,
+) -> Figure:
+    r, keys = _grid_keys(weights)
+    fig = Figure(figsize=(9.0, 6.6), dpi=150)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.03, 0.06, 0.62, 0.78))
+    tax = ternary.TernaryAxesSubplot(ax=ax, scale=r)
+    # python-ternary's hexagonal tiles, drawn as one collection (one fill per tile is slow)
+    tiles = polygon_generator(dict(zip(keys, rgba, strict=True)), r, "h")
+    verts, faces = zip(*((list(v), c) for v, c in tiles), strict=True)
+    ax.add_collection(PolyCollection(verts, facecolors=faces, edgecolors=faces, linewidths=0.3))
+    tax.boundary(linewidth=1.2)
+    step = max(r // 5, 1)
+    tax.ticks(
+        axis="lbr",
+        multiple=step,
+        linewidth=1,
+        offset=0.02,
+        fontsize=8,
+        tick_formats="%d",
+        ticks=[f"{100 * t / r:.0f}%" for t in range(0, r + 1, step)],
+    )
+    h = r * np.sqrt(3) / 2
+    label = {"fontsize": 12, "fontweight": "bold"}
+    ax.text(r / 2, h + 0.07 * r, categories[0], ha="center", va="bottom", **label)
+    ax.text(-0.04 * r, -0.1 * r, categories[1], ha="center", va="top", **label)
+    ax.text(1.04 * r, -0.1 * r, categories[2], ha="center", va="top", **label)
+    if marker is not None:
+        m = np.asarray(marker, dtype=float) * r
+        x, y = project_point((m[2], m[0], m[1]))
+        handles = [
+            *handles,
+            ax.scatter(
+                [x],
+                [y],
+                marker="x",
+                s=120,
+                color="black",
+                linewidths=3,
+                zorder=5,
+                label="current weights",
+            ),
+        ]
+    tax.clear_matplotlib_ticks()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.12 * r, 1.12 * r)
+    ax.set_ylim(-0.2 * r, h + 0.15 * r)
+    fig.legend(
+        handles=handles,
+        title=legend_title,
+        loc="upper left",
+        bbox_to_anchor=(0.66, 0.84),
+        frameon=False,
+        fontsize=9,
+        title_fontsize=10,
+        alignment="left",
+    )
+    fig.suptitle(title, x=0.03, y=0.97, ha="left", fontsize=14, fontweight="bold")
+    fig.text(0.03, 0.905, subtitle, ha="left", va="top", fontsize=9.5, color="#333333", wrap=True)
+    return fig
+
+
+def subtitle_text(dm: DominanceMap, data: str) -> str:
+    """z, rho, level and data set, as the static images state them."""
+    if dm.rho_source == "assumed":
+        rho = f"rho = {dm.rho[0]:.2f} assumed"
+    else:
+        rho = f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+    return (
+        f"Data: {data}. Grey: lead smaller than z x SE (indeterminate). "
+        f"z = {dm.z:.2f} (two-sided level {dm.level:.1%}), {rho}."
+    )
+
+
+def dominance_image(
+    dm: DominanceMap,
+    colors: dict[str, str],
+    fmt: str,
+    *,
+    data: str,
+    title: str = "Which model wins at each task weighting?",
+    marker: np.ndarray | None = None,
+) -> bytes:
+    """The SE-rule map (METHODS 5) as PNG, SVG or PDF bytes."""
+    shares = dm.shares()
+    palette = {
+        k: INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE)
+        for k in set(dm.winner.tolist())
+    }
+    handles = [
+        Patch(
+            color=INDETERMINATE if m is None else colors.get(m, INDETERMINATE),
+            label=f"{'indeterminate' if m is None else m} ({s:.0%})",
+        )
+        for m, s in shares.items()
+    ]
+    subtitle = subtitle_text(dm, data)
+    if len(dm.categories) == 2:
+        fig = _line_figure(dm, colors, handles, title, subtitle, marker)
+    else:
+        rgba = [to_rgba(palette[int(k)]) for k in dm.winner]
+        fig = _ternary_figure(
+            dm.weights,
+            rgba,
+            dm.categories,
+            handles,
+            "Winner (share of map)",
+            title,
+            subtitle,
+            marker,
+        )
+    return _save(fig, fmt)
+
+
+def probability_image(
+    pm: BestProbabilityMap,
+    colors: dict[str, str],
+    fmt: str,
+    *,
+    data: str,
+    title: str = "Which model is most likely best at each task weighting?",
+    marker: np.ndarray | None = None,
+) -> bytes:
+    """The probability view as PNG, SVG or PDF (shade = P(best) band, as in the app)."""
+    if len(pm.categories) != 3:
+        raise ValueError("the static probability view is drawn for three categories.")
+    pbest = pm.best_probability
+    rgba = []
+    for i, p in zip(pm.best, pbest, strict=True):
+        alpha = next(a for lo, hi, a in PROB_BANDS if lo <= p < hi)
+        base = np.array(to_rgba(colors.get(pm.models[i], INDETERMINATE)))
+        rgba.append((*(1 - alpha * (1 - base[:3])), 1.0))
+    counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
+    handles = [
+        Patch(color=colors.get(pm.models[i], INDETERMINATE), label=f"{pm.models[i]} ({c:.0%})")
+        for i, c in sorted(enumerate(counts), key=lambda ic: -ic[1])
+        if c > 0
+    ]
+    grey = np.array(to_rgba("#555555"))
+    handles += [
+        Patch(color=tuple(1 - a * (1 - grey[:3])), label=f"P(best) {lo:.0%}–{min(hi, 1):.0%}")
+        for lo, hi, a in reversed(PROB_BANDS)
+    ]
+    subtitle = (
+        f"Data: {data}. Colour: the model with the largest share of {pm.reps} draws in which it "
+        "has the best weighted score; shade: that share."
+    )
+    fig = _ternary_figure(
+        pm.weights, rgba, pm.categories, handles, "Most likely best", title, subtitle, marker
+    )
+    return _save(fig, fmt)
+
+
+def _line_figure(
+    dm: DominanceMap,
+    colors: dict[str, str],
+    handles: list[Patch],
+    title: str,
+    subtitle: str,
+    marker: np.ndarray | None,
+) -> Figure:
+    fig = Figure(figsize=(9.0, 5.0), dpi=150)
+    FigureCanvasAgg(fig)
+    ax, strip = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [5, 1]})
+    x = dm.weights[:, 0]
+    for i in sorted(set(dm.leader.tolist()) | set(dm.runner_up.tolist())):
+        ax.plot(x, dm.scores[:, i], color=colors.get(dm.models[i], INDETERMINATE), lw=2)
+    step = 1 / max(len(x) - 1, 1)
+    strip.bar(
+        x,
+        np.ones_like(x),
+        width=step,
+        color=[
+            INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE) for k in dm.winner
+        ],
+    )
+    if marker is not None:
+        for a in (ax, strip):
+            a.axvline(float(marker[0]), color="black", ls=":", lw=2)
+    strip.set_yticks([])
+    strip.set_xlabel(f"weight on {dm.categories[0]} (rest on {dm.categories[1]})")
+    ax.set_ylabel("weighted score")
+    ax.grid(alpha=0.3)
+    fig.subplots_adjust(top=0.8, right=0.7)
+    fig.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(0.71, 0.8),
+        frameon=False,
+        fontsize=9,
+        title="Winner (share)",
+    )
+    fig.suptitle(title, x=0.03, y=0.97, ha="left", fontsize=14, fontweight="bold")
+    fig.text(0.03, 0.90, subtitle, ha="left", va="top", fontsize=9.5, color="#333333", wrap=True)
+    return fig
+
+
+def _save(fig: Figure, fmt: str) -> bytes:
+    if fmt not in FORMATS:
+        raise ValueError(f"format {fmt!r}: use one of {sorted(FORMATS)}.")
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, facecolor="white")
+    return buf.getvalue()
