@@ -83,7 +83,8 @@ def test_ranks_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     for p in probs.values():
         assert len(p) == 16 and sum(p) == pytest.approx(1.0)
     for r in out["rows"]:
-        assert 1 <= r["low"] <= r["mean_rank"] <= r["high"] <= 16
+        # The mean rank may lie outside a percentile interval of a skewed rank distribution.
+        assert 1 <= r["low"] <= r["high"] <= 16 and 1 <= r["mean_rank"] <= 16
 
 
 @pytest.mark.parametrize(
