@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    wide = table.pivot(index="model", columns="method", values="mean_rank")
-    print(f"{draws.method}; mean rank (1 = best), {level:g} intervals in --json")
-    print(wide.sort_values(wide.columns[0]).to_string(float_format=lambda v: f"{v:.2f}"))
+    methods = list(dict.fromkeys(table["method"]))
+    wide = table.pivot(index="model", columns="method", values="mean_rank")[methods]
+    print(f"{draws.method}; mean rank (1 = best); {level:g} intervals with --json")
+    print(wide.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
     return 0
