@@ -20,7 +20,7 @@ paper and agree with ``arviz_stats`` (tested in ``tests/test_diagnostics.py``):
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 from scipy.fft import irfft, next_fast_len, rfft
 
 RHAT_WARN = 1.01  # METHODS 6: warn when R-hat exceeds this
@@ -32,13 +32,31 @@ def _split(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., :half], x[..., x.shape[-1] - half :]], axis=-2)
 
 
+def _ranks(flat: np.ndarray) -> np.ndarray:
+    """Ranks 1..S along the last axis, ties averaged (as ``scipy.stats.rankdata`` "average").
+
+    One argsort per row; a tie group spanning sorted positions ``f..l`` gets ``(f + l) / 2 + 1``.
+    """
+    size = flat.shape[-1]
+    order = np.argsort(flat, axis=-1)
+    ordered = np.take_along_axis(flat, order, axis=-1)
+    pos = np.arange(size)
+    new = np.ones(flat.shape, bool)
+    new[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+    first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
+    last_flag = np.ones(flat.shape, bool)
+    last_flag[..., :-1] = new[..., 1:]
+    last = np.flip(np.minimum.accumulate(np.flip(np.where(last_flag, pos, size), -1), -1), -1)
+    ranks = np.empty(flat.shape)
+    np.put_along_axis(ranks, order, (first + last) / 2.0 + 1.0, axis=-1)
+    return ranks
+
+
 def _z_scale(x: np.ndarray) -> np.ndarray:
     """Rank-normalise over the last two axes (pooled draws), Blom's offset 3/8."""
-    lead = x.shape[:-2]
-    flat = x.reshape(*lead, -1)
-    ranks = stats.rankdata(flat, method="average", axis=-1)
+    flat = x.reshape(*x.shape[:-2], -1)
     size = flat.shape[-1]
-    return special.ndtri((ranks - 0.375) / (size + 0.25)).reshape(x.shape)
+    return special.ndtri((_ranks(flat) - 0.375) / (size + 0.25)).reshape(x.shape)
 
 
 def _rhat_plain(x: np.ndarray) -> np.ndarray:
@@ -56,7 +74,26 @@ def _autocov(x: np.ndarray) -> np.ndarray:
     m = next_fast_len(2 * n)
     centred = x - x.mean(axis=-1, keepdims=True)
     f = rfft(centred, n=m, axis=-1)
-    return irfft(f * np.conjugate(f), n=m, axis=-1)[..., :n] / n
+    return irfft(f.real**2 + f.imag**2, n=m, axis=-1)[..., :n] / n
+
+
+CHUNK = 32  # parameters per FFT batch: small batches stay in cache (3-4x faster than one batch)
+
+
+def _rho(flat: np.ndarray) -> np.ndarray:
+    """Combined-chain autocorrelation estimates ``(P, N)`` of ``(P, C, N)`` draws (Stan/ArviZ)."""
+    _, c, n = flat.shape
+    rho = np.empty((flat.shape[0], n))
+    for lo in range(0, flat.shape[0], CHUNK):
+        part = flat[lo : lo + CHUNK]
+        acov = _autocov(part)  # (p, C, N)
+        mean_var = acov[:, :, 0].mean(axis=-1) * n / (n - 1.0)
+        var_plus = mean_var * (n - 1.0) / n
+        if c > 1:
+            var_plus = var_plus + np.var(part.mean(axis=-1), axis=-1, ddof=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rho[lo : lo + CHUNK] = 1.0 - (mean_var[:, None] - acov.mean(axis=1)) / var_plus[:, None]
+    return rho
 
 
 def _ess(x: np.ndarray) -> np.ndarray:
@@ -65,13 +102,7 @@ def _ess(x: np.ndarray) -> np.ndarray:
     c, n = x.shape[-2:]
     lead = x.shape[:-2]
     flat = x.reshape(-1, c, n)
-    acov = _autocov(flat)  # (P, C, N)
-    mean_var = acov[:, :, 0].mean(axis=-1) * n / (n - 1.0)
-    var_plus = mean_var * (n - 1.0) / n
-    if c > 1:
-        var_plus = var_plus + np.var(flat.mean(axis=-1), axis=-1, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rho = 1.0 - (mean_var[:, None] - acov.mean(axis=1)) / var_plus[:, None]  # (P, N)
+    rho = _rho(flat)
     rho[:, 0] = 1.0
     # Pairs (rho_2k, rho_2k+1) for k = 0..kmax, as far as Stan/ArviZ look (lag index < N - 1).
     kmax = max((n - 2 + 1) // 2 - 1, 0)

