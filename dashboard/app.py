@@ -19,6 +19,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("leaderboard.py", "Leaderboard", ":material/leaderboard:"),
     ("compare.py", "Compare models", ":material/compare_arrows:"),
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
+    ("weights.py", "Task weights", ":material/change_history:"),
     ("epp.py", "Win probabilities (EPP)", ":material/sports_score:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),

@@ -193,7 +193,9 @@ def sidebar(help_page: StreamlitPage) -> Context:
                 "Used (sum 1): "
                 + ", ".join(f"{md_escape(c)} {w:.2f}" for c, w in zip(cats, norm, strict=True))
             )
-        sb.multiselect("Models shown", bench.models, key="models")
+        chosen = len(ss["models"])
+        with sb.expander(f"Models shown ({chosen} of {len(bench.models)})", expanded=False):
+            st.multiselect("Models shown", bench.models, key="models", label_visibility="collapsed")
         models = tuple(m for m in bench.models if m in ss["models"])
         if not models:
             sb.warning("No model selected: showing all.")

@@ -36,24 +36,23 @@ def html_bytes(fig: go.Figure) -> bytes:
 
 
 def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
-    """PNG, SVG and HTML download buttons for one figure, side by side."""
-    cols = st.columns([1, 1, 1, 5])
-    for col, fmt, mime in (
-        (cols[0], "png", "image/png"),
-        (cols[1], "svg", "image/svg+xml"),
-        (cols[2], "html", "text/html"),
-    ):
+    """A "Download chart" popover with PNG, SVG (rendered on click) and interactive HTML."""
+    with st.popover("Download chart", icon=":material/download:"):
+        for fmt, mime, label in (
+            ("png", "image/png", "PNG image"),
+            ("svg", "image/svg+xml", "SVG image"),
+            ("html", "text/html", "Interactive HTML"),
+        ):
 
-        def make(fmt: str = fmt) -> bytes:
-            return html_bytes(fig) if fmt == "html" else image_bytes(fig, fmt)
+            def make(fmt: str = fmt) -> bytes:
+                return html_bytes(fig) if fmt == "html" else image_bytes(fig, fmt)
 
-        col.download_button(
-            fmt.upper(),
-            data=make,
-            file_name=f"{stem}.{fmt}",
-            mime=mime,
-            key=f"{key}_{fmt}",
-            on_click="ignore",
-            type="tertiary",
-            icon=":material/download:",
-        )
+            st.download_button(
+                label,
+                data=make,
+                file_name=f"{stem}.{fmt}",
+                mime=mime,
+                key=f"{key}_{fmt}",
+                on_click="ignore",
+                type="tertiary",
+            )

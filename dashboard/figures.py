@@ -8,6 +8,7 @@ percentage points).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -58,63 +59,89 @@ def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     return fig
 
 
+def _esc(text: object) -> str:
+    """A user string for plotly text (plotly renders a subset of HTML tags in labels)."""
+    return html.escape(str(text), quote=False)
+
+
+def _x_range(low: np.ndarray, high: np.ndarray, right_room: float) -> list[float]:
+    lo, hi = float(np.nanmin(low)), float(np.nanmax(high))
+    span = hi - lo if hi > lo else max(abs(hi), 1.0)
+    return [lo - 0.04 * span, hi + right_room * span]
+
+
 def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """Forest plot of one group's leaderboard, best model at the top.
 
     ``table`` has columns ``model, estimate, low, high`` and a boolean ``tied`` (True where the
-    model cannot be told apart from the leader; the leader itself is the first row after sorting
-    by estimate). The leader's interval is shaded so overlap is visible; tied models are labelled
-    "≈ leader".
+    model cannot be told apart from the leader; the leader is the first row after sorting by
+    estimate). The leader's interval is shaded so overlap is visible; tied models get an open
+    marker and the label "≈ leader" right of their interval.
     """
     t = table.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
     s = options.scale
     fig = go.Figure()
-    if len(t):
-        lead = t.iloc[0]
-        fig.add_vrect(
-            x0=lead["low"] * s,
-            x1=lead["high"] * s,
-            fillcolor=options.color(lead["model"]),
-            opacity=0.10,
-            line_width=0,
-            layer="below",
-        )
+    if not len(t):
+        return _layout(fig, options.title, 120)
+    lead = t.iloc[0]
+    fig.add_vrect(
+        x0=lead["low"] * s,
+        x1=lead["high"] * s,
+        fillcolor=options.color(lead["model"]),
+        opacity=0.12,
+        line_width=0,
+        layer="below",
+    )
+    tags = [
+        "leader" if k == 0 else ("≈ leader" if bool(row.get("tied", False)) else "")
+        for k, row in t.iterrows()
+    ]
     for k, row in t.iterrows():
         est, low, high = row["estimate"] * s, row["low"] * s, row["high"] * s
-        tag = "leader" if k == 0 else ("≈ leader" if bool(row.get("tied", False)) else "")
+        color = options.color(row["model"])
         fig.add_trace(
             go.Scatter(
                 x=[est],
-                y=[row["model"]],
-                mode="markers+text" if tag else "markers",
-                text=[tag] if tag else None,
-                textposition="middle right",
-                textfont={"color": "#555555", "size": 11},
+                y=[_esc(row["model"])],
+                mode="markers",
                 marker={
-                    "color": options.color(row["model"]),
-                    "size": 9,
-                    "symbol": "circle" if k == 0 or not tag else "circle-open",
-                    "line": {"width": 2, "color": options.color(row["model"])},
+                    "color": color,
+                    "size": 8,
+                    "symbol": "circle-open" if tags[k] == "≈ leader" else "circle",
+                    "line": {"width": 2, "color": color},
                 },
                 error_x={
                     "type": "data",
                     "symmetric": False,
                     "array": [high - est],
                     "arrayminus": [est - low],
-                    "color": options.color(row["model"]),
+                    "color": color,
                     "thickness": 2,
-                    "width": 4,
+                    "width": 5,
                 },
-                name=str(row["model"]),
+                name=_esc(row["model"]),
                 hovertemplate=(
-                    f"{row['model']}<br>{est:.2f} [{low:.2f}, {high:.2f}]"
-                    + (f"<br>{tag}" if tag else "")
+                    f"{_esc(row['model'])}<br>{est:.2f} [{low:.2f}, {high:.2f}]"
+                    + (f"<br>{tags[k]}" if tags[k] else "")
                     + "<extra></extra>"
                 ),
             )
         )
-    fig.update_yaxes(categoryorder="array", categoryarray=list(t["model"])[::-1])
-    fig.update_xaxes(title_text=options.unit)
+    tagged = [k for k, tag in enumerate(tags) if tag]
+    fig.add_trace(
+        go.Scatter(
+            x=[t.loc[k, "high"] * s for k in tagged],
+            y=[_esc(t.loc[k, "model"]) for k in tagged],
+            text=[tags[k] for k in tagged],
+            mode="text",
+            textposition="middle right",
+            textfont={"color": "#555555", "size": 11},
+            hoverinfo="skip",
+            name="tags",
+        )
+    )
+    fig.update_yaxes(categoryorder="array", categoryarray=[_esc(m) for m in t["model"]][::-1])
+    fig.update_xaxes(title_text=options.unit, range=_x_range(t["low"] * s, t["high"] * s, 0.22))
     return _layout(fig, options.title, 90 + ROW_HEIGHT * max(len(t), 2))
 
 
@@ -126,7 +153,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """
     s = options.scale
     fig = go.Figure()
-    labels = [f"{a} − {b}" for a, b in zip(diffs["a"], diffs["b"], strict=True)]
+    labels = [f"{_esc(a)} − {_esc(b)}" for a, b in zip(diffs["a"], diffs["b"], strict=True)]
     for label, (_, row) in zip(labels, diffs.iterrows(), strict=True):
         est, low, high = row["estimate"] * s, row["low"] * s, row["high"] * s
         if low > 0:
@@ -155,6 +182,9 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
             )
         )
     fig.add_vline(x=0, line_color="#444444", line_dash="dash")
+    fig.update_xaxes(
+        range=_x_range(np.minimum(diffs["low"] * s, 0), np.maximum(diffs["high"] * s, 0), 0.04)
+    )
     fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1])
     fig.update_xaxes(title_text=f"difference, {options.unit}")
     return _layout(fig, options.title, 90 + ROW_HEIGHT * max(len(labels), 2))
@@ -163,7 +193,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
 def win_heatmap(prob: np.ndarray, models: Sequence[str], options: FigureOptions) -> go.Figure:
     """Heatmap of ``prob[i, j]`` = P(row model beats column model) over the draws."""
     p = np.asarray(prob, dtype=float)
-    models = [str(m) for m in models]
+    models = [_esc(m) for m in models]
     text = [
         ["" if i == j else f"{p[i, j]:.2f}" for j in range(len(models))] for i in range(len(models))
     ]
@@ -180,7 +210,7 @@ def win_heatmap(prob: np.ndarray, models: Sequence[str], options: FigureOptions)
             zmax=1,
             colorscale="RdBu",
             reversescale=False,
-            colorbar={"title": {"text": "P(row beats column)", "side": "right"}},
+            colorbar={"title": {"text": "P(win)", "side": "top"}},
             hovertemplate="P(%{y} beats %{x}) = %{z:.3f}<extra></extra>",
         )
     )
@@ -208,6 +238,7 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
     methods = list(dict.fromkeys(ranks["method"]))
     first = ranks[ranks["method"] == methods[0]].sort_values("mean_rank", kind="stable")
     order = list(first["model"])
+    names = {m: _esc(m) for m in order}
     fig = make_subplots(
         rows=1,
         cols=len(methods),
@@ -224,7 +255,7 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
             fig.add_trace(
                 go.Scatter(
                     x=[est],
-                    y=[model],
+                    y=[names[model]],
                     mode="markers",
                     marker={"color": options.color(model), "size": 8},
                     error_x={
@@ -236,17 +267,17 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
                         "thickness": 2,
                         "width": 3,
                     },
-                    name=model,
+                    name=names[model],
                     hovertemplate=(
-                        f"{model}<br>{RANK_METHOD_LABELS.get(method, method)}"
+                        f"{names[model]}<br>{RANK_METHOD_LABELS.get(method, method)}"
                         f"<br>mean rank {est:.2f} [{low:g}, {high:g}]<extra></extra>"
                     ),
                 ),
                 row=1,
                 col=c,
             )
-        fig.update_xaxes(range=[n + 0.5, 0.5], dtick=max(1, n // 6), row=1, col=c)
-    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
+        fig.update_xaxes(range=[n + 0.5, 0.5], tick0=1, dtick=max(1, n // 6), row=1, col=c)
+    fig.update_yaxes(categoryorder="array", categoryarray=[names[m] for m in order][::-1])
     fig.update_annotations(font={"size": 12})
     _layout(fig, options.title, 110 + ROW_HEIGHT * max(n, 2))
     fig.update_layout(margin={"t": 60 if not options.title else 80})
@@ -271,7 +302,8 @@ def rank_probability_figure(
     Panels are ordered by expected rank (best first); each bar takes the model's colour.
     """
     p = np.asarray(prob, dtype=float)
-    models = [str(m) for m in models]
+    raw = [str(m) for m in models]
+    models = [_esc(m) for m in raw]
     m = len(models)
     ranks = np.arange(1, m + 1)
     order = np.argsort(p @ ranks, kind="stable")
@@ -291,7 +323,7 @@ def rank_probability_figure(
             go.Bar(
                 x=ranks,
                 y=p[i],
-                marker_color=options.color(models[i]),
+                marker_color=options.color(raw[i]),
                 name=models[i],
                 hovertemplate=f"{models[i]}<br>P(rank = %{{x}}) = %{{y:.3f}}<extra></extra>",
             ),

@@ -20,6 +20,7 @@ from scipy import stats
 
 from core import summaries
 from core.draws import Draws
+from dashboard.figures import RANK_METHOD_LABELS as RANK_LABELS
 
 WEIGHTED = "weighted"
 
@@ -130,9 +131,27 @@ def verdict(row: pd.Series, level: float, correction: str, scale: float, unit: s
             f"{-low:.1f}); this is unlikely to be noise."
         )
     return (
-        f"Cannot tell {row['a']} and {row['b']} apart: the difference is {est:.1f} {unit} "
-        f"but the {fw} runs from {low:.1f} to {high:.1f} and includes 0."
+        f"Cannot tell {row['a']} and {row['b']} apart: {row['a']} − {row['b']} = "
+        f"{est:.1f} {unit} ({fw}: {low:.1f} to {high:.1f}, which includes 0)."
     )
+
+
+def rank_table(ranks: pd.DataFrame) -> pd.DataFrame:
+    """Rank aggregations as one row per model, one ``mean [low–high]`` column per method.
+
+    Rows follow the first method's mean rank.
+    """
+    methods = list(dict.fromkeys(ranks["method"]))
+    cell = ranks.assign(
+        text=[
+            f"{m:.2f} [{lo:g}–{hi:g}]"
+            for m, lo, hi in zip(ranks["mean_rank"], ranks["low"], ranks["high"], strict=True)
+        ]
+    )
+    wide = cell.pivot(index="model", columns="method", values="text")[methods]
+    first = ranks[ranks["method"] == methods[0]].sort_values("mean_rank", kind="stable")
+    wide = wide.loc[list(first["model"])]
+    return wide.rename(columns=lambda m: RANK_LABELS.get(m, m)).reset_index()
 
 
 def group_options(categories: Sequence[str]) -> list[str]:

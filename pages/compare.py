@@ -26,7 +26,10 @@ with guard("The comparison"):
         help="Holm is uniformly more powerful than Bonferroni at the same family-wise level.",
     )
     fw_level = (
-        c3.slider("Family-wise level (%)", 80.0, 99.0, 95.0, step=0.5, key="compare_level") / 100
+        c3.slider(
+            "Family-wise level (%)", 80.0, 99.0, 95.0, step=0.5, key="compare_level", format="%.1f"
+        )
+        / 100
     )
     models = st.multiselect(
         "Models to compare (default: the top three)",
@@ -67,12 +70,11 @@ with guard("The comparison"):
         f"probability {100 * fw_level:g}% ({correction.capitalize()}). Score: "
         f"{md_escape(views.group_label(group))}."
     )
+    fig = difference_figure(diffs, ctx.figure_options("Pairwise differences"))
+    st.plotly_chart(fig, key="diff_chart", config={"displaylogo": False})
+    download_buttons(fig, f"differences_{bench.name}", key="dl_diff")
     left, right = st.columns(2)
     with left:
-        fig = difference_figure(diffs, ctx.figure_options("Pairwise differences"))
-        st.plotly_chart(fig, key="diff_chart", config={"displaylogo": False})
-        download_buttons(fig, f"differences_{bench.name}", key="dl_diff")
-    with right:
         prob = summaries.win_probabilities(sub, group=g)
         fig = win_heatmap(prob, models, ctx.figure_options("P(row beats column) over the draws"))
         st.plotly_chart(fig, key="win_chart", config={"displaylogo": False})
@@ -81,13 +83,31 @@ with guard("The comparison"):
         estimate=diffs["estimate"] * opts.scale,
         low=diffs["low"] * opts.scale,
         high=diffs["high"] * opts.scale,
+    ).rename(
+        columns={
+            "a": "model A",
+            "b": "model B",
+            "estimate": "A − B",
+            "p_value": "p (adjusted)",
+            "prob_a_better": "P(A better)",
+            "level": "per-pair level",
+        }
     )
-    st.dataframe(table, hide_index=True)
-    st.download_button(
-        "Download differences (CSV)",
-        table.to_csv(index=False).encode(),
-        file_name=f"differences_{bench.name}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        icon=":material/download:",
-    )
+    with right:
+        st.dataframe(
+            table,
+            hide_index=True,
+            column_config={
+                c: st.column_config.NumberColumn(format="%.3g")
+                for c in ("A − B", "low", "high", "p (adjusted)", "P(A better)", "per-pair level")
+            },
+        )
+        st.caption(f"Differences in {md_escape(opts.unit)}; A − B > 0 means A scored higher.")
+        st.download_button(
+            "Download differences (CSV)",
+            table.to_csv(index=False).encode(),
+            file_name=f"differences_{bench.name}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            icon=":material/download:",
+        )

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache
+from dashboard import cache, views
 from dashboard.context import current, guard
 from dashboard.export import download_buttons
 from dashboard.figures import rank_aggregation_figure, rank_probability_figure
@@ -23,7 +23,8 @@ with guard("The rank analysis"):
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-    st.dataframe(ranks, hide_index=True)
+    st.dataframe(views.rank_table(ranks), hide_index=True)
+    st.caption("Mean rank [95% interval] under each aggregation; 1 = best.")
     st.download_button(
         "Download ranks (CSV)",
         ranks.to_csv(index=False).encode(),

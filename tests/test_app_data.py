@@ -38,7 +38,7 @@ def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert {t["name"] for t in charts[0]["data"]} == {"north", "south", "west"}
+    assert {t["name"] for t in charts[0]["data"]} == {"north", "south", "west", "tags"}
     assert at.query_params["models"] == "north,south,west"
 
 

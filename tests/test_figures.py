@@ -65,14 +65,30 @@ def test_forest_sorted_best_on_top_with_model_colours() -> None:
     assert traces["alpha"]["error_x"]["array"][0] == pytest.approx(4.0)
     assert traces["alpha"]["error_x"]["arrayminus"][0] == pytest.approx(4.0)
     assert traces["beta"]["marker"]["color"] == OPTS.colors["beta"]
-    assert traces["alpha"]["text"] == ["leader"]
-    assert traces["beta"]["text"] == ["≈ leader"]
     assert traces["beta"]["marker"]["symbol"] == "circle-open"
-    assert "text" not in traces["gamma"] or traces["gamma"]["text"] is None
+    assert traces["alpha"]["marker"]["symbol"] == traces["gamma"]["marker"]["symbol"] == "circle"
+    tags = traces["tags"]  # labels right of the intervals: leader and ties only
+    assert list(zip(tags["y"], tags["text"], strict=True)) == [
+        ("alpha", "leader"),
+        ("beta", "≈ leader"),
+    ]
+    assert tags["x"] == pytest.approx([84.0, 78.0])
+    assert spec["layout"]["xaxis"]["range"][1] > 84.0  # room for the labels
     assert spec["layout"]["xaxis"]["title"]["text"] == "accuracy (%)"
     # the leader's interval is shaded
     shape = spec["layout"]["shapes"][0]
     assert (shape["x0"], shape["x1"]) == pytest.approx((76.0, 84.0))
+
+
+def test_user_strings_are_escaped_in_figures() -> None:
+    evil = "<b onmouseover=x>m</b>"
+    table = _table().assign(model=[evil, "alpha", "gamma"])
+    opts = FigureOptions(colors=model_colors([evil, "alpha", "gamma"]))
+    fig = forest_figure(table, opts)
+    texts = json.dumps(_spec(fig))
+    assert "<b onmouseover" not in texts and "&lt;b onmouseover=x&gt;" in texts
+    bars = rank_probability_figure(np.eye(3), [evil, "alpha", "gamma"], opts)
+    assert bars.data[0].marker.color == opts.colors[evil]
 
 
 def test_forest_height_grows_with_models() -> None:
