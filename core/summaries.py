@@ -440,8 +440,20 @@ def _final_ranks(score: np.ndarray) -> np.ndarray:
     return tie_ranks(score, axis=-1, ties="average")
 
 
-def _all_method_ranks(x: np.ndarray, sign: np.ndarray, rng: np.random.Generator | None):
-    """Final ranks ``(..., M)`` per method; ``x`` is ``(..., M, T)``; no noise when rng is None."""
+def _noise(draws: Draws, rng: np.random.Generator) -> np.ndarray:
+    """``(R, M, T)`` N(0, NOISE_SD^2) noise drawn with models and tasks sorted by name, so that
+    reordering models or tasks reorders the noise with them."""
+    om = np.argsort(np.array(draws.models, dtype=object), kind="stable")
+    ot = np.argsort(np.array(draws.tasks, dtype=object), kind="stable")
+    z = rng.standard_normal((draws.reps, len(om), len(ot)))
+    out = np.empty_like(z)
+    out[:, om[:, None], ot[None, :]] = z
+    return NOISE_SD * out
+
+
+def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+    """Final ranks ``(..., M)`` per method; ``x`` is ``(..., M, T)``; method 4 adds ``noise``
+    (without noise it equals method 3)."""
     y = x * sign
     out = {
         "mean": _final_ranks(_nanmean(y, axis=-1)),
@@ -449,10 +461,10 @@ def _all_method_ranks(x: np.ndarray, sign: np.ndarray, rng: np.random.Generator 
     }
     avg, bins = average_and_bin_ranks(y, axis=-2)
     out["average_rank"] = _final_ranks(-_nanmean(avg, axis=-1))
-    if rng is None:
+    if noise is None:
         out["average_rank_noise"] = out["average_rank"]
     else:
-        noisy = tie_ranks(y + NOISE_SD * rng.standard_normal(y.shape), axis=-2)
+        noisy = tie_ranks(y + noise, axis=-2)
         out["average_rank_noise"] = _final_ranks(-_nanmean(noisy, axis=-1))
     out["average_rank_bins"] = _final_ranks(-_nanmean(bins, axis=-1))
     return out
@@ -478,9 +490,9 @@ def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None
     level = _check_level(level)
     if seed is None:
         seed = draws.seed if draws.seed is not None else 0
-    rng = np.random.default_rng(seed)
+    noise = _noise(draws, np.random.default_rng(seed))
     sign = draws.sign
-    per_rep = _all_method_ranks(np.asarray(draws.values), sign, rng)
+    per_rep = _all_method_ranks(np.asarray(draws.values), sign, noise)
     observed = _all_method_ranks(np.asarray(draws.observed)[None], sign, None)
     qs = ((1 - level) / 2, (1 + level) / 2)
     rows = []

@@ -1,0 +1,276 @@
+"""Summaries of draws (METHODS 2-4): group scores, intervals, differences, normalization."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from core.data import DataError
+from core.draws import Draws
+from core.summaries import (
+    Scores,
+    group_scores,
+    leaderboard,
+    normalize,
+    pairwise_differences,
+    percentile_interval,
+    win_probabilities,
+)
+
+
+def make_draws(
+    values: np.ndarray,
+    observed: np.ndarray | None = None,
+    categories: tuple[str, ...] | None = None,
+    higher_is_better: np.ndarray | None = None,
+) -> Draws:
+    _, M, T = values.shape
+    return Draws(
+        values=np.array(values, dtype=float),
+        observed=np.array(values.mean(0) if observed is None else observed, dtype=float),
+        models=tuple(f"m{i}" for i in range(M)),
+        tasks=tuple(f"t{j}" for j in range(T)),
+        categories=categories or tuple("c" for _ in range(T)),
+        higher_is_better=np.ones(T, bool) if higher_is_better is None else higher_is_better,
+        method="test",
+        paired=True,
+        seed=0,
+    )
+
+
+def random_draws(R: int = 2000, M: int = 4, T: int = 5, seed: int = 0) -> Draws:
+    rng = np.random.default_rng(seed)
+    center = rng.uniform(0.3, 0.9, (M, T))
+    values = np.clip(center + 0.03 * rng.standard_normal((R, M, T)), 0, 1)
+    return make_draws(values, center, categories=("a", "a", "a", "b", "b")[:T])
+
+
+# ---- group scores -----------------------------------------------------------------------------
+
+
+def test_overall_is_the_mean_over_all_tasks_not_of_category_means() -> None:
+    obs = np.array([[0.2, 0.4, 0.6, 1.0]])
+    d = make_draws(obs[None], obs, categories=("a", "a", "a", "b"))
+    assert group_scores(d, "overall").observed[0] == pytest.approx(0.55)
+    assert group_scores(d, "a").observed[0] == pytest.approx(0.4)
+    assert group_scores(d, "b").observed[0] == pytest.approx(1.0)
+    # S(w) = sum_c w_c m_ic
+    assert group_scores(d, [0.25, 0.75]).observed[0] == pytest.approx(0.25 * 0.4 + 0.75 * 1.0)
+    assert group_scores(d, [1.0, 0.0]).observed[0] == pytest.approx(0.4)
+
+
+def test_missing_results_are_left_out_of_means() -> None:
+    obs = np.array([[0.2, np.nan, 0.6], [0.5, 0.5, 0.5]])
+    d = make_draws(np.repeat(obs[None], 3, axis=0), obs, categories=("a", "a", "b"))
+    np.testing.assert_allclose(group_scores(d, "overall").observed, [0.4, 0.5])
+    np.testing.assert_allclose(group_scores(d, "a").values[:, 0], 0.2)
+    # a category with weight 0 does not need results
+    obs2 = np.array([[0.2, 0.3, np.nan]])
+    d2 = make_draws(obs2[None], obs2, categories=("a", "a", "b"))
+    assert group_scores(d2, [1.0, 0.0]).observed[0] == pytest.approx(0.25)
+    assert np.isnan(group_scores(d2, [0.5, 0.5]).observed[0])
+
+
+@pytest.mark.parametrize(
+    ("group", "match"),
+    [
+        ("nope", "unknown group"),
+        ([0.5], "one per category"),
+        ([-0.5, 1.5], ">= 0"),
+        ([0.3, 0.3], "sum to 1"),
+    ],
+)
+def test_bad_groups_raise_data_error(group, match: str) -> None:
+    with pytest.raises(DataError, match=match):
+        group_scores(random_draws(R=10), group)
+
+
+def test_lower_is_better_groups_are_flagged_and_mixed_groups_negated() -> None:
+    obs = np.array([[0.2, 3.0], [0.4, 1.0]])
+    hib = np.array([True, False])
+    d = make_draws(obs[None], obs, categories=("acc", "loss"), higher_is_better=hib)
+    assert group_scores(d, "acc").higher_is_better
+    assert not group_scores(d, "loss").higher_is_better
+    mixed = group_scores(d, "overall")
+    assert mixed.higher_is_better and "negated" in mixed.label
+    np.testing.assert_allclose(mixed.observed, [(0.2 - 3.0) / 2, (0.4 - 1.0) / 2])
+
+
+# ---- percentile intervals ---------------------------------------------------------------------
+
+
+def test_percentile_interval_uses_observed_estimate_and_numpy_quantiles() -> None:
+    d = random_draws()
+    sc = group_scores(d, "overall")
+    iv = percentile_interval(sc, 0.9)
+    np.testing.assert_array_equal(iv.estimate, sc.observed)
+    lo, hi = np.quantile(sc.values, [0.05, 0.95], axis=0)
+    np.testing.assert_allclose(iv.low, lo)
+    np.testing.assert_allclose(iv.high, hi)
+    assert iv.level == 0.9 and iv.method == "percentile"
+
+
+def test_monte_carlo_error_matches_the_spread_of_quantiles() -> None:
+    """Maritz–Jarrett SE of the 2.5% / 97.5% quantile vs its SD over independent samples."""
+    rng = np.random.default_rng(5)
+    R, K = 1000, 600
+    values = rng.standard_normal((R, K))
+    iv = percentile_interval(Scores(np.zeros(K), values, "x"), 0.95)
+    for ends, errors in ((iv.low, iv.mc_error_low), (iv.high, iv.mc_error_high)):
+        assert abs(errors.mean() / ends.std() - 1) < 0.15
+
+
+def test_interval_with_gaps_and_all_missing() -> None:
+    vals = np.array([[0.1, np.nan], [0.2, np.nan], [np.nan, np.nan], [0.4, np.nan]])
+    iv = percentile_interval(Scores(np.array([0.2, np.nan]), vals, "x"), 0.5)
+    np.testing.assert_allclose(iv.low[0], np.quantile([0.1, 0.2, 0.4], 0.25))
+    assert np.isnan(iv.low[1]) and np.isnan(iv.high[1])
+
+
+def test_level_outside_zero_one_raises() -> None:
+    with pytest.raises(DataError, match="level"):
+        percentile_interval(group_scores(random_draws(R=5)), 1.2)
+
+
+def test_leaderboard_rows_and_columns() -> None:
+    d = random_draws()
+    lb = leaderboard(d)
+    assert list(lb.columns) == [
+        "model",
+        "group",
+        "estimate",
+        "low",
+        "high",
+        "mc_error_low",
+        "mc_error_high",
+    ]
+    assert list(lb["group"].unique()) == ["overall", "a", "b"]
+    assert len(lb) == 3 * 4
+    assert (lb["low"] <= lb["estimate"] + 0.02).all() and (lb["high"] >= lb["low"]).all()
+    over = lb[lb.group == "overall"]
+    np.testing.assert_allclose(over["estimate"], d.observed.mean(axis=1))
+    sc = group_scores(d, "overall")
+    np.testing.assert_allclose(over["low"], np.quantile(sc.values, 0.083, axis=0))
+
+
+# ---- pairwise differences ---------------------------------------------------------------------
+
+
+def test_bootstrap_p_value_by_hand() -> None:
+    # d = m0 - m1 over 9 replicates: 2 are <= 0, 7 are >= 0 -> p = 2 * (1 + 2) / 10
+    v0 = np.array([0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 0.3, 0.2])
+    values = np.stack([v0, np.full(9, 0.4)], axis=1)[:, :, None]
+    d = make_draws(values, np.array([[0.7], [0.4]]))
+    out = pairwise_differences(d, ["m0", "m1"], correction="none")
+    assert out.loc[0, "p_value"] == pytest.approx(0.6)
+    assert out.loc[0, "prob_a_better"] == pytest.approx(7 / 9)
+    assert out.loc[0, "estimate"] == pytest.approx(0.3)
+
+
+def test_bonferroni_and_holm() -> None:
+    d = random_draws(R=4000, M=4)
+    models = ["m3", "m0", "m2", "m1"]
+    none = pairwise_differences(d, models, level=0.9, correction="none")
+    bonf = pairwise_differences(d, models, level=0.9, correction="bonferroni")
+    holm = pairwise_differences(d, models, level=0.9, correction="holm")
+    K = 6
+    assert list(bonf[["a", "b"]].itertuples(index=False, name=None))[:3] == [
+        ("m3", "m0"),
+        ("m3", "m2"),
+        ("m3", "m1"),
+    ]
+    np.testing.assert_allclose(bonf["level"], 1 - 0.1 / K)
+    np.testing.assert_allclose(bonf["p_value"], np.minimum(1, K * none["p_value"]))
+    np.testing.assert_allclose(holm["p_value"], multipletests(none["p_value"], method="holm")[1])
+    sc = group_scores(d)
+    for _, row in bonf.iterrows():
+        i, j = int(row.a[1]), int(row.b[1])
+        diff = sc.values[:, i] - sc.values[:, j]
+        assert row.low == pytest.approx(np.quantile(diff, 0.1 / K / 2))
+        assert row.estimate == pytest.approx(sc.observed[i] - sc.observed[j])
+    # Holm levels lie between the unadjusted and the Bonferroni level; wider -> narrower
+    assert ((holm["level"] >= 0.9 - 1e-12) & (holm["level"] <= 1 - 0.1 / K + 1e-12)).all()
+    assert ((bonf.high - bonf.low) >= (none.high - none.low) - 1e-12).all()
+    # an interval excludes 0 where Holm rejects at 10%
+    rejects = holm["p_value"] <= 0.1
+    excludes = (holm["low"] > 0) | (holm["high"] < 0)
+    assert (rejects == excludes).mean() >= 5 / 6
+
+
+def test_pairwise_errors_and_single_model() -> None:
+    d = random_draws(R=10)
+    with pytest.raises(DataError, match="unknown model"):
+        pairwise_differences(d, ["m0", "zz"])
+    with pytest.raises(DataError, match="correction"):
+        pairwise_differences(d, ["m0", "m1"], correction="sidak")
+    empty = pairwise_differences(d, ["m0"])
+    assert isinstance(empty, pd.DataFrame) and empty.empty
+
+
+def test_prob_a_better_respects_lower_is_better() -> None:
+    values = np.array([[[1.0], [2.0]], [[1.5], [2.0]], [[3.0], [2.0]]])
+    d = make_draws(values, np.array([[1.0], [2.0]]), higher_is_better=np.array([False]))
+    out = pairwise_differences(d, ["m0", "m1"], correction="none")
+    assert out.loc[0, "prob_a_better"] == pytest.approx(2 / 3)
+
+
+# ---- win probabilities ------------------------------------------------------------------------
+
+
+def test_win_probabilities_by_hand() -> None:
+    values = np.array([[[0.5], [0.4], [0.5]], [[0.3], [0.4], [0.6]]])
+    P = win_probabilities(make_draws(values))
+    assert P[0, 1] == pytest.approx(0.5)  # wins once, loses once
+    assert P[0, 2] == pytest.approx(0.25)  # tie (half) then loss
+    assert np.isnan(np.diag(P)).all()
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_allclose((P + P.T)[off], 1.0)
+
+
+# ---- normalization ----------------------------------------------------------------------------
+
+
+def test_minmax_normalization_over_models_and_replicates() -> None:
+    d = random_draws(R=500)
+    n = normalize(d)
+    v, o = d.values, d.observed
+    low = np.minimum(v.min(axis=(0, 1)), o.min(axis=0))
+    high = np.maximum(v.max(axis=(0, 1)), o.max(axis=0))
+    np.testing.assert_allclose(n.values, (v - low) / (high - low))
+    np.testing.assert_allclose(n.observed, (o - low) / (high - low))
+    assert n.values.min() == 0 and n.values.max() <= 1
+    assert "Normalized" in n.notes[-1]
+    assert n.models == d.models and n.method == d.method
+
+
+def test_chance_normalization_and_errors() -> None:
+    d = random_draws(R=50, T=2)
+    n = normalize(d, mode="chance", chance=[0.5, 0.25])
+    np.testing.assert_allclose(n.observed, (d.observed - [0.5, 0.25]) / [0.5, 0.75])
+    n2 = normalize(d, mode="chance", chance={"t0": 0.5, "t1": 0.25})
+    np.testing.assert_allclose(n2.values, n.values)
+    with pytest.raises(DataError, match="chance"):
+        normalize(d, mode="chance")
+    with pytest.raises(DataError, match="t1"):
+        normalize(d, mode="chance", chance={"t0": 0.5})
+    with pytest.raises(DataError, match="normalization"):
+        normalize(d, mode="zscore")
+
+
+def test_flat_task_normalizes_to_zero() -> None:
+    values = np.ones((4, 2, 2))
+    values[:, 0, 1] = [0.2, 0.3, 0.4, 0.5]
+    n = normalize(make_draws(values, values[0]))
+    assert (n.values[:, :, 0] == 0).all()
+    assert "t0" in n.notes[-1]
+
+
+def test_normalization_can_reorder_models() -> None:
+    """[LGC]: normalized accuracies can swap models (a hard task weighs more once normalized)."""
+    obs = np.array([[0.90, 0.30], [0.60, 0.33], [0.10, 0.29]])
+    d = make_draws(np.repeat(obs[None], 2, axis=0), obs)
+    raw = group_scores(d).observed
+    norm = group_scores(normalize(d)).observed
+    assert raw[0] > raw[1] and norm[1] > norm[0]
