@@ -42,7 +42,7 @@ def item_frame(table: Table) -> pd.DataFrame:
     for c in ("cluster", "subgroup"):
         if c in cols:
             out[c] = text_column(table, c)
-    out["row"] = [table.row(i) for i in range(len(out))]
+    out["row"] = table.rows()
     out["file"] = table.name
     return out
 
@@ -72,24 +72,24 @@ def items_benchmark(frame: pd.DataFrame, *, name: str, notes: tuple[str, ...] = 
             hint="keep one score per model, task and item (average repeats, or rename a second "
             "run of a model).",
         )
-    models = list(dict.fromkeys(frame["model"]))
-    tasks = list(dict.fromkeys(frame["task"]))
+    mi, models = pd.factorize(frame["model"].to_numpy(object))
+    tj, tasks = pd.factorize(frame["task"].to_numpy(object))
     M, T = len(models), len(tasks)
-    mi = pd.Index(models).get_indexer(frame["model"])
+    item_col = frame["item"].to_numpy(object)
     estimate = np.full((M, T), np.nan)
     item_tasks = []
-    for j, t in enumerate(tasks):
-        sel = (frame["task"] == t).to_numpy()
-        sub = frame[sel]
-        item_names = list(dict.fromkeys(sub["item"]))
-        li = pd.Index(item_names).get_indexer(sub["item"])
+    for j, pos in enumerate(_positions(tj, T)):
+        li, item_names = pd.factorize(item_col[pos])
         mat = np.full((M, len(item_names)), np.nan)
-        mat[mi[sel], li] = score[sel]
+        mat[mi[pos], li] = score[pos]
+        sub = frame.iloc[pos]
         labels = {
-            c: _item_labels(sub, c, item_names) if c in sub.columns else None
+            c: _item_labels(sub, c, list(item_names)) if c in sub.columns else None
             for c in ("cluster", "subgroup")
         }
-        item_tasks.append(ItemTask(tuple(item_names), mat, labels["cluster"], labels["subgroup"]))
+        item_tasks.append(
+            ItemTask(tuple(str(x) for x in item_names), mat, labels["cluster"], labels["subgroup"])
+        )
         has = ~np.all(np.isnan(mat), axis=1)
         estimate[has, j] = np.nanmean(mat[has], axis=1)
     kw: dict[str, object] = {}
@@ -99,15 +99,22 @@ def items_benchmark(frame: pd.DataFrame, *, name: str, notes: tuple[str, ...] = 
         kw = {"n": n.astype(np.int64), "correct": k.astype(np.int64)}
     return Benchmark(
         name=name,
-        models=tuple(models),
-        tasks=tuple(tasks),
-        categories=tuple(_categories(frame, tasks)),
+        models=tuple(str(m) for m in models),
+        tasks=tuple(str(t) for t in tasks),
+        categories=tuple(_categories(frame, list(tasks))),
         kind="items",
         estimate=estimate,
         item_tasks=tuple(item_tasks),
         notes=tuple(notes_l),
         **kw,  # type: ignore[arg-type]
     )
+
+
+def _positions(codes: np.ndarray, k: int) -> list[np.ndarray]:
+    """Row positions of each code ``0..k-1``, in row order."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(k + 1))
+    return [order[bounds[j] : bounds[j + 1]] for j in range(k)]
 
 
 def _categories(frame: pd.DataFrame, tasks: list[str]) -> list[str]:

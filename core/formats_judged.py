@@ -102,7 +102,7 @@ def alpaca_benchmark(table: Table, *, name: str) -> Benchmark:
             "task": ALPACA_TASK,
             "item": text_column(table, item_col),
             "score": pref - 1,
-            "row": [table.row(i) for i in range(len(pref))],
+            "row": table.rows(),
             "file": table.name,
         }
     )

@@ -223,10 +223,10 @@ def long_benchmark(
     models = text_column(table, "model")
     task_col = text_column(table, "task")
     _check_duplicates(table, models, task_col)
-    model_names = list(dict.fromkeys(models))
-    task_names = list(dict.fromkeys(task_col))
-    mi = np.array([model_names.index(m) for m in models])
-    ti = np.array([task_names.index(t) for t in task_col])
+    mi, model_uniques = pd.factorize(models)
+    ti, task_uniques = pd.factorize(task_col)
+    model_names = [str(m) for m in model_uniques]
+    task_names = [str(t) for t in task_uniques]
     M, T = len(model_names), len(task_names)
     notes: list[str] = []
 

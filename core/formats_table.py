@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -50,6 +51,11 @@ class Table:
         pos = int(index) if self.source_rows is None else int(self.source_rows[index])
         return self.first_row + pos
 
+    def rows(self) -> np.ndarray:
+        """Reported row numbers of all rows."""
+        pos = np.arange(len(self.frame)) if self.source_rows is None else self.source_rows
+        return self.first_row + np.asarray(pos, dtype=np.int64)
+
 
 def decode_text(src: Source) -> str:
     """UTF-8 text (a BOM is dropped); anything else is a :class:`DataError` naming the line."""
@@ -88,11 +94,53 @@ def _sniff_delimiter(text: str, name: str) -> str:
         return best if counts[best] else ","
 
 
+BLANK_LINE = re.compile(r"\n[ \t\r]*\n[^\n]")
+
+
 def read_delimited(src: Source) -> Table:
-    """CSV/TSV with any of ``, ; tab |`` as delimiter (sniffed); every row must have as many
-    fields as the header. Blank rows are skipped but still counted in row numbers."""
+    """CSV/TSV with any of ``, ; tab |`` as delimiter (sniffed); no row may have more fields than
+    the header (a short row leaves its last cells empty, reported where a value is needed)."""
     text = decode_text(src)
     sep = _sniff_delimiter(text, src.name)
+    if BLANK_LINE.search(text.lstrip()):
+        return _read_delimited_slow(src, text, sep)
+    try:
+        raw = pd.read_csv(
+            io.StringIO(text),
+            sep=sep,
+            header=None,
+            dtype=str,
+            keep_default_na=False,
+            skipinitialspace=True,
+        )
+    except pd.errors.ParserError as err:
+        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(err))
+        if m is None:
+            raise DataError(
+                f"the table could not be parsed: {err}",
+                file=src.name,
+                hint="save it again as plain CSV (UTF-8, one record per line).",
+            ) from None
+        want, line, saw = (int(x) for x in m.groups())
+        raise _field_count_error(src.name, line, saw, want, sep) from None
+    header = [c.strip() or f"column {k + 1}" for k, c in enumerate(raw.iloc[0])]
+    frame = raw.iloc[1:].reset_index(drop=True)
+    frame.columns = header
+    return Table(src.name, _normalise(frame, src.name), 2)
+
+
+def _field_count_error(name: str, row: int, saw: int, want: int, sep: str) -> DataError:
+    return DataError(
+        f"this row has {saw} fields but the header has {want} {ROW_NOTE}.",
+        file=name,
+        row=row,
+        hint=f"every row needs {want} fields separated by {sep!r}; quote fields that contain "
+        "the separator.",
+    )
+
+
+def _read_delimited_slow(src: Source, text: str, sep: str) -> Table:
+    """Row by row (when blank lines would shift pandas' row numbers)."""
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))
     except csv.Error as err:
@@ -109,13 +157,7 @@ def read_delimited(src: Source) -> Table:
         if not any(c.strip() for c in rec):
             continue
         if len(rec) != len(header):
-            raise DataError(
-                f"this row has {len(rec)} fields but the header has {len(header)} {ROW_NOTE}.",
-                file=src.name,
-                row=k + 1,
-                hint=f"every row needs {len(header)} fields separated by {sep!r}; quote fields "
-                "that contain the separator.",
-            )
+            raise _field_count_error(src.name, k + 1, len(rec), len(header), sep)
         rows.append([c.strip() for c in rec])
         lines.append(k + 1)
     frame = pd.DataFrame(rows, columns=header, dtype=object)
@@ -275,7 +317,8 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
     """A numeric column; text, blanks (unless allowed), NaN and infinity are errors by row."""
     raw = table.frame[column]
     if not pd.api.types.is_numeric_dtype(raw):
-        raw = raw.astype(object).map(lambda v: float(v) if isinstance(v, bool) else v)
+        if raw.dtype == object:
+            raw = raw.map(lambda v: float(v) if isinstance(v, bool) else v)
         text = raw.where(raw.notna(), "").astype(str).str.strip().str.rstrip("%")
         blank = (text == "").to_numpy()
         x = pd.to_numeric(text.where(~blank, "nan"), errors="coerce").to_numpy(float)
