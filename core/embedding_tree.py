@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from core.data import DataError
-from core.embeddings import choose_heads
+from core.embeddings import DEFAULT_EPS, choose_heads, single_blas_thread
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,7 @@ def _side_loglik(xs: np.ndarray, n_total: int, ridge: float) -> float:
     return -0.5 * n * (d * math.log(2 * math.pi) + logdet + trace) + n * math.log(n / n_total)
 
 
+@single_blas_thread
 def fit_tree(
     x: np.ndarray,
     features: Sequence[BinaryFeature],
@@ -146,7 +147,7 @@ def fit_tree(
     prior: Mapping[str, float] | None = None,
     heads: int = 4,
     dims: int = 32,
-    eps: float = 1e-3,
+    eps: float = DEFAULT_EPS,
     seed: int = 0,
 ) -> EmbeddingTree:
     """Grow the EmbeddingTree on ``x`` ``(N, D)`` (METHODS 9).
