@@ -6,10 +6,13 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.data import Benchmark
 from core.draws import Draws
+
+if TYPE_CHECKING:
+    from core.bayes import BayesFit
 
 
 class UsageError(Exception):
@@ -30,10 +33,57 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
-    """The uncertainty method and its settings (bootstrap; METHODS 2)."""
-    parser.add_argument("--method", default="bootstrap", choices=("bootstrap",))
+    """The uncertainty method and its settings (bootstrap, METHODS 2; Bayesian model, METHODS 6)."""
+    parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
+    add_bayes_arguments(parser)
+
+
+# ---- Bayesian hierarchical model (--method bayes; METHODS 6) --------------------------------
+def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of the Bayesian model: priors, chains, draws, warm-up, interval kind."""
+    g = parser.add_argument_group("Bayesian model (--method bayes)")
+    g.add_argument(
+        "--prior",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="MODEL:a=FAMILY(..),b=FAMILY(..), MODEL '*' for all; families exponential(rate), "
+        "normal(mean,sd) (truncated at 0), gamma(shape,rate); repeatable, later ones win; "
+        "default exponential(1e-4) on a and b",
+    )
+    g.add_argument("--chains", type=int, default=4, help="MCMC chains (4)")
+    g.add_argument("--draws", type=int, default=2000, help="kept draws per chain (2000)")
+    g.add_argument("--warmup", type=int, default=1000, help="warm-up sweeps per chain (1000)")
+    g.add_argument(
+        "--interval",
+        default="parameter",
+        choices=("parameter", "predictive"),
+        help="intervals for theta (parameter) or for k~/n of a fresh test set (predictive)",
+    )
+
+
+def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
+    """Fit the hierarchical model with the flags' priors and settings; warnings go to stderr."""
+    from core.bayes import fit
+    from core.priors import parse_prior_specs
+
+    if args.chains < 1 or args.draws < 100 or args.warmup < 0:
+        raise UsageError(
+            f"--chains {args.chains} --draws {args.draws} --warmup {args.warmup}: use chains "
+            ">= 1 (4 recommended), draws >= 100 (2000 typical) and warmup >= 0 (1000 typical)."
+        )
+    priors = parse_prior_specs(args.prior, bench.models)
+    result = fit(
+        bench, priors, chains=args.chains, draws=args.draws, warmup=args.warmup, seed=args.seed
+    )
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return result
+
+
+# ---- end of the Bayesian block --------------------------------------------------------------
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
@@ -45,6 +95,9 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     """Draws of per-task performance by the method the flags name."""
     from core.bootstrap import bootstrap
+
+    if getattr(args, "method", "bootstrap") == "bayes":
+        return fit_bayes(args, bench).to_draws(args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")

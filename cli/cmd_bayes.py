@@ -1,0 +1,105 @@
+"""``benchuq bayes``: the Bayesian hierarchical model with its diagnostics (METHODS 6)."""
+
+from __future__ import annotations
+
+import argparse
+
+from cli.common import (
+    add_bayes_arguments,
+    add_data_arguments,
+    check_level,
+    fit_bayes,
+    load_benchmark,
+    print_json,
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bayes",
+        help="Bayesian hierarchical model: credible intervals and MCMC diagnostics",
+        description="Fit k ~ Binomial(n, theta), theta ~ Beta(a, b) per model with priors on a "
+        "and b (Gibbs sampler with slice steps; METHODS 6) and report posterior intervals, "
+        "overall (mean over all tasks) and per category, with R-hat and effective sample sizes. "
+        "Estimates are posterior means; values are proportions. Needs counts (a binary metric).",
+    )
+    add_data_arguments(p)
+    add_bayes_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--level", type=float, default=0.95, help="credible level (0-1), 0.95")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.priors import format_prior_specs
+    from core.summaries import leaderboard
+
+    level = check_level(args.level)
+    bench = load_benchmark(args)
+    result = fit_bayes(args, bench)
+    draws = result.to_draws(args.interval)
+    table = leaderboard(draws, level=level)
+    diag = result.diagnostics
+    hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(
+        index="model", columns="parameter", values=["mean", "sd", "rhat"]
+    )
+    priors = dict(zip(result.models, result.priors, strict=True))
+    if args.json:
+        print_json(
+            {
+                "method": draws.method,
+                "level": level,
+                "interval": args.interval,
+                "settings": {
+                    "chains": result.chains,
+                    "draws": result.draws,
+                    "warmup": result.warmup,
+                    "seed": result.seed,
+                },
+                "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
+                "prior_specs": format_prior_specs(priors),
+                "rows": table[["model", "group", "estimate", "low", "high"]].to_dict("records"),
+                "diagnostics": {
+                    "rhat_max": result.rhat_max,
+                    "ess_bulk_min": result.ess_bulk_min,
+                    "ess_tail_min": result.ess_tail_min,
+                    "warnings": list(result.warnings),
+                    "sampler_seconds": result.seconds,
+                },
+                "hyperparameters": [
+                    {
+                        "model": m,
+                        "a_mean": hyper.loc[m, ("mean", "a")],
+                        "b_mean": hyper.loc[m, ("mean", "b")],
+                        "a_sd": hyper.loc[m, ("sd", "a")],
+                        "b_sd": hyper.loc[m, ("sd", "b")],
+                        "rhat_a": hyper.loc[m, ("rhat", "a")],
+                        "rhat_b": hyper.loc[m, ("rhat", "b")],
+                    }
+                    for m in result.models
+                ],
+                "notes": list(bench.notes) + list(draws.notes),
+            }
+        )
+        return 0
+    print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
+    print(
+        f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
+        f"warm-up, seed {result.seed}; {level:g} credible intervals; estimate = posterior mean"
+    )
+    print(
+        f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
+        f"tail ESS min {result.ess_tail_min:.0f} ({len(diag)} quantities)"
+    )
+    for note in (*bench.notes, *draws.notes):
+        print(f"note: {note}")
+    for group, rows in table.groupby("group", sort=False):
+        print(f"\n[{group}]")
+        shown = rows.sort_values("estimate", ascending=False)
+        print(
+            shown[["model", "estimate", "low", "high"]].to_string(
+                index=False, float_format=lambda v: f"{v:.4f}"
+            )
+        )
+    return 0
