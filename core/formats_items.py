@@ -39,7 +39,7 @@ def item_frame(table: Table) -> pd.DataFrame:
         )
     out = pd.DataFrame({c: text_column(table, c) for c in ("model", "task", "item")})
     out["score"] = number_column(table, "score")
-    for c in ("cluster", "subgroup"):
+    for c in ("cluster", "subgroup", "category"):
         if c in cols:
             out[c] = text_column(table, c)
     out["row"] = table.rows()

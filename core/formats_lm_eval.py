@@ -120,6 +120,7 @@ def results_benchmark(
     mmlu = mmlu_subject_table()
     rows: list[_Row] = []
     skipped_metric, skipped_group, skipped_n, filters = [], [], [], set()
+    limited: list[str] = []
     for task, entry in results.items():
         if task in groups or task in MMLU_GROUPS:
             skipped_group.append(task)
@@ -175,6 +176,9 @@ def results_benchmark(
             else True
         )
         rows.append(_Row(name, category, int(n), round(count), bool(hib)))
+        ns = n_samples.get(task)
+        if isinstance(ns, dict) and isinstance(ns.get("original"), int) and ns["original"] > n:
+            limited.append(f"{name} ({n} of {ns['original']})")
     if not rows:
         raise DataError(
             f"no task in this file has the metric '{metric}'.",
@@ -197,6 +201,11 @@ def results_benchmark(
         notes.append(
             f"{src.name}: skipped {len(skipped_n)} task(s) whose item count is unknown: "
             f"{', '.join(sorted(skipped_n)[:8])} (give n in a task table)."
+        )
+    if limited:
+        notes.append(
+            f"{src.name}: {len(limited)} task(s) were scored on part of their items (lm_eval "
+            f"--limit): {', '.join(limited[:5])}."
         )
     if filters:
         notes.append(f"{src.name}: used the lm-eval filter(s) {sorted(filters)}.")

@@ -259,15 +259,31 @@ def load_files(
         for f in data
     ]
     bench = _with_file(lambda: merge(parts, name=default), sources[0].name)
+    if task_info is not None:
+        bench = _apply_task_info(bench, task_info)
     absent = int(np.isnan(bench.estimate).sum())
     if absent:
         notes.append(f"{absent} model-task results are missing (shown as blanks).")
-    lacking = sum(int(np.isnan(it.scores).sum()) for it in bench.item_tasks or ())
+    lacking = sum(
+        int(np.isnan(it.scores[~np.isnan(bench.estimate[:, j])]).sum())
+        for j, it in enumerate(bench.item_tasks or ())
+    )
     if lacking:
-        notes.append(f"{lacking} model-item scores are missing (left out of that model's mean).")
+        notes.append(
+            f"{lacking} item scores are missing for models that have the task (left out of "
+            "that model's mean)."
+        )
     if len(bench.models) == 1:
         notes.append("only one model: intervals work; comparisons need two or more models.")
     return bench._replace(notes=tuple(notes) + bench.notes) if notes else bench
+
+
+def _apply_task_info(bench: Benchmark, info: TaskInfo) -> Benchmark:
+    """Categories and chance levels from the task table override the files' own."""
+    chance = np.array(
+        [info.chance.get(t, c) for t, c in zip(bench.tasks, bench.chance, strict=True)]
+    )
+    return bench.with_categories(info.category)._replace(chance=chance)
 
 
 def _stem(name: str) -> str:

@@ -391,3 +391,36 @@ def test_resolve_sample_file_folder(tmp_path: Path) -> None:
     p.write_bytes((Path(__file__).parents[1] / "sample_data" / "toy.csv").read_bytes())
     assert resolve(str(p)).correct.tolist() == load_sample("toy").correct.tolist()
     assert resolve(str(tmp_path)).shape == (2, 3)
+
+
+def test_samples_older_format_drift() -> None:
+    """Older --log_samples files hold floats/lists in ``resps`` and a list in ``arguments``."""
+    lines = [
+        {
+            "doc_id": k,
+            "doc": {"question": f"q{k}"},
+            "target": "1",
+            "arguments": [[f"context {k}", " 1"]],
+            "resps": [[[-0.5 * k, k % 2 == 0]]],
+            "filtered_resps": [[-0.5 * k, k % 2 == 0]],
+            "acc": float(k % 2 == 0),
+        }
+        for k in range(6)
+    ]
+    data = "\n".join(json.dumps(x) for x in lines).encode()
+    bench = load_files([("samples_old_task_2023-05-01T10-00-00.123.jsonl", data)])
+    assert bench.tasks == ("old_task",) and bench.correct.tolist() == [[3]]
+
+
+def test_task_table_sets_categories_of_item_data() -> None:
+    rows = "model,task,item,score\nA,t1,1,1\nA,t2,1,0\nB,t1,1,0\nB,t2,1,1\n"
+    tasks = ("tasks.csv", b"task,category,chance\nt1,easy,0.5\nt2,hard,0.25\n")
+    bench = load_files([("i.csv", rows.encode())], tasks=tasks)
+    assert bench.categories == ("easy", "hard") and bench.chance.tolist() == [0.5, 0.25]
+
+
+def test_lm_eval_limit_is_noted() -> None:
+    f = REAL / "lm_eval" / "samples" / "pr2236_asdiv_llama3-8b-instruct"
+    bench = load_path(next(f.glob("results_*.json")))
+    assert bench.n.tolist() == [[50]] and bench.correct.tolist() == [[46]]
+    assert any("--limit" in x and "50 of 2305" in x for x in bench.notes)
