@@ -155,13 +155,14 @@ def rank_slope_figure(
     fig.update_xaxes(
         tickvals=[0, 1],
         ticktext=["order by mean score", "order by EPP"],
-        range=[-0.9, 1.9],
+        range=[-1.1, 2.1],
         showgrid=False,
         side="top",
     )
     fig.update_yaxes(showticklabels=False, range=[M + 0.5, 0.5])
-    fig = _layout(fig, options.title, 90 + ROW_HEIGHT * max(M, 2))
+    fig = _layout(fig, options.title, 120 + ROW_HEIGHT * max(M, 2))
     fig.update_xaxes(showline=False)
+    fig.update_layout(margin={"t": 100 if options.title else 50})
     return fig
 
 

@@ -107,7 +107,7 @@ with guard("The EPP analysis"):
         "sidebar)."
     )
 
-    left, right = st.columns([3, 2])
+    left, right = st.columns(2)
     with left:
         fig = epp_forest_figure(result, ctx.figure_options("EPP leaderboard"))
         st.plotly_chart(fig, key="epp_forest", config={"displaylogo": False})
@@ -138,12 +138,12 @@ with guard("The EPP analysis"):
     if np.any(~sub.higher_is_better):
         st.caption("Mean score: lower-is-better tasks enter with their sign flipped.")
 
+    fig = epp_heatmap(result, ctx.figure_options("Fitted P(row beats column)"))
+    st.plotly_chart(fig, key="epp_heatmap", config={"displaylogo": False})
+    download_buttons(fig, f"epp_win_probability_{bench.name}", key="dl_epp_heat")
+
     left, right = st.columns(2)
     with left:
-        fig = epp_heatmap(result, ctx.figure_options("Fitted P(row beats column)"))
-        st.plotly_chart(fig, key="epp_heatmap", config={"displaylogo": False})
-        download_buttons(fig, f"epp_win_probability_{bench.name}", key="dl_epp_heat")
-    with right:
         fig = fit_figure(result, ctx.figure_options("Goodness of fit: predicted vs observed"))
         st.plotly_chart(fig, key="epp_fit", config={"displaylogo": False})
         download_buttons(fig, f"epp_fit_{bench.name}", key="dl_epp_fit")
@@ -152,22 +152,22 @@ with guard("The EPP analysis"):
             "the predicted probability; points far from the diagonal are pairs the one-number-"
             "per-model EPP does not explain."
         )
-
-    st.subheader("Deviance")
-    st.dataframe(deviance_table(result), hide_index=True)
-    if result.df > 0:
-        verdict = (
-            "no evidence that one EPP per model misses structure"
-            if result.p_value >= 0.05
-            else "the pairs disagree with a single EPP per model (p < 0.05): some models are "
-            "stronger against some opponents than their EPP says"
-        )
-        st.markdown(
-            f"Deviance {result.deviance:.1f} on {result.df} df (p = {result.p_value:.3g}): "
-            f"{verdict}."
-        )
-    else:
-        st.markdown("With two models there are no degrees of freedom left to test the fit.")
+    with right:
+        st.subheader("Deviance")
+        st.dataframe(deviance_table(result), hide_index=True)
+        if result.df > 0:
+            verdict = (
+                "no evidence that one EPP per model misses structure"
+                if result.p_value >= 0.05
+                else "the pairs disagree with a single EPP per model (p < 0.05): some models are "
+                "stronger against some opponents than their EPP says"
+            )
+            st.markdown(
+                f"Deviance {result.deviance:.1f} on {result.df} df (p = {result.p_value:.3g}): "
+                f"{verdict}."
+            )
+        else:
+            st.markdown("With two models there are no degrees of freedom left to test the fit.")
 
     st.subheader("Pair test")
     p1, p2 = st.columns(2)
