@@ -9,8 +9,8 @@ Optional: ``chance``, ``higher_is_better``. Choices the spec leaves open, made h
   reported as a mix of percent and proportion;
 - accuracy * n must be whole to 1e-6 (on the proportion scale); otherwise it is rounded to the
   nearest count and a note says how many were rounded;
-- without any category information every task gets the category ``"all"`` (with a note);
-- a single model loads (with a note: comparisons need two or more).
+- without any category information every task gets the category ``"all"`` (with a note), unless
+  all tasks are MMLU subjects (then the MMLU categories).
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ WHOLE_TOL = 1e-6
 
 @dataclass(frozen=True)
 class TaskInfo:
-    """The task table: per task its category, n (0 = unknown) and chance level (nan = unknown)."""
+    """The task table: per task its category, n and chance level (a task absent from a dict, or a
+    ``nan`` chance, is unknown); ``source`` is the table's file name for messages."""
 
     category: dict[str, str]
     n: dict[str, int]
