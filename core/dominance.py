@@ -532,3 +532,45 @@ def weighted_scores(
         prob_best=None if prob is None else prob[order],
         method=f"normal interval, {moments.source}",
     )
+
+
+# ---- weights between data categories and map categories ---------------------------------------
+def to_map_weights(
+    weights: np.ndarray, names: Sequence[str], mapping: Mapping[str, str]
+) -> np.ndarray | None:
+    """Data-category weights (over ``names``) as a point of the map (over its categories).
+
+    A map category gets the summed weight of the data categories that feed it; categories left
+    out are dropped. Returns ``None`` when no weight falls on the map's categories.
+    """
+    groups = _groups(mapping)
+    w = np.array(
+        [
+            sum(float(x) for c, x in zip(names, weights, strict=True) if mapping.get(c) == g)
+            for g in groups
+        ]
+    )
+    return w / w.sum() if w.sum() > 0 else None
+
+
+def from_map_weights(
+    point: np.ndarray,
+    names: Sequence[str],
+    task_categories: Sequence[str],
+    mapping: Mapping[str, str],
+) -> np.ndarray:
+    """A map point as data-category weights (over ``names``) giving the same ``S(w)``.
+
+    A merged category's weight is split over its members in proportion to their task counts
+    (its mean weighs tasks equally); categories left out get 0.
+    """
+    groups = _groups(mapping)
+    counts = {c: sum(1 for t in task_categories if t == c) for c in names}
+    out = np.zeros(len(names))
+    for k, c in enumerate(names):
+        g = mapping.get(c)
+        if g is None:
+            continue
+        total = sum(counts[d] for d in names if mapping.get(d) == g)
+        out[k] = point[groups.index(g)] * counts[c] / total
+    return out

@@ -5,7 +5,7 @@ hexagon of weights closer to it than to any other grid point (the dual of the tr
 so the tiles cover the triangle exactly at any size and resolution. Tiles are filled with the
 winning model's colour (``dashboard.colors``) or grey where the lead is within ``z`` standard
 errors. An invisible marker per grid point carries the hover text and is what a click selects
-(``curveNumber`` = :data:`HOVER_TRACE` name, ``pointIndex`` = grid point). Two categories give
+(its ``customdata`` is the grid point's index). Two categories give
 a line: ``S_i(w)`` along ``w`` with the winner strip underneath.
 
 Corners: the first category is the top corner (plotly's ``a``), the second the bottom left
@@ -14,6 +14,7 @@ Corners: the first category is the top corner (plotly's ``a``), the second the b
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Sequence
 
@@ -21,7 +22,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.dominance import BestProbabilityMap, DominanceMap
+from core.dominance import BestProbabilityMap, DominanceMap, simplex_grid
 from dashboard.colors import INDETERMINATE
 from dashboard.figures import FONT, FigureOptions
 
@@ -71,12 +72,30 @@ def _clip(poly: np.ndarray) -> np.ndarray:
     return poly
 
 
-def hexagons(weights: np.ndarray) -> list[np.ndarray]:
-    """For each grid point the corners of its tile, clipped to the triangle."""
-    r = _resolution(weights)
-    corners = weights[:, None, :] + hexagon_offsets()[None] / r
-    inside = np.all(corners >= -1e-12, axis=(1, 2))
-    return [c if ok else _clip(c) for c, ok in zip(corners, inside, strict=True)]
+MAX_CORNERS = 9  # a hexagon clipped by the triangle's corner planes has at most 8 corners
+
+
+@functools.lru_cache(maxsize=8)
+def tile_paths(resolution: int) -> tuple[np.ndarray, np.ndarray]:
+    """Closed tile outlines of the grid: ``(P, MAX_CORNERS + 2, 3)`` rows and a mask of used rows.
+
+    Tile p is the hexagon around grid point p of ``simplex_grid(resolution)``, clipped to the
+    triangle: its corners, the first corner again (closing it), then a NaN row that separates
+    tiles drawn as one trace; unused rows are masked out. Read-only (cached).
+    """
+    W = simplex_grid(resolution)
+    corners = W[:, None, :] + hexagon_offsets()[None] / resolution
+    out = np.full((len(W), MAX_CORNERS + 2, 3), np.nan)
+    used = np.zeros(out.shape[:2], dtype=bool)
+    for p, c in enumerate(corners):
+        poly = c if np.all(c >= -1e-12) else _clip(c)
+        k = len(poly)
+        out[p, :k] = poly
+        out[p, k] = poly[0]
+        used[p, : k + 2] = True
+    for a in (out, used):
+        a.setflags(write=False)
+    return out, used
 
 
 def _resolution(weights: np.ndarray) -> int:
@@ -88,18 +107,14 @@ def _resolution(weights: np.ndarray) -> int:
 
 
 def _tile_trace(
-    tiles: list[np.ndarray], idx: np.ndarray, name: str, color: str
+    tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
 ) -> go.Scatterternary:
-    a, b, c = [], [], []
-    for p in idx:
-        t = tiles[p]
-        a += [*t[:, 0], t[0, 0], None]
-        b += [*t[:, 1], t[0, 1], None]
-        c += [*t[:, 2], t[0, 2], None]
+    paths, used = tiles
+    pts = np.round(paths[idx][used[idx]], 5)
     return go.Scatterternary(
-        a=a,
-        b=b,
-        c=c,
+        a=pts[:, 0],
+        b=pts[:, 1],
+        c=pts[:, 2],
         mode="lines",
         fill="toself",
         fillcolor=color,
@@ -107,6 +122,20 @@ def _tile_trace(
         name=name,
         hoverinfo="skip",
         legendgroup=name,
+        showlegend=False,
+    )
+
+
+def _swatch(name: str, color: str, group: str) -> go.Scatterternary:
+    """A legend entry only: a filled square (fill traces show a line in the legend)."""
+    return go.Scatterternary(
+        a=[None],
+        b=[None],
+        c=[None],
+        mode="markers",
+        marker={"symbol": "square", "size": 13, "color": color},
+        name=name,
+        legendgroup=group,
     )
 
 
@@ -151,25 +180,67 @@ def _ternary_layout(
     )
 
 
-def _weights_text(categories: Sequence[str], W: np.ndarray) -> list[str]:
-    cats = [_esc(c) for c in categories]
-    return ["<br>".join(f"{c}: {x:.1%}" for c, x in zip(cats, w, strict=True)) for w in W]
+def _tmpl(name: object) -> str:
+    """A user string safe inside a hovertemplate: HTML-escaped, no ``%{`` placeholders."""
+    return _esc(name).replace("{", "&#123;").replace("}", "&#125;")
 
 
-def _hover_trace(W: np.ndarray, text: list[str]) -> go.Scatterternary:
+def _weights_template(categories: Sequence[str]) -> str:
+    return "<br>".join(
+        f"{_tmpl(c)}: %{{{ax}:.1%}}" for c, ax in zip(categories, "abc", strict=True)
+    )
+
+
+def _hover_trace(
+    W: np.ndarray, idx: np.ndarray, values: np.ndarray, template: str
+) -> go.Scatterternary:
+    """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values]."""
+    data = np.column_stack([idx, np.round(values, 4)]) if values.size else idx[:, None]
     return go.Scatterternary(
-        a=W[:, 0],
-        b=W[:, 1],
-        c=W[:, 2],
+        a=W[idx, 0],
+        b=W[idx, 1],
+        c=W[idx, 2],
         mode="markers",
         marker={"size": 6, "color": "rgba(0,0,0,0)", "opacity": 0},
         selected={"marker": {"opacity": 0}},
         unselected={"marker": {"opacity": 0}},
-        text=text,
-        hovertemplate="%{text}<extra></extra>",
+        customdata=data,
+        hovertemplate=template + "<extra></extra>",
         name=HOVER_TRACE,
         showlegend=False,
     )
+
+
+def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[go.Scatterternary]:
+    """Hover at every grid point: weights, the call, leader, runner-up, difference, SE, z.
+
+    One trace per (leader, runner-up, call) so names live in the template and the numbers in
+    ``customdata`` (about 4x smaller than one text per point).
+    """
+    unit = " pp" if options.scale == 100 else ""
+    head = _weights_template(dm.categories)
+    ratio = np.divide(dm.difference, dm.se, out=np.full(len(dm.se), np.inf), where=dm.se > 0)
+    values = np.column_stack(
+        [dm.difference * options.scale, dm.se * options.scale, ratio, np.nan_to_num(dm.rho)]
+    )
+    rho = "" if dm.rho_source == "assumed" else "<br>implied rho: %{customdata[4]:.2f}"
+    keys = np.column_stack([dm.leader, dm.runner_up, dm.winner >= 0])
+    traces = []
+    for lead, run, won in np.unique(keys, axis=0):
+        idx = np.flatnonzero(np.all(keys == (lead, run, won), axis=1))
+        call = (
+            f"<b>{_tmpl(dm.models[lead])} wins</b>"
+            if won
+            else f"<b>indeterminate</b> (lead < {dm.z:.2f} SE)"
+        )
+        template = (
+            f"{head}<br>{call}<br>leader: {_tmpl(dm.models[lead])}"
+            f"<br>runner-up: {_tmpl(dm.models[run])}"
+            f"<br>difference: %{{customdata[1]:.2f}}{unit} (SE %{{customdata[2]:.2f}})"
+            f"<br>z = difference / SE = %{{customdata[3]:.2f}}{rho}"
+        )
+        traces.append(_hover_trace(dm.weights, idx, values[idx], template))
+    return traces
 
 
 def _marker_trace(marker: np.ndarray) -> go.Scatterternary:
@@ -192,9 +263,10 @@ def _marker_trace(marker: np.ndarray) -> go.Scatterternary:
 
 
 def dominance_hover(dm: DominanceMap, options: FigureOptions) -> list[str]:
-    """Hover text per grid point: weights, leader, runner-up, difference, SE, z and the call."""
+    """Hover text per point of a line map: weights, the call, leader, runner-up, difference."""
     unit = "pp" if options.scale == 100 else ""
-    wtext = _weights_text(dm.categories, dm.weights)
+    cats = [_esc(c) for c in dm.categories]
+    wtext = ["<br>".join(f"{c}: {x:.1%}" for c, x in zip(cats, w, strict=True)) for w in dm.weights]
     out = []
     for p, head in enumerate(wtext):
         d, se = dm.difference[p] * options.scale, dm.se[p] * options.scale
@@ -220,32 +292,59 @@ def dominance_figure(
     """The SE-rule map: tiles coloured by winner, grey where indeterminate (METHODS 5)."""
     if len(dm.categories) == 2:
         return dominance_line_figure(dm, options, marker, height=min(height, 460))
-    tiles = hexagons(dm.weights)
+    tiles = tile_paths(_resolution(dm.weights))
     fig = go.Figure()
     shares = dm.shares()
+    # grey fills the whole triangle underneath; winners' tiles are drawn over it
+    grey = shares.get(None, 0.0)
+    fig.add_trace(
+        go.Scatterternary(
+            a=[1, 0, 0, 1],
+            b=[0, 1, 0, 0],
+            c=[0, 0, 1, 0],
+            mode="lines",
+            fill="toself",
+            fillcolor=INDETERMINATE,
+            line={"color": INDETERMINATE, "width": 0},
+            name="indeterminate",
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    legend = [_swatch(f"indeterminate ({grey:.0%})", INDETERMINATE, "indeterminate")]
     for model, share in shares.items():
-        k = -1 if model is None else dm.models.index(model)
-        idx = np.flatnonzero(dm.winner == k)
-        label = f"indeterminate ({share:.0%})" if model is None else f"{_esc(model)} ({share:.0%})"
-        color = INDETERMINATE if model is None else options.color(model)
-        fig.add_trace(_tile_trace(tiles, idx, label, color))
-    fig.add_trace(_hover_trace(dm.weights, dominance_hover(dm, options)))
+        if model is None:
+            continue
+        idx = np.flatnonzero(dm.winner == dm.models.index(model))
+        name = f"{_esc(model)} ({share:.0%})"
+        fig.add_trace(_tile_trace(tiles, idx, name, options.color(model)))
+        legend.append(_swatch(name, options.color(model), name))
+    fig.add_traces(legend)
+    fig.add_traces(dominance_hover_traces(dm, options))
     if marker is not None:
         fig.add_trace(_marker_trace(marker))
     _ternary_layout(fig, dm.categories, options.title, height, "<b>Winner</b> (share of map)")
     return fig
 
 
-def probability_hover(pm: BestProbabilityMap, top: int = 3) -> list[str]:
-    wtext = _weights_text(pm.categories, pm.weights)
-    order = np.argsort(-pm.probability, axis=1)[:, :top]
-    out = []
-    for p, head in enumerate(wtext):
-        rows = "<br>".join(
-            f"P({_esc(pm.models[i])} best) = {pm.probability[p, i]:.1%}" for i in order[p]
+def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[go.Scatterternary]:
+    """Hover: weights and the ``top`` models' P(best), one trace per ordered top list."""
+    head = _weights_template(pm.categories)
+    order = np.argsort(-pm.probability, axis=1, kind="stable")[:, :top]
+    rows = np.arange(len(order))[:, None]
+    values = np.column_stack([pm.probability[rows, order], pm.mc_error])
+    traces = []
+    for key in np.unique(order, axis=0):
+        idx = np.flatnonzero(np.all(order == key, axis=1))
+        lines = "<br>".join(
+            f"P({_tmpl(pm.models[i])} best) = %{{customdata[{k + 1}]:.1%}}"
+            for k, i in enumerate(key)
         )
-        out.append(f"{head}<br>{rows}<br>MC error ±{pm.mc_error[p]:.1%} ({pm.reps} draws)")
-    return out
+        template = (
+            f"{head}<br>{lines}<br>MC error ±%{{customdata[{len(key) + 1}]:.1%}} ({pm.reps} draws)"
+        )
+        traces.append(_hover_trace(pm.weights, idx, values[idx], template))
+    return traces
 
 
 def _blend(color: str, alpha: float) -> str:
@@ -265,7 +364,7 @@ def probability_figure(
     """Most likely best model per point, shaded by its probability (darker = surer)."""
     if len(pm.categories) == 2:
         return probability_line_figure(pm, options, marker, height=min(height, 460))
-    tiles = hexagons(pm.weights)
+    tiles = tile_paths(_resolution(pm.weights))
     pbest = pm.best_probability
     fig = go.Figure()
     counts = np.bincount(pm.best, minlength=len(pm.models))
@@ -281,32 +380,14 @@ def probability_figure(
             tr = _tile_trace(
                 tiles, idx, f"{_esc(model)}, P(best) {band}", _blend(options.color(model), alpha)
             )
-            tr.update(legendgroup=model, showlegend=False)
+            tr.update(legendgroup=model)
             fig.add_trace(tr)
-        fig.add_trace(
-            go.Scatterternary(
-                a=[None],
-                b=[None],
-                c=[None],
-                mode="markers",
-                marker={"symbol": "square", "size": 12, "color": options.color(model)},
-                name=f"{_esc(model)} ({counts[i] / len(pm.best):.0%})",
-                legendgroup=model,
-            )
-        )
+        name = f"{_esc(model)} ({counts[i] / len(pm.best):.0%})"
+        fig.add_trace(_swatch(name, options.color(model), model))
     for lo, hi, alpha in reversed(PROB_BANDS):
-        fig.add_trace(
-            go.Scatterternary(
-                a=[None],
-                b=[None],
-                c=[None],
-                mode="markers",
-                marker={"symbol": "square", "size": 12, "color": _blend("#555555", alpha)},
-                name=f"P(best) {lo:.0%}–{min(hi, 1):.0%}",
-                legendgroup="bands",
-            )
-        )
-    fig.add_trace(_hover_trace(pm.weights, probability_hover(pm)))
+        band = f"P(best) {lo:.0%}–{min(hi, 1):.0%}"
+        fig.add_trace(_swatch(band, _blend("#555555", alpha), "bands"))
+    fig.add_traces(probability_hover_traces(pm))
     if marker is not None:
         fig.add_trace(_marker_trace(marker))
     _ternary_layout(

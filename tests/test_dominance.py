@@ -10,11 +10,13 @@ from core.data import Benchmark, DataError, ItemTask
 from core.dominance import (
     best_probability_map,
     dominance_map,
+    from_map_weights,
     map_categories,
     moments_from_benchmark,
     moments_from_draws,
     parse_weights,
     simplex_grid,
+    to_map_weights,
     weighted_scores,
     z_for_level,
 )
@@ -421,3 +423,30 @@ def test_weighted_scores_at_one_point() -> None:
     md = moments_from_draws(binomial_draws(hand_bench(), 500, seed=0))
     wd = weighted_scores(md, np.array([1.0, 0, 0]))
     np.testing.assert_allclose(wd.prob_best.sum(), 1.0)
+
+
+def test_weights_between_data_and_map_categories() -> None:
+    b = four_category_bench()  # categories p, q, r, s (s has two tasks)
+    names = b.category_names
+    merge = map_categories(names, merge={"p": "g1", "q": "g2", "r": "g2", "s": "g3"})
+    np.testing.assert_allclose(to_map_weights(np.ones(4), names, merge), [0.25, 0.5, 0.25])
+    pick = map_categories(names, pick=["p", "q", "s"])
+    np.testing.assert_allclose(
+        to_map_weights(np.array([2, 1, 5, 1]), names, pick), [0.5, 0.25, 0.25]
+    )
+    assert to_map_weights(np.array([0, 0, 1, 0]), names, pick) is None
+    # a map point, expanded back to data categories, gives the same weighted score
+    point = np.array([0.2, 0.5, 0.3])
+    w = from_map_weights(point, names, b.categories, merge)
+    np.testing.assert_allclose(w, [0.2, 0.25, 0.25, 0.3])
+    m = moments_from_benchmark(b, merge)
+    per_cat = np.array(
+        [
+            [
+                np.mean(b.estimate[i, [j for j, c in enumerate(b.categories) if c == n]])
+                for n in names
+            ]
+            for i in range(2)
+        ]
+    )
+    np.testing.assert_allclose(per_cat @ w, m.means @ point)

@@ -1,0 +1,158 @@
+"""Task-weight map figures (plotly and python-ternary), tested without streamlit."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from core.data import Benchmark
+from core.dominance import (
+    best_probability_map,
+    dominance_map,
+    map_categories,
+    moments_from_benchmark,
+    moments_from_draws,
+    simplex_grid,
+)
+from core.draws import Draws
+from dashboard.colors import INDETERMINATE, model_colors
+from dashboard.figures import FigureOptions
+from dashboard.figures_weights import (
+    HOVER_TRACE,
+    dominance_figure,
+    probability_figure,
+    tile_paths,
+)
+from dashboard.ternary_static import dominance_image, probability_image, subtitle_text
+
+MODELS = ("<b>bold</b>", "%{a}", "gamma", "delta")
+
+
+def bench() -> Benchmark:
+    est = np.array(
+        [
+            [0.90, 0.50, 0.40, 0.41],
+            [0.60, 0.80, 0.40, 0.42],
+            [0.50, 0.50, 0.80, 0.79],
+            [0.55, 0.55, 0.55, 0.55],
+        ]
+    )
+    return Benchmark(
+        name="fig",
+        models=MODELS,
+        tasks=("t1", "t2", "t3", "t4"),
+        categories=("x", "y", "z", "z"),
+        kind="estimate_se",
+        estimate=est,
+        se=np.full_like(est, 0.02),
+    )
+
+
+def draws(b: Benchmark, reps: int = 400) -> Draws:
+    rng = np.random.default_rng(0)
+    return Draws(
+        values=b.estimate + b.se * rng.normal(size=(reps, *b.estimate.shape)),
+        observed=np.array(b.estimate),
+        models=b.models,
+        tasks=b.tasks,
+        categories=b.categories,
+        higher_is_better=np.ones(4, bool),
+        method="normal",
+        paired=False,
+    )
+
+
+OPTS = FigureOptions(model_colors(MODELS), 100.0, "score (%)")
+
+
+def _cartesian(abc: np.ndarray) -> np.ndarray:
+    return np.column_stack([abc[:, 2] + abc[:, 0] / 2, abc[:, 0] * np.sqrt(3) / 2])
+
+
+def test_tiles_cover_the_triangle_exactly() -> None:
+    for r in (3, 10, 40):
+        paths, used = tile_paths(r)
+        assert paths.shape[0] == len(simplex_grid(r))
+        total = 0.0
+        for p in range(paths.shape[0]):
+            poly = paths[p][used[p]][:-2]  # corners (drop closing row and NaN separator)
+            assert np.all(poly >= -1e-12) and np.allclose(poly.sum(axis=1), 1)
+            xy = _cartesian(poly)
+            x, y = xy[:, 0], xy[:, 1]
+            total += 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+        assert total == pytest.approx(np.sqrt(3) / 4, rel=1e-9)
+
+
+def test_dominance_figure_colours_legend_and_hover() -> None:
+    dm = dominance_map(moments_from_benchmark(bench()), resolution=20)
+    fig = dominance_figure(dm, OPTS, marker=np.array([0.2, 0.3, 0.5]))
+    tiles = [t for t in fig.data if t.fill == "toself"]
+    assert tiles[0].fillcolor == INDETERMINATE  # the grey background
+    winners = {dm.models[k] for k in set(dm.winner.tolist()) if k >= 0}
+    assert {t.fillcolor for t in tiles[1:]} == {OPTS.color(m) for m in winners}
+    legend = [t.name for t in fig.data if t.showlegend is not False and t.name]
+    assert legend[0].startswith("indeterminate (")
+    assert any(n.startswith("&lt;b&gt;bold&lt;/b&gt;") for n in legend)
+    hover = [t for t in fig.data if t.name == HOVER_TRACE]
+    idx = np.concatenate([np.asarray(t.customdata)[:, 0] for t in hover]).astype(int)
+    assert sorted(idx.tolist()) == list(range(len(dm.weights)))
+    for t in hover:
+        cd = np.asarray(t.customdata)
+        np.testing.assert_allclose(cd[:, 1], np.round(dm.difference[cd[:, 0].astype(int)] * 100, 4))
+    assert "<b>bold</b>" not in json.dumps(fig.to_plotly_json())
+    templates = " ".join(t.hovertemplate for t in hover)
+    assert "%{a}" not in templates and "%&#123;a&#125;" in templates  # names are not placeholders
+    marker = fig.data[-1]
+    assert (marker.a[0], marker.b[0], marker.c[0]) == (0.2, 0.3, 0.5)
+    assert fig.layout.ternary.aaxis.title.text == "<b>x</b>"
+
+
+def test_probability_figure_hover_matches_the_map() -> None:
+    pm = best_probability_map(moments_from_draws(draws(bench())), resolution=12)
+    fig = probability_figure(pm, OPTS)
+    hover = [t for t in fig.data if t.name == HOVER_TRACE]
+    for t in hover:
+        cd = np.asarray(t.customdata)
+        p = cd[:, 0].astype(int)
+        np.testing.assert_allclose(cd[:, 1], np.round(pm.best_probability[p], 4))
+    assert sum(len(t.customdata) for t in hover) == len(pm.weights)
+    names = [t.name for t in fig.data if t.showlegend is not False]
+    assert "P(best) 95%–100%" in names
+
+
+def test_two_categories_draw_a_line_with_a_winner_strip() -> None:
+    b = bench()
+    m = moments_from_benchmark(b, map_categories(b.category_names, pick=["x", "z"]))
+    dm = dominance_map(m, resolution=10)
+    fig = dominance_figure(dm, OPTS, marker=np.array([0.5, 0.5]))
+    bar = next(t for t in fig.data if t.type == "bar")
+    expected = [INDETERMINATE if k < 0 else OPTS.color(dm.models[k]) for k in dm.winner]
+    assert list(bar.marker.color) == expected
+    assert all(t.type in ("scatter", "bar") for t in fig.data)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "magic"), [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")]
+)
+def test_static_images(fmt: str, magic: bytes) -> None:
+    dm = dominance_map(moments_from_benchmark(bench()), resolution=10, z=1.4, rho=0.3)
+    out = dominance_image(dm, OPTS.colors, fmt, data="fig", marker=np.array([0.2, 0.3, 0.5]))
+    assert out.startswith(magic) and len(out) > 5000
+
+
+def test_static_probability_and_line_images() -> None:
+    b = bench()
+    pm = best_probability_map(moments_from_draws(draws(b, 100)), resolution=8)
+    assert probability_image(pm, OPTS.colors, "png", data="fig").startswith(b"\x89PNG")
+    m = moments_from_benchmark(b, map_categories(b.category_names, pick=["x", "y"]))
+    line = dominance_image(dominance_map(m, resolution=8), OPTS.colors, "png", data="fig")
+    assert line.startswith(b"\x89PNG")
+
+
+def test_subtitle_states_z_rho_level_and_data() -> None:
+    dm = dominance_map(moments_from_benchmark(bench()), resolution=4, z=1.4, rho=0.3)
+    text = subtitle_text(dm, "vtab1k")
+    assert "vtab1k" in text and "z = 1.40" in text and "rho = 0.30 assumed" in text
+    assert "83.8%" in text
