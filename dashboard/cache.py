@@ -13,6 +13,7 @@ parameter.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,10 +21,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from core import bayes, loaders, summaries
 from core import bootstrap as core_bootstrap
-from core import loaders, summaries
 from core.data import Benchmark
 from core.draws import Draws
+from core.priors import parse_prior_specs
 
 
 @dataclass(frozen=True)
@@ -31,8 +33,11 @@ class UncertaintyMethod:
     """An engine that turns a Benchmark into draws: ``run(bench, reps, seed) -> Draws``."""
 
     label: str
-    run: Callable[[Benchmark, int, int], Draws]
+    run: Callable[..., Draws]
     help: str
+    # Session settings that change the draws (e.g. the Bayesian priors), as a canonical string:
+    # it joins the cache keys and is passed to ``run(bench, reps, seed, settings)``.
+    settings: Callable[[], str] | None = None
 
 
 def _bootstrap(bench: Benchmark, reps: int, seed: int) -> Draws:
@@ -49,6 +54,81 @@ METHODS: dict[str, UncertaintyMethod] = {
         ),
     ),
 }
+
+
+# ---- Bayesian hierarchical model (METHODS 6): registry entry and cached fits --------------
+# The Bayesian page stores its settings (priors, chains, warm-up, interval kind) in the session
+# under BAYES_STATE; they are part of every cache key, so users with different priors never
+# share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
+BAYES_STATE = "_bayes_settings"
+
+
+@dataclass(frozen=True)
+class BayesSettings:
+    """Run settings of the Bayesian model; ``priors`` are ``core.priors`` spec strings."""
+
+    priors: tuple[str, ...] = ()
+    chains: int = 4
+    warmup: int = 1000
+    interval: str = "parameter"
+
+    def key(self) -> str:
+        return json.dumps([list(self.priors), self.chains, self.warmup, self.interval])
+
+    @classmethod
+    def from_key(cls, key: str) -> BayesSettings:
+        priors, chains, warmup, interval = json.loads(key)
+        return cls(tuple(priors), int(chains), int(warmup), str(interval))
+
+
+def bayes_settings() -> BayesSettings:
+    """This session's Bayesian settings (defaults until the Bayesian page changes them)."""
+    return st.session_state.get(BAYES_STATE, BayesSettings())
+
+
+@st.cache_resource(max_entries=8, show_spinner="Sampling the posterior (cached afterwards)…")
+def _bayes_fit(
+    content_hash: str,
+    priors: tuple[str, ...],
+    chains: int,
+    draws: int,
+    warmup: int,
+    seed: int,
+    _bench: Benchmark,
+) -> bayes.BayesFit:
+    specs = parse_prior_specs(list(priors), _bench.models)
+    return bayes.fit(_bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed)
+
+
+def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
+    """The cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
+    draws = max(-(-int(reps) // settings.chains), 4)
+    return _bayes_fit(
+        bench.content_hash,
+        settings.priors,
+        settings.chains,
+        draws,
+        settings.warmup,
+        int(seed),
+        bench,
+    )
+
+
+def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
+    s = BayesSettings.from_key(settings)
+    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)  # type: ignore[arg-type]
+
+
+METHODS["bayes"] = UncertaintyMethod(
+    label="Bayesian",
+    run=_bayes,
+    help=(
+        "Hierarchical beta-binomial model per model (theta ~ Beta(a, b)), Gibbs sampler; set "
+        "priors and see diagnostics on the Bayesian model page. Needs counts. METHODS 6."
+    ),
+    settings=lambda: bayes_settings().key(),
+)
+# ---- end of the Bayesian block -------------------------------------------------------------
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample data set…")
@@ -93,24 +173,38 @@ def load_upload(
 
 
 @st.cache_resource(max_entries=24, show_spinner="Computing draws (cached afterwards)…")
-def _draws(content_hash: str, method: str, reps: int, seed: int, _bench: Benchmark) -> Draws:
-    return METHODS[method].run(_bench, reps, seed)
+def _draws(
+    content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
+) -> Draws:
+    m = METHODS[method]
+    if m.settings is None:
+        return m.run(_bench, reps, seed)
+    return m.run(_bench, reps, seed, settings)
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
-def _normalized(content_hash: str, method: str, reps: int, seed: int, _bench: Benchmark) -> Draws:
-    return summaries.normalize(_draws(content_hash, method, reps, seed, _bench), mode="minmax")
+def _normalized(
+    content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
+) -> Draws:
+    draws = _draws(content_hash, method, reps, seed, settings, _bench)
+    return summaries.normalize(draws, mode="minmax")
+
+
+def method_settings(method: str) -> str:
+    """The session settings string of ``method`` ("" when it has none)."""
+    m = METHODS[method]
+    return "" if m.settings is None else m.settings()
 
 
 def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> Draws:
     """Draws of every model for ``bench`` (normalized per METHODS 3 when ``metric`` says so)."""
     make = _normalized if metric == "normalized" else _draws
-    return make(bench.content_hash, method, int(reps), int(seed), bench)
+    return make(bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
     """A string naming one set of cached draws (for caching summaries of them)."""
-    return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}"
+    return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
 @st.cache_data(max_entries=64, show_spinner="Ranking models in every replicate…")
