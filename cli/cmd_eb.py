@@ -1,0 +1,162 @@
+"""``benchuq eb``: small-subgroup estimates, direct vs empirical Bayes with robust intervals.
+
+METHODS 7 and EBCI.md. DATA is a benchmark (``core.loaders.resolve``) or a table with columns
+``unit, estimate, se`` (detected from its header), which is used as given.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from cli.common import FORMATS, print_json
+from core.data import DataError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "eb",
+        help="small subgroups: direct vs empirical-Bayes estimates with robust intervals",
+        description="Units are (model, subgroup) pairs. Each unit's direct estimate is shrunk "
+        "toward a regression fit f by w = A/(A + se^2); robust EB intervals [AKP] have average "
+        "coverage 1 - alpha over units. A table with columns unit, estimate, se is used as "
+        "given and shrunk toward the least-squares fit on --features (intercept by default).",
+    )
+    p.add_argument("data", metavar="DATA", help="a file, a folder, sample:<name>, or a CSV "
+                   "table with columns unit, estimate, se")  # fmt: skip
+    p.add_argument("--format", default="auto", choices=FORMATS, help="input format")
+    p.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
+    p.add_argument("--metric", default="acc", help="metric read from lm-eval files")
+    p.add_argument(
+        "--group-by",
+        default=None,
+        choices=("task", "category", "subgroup"),
+        help="what a subgroup is: a task, a task category, or the items' subgroup column "
+        "(default: subgroup for item data that has one, else task)",
+    )
+    p.add_argument(
+        "--features",
+        nargs="+",
+        default=None,
+        metavar="F",
+        help="regression features: intercept, model, subgroup, category, log_n, or numeric "
+        "columns of a unit table (default: intercept model subgroup; intercept for a table)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="1 - average coverage (0-1)")
+    p.add_argument(
+        "--fs-correction",
+        default="PMT",
+        choices=("PMT", "none", "FPLIB"),
+        help="finite-sample correction of A and kappa (EBCI.md 2)",
+    )
+    p.add_argument(
+        "--kappa", default="estimated", help="'estimated' (default), 'inf', or a number >= 1"
+    )
+    p.add_argument(
+        "--crossfit",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="fit f on one half of the units to predict the other (default on; --no-crossfit "
+        "fits f on all units, as R's ebci does)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the cross-fitting split")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def read_units(args: argparse.Namespace):
+    """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
+    from core.loaders import resolve
+    from core.subgroups import is_unit_table, units_from_benchmark, units_from_table
+
+    path = Path(args.data)
+    if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+        sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        try:
+            head = pd.read_csv(path, sep=sep, nrows=0)
+        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
+            raise DataError(f"cannot read the table: {err}", file=str(path)) from None
+        if is_unit_table(head.columns):
+            if args.group_by is not None:
+                raise DataError(
+                    "--group-by does not apply to a unit table (each row is a unit).",
+                    file=str(path),
+                )
+            return units_from_table(pd.read_csv(path, sep=sep), file=str(path))
+    bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    group_by = args.group_by
+    if group_by is None:
+        has_sub = bench.item_tasks is not None and any(
+            it.subgroup is not None for it in bench.item_tasks
+        )
+        group_by = "subgroup" if has_sub else "task"
+    return units_from_benchmark(bench, group_by)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.main import UsageError
+    from core.subgroups import analyze
+
+    if not 0.0 < args.alpha < 1.0:
+        raise UsageError(f"--alpha {args.alpha} must be between 0 and 1 (e.g. 0.05).")
+    units = read_units(args)
+    res = analyze(
+        units,
+        features=args.features,
+        alpha=args.alpha,
+        fs_correction=args.fs_correction,
+        kappa=args.kappa,
+        crossfit=args.crossfit,
+        seed=args.seed,
+    )
+    rows = res.rows
+    if args.json:
+        print_json(
+            {
+                "mu2": res.mu2,
+                "kappa": res.kappa,
+                "alpha": res.alpha,
+                "fs_correction": res.fs_correction,
+                "rows": [
+                    {
+                        "unit": r.unit,
+                        "estimate": r.direct,
+                        "se": r.se,
+                        "eb": r.eb,
+                        "low": r.low,
+                        "high": r.high,
+                        "w": r.w,
+                        "cva": r.cva,
+                    }
+                    for r in rows.itertuples(index=False)
+                ],
+            }
+        )
+        return 0
+    print(
+        f"{len(rows)} units ({res.source}); f = WLS on {', '.join(res.features)}"
+        f"{' (cross-fitted)' if res.crossfit else ''}; {res.fs_correction} correction"
+    )
+    print(
+        f"A (mu2) = {res.mu2:.4g} (uncorrected {res.mu2_raw:.4g}); kappa = {res.kappa:.4g} "
+        f"(estimated {res.kappa_estimated:.4g}, uncorrected {res.kappa_raw:.4g})"
+    )
+    print(
+        f"robust EB intervals: {100 * res.level:g}% coverage on average over units "
+        "(not for every unit)"
+    )
+    width = min(max(len(u) for u in rows["unit"]), 60)
+    print(
+        f"{'unit':<{width}}  {'estimate':>8}  {'se':>7}  {'eb':>8}  {'low':>8}  {'high':>8}  "
+        f"{'w':>5}  {'cva':>6}"
+    )
+    for r in rows.itertuples(index=False):
+        print(
+            f"{r.unit[:width]:<{width}}  {r.direct:8.4f}  {r.se:7.4f}  {r.eb:8.4f}  {r.low:8.4f}  "
+            f"{r.high:8.4f}  {r.w:5.2f}  {r.cva:6.3f}"
+        )
+    for note in res.notes:
+        print(f"note: {note}")
+    return 0
