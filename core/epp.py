@@ -17,7 +17,8 @@ Choices where the spec is open:
 - Separation: the MLE is finite iff the "won at least half a match against" graph is strongly
   connected. Otherwise the fit adds a ridge penalty ``ridge / 2 * ||beta||^2`` (default 0.01)
   and the models outside the largest strongly connected component are flagged as separated;
-  with a single model that wins (or loses) every match, that model is the one flagged.
+  with a single model that wins (or loses) every match, that model is the one flagged; when the
+  models form a strict order (no component larger than one model) all are flagged.
 - Intervals: ``"glm"`` (z intervals from the GLM's Fisher information; they assume independent
   matches), ``"rounds"`` (cluster-robust sandwich by round: matches in one round share the
   models' scores, which the GLM ignores) and ``"bootstrap"`` (resample rounds, seeded,
@@ -182,7 +183,8 @@ def pair_counts(
 def separated_mask(wins: np.ndarray, matches: np.ndarray) -> np.ndarray:
     """``(M,)`` True for models outside the largest strongly connected "has won against" set.
 
-    All False exactly when the maximum-likelihood estimate exists (Zermelo/Ford condition).
+    All False exactly when the maximum-likelihood estimate exists (Zermelo/Ford condition); all
+    True when no two models ever beat each other (every set is a single model).
     """
     off = ~np.eye(len(wins), dtype=bool)
     if np.all(wins[off] > 0):  # every model has won against every other: complete and connected
@@ -191,8 +193,10 @@ def separated_mask(wins: np.ndarray, matches: np.ndarray) -> np.ndarray:
     n, labels = connected_components(graph, directed=True, connection="strong")
     if n == 1:
         return np.zeros(len(wins), bool)
-    biggest = np.bincount(labels).argmax()
-    return labels != biggest
+    sizes = np.bincount(labels)
+    if sizes.max() == 1:  # a strict order: every model's EPP runs off to infinity
+        return np.ones(len(wins), bool)
+    return labels != sizes.argmax()
 
 
 def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
@@ -365,6 +369,12 @@ def epp_from_scores(
                 "themselves uncertain; prefer more rounds (e.g. items) if available."
             )
     else:
+        if n_rounds < 2:
+            raise DataError(
+                "a bootstrap over rounds needs at least two rounds.",
+                file=source,
+                hint="choose GLM intervals, or use items as rounds.",
+            )
         if reps < 50:
             raise DataError(f"reps = {reps} is too few for a bootstrap; use at least 200.")
         boot = _bootstrap(scores[:, used], reps, seed, ridge, beta)

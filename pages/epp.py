@@ -63,10 +63,12 @@ with guard("The EPP analysis"):
     rounds = c1.radio(
         "A round is one",
         round_options,
+        index=len(round_options) - 1 if len(bench.tasks) < 3 else 0,
         format_func=ROUND_LABELS.get,
         key="epp_rounds",
         horizontal=True,
-        help="Items as rounds are available when the data are item-level.",
+        help="Items as rounds are available when the data are item-level (and the default when "
+        "there are fewer than three tasks: a single task would decide every pair at once).",
     )
     interval = c2.radio(
         "Intervals",

@@ -136,3 +136,13 @@ def test_separated_model_is_flagged_not_a_crash(make_app) -> None:
 def test_one_model_asks_for_more(make_app) -> None:
     at = _open(make_app, {"models": "VAE"})
     assert any("at least two models" in w.value for w in at.warning)
+
+
+def test_item_level_data_default_to_items_as_rounds(make_app) -> None:
+    at = _open(make_app, {"data": "sample:alpaca_eval"})
+    assert not at.error, [e.value for e in at.error]
+    assert at.radio(key="epp_rounds").value == "items"
+    assert any("805 rounds (items)" in c.value for c in at.caption)
+    at.radio(key="epp_rounds").set_value("tasks").run()
+    assert not at.exception
+    assert any("at least two rounds" in e.value for e in at.error)  # a message, no traceback

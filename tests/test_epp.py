@@ -194,6 +194,19 @@ def test_separation_condition_matches_strong_connectivity() -> None:
     wins[2, 1] = 0.0
     wins[1, 2] = 3.0
     assert separated_mask(wins, matches).tolist() == [False, False, True]
+    order = np.triu(np.full((3, 3), 2.0), 1)  # a strict order: m0 > m1 > m2 in every round
+    both = order + order.T
+    assert separated_mask(order, both).all()
+    res = epp_from_scores(np.array([[3.0, 3], [2, 2], [1, 1]]), tuple("abc"), interval="glm")
+    assert res.separated == ("a", "b", "c") and np.all(np.isfinite(res.estimate))
+    assert np.all(np.diff(res.estimate) < 0)
+
+
+def test_one_round_needs_glm_intervals() -> None:
+    scores = np.array([[0.9], [0.5], [0.1]])
+    for interval in ("rounds", "bootstrap"):
+        with pytest.raises(DataError, match="at least two rounds"):
+            epp_from_scores(scores, tuple("abc"), interval=interval)
 
 
 def test_unseparated_fit_uses_no_ridge() -> None:
