@@ -64,6 +64,15 @@ def decode_text(src: Source) -> str:
         raise DataError(
             "the file is empty.", file=src.name, hint="upload a file with a header row."
         )
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise DataError(
+                "the file starts like UTF-16 text but is not valid UTF-16.",
+                file=src.name,
+                hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
+            ) from None
     if b"\x00" in data[:4096]:
         raise DataError(
             "the file is binary, not a text table or JSON.",
@@ -185,6 +194,12 @@ def parse_json(src: Source) -> object:
     text = decode_text(src)
     try:
         return json.loads(text)
+    except RecursionError:
+        raise DataError(
+            "the JSON is nested too deeply to read.",
+            file=src.name,
+            hint="results files are a few levels deep; check this is the right file.",
+        ) from None
     except json.JSONDecodeError as err:
         raise DataError(
             f"invalid JSON at line {err.lineno}, character {err.colno}: {err.msg}.",

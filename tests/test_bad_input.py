@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.data import DataError
 from core.loaders import load_files, load_path, load_sample
@@ -569,3 +571,30 @@ def test_nothing_but_data_error_escapes(junk: bytes) -> None:
     for name in ("x.csv", "x.json", "x.jsonl", "x.parquet", "samples_t_2024-01-01T00-00-00.jsonl"):
         with pytest.raises(DataError):
             load_files([(name, junk)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_mutated_files_raise_only_data_error(data: st.DataObject) -> None:
+    """Random byte edits of valid files either load or raise DataError, never anything else."""
+    sources = [
+        ("x.csv", (HEAD + OK_ROW + "B,t1,c1,10,7\n").encode()),
+        ("x.json", json.dumps([{"model": "A", "task": "t", "n": 5, "correct": 2}]).encode()),
+        ("items.csv", b"model,task,item,score\nA,t,1,1\nB,t,1,0\n"),
+        ("samples_t_2024-01-01T00-00-00.jsonl", "\n".join(SAMPLES[:3]).encode()),
+        (
+            "r.json",
+            json.dumps(
+                {"results": {"arc": {"acc": 0.5, "acc_stderr": 0.1}}, "config": {}}
+            ).encode(),
+        ),
+    ]
+    name, raw = data.draw(st.sampled_from(sources))
+    buf = bytearray(raw)
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(buf) - 1))
+        buf[pos] = data.draw(st.integers(0, 255))
+    try:
+        load_files([(name, bytes(buf))])
+    except DataError:
+        pass

@@ -424,3 +424,34 @@ def test_lm_eval_limit_is_noted() -> None:
     bench = load_path(next(f.glob("results_*.json")))
     assert bench.n.tolist() == [[50]] and bench.correct.tolist() == [[46]]
     assert any("--limit" in x and "50 of 2305" in x for x in bench.notes)
+
+
+def test_utf16_text_from_spreadsheets() -> None:
+    bench = load_files([("x.txt", LONG.replace(",", "\t").encode("utf-16"))], name="x")
+    assert bench == load_files([("x.csv", LONG.encode())], name="x")
+
+
+def test_mmlu_subject_table_works_as_a_task_table() -> None:
+    folder = REAL / "lm_eval" / "results_v03" / "mmlu_5shot"
+    plain = load_path(folder)
+    with_table = load_path(folder, tasks=REAL / "mmlu" / "subjects.csv")
+    assert with_table.categories == plain.categories
+    assert np.array_equal(with_table.correct, plain.correct)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 500), st.floats(0, 1)), min_size=1, max_size=12),
+    st.sampled_from([",", ";", "\t"]),
+)
+def test_long_table_round_trip(cells: list[tuple[int, float]], sep: str) -> None:
+    """Counts written as a table load back unchanged, whatever the delimiter."""
+    rows = [
+        (f"m{k % 3}", f"task {k // 3}", n, round(frac * n)) for k, (n, frac) in enumerate(cells)
+    ]
+    text = sep.join(["model", "task", "n", "correct"]) + "\n"
+    text += "".join(sep.join(map(str, r)) + "\n" for r in rows)
+    bench = load_files([("x.csv", text.encode())])
+    for m, t, n, k in rows:
+        i, j = bench.models.index(m), bench.tasks.index(t)
+        assert (bench.n[i, j], bench.correct[i, j]) == (n, k)
