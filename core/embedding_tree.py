@@ -11,8 +11,10 @@ clustering (the tree is grown on one reference embedding).
 
 Choices the spec leaves open: the likelihood is averaged over the same kind of random heads as the
 score (``heads`` x ``dims``, seeded), with the ridge ``eps`` times the root's mean per-dimension
-variance; a split is made whenever one is allowed (no likelihood-gain threshold), and the table
-reports the gain over one Gaussian per entity (nats) so weak splits are visible.
+variance; by default a split is made whenever one is allowed (``min_gain=None``; the spec's
+stopping rules are depth and leaf size only), and the table reports the gain over one Gaussian per
+entity (nats) so weak splits are visible. The gain includes the mixing term ``log(n_side / n)``,
+so a split that does not separate anything gains about ``-log 2``.
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ def fit_tree(
     max_depth: int = 3,
     min_leaf: int = 20,
     prior: Mapping[str, float] | None = None,
+    min_gain: float | None = None,
     heads: int = 4,
     dims: int = 32,
     eps: float = DEFAULT_EPS,
@@ -153,7 +156,10 @@ def fit_tree(
     """Grow the EmbeddingTree on ``x`` ``(N, D)`` (METHODS 9).
 
     ``prior`` maps a meta column to a positive weight (default 1): its features' MAP score gets
-    ``+ log(weight)``, so a weight above 1 favours splitting on that column.
+    ``+ log(weight)``, so a weight above 1 favours splitting on that column. ``min_gain``
+    (nats per entity, default ``None`` = no threshold, as in METHODS 9) also stops a node whose
+    best split gains less than it over one Gaussian; ``0`` keeps only splits that raise the
+    likelihood.
     """
     if not features:
         raise DataError("no tree features given.", hint="name at least one meta column.")
@@ -184,7 +190,7 @@ def fit_tree(
 
     def grow(idx: np.ndarray, depth: int, conditions: tuple[str, ...]) -> None:
         condition = conditions[-1] if conditions else "all"
-        best: tuple[float, BinaryFeature, np.ndarray] | None = None
+        best: tuple[float, float, BinaryFeature, np.ndarray] | None = None
         if depth < max_depth:
             base = None
             for f in features:
@@ -193,17 +199,17 @@ def fit_tree(
                     continue
                 if base is None:
                     base = loglik(idx, [np.ones(len(idx), bool)])
-                score = loglik(idx, [mask, ~mask]) - base + math.log(prior.get(f.column, 1.0))
+                gain = (loglik(idx, [mask, ~mask]) - base) / len(idx)
+                score = gain * len(idx) + math.log(prior.get(f.column, 1.0))
                 if best is None or score > best[0]:
-                    best = (score, f, mask)
-        if best is None:
+                    best = (score, gain, f, mask)
+        if best is None or (min_gain is not None and best[1] < min_gain):
             leaf = " & ".join(conditions) or "all"
             nodes.append(TreeNode(depth, condition, len(idx), None, None, leaf))
             labels[idx] = leaf
             return
-        score, f, mask = best
-        log_w = math.log(prior.get(f.column, 1.0))
-        nodes.append(TreeNode(depth, condition, len(idx), f.yes, (score - log_w) / len(idx), None))
+        _, gain, f, mask = best
+        nodes.append(TreeNode(depth, condition, len(idx), f.yes, gain, None))
         grow(idx[mask], depth + 1, (*conditions, f.yes))
         grow(idx[~mask], depth + 1, (*conditions, f.no))
 
@@ -215,6 +221,7 @@ def fit_tree(
         settings={
             "max_depth": max_depth,
             "min_leaf": min_leaf,
+            "min_gain": math.nan if min_gain is None else min_gain,
             "heads": heads,
             "dims": dims,
             "eps": eps,

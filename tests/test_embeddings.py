@@ -1,0 +1,288 @@
+"""Embedding consistency (METHODS 9): simulation against known truth, inputs and errors."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import logsumexp
+from scipy.stats import multivariate_normal
+
+from core.data import DataError
+from core.embeddings import (
+    SYNTHETIC_CASES,
+    _resample_counts,
+    align,
+    check_clusters,
+    choose_heads,
+    cluster_labels,
+    consistency,
+    gaussian_stats,
+    log_posterior,
+    read_embeddings,
+    read_meta,
+    synthetic_clusters,
+)
+
+
+# ---- the synthetic study of [MHP] ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def study() -> dict[str, object]:
+    out = {}
+    for case in SYNTHETIC_CASES:
+        x, y = synthetic_clusters(case, k=10, n=300, d=16, seed=3)
+        out[case] = consistency({case: x}, y, reps=200, seed=1).scores[0]
+    return out
+
+
+def test_separated_clusters_are_perfectly_consistent(study: dict) -> None:
+    s = study["separated"]
+    assert s.accuracy.estimate >= 0.99
+    assert s.alp.estimate >= -0.05
+    assert s.clipped == 0.0
+
+
+def test_overlapping_clusters_score_chance(study: dict) -> None:
+    s = study["overlapping"]
+    assert abs(s.accuracy.estimate - 0.1) <= 0.1
+    # labels carry no information: no better than the prior-only log(1/10)
+    assert s.alp.estimate <= np.log(0.1) + 0.05
+
+
+def test_cases_are_ordered_by_alp_and_accuracy(study: dict) -> None:
+    sep, part, over = (study[c] for c in ("separated", "partial", "overlapping"))
+    assert sep.alp.estimate > part.alp.estimate > over.alp.estimate
+    assert sep.accuracy.estimate > part.accuracy.estimate > over.accuracy.estimate
+    # the intervals separate them too
+    assert sep.alp.low > part.alp.high and part.alp.low > over.alp.high
+
+
+def test_in_sample_fit_overfits_where_cross_fitting_does_not() -> None:
+    """Why folds=5 is the default: with one distribution, in-sample Gaussians of 100 entities in
+    16 dimensions find structure that is not there."""
+    x, y = synthetic_clusters("overlapping", k=5, n=100, d=16, seed=0)
+    inside = consistency({"m": x}, y, folds=1, reps=50, eps=1e-3).scores[0]
+    crossed = consistency({"m": x}, y, folds=5, reps=50, eps=1e-3).scores[0]
+    assert inside.accuracy.estimate > 0.35
+    assert abs(crossed.accuracy.estimate - 0.2) < 0.07
+
+
+# ---- coverage against known truth ------------------------------------------------------------
+def _true_scores(means: np.ndarray, size: int = 100_000) -> tuple[float, float]:
+    """ALP and Bayes accuracy of the true Gaussians (unit covariance, equal priors)."""
+    rng = np.random.default_rng(12345)
+    k, d = means.shape
+    y = np.repeat(np.arange(k), size)
+    x = means[y] + rng.standard_normal((len(y), d))
+    ll = np.stack([multivariate_normal(means[c], np.eye(d)).logpdf(x) for c in range(k)], 1)
+    lp = ll - logsumexp(ll, axis=1, keepdims=True)
+    return float(lp[np.arange(len(y)), y].mean()), float(np.mean(lp.argmax(axis=1) == y))
+
+
+def test_bootstrap_intervals_cover_the_true_alp_and_accuracy() -> None:
+    means = np.array([[0.0, 0.0], [1.5, 0.0], [0.0, 1.5]])
+    alp_true, acc_true = _true_scores(means)
+    sims, n = 150, 200
+    hit_alp = hit_acc = 0
+    bias = []
+    for s in range(sims):
+        rng = np.random.default_rng(s)
+        y = np.repeat(np.arange(3), n)
+        x = means[y] + rng.standard_normal((len(y), 2))
+        r = consistency({"m": x}, y.astype(str), clip=0, eps=1e-3, reps=300, seed=s).scores[0]
+        hit_alp += r.alp.low <= alp_true <= r.alp.high
+        hit_acc += r.accuracy.low <= acc_true <= r.accuracy.high
+        bias.append(r.alp.estimate - alp_true)
+    # nominal 0.95; Monte Carlo sd of a coverage over 150 simulations is about 0.018
+    assert 0.89 <= hit_alp / sims <= 0.99
+    assert 0.89 <= hit_acc / sims <= 0.99
+    assert abs(np.mean(bias)) < 0.03
+
+
+# ---- the Gaussian posterior ------------------------------------------------------------------
+def test_log_posterior_matches_scipy() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((60, 3)) + np.repeat(np.eye(3)[:2] * 2, 30, axis=0)
+    y = np.repeat([0, 1], 30)
+    counts, sums, cross = gaussian_stats(x, y, 2)
+    got = log_posterior(counts, sums, cross, x, ridge=0.1)
+    ll = []
+    for c in range(2):
+        xc = x[y == c]
+        cov = np.cov(xc.T, bias=True) + 0.1 * np.eye(3)
+        ll.append(multivariate_normal(xc.mean(0), cov).logpdf(x) + np.log(0.5))
+    ll = np.stack(ll, 1)
+    np.testing.assert_allclose(got, ll - logsumexp(ll, axis=1, keepdims=True), atol=1e-10)
+
+
+def test_heads_are_seeded_distinct_dimension_subsets() -> None:
+    heads = choose_heads(100, 16, 8, np.random.default_rng(0))
+    assert len(heads) == 16
+    assert all(len(set(h)) == 8 and h.max() < 100 for h in heads)
+    again = choose_heads(100, 16, 8, np.random.default_rng(0))
+    assert all((a == b).all() for a, b in zip(heads, again, strict=True))
+    assert [len(h) for h in choose_heads(10, 16, 64, np.random.default_rng(0))] == [10]
+
+
+def test_resampled_counts_are_bootstrap_weights() -> None:
+    w = _resample_counts(50, 400, np.random.default_rng(0))
+    assert w.shape == (400, 50)
+    assert (w.sum(axis=1) == 50).all()
+    assert abs(w.mean() - 1) < 0.02 and abs(w.var() - 1) < 0.1
+
+
+def test_multi_head_result_fields_and_reproducibility() -> None:
+    rng = np.random.default_rng(0)
+    y = np.repeat(["a", "b", "c"], 40)
+    x = rng.standard_normal((120, 50))
+    x[:, :5] += np.repeat(np.eye(3, 5) * 3, 40, axis=0)
+    first = consistency({"m": x}, y, heads=8, dims=10, reps=100, seed=4)
+    again = consistency({"m": x}, y, heads=8, dims=10, reps=100, seed=4)
+    s = first.scores[0]
+    assert (s.heads, s.dims) == (8, 10)
+    assert s.alp.low <= s.alp.estimate <= s.alp.high <= 0
+    assert 0 <= s.accuracy.low <= s.accuracy.estimate <= s.accuracy.high <= 1
+    np.testing.assert_allclose(s.confusion.sum(axis=1), 1.0)
+    assert s.confusion.shape == (3, 3)
+    np.testing.assert_array_equal(first.alp_draws, again.alp_draws)
+    assert first.table().columns[:5].tolist() == ["model", "alp", "alp_low", "alp_high", "accuracy"]
+
+
+def test_paired_differences_find_the_better_model() -> None:
+    x, y = synthetic_clusters("partial", k=4, n=100, d=8, seed=0)
+    noisy = x + np.random.default_rng(1).standard_normal(x.shape) * 1.5
+    res = consistency({"clean": x, "noisy": noisy}, y, reps=300)
+    diff = res.differences("clean").iloc[0]
+    assert diff["model"] == "noisy"
+    assert diff["alp_diff_high"] < 0 and diff["accuracy_diff_high"] < 0
+    assert res.alp_draws.shape == (300, 2)
+
+
+def test_clip_leaves_out_hopeless_entities_and_reports_it() -> None:
+    x, y = synthetic_clusters("partial", k=4, n=50, d=4, seed=0)
+    x[0] = 0.0
+    x[0, 1] = 10.0  # one entity of cluster c0 deep in cluster c1's direction
+    kept = consistency({"m": x}, y, clip=1e-6, reps=50, eps=1e-3).scores[0]
+    every = consistency({"m": x}, y, clip=0.0, reps=50, eps=1e-3).scores[0]
+    assert kept.clipped > 0 and every.clipped == 0
+    assert kept.alp.estimate > every.alp.estimate
+
+
+# ---- reading inputs --------------------------------------------------------------------------
+def _npz(**arrays: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+def _meta(ids: list[str], labels: list[str]) -> pd.DataFrame:
+    data = pd.DataFrame({"id": ids, "topic": labels}).to_csv(index=False).encode()
+    return read_meta("meta.csv", data)
+
+
+def test_formats_read_and_align_by_id() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 3))
+    ids = np.array(["d", "c", "b", "a"])
+    meta = _meta(["a", "b", "c", "d"], ["x", "x", "y", "y"])
+    npz = read_embeddings("emb.npz", _npz(ids=ids, layer_1=x, layer_2=x * 2))
+    assert [s.model for s in npz] == ["layer_1", "layer_2"]
+    aligned = align(npz, meta)
+    np.testing.assert_allclose(aligned["layer_1"][0], x[3])
+    frame = pd.DataFrame(x, columns=["v0", "v1", "v2"]).assign(id=ids)
+    csv = read_embeddings("mine.csv", frame.to_csv(index=False).encode())
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    parquet = read_embeddings("mine.parquet", buf.getvalue())
+    for s in (csv[0], parquet[0]):
+        assert s.model == "mine"
+        np.testing.assert_allclose(align([s], meta)["mine"], aligned["layer_1"])
+    buf = io.BytesIO()
+    np.save(buf, x)
+    bare = read_embeddings("bare.npy", buf.getvalue())[0]
+    np.testing.assert_allclose(align([bare], meta)["bare"], x)  # rows follow the meta table
+
+
+def test_numeric_meta_is_cut_into_quantile_bins() -> None:
+    meta = pd.DataFrame({"age": np.arange(100)}, index=[str(i) for i in range(100)])
+    labels = cluster_labels(meta, "age", bins=4)
+    assert len(set(labels)) == 4
+    assert pd.Series(labels).value_counts().tolist() == [25, 25, 25, 25]
+
+
+# ---- bad input -------------------------------------------------------------------------------
+def test_mismatched_ids_name_the_id_file_and_column() -> None:
+    meta = _meta(["a", "b", "c"], ["x", "x", "y"])
+    sets = read_embeddings("emb.npz", _npz(ids=np.array(["a", "b", "z"]), m=np.ones((3, 2))))
+    with pytest.raises(DataError) as err:
+        align(sets, meta)
+    text = str(err.value)
+    assert "'c'" in text and "meta.csv" in text and "row 3" in text and "column 'id'" in text
+    assert "How to fix" in text
+
+
+def test_extra_embedding_ids_are_reported() -> None:
+    meta = _meta(["a", "b"], ["x", "y"])
+    sets = read_embeddings(
+        "emb.npz", _npz(ids=np.array(["a", "b", "q"]), m=np.arange(6.0).reshape(3, 2))
+    )
+    with pytest.raises(DataError, match=r"emb.npz.*row 3.*'q'"):
+        align(sets, meta)
+
+
+def test_a_cluster_of_one_entity_is_refused() -> None:
+    with pytest.raises(DataError) as err:
+        check_clusters(np.array(["x", "x", "y", "x"]), file="meta.csv", column="topic")
+    text = str(err.value)
+    assert "cluster 'y' has only one entity" in text and "row 3" in text
+    assert "column 'topic'" in text and "merge" in text
+    with pytest.raises(DataError, match="only one entity"):
+        consistency({"m": np.zeros((4, 2))}, ["x", "x", "y", "x"], reps=10)
+
+
+def test_non_finite_values_name_row_and_column() -> None:
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "v0": [1.0, 2.0, 3.0], "v1": [0.0, np.inf, 1.0]})
+    with pytest.raises(DataError) as err:
+        read_embeddings("emb.csv", frame.to_csv(index=False).encode())
+    text = str(err.value)
+    assert "non-finite" in text and "row 2" in text and "column 'v1'" in text
+    x = np.ones((3, 4))
+    x[2, 1] = np.nan
+    with pytest.raises(DataError, match=r"row 3, column 'dimension 1'.*non-finite"):
+        read_embeddings("e.npz", _npz(m=x))
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "pattern"),
+    [
+        ("e.npy", None, r"shape \(5,\)"),
+        ("e.txt", b"1,2", "unsupported embedding file type"),
+        ("e.csv", b"id,v0\na,1\nb,x\n", r"row 2, column 'v0'.*must be numbers"),
+        ("e.npz", b"not an archive", "cannot read"),
+    ],
+)
+def test_bad_files_give_clear_messages(name: str, data: bytes | None, pattern: str) -> None:
+    if data is None:
+        buf = io.BytesIO()
+        np.save(buf, np.ones(5))
+        data = buf.getvalue()
+    with pytest.raises(DataError, match=pattern):
+        read_embeddings(name, data)
+
+
+def test_row_count_mismatch_of_a_bare_array() -> None:
+    buf = io.BytesIO()
+    np.save(buf, np.ones((4, 2)))
+    sets = read_embeddings("e.npy", buf.getvalue())
+    with pytest.raises(DataError, match="4 rows but the meta table has 3"):
+        align(sets, _meta(["a", "b", "c"], ["x", "x", "y"]))
+
+
+def test_missing_meta_value_and_unknown_column() -> None:
+    meta = read_meta("m.csv", b"id,topic\na,x\nb,\nc,y\n")
+    with pytest.raises(DataError, match=r"row 2, column 'topic'.*missing"):
+        cluster_labels(meta, "topic")
+    with pytest.raises(DataError, match="no meta column 'nope'"):
+        cluster_labels(meta, "nope")
