@@ -72,7 +72,7 @@ def test_forest_sorted_best_on_top_with_model_colours() -> None:
         ("alpha", "leader"),
         ("beta", "≈ leader"),
     ]
-    assert tags["x"] == pytest.approx([84.0, 78.0])
+    assert np.all(np.asarray(tags["x"]) > [84.0, 78.0])  # just right of each interval
     assert spec["layout"]["xaxis"]["range"][1] > 84.0  # room for the labels
     assert spec["layout"]["xaxis"]["title"]["text"] == "accuracy (%)"
     # the leader's interval is shaded
