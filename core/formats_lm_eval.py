@@ -212,19 +212,18 @@ def results_benchmark(
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
     model = model_name(obj, src.name)
-    frame = pd.DataFrame([r.__dict__ for r in rows])
-    M = 1
-    est = (frame["correct"] / frame["n"]).to_numpy()[None, :]
+    n = np.array([[r.n for r in rows]], dtype=np.int64)
+    k = np.array([[r.correct for r in rows]], dtype=np.int64)
     return Benchmark(
         name=model,
-        models=(model,) * M,
-        tasks=tuple(frame["task"]),
-        categories=tuple(frame["category"]),
+        models=(model,),
+        tasks=tuple(r.task for r in rows),
+        categories=tuple(r.category for r in rows),
         kind="counts",
-        estimate=est,
-        n=frame["n"].to_numpy()[None, :],
-        correct=frame["correct"].to_numpy()[None, :],
-        higher_is_better=frame["hib"].to_numpy(bool),
+        estimate=k / n,
+        n=n,
+        correct=k,
+        higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
     )
 
