@@ -13,7 +13,16 @@ from core.data import DataError
 __all__ = ["UsageError", "build_parser", "main"]
 
 # Each module exposes ``register(subparsers)`` and sets ``func`` on its parser.
-SUBCOMMANDS: tuple[str, ...] = ("leaderboard", "compare", "ranks", "epp", "weights", "bayes", "eb")
+SUBCOMMANDS: tuple[str, ...] = (
+    "leaderboard",
+    "compare",
+    "ranks",
+    "epp",
+    "weights",
+    "bayes",
+    "eb",
+    "embeddings",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

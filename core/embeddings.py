@@ -337,6 +337,27 @@ def check_clusters(labels: np.ndarray, *, file: str = "meta", column: str | None
         )
 
 
+# ---- samples -------------------------------------------------------------------------------
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data" / "embeddings"
+EMBEDDING_SAMPLES: dict[str, str] = {
+    "alpaca_eval": "805 AlpacaEval instructions: all-MiniLM-L6-v2 layers 1, 2, 4, 6, TF-IDF + SVD, "
+    "random; meta: source data set, length",
+    "synthetic": "[MHP] synthetic study: 10 Gaussian clusters, separated / partial / overlapping",
+}
+SAMPLE_LABELS: dict[str, str] = {"alpaca_eval": "dataset", "synthetic": "cluster"}
+
+
+def load_embedding_sample(name: str) -> tuple[list[EmbeddingSet], pd.DataFrame]:
+    """The embedding sets and meta table of a sample in ``sample_data/embeddings``."""
+    if name not in EMBEDDING_SAMPLES:
+        raise DataError(
+            f"unknown embedding sample '{name}'.",
+            hint=f"use one of {', '.join(EMBEDDING_SAMPLES)}.",
+        )
+    emb, meta = SAMPLE_DIR / f"{name}.npz", SAMPLE_DIR / f"{name}_meta.csv"
+    return read_embeddings(emb.name, emb.read_bytes()), read_meta(meta.name, meta.read_bytes())
+
+
 # ---- Gaussian posterior --------------------------------------------------------------------
 def gaussian_stats(x: np.ndarray, group: np.ndarray, g: int) -> tuple[np.ndarray, ...]:
     """Sufficient statistics per group: counts ``(g,)``, sums ``(g, d)``, cross products

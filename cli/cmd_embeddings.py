@@ -1,0 +1,129 @@
+"""``benchuq embeddings``: consistency of embeddings with meta features (METHODS 9, [MHP])."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "embeddings",
+        help="ALP and cluster accuracy of embeddings against meta features",
+        description="Average log posterior (ALP) and accuracy of each embedding's Gaussian "
+        "clusters, multi-head, with bootstrap intervals over entities. EMB: .npy, .npz (an 'ids' "
+        "array and one array per model or layer), CSV or Parquet (an 'id' column and one column "
+        "per dimension), or sample:alpaca_eval / sample:synthetic.",
+    )
+    p.add_argument("emb", metavar="EMB", nargs="+", help="embedding files (or sample:<name>)")
+    p.add_argument("--meta", default=None, help="meta table (CSV/Parquet): id + features")
+    p.add_argument(
+        "--label",
+        nargs="+",
+        default=None,
+        metavar="COL",
+        help="meta column defining the clusters; several columns grow an EmbeddingTree whose "
+        "leaves are the clusters (fitted on the first embedding)",
+    )
+    p.add_argument("--heads", type=int, default=16, help="random heads")
+    p.add_argument("--dims", type=int, default=64, help="dimensions per head")
+    p.add_argument("--clip", type=float, default=1e-6, help="leave out posteriors below this")
+    p.add_argument("--eps", type=float, default=1.0, help="ridge, relative to mean variance")
+    p.add_argument("--folds", type=int, default=5, help="cross-fitting folds (1 = in-sample)")
+    p.add_argument("--bins", type=int, default=4, help="quantile bins of numeric features")
+    p.add_argument("--depth", type=int, default=3, help="tree depth limit (several --label)")
+    p.add_argument("--min-leaf", type=int, default=20, help="tree leaf-size limit")
+    p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
+    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.common import check_level, print_json
+    from cli.main import UsageError
+    from core.embedding_tree import binarize, fit_tree
+    from core.embeddings import (
+        SAMPLE_LABELS,
+        align,
+        check_clusters,
+        cluster_labels,
+        consistency,
+        load_embedding_sample,
+        read_embeddings,
+        read_meta,
+    )
+
+    level = check_level(args.level)
+    sets, meta, default_label = [], None, None
+    for item in args.emb:
+        if item.startswith("sample:"):
+            name = item.removeprefix("sample:")
+            sample_sets, sample_meta = load_embedding_sample(name)
+            sets += sample_sets
+            meta = meta if meta is not None else sample_meta
+            default_label = SAMPLE_LABELS[name]
+        else:
+            sets += read_embeddings(Path(item).name, Path(item).read_bytes())
+    if args.meta is not None:
+        meta = read_meta(Path(args.meta).name, Path(args.meta).read_bytes())
+    if meta is None:
+        raise UsageError("--meta META is required (a CSV or Parquet table: id + features).")
+    columns = args.label or ([default_label] if default_label else None)
+    if not columns:
+        raise UsageError(f"--label COL is required; meta columns: {list(meta.columns)}.")
+    embeddings = align(sets, meta)
+    tree = None
+    if len(columns) == 1:
+        labels = cluster_labels(meta, columns[0], bins=args.bins)
+        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=columns[0])
+    else:
+        reference = next(iter(embeddings))
+        tree = fit_tree(
+            embeddings[reference],
+            binarize(meta, columns, bins=args.bins),
+            reference=reference,
+            max_depth=args.depth,
+            min_leaf=args.min_leaf,
+            eps=args.eps,
+            seed=args.seed,
+        )
+        labels = tree.labels
+    result = consistency(
+        embeddings,
+        labels,
+        heads=args.heads,
+        dims=args.dims,
+        clip=args.clip,
+        eps=args.eps,
+        folds=args.folds,
+        reps=args.reps,
+        level=level,
+        seed=args.seed,
+    )
+    table = result.table()
+    if args.json:
+        print_json(
+            {
+                "rows": table[["model", "alp", "alp_low", "alp_high", "accuracy"]].to_dict(
+                    orient="records"
+                ),
+                "accuracy_intervals": table[["model", "accuracy_low", "accuracy_high"]]
+                .rename(columns={"accuracy_low": "low", "accuracy_high": "high"})
+                .to_dict(orient="records"),
+                "clipped": dict(zip(table["model"], table["clipped"], strict=True)),
+                "clusters": dict(zip(result.clusters, result.cluster_sizes.tolist(), strict=True)),
+                "tree": None if tree is None else tree.table().to_dict(orient="records"),
+                "settings": dict(result.settings),
+            }
+        )
+        return 0
+    print(
+        f"{len(result.clusters)} clusters from {', '.join(columns)}; "
+        f"ALP in nats (0 = perfect); {level:g} entity-bootstrap intervals"
+    )
+    if tree is not None:
+        print(tree.text())
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    return 0
