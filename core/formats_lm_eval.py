@@ -267,8 +267,9 @@ def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = N
     m = SAMPLES_RE.match(base)
     task = m.group("task") if m else base.removesuffix(".jsonl").removeprefix("samples_")
     text = decode_text(src)
-    docs, scores, notes = [], [], []
+    docs, scores, lines, notes = [], [], [], []
     used: str | None = None
+    other_filters = 0
     filt_first: str | None = None
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -294,6 +295,7 @@ def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = N
         if filt is not None:
             filt_first = filt_first or str(filt)
             if str(filt) != filt_first:
+                other_filters += 1
                 continue
         if used is None:
             used = _pick_metric(rec, metric)
@@ -319,8 +321,18 @@ def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = N
             )
         docs.append(str(rec["doc_id"]))
         scores.append(x)
+        lines.append(lineno)
     if not docs:
-        raise DataError("the samples file has no records.", file=src.name)
+        raise DataError(
+            "the samples file has no records.",
+            file=src.name,
+            hint="choose a non-empty samples_<task>_<time>.jsonl file.",
+        )
+    if other_filters:
+        notes.append(
+            f"{src.name}: used the records of filter '{filt_first}'; {other_filters} records of "
+            "other filters were left out."
+        )
     if used != metric:
         notes.append(f"{src.name}: no '{metric}' per sample; used '{used}'.")
     frame = pd.DataFrame(
@@ -329,7 +341,7 @@ def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = N
             "task": task,
             "item": docs,
             "score": scores,
-            "row": np.arange(1, len(docs) + 1),
+            "row": lines,
             "file": src.name,
         }
     )
