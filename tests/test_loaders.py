@@ -455,3 +455,21 @@ def test_long_table_round_trip(cells: list[tuple[int, float]], sep: str) -> None
     for m, t, n, k in rows:
         i, j = bench.models.index(m), bench.tasks.index(t)
         assert (bench.n[i, j], bench.correct[i, j]) == (n, k)
+
+
+def test_inspect_epochs_are_averaged_and_scorer_named() -> None:
+    obj = json.loads(next((REAL / "inspect_ai").glob("*.json")).read_text())
+    second = json.loads(json.dumps(obj["samples"]))
+    for s in second:
+        s["epoch"] = 2
+        s["scores"]["model_graded_fact"]["value"] = "I"
+    obj["samples"] += second
+    for s in obj["samples"]:
+        s["scores"]["other"] = {"value": 1.0}
+    bench = load_files([("log.json", json.dumps(obj).encode())])
+    assert bench.estimate[0, 0] == pytest.approx(0.5) and bench.n is None
+    assert len(bench.item_tasks[0].items) == 3
+    assert any("epochs" in x for x in bench.notes)
+    assert any("model_graded_fact" in x for x in bench.notes)
+    other = load_files([("log.json", json.dumps(obj).encode())], metric="other")
+    assert other.estimate[0, 0] == 1.0
