@@ -1,5 +1,7 @@
 """Task weights: which model leads at every category weighting, and is the lead real (METHODS 5)."""
 
+from urllib.parse import urlencode
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -128,7 +130,7 @@ with guard("The task-weight map"):
         st.info("Select at least two models in the sidebar.")
         st.stop()
     mapping = category_mapping(cats)
-    key_map = tuple(sorted(mapping.items()))
+    key_map = tuple(mapping.items())  # order matters: it sets the corners
 
     c1, c2, c3 = st.columns([2, 2, 1])
     view = c1.radio("View", tuple(VIEWS), format_func=VIEWS.get, key="w_view", horizontal=True)
@@ -253,8 +255,10 @@ with guard("The task-weight map"):
                     "SE": ws.se * opts.scale,
                 }
             )
-            if ws.prob_best is not None:
-                table["P(best)"] = ws.prob_best
+            pm_here = best_probability_map(
+                draw_moments(ctx.draws_key, models, key_map, draws_all), weights=marker[None]
+            )
+            table["P(best)"] = [pm_here.probability[0, pm_here.models.index(m)] for m in ws.models]
             st.dataframe(
                 table,
                 hide_index=True,
@@ -286,6 +290,12 @@ with guard("The task-weight map"):
         + "; ".join(f"{md_escape(m or 'indeterminate')} {s:.0%}" for m, s in shares.items())
         + f" ({len(grid):,} weightings)."
     )
+
+    with st.expander("Share this map"):
+        query = {**st.query_params.to_dict(), "z": f"{z:g}"}
+        base = (st.context.url or "").split("?", 1)[0]
+        st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+        st.caption("The sidebar's link plus this page's z.")
 
     st.subheader("Export for slides")
     st.caption(
