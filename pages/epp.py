@@ -81,13 +81,14 @@ with guard("The EPP analysis"):
         "(cluster-robust by round, the default) and the bootstrap over rounds account for it.",
     )
     level = ctx.level
+    boot = interval == "bootstrap"  # replicates and seed only matter to the bootstrap
     result = _fit(
         bench.content_hash,
         models,
         rounds,
         interval,
-        int(ctx.settings.reps),
-        int(ctx.settings.seed),
+        int(ctx.settings.reps) if boot else 0,
+        int(ctx.settings.seed) if boot else 0,
         bench,
     ).at_level(level)
     sub = bench.subset(models=list(models)) if models != bench.models else bench

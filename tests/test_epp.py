@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.special import expit
 
@@ -303,3 +305,21 @@ def test_at_level_equals_a_fit_at_that_level(interval: str) -> None:
     np.testing.assert_allclose(moved.high, direct.high)
     assert moved.level == 0.8
     assert np.all(moved.high - moved.low < direct.at_level(0.95).high - direct.at_level(0.95).low)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), shift=st.floats(-5, 5), scale=st.floats(0.1, 10))
+def test_epp_depends_only_on_who_beat_whom(seed: int, shift: float, scale: float) -> None:
+    """Monotone per-round transforms leave EPP unchanged; permuting models permutes it."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(5, 12))
+    scores[rng.random((5, 12)) < 0.1] = np.nan
+    models = tuple("abcde")
+    base = epp_from_scores(scores, models)
+    moved = epp_from_scores(np.exp(scores * scale + shift), models)
+    np.testing.assert_allclose(moved.estimate, base.estimate, atol=1e-8)
+    np.testing.assert_allclose(moved.se, base.se, atol=1e-8)
+    perm = rng.permutation(5)
+    shuffled = epp_from_scores(scores[perm], tuple(models[i] for i in perm))
+    np.testing.assert_allclose(shuffled.estimate, base.estimate[perm], atol=1e-8)
+    assert abs(base.estimate.sum()) < 1e-9
