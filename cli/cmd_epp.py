@@ -8,6 +8,12 @@ import numpy as np
 
 from cli.common import add_data_arguments, check_level, load_benchmark, print_json
 
+METHOD_LABELS = {
+    "rounds": "round-robust (sandwich by round)",
+    "glm": "GLM (matches independent)",
+    "bootstrap": "bootstrap over rounds",
+}
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -74,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"{bench.name}: {len(models)} models, {res.n_rounds} rounds ({res.rounds})")
-    print(f"EPP in logit units (sum 0), {res.method} intervals at level {level:g}")
+    print(f"EPP in logit units (sum 0), {METHOD_LABELS[res.method]} intervals at level {level:g}")
     width = max(len(m) for m in models)
     print(f"{'model':<{width}}  {'epp':>8}  {'se':>7}  {'low':>8}  {'high':>8}  P(beats avg)")
     for i in order:
