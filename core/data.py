@@ -14,6 +14,7 @@ so caches can key on it safely across users.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -133,7 +134,7 @@ class Benchmark:
                 hint="provide at least one model and one task.",
             )
         for label, names in (("model", self.models), ("task", self.tasks)):
-            dup = sorted({x for x in names if names.count(x) > 1})
+            dup = sorted(x for x, count in Counter(names).items() if count > 1)
             if dup:
                 raise DataError(f"duplicate {label} names: {dup}.", column=label)
         if len(self.categories) != T:
