@@ -25,6 +25,7 @@ Choices where the spec is open:
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +33,7 @@ import numpy as np
 import pandas as pd
 import statsmodels.api as sm
 from scipy import stats
+from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from core.data import Benchmark, DataError
 from core.ebci import FS_CORRECTIONS, ebci
@@ -76,14 +78,12 @@ class Units:
 
     @property
     def features(self) -> tuple[str, ...]:
-        """Feature names that make sense for these units."""
+        """Feature names that make sense for these units (a label every unit has its own value
+        of would fit the data exactly, so it is not offered)."""
         out = ["intercept"]
-        if len(set(self.model)) > 1:
-            out.append("model")
-        if len(set(self.subgroup)) > 1:
-            out.append("subgroup")
-        if len(set(self.category)) > 1:
-            out.append("category")
+        for name in ("model", "subgroup", "category"):  # labels shared by some units
+            if 1 < len(set(getattr(self, name))) < len(self):
+                out.append(name)
         if np.all(np.isfinite(self.n)) and len(np.unique(self.n)) > 1:
             out.append("log_n")
         return (*out, *self.covariates.columns)
@@ -377,8 +377,11 @@ def design(units: Units, features: Sequence[str]) -> pd.DataFrame:
 def _wls(
     X: np.ndarray, z: np.ndarray, w: np.ndarray
 ) -> sm.regression.linear_model.RegressionResults:
-    """statsmodels WLS by pinv: a level absent from the rows gets coefficient 0."""
-    return sm.WLS(z, X, weights=w).fit(method="pinv")
+    """statsmodels WLS by pinv: a level absent from the rows gets coefficient 0 (a training
+    fold may miss a level; the rank-deficiency warning is expected there)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingularMatrixWarning)
+        return sm.WLS(z, X, weights=w).fit(method="pinv")
 
 
 def crossfit_operator(
@@ -411,7 +414,7 @@ def direct_interval(units: Units, alpha: float) -> tuple[np.ndarray, np.ndarray]
         n, k = units.n, units.k
         centre = (k + z * z / 2) / (n + z * z)
         half = z / (n + z * z) * np.sqrt(k * (n - k) / n + z * z / 4)
-        return centre - half, centre + half
+        return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
     q = np.where(
         np.isfinite(units.n) & (units.n > 1),
         stats.t.ppf(1 - alpha / 2, np.where(units.n > 1, units.n - 1, 1)),
