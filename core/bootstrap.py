@@ -17,12 +17,16 @@ nothing else.
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from core.data import Benchmark, DataError, ItemTask
 from core.draws import Draws
 
-# Chunks of replicates are sized so one chunk's count matrix stays under this many bytes.
+# Chunks of replicates are sized so one chunk's count matrix stays under this many bytes ...
 CHUNK_BYTES = 128 * 2**20
+# ... and so the light rows of one chunk (the bins of one bincount) fit in a CPU cache: random
+# increments into a table larger than the cache are several times slower.
+CACHE_BINS = 2**17
 # A pattern with at least this many items is drawn by the multinomial (one binomial per pattern
 # and replicate, about 90 ns); rarer patterns by drawing item indices (about 10 ns per item).
 # This only chooses between two exact samplers of the same multinomial (see _draw_counts).
@@ -194,27 +198,32 @@ def _units(task: ItemTask) -> _Units:
     return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n), np.arange(n))
 
 
-def _draw_counts(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarray:
-    """``(reps, U)`` row counts ``~ Multinomial(n_draw, weights / n_draw)``, exactly.
+def _draw_counts(units: _Units, N: np.ndarray, rng: np.random.Generator) -> None:
+    """Fill ``N`` ``(reps, U)`` with row counts ``~ Multinomial(n_draw, weights / n_draw)``.
 
-    Heavy rows (weight >= ``HEAVY_PATTERN``) get their counts from one multinomial over the heavy
-    rows plus one "light" bucket; the bucket's count is then spread over the light rows by
+    Exact: heavy rows (weight >= ``HEAVY_PATTERN``) get their counts from one multinomial over the
+    heavy rows plus one "light" bucket; the bucket's count is then spread over the light rows by
     drawing that many original units uniformly (each original unit has probability 1/n_draw, so
-    this is the same multinomial, only cheaper when patterns are many and small).
+    this is the same multinomial, only cheaper when patterns are many and small). Light counts
+    are tallied a few replicates at a time so the tally fits in a CPU cache (``CACHE_BINS``).
     """
+    reps = N.shape[0]
     H = units.heavy
     n_light = len(units.light_row)
     probs = np.append(units.weights[:H], n_light) / units.n_draw
     first = rng.multinomial(units.n_draw, probs / probs.sum(), size=reps)
-    U_light = len(units.weights) - H
+    N[:, :H] = first[:, :H]
+    U_light = N.shape[1] - H
     if U_light == 0:
-        return first[:, :H]
-    L = first[:, H]
-    picks = rng.integers(0, n_light, size=int(L.sum()), dtype=np.int32)
-    rep_of = np.repeat(np.arange(reps, dtype=np.int64) * U_light, L)
-    rep_of += units.light_row[picks]
-    light = np.bincount(rep_of, minlength=reps * U_light).reshape(reps, U_light)
-    return np.concatenate([first[:, :H], light], axis=1)
+        return
+    step = max(1, CACHE_BINS // U_light)
+    for start in range(0, reps, step):
+        L = first[start : start + step, H]
+        picks = rng.integers(0, n_light, size=int(L.sum()), dtype=np.int32)
+        slot = np.repeat(np.arange(len(L), dtype=np.int64) * U_light, L)
+        slot += units.light_row[picks]
+        tally = np.bincount(slot, minlength=len(L) * U_light)
+        N[start : start + len(L), H:] = tally.reshape(len(L), U_light)
 
 
 def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarray:
@@ -222,11 +231,13 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
     U, M = units.V.shape
     chunk = max(1, min(reps, CHUNK_BYTES // (8 * 4 * max(U, len(units.light_row), 1))))
     out = np.empty((reps, M))
+    N = np.empty((chunk, U), dtype=units.V.dtype)
     for start in range(0, reps, chunk):
         stop = min(reps, start + chunk)
-        N = _draw_counts(units, stop - start, rng).astype(units.V.dtype)
-        num = (N @ units.V).astype(float)
-        den = (N @ units.A[:, :1] if units.A_shared else N @ units.A).astype(float)
+        n = N[: stop - start]
+        _draw_counts(units, n, rng)
+        num = (n @ units.V).astype(float)
+        den = (n @ units.A[:, :1] if units.A_shared else n @ units.A).astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
             out[start:stop] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return out
@@ -252,10 +263,12 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     values = np.empty((reps, M, T))
     order, _ = _canonical(bench.tasks)
     clustered = False
-    for j in order:
-        task = bench.item_tasks[j]
-        clustered |= task.cluster is not None
-        values[:, :, j] = _task_draws(_units(task), reps, rng)
+    # many small products: BLAS threads cost more CPU than they save (benchmarks/bench_bootstrap)
+    with threadpool_limits(limits=1, user_api="blas"):
+        for j in order:
+            task = bench.item_tasks[j]
+            clustered |= task.cluster is not None
+            values[:, :, j] = _task_draws(_units(task), reps, rng)
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []
     if clustered:
