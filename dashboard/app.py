@@ -21,6 +21,8 @@ PAGES: list[tuple[str, str, str]] = [
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
     ("epp.py", "Win probabilities (EPP)", ":material/sports_score:"),
+    ("bayes.py", "Bayesian model", ":material/model_training:"),
+    ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),
 ]

@@ -8,6 +8,7 @@ clicks (deferred downloads), so reruns stay fast.
 from __future__ import annotations
 
 import threading
+import warnings
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -26,7 +27,9 @@ def _kaleido_server() -> bool:
 def image_bytes(fig: go.Figure, fmt: str) -> bytes:
     """``fig`` as PNG or SVG bytes (white background, the figure's own size)."""
     _kaleido_server()
-    with _LOCK:
+    with _LOCK, warnings.catch_warnings():
+        # plotly passes browser options that a running kaleido server already has
+        warnings.filterwarnings("ignore", message="The kopts argument is ignored")
         return fig.to_image(format=fmt, scale=2 if fmt == "png" else 1)
 
 

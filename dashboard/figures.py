@@ -254,7 +254,7 @@ def win_heatmap(prob: np.ndarray, models: Sequence[str], options: FigureOptions)
             zmax=1,
             colorscale="RdBu",
             reversescale=False,
-            colorbar={"title": {"text": "P(win)", "side": "top"}},
+            colorbar={"thickness": 12, "tickvals": [0, 0.5, 1], "ticktext": ["0", "½", "1"]},
             hovertemplate="P(%{y} beats %{x}) = %{z:.3f}<extra></extra>",
         )
     )

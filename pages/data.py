@@ -11,7 +11,7 @@ from dashboard.context import current, guard
 from dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
 from dashboard.text import md_escape
 
-UPLOAD_TYPES = ["csv", "tsv", "txt", "json", "jsonl", "parquet", "eval"]
+UPLOAD_TYPES = ["csv", "tsv", "txt", "json", "jsonl", "parquet"]
 TARGET_COLUMNS = [
     "model",
     "task",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
+from browser_utils import chromium_available
 
 from dashboard import state
 from dashboard.colors import INDETERMINATE, PALETTE, model_colors
@@ -277,3 +279,19 @@ def test_query_round_trip() -> None:
     assert values["level"] == s.level and values["rho"] == s.rho
     np.testing.assert_allclose(s.normalized_weights(), [1 / 3, 2 / 3])
     np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
+
+
+def test_chart_downloads_render_png_svg_and_html() -> None:
+    """Server-side images via kaleido (needs the system chromium, like the browser tests)."""
+    if not chromium_available():
+        if os.environ.get("CI"):
+            pytest.fail("kaleido needs /usr/bin/chromium in CI")
+        pytest.skip("chromium not found")
+    from dashboard.export import html_bytes, image_bytes
+
+    fig = forest_figure(_table(), OPTS)
+    assert image_bytes(fig, "png").startswith(b"\x89PNG")
+    svg = image_bytes(fig, "svg")
+    assert b"<svg" in svg[:500] and b"alpha" in svg
+    page = html_bytes(fig)
+    assert b"<html>" in page[:100] and b"plotly" in page
