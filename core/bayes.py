@@ -44,7 +44,7 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy import special, stats
 
 from core import diagnostics
 from core.data import Benchmark, DataError
@@ -173,6 +173,36 @@ class BayesFit:
         """``(M, T)`` direct estimates ``k / n`` (``nan`` where there is no data)."""
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.present, self.k / self.n, np.nan)
+
+    def shrinkage(self, model: str, level: float = 0.95) -> pd.DataFrame:
+        """Direct vs posterior estimate of each task of ``model`` (METHODS 6, shrinkage).
+
+        Columns: ``task``, ``category``, ``n``, ``direct`` (``k / n``) with its exact
+        Clopper-Pearson interval ``direct_low``, ``direct_high``; ``posterior`` (mean of theta)
+        with the central credible interval ``posterior_low``, ``posterior_high``; ``grand_mean``
+        (posterior mean of ``a / (a + b)``, the point small tasks move toward). Tasks without data
+        are left out.
+        """
+        i = self.models.index(model)
+        keep = np.flatnonzero(self.present[i])
+        k, n = self.k[i, keep], self.n[i, keep]
+        alpha = (1.0 - level) / 2.0
+        theta = self.theta[:, :, i, keep].reshape(-1, keep.size)
+        lo, hi = np.quantile(theta, [alpha, 1.0 - alpha], axis=0)
+        return pd.DataFrame(
+            {
+                "task": [self.tasks[j] for j in keep],
+                "category": [self.categories[j] for j in keep],
+                "n": n,
+                "direct": k / n,
+                "direct_low": np.where(k > 0, stats.beta.ppf(alpha, k, n - k + 1), 0.0),
+                "direct_high": np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, n - k), 1.0),
+                "posterior": theta.mean(axis=0),
+                "posterior_low": lo,
+                "posterior_high": hi,
+                "grand_mean": float((self.a[..., i] / (self.a[..., i] + self.b[..., i])).mean()),
+            }
+        )
 
 
 def _label(row: pd.Series) -> str:

@@ -23,6 +23,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("epp.py", "Win probabilities (EPP)", ":material/sports_score:"),
     ("bayes.py", "Bayesian model", ":material/model_training:"),
     ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
+    ("subgroups.py", "Small subgroups", ":material/group_work:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),
 ]
