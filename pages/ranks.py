@@ -23,7 +23,7 @@ with guard("The rank analysis"):
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-    st.dataframe(views.rank_table(ranks), hide_index=True)
+    st.dataframe(views.rank_table(ranks), hide_index=True, height=min(38 + 35 * len(models), 640))
     st.caption("Mean rank [95% interval] under each aggregation; 1 = best.")
     st.download_button(
         "Download ranks (CSV)",
