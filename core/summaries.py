@@ -433,7 +433,13 @@ def _geometric_score(x: np.ndarray, sign: np.ndarray) -> np.ndarray:
     """Mean over tasks of ``sign_j * log x_ij`` (the log geometric mean, oriented); negative
     scores are left out, a score of 0 on a higher-is-better task gives ``-inf`` (worst)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _nanmean(sign * np.log(np.where(x >= 0, x, np.nan)), axis=-1)
+        return _sorted_mean(sign * np.log(np.where(x >= 0, x, np.nan)))
+
+
+def _sorted_mean(y: np.ndarray) -> np.ndarray:
+    """nan-mean over the last axis, summed in sorted order: the result (and so any exact tie
+    between models) does not depend on the order of the tasks."""
+    return _nanmean(np.sort(y, axis=-1), axis=-1)
 
 
 def _final_ranks(score: np.ndarray) -> np.ndarray:
@@ -445,7 +451,7 @@ def _noise(draws: Draws, rng: np.random.Generator) -> np.ndarray:
     reordering models or tasks reorders the noise with them."""
     om = np.argsort(np.array(draws.models, dtype=object), kind="stable")
     ot = np.argsort(np.array(draws.tasks, dtype=object), kind="stable")
-    z = rng.standard_normal((draws.reps, len(om), len(ot)))
+    z = rng.standard_normal((draws.reps, len(om), len(ot)), dtype=np.float32)
     out = np.empty_like(z)
     out[:, om[:, None], ot[None, :]] = z
     return NOISE_SD * out
@@ -456,7 +462,7 @@ def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None)
     (without noise it equals method 3)."""
     y = x * sign
     out = {
-        "mean": _final_ranks(_nanmean(y, axis=-1)),
+        "mean": _final_ranks(_sorted_mean(y)),
         "geometric_mean": _final_ranks(_geometric_score(x, sign)),
     }
     avg, bins = average_and_bin_ranks(y, axis=-2)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
+from core import ranks
 from core.draws import Draws
 from core.ranks import average_and_bin_ranks, percent_bins, tie_ranks
 from core.summaries import RANK_METHODS, rank_aggregations, rank_probabilities
@@ -137,3 +138,16 @@ def test_rank_probabilities_by_hand_with_ties() -> None:
 def test_rank_probabilities_lower_is_better() -> None:
     d = one_draw(np.array([[2.0], [1.0]]), higher_is_better=np.array([False]))
     np.testing.assert_allclose(rank_probabilities(d), [[0, 1], [1, 0]])
+
+
+def test_comparison_and_sort_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(9)
+    x = np.floor(rng.random((12, 40, 3)) * 8) / 8
+    x[rng.random(x.shape) < 0.1] = np.nan
+    by_comparison = [tie_ranks(x, 1, t) for t in ("average", "min", "max")]
+    avg_c, bins_c = average_and_bin_ranks(x, 1)
+    monkeypatch.setattr(ranks, "COMPARE_MAX_MODELS", 0)
+    by_sort = [tie_ranks(x, 1, t) for t in ("average", "min", "max")]
+    avg_s, bins_s = average_and_bin_ranks(x, 1)
+    for a, b in zip([*by_comparison, avg_c, bins_c], [*by_sort, avg_s, bins_s], strict=True):
+        np.testing.assert_array_equal(a, b)
