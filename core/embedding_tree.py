@@ -214,6 +214,7 @@ def fit_tree(
         grow(idx[~mask], depth + 1, (*conditions, f.no))
 
     grow(np.arange(n), 0, ())
+    labels.setflags(write=False)
     return EmbeddingTree(
         nodes=tuple(nodes),
         labels=labels,

@@ -648,12 +648,17 @@ def consistency(
         )
     if not scores:
         raise DataError("no embeddings given.", hint="provide at least one embedding file.")
+    for s in scores:
+        s.confusion.setflags(write=False)
+    alp_all, acc_all = np.column_stack(alp_draws), np.column_stack(acc_draws)
+    for a in (sizes, alp_all, acc_all):
+        a.setflags(write=False)
     return ConsistencyResult(
         scores=tuple(scores),
         clusters=tuple(str(c) for c in clusters),
         cluster_sizes=sizes,
-        alp_draws=np.column_stack(alp_draws),
-        accuracy_draws=np.column_stack(acc_draws),
+        alp_draws=alp_all,
+        accuracy_draws=acc_all,
         settings={
             "heads": heads,
             "dims": dims,

@@ -59,6 +59,7 @@ def _labelled(n: int = 60) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
 
 
 # ---- the page ------------------------------------------------------------------------------
+@pytest.mark.slow  # the first AppTest run imports the whole app (about 8 s)
 def test_sample_page_shows_scores_confusion_and_table(make_app) -> None:
     at = _open(make_app)
     _clean(at)
@@ -85,6 +86,7 @@ def test_synthetic_sample_line_chart_and_accuracy(make_app) -> None:
     assert accuracy["separated"] >= 0.99 and abs(accuracy["overlapping"] - 0.1) < 0.1
 
 
+@pytest.mark.slow
 def test_several_features_grow_a_tree(make_app) -> None:
     at = _open(make_app)
     [columns] = [m for m in at.multiselect if m.label.startswith("Clusters")]
