@@ -75,6 +75,7 @@ def _canonical(names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 def _draws(
     bench: Benchmark, values: np.ndarray, method: str, paired: bool, seed: int, notes: list[str]
 ) -> Draws:
+    """Wrap values as Draws; ``notes`` are the method's caveats (provenance stays on the bench)."""
     if np.isnan(bench.estimate).any():
         notes.append(NOTE_MISSING)
     return Draws(
@@ -87,7 +88,7 @@ def _draws(
         method=method,
         paired=paired,
         seed=seed,
-        notes=(*bench.notes, *notes),
+        notes=tuple(notes),
     )
 
 
