@@ -162,15 +162,15 @@ def _ternary_layout(
         },
         title={"text": title, "x": 0.0, "xanchor": "left"} if title else None,
         height=height,
-        margin={"l": 95, "r": 20, "t": 70 if title else 45, "b": 45},
+        margin={"l": 70, "r": 70, "t": 70 if title else 45, "b": 130},
         font=FONT,
         legend={
-            "orientation": "v",
+            "orientation": "h",
             "yanchor": "top",
-            "y": 1.0,
+            "y": -0.08,
             "xanchor": "left",
-            "x": 1.02,
-            "title": {"text": legend_title},
+            "x": 0.0,
+            "title": {"text": legend_title, "side": "top"},
             "itemclick": False,
             "itemdoubleclick": False,
         },
@@ -287,7 +287,7 @@ def dominance_hover(dm: DominanceMap, options: FigureOptions) -> list[str]:
 
 
 def dominance_figure(
-    dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 620
+    dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 700
 ) -> go.Figure:
     """The SE-rule map: tiles coloured by winner, grey where indeterminate (METHODS 5)."""
     if len(dm.categories) == 2:
@@ -359,7 +359,7 @@ def probability_figure(
     pm: BestProbabilityMap,
     options: FigureOptions,
     marker: np.ndarray | None = None,
-    height: int = 620,
+    height: int = 700,
 ) -> go.Figure:
     """Most likely best model per point, shaded by its probability (darker = surer)."""
     if len(pm.categories) == 2:

@@ -94,15 +94,15 @@ def category_mapping(cats: tuple[str, ...]) -> dict[str, str]:
 
 
 def set_weights_from_click(
-    grid: np.ndarray, cats: tuple[str, ...], task_cats: tuple[str, ...], mapping: dict[str, str]
+    cats: tuple[str, ...], task_cats: tuple[str, ...], mapping: dict[str, str]
 ) -> None:
-    """Chart callback: a clicked grid point becomes the sidebar's category weights."""
+    """Chart callback: the clicked point's weights (its ternary a, b, c) go to the sidebar."""
     event = st.session_state.get(CHART_KEY) or {}
     points = (event.get("selection") or {}).get("points") or []
-    idx = [p["customdata"] for p in points if isinstance(p.get("customdata"), int)]
-    if not idx:
+    abc = [[p[k] for k in "abc"] for p in points if all(k in p for k in "abc")]
+    if not abc:
         return
-    w = from_map_weights(grid[idx[0]], cats, task_cats, mapping)
+    w = from_map_weights(np.asarray(abc[0], dtype=float), cats, task_cats, mapping)
     for i, x in enumerate(w):
         st.session_state[f"weight_{i}"] = round(float(x), 4)
 
@@ -191,12 +191,11 @@ with guard("The task-weight map"):
         "× = the sidebar's weights; click a tile to use its weights."
     )
 
-    grid = dm.weights
     on_select = None
     if len(dm.categories) == 3:
 
         def on_select() -> None:
-            set_weights_from_click(grid, cats, bench.categories, mapping)
+            set_weights_from_click(cats, bench.categories, mapping)
 
     se_fig = dominance_figure(dm, opts, marker=marker)
     pm = None
@@ -220,7 +219,7 @@ with guard("The task-weight map"):
             st.plotly_chart(pfig, key="weights_prob", config=chart_cfg)
         table_col = st.container()
     else:
-        map_col, table_col = st.columns([3, 2])
+        map_col, table_col = st.columns([5, 3])
         with map_col:
             fig = se_fig if view == "se" else pfig
             st.plotly_chart(
@@ -252,7 +251,6 @@ with guard("The task-weight map"):
                     "score": ws.estimate * opts.scale,
                     "low": ws.low * opts.scale,
                     "high": ws.high * opts.scale,
-                    "SE": ws.se * opts.scale,
                 }
             )
             pm_here = best_probability_map(
@@ -265,7 +263,7 @@ with guard("The task-weight map"):
                 column_config={
                     **{
                         c: st.column_config.NumberColumn(format="%.2f")
-                        for c in ("score", "low", "high", "SE")
+                        for c in ("score", "low", "high")
                     },
                     "P(best)": st.column_config.ProgressColumn(
                         format="percent", min_value=0, max_value=1
@@ -288,7 +286,7 @@ with guard("The task-weight map"):
     st.caption(
         "Share of the map: "
         + "; ".join(f"{md_escape(m or 'indeterminate')} {s:.0%}" for m, s in shares.items())
-        + f" ({len(grid):,} weightings)."
+        + f" ({len(dm.weights):,} weightings)."
     )
 
     with st.expander("Share this map"):

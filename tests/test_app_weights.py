@@ -65,7 +65,7 @@ def test_default_map_table_and_caption(make_app) -> None:
     assert "rho = **0.00 is assumed**" in text and "z = 2.00" in text
     (table,) = at.dataframe
     df = table.value
-    assert list(df.columns) == ["model", "score", "low", "high", "SE", "P(best)"]
+    assert list(df.columns) == ["model", "score", "low", "high", "P(best)"]
     assert len(df) == 16 and df["score"].is_monotonic_decreasing
     assert abs(df["P(best)"].sum() - 1) < 1e-9
     marker = fig["data"][-1]

@@ -1,0 +1,71 @@
+"""Real browser: the Task weights map reacts to rho, z comes from the link, a click sets weights.
+
+Screenshots go to tests/artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
+
+pytestmark = pytest.mark.browser
+
+
+def grey_share(page) -> int:
+    legend = page.get_by_test_id("stPlotlyChart").first.locator(".legendtext")
+    text = next(t for t in legend.all_text_contents() if t.startswith("indeterminate"))
+    return int(re.search(r"\((\d+)%\)", text).group(1))
+
+
+def open_map(browser, app_server, query: str):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(f"{app_server}/weights?reps=200&{query}")
+    page.get_by_role("heading", name="Task weights").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    assert exceptions_shown(page) == []
+    return ctx, page
+
+
+def test_rho_slider_changes_the_grey_area(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "z=1.5")
+    z_slider = page.get_by_test_id("stSlider").filter(has_text="z (lead needed")
+    assert "1.50" in z_slider.inner_text()  # z from the link
+    before = grey_share(page)
+    screenshot(page, "weights_rho0")
+    rho = page.get_by_test_id("stSlider").filter(has_text="Assumed correlation")
+    rho.get_by_role("slider").focus()
+    page.keyboard.press("End")  # rho = 0.99
+    page.get_by_text("rho = 0.99 is assumed").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    after = grey_share(page)
+    assert after < before
+    assert "rho=0.99" in page.url
+    screenshot(page, "weights_rho099")
+    ctx.close()
+
+
+def test_clicking_a_tile_sets_the_sidebar_weights(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "")
+    chart = page.get_by_test_id("stPlotlyChart").first
+    # the grey background trace is the whole triangle: its box locates the corners
+    box = chart.locator(".scatterlayer .trace").first.locator("path.js-fill").first.bounding_box()
+    a, c = 0.1, 0.7  # natural 10%, specialized 20%, structured 70%
+    x = box["x"] + box["width"] * (c + a / 2)
+    y = box["y"] + box["height"] * (1 - a)
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.get_by_text("natural 10%, specialized 20%, structured 70%").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    inputs = [
+        page.get_by_test_id("stNumberInput").filter(has_text=n).locator("input").input_value()
+        for n in ("natural", "specialized", "structured")
+    ]
+    assert inputs == ["0.10", "0.20", "0.70"]
+    assert "weights=0.1%2C0.2%2C0.7" in page.url
+    screenshot(page, "weights_clicked")
+    ctx.close()
