@@ -172,8 +172,10 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
             "text": [tags[k] for k in tagged],
             "textposition": "middle right",
             "textfont": {"color": "#555555", "size": 11},
+            "cliponaxis": False,
         }
     )
+    layout["margin"]["r"] = 60  # the labels may run past the axis end
     layout["shapes"] = [
         {
             "type": "rect",

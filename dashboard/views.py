@@ -6,7 +6,8 @@ Choices the spec leaves open, made here:
   each model, the percentile interval of ``leader - model`` over the draws (paired replicates; for
   independent draws this is the independent difference) at the level ``2 Phi(sqrt(2) z_L) - 1``
   whose test the overlap of two level-L intervals approximates [GH] (95% at L = 83.4%), contains 0.
-- The weighted group ``S(w)`` is added to the leaderboard when the data have two or more categories.
+- The weighted group ``S(w)`` and the per-category groups are shown when the data have two or more
+  categories (with one category both would repeat the overall group).
 - Group scores rank higher as better (a group mixing lower-is-better tasks is not reoriented here).
 """
 
@@ -64,7 +65,8 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     groups: list[str | np.ndarray] = ["overall"]
     if len(draws.category_names) > 1:
         groups.append(WEIGHTED)
-    groups += [g for g in dict.fromkeys(table["group"]) if g != "overall"]
+    if len(draws.category_names) > 1:  # one category would repeat the overall group
+        groups += [g for g in dict.fromkeys(table["group"]) if g != "overall"]
     for g in groups:
         scores = summaries.group_scores(draws, np.asarray(weights) if g == WEIGHTED else g)
         if g == WEIGHTED:

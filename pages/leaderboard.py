@@ -31,11 +31,12 @@ with guard("The leaderboard"):
     table = views.leaderboard_table(draws, level, ctx.weights)
     groups = list(dict.fromkeys(table["group"]))
     opts = ctx.figure_options()
-    cols = st.columns(2)
+    long_names = max(len(m) for m in draws.models) > 24
+    cols = st.columns(1 if long_names else 2)
     for k, group in enumerate(groups):
         part = table[table["group"] == group]
         fig = forest_figure(part, ctx.figure_options(views.group_label(group)))
-        with cols[k % 2]:
+        with cols[k % len(cols)]:
             st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
             download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
     st.subheader("Table")
@@ -61,5 +62,5 @@ with guard("The leaderboard"):
         on_click="ignore",
         icon=":material/download:",
     )
-    for note in (*bench.notes, *draws.notes):
+    for note in dict.fromkeys((*bench.notes, *draws.notes)):
         st.caption(md_escape(note))

@@ -174,6 +174,8 @@ def test_switching_data_set_resets_models_and_weights(make_app) -> None:
     assert at.query_params["data"] == "sample:toy"
     assert at.multiselect(key="models").value == list(at.session_state["_bench_models"])
     assert len(at.query_params["weights"].split(",")) == len(at.session_state["_bench_cats"])
+    assert at.session_state["_bench_cats"] == ("all",)
+    assert len(_charts(at)) == 1  # one category: no weighted or category plot repeating overall
 
 
 def test_compare_page(make_app) -> None:
