@@ -33,6 +33,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bins", type=int, default=4, help="quantile bins of numeric features")
     p.add_argument("--depth", type=int, default=3, help="tree depth limit (several --label)")
     p.add_argument("--min-leaf", type=int, default=20, help="tree leaf-size limit")
+    p.add_argument(
+        "--prior",
+        nargs="+",
+        default=(),
+        metavar="COL=W",
+        help="tree prior weight per meta column (default 1; above 1 favours splitting on it)",
+    )
     p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
     p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
     p.add_argument("--seed", type=int, default=0, help="random seed")
@@ -43,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cli.common import check_level, print_json
     from cli.main import UsageError
-    from core.embedding_tree import binarize, fit_tree
+    from core.embedding_tree import binarize, fit_tree, parse_prior
     from core.embeddings import (
         SAMPLE_LABELS,
         align,
@@ -86,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
             reference=reference,
             max_depth=args.depth,
             min_leaf=args.min_leaf,
+            prior=parse_prior(args.prior),
             eps=args.eps,
             seed=args.seed,
         )

@@ -74,6 +74,24 @@ def binarize(meta: pd.DataFrame, columns: Sequence[str], *, bins: int = 4) -> li
     return out
 
 
+def parse_prior(items: Sequence[str]) -> dict[str, float]:
+    """``["genre=2", "year=0.5"]`` -> ``{"genre": 2.0, "year": 0.5}`` (tree prior weights)."""
+    out: dict[str, float] = {}
+    for item in items:
+        col, sep, value = item.rpartition("=")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = math.nan
+        if not sep or not col.strip() or not weight > 0:
+            raise DataError(
+                f"cannot read the prior weight '{item}'.",
+                hint="write COLUMN=WEIGHT with a positive weight, e.g. dataset=2.",
+            )
+        out[col.strip()] = weight
+    return out
+
+
 @dataclass(frozen=True)
 class TreeNode:
     """One node in pre-order.

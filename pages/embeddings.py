@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.embedding_tree import EmbeddingTree, binarize, fit_tree
+from core.embedding_tree import EmbeddingTree, binarize, fit_tree, parse_prior
 from core.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
@@ -49,7 +49,7 @@ def _sample(name: str) -> Inputs:
 def _analyse(
     digest: str,
     columns: tuple[str, ...],
-    tree_settings: tuple[str, int, int, float | None, int],
+    tree_settings: tuple[str, int, int, float | None, int, tuple[tuple[str, float], ...]],
     settings: tuple[int, int, float, float, int, int, float, int],
     _inputs: Inputs,
 ) -> tuple[ConsistencyResult, EmbeddingTree | None]:
@@ -61,7 +61,7 @@ def _analyse(
         labels = cluster_labels(meta, columns[0], bins=tree_settings[4])
         check_clusters(labels, file=meta.attrs.get("file", "meta"), column=columns[0])
     else:
-        reference, depth, min_leaf, min_gain, bins = tree_settings
+        reference, depth, min_leaf, min_gain, bins, prior = tree_settings
         tree = fit_tree(
             embeddings[reference],
             binarize(meta, columns, bins=bins),
@@ -69,6 +69,7 @@ def _analyse(
             max_depth=depth,
             min_leaf=min_leaf,
             min_gain=min_gain,
+            prior=dict(prior),
             eps=eps,
             seed=seed,
         )
@@ -192,13 +193,23 @@ with guard("The embedding analysis"):
         level = c3.slider("Interval level", 0.5, 0.99, 0.95, key="emb_level")
         seed = c4.number_input("Seed", 0, 2**31 - 1, 0, key="emb_seed")
         bins = c1.number_input("Quantile bins (numeric features)", 2, 10, 4, key="emb_bins")
-        reference, depth, min_leaf, min_gain = models[0], 3, 20, None
+        reference, depth, min_leaf, min_gain, prior = models[0], 3, 20, None, ()
         if len(columns) > 1:
             reference = c2.selectbox(
                 "Tree grown on", models, key=f"emb_reference_{digest[:16]}", format_func=str
             )
             depth = c3.number_input("Tree depth limit", 1, 6, 3, key="emb_depth")
             min_leaf = c4.number_input("Minimum leaf size", 2, 10_000, 20, key="emb_min_leaf")
+            prior_text = c1.text_input(
+                "Prior weights",
+                "",
+                key="emb_prior",
+                placeholder="dataset=2, length_words=0.5",
+                help="COLUMN=WEIGHT pairs, comma-separated; a weight above 1 favours splitting "
+                "on that feature (its MAP score gets + log weight). Default 1.",
+            )
+            pairs = [p for p in prior_text.split(",") if p.strip()]
+            prior = tuple(sorted(parse_prior(pairs).items()))
             if st.checkbox(
                 "Split only where the likelihood rises (gain > 0)",
                 key="emb_min_gain",
@@ -209,7 +220,7 @@ with guard("The embedding analysis"):
     result, tree = _analyse(
         digest,
         tuple(columns),
-        (reference, int(depth), int(min_leaf), min_gain, int(bins)),
+        (reference, int(depth), int(min_leaf), min_gain, int(bins), prior),
         (int(heads), int(dims), float(clip), float(eps), int(folds), int(reps), level, int(seed)),
         inputs,
     )

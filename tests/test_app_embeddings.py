@@ -94,7 +94,12 @@ def test_several_features_grow_a_tree(make_app) -> None:
     at.number_input(key="emb_depth").set_value(2).run()
     _clean(at)
     assert "icicle" in [c["data"][0]["type"] for c in _charts(at)]
-    assert any("split on [" in c.value for c in at.code)
+    assert at.code[0].value.startswith("all (805): split on [length_words")
+    at.text_input(key="emb_prior").set_value("dataset=1e300").run()
+    _clean(at)
+    assert at.code[0].value.startswith("all (805): split on [dataset")
+    at.text_input(key="emb_prior").set_value("dataset").run()
+    assert not at.exception and "COLUMN=WEIGHT" in at.error[0].value
 
 
 def test_upload_scores_the_files(make_app) -> None:

@@ -51,6 +51,20 @@ def test_several_labels_grow_a_tree(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "good" in text and "worse" in text
 
 
+def test_prior_weight_steers_the_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    emb, meta = _files(tmp_path)
+    argv = ["embeddings", str(emb), "--meta", str(meta), "--label", "topic", "size"]
+    argv += ["--depth", "1", "--min-leaf", "15", "--reps", "100", "--json"]
+    assert main(argv) == 0
+    root = json.loads(capsys.readouterr().out)["tree"][0]
+    assert root["split"].startswith("topic")
+    assert main([*argv, "--prior", "size=1e300"]) == 0
+    root = json.loads(capsys.readouterr().out)["tree"][0]
+    assert root["split"].startswith("size")
+    assert main([*argv, "--prior", "size"]) == 2
+    assert "COLUMN=WEIGHT" in capsys.readouterr().err
+
+
 def test_sample_runs_without_meta(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["embeddings", "sample:synthetic", "--reps", "100", "--json"]) == 0
     rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}

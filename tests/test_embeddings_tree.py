@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from core.data import DataError
-from core.embedding_tree import binarize, fit_tree
+from core.embedding_tree import binarize, fit_tree, parse_prior
 from core.embeddings import consistency
 
 
@@ -88,3 +88,10 @@ def test_limits_and_bad_settings() -> None:
         fit_tree(x, feats, prior={"genre": 0.0})
     with pytest.raises(DataError, match="no meta column 'colour'"):
         binarize(meta, ["colour"])
+
+
+def test_parse_prior() -> None:
+    assert parse_prior(["genre=2", " year = 0.5"]) == {"genre": 2.0, "year": 0.5}
+    for bad in ("genre", "genre=0", "=2", "genre=lots"):
+        with pytest.raises(DataError, match="COLUMN=WEIGHT"):
+            parse_prior([bad])
