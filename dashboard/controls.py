@@ -220,8 +220,10 @@ def sidebar(help_page: StreamlitPage) -> Context:
         models=models,
     )
     query = state.to_query(settings)
-    if st.query_params.to_dict() != query:
-        st.query_params.from_dict(query)
+    current_query = st.query_params.to_dict()
+    changed = {k: v for k, v in query.items() if current_query.get(k) != v}
+    if changed:  # only our names: pages may bind their own widgets to other parameters
+        st.query_params.update(changed)
     if ss.setdefault("_first_query", query) != query:
         ss[NOTICES_KEY] = []
     _share_box(query)
