@@ -69,7 +69,7 @@ def test_a_link_restores_the_same_view(make_app) -> None:
         "rho": "0.3",
         "models": "Sup-100%,Rotation,VAE",
     }
-    at = make_app(q).run()
+    at = make_app({**q, "z": "1.5"}).run()  # z: a page's own parameter, left alone
     _clean(at)
     assert at.slider(key="level_pct").value == 90.0
     assert at.number_input(key="reps").value == 300
@@ -78,7 +78,7 @@ def test_a_link_restores_the_same_view(make_app) -> None:
     assert at.slider(key="rho").value == pytest.approx(0.3)
     assert at.number_input(key="weight_0").value == 2.0
     assert at.multiselect(key="models").value == ["Sup-100%", "Rotation", "VAE"]
-    assert dict(at.query_params) == q
+    assert dict(at.query_params) == {**q, "z": "1.5"}
     charts = _charts(at)
     assert {t["name"] for t in charts[0]["data"]} == {"Sup-100%", "Rotation", "VAE"}
     assert charts[0]["layout"]["xaxis"]["title"]["text"].startswith("normalized")
