@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import page_path
 
@@ -17,6 +18,9 @@ west,t2,math,300,100
 # Row 3 (spreadsheet numbering) has more correct answers than items.
 MALFORMED = GOOD.replace(b"north,t2,math,300,150", b"north,t2,math,300,450")
 RENAMED = GOOD.replace(b"model,task", b"system,task")
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real"
 
 
 def _upload(at, name: str, data: bytes):
@@ -93,3 +97,18 @@ def test_two_sessions_never_see_each_others_uploads(make_app) -> None:
     assert (
         "north" not in third.query_params["models"] and "east" not in third.query_params["models"]
     )
+
+
+def test_several_lm_eval_result_files_at_once(make_app) -> None:
+    """A folder's worth of lm-evaluation-harness results (real files) uploaded together."""
+    folder = FIXTURES / "lm_eval" / "results_v03" / "opt_0shot"
+    files = [
+        (f.name, f.read_bytes(), "application/json") for f in sorted(folder.glob("opt-*.json"))[:3]
+    ]
+    at = _open_data_page(make_app)
+    at.file_uploader(key="uploader").set_value(files).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["data"] == "upload"
+    assert at.metric[0].value == "3"
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
