@@ -29,6 +29,7 @@ from dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_f
 from dashboard.text import md_escape
 
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
+CLIPPED_WARNING = 0.05  # warn when clipping leaves out more than this share of posteriors
 
 
 @st.cache_resource(max_entries=16, show_spinner="Reading embeddings…")
@@ -245,7 +246,21 @@ with guard("The embedding analysis"):
         score_figure(result, metric, options, line=shape.startswith("Line")),
         key="emb_scores",
     )
-    st.dataframe(result.table(), hide_index=True, key="emb_table")
+    table = result.table()
+    st.caption(
+        f"{level:.0%} entity-bootstrap intervals ({int(reps)} replicates; set in Settings — the "
+        "sidebar's level applies to the benchmark pages). `clipped`: share of entity-head "
+        "posteriors left out of the ALP by the clip threshold."
+    )
+    st.dataframe(table, hide_index=True, key="emb_table")
+    heavy = table[table["clipped"] > CLIPPED_WARNING]
+    if len(heavy):
+        st.warning(
+            f"The clip threshold left out more than {CLIPPED_WARNING:.0%} of the posteriors of "
+            + ", ".join(md_escape(m) for m in heavy["model"])
+            + ": their ALP only averages the entities that were kept and is optimistic. "
+            "Raise eps (a larger ridge makes posteriors less extreme) or set clip to 0."
+        )
     if len(models) > 1:
         ref = st.selectbox(
             "Differences against", models, key=f"emb_diff_ref_{digest[:16]}", format_func=str

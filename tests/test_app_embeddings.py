@@ -108,6 +108,12 @@ def test_upload_scores_the_files(make_app) -> None:
     _clean(at)
     table = at.dataframe[0].value.set_index("model")
     assert table.loc["good", "accuracy"] > table.loc["noise", "accuracy"]
+    assert not at.warning
+    # a tiny ridge makes out-of-fold posteriors extreme: heavy clipping is flagged
+    at.number_input(key="emb_eps").set_value(1e-6).run()
+    at.number_input(key="emb_dims").set_value(4).run()
+    at.number_input(key="emb_clip").set_value(0.1).run()
+    assert any("optimistic" in w.value for w in at.warning)
 
 
 @pytest.mark.parametrize(
