@@ -112,3 +112,22 @@ def test_several_lm_eval_result_files_at_once(make_app) -> None:
     assert at.metric[0].value == "3"
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
+
+
+def test_task_table_format_choice_and_category_buttons(make_app) -> None:
+    results = b"model,task,accuracy\nnorth,t1,0.75\nnorth,t2,0.5\nsouth,t1,0.7\nsouth,t2,0.6\n"
+    tasks = b"task,category,n\nt1,reading,400\nt2,math,300\n"
+    at = _open_data_page(make_app)
+    at.selectbox(key="upload_format").set_value("long").run()
+    at.file_uploader(key="uploader").set_value([("acc.csv", results, "text/csv")]).run()
+    assert at.error  # no n anywhere yet: the loader says so
+    at.file_uploader(key="task_table").set_value([("tasks.csv", tasks, "text/csv")]).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert [m.value for m in at.metric] == ["2", "2", "700", "2"]
+    next(b for b in at.button if b.label == "Apply categories").click().run()
+    assert at.session_state["_category_edits"]["upload"] == {"t1": "reading", "t2": "math"}
+    reset = next(b for b in at.button if b.label == "Reset categories")
+    assert not reset.disabled
+    reset.click().run()
+    assert "upload" not in at.session_state["_category_edits"]
+    assert not at.exception and not at.error
