@@ -437,10 +437,11 @@ def best_probability_map(
 ) -> BestProbabilityMap:
     """Share of draws in which each model has the largest ``S(w)`` (METHODS 5).
 
-    Vectorised over draws, chunked over grid points: a running maximum over models, then one
-    pass marking the models that reach it, so the working set is ``R * chunk`` floats plus
-    ``M * R * chunk`` booleans (2000 x 32 x 8 bytes = 0.5 MB, cache-sized) instead of the
-    ``R x P x M`` array (165M floats at 2000 x 5151 x 16).
+    Vectorised over draws, chunked over grid points: one pass over models keeps the running
+    maximum, its model and the number of models sharing it, so the working set is a few
+    ``R x chunk`` arrays (2000 x 32 x 8 bytes = 0.5 MB, cache-sized) instead of the
+    ``R x P x M`` array (165M floats at 2000 x 5151 x 16). Chunks with exact ties take a second
+    pass that splits the credit.
     """
     if moments.draws is None:
         raise DataError("the probability view needs draws (bootstrap or posterior).")
@@ -452,18 +453,23 @@ def best_probability_map(
     Xm = np.ascontiguousarray(X.transpose(1, 0, 2))  # (M, R, C): one model's draws contiguous
     for start in range(0, P, chunk):
         Wc = W[start : start + chunk].T  # (C, p)
-        top = Xm[0] @ Wc  # running max over models, (R, p)
+        p = Wc.shape[1]
+        top = Xm[0] @ Wc  # running maximum over models, (R, p)
+        arg = np.zeros(top.shape, dtype=np.int64)
+        n_top = np.ones(top.shape, dtype=np.int64)  # how many models share the maximum
         for m in range(1, M):
-            np.maximum(top, Xm[m] @ Wc, out=top)
-        tied = np.empty((M, *top.shape), dtype=bool)
-        n_tied = np.zeros(top.shape, dtype=np.int16)
-        for m in range(M):
-            np.equal(Xm[m] @ Wc, top, out=tied[m])
-            n_tied += tied[m]
-        if np.all(n_tied == 1):
-            prob[start : start + chunk] = tied.sum(axis=1).T / R
-        else:
-            prob[start : start + chunk] = (tied / n_tied).sum(axis=1).T / R
+            s = Xm[m] @ Wc
+            above = s > top
+            n_top[s == top] += 1
+            np.copyto(top, s, where=above)
+            arg[above] = m
+            n_top[above] = 1
+        if np.all(n_top == 1):
+            flat = (arg * p + np.arange(p)).ravel()
+            prob[start : start + p] = np.bincount(flat, minlength=M * p).reshape(M, p).T / R
+        else:  # exact ties in some draws: split their credit equally (second pass)
+            tied = np.stack([Xm[m] @ Wc == top for m in range(M)])
+            prob[start : start + p] = (tied / n_top).sum(axis=1).T / R
     best = np.argmax(prob, axis=1)
     pb = prob[np.arange(P), best]
     return BestProbabilityMap(
