@@ -526,9 +526,9 @@ def analyze(
             "A (mu2) is at its PMT floor: the estimates vary no more than sampling noise "
             "explains, so EB shrinks strongly toward the regression."
         )
-    if mom.mu2 > 0 and kap is None and mom.kappa > mom.kappa_raw * (mom.mu2_raw / mom.mu2) ** 2:
-        if fs_correction == "PMT":
-            notes.append("kappa is at its PMT floor (few units to estimate a kurtosis).")
+    kurtosis_plain = mom.kappa_raw * (mom.mu2_raw / mom.mu2) ** 2 if mom.mu2 > 0 else math.inf
+    if fs_correction == "PMT" and kap is None and mom.kappa > kurtosis_plain:
+        notes.append("kappa is at its PMT floor (too few units to estimate a kurtosis).")
     ss = float(np.sum(omega * (z - np.average(z, weights=omega)) ** 2))
     r2 = 1.0 - float(np.sum(omega * (z - f) ** 2)) / ss if ss > 0 else math.nan
     rows = pd.DataFrame(
