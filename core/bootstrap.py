@@ -28,9 +28,10 @@ CHUNK_BYTES = 128 * 2**20
 # increments into a table larger than the cache are several times slower.
 CACHE_BINS = 2**17
 # A pattern with at least this many items is drawn by the multinomial (one binomial per pattern
-# and replicate, about 90 ns); rarer patterns by drawing item indices (about 10 ns per item).
-# This only chooses between two exact samplers of the same multinomial (see _draw_counts).
-HEAVY_PATTERN = 10
+# and replicate, about 90 ns); rarer patterns by drawing row indices (a few ns per item). Time
+# on the VTAB-sized benchmark is flat between 16 and 64. This only chooses between two exact
+# samplers of the same multinomial (see _draw_counts).
+HEAVY_PATTERN = 24
 
 NOTE_MISSING = (
     "Missing results (no score for a model on a task) are left out of means (nan-mean over the "
@@ -133,23 +134,29 @@ class _Units:
 
     A replicate draws row counts ``N ~ Multinomial(n_draw, weights / n_draw)`` and gives each
     model ``(N @ V) / (N @ A)``: correct / answered for binary patterns, a weighted mean otherwise.
-    Rows are ordered heavy first (``weights >= HEAVY_PATTERN``), each part in order of first
-    appearance, which does not depend on the order of the models.
+    Rows are ordered heavy first (``weights >= HEAVY_PATTERN``), then the light rows by weight
+    class (all rows of weight 1, then of weight 2, ...), each part in order of first appearance,
+    which does not depend on the order of the models.
     """
 
-    def __init__(self, V: np.ndarray, A: np.ndarray, weights: np.ndarray, row: np.ndarray):
-        order = np.argsort(weights < HEAVY_PATTERN, kind="stable")
-        where = np.empty_like(order)
-        where[order] = np.arange(len(order))
+    def __init__(self, V: np.ndarray, A: np.ndarray, weights: np.ndarray):
+        cls = np.where(weights >= HEAVY_PATTERN, 0, weights)
+        order = np.argsort(cls, kind="stable")
         self.weights = weights[order]
         self.V = V[order]  # (U, M) per-row sum of scores (0 where missing)
         self.A = A[order]  # (U, M) per-row number of answered items
         # one answered count for all models (no missing scores): den = N @ A[:, 0]
         self.A_shared = bool(np.all(self.A == self.A[:, :1]))
         self.heavy = int(np.sum(self.weights >= HEAVY_PATTERN))
-        unit_row = where[row]  # row of each original unit
-        light_units = np.flatnonzero(unit_row >= self.heavy)
-        self.light_row = (unit_row[light_units] - self.heavy).astype(np.int64)
+        light = self.weights[self.heavy :]
+        bounds = np.flatnonzero(np.diff(light)) + 1
+        starts = np.concatenate([[0], bounds]) + self.heavy if light.size else np.array([], int)
+        sizes = np.diff(np.append(starts, len(self.weights)))
+        # light classes: (first row, number of rows, items per row)
+        self.classes = [
+            (int(a), int(z), float(self.weights[a])) for a, z in zip(starts, sizes, strict=True)
+        ]
+        self.n_light = int(light.sum())
         self.n_draw = int(weights.sum())
 
 
@@ -182,55 +189,55 @@ def _units(task: ItemTask) -> _Units:
         A = np.zeros((G, M))
         np.add.at(V, cid, vals.T)
         np.add.at(A, cid, answered.T.astype(float))
-        return _Units(V, A, np.ones(G), np.arange(G))
+        return _Units(V, A, np.ones(G))
     if task.binary:
         state = (answered.astype(np.int8) + (vals == 1)).T  # 0 missing, 1 wrong, 2 right
         if M <= 39:  # a base-3 code fits in int64 and sorts much faster than rows
             keys = state.astype(np.int64) @ (3 ** np.arange(M, dtype=np.int64))
         else:
             keys = np.ascontiguousarray(state)
-        first, row, counts = _first_appearance(keys)
+        first, _, counts = _first_appearance(keys)
         return _Units(
             vals[:, first].T.astype(np.float32),  # 0/1 sums stay exact in float32 (< 2**24)
             answered[:, first].T.astype(np.float32),
             counts.astype(float),
-            row,
         )
-    return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n), np.arange(n))
+    return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n))
 
 
 def _draw_counts(units: _Units, N: np.ndarray, rng: np.random.Generator) -> None:
     """Fill ``N`` ``(reps, U)`` with row counts ``~ Multinomial(n_draw, weights / n_draw)``.
 
-    Exact: heavy rows (weight >= ``HEAVY_PATTERN``) get their counts from one multinomial over the
-    heavy rows plus one "light" bucket; the bucket's count is then spread over the light rows by
-    drawing that many original units uniformly (each original unit has probability 1/n_draw, so
-    this is the same multinomial, only cheaper when patterns are many and small). Light counts
-    are tallied a few replicates at a time so the tally fits in a CPU cache (``CACHE_BINS``).
+    Exact, in two stages: one multinomial over the heavy rows (weight >= ``HEAVY_PATTERN``) and
+    one bucket per light weight class (mass = weight x rows); each bucket's count is then spread
+    uniformly over the rows of its class (they all have the same weight) by drawing row indices.
+    This is the same multinomial, only cheaper when patterns are many and small. Light counts are
+    tallied a few replicates at a time so the tally fits in a CPU cache (``CACHE_BINS``).
     """
     reps = N.shape[0]
     H = units.heavy
-    n_light = len(units.light_row)
-    probs = np.append(units.weights[:H], n_light) / units.n_draw
+    mass = [w * size for _, size, w in units.classes]
+    probs = np.concatenate([units.weights[:H], mass]) / units.n_draw
     first = rng.multinomial(units.n_draw, probs / probs.sum(), size=reps)
     N[:, :H] = first[:, :H]
-    U_light = N.shape[1] - H
-    if U_light == 0:
-        return
-    step = max(1, CACHE_BINS // U_light)
-    for start in range(0, reps, step):
-        L = first[start : start + step, H]
-        picks = rng.integers(0, n_light, size=int(L.sum()), dtype=np.int32)
-        slot = np.repeat(np.arange(len(L), dtype=np.int64) * U_light, L)
-        slot += units.light_row[picks]
-        tally = np.bincount(slot, minlength=len(L) * U_light)
-        N[start : start + len(L), H:] = tally.reshape(len(L), U_light)
+    for c, (row0, size, _) in enumerate(units.classes):
+        L = first[:, H + c]
+        if size == 1:
+            N[:, row0] = L
+            continue
+        step = max(1, CACHE_BINS // size)
+        for start in range(0, reps, step):
+            Ls = L[start : start + step]
+            slot = np.repeat(np.arange(len(Ls), dtype=np.int64) * size, Ls)
+            slot += rng.integers(0, size, size=len(slot), dtype=np.int32)
+            tally = np.bincount(slot, minlength=len(Ls) * size)
+            N[start : start + len(Ls), row0 : row0 + size] = tally.reshape(len(Ls), size)
 
 
 def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarray:
     """``(reps, M)`` replicate means of one task, in chunks of replicates (memory bound)."""
     U, M = units.V.shape
-    chunk = max(1, min(reps, CHUNK_BYTES // (8 * 4 * max(U, len(units.light_row), 1))))
+    chunk = max(1, min(reps, CHUNK_BYTES // (8 * 4 * max(U, units.n_light, 1))))
     out = np.empty((reps, M))
     N = np.empty((chunk, U), dtype=units.V.dtype)
     for start in range(0, reps, chunk):
