@@ -17,7 +17,7 @@ from browser_utils import (
     wait_idle,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CSV = """model,task,category,n,correct
 north,t1,reading,400,300

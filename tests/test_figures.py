@@ -281,6 +281,7 @@ def test_query_round_trip() -> None:
     np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
 
 
+@pytest.mark.slow
 def test_chart_downloads_render_png_svg_and_html() -> None:
     """Server-side images via kaleido (needs the system chromium, like the browser tests)."""
     if not chromium_available():
