@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -94,3 +95,25 @@ def test_bad_input_exits_2(
     assert main(["weights", "sample:vtab1k", *argv]) == 2
     err = capsys.readouterr().err
     assert "benchuq weights: error:" in err and message in err
+
+
+def test_item_data_reads_rho_from_paired_draws(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rng = np.random.default_rng(1)
+    rows = ["model,task,category,item,score"]
+    for j, cat in enumerate(("a", "a", "b", "b", "c", "c")):
+        ease = rng.normal(scale=3.0, size=150)  # items differ a lot: strong pairing
+        for m, skill in (("m1", 0.3), ("m2", 0.0)):
+            won = rng.random(150) < 1 / (1 + np.exp(-(ease + skill)))
+            rows += [f"{m},t{j},{cat},i{k},{int(y)}" for k, y in enumerate(won)]
+    path = tmp_path / "items.csv"
+    path.write_text("\n".join(rows) + "\n")
+    out = run_json(capsys, str(path), "--reps", "300", "--resolution", "5")
+    assert out["rho"] is None and out["rho_source"] == "paired draws"
+    assert 0.3 < out["implied_rho"]["median"] < 1  # shared item difficulty
+    assumed = run_json(capsys, str(path), "--reps", "300", "--resolution", "5", "--assume-rho")
+    assert assumed["rho"] == 0.0 and assumed["rho_source"] == "assumed"
+    se = [p["se"] for p in out["points"]]
+    se_assumed = [p["se"] for p in assumed["points"]]
+    assert all(a < b for a, b in zip(se, se_assumed, strict=True))
