@@ -172,7 +172,9 @@ def load_upload(
     return _load_upload(digest, files, tasks, cols, fmt)
 
 
-@st.cache_resource(max_entries=24, show_spinner="Computing draws (cached afterwards)…")
+# At most 8 draws arrays per process (R x M x T floats each; 2000 x 20 x 57 is 18 MB): a hosted
+# app's memory stays bounded whatever users upload.
+@st.cache_resource(max_entries=8, show_spinner="Computing draws (cached afterwards)…")
 def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
@@ -182,7 +184,7 @@ def _draws(
     return m.run(_bench, reps, seed, settings)
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
