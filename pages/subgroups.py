@@ -269,7 +269,8 @@ with guard("The subgroup analysis"):
             },
         )
         st.markdown(
-            f"{lab.reps} repetitions, {lab.n_per_group} items per subgroup. EB's MSE is "
+            f"{lab.reps} repetitions, {lab.n_per_group} items per subgroup (MSE and widths in "
+            "the data's own units, proportions for accuracies). EB's MSE is "
             f"{lab.mean_ratio_eb_by_model:.2f} × the direct estimate's (averaged over models); "
             f"coverage is the share of units and repetitions whose interval held the full-data "
             f"score (target {100 * level:g}%, on average over units for EB)."
