@@ -120,8 +120,8 @@ def _finish(
     dropped = int((~keep).sum())
     if dropped:
         notes.append(
-            f"{dropped} unit(s) left out: no items (n = 0) or, for continuous scores, a single "
-            "item (no variance)."
+            f"{dropped} unit(s) left out: no result (no items, or a missing score) or, for "
+            "continuous scores, a single item (no variance)."
         )
     if not keep.any():
         raise DataError(
