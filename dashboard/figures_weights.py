@@ -162,7 +162,7 @@ def _ternary_layout(
         },
         title={"text": title, "x": 0.0, "xanchor": "left"} if title else None,
         height=height,
-        margin={"l": 70, "r": 70, "t": 70 if title else 45, "b": 130},
+        margin={"l": 85, "r": 85, "t": 70 if title else 45, "b": 130},
         font=FONT,
         legend={
             "orientation": "h",

@@ -261,8 +261,9 @@ with guard("The task-weight map"):
                 table,
                 hide_index=True,
                 column_config={
+                    "model": st.column_config.TextColumn(width="medium"),
                     **{
-                        c: st.column_config.NumberColumn(format="%.2f")
+                        c: st.column_config.NumberColumn(format="%.2f", width="small")
                         for c in ("score", "low", "high")
                     },
                     "P(best)": st.column_config.ProgressColumn(
