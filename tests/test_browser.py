@@ -114,5 +114,12 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
         _clean(page2, title)
         assert "level=0.839" in page2.url, title
         screenshot(page2, re.sub(r"\W+", "_", title.lower()).strip("_"))
+    # a bad value in a link: a visible notice naming the parameter, and the default in the URL
+    page2.goto(f"{app_server}/?level=abc&reps=500")
+    wait_charts(page2)
+    wait_idle(page2)
+    assert page2.get_by_text("Link parameter 'level' = 'abc' ignored").count() == 1
+    page2.wait_for_url(re.compile(r"level=0\.834"), timeout=60_000)
+    screenshot(page2, "bad_link_notice")
     ctx.close()
     other.close()
