@@ -194,6 +194,9 @@ def test_compare_page(make_app) -> None:
     at.selectbox(key="compare_group").set_value("weighted").run()
     _clean(at)
     assert any("Bonferroni" in v.value for v in at.markdown)
+    at.slider(key="compare_level").set_value(90.0).run()
+    _clean(at)
+    assert any("90% family\\-wise interval" in v.value for v in at.markdown)
     # the URL is kept on every page
     assert at.query_params["data"] == "sample:vtab1k"
 
