@@ -21,27 +21,53 @@ import numpy as np
 
 Ties = Literal["average", "min", "max"]
 COMPARE_MAX_MODELS = 32
+COMPARE_BLOCK = 32768
 
 
-def _by_comparison(x: np.ndarray, ties: Ties) -> np.ndarray:
-    """Ranks along axis 0 of ``(M, N)`` from counts of strictly better / worse entries."""
-    M, N = x.shape
+def _comparison_key(x: np.ndarray, whole: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """(key, missing mask or None): smaller key = better, missing = largest key.
+
+    ``whole``: x holds whole numbers (percent bins); within +-32000 they become int16 keys, a
+    quarter of the memory traffic of float64, with the same order and ties.
+    """
     missing = np.isnan(x)
-    key = np.where(missing, np.inf, -x)
+    has_missing = bool(missing.any())
+    present = x[~missing] if has_missing else x
+    if whole and present.size and np.abs(present).max() < 32000:
+        key = np.where(missing, 32767, -x).astype(np.int16)
+    else:
+        key = np.where(missing, np.inf, -x) if has_missing else -x
+    return key, missing if has_missing else None
+
+
+def _by_comparison(x: np.ndarray, ties: Ties, whole: bool = False) -> np.ndarray:
+    """Ranks along axis 0 of ``(M, N)`` from counts of strictly better / worse entries.
+
+    Worked in blocks of columns that stay in the CPU cache across the M (M - 1) / 2 comparisons.
+    """
+    M, N = x.shape
+    key, missing = _comparison_key(x, whole)
     better = np.zeros((M, N), dtype=np.int8)  # M <= COMPARE_MAX_MODELS < 128
     worse = np.zeros((M, N), dtype=np.int8)
-    for i in range(M):
-        for k in range(i + 1, M):
-            c = key[k] < key[i]
-            better[i] += c
-            worse[k] += c
-            c = key[k] > key[i]
-            better[k] += c
-            worse[i] += c
-    best = better + 1.0  # missing keys are +inf: never better, so they take no place
-    worst = M - worse.astype(float)
-    place = best if ties == "min" else worst if ties == "max" else (best + worst) / 2.0
-    place[missing] = np.nan
+    for s in range(0, N, COMPARE_BLOCK):
+        kb, bb, wb = (a[:, s : s + COMPARE_BLOCK] for a in (key, better, worse))
+        for i in range(M):
+            for k in range(i + 1, M):
+                c = kb[k] < kb[i]
+                bb[i] += c
+                wb[k] += c
+                c = kb[k] > kb[i]
+                bb[k] += c
+                wb[i] += c
+    # best place = better + 1, worst place = M - worse (missing keys are largest: never better)
+    if ties == "min":
+        place = better + 1.0
+    elif ties == "max":
+        place = M - worse.astype(float)
+    else:
+        place = ((better - worse) + (M + 1.0)) * 0.5
+    if missing is not None:
+        place[missing] = np.nan
     return place
 
 
@@ -115,7 +141,7 @@ def average_and_bin_ranks(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndar
     cols, shape = _columns(x, axis)
     if cols.shape[0] <= COMPARE_MAX_MODELS:
         avg = _by_comparison(cols, "average")
-        worst = _by_comparison(percent_bins(cols), "max")
+        worst = _by_comparison(percent_bins(cols), "max", whole=True)
         return _back(avg, shape, axis), _back(worst, shape, axis)
     order, s, missing = _sorted_keys(cols)
     avg = _ranks_from_sorted(s, order, missing, "average")
