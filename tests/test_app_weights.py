@@ -71,6 +71,12 @@ def test_default_map_table_and_caption(make_app) -> None:
     marker = fig["data"][-1]
     assert marker["name"].startswith("current weights")
     np.testing.assert_allclose([marker["a"][0], marker["b"][0], marker["c"][0]], 1 / 3)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert [x for x in labels if x.startswith("SE map")] == [
+        "SE map PNG",
+        "SE map SVG",
+        "SE map PDF",
+    ]
 
 
 def test_rho_and_z_shrink_the_grey_area(make_app) -> None:
@@ -108,6 +114,8 @@ def test_view_resolution_and_metric(make_app) -> None:
     assert any(str(t.get("name", "")).startswith("P(best) 95%") for t in fig["data"])
     at.radio(key="w_view").set_value("both").run()
     assert len(charts(at)) == 2
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "P(best) PDF" in labels and "SE map PNG" in labels
     at.radio(key="metric").set_value("normalized").run()
     assert not at.exception and not at.error
     assert "Metric: normalized" in caption_text(at)
