@@ -6,6 +6,7 @@ Screenshots go to tests/artifacts/ (gitignored).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
@@ -46,6 +47,10 @@ def test_rho_slider_changes_the_grey_area(browser, app_server) -> None:
     assert after < before
     assert "rho=0.99" in page.url
     screenshot(page, "weights_rho099")
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="SE map PNG").click()
+    png = Path(download.value.path()).read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the python-ternary slide image
     ctx.close()
 
 
