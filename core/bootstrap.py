@@ -276,6 +276,9 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
         for j in order:
             task = bench.item_tasks[j]
             clustered |= task.cluster is not None
+            if task.scores.shape[1] == 0:  # a task without items has no score
+                values[:, :, j] = np.nan
+                continue
             values[:, :, j] = _task_draws(_units(task), reps, rng)
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []

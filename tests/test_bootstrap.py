@@ -334,3 +334,21 @@ def test_item_level_paired_coverage_of_overall_mean_and_difference() -> None:
         hits_diff.append(dl <= truth[0] - truth[1] <= dh)
     assert 0.93 <= float(np.mean(hits)) <= 0.97, np.mean(hits)
     assert 0.93 <= float(np.mean(hits_diff)) <= 0.97, np.mean(hits_diff)
+
+
+def test_task_without_items_gives_nan_draws() -> None:
+    y = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]])
+    empty = np.empty((2, 0))
+    scores = [y, empty]
+    tasks = tuple(ItemTask(tuple(str(i) for i in range(s.shape[1])), s) for s in scores)
+    bench = Benchmark(
+        name="gap",
+        models=("a", "b"),
+        tasks=("t", "u"),
+        categories=("c", "c"),
+        kind="items",
+        estimate=np.array([[2 / 3, np.nan], [1 / 3, np.nan]]),
+        item_tasks=tasks,
+    )
+    d = paired_bootstrap(bench, reps=50, seed=0)
+    assert np.isnan(d.values[:, :, 1]).all() and np.isfinite(d.values[:, :, 0]).all()
