@@ -6,13 +6,22 @@ Model ([LGC] 2.2), per model i and task j::
     theta_ij | a_i, b_i ~ Beta(a_i, b_i)
     a_i ~ prior_a_i,  b_i ~ prior_b_i        (core.priors; default Exponential(rate 1e-4))
 
-Sampler (one sweep):
+Sampler (one sweep, all models x chains in lock-step with masked numpy loops):
 
-1. ``theta_ij | rest ~ Beta(a_i + k_ij, b_i + n_ij - k_ij)`` (conjugate), drawn as
-   ``X / (X + Y)`` from log-gamma variates so ``log theta`` and ``log(1 - theta)`` stay finite
-   even when a Beta parameter is tiny;
-2. ``(a_i, b_i) | theta`` by slice sampling (Neal 2003, stepping-out with limit + shrinkage),
-   one coordinate at a time, **all models x chains in lock-step** (masked numpy loops).
+1. ``(a_i, b_i) | theta`` by slice sampling (Neal 2003, stepping-out with limit + shrinkage),
+   one coordinate at a time, with the METHODS 6 conditional density;
+2. ``(a_i, b_i) | k`` with theta integrated out (beta-binomial likelihood), by the same slice
+   steps, immediately followed by
+3. ``theta_ij | rest ~ Beta(a_i + k_ij, b_i + n_ij - k_ij)`` (conjugate), drawn as ``X / (X + Y)``
+   from log-gamma variates so ``log theta`` and ``log(1 - theta)`` stay finite even when a Beta
+   parameter is tiny.
+
+**Choice (blocked step 2-3).** Steps 2 and 3 together draw ``(a, b, theta)`` as one block
+(``p(a, b | k) p(theta | a, b, k)``), which leaves the posterior unchanged. It is added to the
+METHODS 6 Gibbs sweep because the plain sweep mixes very slowly when a model's tasks barely
+differ (theta and the concentration ``a + b`` form a funnel): on the MMLU sample (a 70M model at
+chance on 57 subjects) the minimum bulk ESS of 4 x 1,000 draws was 13 with step 1 alone and
+about 1,900 with the blocked step; on VTAB-1k both reach several thousand.
 
 **Choice (reparametrisation).** The slice sampler moves ``eta = logit(a / (a + b))`` and
 ``lambda = log(a + b)`` rather than ``a`` and ``b``: the mean and the log concentration are
@@ -464,7 +473,9 @@ def gibbs(
     ntask = present.sum(axis=1).astype(float)
     log_pa = LogPrior([p.a for p in priors])
     log_pb = LogPrior([p.b for p in priors])
+    marginal = _Marginal(kk, ff, log_pa, log_pb)
     eta, lam = _starts(k, n, present, chains, rng)
+    lt, l1t = _theta_step(eta, lam, kk, ff, rng)
     width = np.ones((2, 1, m))
     keep_a = np.empty((chains, draws, m))
     keep_b = np.empty((chains, draws, m))
@@ -472,15 +483,17 @@ def gibbs(
     tune = np.empty((2, max(warmup - warmup // 2, 0), chains, m))
     total = warmup + draws * thin
     for it in range(total):
-        a = np.exp(lam - np.logaddexp(0.0, -eta))[..., None]
-        b = np.exp(lam - np.logaddexp(0.0, eta))[..., None]
-        lt, l1t = _log_beta_draw(a + kk, b + ff, rng)
+        # (a, b) | theta: the METHODS 6 conditional
         s1 = np.where(present, lt, 0.0).sum(axis=-1)
         s2 = np.where(present, l1t, 0.0).sum(axis=-1)
-
         cond = _Conditional(s1, s2, ntask, log_pa, log_pb)
         eta, f = slice_step(eta, cond.eta_step(lam)(eta), cond.eta_step(lam), width[0], rng)
         lam, _ = slice_step(lam, f, cond.lam_step(eta), width[1], rng)
+        # (a, b) | k with theta integrated out, then theta | a, b, k: one blocked update
+        step = marginal.eta_step(lam)
+        eta, f = slice_step(eta, step(eta), step, width[0], rng)
+        lam, _ = slice_step(lam, f, marginal.lam_step(eta), width[1], rng)
+        lt, l1t = _theta_step(eta, lam, kk, ff, rng)
         if warmup // 2 <= it < warmup:
             tune[:, it - warmup // 2] = eta, lam
         if it == warmup - 1 and tune.shape[1] > 1:
@@ -493,6 +506,49 @@ def gibbs(
             keep_a[:, d] = np.exp(lam - np.logaddexp(0.0, -eta))
             keep_b[:, d] = np.exp(lam - np.logaddexp(0.0, eta))
     return keep_a, keep_b, keep_theta
+
+
+def _theta_step(
+    eta: np.ndarray, lam: np.ndarray, kk: np.ndarray, ff: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Conjugate draw of theta: ``(log theta, log(1 - theta))``, ``(C, M, T)``."""
+    a = np.exp(lam - np.logaddexp(0.0, -eta))[..., None]
+    b = np.exp(lam - np.logaddexp(0.0, eta))[..., None]
+    return _log_beta_draw(a + kk, b + ff, rng)
+
+
+class _Marginal:
+    """``log p(eta, lambda | k)`` with theta integrated out, up to a constant (beta-binomial):
+
+    ``log p(a) + log p(b) + sum_j [lgamma(a + k_j) + lgamma(b + n_j - k_j) - lgamma(a + b + n_j)]
+    + T [lgamma(a + b) - lgamma(a) - lgamma(b)]`` plus the Jacobian; cells without data have
+    ``k = n = 0`` and cancel exactly.
+    """
+
+    def __init__(self, kk: np.ndarray, ff: np.ndarray, log_pa: LogPrior, log_pb: LogPrior) -> None:
+        self.kk, self.ff, self.nn = kk, ff, kk + ff
+        self.t = float(kk.shape[-1])
+        self.log_pa, self.log_pb = log_pa, log_pb
+
+    def __call__(self, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+        log_mu = -np.logaddexp(0.0, -eta)
+        log_nu = log_mu - eta
+        a = np.exp(lam + log_mu)
+        b = np.exp(lam + log_nu)
+        ga = special.gammaln(a[..., None] + self.kk).sum(axis=-1)
+        gb = special.gammaln(b[..., None] + self.ff).sum(axis=-1)
+        gn = special.gammaln((a + b)[..., None] + self.nn).sum(axis=-1)
+        g0 = special.gammaln(a + b) - special.gammaln(a) - special.gammaln(b)
+        out = self.log_pa(a) + self.log_pb(b) + ga + gb - gn + self.t * g0
+        out = out + 2.0 * lam + log_mu + log_nu
+        inside = (np.abs(eta) <= BOUND) & (np.abs(lam) <= BOUND)
+        return np.where(inside, out, -np.inf)
+
+    def eta_step(self, lam: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda eta: self(eta, lam)
+
+    def lam_step(self, eta: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda lam: self(eta, lam)
 
 
 def diagnose(

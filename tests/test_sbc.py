@@ -57,7 +57,7 @@ def _simulate(rng: np.random.Generator) -> tuple[Benchmark, dict, dict[str, np.n
 def test_sbc_ranks_uniform_and_intervals_cover() -> None:
     rng = np.random.default_rng(20240601)
     bench, priors, truth = _simulate(rng)
-    fit = bayes.fit(bench, priors, chains=2, draws=100, warmup=200, thin=5, seed=7)
+    fit = bayes.fit(bench, priors, chains=2, draws=100, warmup=100, thin=2, seed=7)
     post = {
         "a": fit.a,
         "b": fit.b,
