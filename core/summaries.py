@@ -15,14 +15,13 @@ Conventions:
 - Intervals: percentile intervals; the point estimate is the observed value (not the mean of the
   draws).
 
-:func:`normalize` (METHODS 3) lives in :mod:`core.normalize` and the tie-aware ranking primitives
-in :mod:`core.ranks`; both are re-exported here.
+:func:`normalize` (METHODS 3) lives in :mod:`core.normalize`, the tie-aware ranking primitives
+and :func:`rank_aggregations` (METHODS 4) in :mod:`core.ranks`; both are re-exported here.
 """
 
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +34,7 @@ from scipy.special import betainc
 from core.data import DataError
 from core.draws import Draws
 from core.normalize import normalize
-from core.ranks import average_and_bin_ranks, tie_ranks
+from core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
 
 __all__ = [
     "RANK_METHODS",
@@ -52,15 +51,6 @@ __all__ = [
 ]
 
 Group = str | Sequence[float] | np.ndarray
-RANK_METHODS: tuple[str, ...] = (
-    "mean",
-    "geometric_mean",
-    "average_rank",
-    "average_rank_noise",
-    "average_rank_bins",
-)
-# METHODS 4, method 4: N(0, 1) noise in percentage points = 0.01 in proportion units.
-NOISE_SD = 0.01
 
 
 @dataclass(frozen=True)
@@ -93,15 +83,6 @@ class Interval:
     mc_error_high: np.ndarray
 
 
-def _nanmean(x: np.ndarray, axis: int) -> np.ndarray:
-    """Mean over ``axis`` leaving out ``nan`` (all-``nan`` gives ``nan``, silently)."""
-    if not np.isnan(x).any():
-        return x.mean(axis=axis)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmean(x, axis=axis)
-
-
 def _oriented(draws: Draws, tasks: np.ndarray) -> tuple[np.ndarray, bool, str]:
     """(per-task multiplier, higher_is_better, label suffix) for the tasks of a group."""
     hib = np.asarray(draws.higher_is_better, dtype=bool)[tasks]
@@ -113,8 +94,8 @@ def _oriented(draws: Draws, tasks: np.ndarray) -> tuple[np.ndarray, bool, str]:
 
 
 def _category_means(draws: Draws, tasks: np.ndarray, mult: np.ndarray):
-    obs = _nanmean(draws.observed[:, tasks] * mult, axis=1)
-    vals = _nanmean(draws.values[:, :, tasks] * mult, axis=2)
+    obs = nanmean(draws.observed[:, tasks] * mult, axis=1)
+    vals = nanmean(draws.values[:, :, tasks] * mult, axis=2)
     return obs, vals
 
 
@@ -232,12 +213,6 @@ def _quantile_columns(
     return est, mc
 
 
-def _check_level(level: float) -> float:
-    if not 0 < level < 1:
-        raise DataError(f"the interval level must be between 0 and 1, got {level}.")
-    return float(level)
-
-
 def _interval_columns(values: np.ndarray, levels: np.ndarray, mc_error: bool = True):
     """(low, high, mc_low, mc_high) of each column's percentile interval at its own level."""
     both = np.concatenate([values, values], axis=1)
@@ -256,7 +231,7 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
     with ``nan`` in some replicates (no result in the group there) is summarised over the others;
     a model with no result at all gets ``nan``.
     """
-    level = _check_level(level)
+    level = check_level(level)
     vals = np.asarray(scores.values, dtype=float)
     low, high, mc_low, mc_high = _interval_columns(vals, np.full(vals.shape[1], level))
     return Interval(
@@ -356,7 +331,7 @@ def pairwise_differences(
     - ``prob_a_better``: share of replicates in which a beats b (ties count half), respecting
       ``higher_is_better``.
     """
-    level = _check_level(level)
+    level = check_level(level)
     if correction not in ("holm", "bonferroni", "none"):
         raise DataError(
             f"unknown correction {correction!r}.", hint="use 'holm', 'bonferroni' or 'none'."
@@ -427,96 +402,3 @@ def rank_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
         out[:, r - 1] = np.nanmean(np.where((best <= r) & (r <= worst), 1.0 / size, 0.0), axis=0)
     out[np.isnan(sc.observed)] = np.nan
     return out
-
-
-def _geometric_score(x: np.ndarray, sign: np.ndarray) -> np.ndarray:
-    """Mean over tasks of ``sign_j * log x_ij`` (the log geometric mean, oriented); negative
-    scores are left out, a score of 0 on a higher-is-better task gives ``-inf`` (worst)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _sorted_mean(sign * np.log(np.where(x >= 0, x, np.nan)))
-
-
-def _sorted_mean(y: np.ndarray) -> np.ndarray:
-    """nan-mean over the last axis, summed in sorted order: the result (and so any exact tie
-    between models) does not depend on the order of the tasks."""
-    return _nanmean(np.sort(y, axis=-1), axis=-1)
-
-
-def _final_ranks(score: np.ndarray) -> np.ndarray:
-    return tie_ranks(score, axis=-1, ties="average")
-
-
-def _noise(draws: Draws, rng: np.random.Generator) -> np.ndarray:
-    """``(R, M, T)`` N(0, NOISE_SD^2) noise drawn with models and tasks sorted by name, so that
-    reordering models or tasks reorders the noise with them."""
-    om = np.argsort(np.array(draws.models, dtype=object), kind="stable")
-    ot = np.argsort(np.array(draws.tasks, dtype=object), kind="stable")
-    z = rng.standard_normal((draws.reps, len(om), len(ot)), dtype=np.float32)
-    out = np.empty_like(z)
-    out[:, om[:, None], ot[None, :]] = z
-    return NOISE_SD * out
-
-
-def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
-    """Final ranks ``(..., M)`` per method; ``x`` is ``(..., M, T)``; method 4 adds ``noise``
-    (without noise it equals method 3)."""
-    y = x * sign
-    out = {
-        "mean": _final_ranks(_sorted_mean(y)),
-        "geometric_mean": _final_ranks(_geometric_score(x, sign)),
-    }
-    avg, bins = average_and_bin_ranks(y, axis=-2)
-    out["average_rank"] = _final_ranks(-_nanmean(avg, axis=-1))
-    if noise is None:
-        out["average_rank_noise"] = out["average_rank"]
-    else:
-        noisy = tie_ranks(y + noise, axis=-2)
-        out["average_rank_noise"] = _final_ranks(-_nanmean(noisy, axis=-1))
-    out["average_rank_bins"] = _final_ranks(-_nanmean(bins, axis=-1))
-    return out
-
-
-def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None) -> pd.DataFrame:
-    """The five rank aggregations of METHODS 4, computed inside every replicate.
-
-    Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs; a score of 0 gives
-    the worst possible value), ``average_rank`` (rank within each task, average over tasks),
-    ``average_rank_noise`` (as average_rank after adding N(0, 1) percentage-point noise, i.e. sd
-    0.01 in proportion units, drawn from ``default_rng(seed)``; ``seed`` defaults to the draws'
-    seed, or 0), ``average_rank_bins`` (as average_rank on 1-point bins ``floor(100 x)``; models
-    in one bin all get the worst place of their tie). Exact ties get the average rank, except the
-    per-task bin ranks of method 5. Lower-is-better tasks are ranked on the negation (for the
-    geometric mean: on the reciprocal).
-
-    Each replicate ends with a rank 1..M per model (models ordered by the method's aggregate,
-    ties averaged). Returns ``model, method, mean_rank, low, high, observed_rank``: the mean rank
-    over replicates, its percentile interval at ``level`` (**Choice**: inverted-CDF quantiles, so
-    the ends are ranks that occur), and the rank on the observed scores (no noise for method 4).
-    """
-    level = _check_level(level)
-    if seed is None:
-        seed = draws.seed if draws.seed is not None else 0
-    noise = _noise(draws, np.random.default_rng(seed))
-    sign = draws.sign
-    per_rep = _all_method_ranks(np.asarray(draws.values), sign, noise)
-    observed = _all_method_ranks(np.asarray(draws.observed)[None], sign, None)
-    qs = ((1 - level) / 2, (1 + level) / 2)
-    rows = []
-    for method in RANK_METHODS:
-        r = per_rep[method]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, high = np.nanquantile(r, qs, axis=0, method="inverted_cdf")
-        rows.append(
-            pd.DataFrame(
-                {
-                    "model": list(draws.models),
-                    "method": method,
-                    "mean_rank": _nanmean(r, axis=0),
-                    "low": low,
-                    "high": high,
-                    "observed_rank": observed[method][0],
-                }
-            )
-        )
-    return pd.concat(rows, ignore_index=True)
