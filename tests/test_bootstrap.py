@@ -317,7 +317,6 @@ def test_task_level_coverage_of_overall_mean() -> None:
     assert 0.93 <= coverage <= 0.97, coverage
 
 
-@pytest.mark.slow
 def test_item_level_paired_coverage_of_overall_mean_and_difference() -> None:
     rng = np.random.default_rng(202)
     p = np.array([[0.7, 0.55, 0.85], [0.65, 0.5, 0.8]])
