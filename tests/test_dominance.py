@@ -450,3 +450,38 @@ def test_weights_between_data_and_map_categories() -> None:
         ]
     )
     np.testing.assert_allclose(per_cat @ w, m.means @ point)
+
+
+def test_paired_se_matches_the_true_spread_of_the_difference() -> None:
+    """Known truth by simulation: two models answer the same items (shared difficulty).
+
+    Across simulated benchmarks, the SE read from paired draws matches the actual standard
+    deviation of S_A - S_B; assuming independence (rho = 0) overstates it.
+    """
+    from core.bootstrap import bootstrap
+
+    rng = np.random.default_rng(7)
+    w = np.full((1, 3), 1 / 3)
+    diffs, se_paired, se_indep = [], [], []
+    for s in range(250):
+        tasks = []
+        for _ in range(6):
+            p = rng.beta(1, 1, size=100)
+            tasks.append(ItemTask(tuple(map(str, range(100))), (rng.random((2, 100)) < p) * 1.0))
+        b = Benchmark(
+            name="sim",
+            models=("a", "b"),
+            tasks=tuple(f"t{j}" for j in range(6)),
+            categories=("x", "x", "y", "y", "z", "z"),
+            kind="items",
+            estimate=np.column_stack([t.scores.mean(axis=1) for t in tasks]),
+            item_tasks=tuple(tasks),
+        )
+        m = moments_from_draws(bootstrap(b, reps=300, seed=s))
+        d = dominance_map(m, weights=w)
+        diffs.append(float(np.diff(d.scores[0])[0]))
+        se_paired.append(d.se[0])
+        se_indep.append(dominance_map(moments_from_benchmark(b), weights=w).se[0])
+    truth = np.std(diffs, ddof=1)  # relative MC error about 1 / sqrt(2 * 250) = 4.5%
+    assert abs(np.mean(se_paired) / truth - 1) < 0.12
+    assert np.mean(se_indep) / truth > 1.15
