@@ -28,7 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--heads", type=int, default=16, help="random heads")
     p.add_argument("--dims", type=int, default=64, help="dimensions per head")
     p.add_argument("--clip", type=float, default=1e-6, help="leave out posteriors below this")
-    p.add_argument("--eps", type=float, default=1.0, help="ridge, relative to mean variance")
+    p.add_argument(
+        "--eps",
+        type=float,
+        default=4.0,
+        help="covariance ridge: eps x within-cluster variance x dims / mean cluster size",
+    )
     p.add_argument("--folds", type=int, default=5, help="cross-fitting folds (1 = in-sample)")
     p.add_argument("--bins", type=int, default=4, help="quantile bins of numeric features")
     p.add_argument("--depth", type=int, default=3, help="tree depth limit (several --label)")

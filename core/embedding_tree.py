@@ -10,10 +10,12 @@ clusters for :func:`core.embeddings.consistency`, so every model is scored under
 clustering (the tree is grown on one reference embedding).
 
 Choices the spec leaves open: the likelihood is averaged over the same kind of random heads as the
-score (``heads`` x ``dims``, seeded), with the ridge ``eps`` times the root's mean per-dimension
-variance; by default a split is made whenever one is allowed (``min_gain=None``; the spec's
-stopping rules are depth and leaf size only), and the table reports the gain over one Gaussian per
-entity (nats) so weak splits are visible. The gain includes the mixing term ``log(n_side / n)``,
+score (``heads`` x ``dims``, seeded); at a node of ``n`` entities both sides and the one-Gaussian
+baseline get the ridge ``eps * tau * d / (n / 2)`` (``tau``: the root's mean per-dimension
+variance; the same rule as :func:`core.embeddings.consistency` with the mean side size). By
+default a split is made whenever one is allowed (``min_gain=None``; the spec's stopping rules
+are depth and leaf size only), and the table reports the gain over one Gaussian per entity
+(nats) so weak splits are visible. The gain includes the mixing term ``log(n_side / n)``,
 so a split that does not separate anything gains about ``-log 2``.
 """
 
@@ -196,11 +198,17 @@ def fit_tree(
     for hd in choose_heads(x.shape[1], heads, dims, rng):
         xh = x[:, hd] - x[:, hd].mean(axis=0)
         tau = float(np.mean(xh * xh))
-        head_x.append((xh, eps * (tau if tau > 0 else 1.0)))
+        head_x.append((xh, eps * (tau if tau > 0 else 1.0) * len(hd)))
 
     def loglik(idx: np.ndarray, sides: list[np.ndarray]) -> float:
+        """Mean over heads; ridge ``eps * tau * d / (n / 2)`` at a node of n entities."""
         return float(
-            np.mean([sum(_side_loglik(xh[idx[s]], len(idx), r) for s in sides) for xh, r in head_x])
+            np.mean(
+                [
+                    sum(_side_loglik(xh[idx[s]], len(idx), r * 2 / len(idx)) for s in sides)
+                    for xh, r in head_x
+                ]
+            )
         )
 
     nodes: list[TreeNode] = []

@@ -171,14 +171,16 @@ with guard("The embedding analysis"):
             "the ALP of that head; the share left out is shown in the table.",
         )
         eps = c4.number_input(
-            "Ridge eps (× mean variance)",
+            "Ridge eps",
             1e-6,
             100.0,
             DEFAULT_EPS,
             format="%g",
             key="emb_eps",
-            help="Added to every covariance diagonal, relative to the mean per-dimension "
-            "variance. Lower it when clusters are much larger than the dimensions per head.",
+            help="Every covariance gets eps × (within-cluster variance per dimension) × "
+            "(dimensions per head) / (mean cluster size) added to its diagonal: more shrinkage "
+            "when clusters are small relative to the dimensions. A tiny eps gives overconfident "
+            "posteriors with small clusters.",
         )
         c1, c2, c3, c4 = st.columns(4)
         folds = c1.number_input(

@@ -104,15 +104,19 @@ def test_bootstrap_intervals_cover_the_true_alp_and_accuracy() -> None:
 # ---- the Gaussian posterior ------------------------------------------------------------------
 def test_log_posterior_matches_scipy() -> None:
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((60, 3)) + np.repeat(np.eye(3)[:2] * 2, 30, axis=0)
-    y = np.repeat([0, 1], 30)
+    sizes = [40, 20]
+    y = np.repeat([0, 1], sizes)
+    x = rng.standard_normal((60, 3)) * [1.0, 2.0, 0.5] + np.eye(3)[y] * 2
     counts, sums, cross = gaussian_stats(x, y, 2)
-    got = log_posterior(counts, sums, cross, x, ridge=0.1)
+    eps = 0.5
+    got = log_posterior(counts, sums, cross, x, eps=eps)
+    within = sum(((x[y == c] - x[y == c].mean(0)) ** 2).sum() for c in range(2))
+    ridge = eps * (within / (60 * 3)) * 3 / 30  # eps * tau * d / mean cluster size
     ll = []
     for c in range(2):
         xc = x[y == c]
-        cov = np.cov(xc.T, bias=True) + 0.1 * np.eye(3)
-        ll.append(multivariate_normal(xc.mean(0), cov).logpdf(x) + np.log(0.5))
+        cov = np.cov(xc.T, bias=True) + ridge * np.eye(3)
+        ll.append(multivariate_normal(xc.mean(0), cov).logpdf(x) + np.log(sizes[c] / 60))
     ll = np.stack(ll, 1)
     np.testing.assert_allclose(got, ll - logsumexp(ll, axis=1, keepdims=True), atol=1e-10)
 
