@@ -6,6 +6,7 @@ with the same ``low_j``, ``high_j``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -58,8 +59,10 @@ def normalize(
     """
     values, observed = draws.values, draws.observed
     if mode == "minmax":
-        low = np.fmin(np.nanmin(values, axis=(0, 1)), np.nanmin(observed, axis=0))
-        high = np.fmax(np.nanmax(values, axis=(0, 1)), np.nanmax(observed, axis=0))
+        with warnings.catch_warnings():  # a task without any result stays nan, silently
+            warnings.simplefilter("ignore", RuntimeWarning)
+            low = np.fmin(np.nanmin(values, axis=(0, 1)), np.nanmin(observed, axis=0))
+            high = np.fmax(np.nanmax(values, axis=(0, 1)), np.nanmax(observed, axis=0))
         note = (
             "Normalized per task: (x - min) / (max - min), min and max over all models and "
             "replicates (METHODS 3)."
