@@ -3,10 +3,11 @@
 Three categories give a ternary map tiled by hexagons: every grid point of the simplex owns the
 hexagon of weights closer to it than to any other grid point (the dual of the triangular grid),
 so the tiles cover the triangle exactly at any size and resolution. Tiles are filled with the
-winning model's colour (``dashboard.colors``) or grey where the lead is within ``z`` standard
-errors. An invisible marker per grid point carries the hover text and is what a click selects
-(its ``customdata`` is the grid point's index). Two categories give
-a line: ``S_i(w)`` along ``w`` with the winner strip underneath.
+winning model's colour (``dashboard.colors``) over a grey triangle (indeterminate: the lead is
+within ``z`` standard errors). Invisible markers at the grid points carry the hover (names in
+the template, numbers in ``customdata`` = [grid index, values...]) and are what a click selects
+(the page reads the selected point's ternary ``a, b, c``). Two categories give a line:
+``S_i(w)`` along ``w`` with the winner strip underneath.
 
 Corners: the first category is the top corner (plotly's ``a``), the second the bottom left
 (``b``), the third the bottom right (``c``).
