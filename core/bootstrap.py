@@ -107,10 +107,9 @@ def binomial_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Dra
     n = bench.n[np.ix_(om, ot)]
     p = np.where(n > 0, bench.correct[np.ix_(om, ot)] / np.maximum(n, 1), 0.0)
     rng = np.random.default_rng(seed)
-    k = rng.binomial(n, p, size=(reps, *n.shape))
+    k = rng.binomial(n, p, size=(reps, *n.shape))[:, im[:, None], it[None, :]]
     with np.errstate(invalid="ignore", divide="ignore"):
-        values = np.where(n > 0, k / n, np.nan)
-    values = values[:, im[:, None], it[None, :]]
+        values = k / bench.n  # 0 / 0 = nan where a result is missing
     return _draws(bench, values, "bootstrap: task-level binomial", False, seed, [NOTE_INDEPENDENT])
 
 

@@ -199,32 +199,39 @@ def _final_ranks(score: np.ndarray) -> np.ndarray:
 
 
 def _noise(draws: Draws, rng: np.random.Generator) -> np.ndarray:
-    """``(R, M, T)`` N(0, NOISE_SD^2) noise drawn with models and tasks sorted by name, so that
-    reordering models or tasks reorders the noise with them."""
+    """``(M, R, T)`` N(0, NOISE_SD^2) noise drawn with models and tasks sorted by name, so that
+    reordering models or tasks reorders the noise with them (models first: the ranking layout)."""
     om = np.argsort(np.array(draws.models, dtype=object), kind="stable")
     ot = np.argsort(np.array(draws.tasks, dtype=object), kind="stable")
-    z = rng.standard_normal((draws.reps, len(om), len(ot)), dtype=np.float32)
+    z = rng.standard_normal((len(om), draws.reps, len(ot)), dtype=np.float32)
     out = np.empty_like(z)
-    out[:, om[:, None], ot[None, :]] = z
+    out[om[:, None], :, ot[None, :]] = z.transpose(0, 2, 1)
     return NOISE_SD * out
 
 
+def _per_task_average(ranks: np.ndarray) -> np.ndarray:
+    """``(M, R, T)`` per-task ranks -> ``(R, M)`` minus their mean over tasks (higher = better)."""
+    return -nanmean(ranks, axis=-1).T
+
+
 def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
-    """Final ranks ``(..., M)`` per method; ``x`` is ``(..., M, T)``; method 4 adds ``noise``
-    (without noise it equals method 3)."""
-    y = x * sign
+    """Final ranks ``(R, M)`` per method; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
+    ``(M, R, T)`` (without noise it equals method 3). Per-task ranks work on one models-first
+    copy of the scores."""
+    y = x if np.all(sign > 0) else x * sign
     out = {
         "mean": _final_ranks(_sorted_mean(y)),
         "geometric_mean": _final_ranks(_geometric_score(x, sign)),
     }
-    avg, bins = average_and_bin_ranks(y, axis=-2)
-    out["average_rank"] = _final_ranks(-nanmean(avg, axis=-1))
+    cols = np.ascontiguousarray(np.moveaxis(y, 1, 0))  # (M, R, T)
+    avg, bins = average_and_bin_ranks(cols, axis=0)
+    out["average_rank"] = _final_ranks(_per_task_average(avg))
     if noise is None:
         out["average_rank_noise"] = out["average_rank"]
     else:
-        noisy = tie_ranks(y + noise, axis=-2)
-        out["average_rank_noise"] = _final_ranks(-nanmean(noisy, axis=-1))
-    out["average_rank_bins"] = _final_ranks(-nanmean(bins, axis=-1))
+        noisy = tie_ranks(cols + noise, axis=0)
+        out["average_rank_noise"] = _final_ranks(_per_task_average(noisy))
+    out["average_rank_bins"] = _final_ranks(_per_task_average(bins))
     return out
 
 
