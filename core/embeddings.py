@@ -39,6 +39,7 @@ Choices the spec leaves open (documented here and in :func:`consistency`):
 from __future__ import annotations
 
 import io
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -110,7 +111,8 @@ def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
     - ``.npz``: optional ``ids`` (1-D) and one or more ``(N, D)`` arrays; each array is a model
       (or layer) named by its key (by the file stem if there is only one).
     - ``.csv`` / ``.parquet``: an ``id`` column (else the first column) and one numeric column
-      per dimension; model = file stem.
+      per dimension, or a single column holding each vector as a list (Parquet) or as text
+      ``[0.1, 0.2, ...]`` (CSV); model = file stem.
     """
     stem, suffix = Path(name).stem, _suffix(name)
     if suffix not in EMBEDDING_SUFFIXES:
@@ -147,6 +149,11 @@ def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
     frame = _read_table(name, data)
     id_col = _id_column(frame, name)
     value_cols = [c for c in frame.columns if c != id_col]
+    ids = tuple(str(x) for x in frame[id_col])
+    first = frame[value_cols[0]].iloc[0] if len(value_cols) == 1 and len(frame) else None
+    if isinstance(first, list | np.ndarray) or (isinstance(first, str) and first.startswith("[")):
+        vectors = _vector_column(frame[value_cols[0]], name, str(value_cols[0]))
+        return [_checked(EmbeddingSet(stem, vectors, ids, name))]
     for col in value_cols:
         if not pd.api.types.is_numeric_dtype(frame[col]):
             bad = pd.to_numeric(frame[col], errors="coerce").isna() & frame[col].notna()
@@ -159,8 +166,34 @@ def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
                 hint=f"keep only '{id_col}' and one numeric column per dimension.",
             )
     vectors = frame[value_cols].to_numpy(dtype=float)
-    ids = tuple(str(x) for x in frame[id_col])
     return [_checked(EmbeddingSet(stem, vectors, ids, name, tuple(map(str, value_cols))))]
+
+
+def _vector_column(values: pd.Series, name: str, column: str) -> np.ndarray:
+    """One vector per row from a list column (Parquet) or JSON-style ``[0.1, 0.2]`` text (CSV)."""
+    rows = []
+    for i, v in enumerate(values):
+        try:
+            vec = np.asarray(json.loads(v) if isinstance(v, str) else v, dtype=float)
+        except (TypeError, ValueError) as err:
+            raise DataError(
+                f"cannot read the vector {str(v)[:40]!r}.",
+                file=name,
+                row=i + 1,
+                column=column,
+                hint="store one number per column, or a list of numbers such as [0.1, 0.2].",
+            ) from err
+        if vec.ndim != 1 or (rows and len(vec) != len(rows[0])):
+            raise DataError(
+                f"vector of {vec.size} values where the first row has "
+                f"{len(rows[0]) if rows else 'a list of'} values.",
+                file=name,
+                row=i + 1,
+                column=column,
+                hint="give every entity a vector of the same length.",
+            )
+        rows.append(vec)
+    return np.stack(rows)
 
 
 def _checked(s: EmbeddingSet) -> EmbeddingSet:

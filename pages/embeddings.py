@@ -121,7 +121,8 @@ with guard("The embedding analysis"):
             accept_multiple_files=True,
             key="emb_files",
             help=".npy: rows follow the meta table. .npz: an 'ids' array plus one (N, D) array "
-            "per model or layer. CSV/Parquet: an 'id' column and one column per dimension.",
+            "per model or layer. CSV/Parquet: an 'id' column and one column per dimension, or one "
+            "column holding each vector as a list.",
         )
         meta_file = c2.file_uploader(
             "Meta table (id + features)",

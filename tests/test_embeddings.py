@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -207,6 +208,22 @@ def test_formats_read_and_align_by_id() -> None:
     np.save(buf, x)
     bare = read_embeddings("bare.npy", buf.getvalue())[0]
     np.testing.assert_allclose(align([bare], meta)["bare"], x)  # rows follow the meta table
+
+
+def test_vectors_stored_as_lists() -> None:
+    x = np.arange(12.0).reshape(4, 3)
+    frame = pd.DataFrame({"id": list("abcd"), "embedding": [list(r) for r in x]})
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    parquet = read_embeddings("vec.parquet", buf.getvalue())[0]
+    np.testing.assert_allclose(parquet.vectors, x)
+    text = frame.assign(embedding=[json.dumps(list(r)) for r in x]).to_csv(index=False).encode()
+    np.testing.assert_allclose(read_embeddings("vec.csv", text)[0].vectors, x)
+    ragged = b'id,embedding\na,"[1, 2]"\nb,"[1, 2, 3]"\n'
+    with pytest.raises(DataError, match=r"row 2, column 'embedding'.*same length"):
+        read_embeddings("vec.csv", ragged)
+    with pytest.raises(DataError, match=r"row 1, column 'embedding'.*cannot read the vector"):
+        read_embeddings("vec.csv", b"id,embedding\na,[1;2]\nb,[3;4]\n")
 
 
 def test_numeric_meta_is_cut_into_quantile_bins() -> None:
