@@ -74,6 +74,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _mapping(args: argparse.Namespace, bench: Benchmark) -> dict[str, str]:
     if args.categories and args.merge:
         raise UsageError("use --categories or --merge, not both.")
+    cats = bench.category_names
+    if len(cats) > 3 and not (args.categories or args.merge):
+        raise UsageError(
+            f"the data has {len(cats)} categories ({', '.join(cats)}); a map shows 2 or 3. "
+            "Pick them with --categories C1,C2,C3 (the others get weight 0) or merge them with "
+            "--merge CAT=GROUP,..."
+        )
     pick = None if args.categories is None else [c.strip() for c in args.categories.split(",")]
     merge = None
     if args.merge is not None:

@@ -70,6 +70,12 @@ def test_two_categories_and_merge(capsys: pytest.CaptureFixture[str]) -> None:
     assert merged["categories"] == ["nat", "rest"] and len(merged["points"]) == 1
 
 
+def test_four_categories_ask_for_a_pick_or_merge(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["weights", "sample:mmlu"]) == 2
+    err = capsys.readouterr().err
+    assert "--categories" in err and "--merge" in err and "humanities" in err
+
+
 def test_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["weights", "sample:vtab1k", "--resolution", "20"]) == 0
     text = capsys.readouterr().out
@@ -87,6 +93,7 @@ def test_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["--rho", "1.5"], "rho"),
         (["--resolution", "0"], "resolution"),
         (["--categories", "natural", "--merge", "natural=a"], "not both"),
+        (["--merge", "natural=a"], "2 or 3 categories"),
     ],
 )
 def test_bad_input_exits_2(
