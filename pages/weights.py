@@ -188,7 +188,11 @@ with guard("The task-weight map"):
         f"z = {z:.2f} (a two-sided level of {implied_level(z):.1%} per point); {rho_text}. "
         f"Variances: {md_escape(dm.source)}. Metric: {ctx.settings.metric} (sidebar). "
         "Grey = indeterminate: the leader's margin is smaller than z × SE of the difference. "
-        "× = the sidebar's weights; click a tile to use its weights."
+        + (
+            "× = the sidebar's weights; click a tile to use its weights."
+            if len(dm.categories) == 3
+            else "Dotted line = the sidebar's weights."
+        )
     )
 
     on_select = None
