@@ -94,9 +94,13 @@ def _oriented(draws: Draws, tasks: np.ndarray) -> tuple[np.ndarray, bool, str]:
 
 
 def _category_means(draws: Draws, tasks: np.ndarray, mult: np.ndarray):
-    obs = nanmean(draws.observed[:, tasks] * mult, axis=1)
-    vals = nanmean(draws.values[:, :, tasks] * mult, axis=2)
-    return obs, vals
+    """Nan-means over ``tasks`` of the observed and replicate scores times ``mult``."""
+    every = len(tasks) == len(draws.tasks)  # no copy for the overall mean
+    obs = draws.observed if every else draws.observed[:, tasks]
+    vals = draws.values if every else draws.values[:, :, tasks]
+    if np.any(mult != 1.0):
+        obs, vals = obs * mult, vals * mult
+    return nanmean(obs, axis=1), nanmean(vals, axis=2)
 
 
 def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
