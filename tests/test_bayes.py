@@ -242,3 +242,14 @@ def test_chance_level_model_mixes() -> None:
     fit = bayes.fit(_bench(k, n), chains=4, draws=500, warmup=300, seed=5)
     assert fit.rhat_max < 1.01
     assert fit.ess_bulk_min > 300, fit.diagnostics.nsmallest(3, "ess_bulk")
+
+
+def test_marginal_eta_step_equals_the_full_target() -> None:
+    rng = np.random.default_rng(9)
+    k, f = rng.integers(0, 50, (3, 6)).astype(float), rng.integers(0, 50, (3, 6)).astype(float)
+    pa = LogPrior([Prior("gamma", (2, 0.1))] * 3)
+    pb = LogPrior([Prior("normal", (5, 3))] * 3)
+    marginal = bayes._Marginal(k, f, pa, pb)
+    eta, lam = rng.normal(size=(4, 3)), rng.normal(1, 1, (4, 3))
+    np.testing.assert_allclose(marginal.eta_step(lam)(eta), marginal(eta, lam), rtol=1e-10)
+    np.testing.assert_allclose(marginal.lam_step(eta)(lam), marginal(eta, lam), rtol=1e-10)
