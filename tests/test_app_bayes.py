@@ -152,3 +152,19 @@ def test_sidebar_method_bayesian_switches_the_leaderboard(make_app) -> None:
     assert not at.error, [e.value for e in at.error]
     captions = " ".join(c.value for c in at.caption).replace("\\", "")  # undo md escapes
     assert "priors: every model a=exponential(0.0001)" in captions  # a note of Bayesian draws
+
+
+def test_priors_of_one_session_never_reach_another(make_app) -> None:
+    """Fits are cached across sessions by content hash + priors + settings: a second user with
+    default priors gets the default fit, not the first user's."""
+    first = make_app(QUERY).run()
+    first.switch_page(PAGE).run()
+    default = _intervals(first)
+    first.selectbox(key="bayes_family").set_value("normal")
+    first.text_input(key="bayes_params").set_value("50, 5")
+    first.button(key="bayes_apply").click().run()
+    assert _intervals(first) != default
+    second = make_app(QUERY).run()
+    second.switch_page(PAGE).run()
+    assert _intervals(second) == default
+    assert set(second.dataframe[0].value["a"]) == {"exponential(0.0001)"}
