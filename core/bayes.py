@@ -308,16 +308,26 @@ def fit(
     )
 
 
+def _log_gamma_draw(shape: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``log X`` for ``X ~ Gamma(shape, 1)``, finite even for tiny shapes.
+
+    For ``shape < 1`` it uses ``log Gamma(s) = log Gamma(s + 1) + log(U) / s`` (Marsaglia-Tsang
+    boost), which keeps the log finite where the variate itself would underflow to 0.
+    """
+    small = shape < 1.0
+    if not small.any():
+        return np.log(rng.standard_gamma(shape))
+    boosted = np.log(rng.standard_gamma(shape + small))
+    with np.errstate(divide="ignore"):
+        return boosted + np.where(small, np.log(rng.random(shape.shape)) / shape, 0.0)
+
+
 def _log_beta_draw(
     alpha: np.ndarray, beta: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``(log theta, log(1 - theta))`` for ``theta ~ Beta(alpha, beta)``, stable for tiny shapes.
-
-    ``log Gamma(s) = log Gamma(s + 1) + log(U) / s`` (Marsaglia-Tsang boost) keeps the gamma
-    variates' logs finite when ``s`` is small.
-    """
-    lx = np.log(rng.standard_gamma(alpha + 1.0)) + np.log(rng.random(alpha.shape)) / alpha
-    ly = np.log(rng.standard_gamma(beta + 1.0)) + np.log(rng.random(beta.shape)) / beta
+    """``(log theta, log(1 - theta))`` for ``theta ~ Beta(alpha, beta)`` as ``X / (X + Y)``."""
+    lx = _log_gamma_draw(alpha, rng)
+    ly = _log_gamma_draw(beta, rng)
     lz = np.logaddexp(lx, ly)
     return lx - lz, ly - lz
 

@@ -256,3 +256,18 @@ def test_marginal_eta_step_equals_the_full_target() -> None:
     eta, lam = rng.normal(size=(4, 3)), rng.normal(1, 1, (4, 3))
     np.testing.assert_allclose(marginal.eta_step(lam)(eta), marginal(eta, lam), rtol=1e-10)
     np.testing.assert_allclose(marginal.lam_step(eta)(lam), marginal(eta, lam), rtol=1e-10)
+
+
+def test_log_beta_draws_for_tiny_and_large_shapes() -> None:
+    """Log-scale Beta draws match Beta moments, stay finite where theta itself would round to 0
+    or 1, and mix both code paths (shapes below and above 1) in one call."""
+    rng = np.random.default_rng(10)
+    alpha = np.array([0.01, 0.5, 3.0, 2000.0])[:, None] * np.ones((4, 20000))
+    beta = np.array([0.02, 4.0, 0.7, 500.0])[:, None] * np.ones((4, 20000))
+    lt, l1t = bayes._log_beta_draw(alpha, beta, rng)
+    assert np.all(np.isfinite(lt)) and np.all(np.isfinite(l1t))
+    np.testing.assert_allclose(np.exp(lt) + np.exp(l1t), 1.0, atol=1e-12)
+    mean = alpha[:, 0] / (alpha[:, 0] + beta[:, 0])
+    np.testing.assert_allclose(np.exp(lt).mean(axis=1), mean, atol=0.012)
+    tiny = bayes._log_gamma_draw(np.full(1000, 1e-3), rng)
+    assert np.all(np.isfinite(tiny)) and np.mean(tiny < -700) > 0.5  # exp() would underflow
