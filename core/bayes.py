@@ -460,10 +460,10 @@ def slice_step(
             right = np.where(below, right, props[b])
         fp = logf(props)
         inside = fp > logy
-        first = inside.argmax(axis=0)[None]
+        first = inside.argmax(axis=0)
         accept = todo & inside.any(axis=0)
-        x1 = np.where(accept, np.take_along_axis(props, first, axis=0)[0], x1)
-        f1 = np.where(accept, np.take_along_axis(fp, first, axis=0)[0], f1)
+        x1 = np.where(accept, np.choose(first, props), x1)
+        f1 = np.where(accept, np.choose(first, fp), f1)
         todo &= ~accept
     return x1, f1
 
