@@ -94,13 +94,14 @@ def _mapping(args: argparse.Namespace, bench: Benchmark) -> dict[str, str]:
 
 
 def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMoments:
-    """Analytic moments, or moments from draws (normalized metric or paired item data)."""
+    """Analytic moments, or moments from draws (normalized metric, paired item data, or the
+    Bayesian posterior, whose means and variances are the posterior's)."""
     mapping = _mapping(args, bench)
     if args.normalize:
         from core.summaries import normalize
 
         return moments_from_draws(normalize(make_draws(args, bench), mode="minmax"), mapping)
-    if bench.kind == "items" and not args.assume_rho:
+    if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
         return moments_from_draws(make_draws(args, bench), mapping)
     return moments_from_benchmark(bench, mapping)
 

@@ -12,9 +12,10 @@ ctx = current()
 st.title("Leaderboard")
 bench = ctx.require_bench()
 level = ctx.level
+point = "posterior mean" if ctx.settings.method == "bayes" else "observed score"
 st.caption(
-    f"Point = observed score; bar = {100 * level:.1f}% percentile interval over "
-    f"{ctx.settings.reps} replicates ({md_escape(ctx.settings.method)}). Two non-overlapping "
+    f"Point = {point}; bar = {100 * level:.1f}% percentile interval over "
+    f"{ctx.settings.reps} draws ({md_escape(ctx.settings.method)}). Two non-overlapping "
     "83.4% intervals correspond roughly to a 5% test; overlapping 95% intervals do **not** mean "
     "'no difference'. **≈ leader** (open marker): the paired difference from the leader has an "
     f"interval containing 0 at {100 * views.overlap_test_level(level):.1f}% (the test that "

@@ -124,3 +124,11 @@ def test_item_data_reads_rho_from_paired_draws(
     se = [p["se"] for p in out["points"]]
     se_assumed = [p["se"] for p in assumed["points"]]
     assert all(a < b for a, b in zip(se, se_assumed, strict=True))
+
+
+def test_bayes_method_reads_the_posterior_moments(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["weights", "sample:vtab1k", "--at", "0.2,0.3,0.5", "--json", "--seed", "1"]
+    assert main([*argv, "--method", "bayes", "--draws", "200", "--warmup", "200"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["source"].startswith("Bayesian hierarchical")
+    assert out["rho"] is None and out["rho_source"] == "paired draws"
