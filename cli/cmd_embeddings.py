@@ -45,7 +45,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="COL=W",
         help="tree prior weight per meta column (default 1; above 1 favours splitting on it)",
     )
-    p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
+    p.add_argument(
+        "--bootstrap",
+        choices=("auto", "refit", "scores"),
+        default="auto",
+        help="refit: refit the Gaussians in every replicate (intervals carry the fitting error; "
+        "they target the expected out-of-fold score of the procedure); scores: resample "
+        "per-entity scores with the Gaussians fixed (fast; too narrow when clusters are small "
+        "relative to --dims); auto (default): refit unless that would take more than about 10 s",
+    )
+    p.add_argument(
+        "--reps",
+        type=int,
+        default=None,
+        help="bootstrap replicates (default 200 when refitting, 1000 when resampling scores)",
+    )
     p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
     p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -114,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         reps=args.reps,
         level=level,
         seed=args.seed,
+        bootstrap=args.bootstrap,
     )
     table = result.table()
     if args.json:
@@ -128,13 +143,14 @@ def run(args: argparse.Namespace) -> int:
                 "clipped": dict(zip(table["model"], table["clipped"], strict=True)),
                 "clusters": dict(zip(result.clusters, result.cluster_sizes.tolist(), strict=True)),
                 "tree": None if tree is None else tree.table().to_dict(orient="records"),
+                "method": {s.model: s.alp.method for s in result.scores},
                 "settings": dict(result.settings),
             }
         )
         return 0
     print(
         f"{len(result.clusters)} clusters from {', '.join(columns)}; "
-        f"ALP in nats (0 = perfect); {level:g} entity-bootstrap intervals"
+        f"ALP in nats (0 = perfect); {level:g} intervals: {result.scores[0].alp.method}"
     )
     if tree is not None:
         print(tree.text())

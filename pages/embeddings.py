@@ -29,6 +29,11 @@ from dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_f
 from dashboard.text import md_escape
 
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
+BOOTSTRAP_CHOICES = {
+    "auto": "Auto",
+    "refit": "Refit Gaussians (honest)",
+    "scores": "Resample scores (fast)",
+}
 CLIPPED_WARNING = 0.05  # warn when clipping leaves out more than this share of posteriors
 
 
@@ -51,12 +56,12 @@ def _analyse(
     digest: str,
     columns: tuple[str, ...],
     tree_settings: tuple[str, int, int, float | None, int, tuple[tuple[str, float], ...]],
-    settings: tuple[int, int, float, float, int, int, float, int],
+    settings: tuple[int, int, float, float, int, int | None, float, int, str],
     _inputs: Inputs,
 ) -> tuple[ConsistencyResult, EmbeddingTree | None]:
     """Clusters (one column, or the EmbeddingTree of several) and the consistency scores."""
     embeddings, meta = _inputs
-    heads, dims, clip, eps, folds, reps, level, seed = settings
+    heads, dims, clip, eps, folds, reps, level, seed, bootstrap = settings
     tree = None
     if len(columns) == 1:
         labels = cluster_labels(meta, columns[0], bins=tree_settings[4])
@@ -86,6 +91,7 @@ def _analyse(
         reps=reps,
         level=level,
         seed=seed,
+        bootstrap=bootstrap,
     )
     return result, tree
 
@@ -97,8 +103,8 @@ st.caption(
     "log posterior of each entity's own cluster (0 = perfectly consistent) and **accuracy** the "
     "share whose most probable cluster is the right one. Scores are averaged over random heads of "
     "a few dimensions, posteriors come from Gaussians fitted on the other folds, and intervals "
-    "resample entities (paired across models) [MHP; METHODS 9]. Compare models only under the "
-    "same clusters."
+    "come from a bootstrap over entities (paired across models) [MHP; METHODS 9]. Compare models "
+    "only under the same clusters."
 )
 
 with guard("The embedding analysis"):
@@ -193,7 +199,17 @@ with guard("The embedding analysis"):
             help="1 = fit and score on the same entities, as in the paper; this overfits when "
             "clusters are small relative to the dimensions per head.",
         )
-        reps = c2.number_input("Bootstrap replicates", 100, 5000, 1000, step=100, key="emb_reps")
+        auto_reps = c2.checkbox(
+            "Default replicates",
+            True,
+            key="emb_auto_reps",
+            help="200 when the Gaussians are refitted, 1000 when scores are resampled.",
+        )
+        reps = None
+        if not auto_reps:
+            reps = int(
+                c2.number_input("Bootstrap replicates", 50, 5000, 200, step=50, key="emb_reps")
+            )
         level = c3.slider("Interval level", 0.5, 0.99, 0.95, key="emb_level")
         seed = c4.number_input("Seed", 0, 2**31 - 1, 0, key="emb_seed")
         bins = c1.number_input("Quantile bins (numeric features)", 2, 10, 4, key="emb_bins")
@@ -221,11 +237,34 @@ with guard("The embedding analysis"):
             ):
                 min_gain = 0.0
 
+    bootstrap = st.radio(
+        "Intervals",
+        tuple(BOOTSTRAP_CHOICES),
+        format_func=BOOTSTRAP_CHOICES.get,
+        horizontal=True,
+        key="emb_bootstrap",
+        help="Refit: every bootstrap replicate refits the Gaussians, so the interval includes the "
+        "error of fitting them; it is for the expected score of this procedure on new entities "
+        "(Gaussians fitted on (folds−1)/folds of each cluster), not for the true Gaussians, which "
+        "a fitted score misses when clusters are small. Scores: resample per-entity scores with "
+        "the Gaussians held fixed — fast, but too narrow when clusters are small relative to the "
+        "dimensions per head. Auto: refit unless that would take more than about 10 s.",
+    )
     result, tree = _analyse(
         digest,
         tuple(columns),
         (reference, int(depth), int(min_leaf), min_gain, int(bins), prior),
-        (int(heads), int(dims), float(clip), float(eps), int(folds), int(reps), level, int(seed)),
+        (
+            int(heads),
+            int(dims),
+            float(clip),
+            float(eps),
+            int(folds),
+            reps,
+            level,
+            int(seed),
+            bootstrap,
+        ),
         inputs,
     )
     options = FigureOptions(
@@ -250,11 +289,19 @@ with guard("The embedding analysis"):
         key="emb_scores",
     )
     table = result.table()
+    used = str(result.settings["bootstrap"])
     st.caption(
-        f"{level:.0%} entity-bootstrap intervals ({int(reps)} replicates; set in Settings — the "
-        "sidebar's level applies to the benchmark pages). `clipped`: share of entity-head "
+        f"{level:.0%} intervals: {md_escape(result.scores[0].alp.method)} (level and "
+        "replicates in Settings — the sidebar's level applies to the benchmark pages). "
+        "`clipped`: share of entity-head "
         "posteriors left out of the ALP by the clip threshold."
     )
+    if used == "scores":
+        st.info(
+            "These intervals hold the fitted Gaussians fixed and can be too narrow when clusters "
+            "are small relative to the dimensions per head. Choose 'Refit' for intervals that "
+            "include the fitting error (slower on large data)."
+        )
     st.dataframe(table, hide_index=True, key="emb_table")
     heavy = table[table["clipped"] > CLIPPED_WARNING]
     if len(heavy):

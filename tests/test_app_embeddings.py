@@ -24,6 +24,7 @@ def _open(make_app: Callable[..., AppTest]) -> AppTest:
     at = make_app()
     at.run()
     at.switch_page(PAGE).run()
+    at.checkbox(key="emb_auto_reps").uncheck().run()
     at.number_input(key="emb_reps").set_value(100).run()
     return at
 
@@ -115,6 +116,21 @@ def test_upload_scores_the_files(make_app) -> None:
     at.number_input(key="emb_dims").set_value(4).run()
     at.number_input(key="emb_clip").set_value(0.1).run()
     assert any("optimistic" in w.value for w in at.warning)
+
+
+def test_bootstrap_choice_is_applied_and_named(make_app) -> None:
+    x, ids, meta = _labelled(90)
+    at = _upload(_open(make_app), _npz(ids=ids, m=x), meta)
+    widths = {}
+    for mode, phrase in (("refit", "refitting the Gaussians"), ("scores", "held fixed")):
+        at.radio(key="emb_bootstrap").set_value(mode).run()
+        _clean(at)
+        assert any(phrase in c.value for c in at.caption)
+        row = at.dataframe[0].value.iloc[0]
+        widths[mode] = row["alp_high"] - row["alp_low"]
+    # resampled scores ignore the fitting error: the page says so, and the interval is narrower
+    assert any("too narrow" in i.value for i in at.info)
+    assert widths["scores"] < widths["refit"]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,11 @@ from scipy.stats import multivariate_normal
 
 from core.data import DataError
 from core.embeddings import (
+    REFIT_BUDGET,
     SYNTHETIC_CASES,
+    _folds,
+    _perturbation_weights,
+    _refit_head,
     _resample_counts,
     align,
     check_clusters,
@@ -21,9 +25,11 @@ from core.embeddings import (
     cluster_labels,
     consistency,
     gaussian_stats,
+    head_posteriors,
     log_posterior,
     read_embeddings,
     read_meta,
+    refit_cost,
     synthetic_clusters,
 )
 
@@ -131,11 +137,57 @@ def test_heads_are_seeded_distinct_dimension_subsets() -> None:
     assert [len(h) for h in choose_heads(10, 16, 64, np.random.default_rng(0))] == [10]
 
 
-def test_resampled_counts_are_bootstrap_weights() -> None:
-    w = _resample_counts(50, 400, np.random.default_rng(0))
-    assert w.shape == (400, 50)
-    assert (w.sum(axis=1) == 50).all()
-    assert abs(w.mean() - 1) < 0.02 and abs(w.var() - 1) < 0.1
+def test_resampled_counts_keep_every_cluster_size() -> None:
+    y = np.repeat([0, 1, 2], [10, 30, 60])
+    w = _resample_counts(y, 3, 2000, np.random.default_rng(0))
+    assert w.shape == (2000, 100)
+    for c, size in enumerate([10, 30, 60]):
+        assert (w[:, y == c].sum(axis=1) == size).all()
+        # multinomial within the cluster: each count has variance 1 - 1/n_c
+        assert abs(w[:, y == c].var() - (1 - 1 / size)) < 0.05
+    assert abs(w.mean() - 1) < 1e-12
+
+
+def test_perturbation_weights_keep_cluster_totals_with_the_asked_spread() -> None:
+    y = np.repeat([0, 1], [40, 200])
+    w = _perturbation_weights(y, 2, 3000, np.random.default_rng(0), 0.1)
+    assert (w > 0).all()
+    np.testing.assert_allclose(w[:, y == 0].sum(axis=1), 40)
+    np.testing.assert_allclose(w[:, y == 1].sum(axis=1), 200)
+    assert abs(w[:, y == 1].std() - 0.1) < 0.005
+
+
+def test_refit_with_integer_weights_equals_fitting_the_duplicated_entities() -> None:
+    """A replicate is the procedure run on weighted entities: integer weights must give exactly
+    the score of the data with every entity repeated that often (copies keep their fold)."""
+    x, labels = synthetic_clusters("partial", k=3, n=30, d=5, seed=2)
+    y = np.unique(labels, return_inverse=True)[1]
+    rng = np.random.default_rng(0)
+    for folds in (5, 1):
+        fold = _folds(y, folds, rng) if folds > 1 else np.zeros(len(y), dtype=np.int64)
+        w = rng.integers(0, 3, size=(3, len(y))).astype(float)
+        w[0] = 1.0
+        alp, acc = _refit_head(x - x.mean(axis=0), y, 3, fold, w, 4.0, -np.inf)
+        for r in range(3):
+            rows = np.repeat(np.arange(len(y)), w[r].astype(int))
+            lp = head_posteriors(
+                np.ascontiguousarray(x[rows].T), y[rows], 3, np.arange(5), 4.0, fold[rows]
+            )
+            assert alp[r] == pytest.approx(lp[np.arange(len(rows)), y[rows]].mean(), abs=1e-5)
+            assert acc[r] == pytest.approx(np.mean(lp.argmax(axis=1) == y[rows]), abs=1e-12)
+
+
+def test_auto_mode_refits_small_problems_and_says_so() -> None:
+    x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
+    small = consistency({"m": x}, y, seed=1)
+    assert small.settings["bootstrap"] == "refit" and small.settings["reps"] == 200
+    assert "refitting the Gaussians" in small.scores[0].alp.method
+    fast = consistency({"m": x}, y, seed=1, bootstrap="scores")
+    assert fast.settings["reps"] == 1000 and "held fixed" in fast.scores[0].alp.method
+    assert fast.scores[0].alp.estimate == small.scores[0].alp.estimate
+    assert refit_cost(20_000, 8, 5, [64] * 16, 200) > REFIT_BUDGET
+    with pytest.raises(DataError, match="bootstrap 'exact'"):
+        consistency({"m": x}, y, bootstrap="exact")
 
 
 def test_multi_head_result_fields_and_reproducibility() -> None:

@@ -42,6 +42,29 @@ def test_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert out["clusters"] == {"c0": 40, "c1": 40, "c2": 40}
 
 
+def test_bootstrap_flag_chooses_the_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emb, meta = _files(tmp_path)
+    argv = ["embeddings", str(emb), "--meta", str(meta), "--label", "topic", "--json"]
+    out = {}
+    for mode in ("refit", "scores"):
+        assert main([*argv, "--bootstrap", mode]) == 0
+        out[mode] = json.loads(capsys.readouterr().out)
+        assert out[mode]["settings"]["bootstrap"] == mode
+        assert set(out[mode]["rows"][0]) == {"model", "alp", "alp_low", "alp_high", "accuracy"}
+    assert "refitting" in out["refit"]["method"]["good"]
+    assert "held fixed" in out["scores"]["method"]["good"]
+    assert out["refit"]["settings"]["reps"] == 200 and out["scores"]["settings"]["reps"] == 1000
+    for refit, scores in zip(out["refit"]["rows"], out["scores"]["rows"], strict=True):
+        assert refit["alp"] == scores["alp"]  # same estimate, different interval
+        # the refit interval also carries the error of fitting the Gaussians
+        assert refit["alp_high"] - refit["alp_low"] > scores["alp_high"] - scores["alp_low"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--bootstrap", "exact"])
+    assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
 def test_several_labels_grow_a_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     emb, meta = _files(tmp_path)
     argv = ["embeddings", str(emb), "--meta", str(meta), "--label", "topic", "size"]
