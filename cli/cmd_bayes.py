@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from cli.common import (
     add_bayes_arguments,
@@ -13,13 +16,17 @@ from cli.common import (
     print_json,
 )
 
+if TYPE_CHECKING:
+    from core.bayes import BayesFit
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bayes",
         help="Bayesian hierarchical model: credible intervals and MCMC diagnostics",
         description="Fit k ~ Binomial(n, theta), theta ~ Beta(a, b) per model with priors on a "
-        "and b (Gibbs sampler with slice steps; METHODS 6) and report posterior intervals, "
+        "and b (independence Metropolis-Hastings on the collapsed posterior, or the Gibbs sampler "
+        "with slice steps: --sampler; METHODS 6) and report posterior intervals, "
         "overall (mean over all tasks) and per category, with R-hat and effective sample sizes. "
         "Estimates are posterior means; values are proportions. Needs counts (a binary metric).",
     )
@@ -56,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
                     "draws": result.draws,
                     "warmup": result.warmup,
                     "seed": result.seed,
+                    "sampler": result.sampler,
                 },
                 "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
                 "prior_specs": format_prior_specs(priors),
@@ -66,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
                     "ess_tail_min": result.ess_tail_min,
                     "warnings": list(result.warnings),
                     "sampler_seconds": result.seconds,
+                    "acceptance_min": _acceptance_min(result),
                 },
                 "hyperparameters": [
                     {
@@ -86,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(
         f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
-        f"warm-up, seed {result.seed}; {level:g} credible intervals; estimate = posterior mean"
+        f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals; "
+        "estimate = posterior mean"
     )
     print(
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
@@ -103,3 +113,12 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     return 0
+
+
+def _acceptance_min(result: BayesFit) -> float | None:
+    """Lowest per-model acceptance rate of the independence sampler (``None`` for Gibbs, or when
+    every model fell back to it)."""
+    acc = result.acceptance
+    if acc is None or np.isnan(acc).all():
+        return None
+    return float(np.nanmin(acc))

@@ -42,7 +42,7 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -
 
 # ---- Bayesian hierarchical model (--method bayes; METHODS 6) --------------------------------
 def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
-    """Flags of the Bayesian model: priors, chains, draws, warm-up, interval kind."""
+    """Flags of the Bayesian model: priors, chains, draws, warm-up, sampler, interval kind."""
     g = parser.add_argument_group("Bayesian model (--method bayes)")
     g.add_argument(
         "--prior",
@@ -56,6 +56,14 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--chains", type=int, default=4, help="MCMC chains (4)")
     g.add_argument("--draws", type=int, default=2000, help="kept draws per chain (2000)")
     g.add_argument("--warmup", type=int, default=1000, help="warm-up sweeps per chain (1000)")
+    g.add_argument(
+        "--sampler",
+        default="imh",
+        choices=("imh", "gibbs"),
+        help="imh: independence Metropolis-Hastings on the collapsed posterior of a, b, then "
+        "conjugate theta (default, fast); gibbs: the Gibbs sampler with slice steps; same "
+        "posterior",
+    )
     g.add_argument(
         "--interval",
         default="parameter",
@@ -76,7 +84,13 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
         )
     priors = parse_prior_specs(args.prior, bench.models)
     result = fit(
-        bench, priors, chains=args.chains, draws=args.draws, warmup=args.warmup, seed=args.seed
+        bench,
+        priors,
+        chains=args.chains,
+        draws=args.draws,
+        warmup=args.warmup,
+        seed=args.seed,
+        sampler=getattr(args, "sampler", "imh"),
     )
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -61,12 +61,13 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from core import diagnostics
+from core import bayes_imh, diagnostics
 from core.data import Benchmark, DataError
 from core.draws import Draws
 from core.priors import LogPrior, ModelPrior
 
 BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
+MIN_ACCEPT = 0.2  # below this acceptance rate (any chain) a model falls back to the Gibbs sampler
 METHOD_NAMES = {
     "parameter": "Bayesian hierarchical (parameter)",
     "predictive": "Bayesian hierarchical (posterior predictive)",
@@ -89,6 +90,9 @@ class BayesFit:
             mean of theta over the model's tasks), ``model``, ``task`` (empty for a, b, mean),
             ``mean``, ``sd``, ``rhat``, ``ess_bulk``, ``ess_tail``.
         seconds: wall time of the sampler (excluding diagnostics).
+        sampler: ``"imh"`` or ``"gibbs"`` (see :func:`fit`).
+        acceptance: ``(M,)`` mean acceptance rate of the independence MH step after warm-up per
+            model (``nan`` for models fitted by the Gibbs sampler); ``None`` for ``"gibbs"``.
     """
 
     models: tuple[str, ...]
@@ -109,6 +113,8 @@ class BayesFit:
     seed: int
     diagnostics: pd.DataFrame
     seconds: float
+    sampler: str = "gibbs"
+    acceptance: np.ndarray | None = None
 
     @property
     def rhat_max(self) -> float:
@@ -255,6 +261,7 @@ def fit(
     warmup: int = 1000,
     thin: int = 1,
     seed: int = 0,
+    sampler: Literal["imh", "gibbs"] = "imh",
 ) -> BayesFit:
     """Fit the hierarchical model to a counts benchmark (METHODS 6).
 
@@ -267,6 +274,20 @@ def fit(
         warmup: discarded sweeps per chain (also used to tune slice widths).
         thin: keep every ``thin``-th sweep.
         seed: seeds a ``numpy.random.Generator`` (PCG64); same seed, same draws.
+        sampler: ``"imh"`` (default): independence Metropolis-Hastings on the collapsed posterior
+            of ``(a_i, b_i)`` followed by the conjugate theta draw (:func:`independence`);
+            ``"gibbs"``: the METHODS 6 Gibbs sampler with slice steps (:func:`gibbs`). Both target
+            the same posterior. ``warmup`` is the number of discarded iterations for both.
+
+    **Choice (default sampler, by measurement).** On VTAB-1k (4 chains x (1,000 + 2,000)) the
+    independence sampler accepts about 86% of proposals and gives a minimum bulk ESS of about
+    5,000 in about 0.6 s; the Gibbs sampler about 6,400 in about 4 s (``benchmarks/bench_bayes.py
+    --sampler``). The proposal fit needs no tuning run, and on the hard cases (every task at 0% or
+    100%, one task, 1-3 items per task, a tight normal(2000,10) prior) acceptance stays above 70%
+    (``tests/test_bayes_imh.py``). **Fallback:** a model whose acceptance rate after warm-up is
+    below :data:`MIN_ACCEPT` in any chain is refitted with the Gibbs sampler (the models are
+    independent a posteriori, so mixing samplers across models leaves the posterior unchanged);
+    its ``acceptance`` is reported as ``nan``.
     """
     if chains < 1 or draws < 4 or warmup < 0 or thin < 1:
         raise DataError(
@@ -279,11 +300,24 @@ def fit(
     if unknown:
         raise DataError(f"priors given for models not in the data: {unknown}.")
     model_priors = tuple(priors.get(m, ModelPrior()) for m in bench.models)
+    if sampler not in ("imh", "gibbs"):
+        raise DataError(f"unknown sampler {sampler!r}.", hint="use 'imh' or 'gibbs'.")
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
-    a, b, theta = gibbs(
-        k, n, present, model_priors, chains=chains, draws=draws, warmup=warmup, thin=thin, rng=rng
-    )
+    settings = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin, "rng": rng}
+    acceptance = None
+    if sampler == "gibbs":
+        a, b, theta = gibbs(k, n, present, model_priors, **settings)
+    else:
+        a, b, theta, rates = independence(k, n, present, model_priors, **settings)
+        acceptance = rates.mean(axis=0)
+        poor = np.flatnonzero(rates.min(axis=0) < MIN_ACCEPT)
+        if poor.size:
+            sub = tuple(model_priors[i] for i in poor)
+            a[..., poor], b[..., poor], theta[:, :, poor] = gibbs(
+                k[poor], n[poor], present[poor], sub, **settings
+            )
+            acceptance[poor] = np.nan
     seconds = time.perf_counter() - start
     diag = diagnose(a, b, theta, present, bench.models, bench.tasks)
     return BayesFit(
@@ -305,6 +339,8 @@ def fit(
         seed=seed,
         diagnostics=diag,
         seconds=seconds,
+        sampler=sampler,
+        acceptance=acceptance,
     )
 
 
@@ -468,19 +504,27 @@ def slice_step(
     return x1, f1
 
 
+def _moment_start(
+    k: np.ndarray, n: np.ndarray, present: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Method-of-moments ``(eta, lambda)`` ``(M,)`` of each model's observed scores."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(present, k / np.where(n > 0, n, 1), np.nan)
+        mean = np.clip(np.nan_to_num(np.nanmean(p, axis=1), nan=0.5), 0.02, 0.98)
+        var = np.nanvar(p, axis=1)
+        conc = np.where(var > 0, mean * (1 - mean) / var - 1.0, 10.0)
+    conc = np.clip(np.nan_to_num(conc, nan=10.0), 1.0, 1e5)
+    return special.logit(mean), np.log(conc)
+
+
 def _starts(
     k: np.ndarray, n: np.ndarray, present: np.ndarray, chains: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dispersed starting ``(eta, lambda)``, ``(chains, M)``, around method-of-moments values."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(present, k / np.where(n > 0, n, 1), np.nan)
-        mean = np.clip(np.nanmean(p, axis=1), 0.02, 0.98)
-        var = np.nanvar(p, axis=1)
-        conc = np.where(var > 0, mean * (1 - mean) / var - 1.0, 10.0)
-    conc = np.clip(np.nan_to_num(conc, nan=10.0), 1.0, 1e5)
+    eta, lam = _moment_start(k, n, present)
     m = k.shape[0]
-    eta = special.logit(mean) + rng.uniform(-1.5, 1.5, (chains, m))
-    lam = np.log(conc) + rng.uniform(-2.0, 2.0, (chains, m))
+    eta = eta + rng.uniform(-1.5, 1.5, (chains, m))
+    lam = lam + rng.uniform(-2.0, 2.0, (chains, m))
     return eta, lam
 
 
@@ -540,6 +584,44 @@ def gibbs(
             keep_a[:, d] = np.exp(lam - np.logaddexp(0.0, -eta))
             keep_b[:, d] = np.exp(lam - np.logaddexp(0.0, eta))
     return keep_a, keep_b, keep_theta
+
+
+def independence(
+    k: np.ndarray,
+    n: np.ndarray,
+    present: np.ndarray,
+    priors: tuple[ModelPrior, ...],
+    *,
+    chains: int,
+    draws: int,
+    warmup: int,
+    thin: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Independence MH on the collapsed posterior of ``(eta, lambda)``, then conjugate theta.
+
+    Returns ``a, b`` ``(chains, draws, M)``, ``theta`` ``(chains, draws, M, T)`` (``nan`` where
+    not ``present``) and the acceptance rate of each model and chain after warm-up ``(chains,
+    M)``. See :mod:`core.bayes_imh` for the proposal.
+    """
+    t = k.shape[1]
+    kk = np.where(present, k, 0).astype(float)
+    ff = np.where(present, n - k, 0).astype(float)
+    marginal = _Marginal(kk, ff, LogPrior([p.a for p in priors]), LogPrior([p.b for p in priors]))
+    eta0, lam0 = _starts(k, n, present, chains, rng)
+    mean, cov, _ = bayes_imh.fit_proposal(
+        marginal, *_moment_start(k, n, present), (10.0, 12.0), BOUND
+    )
+    proposal = bayes_imh.Proposal(mean, cov)
+    total = warmup + draws * thin
+    eta, lam, accepted = bayes_imh.run(marginal, proposal, eta0, lam0, total, rng, cells=t)
+    keep = slice(warmup, total, thin)
+    eta, lam = eta[keep].swapaxes(0, 1), lam[keep].swapaxes(0, 1)
+    a = np.exp(lam - np.logaddexp(0.0, -eta))
+    b = np.exp(lam - np.logaddexp(0.0, eta))
+    theta = rng.beta(a[..., None] + kk, b[..., None] + ff)
+    theta = np.where(present, theta, np.nan)
+    return a, b, theta, accepted[warmup:].mean(axis=0)
 
 
 def _theta_step(

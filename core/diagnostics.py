@@ -35,20 +35,27 @@ def _split(x: np.ndarray) -> np.ndarray:
 def _ranks(flat: np.ndarray) -> np.ndarray:
     """Ranks 1..S along the last axis, ties averaged (as ``scipy.stats.rankdata`` "average").
 
-    One argsort per row; a tie group spanning sorted positions ``f..l`` gets ``(f + l) / 2 + 1``.
+    One argsort per row; rows without ties get the sorted positions directly; in rows with ties
+    a tie group spanning sorted positions ``f..l`` gets ``(f + l) / 2 + 1``.
     """
     size = flat.shape[-1]
     order = np.argsort(flat, axis=-1)
     ordered = np.take_along_axis(flat, order, axis=-1)
-    pos = np.arange(size)
     new = np.ones(flat.shape, bool)
     new[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
-    first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
-    last_flag = np.ones(flat.shape, bool)
-    last_flag[..., :-1] = new[..., 1:]
-    last = np.flip(np.minimum.accumulate(np.flip(np.where(last_flag, pos, size), -1), -1), -1)
+    pos = np.arange(size)
+    value = np.broadcast_to(pos + 1.0, flat.shape)
+    tied = ~new.all(axis=-1)
+    if tied.any():
+        value = value.copy()
+        nt = new[tied]
+        first = np.maximum.accumulate(np.where(nt, pos, 0), axis=-1)
+        last_flag = np.ones(nt.shape, bool)
+        last_flag[..., :-1] = nt[..., 1:]
+        last = np.flip(np.minimum.accumulate(np.flip(np.where(last_flag, pos, size), -1), -1), -1)
+        value[tied] = (first + last) / 2.0 + 1.0
     ranks = np.empty(flat.shape)
-    np.put_along_axis(ranks, order, (first + last) / 2.0 + 1.0, axis=-1)
+    np.put_along_axis(ranks, order, value, axis=-1)
     return ranks
 
 
