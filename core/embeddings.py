@@ -99,6 +99,7 @@ DEFAULT_REPS: dict[str, int] = {"refit": 200, "scores": 1000}
 REFIT_BUDGET = 6e10
 # Replicates are batched so that one block of projected test points stays near this many floats.
 _BLOCK_FLOATS = 1 << 22
+_LOOP_DIMS = 32  # from this head size on, whitening matrices are inverted one by one
 # The work is many small matrix products: one BLAS thread is faster than several (and does not
 # oversubscribe the cores of a shared app server).
 _BLAS = ThreadpoolController()
@@ -674,10 +675,17 @@ def _weighted_stats(
 def _whitening(cov: np.ndarray, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each ``(d, d)`` covariance of a stack: ``[L^-1, -L^-1 mu]`` ``(..., d, d + 1)`` in
     float32 (``L`` its Cholesky factor, so ``[x, 1] -> L^-1 (x - mu)`` whitens) and
-    ``log det L``. LAPACK ``potrf`` + ``trtri`` per matrix: a batched general inverse costs about
-    four times as much."""
+    ``log det L``. Small matrices go through numpy's batched Cholesky and inverse; from
+    :data:`_LOOP_DIMS` dimensions on, LAPACK ``potrf`` + ``trtri`` per matrix (the batched
+    general inverse then costs about four times as much)."""
     d = cov.shape[-1]
     out = np.empty((*cov.shape[:-1], d + 1), dtype=np.float32)
+    if d < _LOOP_DIMS:
+        chol = np.linalg.cholesky(cov)
+        inv = np.linalg.inv(chol)
+        out[..., :d] = inv
+        out[..., d] = -np.einsum("...oi,...i->...o", inv, mu)
+        return out, np.log(np.diagonal(chol, axis1=-2, axis2=-1)).sum(axis=-1)
     log_det = np.empty(cov.shape[:-2])
     flat_cov, flat_mu = cov.reshape(-1, d, d), mu.reshape(-1, d)
     flat_out, flat_det = out.reshape(-1, d, d + 1), log_det.reshape(-1)
@@ -747,7 +755,9 @@ def _refit_head(
             dist = proj.reshape(k, nb, d, len(test)).sum(axis=2, dtype=np.float64)
             ll = (np.log(n_c / n_all) - log_det - const)[:, :, None] - 0.5 * dist  # (k, nb, n_f)
             yt = y[test]
-            lp_true = ll[yt, :, np.arange(len(test))].T - logsumexp(ll, axis=0)  # (nb, n_f)
+            top = ll.max(axis=0)
+            norm = top + np.log(np.exp(ll - top).sum(axis=0))  # log-sum-exp over clusters
+            lp_true = ll[yt, :, np.arange(len(test))].T - norm  # (nb, n_f)
             wt = wb[:, test]
             keep = wt * (lp_true >= log_clip)
             num += np.einsum("ri,ri->r", keep, np.where(keep > 0, lp_true, 0.0))
