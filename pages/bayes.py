@@ -95,12 +95,34 @@ def prior_editor(models: tuple[str, ...], settings: cache.BayesSettings) -> cach
     return settings
 
 
+def _sampler_note(fit: BayesFit) -> str:
+    """Which sampler ran and, for independence MH, its acceptance rates."""
+    if fit.acceptance is None:
+        return "Sampler: Gibbs (conjugate θ, slice steps for a and b)."
+    acc = fit.acceptance
+    done = acc[~np.isnan(acc)]
+    text = "Sampler: independence Metropolis-Hastings"
+    if done.size:
+        text += (
+            f"; acceptance rate after warm-up min {done.min():.0%}, median {np.median(done):.0%}"
+        )
+    fallback = int(np.isnan(acc).sum())
+    if fallback:
+        text += f"; {fallback} model(s) with low acceptance refitted by the Gibbs sampler"
+    return text + "."
+
+
 ctx = current()
 st.title("Bayesian model")
+
+
 bench = ctx.require_bench()
 st.caption(
     "Per model i and task j: k ~ Binomial(n, θ), θ ~ Beta(a_i, b_i), priors on a_i and b_i "
-    "([LGC] 2.2; METHODS 6). Gibbs sampler: conjugate θ step, slice sampling for a and b. "
+    "([LGC] 2.2; METHODS 6). Sampler: independence Metropolis-Hastings for a and b with θ "
+    "integrated out (beta-binomial), then the conjugate θ draw; a model whose acceptance rate "
+    "falls below 20% is refitted with the Gibbs sampler (conjugate θ step, slice sampling for a "
+    "and b). Both target the same posterior. "
     "Tasks with few items borrow strength from the model's other tasks (shrinkage). "
     "Choose **Bayesian** as the sidebar's uncertainty method to use these priors on every page."
 )
@@ -140,6 +162,7 @@ with guard("The Bayesian model"):
     m2.metric("Bulk ESS (min)", f"{fit.ess_bulk_min:,.0f}")
     m3.metric("Tail ESS (min)", f"{fit.ess_tail_min:,.0f}")
     m4.metric("Sampler time", f"{fit.seconds:.1f} s")
+    st.caption(_sampler_note(fit))
     for warning in fit.warnings:
         st.warning(md_escape(warning), icon=":material/warning:")
     if not fit.warnings:
