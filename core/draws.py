@@ -7,7 +7,7 @@ how the draws were made. Every summary, rank, dominance map and chart is a funct
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,30 +70,13 @@ class Draws:
     def select_models(self, models: list[str] | tuple[str, ...]) -> Draws:
         """The same draws for a subset of models, in the order given."""
         idx = [self.models.index(m) for m in models]
-        return Draws(
+        return replace(
+            self,
             values=self.values[:, idx, :],
             observed=self.observed[idx, :],
             models=tuple(models),
-            tasks=self.tasks,
-            categories=self.categories,
-            higher_is_better=self.higher_is_better,
-            method=self.method,
-            paired=self.paired,
-            seed=self.seed,
-            notes=self.notes,
         )
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
         """Transformed draws (e.g. normalized), keeping labels and provenance."""
-        return Draws(
-            values=values,
-            observed=observed,
-            models=self.models,
-            tasks=self.tasks,
-            categories=self.categories,
-            higher_is_better=self.higher_is_better,
-            method=self.method,
-            paired=self.paired,
-            seed=self.seed,
-            notes=(*self.notes, note),
-        )
+        return replace(self, values=values, observed=observed, notes=(*self.notes, note))
