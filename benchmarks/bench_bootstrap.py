@@ -112,8 +112,8 @@ def item_level(vtab: Benchmark, rho: float, a: argparse.Namespace) -> None:
     n_light = sum(u.n_light for u in units)
     print(
         f"\n2. item level, paired: {M} models, {n_items:,} items over {T} tasks, "
-        f"{n_patterns:,} distinct patterns ({n_light:,} items in patterns with < "
-        f"{boot.HEAVY_PATTERN} items), copula rho = {rho}, 1,000 replicates"
+        f"{n_patterns:,} distinct patterns ({n_light:,} items in patterns with <= "
+        f"{boot.TABLE_MAX_WEIGHT} items), copula rho = {rho}, 1,000 replicates"
     )
     fast_w, fast_c = best_of(max(1, a.repeat - 1), lambda: boot.paired_bootstrap(items, 1000, 0))
     tracemalloc.start()

@@ -5,7 +5,9 @@ shape ``(R, M, T)``:
 
 - ``"counts"`` -> :func:`binomial_bootstrap` (task level, models independent);
 - ``"items"`` -> :func:`paired_bootstrap` (item level, paired; pattern-compressed for binary
-  scores; clusters resampled whole when a task has a cluster column);
+  scores; clusters resampled whole when a task has a cluster column). The multinomial counts
+  over patterns are drawn exactly by Poissonisation with lookup-table Poisson draws and an
+  index-draw top-up (:func:`_draw_counts`);
 - ``"estimate_se"`` -> :func:`normal_draws` (normal approximation).
 
 Reproducibility: every engine draws from ``numpy.random.default_rng(seed)``. Random numbers are
@@ -16,22 +18,27 @@ nothing else.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from core.data import Benchmark, DataError, ItemTask
 from core.draws import Draws
 
-# Chunks of replicates are sized so one chunk's count matrix stays under this many bytes ...
-CHUNK_BYTES = 128 * 2**20
-# ... and so the light rows of one chunk (the bins of one bincount) fit in a CPU cache: random
-# increments into a table larger than the cache are several times slower.
-CACHE_BINS = 2**17
-# A pattern with at least this many items is drawn by the multinomial (one binomial per pattern
-# and replicate, about 90 ns); rarer patterns by drawing row indices (a few ns per item). Time
-# on the VTAB-sized benchmark is flat between 16 and 64. This only chooses between two exact
-# samplers of the same multinomial (see _draw_counts).
-HEAVY_PATTERN = 24
+# Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
+# replicates): the passes over it then mostly hit the CPU cache (fastest between 2**19 and 2**20
+# on the VTAB-sized benchmark; benchmarks/bench_bootstrap.py).
+CHUNK_CELLS = 2**20
+# Poissonisation (see _draw_counts): the Poisson total of a replicate has mean theta x n with
+# theta = 1 - POISSON_Z / sqrt(n), so it exceeds the n items (and is redrawn) with probability
+# about Phi(-POISSON_Z), and about POISSON_Z sqrt(n) items are topped up by index draws.
+POISSON_Z = 2.5
+# Rows (patterns, clusters or items) of weight up to this draw their Poisson counts from a
+# lookup table indexed by 16 random bits; heavier rows use Generator.poisson.
+TABLE_MAX_WEIGHT = 32
+TABLE_BITS = 16
+AMBIGUOUS = 255  # table entry of a 16-bit bin that contains a jump of the Poisson CDF
 
 NOTE_MISSING = (
     "Missing results (no score for a model on a task) are left out of means (nan-mean over the "
@@ -133,30 +140,68 @@ class _Units:
 
     A replicate draws row counts ``N ~ Multinomial(n_draw, weights / n_draw)`` and gives each
     model ``(N @ V) / (N @ A)``: correct / answered for binary patterns, a weighted mean otherwise.
-    Rows are ordered heavy first (``weights >= HEAVY_PATTERN``), then the light rows by weight
+    Rows are ordered heavy first (``weights > TABLE_MAX_WEIGHT``), then the light rows by weight
     class (all rows of weight 1, then of weight 2, ...), each part in order of first appearance,
     which does not depend on the order of the models.
     """
 
     def __init__(self, V: np.ndarray, A: np.ndarray, weights: np.ndarray):
-        cls = np.where(weights >= HEAVY_PATTERN, 0, weights)
+        weights = np.asarray(weights).astype(np.int64)
+        cls = np.where(weights > TABLE_MAX_WEIGHT, 0, weights)
         order = np.argsort(cls, kind="stable")
         self.weights = weights[order]
         self.V = V[order]  # (U, M) per-row sum of scores (0 where missing)
         self.A = A[order]  # (U, M) per-row number of answered items
         # one answered count for all models (no missing scores): den = N @ A[:, 0]
         self.A_shared = bool(np.all(self.A == self.A[:, :1]))
-        self.heavy = int(np.sum(self.weights >= HEAVY_PATTERN))
+        self.heavy = int(np.sum(self.weights > TABLE_MAX_WEIGHT))
+        self.n_draw = int(self.weights.sum())
+        self.theta = _theta(self.n_draw)
         light = self.weights[self.heavy :]
-        bounds = np.flatnonzero(np.diff(light)) + 1
-        starts = np.concatenate([[0], bounds]) + self.heavy if light.size else np.array([], int)
-        sizes = np.diff(np.append(starts, len(self.weights)))
-        # light classes: (first row, number of rows, items per row)
+        # light classes: (first row, end row, Poisson table and CDF of the class's weight)
+        cuts = [*(np.flatnonzero(np.diff(light)) + 1 + self.heavy), len(self.weights)]
+        starts = [self.heavy, *cuts[:-1]] if light.size else []
         self.classes = [
-            (int(a), int(z), float(self.weights[a])) for a, z in zip(starts, sizes, strict=True)
+            (int(a), int(z), *_poisson_table(self.theta * int(self.weights[a])))
+            for a, z in zip(starts, cuts, strict=False)
         ]
         self.n_light = int(light.sum())
-        self.n_draw = int(weights.sum())
+        # row of each item (items of a row are consecutive): uniform items -> rows by weight
+        self.item_row = np.repeat(np.arange(len(self.weights)), self.weights)
+
+
+def _theta(n: int) -> float:
+    """Poisson scale ``1 - POISSON_Z / sqrt(n)``, rounded down to 1/256 (so tasks of similar size
+    share lookup tables), at least 1/2."""
+    return max(0.5, np.floor((1.0 - POISSON_Z / np.sqrt(n)) * 256) / 256)
+
+
+@lru_cache(maxsize=512)
+def _poisson_table(lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """(table, cdf) for inversion sampling of Poisson(``lam``) from 16-bit bins (64 KB each).
+
+    ``X = #{k: F_k <= u}`` for ``u ~ U(0, 1)`` (the inversion method). ``table[b]`` is ``X`` on the
+    whole bin ``[b, b + 1) / 2**16`` or ``AMBIGUOUS`` when a CDF value lies inside the bin (then
+    the remaining bits of ``u`` decide, see :func:`_poisson_counts`). The CDF is the cumulative
+    sum of the pmf recursion ``p_k = p_(k-1) lam / k`` (as numpy's own inversion sampler), cut
+    where the remaining tail is below 1e-20 (far below the 2**-53 resolution of a double).
+    """
+    kmax = int(np.ceil(lam + 12 * np.sqrt(lam) + 15))
+    if kmax >= AMBIGUOUS:
+        raise ValueError(f"Poisson mean {lam} is too large for a lookup table")
+    ratio = np.concatenate([[np.exp(-lam)], lam / np.arange(1, kmax)])
+    cdf = np.minimum(np.cumsum(np.cumprod(ratio)), 1.0)  # rounding may pass 1: never reached
+    scaled = cdf * 2**TABLE_BITS  # exact (power-of-two scaling)
+    size = 2**TABLE_BITS
+    starts = np.minimum(np.ceil(scaled), size).astype(np.int64)  # first bin counting F_k
+    table = np.repeat(
+        np.arange(kmax + 1, dtype=np.uint8), np.diff(np.concatenate([[0], starts, [size]]))
+    )
+    inside = scaled != np.floor(scaled)
+    table[np.floor(scaled[inside]).astype(np.int64)] = AMBIGUOUS
+    table.setflags(write=False)
+    cdf.setflags(write=False)
+    return table, cdf
 
 
 def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -196,47 +241,58 @@ def _units(task: ItemTask) -> _Units:
         else:
             keys = np.ascontiguousarray(state)
         first, _, counts = _first_appearance(keys)
-        return _Units(
-            vals[:, first].T.astype(np.float32),  # 0/1 sums stay exact in float32 (< 2**24)
-            answered[:, first].T.astype(np.float32),
-            counts.astype(float),
-        )
+        exact = np.float32 if n < 2**24 else np.float64  # float32 sums of counts up to 2**24
+        return _Units(vals[:, first].T.astype(exact), answered[:, first].T.astype(exact), counts)
     return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n))
 
 
-def _draw_counts(units: _Units, N: np.ndarray, rng: np.random.Generator) -> None:
-    """Fill ``N`` ``(reps, U)`` with row counts ``~ Multinomial(n_draw, weights / n_draw)``.
+def _poisson_counts(
+    table: np.ndarray, cdf: np.ndarray, bits: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """Poisson draws by inversion: the 16-bit ``bits`` pick a table bin; the few bins holding a
+    jump of the CDF are resolved with a fresh uniform for the remaining bits."""
+    x = np.take(table, bits)  # np.take: about twice as fast as table[bits] here
+    odd = np.flatnonzero(x == AMBIGUOUS)
+    if odd.size:
+        u = (bits[odd] + rng.random(odd.size)) / 2**TABLE_BITS
+        x[odd] = np.searchsorted(cdf, u, side="right")
+    return x
 
-    Exact, in two stages: one multinomial over the heavy rows (weight >= ``HEAVY_PATTERN``) and
-    one bucket per light weight class (mass = weight x rows); each bucket's count is then spread
-    uniformly over the rows of its class (they all have the same weight) by drawing row indices.
-    This is the same multinomial, only cheaper when patterns are many and small. Light counts are
-    tallied a few replicates at a time so the tally fits in a CPU cache (``CACHE_BINS``).
+
+def _draw_counts(units: _Units, N: np.ndarray, rng: np.random.Generator) -> None:
+    """Fill ``N`` ``(reps, U)`` with row counts ``~ Multinomial(n, weights / n)``, exactly.
+
+    Poissonisation: draw ``X_u ~ Poisson(theta w_u)`` independently (``theta < 1``, see
+    :func:`_theta`). Given their total ``t``, ``X ~ Multinomial(t, w / n)``; so if ``t <= n``,
+    adding ``n - t`` items drawn uniformly (each lands in its row with probability ``w_u / n``)
+    gives exactly ``Multinomial(n, w / n)``. A replicate with ``t > n`` (probability about
+    ``Phi(-POISSON_Z)``) is redrawn by ``n`` uniform item draws. Mixing exact draws is exact.
+    Rows of weight <= ``TABLE_MAX_WEIGHT`` draw their Poisson counts from 16-bit lookup tables
+    (one 64-bit random word gives four rows), heavier rows with ``Generator.poisson``.
     """
-    reps = N.shape[0]
-    H = units.heavy
-    mass = [w * size for _, size, w in units.classes]
-    probs = np.concatenate([units.weights[:H], mass]) / units.n_draw
-    first = rng.multinomial(units.n_draw, probs / probs.sum(), size=reps)
-    N[:, :H] = first[:, :H]
-    for c, (row0, size, _) in enumerate(units.classes):
-        L = first[:, H + c]
-        if size == 1:
-            N[:, row0] = L
-            continue
-        step = max(1, CACHE_BINS // size)
-        for start in range(0, reps, step):
-            Ls = L[start : start + step]
-            slot = np.repeat(np.arange(len(Ls), dtype=np.int64) * size, Ls)
-            slot += rng.integers(0, size, size=len(slot), dtype=np.int32)
-            tally = np.bincount(slot, minlength=len(Ls) * size)
-            N[start : start + len(Ls), row0 : row0 + size] = tally.reshape(len(Ls), size)
+    reps, U = N.shape
+    n, H = units.n_draw, units.heavy
+    if H:
+        N[:, :H] = rng.poisson(units.theta * units.weights[:H], size=(reps, H))
+    for row0, row1, table, cdf in units.classes:
+        cells = reps * (row1 - row0)
+        bits = rng.bit_generator.random_raw(-(-cells // 4)).view(np.uint16)[:cells]
+        N[:, row0:row1] = _poisson_counts(table, cdf, bits, rng).reshape(reps, row1 - row0)
+    short = n - N.sum(axis=1).astype(np.int64)  # whole numbers < 2**24: exact in float32
+    over = np.flatnonzero(short < 0)
+    for r in over:
+        N[r] = np.bincount(units.item_row[rng.integers(0, n, n)], minlength=U)
+    short[over] = 0
+    if short.any():
+        rows = units.item_row[rng.integers(0, n, int(short.sum()))]
+        rows += np.repeat(np.arange(reps, dtype=np.int64) * U, short)
+        np.add.at(N.reshape(-1), rows, N.dtype.type(1))  # same dtype: numpy's fast path
 
 
 def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarray:
-    """``(reps, M)`` replicate means of one task, in chunks of replicates (memory bound)."""
+    """``(reps, M)`` replicate means of one task, in chunks of replicates (cache bound)."""
     U, M = units.V.shape
-    chunk = max(1, min(reps, CHUNK_BYTES // (8 * 4 * max(U, units.n_light, 1))))
+    chunk = max(1, min(reps, CHUNK_CELLS // max(U, 1)))
     out = np.empty((reps, M))
     N = np.empty((chunk, U), dtype=units.V.dtype)
     for start in range(0, reps, chunk):

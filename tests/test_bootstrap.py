@@ -197,8 +197,15 @@ def _with_missing(y: np.ndarray, share: float, rng: np.random.Generator) -> np.n
     return y
 
 
-def test_pattern_compression_has_the_naive_distribution() -> None:
-    """Pattern-compressed multinomial == resampling item indices (METHODS 2), incl. missing."""
+@pytest.mark.parametrize("z", [boot.POISSON_Z, 0.0, 50.0])
+def test_pattern_compression_has_the_naive_distribution(
+    z: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pattern-compressed multinomial == resampling item indices (METHODS 2), incl. missing.
+
+    ``z = 0``: Poisson totals exceed n in about half the replicates (redrawn); ``z = 50``: theta
+    = 1/2, about half the items are topped up by index draws. Both paths must be exact."""
+    monkeypatch.setattr(boot, "POISSON_Z", z)
     rng = np.random.default_rng(11)
     p = np.array([0.55, 0.6, 0.8, 0.3])
     # one task with many small patterns (light path), one with few big ones (heavy path)
@@ -221,6 +228,51 @@ def test_pattern_compression_has_the_naive_distribution() -> None:
         assert abs(a.mean() - b.mean()) < 4 * np.sqrt(2) * se
         assert abs(a.std() / b.std() - 1) < 0.06
         assert stats.ks_2samp(a, b).pvalue > 0.001
+
+
+@pytest.mark.parametrize("lam", [0.25, 0.96875, 3.5, 31.0])
+def test_poisson_table_is_the_inversion_of_the_cdf(lam: float) -> None:
+    """Every 16-bit bin holds the inversion value ``#{k: F_k <= u}`` of all its u, or is marked
+    ambiguous exactly when a CDF jump lies inside it; the CDF is Poisson's."""
+    table, cdf = boot._poisson_table(lam)
+    np.testing.assert_allclose(cdf, stats.poisson.cdf(np.arange(len(cdf)), lam), atol=1e-14)
+    assert stats.poisson.sf(len(cdf) - 1, lam) < 1e-20
+    size = 2**boot.TABLE_BITS
+    edges = np.arange(size + 1) / size
+    low = np.searchsorted(cdf, edges[:-1], side="right")  # X at the bin's left end
+    high = np.searchsorted(cdf, edges[1:], side="left")  # X just below its right end
+    expect = np.where(low == high, low, boot.AMBIGUOUS)
+    np.testing.assert_array_equal(table, expect)
+
+
+@pytest.mark.parametrize("lam", [0.96875, 6.0])
+def test_poisson_counts_follow_the_pmf(lam: float) -> None:
+    """Table draws are Poisson(lam), also inside the ambiguous bins (resolved by more bits)."""
+    rng = np.random.default_rng(3)
+    table, cdf = boot._poisson_table(lam)
+    kmax = int(lam + 6 * np.sqrt(lam) + 3)
+    pmf = np.append(stats.poisson.pmf(np.arange(kmax), lam), stats.poisson.sf(kmax - 1, lam))
+
+    def observed(x: np.ndarray) -> np.ndarray:
+        return np.bincount(np.minimum(x, kmax), minlength=kmax + 1)
+
+    bits = rng.bit_generator.random_raw(100_000).view(np.uint16)
+    x = boot._poisson_counts(table, cdf, bits, rng)
+    assert stats.chisquare(observed(x), pmf * x.size).pvalue > 0.001
+    # only ambiguous bins: X given u in bin b has P(k) = |[F_(k-1), F_k) within the bin| / width
+    amb = np.flatnonzero(table == boot.AMBIGUOUS).astype(np.uint16)
+    bits = amb[rng.integers(0, len(amb), 50_000)]
+    x = boot._poisson_counts(table, cdf, bits, rng)
+    size = 2**boot.TABLE_BITS
+    lo, hi = amb / size, (amb + 1.0) / size
+    F = np.concatenate([[0.0], cdf[:kmax], [1.0]])
+    share = np.clip(F[None, 1:], lo[:, None], hi[:, None]) - np.clip(
+        F[None, :-1], lo[:, None], hi[:, None]
+    )
+    expect = share.sum(axis=0) * size / len(amb) * x.size
+    seen = expect > 0
+    assert np.all(observed(x)[~seen] == 0)
+    assert stats.chisquare(observed(x)[seen], expect[seen]).pvalue > 0.001
 
 
 def test_continuous_items_match_naive() -> None:
@@ -277,7 +329,7 @@ def test_small_chunks_give_the_same_distribution(monkeypatch: pytest.MonkeyPatch
     rng = np.random.default_rng(41)
     bench = items_bench([correlated_binary(np.array([0.4, 0.5, 0.6]), 800, 0.4, rng)])
     whole = paired_bootstrap(bench, reps=3000, seed=1).values[:, :, 0]
-    monkeypatch.setattr(boot, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(boot, "CHUNK_CELLS", 1)
     chunked = paired_bootstrap(bench, reps=3000, seed=1).values[:, :, 0]
     assert np.isfinite(chunked).all()
     np.testing.assert_allclose(chunked.std(0), whole.std(0), rtol=0.07)
