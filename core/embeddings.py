@@ -99,7 +99,7 @@ DEFAULT_REPS: dict[str, int] = {"refit": 200, "scores": 1000}
 REFIT_BUDGET = 6e10
 # Replicates are batched so that one block of projected test points stays near this many floats.
 _BLOCK_FLOATS = 1 << 22
-_LOOP_DIMS = 32  # from this head size on, whitening matrices are inverted one by one
+_LOOP_DIMS = 24  # from this head size on, whitening matrices are inverted one by one
 # The work is many small matrix products: one BLAS thread is faster than several (and does not
 # oversubscribe the cores of a shared app server).
 _BLAS = ThreadpoolController()
@@ -848,14 +848,15 @@ def consistency(
         cost = refit_cost(n, k, folds, widths, reps or DEFAULT_REPS["refit"])
         bootstrap = "refit" if cost <= REFIT_BUDGET else "scores"
     reps = reps or DEFAULT_REPS[bootstrap]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)  # folds and heads
+    boot_rng = np.random.default_rng([seed, 1])  # replicates: the estimate ignores the mode
     fold = _folds(y, folds, rng) if folds > 1 else np.zeros(n, dtype=np.int64)
     if bootstrap == "refit":
         if not 0 < refit_spread <= 1:
             raise DataError(f"refit_spread {refit_spread} must be in (0, 1].")
-        counts = _perturbation_weights(y, k, reps, rng, refit_spread)
+        counts = _perturbation_weights(y, k, reps, boot_rng, refit_spread)
     else:
-        counts = _resample_counts(y, k, reps, rng)
+        counts = _resample_counts(y, k, reps, boot_rng)
     log_clip = math.log(clip) if clip > 0 else -math.inf
     q = [(1 - level) / 2, (1 + level) / 2]
     scores, alp_draws, acc_draws = [], [], []

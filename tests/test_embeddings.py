@@ -147,10 +147,10 @@ def test_refit_with_integer_weights_equals_fitting_the_duplicated_entities() -> 
 
 def test_auto_mode_refits_small_problems_and_says_so() -> None:
     x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
-    small = consistency({"m": x}, y, seed=1)
+    small = consistency({"m": x}, y, seed=1, heads=4, dims=3)
     assert small.settings["bootstrap"] == "refit" and small.settings["reps"] == 200
     assert "refitting the Gaussians" in small.scores[0].alp.method
-    fast = consistency({"m": x}, y, seed=1, bootstrap="scores")
+    fast = consistency({"m": x}, y, seed=1, heads=4, dims=3, bootstrap="scores")
     assert fast.settings["reps"] == 1000 and "held fixed" in fast.scores[0].alp.method
     assert fast.scores[0].alp.estimate == small.scores[0].alp.estimate
     assert refit_cost(20_000, 8, 5, [64] * 16, 200) > REFIT_BUDGET
