@@ -565,7 +565,9 @@ class ConsistencyResult:
     """Scores of every model under the same clusters, with the bootstrap replicates.
 
     ``alp_draws`` and ``accuracy_draws`` are ``(reps, M)``; replicates are paired across models
-    (the same resampled entities), so differences between columns are valid.
+    (the same entity weights), so differences between columns are valid. With
+    ``settings["bootstrap"] == "refit"`` a draw is the estimate plus the replicate's deviation
+    divided by ``refit_spread`` (kept within the score's range).
     """
 
     scores: tuple[EmbeddingScore, ...]

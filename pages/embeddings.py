@@ -31,7 +31,7 @@ from dashboard.text import md_escape
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
 BOOTSTRAP_CHOICES = {
     "auto": "Auto",
-    "refit": "Refit Gaussians (honest)",
+    "refit": "Refit Gaussians (includes fitting error)",
     "scores": "Resample scores (fast)",
 }
 CLIPPED_WARNING = 0.05  # warn when clipping leaves out more than this share of posteriors
@@ -248,7 +248,8 @@ with guard("The embedding analysis"):
         "(Gaussians fitted on (folds−1)/folds of each cluster), not for the true Gaussians, which "
         "a fitted score misses when clusters are small. Scores: resample per-entity scores with "
         "the Gaussians held fixed — fast, but too narrow when clusters are small relative to the "
-        "dimensions per head. Auto: refit unless that would take more than about 10 s.",
+        "dimensions per head. Auto: refit unless that would take more than about 10 s (refitting "
+        "thousands of entities with many heads of 64 dimensions can take minutes).",
     )
     result, tree = _analyse(
         digest,
