@@ -196,34 +196,34 @@ def _mc_error(s: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _quantile_columns(
-    values: np.ndarray, q: np.ndarray, mc_error: bool = True
+    values: np.ndarray, qs: np.ndarray, mc_error: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(quantile, Maritz–Jarrett SE or nan) per column at ``q`` (one per column); nan left out."""
+    """(quantiles, Maritz–Jarrett SEs or nan), both ``(Q, K)``: column k at ``qs[:, k]``; each
+    column is sorted once for its Q quantiles; nan left out."""
     K = values.shape[1]
-    est, mc = np.full(K, np.nan), np.full(K, np.nan)
+    est, mc = np.full(qs.shape, np.nan), np.full(qs.shape, np.nan)
     holes = np.isnan(values).any(axis=0)
     clean = np.flatnonzero(~holes)
     if clean.size:
-        s = np.sort(values[:, clean], axis=0)
-        est[clean] = _linear_quantile(s, q[clean])
-        if mc_error:
-            mc[clean] = _mc_error(s, q[clean])
+        s = np.sort(values[:, clean], axis=0) if clean.size < K else np.sort(values, axis=0)
+        for a, q in enumerate(qs):
+            est[a, clean] = _linear_quantile(s, q[clean])
+            if mc_error:
+                mc[a, clean] = _mc_error(s, q[clean])
     for i in np.flatnonzero(holes):
         col = np.sort(values[~np.isnan(values[:, i]), i])[:, None]
         if col.size:
-            est[i] = _linear_quantile(col, q[i : i + 1])[0]
-            if mc_error:
-                mc[i] = _mc_error(col, q[i : i + 1])[0]
+            for a, q in enumerate(qs):
+                est[a, i] = _linear_quantile(col, q[i : i + 1])[0]
+                if mc_error:
+                    mc[a, i] = _mc_error(col, q[i : i + 1])[0]
     return est, mc
 
 
 def _interval_columns(values: np.ndarray, levels: np.ndarray, mc_error: bool = True):
     """(low, high, mc_low, mc_high) of each column's percentile interval at its own level."""
-    both = np.concatenate([values, values], axis=1)
-    q = np.concatenate([(1 - levels) / 2, (1 + levels) / 2])
-    est, mc = _quantile_columns(both, q, mc_error)
-    K = values.shape[1]
-    return est[:K], est[K:], mc[:K], mc[K:]
+    est, mc = _quantile_columns(values, np.array([(1 - levels) / 2, (1 + levels) / 2]), mc_error)
+    return est[0], est[1], mc[0], mc[1]
 
 
 def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
