@@ -54,30 +54,38 @@ def _comparison_key(x: np.ndarray, whole: bool) -> tuple[np.ndarray, np.ndarray 
     return key, missing if has_missing else None
 
 
-def _by_comparison(x: np.ndarray, ties: Ties, whole: bool = False) -> np.ndarray:
-    """Ranks along axis 0 of ``(M, N)`` from counts of strictly better / worse entries.
+def _comparison_counts(key: np.ndarray, ties: Ties) -> np.ndarray:
+    """``int8`` counts along axis 0 of the ``(M, N)`` keys (smaller = better): strictly better
+    entries (``"min"``), strictly worse (``"max"``) or better minus worse (``"average"``).
 
-    Each tie rule counts only what it needs (``"min"``: better, ``"max"``: worse, ``"average"``:
-    better minus worse), two or three vector operations per pair of rows, in blocks of columns
-    that stay in the CPU cache across the M (M - 1) / 2 pairs.
+    Row ``i`` is compared with all later rows at once, in blocks of columns that stay in the CPU
+    cache.
     """
-    M, N = x.shape
-    key, missing = _comparison_key(x, whole)
+    M, N = key.shape
     count = np.zeros((M, N), dtype=np.int8)  # |count| < M <= COMPARE_MAX_MODELS < 128
     for s in range(0, N, COMPARE_BLOCK):
         kb, cb = key[:, s : s + COMPARE_BLOCK], count[:, s : s + COMPARE_BLOCK]
-        for i in range(M):
-            for k in range(i + 1, M):
-                if ties == "min":  # better: a smaller key
-                    cb[i] += kb[k] < kb[i]
-                    cb[k] += kb[i] < kb[k]
-                elif ties == "max":  # worse: a larger key (missing keys are the largest)
-                    cb[i] += kb[k] > kb[i]
-                    cb[k] += kb[i] > kb[k]
-                else:  # better minus worse, for i; the opposite for k
-                    c = (kb[k] < kb[i]).view(np.int8) - (kb[k] > kb[i]).view(np.int8)
-                    cb[i] += c
-                    cb[k] -= c
+        for i in range(M - 1):
+            later, ki = kb[i + 1 :], kb[i]
+            if ties == "min":
+                cb[i] += (later < ki).sum(axis=0, dtype=np.int8)
+                cb[i + 1 :] += later > ki
+            elif ties == "max":
+                cb[i] += (later > ki).sum(axis=0, dtype=np.int8)
+                cb[i + 1 :] += later < ki
+            else:  # better minus worse, for i; the opposite for the later rows
+                c = (later < ki).view(np.int8) - (later > ki).view(np.int8)
+                cb[i] += c.sum(axis=0, dtype=np.int8)
+                cb[i + 1 :] -= c
+    return count
+
+
+def _by_comparison(x: np.ndarray, ties: Ties, whole: bool = False) -> np.ndarray:
+    """Ranks along axis 0 of ``(M, N)`` from counts of strictly better / worse entries; each tie
+    rule counts only what it needs."""
+    M = x.shape[0]
+    key, missing = _comparison_key(x, whole)
+    count = _comparison_counts(key, ties)
     # best place = better + 1, worst place = M - worse (missing keys are largest: never better)
     if ties == "min":
         place = count + 1.0
@@ -209,9 +217,9 @@ def _noise(draws: Draws, rng: np.random.Generator) -> np.ndarray:
     om = np.argsort(np.array(draws.models, dtype=object), kind="stable")
     ot = np.argsort(np.array(draws.tasks, dtype=object), kind="stable")
     z = rng.standard_normal((len(om), draws.reps, len(ot)), dtype=np.float32)
-    out = np.empty_like(z)
-    out[om[:, None], :, ot[None, :]] = z.transpose(0, 2, 1)
-    return NOISE_SD * out
+    z *= np.float32(NOISE_SD)
+    # out[om[a], :, ot[b]] = z[a, :, b]: gather with the inverse permutations
+    return np.take(np.take(z, np.argsort(om), axis=0), np.argsort(ot), axis=2)
 
 
 def _per_task_average(ranks: np.ndarray) -> np.ndarray:
@@ -219,24 +227,51 @@ def _per_task_average(ranks: np.ndarray) -> np.ndarray:
     return -nanmean(ranks, axis=-1).T
 
 
+def _task_mean_ranks(cols: np.ndarray, ties: Ties, whole: bool = False) -> np.ndarray:
+    """:func:`_per_task_average` of the per-task ranks of ``cols`` ``(M, R, T)`` (rank along
+    axis 0). Without missing scores the comparison counts are summed over tasks directly (the
+    places are half-integers, so the sum is exact and the mean is the same number)."""
+    M, R, T = cols.shape
+    flat = cols.reshape(M, -1)
+    if M > COMPARE_MAX_MODELS or np.isnan(flat).any():
+        return _per_task_average(tie_ranks(cols, axis=0, ties=ties))
+    key, _ = _comparison_key(flat, whole)
+    total = _comparison_counts(key, ties).reshape(M, R, T).sum(axis=-1, dtype=np.int64)
+    if ties == "min":
+        places = total + float(T)
+    elif ties == "max":
+        places = float(T * M) - total
+    else:
+        places = (total + T * (M + 1.0)) * 0.5
+    return -(places / T).T
+
+
+def _mean_scores(x: np.ndarray, sign: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, log geometric mean) over tasks, oriented, both summed in sorted order. With all
+    tasks higher-is-better and no negative score, one sort serves both (log is increasing)."""
+    if np.all(sign > 0) and not np.any(x < 0):
+        s = np.sort(x, axis=-1)
+        with np.errstate(divide="ignore"):
+            return nanmean(s, axis=-1), nanmean(np.log(s), axis=-1)
+    y = x if np.all(sign > 0) else x * sign
+    return _sorted_mean(y), _geometric_score(x, sign)
+
+
 def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
     """Final ranks ``(R, M)`` per method; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
     ``(M, R, T)`` (without noise it equals method 3). Per-task ranks work on one models-first
     copy of the scores."""
+    mean, geometric = _mean_scores(x, sign)
+    out = {"mean": _final_ranks(mean), "geometric_mean": _final_ranks(geometric)}
     y = x if np.all(sign > 0) else x * sign
-    out = {
-        "mean": _final_ranks(_sorted_mean(y)),
-        "geometric_mean": _final_ranks(_geometric_score(x, sign)),
-    }
     cols = np.ascontiguousarray(np.moveaxis(y, 1, 0))  # (M, R, T)
-    avg, bins = average_and_bin_ranks(cols, axis=0)
-    out["average_rank"] = _final_ranks(_per_task_average(avg))
+    out["average_rank"] = _final_ranks(_task_mean_ranks(cols, "average"))
     if noise is None:
         out["average_rank_noise"] = out["average_rank"]
     else:
-        noisy = tie_ranks(cols + noise, axis=0)
-        out["average_rank_noise"] = _final_ranks(_per_task_average(noisy))
-    out["average_rank_bins"] = _final_ranks(_per_task_average(bins))
+        out["average_rank_noise"] = _final_ranks(_task_mean_ranks(cols + noise, "average"))
+    bins = _task_mean_ranks(percent_bins(cols), "max", whole=True)
+    out["average_rank_bins"] = _final_ranks(bins)
     return out
 
 
