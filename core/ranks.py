@@ -35,11 +35,12 @@ RANK_METHODS: tuple[str, ...] = (
 # METHODS 4, method 4: N(0, 1) noise in percentage points = 0.01 in proportion units.
 NOISE_SD = 0.01
 COMPARE_MAX_MODELS = 32
-COMPARE_BLOCK = 32768
+COMPARE_BLOCK = 16384
 
 
 def _comparison_key(x: np.ndarray, whole: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """(key, missing mask or None): smaller key = better, missing = largest key.
+    """(key, missing mask or None): larger key = better, missing = smallest key (``x`` itself
+    when nothing is missing: no copy).
 
     ``whole``: x holds whole numbers (percent bins); within +-32000 they become int16 keys, a
     quarter of the memory traffic of float64, with the same order and ties.
@@ -47,15 +48,15 @@ def _comparison_key(x: np.ndarray, whole: bool) -> tuple[np.ndarray, np.ndarray 
     missing = np.isnan(x)
     has_missing = bool(missing.any())
     present = x[~missing] if has_missing else x
-    if whole and present.size and np.abs(present).max() < 32000:
-        key = np.where(missing, 32767, -x).astype(np.int16)
+    if whole and present.size and max(-present.min(), present.max()) < 32000:
+        key = (np.where(missing, -32768, x) if has_missing else x).astype(np.int16)
     else:
-        key = np.where(missing, np.inf, -x) if has_missing else -x
+        key = np.where(missing, -np.inf, x) if has_missing else x
     return key, missing if has_missing else None
 
 
 def _comparison_counts(key: np.ndarray, ties: Ties) -> np.ndarray:
-    """``int8`` counts along axis 0 of the ``(M, N)`` keys (smaller = better): strictly better
+    """``int8`` counts along axis 0 of the ``(M, N)`` keys (larger = better): strictly better
     entries (``"min"``), strictly worse (``"max"``) or better minus worse (``"average"``).
 
     Row ``i`` is compared with all later rows at once, in blocks of columns that stay in the CPU
@@ -68,13 +69,13 @@ def _comparison_counts(key: np.ndarray, ties: Ties) -> np.ndarray:
         for i in range(M - 1):
             later, ki = kb[i + 1 :], kb[i]
             if ties == "min":
-                cb[i] += (later < ki).sum(axis=0, dtype=np.int8)
-                cb[i + 1 :] += later > ki
-            elif ties == "max":
                 cb[i] += (later > ki).sum(axis=0, dtype=np.int8)
                 cb[i + 1 :] += later < ki
+            elif ties == "max":
+                cb[i] += (later < ki).sum(axis=0, dtype=np.int8)
+                cb[i + 1 :] += later > ki
             else:  # better minus worse, for i; the opposite for the later rows
-                c = (later < ki).view(np.int8) - (later > ki).view(np.int8)
+                c = (later > ki).view(np.int8) - (later < ki).view(np.int8)
                 cb[i] += c.sum(axis=0, dtype=np.int8)
                 cb[i + 1 :] -= c
     return count
@@ -86,7 +87,7 @@ def _by_comparison(x: np.ndarray, ties: Ties, whole: bool = False) -> np.ndarray
     M = x.shape[0]
     key, missing = _comparison_key(x, whole)
     count = _comparison_counts(key, ties)
-    # best place = better + 1, worst place = M - worse (missing keys are largest: never better)
+    # best place = better + 1, worst place = M - worse (missing keys are smallest: never better)
     if ties == "min":
         place = count + 1.0
     elif ties == "max":
@@ -232,10 +233,11 @@ def _task_mean_ranks(cols: np.ndarray, ties: Ties, whole: bool = False) -> np.nd
     axis 0). Without missing scores the comparison counts are summed over tasks directly (the
     places are half-integers, so the sum is exact and the mean is the same number)."""
     M, R, T = cols.shape
-    flat = cols.reshape(M, -1)
-    if M > COMPARE_MAX_MODELS or np.isnan(flat).any():
+    if M > COMPARE_MAX_MODELS:
         return _per_task_average(tie_ranks(cols, axis=0, ties=ties))
-    key, _ = _comparison_key(flat, whole)
+    key, missing = _comparison_key(cols.reshape(M, -1), whole)
+    if missing is not None:
+        return _per_task_average(tie_ranks(cols, axis=0, ties=ties))
     total = _comparison_counts(key, ties).reshape(M, R, T).sum(axis=-1, dtype=np.int64)
     if ties == "min":
         places = total + float(T)
