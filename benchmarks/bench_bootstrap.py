@@ -2,8 +2,9 @@
 
 1. Task level, VTAB-1k sample (16 models x 19 tasks, counts): 10,000 binomial replicates plus all
    summaries (leaderboard, all pairwise differences with Holm, the five rank aggregations, rank
-   and win probabilities). Target <= 0.5 s. Ratio to the bare ``Generator.binomial`` call that
-   draws the same 10,000 x 16 x 19 counts (the floor any implementation pays).
+   and win probabilities). Target <= 0.5 s. Ratio to one vectorised ``Generator.binomial`` call
+   over all 10,000 x 16 x 19 counts (the engine draws cell by cell, which numpy does faster:
+   the sampler's setup is kept between draws with the same n and p).
 2. Item level, paired: synthetic 0/1 items consistent with the published VTAB-1k accuracies
    (every model gets exactly its published number of correct items; n_scored items per task;
    16 models). Items share a difficulty (Gaussian copula, correlation ``--rho``; default 0.5 and
@@ -251,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         f" (wall), {'met' if total_c <= TASK_TARGET_S else 'NOT met'} (cpu)"
     )
     print(
-        f"   baseline: bare Generator.binomial of the same counts wall {floor_w:.3f} s, cpu "
+        f"   reference: one Generator.binomial call over all counts wall {floor_w:.3f} s, cpu "
         f"{floor_c:.3f} s; ratio total / baseline = {total_w / floor_w:.2f} (wall), "
         f"{total_c / floor_c:.2f} (cpu)"
     )

