@@ -151,3 +151,22 @@ def test_comparison_and_sort_paths_agree(monkeypatch: pytest.MonkeyPatch) -> Non
     avg_s, bins_s = average_and_bin_ranks(x, 1)
     for a, b in zip([*by_comparison, avg_c, bins_c], [*by_sort, avg_s, bins_s], strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("ties", ["average", "min", "max"])
+@pytest.mark.parametrize("whole", [False, True])
+def test_task_mean_ranks_from_counts_equal_the_mean_of_ranks(ties: str, whole: bool) -> None:
+    """The count-sum shortcut (no missing scores) gives exactly the mean of per-task ranks."""
+    rng = np.random.default_rng(8)
+    cols = rng.integers(0, 6, size=(9, 40, 7)).astype(float)  # many ties
+    if not whole:
+        cols = cols / 7.0 + rng.integers(0, 2, cols.shape) * 0.25
+    fast = ranks._task_mean_ranks(cols, ties, whole=whole)
+    slow = ranks._per_task_average(tie_ranks(cols, axis=0, ties=ties))
+    np.testing.assert_array_equal(fast, slow)
+    cols[0, 0, 0] = np.nan  # missing: the general path, nan-means over the tasks a model has
+    with_missing = ranks._task_mean_ranks(cols, ties, whole=whole)
+    np.testing.assert_array_equal(
+        with_missing, ranks._per_task_average(tie_ranks(cols, axis=0, ties=ties))
+    )
+    assert np.all(np.isfinite(with_missing))
