@@ -125,9 +125,54 @@ class Proposal:
         return np.logaddexp(np.log1p(-WIDE_SHARE) + narrow, np.log(WIDE_SHARE) + wide)
 
 
+class Switch:
+    """Per model, one of two proposals: ``first`` in the target's coordinates ``(x, y)``, or
+    ``second`` in other coordinates ``(u, v) = to_second(x, y)`` (``from_second`` is the
+    inverse). The change of coordinates must have unit Jacobian, so a density in ``(u, v)`` is
+    the same number as the density in ``(x, y)`` at the mapped point."""
+
+    def __init__(
+        self,
+        first: Proposal,
+        second: Proposal,
+        use_second: np.ndarray,
+        to_second: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+        from_second: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    ) -> None:
+        self.first, self.second, self.use_second = first, second, use_second
+        self.to_second, self.from_second = to_second, from_second
+
+    def sample(
+        self, rng: np.random.Generator, size: tuple[int, ...]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        x1, y1 = self.first.sample(rng, size)
+        x2, y2 = self.from_second(*self.second.sample(rng, size))
+        return np.where(self.use_second, x2, x1), np.where(self.use_second, y2, y1)
+
+    def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", over="ignore"):
+            second = self.second.logpdf(*self.to_second(x, y))
+        return np.where(self.use_second, second, self.first.logpdf(x, y))
+
+
+def quality(
+    logp: LogDensity, proposal: Proposal, rng: np.random.Generator, size: int = 256
+) -> np.ndarray:
+    """Importance-sampling efficiency ``(sum w)^2 / (size sum w^2)`` of ``proposal`` for each
+    model's target, ``(M,)`` in ``[0, 1]`` (1 = proposal equals target); from ``size`` draws."""
+    x, y = proposal.sample(rng, (size,))
+    with np.errstate(invalid="ignore", over="ignore"):
+        lw = np.nan_to_num(logp(x, y) - proposal.logpdf(x, y), nan=-np.inf)
+    top = lw.max(axis=0)
+    w = np.exp(lw - np.where(np.isfinite(top), top, 0.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = w.sum(axis=0) ** 2 / (size * (w * w).sum(axis=0))
+    return np.nan_to_num(q, nan=0.0)
+
+
 def run(
     logp: LogDensity,
-    proposal: Proposal,
+    proposal: Proposal | Switch,
     x0: np.ndarray,
     y0: np.ndarray,
     iterations: int,
