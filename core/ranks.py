@@ -10,7 +10,9 @@ not take a place from the others. Ties:
 
 Everything is vectorised over the other axes. With few models (``<= COMPARE_MAX_MODELS``) ranks
 come from pairwise comparisons (``M (M - 1) / 2`` vector comparisons, about 3x faster than sorting
-16 models); with more, from one ``argsort``. Both give identical ranks.
+16 models); with more, from one ``argsort``. Both give identical ranks. The per-task rank
+aggregations (methods 3-5) sum the ``int8`` comparison counts over tasks when no score is missing
+(exactly the mean of the per-task ranks, without building them).
 """
 
 from __future__ import annotations
