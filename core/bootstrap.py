@@ -246,7 +246,8 @@ def _units(task: ItemTask) -> _Units:
         else:
             keys = np.ascontiguousarray(state)
         first, _, counts = _first_appearance(keys)
-        exact = np.float32 if n < 2**24 else np.float64  # float32 sums of counts up to 2**24
+        # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
+        exact = np.float32 if n < 2**23 else np.float64
         return _Units(vals[:, first].T.astype(exact), answered[:, first].T.astype(exact), counts)
     return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n))
 
@@ -255,7 +256,8 @@ def _poisson_counts(
     table: np.ndarray, cdf: np.ndarray, bits: np.ndarray, rng: np.random.Generator
 ) -> np.ndarray:
     """Poisson draws by inversion: the 16-bit ``bits`` pick a table bin; the few bins holding a
-    jump of the CDF are resolved with a fresh uniform for the remaining bits."""
+    jump of the CDF are resolved with a fresh uniform for the remaining bits (exact up to double
+    rounding, as numpy's own inversion samplers)."""
     x = np.take(table, bits)  # np.take: about twice as fast as table[bits] here
     odd = np.flatnonzero(x == AMBIGUOUS)
     if odd.size:
