@@ -299,8 +299,13 @@ def fit(
     ESS 2,159 in 2.5 s against 2,145 in 11.4 s. The proposal needs no tuning run, and on hard data
     (every task at 0% or 100%, one task, 1-3 items per task, a tight normal(2000,10) prior)
     acceptance stays at 75-91% (``tests/test_bayes_imh.py`` checks these against numerical
-    integration). **Fallback:** a model whose acceptance rate after warm-up is below
-    :data:`MIN_ACCEPT` in any chain is refitted with the Gibbs sampler (the models are
+    integration). On 300 random one-model data sets (1-6 tasks, 1-24 items, rates at 0%, 2%,
+    50%, 90%, 100% or uniform; random exponential, gamma and normal priors, some with sd 1e-4 of
+    the mean) acceptance was at least 42% (1st percentile 62%), every R-hat <= 1.007 and bulk ESS
+    >= 980 from 4 x 1,500 draws, whereas the Gibbs sampler had R-hat > 1.05 on 20 of them and on
+    some a wrong answer with R-hat < 1.01 (all chains stuck alike behind a tight prior; see
+    ``tests/test_bayes_imh.py``). **Fallback:** a model whose acceptance rate after warm-up is
+    below :data:`MIN_ACCEPT` in any chain is refitted with the Gibbs sampler (the models are
     independent a posteriori, so mixing samplers across models leaves the posterior unchanged);
     its ``acceptance`` is reported as ``nan``.
     """

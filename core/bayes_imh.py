@@ -15,6 +15,8 @@ one independent 2-D target per model (last axis).
    freedom: weight ``1 - WIDE_SHARE`` on scale matrix ``SCALE * cov`` and ``WIDE_SHARE`` on ``9 x``
    that (three times the width), so the importance weight ``target / proposal`` stays bounded
    where the moments under-describe the target.
+   :class:`Switch` lets each model use a proposal fitted in other coordinates (any map with unit
+   Jacobian); :func:`quality` (importance-sampling efficiency on pilot draws) picks between them.
 3. :func:`run` draws every proposal and its log density in one batch, evaluates the target at all
    of them in a few vectorised calls, and then runs only the accept/reject recursion in a loop
    over iterations (one comparison on ``(chains, M)`` arrays per iteration). The chain is exact
