@@ -344,8 +344,61 @@ def _r1_v(t: np.ndarray, chi: np.ndarray) -> np.ndarray:
     return np.where(small, chi * _phi_v(chi), (_phi_v(st - chi) - _phi_v(st + chi)) / (2.0 * st))
 
 
-def _t0_v(chi: np.ndarray) -> np.ndarray:
-    """``t0(chi)`` elementwise: root of ``r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``."""
+def _r2_v(t: np.ndarray, chi: np.ndarray) -> np.ndarray:
+    small = t < 2e-6
+    tt = np.where(small, 1.0, t)
+    st = np.sqrt(tt)
+    num = _phi_v(st + chi) * (chi * st + tt + 1.0) + _phi_v(st - chi) * (chi * st - tt - 1.0)
+    return np.where(small, _phi_v(chi) * chi * (chi * chi - 3.0) / 6.0, num / (4.0 * tt**1.5))
+
+
+def _rc_v(t: np.ndarray, chi: np.ndarray) -> np.ndarray:
+    """Derivative of :func:`r` in ``chi``."""
+    st = np.sqrt(t)
+    return np.where(st - chi > 5.0, 0.0, -_phi_v(st + chi) - _phi_v(st - chi))
+
+
+def _newton_v(
+    fun: Callable[..., tuple[np.ndarray, np.ndarray]],
+    lo: np.ndarray,
+    hi: np.ndarray,
+    x0: np.ndarray,
+    rising: bool,
+    *args: np.ndarray,
+) -> np.ndarray:
+    """Elementwise root of ``fun(x, *args)[0]`` in ``[lo, hi]`` by safeguarded Newton.
+
+    ``fun`` returns the value and the derivative; ``rising`` says the value is negative at
+    ``lo`` and positive at ``hi`` (else the reverse). Each step keeps the bracket; a Newton step
+    leaving it is replaced by bisection. Stops when the step is below ``1e-12 (1 + |x|)``.
+    """
+    a, b = np.array(lo, float), np.array(hi, float)
+    x = np.clip(np.array(x0, float), a, b)
+    args = tuple(np.asarray(v) for v in args)
+    idx = np.arange(len(x))
+    for _ in range(200):
+        if len(idx) == 0:
+            break
+        xi = x[idx]
+        f, fp = fun(xi, *(v[idx] for v in args))
+        below = (f < 0) if rising else (f > 0)
+        ai = np.where(below, xi, a[idx])
+        bi = np.where(below, b[idx], xi)
+        a[idx], b[idx] = ai, bi
+        step = np.where(f == 0, 0.0, f / fp)
+        new = xi - step
+        inside = np.isfinite(new) & (new >= ai) & (new <= bi)
+        x[idx] = np.where(inside, new, 0.5 * (ai + bi))
+        idx = idx[~(inside & (np.abs(step) <= 1e-12 * (1.0 + np.abs(xi))))]
+    return x
+
+
+def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
+    """``t0(chi)`` elementwise: root of ``h(t) = r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``.
+
+    Safeguarded Newton (``h'(t) = -t r''(t)``), started at ``guess`` when given (the caller's
+    previous ``t0`` for a nearby ``chi``).
+    """
     out = np.zeros(chi.shape)
     need = chi * chi >= 3.0
     if not need.any():
@@ -353,7 +406,10 @@ def _t0_v(chi: np.ndarray) -> np.ndarray:
     c = chi[need]
 
     def h(t: np.ndarray, c: np.ndarray) -> np.ndarray:
-        return _r_v(t, c) - t * _r1_v(t, c) - _r_v(np.zeros_like(t), c)
+        return _r_v(t, c) - t * _r1_v(t, c) - 2.0 * special.ndtr(-c)
+
+    def h_dh(t: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return h(t, c), -t * _r2_v(t, c)
 
     lo, up = c * c - 3.0, 2.0 * c * c
     while (short := h(up, c) < 0).any():
@@ -361,7 +417,9 @@ def _t0_v(chi: np.ndarray) -> np.ndarray:
     ok = h(lo, c) < 0
     t0 = np.empty(c.shape)
     if ok.any():
-        t0[ok] = _root_v(h, lo[ok], up[ok], c[ok])
+        start = 0.5 * (lo + up) if guess is None else np.asarray(guess, float)[need]
+        start = np.where(np.isfinite(start) & (start > 0), start, 0.5 * (lo + up))
+        t0[ok] = _newton_v(h_dh, lo[ok], up[ok], start[ok], True, c[ok])
     for j in np.flatnonzero(~ok):  # chi^2 barely above 3, or r underflows: the exact routine
         t0[j] = rt0(float(c[j]))[0]
     out[need] = t0
@@ -421,6 +479,32 @@ def rho_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
     return out
 
 
+def _cv_inf_v(m2: np.ndarray, alpha: float, lo: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """Root in ``chi`` of ``rho0(m2, chi) = alpha`` (``kappa = inf``) between ``lo`` and ``up``.
+
+    Safeguarded Newton with the analytic derivative: on the tangent piece ``rho0 = r(0) +
+    m2 (r(t0) - r(0)) / t0`` and ``t0`` maximises ``(r(t) - r(0)) / t``, so by the envelope
+    theorem ``d rho0 / d chi = r_chi(0) + m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0`` is re-solved
+    at each step from its previous value.
+    """
+    t0_prev = np.full(m2.shape, np.nan)
+
+    def f_df(c: np.ndarray, m: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t0 = _t0_v(c, t0_prev[k])
+        t0_prev[k] = t0
+        direct = m >= t0
+        ts = np.where(direct, m, t0)
+        rt, rct = _r_v(ts, c), _rc_v(ts, c)
+        r0, rc0 = 2.0 * special.ndtr(-c), -2.0 * _phi_v(c)
+        tt = np.where(direct, 1.0, t0)
+        val = np.where(direct, rt, r0 + m * (rt - r0) / tt) - alpha
+        der = np.where(direct, rct, rc0 + m * (rct - rc0) / tt)
+        return val, der
+
+    start = 0.5 * (lo + up)
+    return _newton_v(f_df, lo, up, start, False, m2, np.arange(len(m2)))
+
+
 def _cvb_v(b: np.ndarray, alpha: float) -> np.ndarray:
     """:func:`cvb` elementwise."""
     z = float(special.ndtri(1.0 - alpha / 2.0))
@@ -458,9 +542,7 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
         solve = np.abs(rho_v(m, math.inf, up) - alpha) >= 9e-6
         cv_inf = up.copy()
         if solve.any():
-            cv_inf[solve] = _root_v(
-                lambda c, mm: rho_v(mm, math.inf, c) - alpha, lo[solve], up[solve], m[solve]
-            )
+            cv_inf[solve] = _cv_inf_v(m[solve], alpha, lo[solve], up[solve])
         cv = cv_inf
         if not math.isinf(kappa):
             finite = 1.0 / m >= 1e-12
