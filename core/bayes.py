@@ -702,11 +702,16 @@ class _Marginal:
         log_nu = log_mu - eta
         a = np.exp(lam + log_mu)
         b = np.exp(lam + log_nu)
-        ga = special.gammaln(a[..., None] + self.kk).sum(axis=-1)
-        gb = special.gammaln(b[..., None] + self.ff).sum(axis=-1)
-        gn = special.gammaln((a + b)[..., None] + self.nn).sum(axis=-1)
+        # sum_j lgamma(x + c_j) for the three cell terms, in place, summed by a matrix product
+        # (much faster than .sum(axis=-1) over a short last axis)
+        ones = np.ones(self.kk.shape[-1])
+        cells = 0.0
+        for x, c, sign in ((a, self.kk, 1.0), (b, self.ff, 1.0), (a + b, self.nn, -1.0)):
+            buf = x[..., None] + c
+            special.gammaln(buf, out=buf)
+            cells = cells + sign * (buf @ ones)
         g0 = special.gammaln(a + b) - special.gammaln(a) - special.gammaln(b)
-        out = self.log_pa(a) + self.log_pb(b) + ga + gb - gn + self.t * g0
+        out = self.log_pa(a) + self.log_pb(b) + cells + self.t * g0
         out = out + 2.0 * lam + log_mu + log_nu
         inside = (np.abs(eta) <= BOUND) & (np.abs(lam) <= BOUND)
         return np.where(inside, out, -np.inf)

@@ -115,13 +115,15 @@ class Proposal:
         z = rng.standard_normal((*size, m, 2))
         radius = np.sqrt(DF / rng.chisquare(DF, (*size, m)))
         radius = np.where(rng.random((*size, m)) < WIDE_SHARE, 3.0 * radius, radius)
-        d = np.einsum("...ij,...j->...i", self.chol, z) * radius[..., None]
-        return self.mean[:, 0] + d[..., 0], self.mean[:, 1] + d[..., 1]
+        (l00, l10, l11) = self.chol[:, 0, 0], self.chol[:, 1, 0], self.chol[:, 1, 1]
+        z0, z1 = z[..., 0] * radius, z[..., 1] * radius
+        return self.mean[:, 0] + l00 * z0, self.mean[:, 1] + l10 * z0 + l11 * z1
 
     def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        d = np.stack([x - self.mean[:, 0], y - self.mean[:, 1]], axis=-1)
-        z = np.einsum("...ij,...j->...i", self.inv, d)
-        z2 = (z * z).sum(-1)
+        dx, dy = x - self.mean[:, 0], y - self.mean[:, 1]
+        z0 = self.inv[:, 0, 0] * dx  # the inverse of a lower-triangular matrix is lower
+        z1 = self.inv[:, 1, 0] * dx + self.inv[:, 1, 1] * dy
+        z2 = z0 * z0 + z1 * z1
         narrow = _t_logpdf(z2, self.logdet)
         wide = _t_logpdf(z2 / 9.0, self.logdet + 2.0 * np.log(9.0))
         return np.logaddexp(np.log1p(-WIDE_SHARE) + narrow, np.log(WIDE_SHARE) + wide)
