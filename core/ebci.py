@@ -365,17 +365,22 @@ def _newton_v(
     x0: np.ndarray,
     rising: bool,
     *args: np.ndarray,
+    ftol: np.ndarray | float = 0.0,
 ) -> np.ndarray:
     """Elementwise root of ``fun(x, *args)[0]`` in ``[lo, hi]`` by safeguarded Newton.
 
     ``fun`` returns the value and the derivative; ``rising`` says the value is negative at
     ``lo`` and positive at ``hi`` (else the reverse). Each step keeps the bracket; a Newton step
-    leaving it is replaced by bisection. Stops when the step is below ``1e-12 (1 + |x|)``.
+    leaving it is replaced by bisection. Stops when the step is below ``1e-12 (1 + |x|)``, or
+    below ``1e-9 (1 + |x|)`` while ``|fun|`` no longer halves, or ``|fun| <= ftol`` (elementwise;
+    the rounding floor of ``fun``).
     """
     a, b = np.array(lo, float), np.array(hi, float)
     x = np.clip(np.array(x0, float), a, b)
     args = tuple(np.asarray(v) for v in args)
     idx = np.arange(len(x))
+    f_prev = np.full(len(x), np.inf)
+    ftol = np.broadcast_to(np.asarray(ftol, float), x.shape)
     for _ in range(200):
         if len(idx) == 0:
             break
@@ -389,7 +394,12 @@ def _newton_v(
         new = xi - step
         inside = np.isfinite(new) & (new >= ai) & (new <= bi)
         x[idx] = np.where(inside, new, 0.5 * (ai + bi))
-        idx = idx[~(inside & (np.abs(step) <= 1e-12 * (1.0 + np.abs(xi))))]
+        small = np.abs(step) <= 1e-12 * (1.0 + np.abs(xi))
+        stalled = (np.abs(f) >= 0.5 * f_prev[idx]) & (np.abs(step) <= 1e-9 * (1.0 + np.abs(xi)))
+        f_prev[idx] = np.abs(f)
+        floor = np.abs(f) <= ftol[idx]
+        x[idx[floor]] = xi[floor]
+        idx = idx[~((inside & (small | stalled)) | floor)]
     return x
 
 
@@ -397,7 +407,7 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     """``t0(chi)`` elementwise: root of ``h(t) = r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``.
 
     Safeguarded Newton (``h'(t) = -t r''(t)``), started at ``guess`` when given (the caller's
-    previous ``t0`` for a nearby ``chi``).
+    previous ``t0`` for a nearby ``chi``), else at a rough fit of ``t0 / (chi^2 - 3)``.
     """
     out = np.zeros(chi.shape)
     need = chi * chi >= 3.0
@@ -417,24 +427,29 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     ok = h(lo, c) < 0
     t0 = np.empty(c.shape)
     if ok.any():
-        start = 0.5 * (lo + up) if guess is None else np.asarray(guess, float)[need]
-        start = np.where(np.isfinite(start) & (start > 0), start, 0.5 * (lo + up))
-        t0[ok] = _newton_v(h_dh, lo[ok], up[ok], start[ok], True, c[ok])
+        d = c * c - 3.0  # rough fit of t0 / (chi^2 - 3), within ~10% (a starting point only)
+        rough = d * (1.0 + 1.5 / (1.0 + 0.19 * d**0.64))
+        start = rough if guess is None else np.asarray(guess, float)[need]
+        start = np.where(np.isfinite(start) & (start > 0), start, rough)
+        floor = 2e-15 * special.ndtr(-c[ok])  # rounding floor of h (terms of size r(0))
+        t0[ok] = _newton_v(h_dh, lo[ok], up[ok], start[ok], True, c[ok], ftol=floor)
     for j in np.flatnonzero(~ok):  # chi^2 barely above 3, or r underflows: the exact routine
         t0[j] = rt0(float(c[j]))[0]
     out[need] = t0
     return out
 
 
-def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
-    """Worst-case non-coverage when the kurtosis bound binds, from the primal side.
+def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Worst-case non-coverage when the kurtosis bound binds, from the primal side, and its
+    derivative in ``chi``.
 
     The least-favourable distribution has two support points ``a < m2 < b`` with mean ``m2`` and
     variance ``(kappa - 1) m2^2``; with ``s = 1 - a / m2`` in ``(0, 1]``,
     ``b = m2 (1 + (kappa - 1) / s)`` and ``P(a) = (kappa - 1) / (kappa - 1 + s^2)``. Maximise
     over ``s`` on a geometric grid of 48 points, then zoom in 7 times (17 points on the bracket
     around the best point each time, so the bracket shrinks 8-fold per pass).
-    By duality this equals the dual minimum of EBCI.md section 4 (checked in the tests).
+    By duality this equals the dual minimum of EBCI.md section 4 (checked in the tests). The
+    derivative is that of the objective at the maximiser (envelope theorem).
     """
     k1 = kappa - 1.0
 
@@ -445,64 +460,72 @@ def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
     b_max = (chi + 7.0) ** 2
     s_min = np.clip(k1 * m2 / np.maximum(b_max - m2, 1e-300), 1e-12, 0.5)
     u = np.linspace(0.0, 1.0, 48)
-    grid = s_min[:, None] ** (1.0 - u[None, :])  # from s_min up to 1
-    vals = g(grid, m2[:, None], chi[:, None])
+    pts = s_min[:, None] ** (1.0 - u[None, :])  # from s_min up to 1
+    vals = g(pts, m2[:, None], chi[:, None])
     rows = np.arange(len(m2))
-    best = vals.max(axis=1)
-    pts = grid
+    j = np.argmax(vals, axis=1)
+    best, s_best = vals[rows, j], pts[rows, j]
     step = np.linspace(0.0, 1.0, 17)
     for _ in range(7):  # zoom: each pass shrinks the bracket around the best point 8-fold
-        j = np.argmax(vals, axis=1)
         lo = pts[rows, np.maximum(j - 1, 0)]
         hi = pts[rows, np.minimum(j + 1, pts.shape[1] - 1)]
         pts = lo[:, None] + (hi - lo)[:, None] * step[None, :]
         vals = g(pts, m2[:, None], chi[:, None])
-        best = np.maximum(best, vals.max(axis=1))
-    return np.maximum(best, _r_v(m2, chi))
+        j = np.argmax(vals, axis=1)
+        better = vals[rows, j] > best
+        best = np.where(better, vals[rows, j], best)
+        s_best = np.where(better, pts[rows, j], s_best)
+    p = k1 / (k1 + s_best * s_best)
+    der = p * _rc_v(m2 * (1.0 - s_best), chi) + (1.0 - p) * _rc_v(m2 * (1.0 + k1 / s_best), chi)
+    one = _r_v(m2, chi)
+    point = one >= best
+    return np.where(point, one, best), np.where(point, _rc_v(m2, chi), der)
+
+
+def _rho_dv(
+    m2: np.ndarray, kappa: float, chi: np.ndarray, t0_guess: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``rho(m2, kappa, chi)`` elementwise (1-d arrays), its derivative in ``chi`` and ``t0``.
+
+    On the tangent piece ``rho0 = r(0) + m2 (r(t0) - r(0)) / t0`` with ``t0`` the maximiser of
+    ``(r(t) - r(0)) / t``, so by the envelope theorem ``d rho0 / d chi = r_chi(0) +
+    m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0_guess`` starts the Newton solve of ``t0``.
+    """
+    t0 = _t0_v(chi, t0_guess)
+    direct = (m2 >= t0) | (kappa == 1.0)
+    ts = np.where(direct, m2, t0)
+    rt, rct = _r_v(ts, chi), _rc_v(ts, chi)
+    r0, rc0 = 2.0 * special.ndtr(-chi), -2.0 * _phi_v(chi)
+    tt = np.where(direct, 1.0, t0)
+    val = np.where(direct, rt, r0 + m2 * (rt - r0) / tt)
+    der = np.where(direct, rct, rc0 + m2 * (rct - rc0) / tt)
+    if not math.isinf(kappa):
+        bind = ~direct & (m2 * kappa < t0)
+        if bind.any():
+            val[bind], der[bind] = _rho_bound_v(m2[bind], kappa, chi[bind])
+    return val, der, t0
 
 
 def rho_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
     """:func:`rho` elementwise over arrays ``m2`` and ``chi`` (its ``size`` only)."""
     m2, chi = np.broadcast_arrays(np.asarray(m2, float), np.asarray(chi, float))
-    m2, chi = m2.ravel(), chi.ravel()
-    t0 = _t0_v(chi)
-    r0, rt = _r_v(np.zeros_like(chi), chi), _r_v(t0, chi)
-    tangent = r0 + m2 * (rt - r0) / np.where(t0 > 0, t0, 1.0)
-    out = np.where(m2 >= t0, _r_v(m2, chi), tangent)
-    if kappa == 1.0:
-        return _r_v(m2, chi)
-    if math.isinf(kappa):
-        return out
-    bind = (m2 < t0) & (m2 * kappa < t0)
-    if bind.any():
-        out[bind] = _rho_bound_v(m2[bind], kappa, chi[bind])
-    return out
+    return _rho_dv(m2.ravel(), kappa, chi.ravel())[0]
 
 
-def _cv_inf_v(m2: np.ndarray, alpha: float, lo: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """Root in ``chi`` of ``rho0(m2, chi) = alpha`` (``kappa = inf``) between ``lo`` and ``up``.
-
-    Safeguarded Newton with the analytic derivative: on the tangent piece ``rho0 = r(0) +
-    m2 (r(t0) - r(0)) / t0`` and ``t0`` maximises ``(r(t) - r(0)) / t``, so by the envelope
-    theorem ``d rho0 / d chi = r_chi(0) + m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0`` is re-solved
-    at each step from its previous value.
-    """
+def _cv_root_v(
+    m2: np.ndarray, kappa: float, alpha: float, lo: np.ndarray, up: np.ndarray
+) -> np.ndarray:
+    """Root in ``chi`` of ``rho(m2, kappa, chi) = alpha`` between ``lo`` (above) and ``up``
+    (below): safeguarded Newton with the derivative of :func:`_rho_dv`, ``t0`` warm-started
+    from the previous step."""
     t0_prev = np.full(m2.shape, np.nan)
 
     def f_df(c: np.ndarray, m: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        t0 = _t0_v(c, t0_prev[k])
+        val, der, t0 = _rho_dv(m, kappa, c, t0_prev[k])
         t0_prev[k] = t0
-        direct = m >= t0
-        ts = np.where(direct, m, t0)
-        rt, rct = _r_v(ts, c), _rc_v(ts, c)
-        r0, rc0 = 2.0 * special.ndtr(-c), -2.0 * _phi_v(c)
-        tt = np.where(direct, 1.0, t0)
-        val = np.where(direct, rt, r0 + m * (rt - r0) / tt) - alpha
-        der = np.where(direct, rct, rc0 + m * (rct - rc0) / tt)
-        return val, der
+        return val - alpha, der
 
-    start = 0.5 * (lo + up)
-    return _newton_v(f_df, lo, up, start, False, m2, np.arange(len(m2)))
+    return _newton_v(f_df, lo, up, 0.5 * (lo + up), False, m2, np.arange(len(m2)))
 
 
 def _cvb_v(b: np.ndarray, alpha: float) -> np.ndarray:
@@ -542,7 +565,7 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
         solve = np.abs(rho_v(m, math.inf, up) - alpha) >= 9e-6
         cv_inf = up.copy()
         if solve.any():
-            cv_inf[solve] = _cv_inf_v(m[solve], alpha, lo[solve], up[solve])
+            cv_inf[solve] = _cv_root_v(m[solve], math.inf, alpha, lo[solve], up[solve])
         cv = cv_inf
         if not math.isinf(kappa):
             finite = 1.0 / m >= 1e-12
@@ -550,9 +573,7 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
             tight[finite] = rho_v(m[finite], kappa, cv_inf[finite]) - alpha < -1e-5
             if tight.any():
                 cv = cv_inf.copy()
-                cv[tight] = _root_v(
-                    lambda c, mm: rho_v(mm, kappa, c) - alpha, lo[tight], cv_inf[tight], m[tight]
-                )
+                cv[tight] = _cv_root_v(m[tight], kappa, alpha, lo[tight], cv_inf[tight])
         out[work] = cv
     return out.reshape(m2.shape)
 
