@@ -71,14 +71,17 @@ class BayesSettings:
     chains: int = 4
     warmup: int = 1000
     interval: str = "parameter"
+    sampler: str = "imh"
 
     def key(self) -> str:
-        return json.dumps([list(self.priors), self.chains, self.warmup, self.interval])
+        return json.dumps(
+            [list(self.priors), self.chains, self.warmup, self.interval, self.sampler]
+        )
 
     @classmethod
     def from_key(cls, key: str) -> BayesSettings:
-        priors, chains, warmup, interval = json.loads(key)
-        return cls(tuple(priors), int(chains), int(warmup), str(interval))
+        priors, chains, warmup, interval, sampler = json.loads(key)
+        return cls(tuple(priors), int(chains), int(warmup), str(interval), str(sampler))
 
 
 def bayes_settings() -> BayesSettings:
@@ -94,10 +97,13 @@ def _bayes_fit(
     draws: int,
     warmup: int,
     seed: int,
+    sampler: str,
     _bench: Benchmark,
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
-    return bayes.fit(_bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed)
+    return bayes.fit(
+        _bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
+    )
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
@@ -110,6 +116,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
         draws,
         settings.warmup,
         int(seed),
+        settings.sampler,
         bench,
     )
 
@@ -123,7 +130,8 @@ METHODS["bayes"] = UncertaintyMethod(
     label="Bayesian",
     run=_bayes,
     help=(
-        "Hierarchical beta-binomial model per model (theta ~ Beta(a, b)), Gibbs sampler; set "
+        "Hierarchical beta-binomial model per model (theta ~ Beta(a, b)); MCMC by independence "
+        "Metropolis-Hastings on the collapsed posterior (Gibbs as fallback); set "
         "priors and see diagnostics on the Bayesian model page. Needs counts. METHODS 6."
     ),
     settings=lambda: bayes_settings().key(),

@@ -29,6 +29,10 @@ KIND_LABELS = {
     "parameter": "Parameter θ (true accuracy on the task)",
     "predictive": "Posterior predictive k̃/n (a fresh test set of the same size)",
 }
+SAMPLER_LABELS = {
+    "imh": "Independence Metropolis-Hastings (default)",
+    "gibbs": "Gibbs with slice steps (METHODS 6)",
+}
 EXAMPLE = {"exponential": "1e-4", "normal": "2000, 10", "gamma": "2, 0.01"}
 ALL = "*"
 
@@ -132,7 +136,7 @@ with guard("The Bayesian model"):
     with st.expander("Priors", expanded=True):
         settings = prior_editor(bench.models, settings)
     with st.expander("Run settings", expanded=False):
-        r1, r2, r3 = st.columns(3)
+        r1, r2, r3, r4 = st.columns(4)
         chains = r1.number_input("Chains", 1, 8, settings.chains, key="bayes_chains")
         warmup = r2.number_input(
             "Warm-up sweeps per chain", 0, 10000, settings.warmup, step=100, key="bayes_warmup"
@@ -144,11 +148,22 @@ with guard("The Bayesian model"):
             key="bayes_interval",
             format_func=lambda k: KIND_LABELS[k],
         )
+        sampler = r4.radio(
+            "Sampler",
+            tuple(SAMPLER_LABELS),
+            index=tuple(SAMPLER_LABELS).index(settings.sampler),
+            key="bayes_sampler",
+            format_func=lambda k: SAMPLER_LABELS[k],
+            help="Both target the same posterior. Independence Metropolis-Hastings moves (a, b) "
+            "with theta integrated out and converges where the Gibbs sweep of METHODS 6 can stall.",
+        )
         st.caption(
             f"Posterior draws R = the sidebar's Replicates ({ctx.settings.reps}), split over the "
             f"chains; seed {ctx.settings.seed}. Warm-up draws are discarded."
         )
-    settings = replace(settings, chains=int(chains), warmup=int(warmup), interval=interval)
+    settings = replace(
+        settings, chains=int(chains), warmup=int(warmup), interval=interval, sampler=sampler
+    )
     st.session_state[cache.BAYES_STATE] = settings
     reps, seed, level = ctx.settings.reps, ctx.settings.seed, ctx.level
     fit = cache.bayes_fit(bench, settings, reps, seed)

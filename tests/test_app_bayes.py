@@ -168,3 +168,16 @@ def test_priors_of_one_session_never_reach_another(make_app) -> None:
     second.switch_page(PAGE).run()
     assert _intervals(second) == default
     assert set(second.dataframe[0].value["a"]) == {"exponential(0.0001)"}
+
+
+def test_page_sampler_choice_refits_with_the_same_posterior(make_app) -> None:
+    at = make_app(QUERY).run()
+    at.switch_page(PAGE).run()
+    imh = _intervals(at)["Bayesian: parameter θ"]
+    at.radio(key="bayes_sampler").set_value("gibbs").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(c.value.startswith("Sampler: Gibbs") for c in at.caption)
+    gibbs = _intervals(at)["Bayesian: parameter θ"]
+    assert gibbs != imh  # a new fit, not the cached one
+    for model in imh:  # same posterior: centres agree to Monte Carlo error (percent)
+        assert abs(gibbs[model] - imh[model]) < 0.5, (model, gibbs[model], imh[model])
