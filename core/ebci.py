@@ -426,7 +426,7 @@ def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> tuple[np.ndar
     The least-favourable distribution has two support points ``a < m2 < b`` with mean ``m2`` and
     variance ``(kappa - 1) m2^2``; with ``s = 1 - a / m2`` in ``(0, 1]``,
     ``b = m2 (1 + (kappa - 1) / s)`` and ``P(a) = (kappa - 1) / (kappa - 1 + s^2)``. Maximise
-    over ``s`` on a geometric grid of 48 points, zoom in ``_ZOOMS`` times (17 points on the
+    over ``s`` on a geometric grid of 24 points, zoom in ``_ZOOMS`` times (17 points on the
     bracket around the best point each time, so the bracket shrinks 8-fold per pass), then take
     the vertex of the parabola through the best point and its neighbours (the value is
     stationary in ``s``, so its error is of the order of the cube of the last spacing, squared).
@@ -441,7 +441,7 @@ def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> tuple[np.ndar
 
     b_max = (chi + 7.0) ** 2
     s_min = np.clip(k1 * m2 / np.maximum(b_max - m2, 1e-300), 1e-12, 0.5)
-    u = np.linspace(0.0, 1.0, 48)
+    u = np.linspace(0.0, 1.0, 24)
     pts = s_min[:, None] ** (1.0 - u[None, :])  # from s_min up to 1
     vals = g(pts, m2[:, None], chi[:, None])
     rows = np.arange(len(m2))
