@@ -506,11 +506,17 @@ def rho_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
 
 
 def _cv_root_v(
-    m2: np.ndarray, kappa: float, alpha: float, lo: np.ndarray, up: np.ndarray
+    m2: np.ndarray,
+    kappa: float,
+    alpha: float,
+    lo: np.ndarray,
+    up: np.ndarray,
+    start: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Root in ``chi`` of ``rho(m2, kappa, chi) = alpha`` between ``lo`` (above) and ``up``
-    (below): safeguarded Newton with the derivative of :func:`_rho_dv`, ``t0`` warm-started
-    from the previous step. Returns the roots and the last ``t0`` (a warm start for callers)."""
+    (below): safeguarded Newton from ``start`` with the derivative of :func:`_rho_dv`, ``t0``
+    warm-started from the previous step. Returns the roots and the last ``t0`` (a warm start
+    for callers)."""
     t0_prev = np.full(m2.shape, np.nan)
 
     def f_df(c: np.ndarray, m: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -518,7 +524,7 @@ def _cv_root_v(
         t0_prev[k] = t0
         return val - alpha, der
 
-    root = _newton_v(f_df, lo, up, 0.5 * (lo + up), False, m2, np.arange(len(m2)))
+    root = _newton_v(f_df, lo, up, start, False, m2, np.arange(len(m2)))
     return root, t0_prev
 
 
@@ -564,7 +570,9 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
         solve = np.abs(rho_up - alpha) >= 9e-6
         cv_inf = up.copy()
         if solve.any():
-            cv_inf[solve], t0[solve] = _cv_root_v(m[solve], math.inf, alpha, lo[solve], up[solve])
+            cv_inf[solve], t0[solve] = _cv_root_v(
+                m[solve], math.inf, alpha, lo[solve], up[solve], lo[solve] + 0.01
+            )
         cv = cv_inf
         if not math.isinf(kappa):
             finite = 1.0 / m >= 1e-12
@@ -573,7 +581,9 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
             tight[finite] = at_inf - alpha < -1e-5
             if tight.any():
                 cv = cv_inf.copy()
-                cv[tight] = _cv_root_v(m[tight], kappa, alpha, lo[tight], cv_inf[tight])[0]
+                cv[tight] = _cv_root_v(
+                    m[tight], kappa, alpha, lo[tight], cv_inf[tight], 0.5 * (lo + cv_inf)[tight]
+                )[0]
         out[work] = cv
     return out.reshape(m2.shape)
 
