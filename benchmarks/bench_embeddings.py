@@ -12,15 +12,16 @@ gathering resampled rows), on the same heads and folds, whose ALP must agree wit
 full size, see :func:`core.embeddings.refit_cost`); ``--entities``/``--dims`` shrink the problem.
 
 ``--coverage`` runs a simulation from known truth instead (3 Gaussian clusters, unit covariance,
-means 1.5 apart; 200 entities each in 2 dims, and 60 each in 16 dims; 5 folds) for both bootstrap
-modes (and ``refit_spread=1``, whose weights perturb as much as resampling does), the default ridge
-(eps=4) and a tiny one (eps=1e-3). Two truths: the **procedure** target the intervals are for (the
-expected ALP / accuracy on new entities of Gaussians fitted with this ridge on 4/5 of each cluster:
-the mean over 300 fresh training samples, each scored on 3 x 20,000 fresh entities), and the
-**population** quantity under the true Gaussians (300,000 draws), which a fitted score misses by
-its fitting bias when clusters are small relative to the dimension. Prints coverage of the 95%
-intervals for both truths, the estimate's mean minus the procedure truth, the mean interval width
-and the width the estimate's spread over simulations calls for (2 x 1.96 x sd).
+means 1.5 apart; 200 entities each in 2 dims, 60 each in 16 dims, 1000 each in 32 dims; 5 folds)
+for both bootstrap modes (and ``refit_spread=1``, whose weights perturb as much as resampling
+does), the default ridge (eps=4) and a tiny one (eps=1e-3; not in 32 dims). Two truths: the
+**procedure** target the intervals are for (the expected ALP / accuracy on new entities of
+Gaussians fitted with this ridge on 4/5 of each cluster: the mean over 300 fresh training
+samples, each scored on 3 x 20,000 fresh entities), and the **population** quantity under the
+true Gaussians (300,000 draws), which a fitted score misses by its fitting bias when clusters are
+small relative to the dimension. Prints coverage of the 95% intervals for both truths, the
+estimate's mean minus the procedure truth, the mean interval width and the width the estimate's
+spread over simulations calls for (2 x 1.96 x sd).
 
     python benchmarks/bench_embeddings.py [--repeat 3] [--entities 20000] [--dims 1024] [--refit]
     python benchmarks/bench_embeddings.py --coverage [--sims 400]
@@ -127,7 +128,7 @@ SPREAD_ONE = ("refit, spread 1", {"bootstrap": "refit", "refit_spread": 1.0})
 
 def coverage(sims: int) -> None:
     """Coverage of both bootstrap modes for the procedure and the population truth."""
-    for d, n in ((2, 200), (16, 60)):
+    for d, n, ridges in ((2, 200, (EPS, 1e-3)), (16, 60, (EPS, 1e-3)), (32, 1000, (EPS,))):
         means = np.zeros((3, d))
         means[1, 0] = means[2, 1] = 1.5
         pop_alp, pop_acc = population_truth(means)
@@ -135,7 +136,7 @@ def coverage(sims: int) -> None:
             f"3 clusters x {n} entities in {d} dims, 5 folds, {sims} simulations, 200 replicates;"
             f" population: ALP {pop_alp:.4f}, Bayes accuracy {pop_acc:.4f}"
         )
-        for eps in (EPS, 1e-3):
+        for eps in ridges:
             proc_alp, proc_acc = procedure_truth(means, n * (FOLDS - 1) // FOLDS, eps)
             print(
                 f"  eps={eps:g}; procedure (fitted on {n * (FOLDS - 1) // FOLDS} per cluster): "
