@@ -376,8 +376,9 @@ def _newton_v(
 def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     """``t0(chi)`` elementwise: root of ``h(t) = r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``.
 
-    Safeguarded Newton (``h'(t) = -t r''(t)``), started at ``guess`` when given (the caller's
-    previous ``t0`` for a nearby ``chi``), else at a rough fit of ``t0 / (chi^2 - 3)``.
+    With ``guess`` (the caller's previous ``t0`` for a nearby ``chi``): up to 4 plain Newton
+    steps (``h'(t) = -t r''(t)``), kept where they converged above ``chi^2 - 3``. Elsewhere
+    safeguarded Newton on a bracket, from a rough fit of ``t0 / (chi^2 - 3)``.
     """
     out = np.zeros(chi.shape)
     need = chi * chi >= 3.0
@@ -389,7 +390,7 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
         return _r_v(t, c) - t * _r1_v(t, c) - 2.0 * special.ndtr(-c)
 
     def h_dh(t: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if t.min() < 2e-6:  # the small-t limits of r' and r''
+        if t.min(initial=1.0) < 2e-6:  # the small-t limits of r' and r''
             return h(t, c), -t * _r2_v(t, c)
         st = np.sqrt(t)
         pm, pp = _phi_v(st - c), _phi_v(st + c)
@@ -398,20 +399,37 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
         r2 = (pp * (c * st + t + 1.0) + pm * (c * st - t - 1.0)) / (4.0 * t * st)
         return val, -r2 * t
 
-    lo, up = c * c - 3.0, 2.0 * c * c
-    while (short := h(up, c) < 0).any():
-        lo, up = np.where(short, up, lo), np.where(short, 2.0 * up, up)
-    ok = h(lo, c) < 0
-    t0 = np.empty(c.shape)
-    if ok.any():
-        d = c * c - 3.0  # rough fit of t0 / (chi^2 - 3), within ~10% (a starting point only)
-        rough = d * (1.0 + 1.5 / (1.0 + 0.19 * d**0.64))
-        start = rough if guess is None else np.asarray(guess, float)[need]
-        start = np.where(np.isfinite(start) & (start > 0), start, rough)
-        floor = 2e-15 * special.ndtr(-c[ok])  # rounding floor of h (terms of size r(0))
-        t0[ok] = _newton_v(h_dh, lo[ok], up[ok], start[ok], True, c[ok], ftol=floor)
-    for j in np.flatnonzero(~ok):  # chi^2 barely above 3, or r underflows: the exact routine
-        t0[j] = rt0(float(c[j]))[0]
+    t0 = np.full(c.shape, np.nan)
+    if guess is not None and len(c):  # plain Newton from the warm start; kept where converged
+        g = np.asarray(guess, float)[need]
+        warm = np.flatnonzero(np.isfinite(g) & (g > c * c - 3.0))
+        t, cw = g[warm], c[warm]
+        floor = 2e-15 * special.ndtr(-cw)
+        with np.errstate(invalid="ignore", divide="ignore"):  # diverging steps are dropped
+            for _ in range(4):
+                val, der = h_dh(t, cw)
+                step = val / der
+                conv = (np.abs(step) <= 1e-12 * (1.0 + t)) | (np.abs(val) <= floor)
+                t = t - np.where(np.abs(val) <= floor, 0.0, step)
+                if conv.all():
+                    break
+        # h' > 0 only above the inflection point t1, where h has its one root t0 (h(0) = 0 too)
+        good = conv & np.isfinite(t) & (der > 0)
+        t0[warm[good]] = t[good]
+    idx = np.flatnonzero(np.isnan(t0))
+    if len(idx):
+        ct = c[idx]
+        lo, up = ct * ct - 3.0, 2.0 * ct * ct
+        while (short := h(up, ct) < 0).any():
+            lo, up = np.where(short, up, lo), np.where(short, 2.0 * up, up)
+        ok = h(lo, ct) < 0
+        if ok.any():
+            d = ct[ok] ** 2 - 3.0  # rough fit of t0 / (chi^2 - 3), within ~10% (a start only)
+            start = d * (1.0 + 1.5 / (1.0 + 0.19 * d**0.64))
+            floor = 2e-15 * special.ndtr(-ct[ok])  # rounding floor of h (terms of size r(0))
+            t0[idx[ok]] = _newton_v(h_dh, lo[ok], up[ok], start, True, ct[ok], ftol=floor)
+        for j in idx[~ok]:  # chi^2 barely above 3, or r underflows: the exact routine
+            t0[j] = rt0(float(c[j]))[0]
     out[need] = t0
     return out
 
