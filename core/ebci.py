@@ -595,12 +595,16 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
         if not math.isinf(kappa):
             finite = 1.0 / m >= 1e-12
             tight = finite.copy()
-            at_inf = _rho_dv(m[finite], kappa, cv_inf[finite], t0[finite])[0]
-            tight[finite] = at_inf - alpha < -1e-5
+            gap, slope = np.zeros(m.shape), np.zeros(m.shape)
+            at_inf, slope[finite], _ = _rho_dv(m[finite], kappa, cv_inf[finite], t0[finite])
+            gap[finite] = at_inf - alpha
+            tight[finite] = gap[finite] < -1e-5
             if tight.any():
                 cv = cv_inf.copy()
+                with np.errstate(divide="ignore", invalid="ignore"):  # a Newton step from cv_inf
+                    start = np.where(slope < 0, cv_inf - gap / slope, 0.5 * (lo + cv_inf))
                 cv[tight] = _cv_root_v(
-                    m[tight], kappa, alpha, lo[tight], cv_inf[tight], 0.5 * (lo + cv_inf)[tight]
+                    m[tight], kappa, alpha, lo[tight], cv_inf[tight], start[tight]
                 )[0]
         out[work] = cv
     return out.reshape(m2.shape)
