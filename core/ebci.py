@@ -615,17 +615,26 @@ _STENCIL = 6  # nodes per local interpolating polynomial (quintic)
 
 
 def _lagrange(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Local quintic interpolation: on each interval, the polynomial through its 6 nearest
-    nodes (3 on each side, shifted at the ends)."""
+    """Local quintic interpolation on the even grid ``xs``: on each interval, the polynomial
+    through its 6 nearest nodes (3 on each side, shifted at the ends).
+
+    With ``u = (x - xs[first]) / h`` the basis is ``prod_{k != j} (u - k) / (j - k)``, built
+    from prefix and suffix products of ``u - k``.
+    """
+    h = (xs[-1] - xs[0]) / (len(xs) - 1)
     i = np.clip(np.searchsorted(xs, x, side="right") - 1, 0, len(xs) - 2)
     first = np.clip(i - (_STENCIL // 2 - 1), 0, len(xs) - _STENCIL)
+    u = (x - xs[first]) / h
+    d = [u - k for k in range(_STENCIL)]
+    pre = [np.ones(len(x))]
+    for k in range(_STENCIL - 1):
+        pre.append(pre[-1] * d[k])
+    suf = np.ones(len(x))
     out = np.zeros(len(x))
-    for j in range(_STENCIL):
-        basis = np.ones(len(x))
-        for k in range(_STENCIL):
-            if k != j:
-                basis *= (x - xs[first + k]) / (xs[first + j] - xs[first + k])
-        out += basis * ys[first + j]
+    for j in range(_STENCIL - 1, -1, -1):
+        denom = math.prod(j - k for k in range(_STENCIL) if k != j)
+        out += (pre[j] * suf / denom) * ys[first + j]
+        suf = suf * d[j]
     return out
 
 
