@@ -405,17 +405,21 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
         warm = np.flatnonzero(np.isfinite(g) & (g > c * c - 3.0))
         t, cw = g[warm], c[warm]
         floor = 2e-15 * special.ndtr(-cw)
+        act = np.arange(len(warm))
         with np.errstate(invalid="ignore", divide="ignore"):  # diverging steps are dropped
             for _ in range(4):
-                val, der = h_dh(t, cw)
+                val, der = h_dh(t[act], cw[act])
                 step = val / der
-                conv = (np.abs(step) <= 1e-12 * (1.0 + t)) | (np.abs(val) <= floor)
-                t = t - np.where(np.abs(val) <= floor, 0.0, step)
-                if conv.all():
+                at_floor = np.abs(val) <= floor[act]
+                conv = (np.abs(step) <= 1e-12 * (1.0 + t[act])) | at_floor
+                t[act] = t[act] - np.where(at_floor, 0.0, step)
+                # h' > 0 only above the inflection point t1, where h has its one root t0
+                # (h(0) = 0 too)
+                good = conv & np.isfinite(t[act]) & (der > 0)
+                t0[warm[act[good]]] = t[act[good]]
+                act = act[~conv]
+                if len(act) == 0:
                     break
-        # h' > 0 only above the inflection point t1, where h has its one root t0 (h(0) = 0 too)
-        good = conv & np.isfinite(t) & (der > 0)
-        t0[warm[good]] = t[good]
     idx = np.flatnonzero(np.isnan(t0))
     if len(idx):
         ct = c[idx]
