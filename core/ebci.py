@@ -376,9 +376,9 @@ def _newton_v(
 def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     """``t0(chi)`` elementwise: root of ``h(t) = r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``.
 
-    With ``guess`` (the caller's previous ``t0`` for a nearby ``chi``): up to 4 plain Newton
-    steps (``h'(t) = -t r''(t)``), kept where they converged above ``chi^2 - 3``. Elsewhere
-    safeguarded Newton on a bracket, from a rough fit of ``t0 / (chi^2 - 3)``.
+    Up to 6 plain Newton steps (``h'(t) = -t r''(t)``) from ``guess`` (the caller's previous
+    ``t0`` for a nearby ``chi``) or else a rough fit of ``t0 / (chi^2 - 3)``, kept where they
+    converged above the inflection point; elsewhere safeguarded Newton on a bracket.
     """
     out = np.zeros(chi.shape)
     need = chi * chi >= 3.0
@@ -400,14 +400,17 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
         return val, -r2 * t
 
     t0 = np.full(c.shape, np.nan)
-    if guess is not None and len(c):  # plain Newton from the warm start; kept where converged
-        g = np.asarray(guess, float)[need]
-        warm = np.flatnonzero(np.isfinite(g) & (g > c * c - 3.0))
+    d = c * c - 3.0  # rough fit of t0 / (chi^2 - 3), within ~10% (a starting point only)
+    rough = d * (1.0 + 1.5 / (1.0 + 0.19 * d**0.64))
+    if len(c):  # plain Newton from the warm start (or the rough fit); kept where converged
+        g = rough if guess is None else np.asarray(guess, float)[need]
+        g = np.where(np.isfinite(g) & (g > d), g, rough)
+        warm = np.flatnonzero(d > 0)
         t, cw = g[warm], c[warm]
         floor = 2e-15 * special.ndtr(-cw)
         act = np.arange(len(warm))
         with np.errstate(invalid="ignore", divide="ignore"):  # diverging steps are dropped
-            for _ in range(4):
+            for _ in range(6):
                 val, der = h_dh(t[act], cw[act])
                 step = val / der
                 at_floor = np.abs(val) <= floor[act]
@@ -428,8 +431,7 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
             lo, up = np.where(short, up, lo), np.where(short, 2.0 * up, up)
         ok = h(lo, ct) < 0
         if ok.any():
-            d = ct[ok] ** 2 - 3.0  # rough fit of t0 / (chi^2 - 3), within ~10% (a start only)
-            start = d * (1.0 + 1.5 / (1.0 + 0.19 * d**0.64))
+            start = rough[idx[ok]]
             floor = 2e-15 * special.ndtr(-ct[ok])  # rounding floor of h (terms of size r(0))
             t0[idx[ok]] = _newton_v(h_dh, lo[ok], up[ok], start, True, ct[ok], ftol=floor)
         for j in idx[~ok]:  # chi^2 barely above 3, or r underflows: the exact routine
