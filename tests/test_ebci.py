@@ -156,6 +156,15 @@ def test_vectorised_matches_exact() -> None:
         assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-8
 
 
+@pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.1), (20.0, 0.05), (1000.0, 0.01)])
+def test_vectorised_newton_across_branches(kappa: float, alpha: float) -> None:
+    """The Newton solves (warm-started t0, envelope derivatives) against the reference on a
+    dense m2 range where cva crosses chi^2 = 3 and the kurtosis bound starts or stops binding."""
+    m2 = np.exp(np.linspace(np.log(1e-3), np.log(3.0), 25))
+    exact = np.array([cva(float(m), kappa, alpha) for m in m2])
+    assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-9
+
+
 @pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.05), (11.06, 0.05), (300.0, 0.1)])
 def test_table_error_below_1e6(kappa: float, alpha: float) -> None:
     rng = np.random.default_rng(7)
