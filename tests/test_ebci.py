@@ -165,6 +165,15 @@ def test_vectorised_newton_across_branches(kappa: float, alpha: float) -> None:
     assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-9
 
 
+def test_vectorised_matches_exact_at_huge_m2() -> None:
+    """Nearly no information about the units (m2 up to 1e11): the maximisation over the
+    two-point least-favourable distributions is flat to rounding and must not stop early."""
+    m2 = np.array([1e5, 1e8, 1e11])
+    for kappa in (1.0001, 3.0):
+        exact = np.array([cva(float(m), kappa, 0.001) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa, 0.001) / exact - 1.0)) < 1e-8
+
+
 @pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.05), (11.06, 0.05), (300.0, 0.1)])
 def test_table_error_below_1e6(kappa: float, alpha: float) -> None:
     rng = np.random.default_rng(7)
