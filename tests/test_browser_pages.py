@@ -22,6 +22,10 @@ from browser_utils import (
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 90_000
+#: The traces plotly.js drew (``_fullData``: binary-encoded arrays decoded), typed arrays as lists.
+PLAIN_DATA = """el => JSON.stringify(
+    el._fullData.map(t => ({type: t.type, name: t.name, x: t.x, y: t.y, z: t.z})),
+    (k, v) => ArrayBuffer.isView(v) ? Array.from(v) : v)"""
 
 
 def _clean(page, where: str) -> None:
@@ -40,11 +44,27 @@ def _open(browser, url: str):
     return ctx, page
 
 
-def _chart_data(page, key: str) -> list[dict]:
-    """The plotly traces of the chart with widget key ``key`` as drawn in the browser."""
+def _chart_json(page, key: str) -> str:
+    """The plotly traces of the chart with widget key ``key`` as drawn in the browser (JSON)."""
     plot = page.locator(f".st-key-{key} .js-plotly-plot")
     plot.wait_for(timeout=TIMEOUT)
-    return json.loads(plot.evaluate("el => JSON.stringify(el.data)"))
+    return plot.evaluate(PLAIN_DATA)
+
+
+def _chart_data(page, key: str) -> list[dict]:
+    return json.loads(_chart_json(page, key))
+
+
+def _wait_chart_change(page, key: str, old: str) -> None:
+    """Wait until the chart with widget key ``key`` draws traces other than ``old``."""
+    page.wait_for_function(
+        f"""([key, old]) => {{
+            const el = document.querySelector(`.st-key-${{key}} .js-plotly-plot`);
+            return el && el._fullData && ({PLAIN_DATA})(el) !== old; }}""",
+        arg=[key, old],
+        timeout=TIMEOUT,
+    )
+    wait_idle(page, TIMEOUT)
 
 
 def _metric(page, label: str) -> str:
@@ -148,7 +168,6 @@ def test_subgroups_options_change_metrics_and_lab_runs(browser, app_server) -> N
     wait_idle(page, TIMEOUT)
     assert float(_metric(page, "A (prior second moment)")) == 0
     _clean(page, "no finite-sample correction")
-
     ctx.close()
 
 
@@ -156,32 +175,22 @@ def test_embeddings_synthetic_sample_charts_and_settings(browser, app_server) ->
     ctx, page = _open(browser, f"{app_server}/embeddings?reps=400")
     _clean(page, "Embeddings page (alpaca_eval)")
     _choose(page, "Sample", re.compile(r"^synthetic"))
-    wait_for_text_then_idle(page, "entities;", TIMEOUT)
-    page.wait_for_function(
-        "() => document.querySelector('.st-key-emb_sample').innerText.includes('synthetic')",
-        timeout=TIMEOUT,
-    )
+    wait_for_text_then_idle(page, "3 embeddings: separated (16 dims)", TIMEOUT)
     wait_charts(page, TIMEOUT)
     wait_idle(page, TIMEOUT)
     _clean(page, "synthetic sample")
     alp = _chart_data(page, "emb_scores")
     heat = _chart_data(page, "emb_confusion")
     assert [t["type"] for t in heat] == ["heatmap"]
-    assert len(heat[0]["z"]) >= 2, "the confusion heatmap has one row per cluster"
+    assert len(heat[0]["z"]) == 10, "one heatmap row per cluster (the sample has 10)"
     assert alp and all(y <= 0 for t in alp for y in (t.get("y") or []) if y is not None)
     screenshot(page, "embeddings_page")
 
+    old = _chart_json(page, "emb_scores")
     page.get_by_test_id("stRadio").filter(has_text="Score").get_by_text(
         "Accuracy", exact=True
     ).click()
-    page.wait_for_function(
-        """(old) => {
-            const el = document.querySelector('.st-key-emb_scores .js-plotly-plot');
-            return el && el.data && JSON.stringify(el.data) !== old; }""",
-        arg=json.dumps(alp),
-        timeout=TIMEOUT,
-    )
-    wait_idle(page, TIMEOUT)
+    _wait_chart_change(page, "emb_scores", old)
     acc = _chart_data(page, "emb_scores")
     ys = [y for t in acc for y in (t.get("y") or []) if isinstance(y, int | float)]
     assert ys and all(0 <= y <= 1 for y in ys), "accuracy is a share"
