@@ -12,6 +12,7 @@ import re
 
 import pytest
 from browser_utils import (
+    ARTIFACTS,
     VIEWPORT,
     exceptions_shown,
     screenshot,
@@ -74,8 +75,10 @@ def _metric(page, label: str) -> str:
 
 def _choose(page, label: str, option: str | re.Pattern[str]) -> None:
     """Pick ``option`` (its exact text, or a pattern) in the selectbox labelled ``label``."""
-    main = page.get_by_test_id("stMain")
-    main.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
+    box = page.get_by_test_id("stMain").get_by_test_id("stSelectbox").filter(has_text=label).first
+    box.scroll_into_view_if_needed()
+    wait_idle(page, TIMEOUT)
+    box.locator("input").click()
     exact = None if isinstance(option, re.Pattern) else True
     page.get_by_role("option", name=option, exact=exact).click()
 
@@ -108,6 +111,7 @@ def test_bayes_prior_editor_changes_intervals_and_rejects_bad_prior(browser, app
     boot = [t for t in before if "Bootstrap" in str(t.get("name"))]
     assert boot and boot == [t for t in after if "Bootstrap" in str(t.get("name"))]
     screenshot(page, "bayes_page")
+    page.locator(".st-key-bayes_intervals").screenshot(path=str(ARTIFACTS / "bayes_intervals.png"))
 
     _prior(page, "exponential", "-3")
     wait_for_text_then_idle(page, "rate must be > 0", TIMEOUT)
