@@ -149,14 +149,14 @@ class BayesFit:
         if len(bad):
             worst = bad.loc[bad["rhat"].idxmax()]
             out.append(
-                f"R-hat above {diagnostics.RHAT_WARN} for {len(bad)} quantities (worst "
+                f"R-hat above {diagnostics.RHAT_WARN} for {_quantities(len(bad))} (worst "
                 f"{_label(worst)}: {worst['rhat']:.3f}); the chains have not converged — run "
                 "more warm-up and draws, or check the priors."
             )
         low = d[np.minimum(d["ess_bulk"], d["ess_tail"]) < 100]
         if len(low):
             out.append(
-                f"effective sample size below 100 for {len(low)} quantities; interval ends are "
+                f"effective sample size below 100 for {_quantities(len(low))}; interval ends are "
                 "imprecise — run more draws."
             )
         return tuple(out)
@@ -236,6 +236,10 @@ class BayesFit:
                 "grand_mean": float((self.a[..., i] / (self.a[..., i] + self.b[..., i])).mean()),
             }
         )
+
+
+def _quantities(n: int) -> str:
+    return "1 quantity" if n == 1 else f"{n} quantities"
 
 
 def _label(row: pd.Series) -> str:

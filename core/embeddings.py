@@ -903,7 +903,8 @@ def consistency(
             boot_acc = np.clip(acc + (boot_acc - boot_acc.mean()) / refit_spread, 0.0, 1.0)
         alp_draws.append(boot_alp)
         acc_draws.append(boot_acc)
-        method = f"{BOOTSTRAP_METHODS[bootstrap]}, percentile, {reps} reps; {len(head_dims)} heads"
+        heads_text = "1 head" if len(head_dims) == 1 else f"{len(head_dims)} heads"
+        method = f"{BOOTSTRAP_METHODS[bootstrap]}, percentile, {reps} reps; {heads_text}"
         a_lo, a_hi = np.quantile(boot_alp, q)
         c_lo, c_hi = np.quantile(boot_acc, q)
         scores.append(

@@ -193,7 +193,9 @@ def parse_prior_specs(specs: Sequence[str], models: Sequence[str]) -> dict[str, 
                     hint="each part is a=FAMILY(params) or b=FAMILY(params), separated by commas.",
                 )
             text = f"{t.group('family')}({t.group('args')})"
-            changes[t.group("param")] = parse_prior(text, where=f"prior spec {spec!r}")
+            who = "every model" if model == "*" else f"model {model!r}"
+            where = f"prior on {t.group('param')} for {who}"
+            changes[t.group("param")] = parse_prior(text, where=where)
         targets = list(out) if model == "*" else [model]
         for name in targets:
             cur = out[name]

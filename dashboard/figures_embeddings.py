@@ -68,10 +68,11 @@ def score_figure(
     fig.add_hline(
         y=chance,
         line={"dash": "dash", "color": "grey"},
-        annotation_text="prior only" if metric == "alp" else "largest cluster",
-        annotation_position="bottom right",
+        annotation_text="prior<br>only" if metric == "alp" else "largest<br>cluster",
+        annotation_position="right",
+        annotation_font={"color": "grey"},
     )
-    fig.update_layout(yaxis_title=METRICS[metric], showlegend=False)
+    fig.update_layout(yaxis_title=METRICS[metric], showlegend=False, margin_r=80)
     if metric == "accuracy":
         fig.update_yaxes(range=[0, 1.02])
     return fig

@@ -259,14 +259,11 @@ with guard("The subgroup analysis"):
     if lab is None:
         st.caption("Set the sizes and press the button; results stay until a setting changes.")
     else:
+        numbers = ("MSE", "MSE / MSE(DT)", "coverage", "mean width")
         st.dataframe(
-            lab_table(lab),
+            lab_table(lab).style.format(dict.fromkeys(numbers, "{:.4f}"), na_rep="—"),
             hide_index=True,
             key="sub_lab_table",
-            column_config={
-                c: st.column_config.NumberColumn(format="%.4f")
-                for c in ("MSE", "MSE / MSE(DT)", "coverage", "mean width")
-            },
         )
         st.markdown(
             f"{lab.reps} repetitions, {lab.n_per_group} items per subgroup (MSE and widths in "
