@@ -42,10 +42,10 @@ def _style(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_layout(
         title={"text": _esc(title), "x": 0.0, "xanchor": "left"} if title else None,
         height=height,
-        margin={"l": 10, "r": 20, "t": 60 if title else 30, "b": 80},
+        margin={"l": 10, "r": 20, "t": 60 if title else 30, "b": 90},
         font=FONT,
         plot_bgcolor="white",
-        legend={"orientation": "h", "y": -0.3, "yanchor": "top"},
+        legend={"orientation": "h", "yref": "container", "y": 0.0, "yanchor": "bottom"},
     )
     fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", showline=True, linecolor="#888888")
     fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", automargin=True)
