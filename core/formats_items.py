@@ -14,29 +14,21 @@ import numpy as np
 import pandas as pd
 
 from core.data import Benchmark, DataError, ItemTask
-from core.formats_table import ROW_NOTE, Table, number_column, text_column
+from core.formats_table import ROW_NOTE, Table, number_column, require_columns, text_column
 
 ITEM_COLUMNS = ("model", "task", "item", "score")
 
 
 def item_frame(table: Table) -> pd.DataFrame:
     """Validated columns ``model, task, item, score, [cluster, subgroup], row`` of a table."""
+    require_columns(
+        table,
+        ITEM_COLUMNS,
+        columns_hint="item-level files need the columns model, task, item, score "
+        "(optional cluster, subgroup), or map your column names to these.",
+        rows_hint="add one row per model, task and item below the header.",
+    )
     cols = set(table.frame.columns)
-    for c in ITEM_COLUMNS:
-        if c not in cols:
-            raise DataError(
-                f"missing column '{c}'; the file's columns are {sorted(cols)}.",
-                file=table.name,
-                column=c,
-                hint="item-level files need the columns model, task, item, score "
-                "(optional cluster, subgroup), or map your column names to these.",
-            )
-    if len(table.frame) == 0:
-        raise DataError(
-            "the table has a header but no rows.",
-            file=table.name,
-            hint="add one row per model, task and item below the header.",
-        )
     out = pd.DataFrame({c: text_column(table, c) for c in ("model", "task", "item")})
     out["score"] = number_column(table, "score")
     for c in ("cluster", "subgroup", "category"):

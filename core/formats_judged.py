@@ -28,6 +28,7 @@ from core.formats_table import (
     number_column,
     parse_json,
     records_table,
+    require_columns,
     text_column,
 )
 
@@ -53,22 +54,14 @@ def alpaca_table(src: Source, table: Table | None) -> Table:
 
 def alpaca_benchmark(table: Table, *, name: str) -> Benchmark:
     """AlpacaEval annotations -> item scores (see the module docstring)."""
+    require_columns(
+        table,
+        ALPACA_COLUMNS,
+        columns_hint="AlpacaEval annotations need generator_2 and preference (and dataset, "
+        "instruction_index or instruction).",
+        rows_hint="add one row per annotation below the header.",
+    )
     cols = set(table.frame.columns)
-    for c in ALPACA_COLUMNS:
-        if c not in cols:
-            raise DataError(
-                f"missing column '{c}'; the file's columns are {sorted(cols)}.",
-                file=table.name,
-                column=c,
-                hint="AlpacaEval annotations need generator_2 and preference (and dataset, "
-                "instruction_index or instruction).",
-            )
-    if len(table.frame) == 0:
-        raise DataError(
-            "the table has a header but no rows.",
-            file=table.name,
-            hint="add one row per annotation below the header.",
-        )
     notes = []
     pref = number_column(table, "preference", allow_missing=True)
     keep = ~np.isnan(pref)

@@ -26,6 +26,7 @@ from core.formats_table import (
     Table,
     integer_column,
     number_column,
+    require_columns,
     text_column,
 )
 from core.resources import mmlu_subject_table
@@ -205,22 +206,14 @@ def long_benchmark(
 ) -> Benchmark:
     """A :class:`Benchmark` from a long task-level table (see the module docstring)."""
     table = apply_aliases(table)
+    require_columns(
+        table,
+        ("model", "task"),
+        columns_hint="name the columns model, task, n, correct (or accuracy, or estimate and se), "
+        "or map your column names to these.",
+        rows_hint="add one row per model and task below the header.",
+    )
     cols = set(table.frame.columns)
-    missing = [c for c in ("model", "task") if c not in cols]
-    if missing:
-        raise DataError(
-            f"missing column '{missing[0]}'; the file's columns are {sorted(cols)}.",
-            file=table.name,
-            column=missing[0],
-            hint="name the columns model, task, n, correct (or accuracy, or estimate and se), "
-            "or map your column names to these.",
-        )
-    if len(table.frame) == 0:
-        raise DataError(
-            "the table has a header but no rows.",
-            file=table.name,
-            hint="add one row per model and task below the header.",
-        )
     models = text_column(table, "model")
     task_col = text_column(table, "task")
     _check_duplicates(table, models, task_col)

@@ -316,6 +316,23 @@ def check_mapping(columns: dict[str, str] | None, seen: set[str], file: str) -> 
         )
 
 
+def require_columns(
+    table: Table, columns: tuple[str, ...], *, columns_hint: str, rows_hint: str
+) -> None:
+    """Raise :class:`DataError` if a required column is missing or the table has no rows."""
+    present = set(table.frame.columns)
+    for c in columns:
+        if c not in present:
+            raise DataError(
+                f"missing column '{c}'; the file's columns are {sorted(present)}.",
+                file=table.name,
+                column=c,
+                hint=columns_hint,
+            )
+    if len(table.frame) == 0:
+        raise DataError("the table has a header but no rows.", file=table.name, hint=rows_hint)
+
+
 def text_column(table: Table, column: str) -> np.ndarray:
     """A column of non-empty names (stripped); an empty cell is an error naming its row."""
     raw = table.frame[column]
