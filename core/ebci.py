@@ -8,14 +8,18 @@ Three ways to the critical value, all the same function:
 - :func:`cva` (with :func:`r` ... :func:`rho`) follows EBCI.md sections 3-5 step by step on
   Python floats (``math.erfc``); it is the reference that reproduces TV1.
 - :func:`cva_v` solves many ``m2`` at once with the same steps and shortcuts, vectorised: the
-  roots by safeguarded Newton with analytic derivatives in ``chi`` (envelope theorem), ``t0``
-  warm-started across steps, and the kurtosis-binding ``rho`` on the primal side (a two-point
-  least-favourable distribution; equal to the dual by LP duality). It agrees with :func:`cva`
-  to about 1e-10 (tested to 1e-9 across branch changes).
-- :func:`cva_table` tabulates :func:`cva_v` on an even grid in ``log m2`` and interpolates
-  ``log cva`` by local quintics; every interval is checked at its midpoint, and intervals that
-  miss by more than 2e-7 (the spec's small jumps and kinks) are computed directly. Measured
-  error against :func:`cva`: <= 2e-7 (``benchmarks/bench_ebci.py``).
+  roots by safeguarded Newton with analytic derivatives in ``chi`` (envelope theorem); ``t0``
+  (a function of ``chi`` alone) from a table built once per process; the kurtosis-binding
+  ``rho`` on the primal side (a two-point least-favourable distribution; equal to the dual by
+  LP duality), maximised by Newton's method warm-started across steps and checked by a search
+  at the root. It agrees with :func:`cva` to about 1e-10 (tested to 1e-8 relative over random
+  ``kappa``, ``alpha`` and ``m2`` from 1e-5 to 1e5).
+- :func:`cva_table` tabulates the pieces of :func:`cva` (``cv_inf``, the step-2 gap and the
+  kurtosis-bound root) on an even grid in ``log m2``, interpolates each by local quintics and
+  combines them as the spec does, so its step-2 jump needs no direct solve; every interval is
+  checked at its midpoint, and values in intervals that miss by more than 2e-7 (kinks, the
+  step-1 jump) are computed directly. Measured error against :func:`cva`: <= 2e-7
+  (``benchmarks/bench_ebci.py``).
 
 Choices where the spec is open:
 
@@ -265,6 +269,14 @@ def rho(m2: float, kappa: float, chi: float) -> Rho:
 
 
 # ---- EBCI.md section 5: the critical value --------------------------------------------------
+def _check_levels(kappa: float, alpha: float) -> None:
+    """``ValueError`` unless ``0 < alpha < 1`` and ``kappa >= 1`` (a kurtosis; ``inf`` allowed)."""
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if not kappa >= 1.0:
+        raise ValueError(f"kappa is a kurtosis and must be >= 1 (or inf), got {kappa}")
+
+
 def cvb(b: float, alpha: float) -> float:
     """Critical value under ``kappa = 1``: ``|N(b, 1)|`` exceeds it with probability alpha."""
     if b >= 10.0:
@@ -281,8 +293,7 @@ def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05) -> float:
 
     ``m2 = inf`` gives ``nan`` (no information about the unit beyond the regression).
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    _check_levels(kappa, alpha)
     if math.isinf(m2) or math.isnan(m2):
         return math.nan
     if m2 == 0.0 or kappa == 1.0:
@@ -441,46 +452,78 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
+_T0_GRID = (math.sqrt(3.0), 40.0, 0.01)  # the t0 table: first chi, last chi, step
+
+
+@lru_cache(maxsize=1)
+def _t0_nodes() -> np.ndarray:
+    """``t0`` on the even ``chi`` grid ``_T0_GRID`` (about 3,800 nodes, a few ms once per
+    process; ``t0`` depends on ``chi`` alone, not on ``m2``, ``kappa`` or ``alpha``)."""
+    first, last, step = _T0_GRID
+    nodes = _t0_v(first + step * np.arange(round((last - first) / step) + 4))
+    nodes.setflags(write=False)
+    return nodes
+
+
+def _t0_lookup(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
+    """``t0(chi)`` by cubic interpolation in :func:`_t0_nodes` (relative error <= 2e-8 above
+    ``chi = sqrt(3) + 0.05``, absolute <= 2e-7 below); :func:`_t0_v` beyond the grid.
+
+    ``t0`` enters ``rho`` at a maximum (of ``(r(t) - r(0)) / t``), so this error moves ``rho``
+    and its ``chi`` derivative only to second order.
+    """
+    first, last, step = _T0_GRID
+    out = np.zeros(chi.shape)
+    need = chi * chi >= 3.0
+    inside = need & (chi <= last)
+    if inside.any():
+        nodes = _t0_nodes()
+        x = np.maximum(chi[inside] - first, 0.0) / step
+        i = np.clip(x.astype(int) - 1, 0, len(nodes) - 4)
+        u = x - i
+        u1, u2, u3 = u - 1.0, u - 2.0, u - 3.0
+        out[inside] = (
+            u * u3 * (u2 * nodes[i + 1] - u1 * nodes[i + 2]) * 0.5
+            + u1 * u2 * u3 * (-nodes[i] / 6.0)
+            + u * u1 * u2 * (nodes[i + 3] / 6.0)
+        )
+    beyond = need & ~inside
+    if beyond.any():
+        out[beyond] = _t0_v(chi[beyond], None if guess is None else guess[beyond])
+    return out
+
+
 _ZOOMS = 7  # most zoom passes in the kurtosis-binding maximisation (then a parabolic step)
 
 
-def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Worst-case non-coverage when the kurtosis bound binds, from the primal side, and its
-    derivative in ``chi``.
+def _bound_grid(
+    m2: np.ndarray, k1: float, chi: np.ndarray, zooms: int = _ZOOMS
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(max_s g(s), argmax)`` of the two-point non-coverage ``g`` (see :func:`_rho_bound_v`)
+    by search, ``k1 = kappa - 1``.
 
-    The least-favourable distribution has two support points ``a < m2 < b`` with mean ``m2`` and
-    variance ``(kappa - 1) m2^2``; with ``s = 1 - a / m2`` in ``(0, 1]``,
-    ``b = m2 (1 + (kappa - 1) / s)`` and ``P(a) = (kappa - 1) / (kappa - 1 + s^2)``. Maximise
-    over ``s`` on a geometric grid of 24 points, zoom in up to ``_ZOOMS`` times (17 points on
-    the bracket around the best point each time, so the bracket shrinks 8-fold per pass; after
-    3 passes, stop once no row gained more than 1e-13 relative in two passes running, unless
-    some ``m2 > 1e4``: there ``g`` is flat to rounding near its maximum and all passes are
-    needed to match :func:`cva`), then take the vertex of the parabola through the best point
-    and its neighbours.
-    By duality this equals the dual minimum of EBCI.md section 4 (checked in the tests). The
-    derivative is that of the objective at the maximiser (envelope theorem).
+    Maximise over ``s`` on a geometric grid of 24 points, zoom in up to ``zooms`` times (17
+    points on the bracket around the best point each time, so the bracket shrinks 8-fold per
+    pass; after 3 passes, stop once no row gained more than 1e-13 relative in two passes
+    running, unless some ``m2 > 1e4``: there ``g`` is flat to rounding near its maximum and all
+    passes are needed to match :func:`cva`), then take the vertex of the parabola through the
+    best point and its neighbours.
     """
-    k1 = kappa - 1.0
-
-    def g(s: np.ndarray, m2: np.ndarray, chi: np.ndarray) -> np.ndarray:
-        p = k1 / (k1 + s * s)
-        return p * _r_v(m2 * (1.0 - s), chi) + (1.0 - p) * _r_v(m2 * (1.0 + k1 / s), chi)
-
     b_max = (chi + 7.0) ** 2
     s_min = np.clip(k1 * m2 / np.maximum(b_max - m2, 1e-300), 1e-12, 0.5)
     u = np.linspace(0.0, 1.0, 24)
     pts = s_min[:, None] ** (1.0 - u[None, :])  # from s_min up to 1
-    vals = g(pts, m2[:, None], chi[:, None])
+    vals = _g(pts, m2[:, None], k1, chi[:, None])
     rows = np.arange(len(m2))
     j = np.argmax(vals, axis=1)
     best, s_best = vals[rows, j], pts[rows, j]
     step = np.linspace(0.0, 1.0, 17)
     small_before, moderate = False, bool(np.all(m2 <= 1e4))
-    for k in range(_ZOOMS):  # zoom: each pass shrinks the bracket around the best point 8-fold
+    for k in range(zooms):  # zoom: each pass shrinks the bracket around the best point 8-fold
         lo = pts[rows, np.maximum(j - 1, 0)]
         hi = pts[rows, np.minimum(j + 1, pts.shape[1] - 1)]
         pts = lo[:, None] + (hi - lo)[:, None] * step[None, :]
-        vals = g(pts, m2[:, None], chi[:, None])
+        vals = _g(pts, m2[:, None], k1, chi[:, None])
         j = np.argmax(vals, axis=1)
         gain = vals[rows, j] - best
         better = gain > 0
@@ -497,27 +540,145 @@ def _rho_bound_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> tuple[np.ndar
     h = pts[rows, 1] - pts[rows, 0]
     shift = np.where(curv < 0, 0.5 * h * (f0 - f2) / np.where(curv < 0, curv, -1.0), 0.0)
     s_par = np.clip(pts[rows, jj] + np.clip(shift, -h, h), pts[rows, 0], pts[rows, -1])
-    v_par = g(s_par, m2, chi)
+    v_par = _g(s_par, m2, k1, chi)
     better = v_par > best
     best = np.where(better, v_par, best)
     s_best = np.where(better, s_par, s_best)
+    return best, s_best
+
+
+def _g(s: np.ndarray, m2: np.ndarray, k1: float, chi: np.ndarray) -> np.ndarray:
+    """Non-coverage of the two-point distribution of ``t`` with mean ``m2``, variance
+    ``k1 m2^2`` and lower point ``a = m2 (1 - s)`` (see :func:`_rho_bound_v`)."""
+    p = k1 / (k1 + s * s)
+    return p * _r_v(m2 * (1.0 - s), chi) + (1.0 - p) * _r_v(m2 * (1.0 + k1 / s), chi)
+
+
+def _r012_v(t: np.ndarray, chi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`r` and its first two derivatives in ``t`` (one pair of normal densities)."""
+    small = t < 2e-6
+    tt = np.where(small, 1.0, t)
+    st = np.sqrt(tt)
+    pm, pp = _phi_v(st - chi), _phi_v(st + chi)
+    val = np.where(st - chi > 5.0, 1.0, special.ndtr(-st - chi) + special.ndtr(st - chi))
+    d1 = (pm - pp) / (2.0 * st)
+    d2 = (pp * (chi * st + tt + 1.0) + pm * (chi * st - tt - 1.0)) / (4.0 * tt * st)
+    if small.any():  # the small-t limits of EBCI.md section 3
+        pc = _phi_v(chi)
+        val = np.where(small, _r_v(t, chi), val)
+        d1 = np.where(t < 1e-8, chi * pc, np.where(small, _r1_v(t, chi), d1))
+        d2 = np.where(small, pc * chi * (chi * chi - 3.0) / 6.0, d2)
+    return val, d1, d2
+
+
+def _bound_newton(
+    m2: np.ndarray, k1: float, chi: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(g(s*), s*, converged)``: Newton's method for the maximiser ``s*`` of ``g`` in
+    ``(0, 1]`` from ``s`` (up to 6 steps; ``s* = 1`` when ``g`` still rises there). A row
+    counts as converged only if ``g(s*)`` is not below ``g`` at the start (from a start in
+    another basin Newton can end in a flat, lower region)."""
+    s = np.clip(np.array(s, float), 1e-12, 1.0)
+    done = np.zeros(s.shape, bool)
+    g_start = np.zeros(s.shape)
+    act = np.arange(len(s))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for it in range(6):
+            si, mi, ci = s[act], m2[act], chi[act]
+            q = k1 + si * si
+            p, dp = k1 / q, -2.0 * k1 * si / (q * q)
+            d2p = -2.0 * k1 * (k1 - 3.0 * si * si) / (q * q * q)
+            db = -mi * k1 / (si * si)
+            ra, r1a, r2a = _r012_v(mi * (1.0 - si), ci)
+            rb, r1b, r2b = _r012_v(mi * (1.0 + k1 / si), ci)
+            diff = ra - rb
+            if it == 0:
+                g_start = rb + p * diff
+            g1 = dp * diff - p * r1a * mi + (1.0 - p) * r1b * db
+            g2 = (
+                d2p * diff
+                - 2.0 * dp * (r1a * mi + r1b * db)
+                + p * r2a * mi * mi
+                + (1.0 - p) * (r2b * db * db - 2.0 * r1b * db / si)
+            )
+            step = g1 / g2
+            new = si - step
+            edge = (new >= 1.0) & (g1 > 0)  # rising at s = 1: the maximum is on the edge
+            conv = (g2 < 0) & ((np.abs(step) <= 1e-10 * si) | (edge & (si == 1.0)))
+            keep = (g2 < 0) & np.isfinite(new) & (new > 0)
+            s[act] = np.where(edge, 1.0, np.where(keep, new, si))
+            done[act[conv]] = True
+            act = act[~conv & keep]
+            if len(act) == 0:
+                break
+    val = _g(s, m2, k1, chi)
+    return val, s, done & (val >= g_start * (1.0 - 1e-12))
+
+
+def _rho_bound_v(
+    m2: np.ndarray,
+    kappa: float,
+    chi: np.ndarray,
+    s_guess: np.ndarray | None = None,
+    search: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Worst-case non-coverage when the kurtosis bound binds, from the primal side, its
+    derivative in ``chi`` and the maximiser ``s`` (``nan`` where a point mass at ``m2`` is
+    worse).
+
+    The least-favourable distribution has two support points ``a < m2 < b`` with mean ``m2`` and
+    variance ``(kappa - 1) m2^2``; with ``s = 1 - a / m2`` in ``(0, 1]``,
+    ``b = m2 (1 + (kappa - 1) / s)`` and ``P(a) = (kappa - 1) / (kappa - 1 + s^2)``. Rows with
+    ``m2 <= 1e4`` are maximised by Newton's method (:func:`_bound_newton`) from ``s_guess``
+    (the maximiser at a nearby ``chi``) or else from a coarse search; rows beyond 1e4 (where
+    ``g`` is flat to rounding near its maximum) and any that do not converge, by a fine search
+    (:func:`_bound_grid`); ``search=True`` searches every row. By duality the maximum equals the
+    dual minimum of EBCI.md section 4 (checked in the tests). The derivative is that of the
+    objective at the maximiser (envelope theorem).
+    """
+    k1 = kappa - 1.0
+    best, s_best = np.empty(m2.shape), np.empty(m2.shape)
+    fine = np.ones(m2.shape, bool)
+    warm = np.flatnonzero(m2 <= 1e4) if not search else np.arange(0)
+    if len(warm):
+        start = np.full(len(warm), np.nan) if s_guess is None else s_guess[warm]
+        cold = np.flatnonzero(~np.isfinite(start))
+        if len(cold):  # a coarse search (the 24-point grid) to start from
+            start[cold] = _bound_grid(m2[warm[cold]], k1, chi[warm[cold]], zooms=0)[1]
+        val, s_new, ok = _bound_newton(m2[warm], k1, chi[warm], start)
+        best[warm[ok]], s_best[warm[ok]] = val[ok], s_new[ok]
+        fine[warm[ok]] = False
+    if fine.any():
+        best[fine], s_best[fine] = _bound_grid(m2[fine], k1, chi[fine])
     p = k1 / (k1 + s_best * s_best)
     der = p * _rc_v(m2 * (1.0 - s_best), chi) + (1.0 - p) * _rc_v(m2 * (1.0 + k1 / s_best), chi)
     one = _r_v(m2, chi)
     point = one >= best
-    return np.where(point, one, best), np.where(point, _rc_v(m2, chi), der)
+    return (
+        np.where(point, one, best),
+        np.where(point, _rc_v(m2, chi), der),
+        np.where(point, np.nan, s_best),
+    )
 
 
 def _rho_dv(
-    m2: np.ndarray, kappa: float, chi: np.ndarray, t0_guess: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``rho(m2, kappa, chi)`` elementwise (1-d arrays), its derivative in ``chi`` and ``t0``.
+    m2: np.ndarray,
+    kappa: float,
+    chi: np.ndarray,
+    t0_guess: np.ndarray | None = None,
+    s_guess: np.ndarray | None = None,
+    search: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``rho(m2, kappa, chi)`` elementwise (1-d arrays), its derivative in ``chi``, ``t0`` and
+    the maximiser ``s`` of :func:`_rho_bound_v` (``nan`` where the kurtosis does not bind).
 
     On the tangent piece ``rho0 = r(0) + m2 (r(t0) - r(0)) / t0`` with ``t0`` the maximiser of
     ``(r(t) - r(0)) / t``, so by the envelope theorem ``d rho0 / d chi = r_chi(0) +
-    m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0_guess`` starts the Newton solve of ``t0``.
+    m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0_guess`` starts the Newton solve of ``t0`` beyond the
+    table of :func:`_t0_lookup`; ``s_guess`` that of ``s`` (``search``: see
+    :func:`_rho_bound_v`).
     """
-    t0 = _t0_v(chi, t0_guess)
+    t0 = _t0_lookup(chi, t0_guess)
     direct = (m2 >= t0) | (kappa == 1.0)
     ts = np.where(direct, m2, t0)
     rt, rct = _r_v(ts, chi), _rc_v(ts, chi)
@@ -525,11 +686,13 @@ def _rho_dv(
     tt = np.where(direct, 1.0, t0)
     val = np.where(direct, rt, r0 + m2 * (rt - r0) / tt)
     der = np.where(direct, rct, rc0 + m2 * (rct - rc0) / tt)
+    s = np.full(m2.shape, np.nan)
     if not math.isinf(kappa):
         bind = ~direct & (m2 * kappa < t0)
         if bind.any():
-            val[bind], der[bind] = _rho_bound_v(m2[bind], kappa, chi[bind])
-    return val, der, t0
+            guess = None if s_guess is None else s_guess[bind]
+            val[bind], der[bind], s[bind] = _rho_bound_v(m2[bind], kappa, chi[bind], guess, search)
+    return val, der, t0, s
 
 
 def rho_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
@@ -545,20 +708,25 @@ def _cv_root_v(
     lo: np.ndarray,
     up: np.ndarray,
     start: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+    s_start: np.ndarray | None = None,
+    search: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Root in ``chi`` of ``rho(m2, kappa, chi) = alpha`` between ``lo`` (above) and ``up``
     (below): safeguarded Newton from ``start`` with the derivative of :func:`_rho_dv`, ``t0``
-    warm-started from the previous step. Returns the roots and the last ``t0`` (a warm start
-    for callers)."""
+    and ``s`` warm-started from the previous step (``s`` first from ``s_start`` if given;
+    ``search``: every step searches for ``s``, see :func:`_rho_bound_v`).
+    Returns the roots and the last ``t0`` and ``s`` (warm starts for callers)."""
     t0_prev = np.full(m2.shape, np.nan)
+    s_prev = np.full(m2.shape, np.nan) if s_start is None else np.array(s_start, float)
 
     def f_df(c: np.ndarray, m: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        val, der, t0 = _rho_dv(m, kappa, c, t0_prev[k])
-        t0_prev[k] = t0
+        s_guess = None if s_start is None else s_prev[k]
+        val, der, t0_prev[k], s = _rho_dv(m, kappa, c, t0_prev[k], s_guess, search)
+        s_prev[k] = s
         return val - alpha, der
 
     root = _newton_v(f_df, lo, up, start, False, m2, np.arange(len(m2)))
-    return root, t0_prev
+    return root, t0_prev, s_prev
 
 
 def _cvb_v(b: np.ndarray, alpha: float) -> np.ndarray:
@@ -579,6 +747,50 @@ def _cvb_v(b: np.ndarray, alpha: float) -> np.ndarray:
     return out
 
 
+def _cva_parts(
+    m: np.ndarray, kappa: float, alpha: float, all_roots: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pieces of :func:`cva` for positive finite ``m`` (``kappa != 1``):
+    ``cv_inf`` (step 1, with its 9e-6 shortcut), ``gap = rho(m, kappa, cv_inf) - alpha`` (step 2;
+    0 for ``kappa = inf``) and ``root``, the root of ``rho(m, kappa, .) = alpha`` below
+    ``cv_inf``. ``cva = root where gap < -1e-5, else cv_inf``.
+
+    ``root`` is solved where ``gap < -1e-5`` (and ``cv_inf`` elsewhere), or with ``all_roots``
+    wherever the kurtosis binds at ``cv_inf`` (``gap < -1e-12``): :func:`cva_table` then
+    interpolates it across the spec's jump at ``gap = -1e-5``.
+    """
+    lo = _cvb_v(np.sqrt(m), alpha) - 0.01
+    up = np.sqrt((1.0 + m) / alpha)
+    rho_up, _, t0, _ = _rho_dv(m, math.inf, up)
+    solve = np.abs(rho_up - alpha) >= 9e-6
+    cv_inf = up.copy()
+    if solve.any():
+        cv_inf[solve], t0[solve], _ = _cv_root_v(
+            m[solve], math.inf, alpha, lo[solve], up[solve], lo[solve] + 0.01
+        )
+    gap, root = np.zeros(m.shape), cv_inf.copy()
+    finite = 1.0 / m >= 1e-12
+    if math.isinf(kappa) or not finite.any():
+        return cv_inf, gap, root
+    slope, s_inf = np.zeros(m.shape), np.full(m.shape, np.nan)
+    at_inf, slope[finite], _, s_inf[finite] = _rho_dv(m[finite], kappa, cv_inf[finite], t0[finite])
+    gap[finite] = at_inf - alpha
+    idx = np.flatnonzero(gap < (-1e-12 if all_roots else -1e-5))
+    if len(idx):
+        with np.errstate(divide="ignore", invalid="ignore"):  # a Newton step from cv_inf
+            start = np.where(slope < 0, cv_inf - gap / slope, 0.5 * (lo + cv_inf))[idx]
+        root[idx] = _cv_root_v(m[idx], kappa, alpha, lo[idx], cv_inf[idx], start, s_inf[idx])[0]
+        # Newton in s follows one local maximum of g as chi moves, and a wrong value moves the
+        # bracket for good: check rho at the roots afresh (coarse search, then Newton) and
+        # solve again, searching at every step, where it misses alpha
+        check = _rho_dv(m[idx], kappa, root[idx])[0]
+        redo = ~(np.abs(check - alpha) <= 1e-10)
+        if redo.any():
+            j = idx[redo]
+            root[j] = _cv_root_v(m[j], kappa, alpha, lo[j], cv_inf[j], start[redo], search=True)[0]
+    return cv_inf, gap, root
+
+
 def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.ndarray:
     """:func:`cva` elementwise: the same steps and shortcuts, solved for all ``m2`` at once.
 
@@ -586,8 +798,7 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
     kurtosis-binding ``rho`` is solved on the primal side (:func:`_rho_bound_v`). Agrees with
     :func:`cva` to about 1e-10.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    _check_levels(kappa, alpha)
     m2 = np.asarray(m2, float)
     flat = m2.ravel()
     out = np.full(flat.shape, np.nan)
@@ -596,32 +807,8 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
     out[direct] = _cvb_v(np.sqrt(flat[direct]), alpha)
     work = fin & ~direct
     if work.any():
-        m = flat[work]
-        lo = _cvb_v(np.sqrt(m), alpha) - 0.01
-        up = np.sqrt((1.0 + m) / alpha)
-        rho_up, _, t0 = _rho_dv(m, math.inf, up)
-        solve = np.abs(rho_up - alpha) >= 9e-6
-        cv_inf = up.copy()
-        if solve.any():
-            cv_inf[solve], t0[solve] = _cv_root_v(
-                m[solve], math.inf, alpha, lo[solve], up[solve], lo[solve] + 0.01
-            )
-        cv = cv_inf
-        if not math.isinf(kappa):
-            finite = 1.0 / m >= 1e-12
-            tight = finite.copy()
-            gap, slope = np.zeros(m.shape), np.zeros(m.shape)
-            at_inf, slope[finite], _ = _rho_dv(m[finite], kappa, cv_inf[finite], t0[finite])
-            gap[finite] = at_inf - alpha
-            tight[finite] = gap[finite] < -1e-5
-            if tight.any():
-                cv = cv_inf.copy()
-                with np.errstate(divide="ignore", invalid="ignore"):  # a Newton step from cv_inf
-                    start = np.where(slope < 0, cv_inf - gap / slope, 0.5 * (lo + cv_inf))
-                cv[tight] = _cv_root_v(
-                    m[tight], kappa, alpha, lo[tight], cv_inf[tight], start[tight]
-                )[0]
-        out[work] = cv
+        cv_inf, gap, root = _cva_parts(flat[work], kappa, alpha)
+        out[work] = np.where(gap < -1e-5, root, cv_inf)
     return out.reshape(m2.shape)
 
 
@@ -629,9 +816,9 @@ def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.nd
 _STENCIL = 6  # nodes per local interpolating polynomial (quintic)
 
 
-def _lagrange(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Local quintic interpolation on the even grid ``xs``: on each interval, the polynomial
-    through its 6 nearest nodes (3 on each side, shifted at the ends).
+def _lagrange_weights(xs: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Local quintic interpolation on the even grid ``xs``: for each ``x``, the first of the 6
+    nodes nearest its interval (3 on each side, shifted at the ends) and their weights.
 
     With ``u = (x - xs[first]) / h`` the basis is ``prod_{k != j} (u - k) / (j - k)``, built
     from prefix and suffix products of ``u - k``.
@@ -645,42 +832,76 @@ def _lagrange(xs: np.ndarray, ys: np.ndarray, x: np.ndarray) -> np.ndarray:
     for k in range(_STENCIL - 1):
         pre.append(pre[-1] * d[k])
     suf = np.ones(len(x))
-    out = np.zeros(len(x))
+    weights = np.empty((len(x), _STENCIL))
     for j in range(_STENCIL - 1, -1, -1):
         denom = math.prod(j - k for k in range(_STENCIL) if k != j)
-        out += (pre[j] * suf / denom) * ys[first + j]
+        weights[:, j] = pre[j] * suf / denom
         suf = suf * d[j]
-    return out
+    return first, weights
+
+
+def _interpolate(ys: np.ndarray, first: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Apply :func:`_lagrange_weights` to node values ``ys``."""
+    return np.sum(weights * ys[first[:, None] + np.arange(_STENCIL)], axis=1)
 
 
 @dataclass(frozen=True)
 class CvaTable:
-    """Critical values on an even grid in ``log m2``, ``log cva`` interpolated by local quintics.
+    """Critical values on an even grid in ``log m2``: the pieces of :func:`_cva_parts`
+    (``log cv_inf``, ``gap``, ``log root``) interpolated by local quintics and combined as the
+    spec does, ``root where gap < -1e-5, else cv_inf``.
 
-    Every interval was checked at its midpoint against :func:`cva_v`; intervals that missed by
-    more than the tolerance (jumps and kinks of cva, see :func:`cva_table`) are ``flagged`` and
-    values there, like values outside the grid, are computed by :func:`cva_v` instead.
-    ``check_error`` is the largest midpoint miss among the intervals that are interpolated.
+    Every interval was checked at its midpoint against the exact pieces; values in intervals
+    where the piece they use missed by more than the tolerance (kinks, and the jump of the
+    ``9e-6`` shortcut in ``cv_inf``), values whose interpolated gap is too close to ``-1e-5``
+    to tell the side, and values outside the grid are computed by :func:`cva_v` instead.
+    ``values`` are the critical values at the nodes; ``flagged`` marks intervals where a piece
+    missed; ``check_error`` is the largest midpoint miss of an interpolated piece.
     """
 
     kappa: float
     alpha: float
     log_m2: np.ndarray
     values: np.ndarray
-    flagged: np.ndarray
-    check_error: float
+    log_cv_inf: np.ndarray
+    gap: np.ndarray
+    log_root: np.ndarray
+    miss_inf: np.ndarray
+    miss_gap: np.ndarray
+    miss_root: np.ndarray
+    tol: float
+
+    @property
+    def flagged(self) -> np.ndarray:
+        return ~((self.miss_inf <= self.tol) & (self.miss_root <= self.tol))
+
+    @property
+    def check_error(self) -> float:
+        good = ~self.flagged
+        return float(
+            max(self.miss_inf[good].max(initial=0.0), self.miss_root[good].max(initial=0.0))
+        )
 
     def __call__(self, m2: np.ndarray) -> np.ndarray:
         m2 = np.asarray(m2, float)
         flat = m2.ravel()
         x = np.log(np.where(flat > 0, flat, np.nan))
         xs = self.log_m2
-        inside = (x >= xs[0]) & (x <= xs[-1])
+        inside = np.flatnonzero((x >= xs[0]) & (x <= xs[-1]))
         interval = np.clip(np.searchsorted(xs, x[inside], side="right") - 1, 0, len(xs) - 2)
+        first, weights = _lagrange_weights(xs, x[inside])
+        value = np.exp(_interpolate(self.log_cv_inf, first, weights))
+        bad = ~(self.miss_inf[interval] <= self.tol)
+        if np.any(self.gap < -1e-5):
+            gap = _interpolate(self.gap, first, weights)
+            use_root = gap < -1e-5
+            value = np.where(use_root, np.exp(_interpolate(self.log_root, first, weights)), value)
+            bad = np.where(use_root, ~(self.miss_root[interval] <= self.tol), bad)
+            bad |= ~(np.abs(gap + 1e-5) > 1e-9 + 2.0 * self.miss_gap[interval])
         out = np.full(flat.shape, np.nan)
-        out[inside] = np.exp(_lagrange(xs, np.log(self.values), x[inside]))
-        slow = ~inside & ~np.isnan(flat) & (flat >= 0)
-        slow[np.flatnonzero(inside)[self.flagged[interval]]] = True
+        out[inside] = value
+        slow = ~np.isnan(flat) & (flat >= 0)
+        slow[inside[~bad]] = False
         if slow.any():
             out[slow] = cva_v(flat[slow], self.kappa, self.alpha)
         return out.reshape(m2.shape)
@@ -696,22 +917,48 @@ def cva_table(
 ) -> CvaTable:
     """Tabulate cva over ``[m2_min, m2_max]`` (``points_per_e`` nodes per unit of ``log m2``).
 
-    Nodes and interval midpoints are solved together by :func:`cva_v` (one vectorised call).
-    The spec's cva has small jumps (its ``-1e-5`` and ``9e-6`` shortcuts) and kinks (where the
-    least-favourable distribution changes shape); the midpoint check finds the intervals that
-    hold them and the table computes values there directly rather than interpolating.
+    Nodes and interval midpoints are solved together by :func:`_cva_parts` (one vectorised
+    call). The spec's cva jumps where ``gap`` crosses ``-1e-5`` (its step-2 shortcut); the
+    table interpolates the smooth pieces on either side and the gap itself, so only values
+    next to the jump (``|gap + 1e-5|`` below the gap's interpolation error) need a direct
+    solve. Kinks (where the least-favourable distribution changes shape) and the step-1 jump
+    show as midpoint misses above ``tol``; values in those intervals are solved directly.
     """
     if not (0 < m2_min <= m2_max < math.inf):
         raise ValueError(f"need 0 < m2_min <= m2_max < inf, got {m2_min}, {m2_max}")
+    _check_levels(kappa, alpha)
     lo, hi = math.log(m2_min), math.log(m2_max)
     n = max(_STENCIL + 1, math.ceil((hi - lo) * points_per_e) + 1)
     xs = np.linspace(lo, hi, n) if hi > lo else lo + np.arange(_STENCIL + 1.0) * 1e-9
     mids = 0.5 * (xs[:-1] + xs[1:])
-    both = cva_v(np.exp(np.concatenate([xs, mids])), kappa, alpha)
-    ys, exact = both[: len(xs)], both[len(xs) :]
-    miss = np.abs(np.exp(_lagrange(xs, np.log(ys), mids)) - exact)
-    flagged = ~(miss <= tol)
-    return CvaTable(kappa, alpha, xs, ys, flagged, float(miss[~flagged].max(initial=0.0)))
+    pts = np.exp(np.concatenate([xs, mids]))
+    if kappa == 1.0:
+        cv_inf = _cvb_v(np.sqrt(pts), alpha)
+        gap, root = np.zeros(pts.shape), cv_inf
+    else:
+        cv_inf, gap, root = _cva_parts(pts, kappa, alpha, all_roots=True)
+    first, weights = _lagrange_weights(xs, mids)
+    n = len(xs)
+
+    def miss(ys: np.ndarray, log: bool) -> np.ndarray:
+        at_nodes = np.log(ys[:n]) if log else ys[:n]
+        fit = _interpolate(at_nodes, first, weights)
+        return np.abs((np.exp(fit) if log else fit) - ys[n:])
+
+    values = np.where(gap[:n] < -1e-5, root[:n], cv_inf[:n])
+    return CvaTable(
+        kappa,
+        alpha,
+        xs,
+        values,
+        np.log(cv_inf[:n]),
+        gap[:n],
+        np.log(root[:n]),
+        miss(cv_inf, True),
+        miss(gap, False),
+        miss(root, True),
+        tol,
+    )
 
 
 # ---- EBCI.md section 2: moments of the prior deviation --------------------------------------
@@ -827,6 +1074,8 @@ def ebci(
     """
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if kappa is not None:
+        _check_levels(kappa, alpha)
     z, se, f = (np.asarray(a, float) for a in (z, se, f))
     if not (z.shape == se.shape == f.shape) or z.ndim != 1 or len(z) == 0:
         raise ValueError("z, se and f must be 1-d arrays of the same nonzero length")

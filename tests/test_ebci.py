@@ -7,7 +7,21 @@ import math
 import numpy as np
 import pytest
 
-from core.ebci import cva, cva_table, cva_v, cvb, ebci, lam, moments, rho, rt0
+from core.ebci import (
+    _cva_parts,
+    _rho_bound_v,
+    _t0_lookup,
+    _t0_v,
+    cva,
+    cva_table,
+    cva_v,
+    cvb,
+    ebci,
+    lam,
+    moments,
+    rho,
+    rt0,
+)
 
 INF = math.inf
 
@@ -172,6 +186,74 @@ def test_vectorised_matches_exact_at_huge_m2() -> None:
     for kappa in (1.0001, 3.0):
         exact = np.array([cva(float(m), kappa, 0.001) for m in m2])
         assert np.max(np.abs(cva_v(m2, kappa, 0.001) / exact - 1.0)) < 1e-8
+
+
+def test_vectorised_matches_exact_random_settings() -> None:
+    """cva_v against the reference over random (kappa, alpha) and m2 from 1e-5 to 1e5, and the
+    case where Newton in s, warm-started from another basin, once ended on a wrong root."""
+    rng = np.random.default_rng(11)
+    kappas = [1.05, 2.0, 3.0, 5.42026, 11.06, 50.0, 300.0, 5000.0, INF]
+    for kappa in kappas:
+        alpha = float(rng.choice([0.001, 0.01, 0.05, 0.1, 0.3])) * rng.uniform(0.8, 1.2)
+        m2 = np.exp(rng.uniform(np.log(1e-5), np.log(1e5), 5))
+        exact = np.array([cva(float(m), kappa, alpha) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa, alpha) / exact - 1.0)) < 1e-8, (kappa, alpha)
+    m2, kappa, alpha = 5572.295975650116, 5.4202612959072365, 0.011719745033728454
+    assert cva_v(np.array([m2]), kappa, alpha)[0] == pytest.approx(cva(m2, kappa, alpha), rel=1e-9)
+
+
+def test_t0_table_matches_newton() -> None:
+    """The per-process t0(chi) table against the Newton solve, inside and beyond its range."""
+    rng = np.random.default_rng(5)
+    chi = np.concatenate([math.sqrt(3.0) + rng.uniform(0.0, 0.05, 200), rng.uniform(1.8, 45, 800)])
+    exact, table = _t0_v(chi), _t0_lookup(chi)
+    near = chi < math.sqrt(3.0) + 0.05
+    assert np.max(np.abs(table - exact)[near]) < 3e-7
+    assert np.max(np.abs(table / exact - 1.0)[~near]) < 5e-8
+    assert np.all(_t0_lookup(np.array([0.5, 1.7])) == 0.0)  # chi^2 < 3: r is concave, t0 = 0
+
+
+def test_bound_newton_matches_search() -> None:
+    """The kurtosis-binding maximum by Newton in s (cold: coarse search first; warm: from a
+    nearby maximiser) equals the fine search to rounding."""
+    rng = np.random.default_rng(9)
+    m2 = np.exp(rng.uniform(np.log(1e-3), np.log(1e3), 400))
+    chi = np.sqrt(3.0) + rng.uniform(0.1, 30.0, 400)
+    for kappa in (1.5, 3.0, 20.0, 500.0):
+        searched, d_searched, _ = _rho_bound_v(m2, kappa, chi, search=True)
+        cold, d_cold, s_cold = _rho_bound_v(m2, kappa, chi)
+        warm = _rho_bound_v(m2, kappa, chi, s_guess=s_cold * 0.99)[0]
+        assert np.max(np.abs(cold - searched)) < 1e-13
+        assert np.max(np.abs(warm - searched)) < 1e-13
+        assert np.allclose(d_cold, d_searched, rtol=1e-3, atol=1e-12)
+        h = 1e-6 * chi  # the envelope derivative against central differences
+        up, down = _rho_bound_v(m2, kappa, chi + h)[0], _rho_bound_v(m2, kappa, chi - h)[0]
+        assert np.allclose(d_cold, (up - down) / (2 * h), rtol=1e-4, atol=1e-9)
+
+
+def test_kappa_must_be_a_kurtosis() -> None:
+    with pytest.raises(ValueError, match="kurtosis"):
+        cva(1.0, 0.9, 0.05)
+    with pytest.raises(ValueError, match="kurtosis"):
+        cva_v(np.array([1.0]), 0.5, 0.05)
+    with pytest.raises(ValueError, match="kurtosis"):
+        ebci(np.array([0.1, 0.2]), np.array([0.1, 0.1]), np.zeros(2), kappa=0.0)
+
+
+def test_table_interpolates_across_the_step2_jump() -> None:
+    """The spec's cva jumps where rho(m2, kappa, cv_inf) - alpha crosses -1e-5; the table
+    interpolates the pieces on both sides and the gap, so no interval is solved directly and
+    values right next to the jump are still exact."""
+    kappa, alpha = 3.27, 0.05
+    table = cva_table(7e-4, 0.82, kappa, alpha)
+    _, gap, _ = _cva_parts(np.exp(table.log_m2), kappa, alpha)
+    assert np.any(gap < -1e-5) and np.any(gap > -1e-5)  # the jump is inside the range
+    assert not table.flagged.any()
+    cross = np.flatnonzero(np.diff(np.sign(gap + 1e-5)))[0]
+    m2 = np.exp(np.linspace(table.log_m2[cross - 1], table.log_m2[cross + 2], 400))
+    exact = cva_v(m2, kappa, alpha)
+    assert np.max(np.abs(np.diff(exact))) > 1e-5  # the jump itself
+    assert np.max(np.abs(table(m2) - exact)) <= 1e-6
 
 
 @pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.05), (11.06, 0.05), (300.0, 0.1)])
