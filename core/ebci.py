@@ -30,6 +30,11 @@ Choices where the spec is open:
   (1e-9 for the dual, 1e-12 for ``LAM``); root finding uses ``brentq`` with ``xtol = 1e-12``.
 - The optional LP cross-check of the dual (R ``check=TRUE``) is not run: it never changes a
   returned value except to mark a failure, and TV1 is reproduced without it.
+- :func:`cva` follows the spec's dual and so inherits its failures: at extreme ``m2`` (1e11
+  with ``kappa = 50``, ``alpha = 0.001``) the dual value falls below the non-coverage of a
+  feasible two-point distribution and cva is 12% too small (4.17e6 vs 4.71e6). :func:`cva_v`
+  and the table (what :func:`ebci` uses by default) solve the primal and are right there
+  (tested).
 - With ``fs_correction="none"`` and ``mu2 = 0`` :func:`ebci` returns the regression estimate
   ``f`` and ``nan`` half-lengths (not R's residual ``Y - f``; EBCI.md section 8).
 """

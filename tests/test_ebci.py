@@ -9,6 +9,7 @@ import pytest
 
 from core.ebci import (
     _cva_parts,
+    _g,
     _rho_bound_v,
     _t0_lookup,
     _t0_v,
@@ -186,6 +187,21 @@ def test_vectorised_matches_exact_at_huge_m2() -> None:
     for kappa in (1.0001, 3.0):
         exact = np.array([cva(float(m), kappa, 0.001) for m in m2])
         assert np.max(np.abs(cva_v(m2, kappa, 0.001) / exact - 1.0)) < 1e-8
+
+
+def test_reference_dual_undercovers_at_an_extreme_point() -> None:
+    """At m2 = 1e11, kappa = 50, alpha = 0.001 the reference's dual returns a rho below the
+    non-coverage of a feasible two-point distribution (weak duality fails numerically; the value
+    was confirmed with mpmath at 50 digits), so its cva is too small. cva_v solves the primal:
+    at its cva the worst case over a dense grid of two-point distributions is alpha."""
+    m2, kappa, alpha = 1e11, 50.0, 0.001
+    s = np.exp(np.linspace(np.log(1e-14), 0.0, 200_001))
+    ref, ours = cva(m2, kappa, alpha), cva_v(np.array([m2]), kappa, alpha)[0]
+    feasible = _g(s, np.full(s.shape, m2), kappa - 1.0, np.full(s.shape, ref)).max()
+    assert rho(m2, kappa, ref).size == pytest.approx(alpha, abs=1e-9)
+    assert feasible == pytest.approx(0.0016426685, rel=1e-6)  # > alpha: ref undercovers
+    worst = _g(s, np.full(s.shape, m2), kappa - 1.0, np.full(s.shape, ours)).max()
+    assert worst == pytest.approx(alpha, rel=1e-3) and ours > ref * 1.1
 
 
 def test_vectorised_matches_exact_random_settings() -> None:
