@@ -55,6 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--kappa", default="estimated", help="'estimated' (default), 'inf', or a number >= 1"
     )
     p.add_argument(
+        "--weights",
+        default="equal",
+        choices=("equal", "precision"),
+        help="unit weights of the regression f and of the moments A and kappa: equal (R's "
+        "default) or precision 1/se^2 (AKP's empirical example)",
+    )
+    p.add_argument(
         "--crossfit",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -109,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         fs_correction=args.fs_correction,
         kappa=args.kappa,
         crossfit=args.crossfit,
+        weights=args.weights,
         seed=args.seed,
     )
     rows = res.rows
@@ -119,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
                 "kappa": res.kappa,
                 "alpha": res.alpha,
                 "fs_correction": res.fs_correction,
+                "weights": res.weights,
                 "rows": [
                     {
                         "unit": r.unit,
@@ -137,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{len(rows)} units ({res.source}); f = WLS on {', '.join(res.features)}"
-        f"{' (cross-fitted)' if res.crossfit else ''}; {res.fs_correction} correction"
+        f"{' (cross-fitted)' if res.crossfit else ''}; {res.weights} weights; "
+        f"{res.fs_correction} correction"
     )
     print(
         f"A (mu2) = {res.mu2:.4g} (uncorrected {res.mu2_raw:.4g}); kappa = {res.kappa:.4g} "

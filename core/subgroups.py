@@ -613,14 +613,18 @@ def simulate(
     crossfit: bool = True,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    weights: str = "equal",
 ) -> LabResult:
     """The [FPAM] protocol (METHODS 7) on ``bench`` taken as the truth.
 
     Counts: each unit's ``n_per_group`` items are drawn without replacement (hypergeometric from
     its counts; independently across models, as counts do not say which items a model got
     right). Item-level data: the same items of each subgroup are drawn for every model.
-    ``progress(done, reps)`` is called after each rep.
+    ``progress(done, reps)`` is called after each rep. ``weights`` as in :func:`analyze`; with
+    ``"precision"`` each rep refits f with its own ``1/se^2``.
     """
+    if weights not in ("equal", "precision"):
+        raise DataError(f"weights must be 'equal' or 'precision', not {weights!r}.")
     if n_per_group < 2:
         raise DataError(f"n_per_group {n_per_group} is too small; use at least 2 items.")
     if reps < 1:
@@ -653,8 +657,12 @@ def simulate(
     for r in range(reps):
         sample = draw(rng) if draw else items(rng)
         z = sample.direct
+        omega = None
+        if weights == "precision":
+            omega = 1.0 / np.maximum(sample.se, 1e-12) ** 2
+            P, _ = crossfit_operator(X, omega, crossfit, seed)
         f = P @ z
-        res = ebci(z, sample.se, f, alpha, fs_correction, kap)
+        res = ebci(z, sample.se, f, alpha, fs_correction, kap, omega)
         for m, est in (("dt", z), ("sr", f), ("eb", res.estimate)):
             sq[m] += (est - truth.direct) ** 2
         dlow, dhigh = direct_interval(sample, alpha)

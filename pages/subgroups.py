@@ -41,6 +41,7 @@ FS_LABELS = {
     "none": "none (plain positive part)",
 }
 KAPPA_LABELS = {"estimated": "estimated", "inf": "∞ (second moment only)"}
+WEIGHT_LABELS = {"equal": "equal", "precision": "precision 1/se²"}
 SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"}
 
 
@@ -63,11 +64,12 @@ def _analyze(
     fs: str,
     kappa: str,
     crossfit: bool,
+    weights: str,
     seed: int,
     _units: Units,
 ) -> SubgroupResult:
     """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
-    return analyze(_units, features, alpha, fs, kappa, crossfit, "equal", seed)
+    return analyze(_units, features, alpha, fs, kappa, crossfit, weights, seed)
 
 
 def _units_source(ctx) -> tuple[Units, str, Benchmark | None, str]:
@@ -126,7 +128,7 @@ with guard("The subgroup analysis"):
         help="intercept; model and subgroup/category effects; log_n = log of the subgroup size; "
         "numeric columns of an uploaded table.",
     )
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3, c4, c5 = st.columns(5)
     level = c1.select_slider(
         "Interval level", options=(0.8, 0.9, 0.95, 0.99), value=0.95, key="sub_level"
     )
@@ -143,8 +145,18 @@ with guard("The subgroup analysis"):
         help="Fit f on one half of the units to predict the other half (and swap), so a unit's "
         "own noise does not pull its prediction.",
     )
+    weights = c5.radio(
+        "Unit weights",
+        tuple(WEIGHT_LABELS),
+        format_func=WEIGHT_LABELS.get,
+        key="sub_weights",
+        help="Weights of the regression f and of the estimates of A and κ: equal (the default "
+        "of R's ebci) or precision 1/se², which lets large subgroups count more.",
+    )
     seed = int(ctx.settings.seed)
-    result = _analyze(key, tuple(features), round(1 - level, 10), fs, kappa, crossfit, seed, units)
+    result = _analyze(
+        key, tuple(features), round(1 - level, 10), fs, kappa, crossfit, weights, seed, units
+    )
     rows = result.rows
 
     m1, m2_, m3, m4 = st.columns(4)
@@ -232,7 +244,7 @@ with guard("The subgroup analysis"):
     l1, l2 = st.columns(2)
     n_per = int(l1.number_input("Items per subgroup", 2, 1000, 10, key="sub_lab_n"))
     reps = int(l2.slider("Repetitions", 10, 500, 100, step=10, key="sub_lab_reps"))
-    lab_key = repr((key, tuple(features), level, fs, kappa, crossfit, seed, n_per, reps))
+    lab_key = repr((key, tuple(features), level, fs, kappa, crossfit, weights, seed, n_per, reps))
     store = st.session_state.setdefault("_sub_lab", {})
     if st.button("Run the simulation", key="sub_lab_run", icon=":material/play_arrow:"):
         bar = st.progress(0.0, text="Simulating…")
@@ -253,6 +265,7 @@ with guard("The subgroup analysis"):
             crossfit,
             seed,
             tick,
+            weights,
         )
         bar.empty()
     lab: LabResult | None = store.get(lab_key)

@@ -113,6 +113,10 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
     assert "*average* coverage" in text
     at.radio(key="sub_kappa").set_value("inf").run()
     assert {m.label: m.value for m in at.metric}["Kurtosis κ used"] == "∞"
+    before = {m.label: m.value for m in at.metric}["A (prior second moment)"]
+    at.radio(key="sub_weights").set_value("precision").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {m.label: m.value for m in at.metric}["A (prior second moment)"] != before
 
 
 def test_item_subgroups_and_simulation_lab(make_app) -> None:

@@ -30,8 +30,8 @@ def write_table(path: Path, z: np.ndarray, se: np.ndarray) -> str:
 
 def test_json_contract_on_mmlu(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "sample:mmlu")
-    assert set(out) == {"mu2", "kappa", "alpha", "fs_correction", "rows"}
-    assert out["alpha"] == 0.05 and out["fs_correction"] == "PMT"
+    assert set(out) == {"mu2", "kappa", "alpha", "fs_correction", "weights", "rows"}
+    assert out["alpha"] == 0.05 and out["fs_correction"] == "PMT" and out["weights"] == "equal"
     assert len(out["rows"]) == 20 * 57
     for row in out["rows"][:50]:
         assert set(row) == ROW_KEYS
@@ -54,6 +54,21 @@ def test_unit_table_reproduces_tv3(tmp_path: Path, capsys: pytest.CaptureFixture
     assert inf["rows"][0]["high"] - inf["rows"][0]["eb"] == pytest.approx(TV3_ROWS[0][7], abs=1e-6)
     crossfit = run_json(capsys, path)
     assert crossfit["rows"][0]["eb"] != pytest.approx(out["rows"][0]["eb"], abs=1e-9)
+
+
+def test_precision_weights(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    z, se, _ = TV3
+    path = write_table(tmp_path / "units.csv", z, se)
+    equal = run_json(capsys, path, "--no-crossfit")
+    precision = run_json(capsys, path, "--no-crossfit", "--weights", "precision")
+    assert precision["weights"] == "precision"
+    f = float(np.sum(z / se**2) / np.sum(1 / se**2))  # the f of an intercept-only WLS
+    row = precision["rows"][0]
+    assert row["eb"] == pytest.approx(f + row["w"] * (z[0] - f), abs=1e-12)
+    assert precision["mu2"] != pytest.approx(equal["mu2"], rel=1e-3)
+    zero = write_table(tmp_path / "zero.csv", z, np.r_[0.0, se[1:]])
+    assert main(["eb", zero, "--weights", "precision"]) == 2
+    assert "standard error > 0" in capsys.readouterr().err
 
 
 def test_fs_corrections_on_tv4(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -103,6 +103,33 @@ def test_unit_table_without_crossfit_reproduces_tv3() -> None:
     assert inf.kappa == math.inf and inf.rows["cva"][0] == pytest.approx(2.1539663705, abs=1e-6)
 
 
+def test_precision_weights_by_hand() -> None:
+    """weights="precision": f is the 1/se^2-weighted mean and A, kappa are weighted means of
+    W2, W4 (EBCI.md 2, weighted MEANS with the PMT floors), as computed here by hand."""
+    z, se, _ = TV3
+    df = pd.DataFrame({"unit": [f"g{i + 1}" for i in range(40)], "estimate": z, "se": se})
+    res = analyze(units_from_table(df), crossfit=False, weights="precision")
+    omega = 1.0 / se**2
+    f = np.sum(omega * z) / np.sum(omega)
+    eps, s2 = z - f, se**2
+    mu2_raw = np.sum(omega * (eps**2 - s2)) / np.sum(omega)
+    mu4_raw = np.sum(omega * (eps**4 - 6 * s2 * eps**2 + 3 * s2**2)) / np.sum(omega)
+    floor2 = 2 * np.sum(omega**2 * s2**2) / (np.sum(omega) * np.sum(omega * s2))
+    mu2 = max(mu2_raw, floor2)
+    floor4 = 1 + 32 * np.sum(omega**2 * s2**4) / (np.sum(omega) * np.sum(omega * s2**2) * mu2**2)
+    assert res.weights == "precision"
+    assert np.allclose(res.rows["f"], f, atol=1e-13)
+    assert res.mu2_raw == pytest.approx(mu2_raw, rel=1e-12)
+    assert res.mu2 == pytest.approx(mu2, rel=1e-12)
+    assert res.kappa == pytest.approx(max(mu4_raw / mu2**2, floor4), rel=1e-12)
+    assert np.allclose(res.rows["w"], mu2 / (mu2 + s2), atol=1e-13)
+    equal = analyze(units_from_table(df), crossfit=False)
+    assert abs(equal.mu2 - res.mu2) > 1e-4  # the weights matter on these data
+    bad = df.assign(se=np.r_[0.0, se[1:]])
+    with pytest.raises(DataError, match="precision weights need every standard error > 0"):
+        analyze(units_from_table(bad), weights="precision")
+
+
 def test_crossfit_prediction_ignores_own_estimate() -> None:
     units = units_from_benchmark(random_counts(M=5, T=20, seed=2), "task")
     res = analyze(units, features=["intercept", "model", "category"], seed=3)
@@ -221,3 +248,15 @@ def test_lab_on_item_subgroups_runs() -> None:
     }  # fmt: skip
     assert 0 <= row["cover_dt"] <= 1 and 0 <= row["cover_eb"] <= 1
     assert row["mse_dt"] > 0 and np.isfinite(row["ratio_eb"])
+
+
+def test_lab_with_precision_weights() -> None:
+    bench = random_counts(M=3, T=15, seed=4)
+    lab = simulate(bench, "task", n_per_group=12, reps=20, seed=1, weights="precision")
+    equal = simulate(bench, "task", n_per_group=12, reps=20, seed=1)
+    a, b = lab.overall.iloc[0], equal.overall.iloc[0]
+    assert a["mse_dt"] == pytest.approx(b["mse_dt"])  # the same samples
+    assert a["mse_eb"] != pytest.approx(b["mse_eb"])  # shrunk toward another f
+    assert 0.5 <= a["cover_eb"] <= 1 and a["ratio_eb"] < 1.5
+    with pytest.raises(DataError, match="weights must be"):
+        simulate(bench, "task", reps=2, weights="heavy")
