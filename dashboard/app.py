@@ -38,9 +38,11 @@ def main() -> None:
         for k, (f, t, i) in enumerate(PAGES)
     }
     nav = st.navigation(list(pages.values()))
-    context.store(controls.sidebar(help_page=pages["methods.py"]))
+    ctx = controls.sidebar(help_page=pages["methods.py"])
+    context.store(ctx)
     controls.show_notices()
     nav.run()
+    controls.finish(ctx.settings)
 
 
 main()

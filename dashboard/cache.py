@@ -26,6 +26,7 @@ from core import bootstrap as core_bootstrap
 from core.data import Benchmark
 from core.draws import Draws
 from core.priors import parse_prior_specs
+from dashboard import state
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,10 @@ class BayesSettings:
     """Run settings of the Bayesian model; ``priors`` are ``core.priors`` spec strings."""
 
     priors: tuple[str, ...] = ()
-    chains: int = 4
-    warmup: int = 1000
-    interval: str = "parameter"
-    sampler: str = "imh"
+    chains: int = int(state.BAYES_DEFAULTS["chains"])
+    warmup: int = int(state.BAYES_DEFAULTS["warmup"])
+    interval: str = str(state.BAYES_DEFAULTS["interval"])
+    sampler: str = str(state.BAYES_DEFAULTS["sampler"])
 
     def key(self) -> str:
         return json.dumps(

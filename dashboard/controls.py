@@ -8,6 +8,7 @@ clears the query string in a real browser).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -15,6 +16,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from core import loaders
 from core.data import Benchmark, DataError
+from core.priors import format_prior_specs, parse_prior_specs
 from dashboard import cache, state
 from dashboard.colors import model_colors
 from dashboard.context import Context
@@ -24,6 +26,7 @@ UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
 NOTICES_KEY = "_link_notices"
+SHARE_SLOT = "_share_slot"  # this run's sidebar placeholder of the share box, and its query
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
     "the difference (Goldstein & Healy 1995)."
@@ -47,7 +50,12 @@ def _init_from_url() -> None:
     ss["metric"] = values.get("metric", d.metric)
     ss["rho"] = float(values.get("rho", d.rho))
     ss["_pending"] = {k: params[k] for k in ("weights", "models") if k in params}
-    ss[NOTICES_KEY] = list(notices)
+    bayes, bayes_notices = state.parse_bayes(params)
+    if "priors" in bayes:
+        ss["_pending"]["priors"] = bayes.pop("priors")
+    if bayes:
+        ss[cache.BAYES_STATE] = cache.BayesSettings(**bayes)  # type: ignore[arg-type]
+    ss[NOTICES_KEY] = [*notices, *bayes_notices]
     ss["_url_read"] = True
 
 
@@ -83,6 +91,15 @@ def _sync_data_dependent(bench: Benchmark) -> None:
         models, notice = state.parse_models(pending["models"], bench.models)
         if notice:
             ss[NOTICES_KEY].append(notice)
+    if "priors" in pending:
+        specs = pending["priors"]
+        try:
+            priors = format_prior_specs(parse_prior_specs(list(specs), bench.models))
+        except DataError as err:
+            raw = state.PRIOR_SEPARATOR.join(specs)
+            ss[NOTICES_KEY].append(state.Notice("priors", raw, f"{err}; using the default priors."))
+        else:
+            ss[cache.BAYES_STATE] = replace(cache.bayes_settings(), priors=tuple(priors))
     old_cats = ss.get("_bench_cats")
     if weights is None and old_cats == cats:
         weights = tuple(float(ss.get(f"weight_{i}", 1.0)) for i in range(len(cats)))
@@ -219,25 +236,57 @@ def sidebar(help_page: StreamlitPage) -> Context:
         weights=weights,
         models=models,
     )
-    query = state.to_query(settings)
-    current_query = st.query_params.to_dict()
-    changed = {k: v for k, v in query.items() if current_query.get(k) != v}
-    if changed:  # only our names: pages may bind their own widgets to other parameters
-        st.query_params.update(changed)
+    query = _query(settings)
+    _update_url(query)
     if ss.setdefault("_first_query", query) != query:
         ss[NOTICES_KEY] = []
-    _share_box(query)
+    ss[SHARE_SLOT] = (st.sidebar.empty(), query)
+    _share_box()
     colors = model_colors(bench.models) if bench is not None else {}
     return Context(settings=settings, bench=bench, error=error, colors=colors)
 
 
-def _share_box(query: dict[str, str]) -> None:
-    with st.sidebar.expander("Share this view"):
+def _query(settings: state.Settings) -> dict[str, str]:
+    """The link of a view: the global controls, and with the Bayesian method its settings."""
+    query = state.to_query(settings)
+    if settings.method == "bayes":
+        b = cache.bayes_settings()
+        query |= state.bayes_query(b.priors, b.chains, b.warmup, b.interval, b.sampler)
+    return query
+
+
+def _update_url(query: dict[str, str]) -> None:
+    """Write changed parameters and drop Bayesian ones no longer set (only our names: pages may
+    bind their own widgets to other parameters)."""
+    current = st.query_params.to_dict()
+    changed = {k: v for k, v in query.items() if current.get(k) != v}
+    if changed:
+        st.query_params.update(changed)
+    for name in state.BAYES_PARAM_NAMES:
+        if name in current and name not in query:
+            del st.query_params[name]
+
+
+def finish(settings: state.Settings) -> None:
+    """After the page ran: settings it changed (the Bayesian model's) go into the URL and the
+    share box."""
+    slot = st.session_state.get(SHARE_SLOT)
+    query = _query(settings)
+    if slot is not None and slot[1] != query:
+        st.session_state[SHARE_SLOT] = (slot[0], query)
+        _update_url(query)
+        _share_box()
+
+
+def _share_box() -> None:
+    slot, query = st.session_state[SHARE_SLOT]
+    with slot.container(), st.expander("Share this view"):
         base = (st.context.url or "").split("?", 1)[0]
         st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
         st.caption(
-            "The link carries every control above. Uploaded data and category edits "
-            "cannot travel in a link: the recipient must upload the same files."
+            "The link carries every control above, and with the Bayesian method its priors "
+            "and run settings. Uploaded data and category edits cannot travel in a link: the "
+            "recipient must upload the same files."
         )
 
 

@@ -3,9 +3,12 @@
 Every global control lives in the query string under these names: ``data`` (``sample:<name>`` or
 ``upload``), ``method``, ``level`` (a fraction, e.g. ``0.834``), ``reps``, ``seed``, ``metric``
 (``raw`` or ``normalized``), ``weights`` (comma-separated, in category order), ``rho`` and
-``models`` (comma-separated). A bad value falls back to its default and yields a
-:class:`Notice` naming the parameter. ``weights`` and ``models`` depend on the data set, so they
-are checked once it is loaded (:func:`parse_weights`, :func:`parse_models`).
+``models`` (comma-separated). With ``method=bayes`` the Bayesian model's settings that differ
+from their defaults travel as well: ``priors`` (``core.priors`` specs ``MODEL:a=...,b=...``
+separated by ``;``), ``chains``, ``warmup``, ``interval`` and ``sampler``. A bad value falls back
+to its default and yields a :class:`Notice` naming the parameter. ``weights``, ``models`` and
+``priors`` depend on the data set, so they are checked once it is loaded (:func:`parse_weights`,
+:func:`parse_models`, ``core.priors.parse_prior_specs``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ SEED_RANGE = (0, 2**32 - 1)
 METRICS = ("raw", "normalized")
 RHO_RANGE = (0.0, 0.99)
 PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "rho", "models")
+# the Bayesian model's settings travel too when method is "bayes" (non-default values only)
+BAYES_PARAM_NAMES = ("priors", "chains", "warmup", "interval", "sampler")
+BAYES_DEFAULTS: dict[str, int | str] = {
+    "chains": 4,
+    "warmup": 1000,
+    "interval": "parameter",
+    "sampler": "imh",
+}
+CHAINS_RANGE = (1, 8)
+WARMUP_RANGE = (0, 10000)
+INTERVALS = ("parameter", "predictive")
+SAMPLERS = ("imh", "gibbs")
+PRIOR_SEPARATOR = ";"
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,58 @@ def parse_static(
         else:
             bad("metric", f"expected one of {', '.join(METRICS)}; using 'raw'.")
     return values, notices
+
+
+def parse_bayes(params: Mapping[str, str]) -> tuple[dict[str, object], list[Notice]]:
+    """Check ``chains``, ``warmup``, ``interval`` and ``sampler``; ``priors`` is returned as a
+    tuple of spec strings (checked against the data's models by the caller)."""
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+    for name, (lo, hi) in (("chains", CHAINS_RANGE), ("warmup", WARMUP_RANGE)):
+        if name in params:
+            value = _number(params[name], int, lo, hi)
+            if value is None:
+                notices.append(
+                    Notice(
+                        name,
+                        params[name],
+                        f"expected a whole number from {lo} to {hi}; using {BAYES_DEFAULTS[name]}.",
+                    )
+                )
+            else:
+                values[name] = value
+    for name, allowed in (("interval", INTERVALS), ("sampler", SAMPLERS)):
+        if name in params:
+            if params[name] in allowed:
+                values[name] = params[name]
+            else:
+                notices.append(
+                    Notice(
+                        name,
+                        params[name],
+                        f"expected one of {', '.join(allowed)}; using '{BAYES_DEFAULTS[name]}'.",
+                    )
+                )
+    if params.get("priors", "").strip():
+        specs = [p.strip() for p in params["priors"].split(PRIOR_SEPARATOR)]
+        values["priors"] = tuple(p for p in specs if p)
+    return values, notices
+
+
+def bayes_query(
+    priors: Sequence[str], chains: int, warmup: int, interval: str, sampler: str
+) -> dict[str, str]:
+    """The query parameters of the Bayesian settings that differ from their defaults."""
+    query = {"priors": PRIOR_SEPARATOR.join(priors)} if priors else {}
+    for name, value in (
+        ("chains", chains),
+        ("warmup", warmup),
+        ("interval", interval),
+        ("sampler", sampler),
+    ):
+        if value != BAYES_DEFAULTS[name]:
+            query[name] = str(value)
+    return query
 
 
 def parse_weights(

@@ -181,3 +181,50 @@ def test_page_sampler_choice_refits_with_the_same_posterior(make_app) -> None:
     assert gibbs != imh  # a new fit, not the cached one
     for model in imh:  # same posterior: centres agree to Monte Carlo error (percent)
         assert abs(gibbs[model] - imh[model]) < 0.5, (model, gibbs[model], imh[model])
+
+
+def test_bayes_settings_and_priors_travel_in_the_link(make_app) -> None:
+    q = {
+        **QUERY,
+        "method": "bayes",
+        "priors": "B:a=normal(50,5),b=normal(50,5)",
+        "chains": "2",
+        "warmup": "300",
+        "interval": "predictive",
+        "sampler": "gibbs",
+    }
+    at = make_app(q).run()
+    assert not at.exception and not at.warning, [w.value for w in at.warning]
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    shown = at.dataframe[0].value.set_index("model")
+    assert shown.loc["B", "a"] == "normal(50,5)" and shown.loc["A", "a"] == "exponential(0.0001)"
+    assert at.number_input(key="bayes_chains").value == 2
+    assert at.number_input(key="bayes_warmup").value == 300
+    assert at.radio(key="bayes_interval").value == "predictive"
+    assert at.radio(key="bayes_sampler").value == "gibbs"
+    assert {k: at.query_params[k] for k in q} == q
+    # a change on the page reaches the link in the same run; defaults leave it
+    at.number_input(key="bayes_chains").set_value(3).run()
+    assert at.query_params["chains"] == "3"
+    at.radio(key="bayes_sampler").set_value("imh").run()
+    assert "sampler" not in at.query_params
+    at.button(key="bayes_reset").click().run()
+    assert "priors" not in at.query_params
+    link = next(c.value for c in at.get("code") if "?" in c.value)
+    assert "chains=3" in link and "priors" not in link
+    at.selectbox(key="method").set_value("bootstrap").run()
+    assert not set(at.query_params) & {"priors", "chains", "warmup", "interval", "sampler"}
+
+
+def test_bad_bayes_link_values_fall_back_with_a_notice(make_app) -> None:
+    q = {**QUERY, "method": "bayes", "priors": "Z:a=normal(50,5)", "chains": "99"}
+    at = make_app({**q, "sampler": "nuts"}).run()
+    assert not at.exception
+    text = " ".join(w.value for w in at.warning)
+    for name in ("priors", "chains", "sampler"):
+        assert f"'{name}'" in text, name
+    assert "not in the data" in text
+    at.switch_page(PAGE).run()
+    assert at.number_input(key="bayes_chains").value == 4
+    assert set(at.dataframe[0].value["a"]) == {"exponential(0.0001)"}

@@ -281,6 +281,28 @@ def test_query_round_trip() -> None:
     np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
 
 
+def test_bayes_settings_round_trip_through_the_query() -> None:
+    priors = ("*:a=normal(50,5)", "m1:b=gamma(2,0.01)")
+    q = state.bayes_query(priors, 2, 1000, "predictive", "imh")
+    assert q == {
+        "priors": "*:a=normal(50,5);m1:b=gamma(2,0.01)",
+        "chains": "2",
+        "interval": "predictive",
+    }  # defaults (warmup 1000, sampler imh) stay out of the link
+    values, notices = state.parse_bayes(q)
+    assert not notices
+    assert values == {"priors": priors, "chains": 2, "interval": "predictive"}
+    assert state.bayes_query((), **state.BAYES_DEFAULTS) == {}  # type: ignore[arg-type]
+    bad = {"chains": "0", "warmup": "x", "interval": "both", "sampler": "nuts", "priors": " "}
+    values, notices = state.parse_bayes(bad)
+    assert values == {} and [n.param for n in notices] == [
+        "chains",
+        "warmup",
+        "interval",
+        "sampler",
+    ]
+
+
 @pytest.mark.slow
 def test_chart_downloads_render_png_svg_and_html() -> None:
     """Server-side images via kaleido (needs the system chromium, like the browser tests)."""
