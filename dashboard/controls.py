@@ -49,7 +49,7 @@ def _init_from_url() -> None:
     ss["seed"] = int(values.get("seed", d.seed))
     ss["metric"] = values.get("metric", d.metric)
     ss["rho"] = float(values.get("rho", d.rho))
-    ss["_pending"] = {k: params[k] for k in ("weights", "models") if k in params}
+    ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
     bayes, bayes_notices = state.parse_bayes(params)
     if "priors" in bayes:
         ss["_pending"]["priors"] = bayes.pop("priors")
@@ -67,6 +67,13 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
             bench = ss[UPLOAD_KEY]
         else:
             bench = cache.load_sample(data.split(":", 1)[1])
+            raw = ss.get("_pending", {}).pop("categories", None)
+            if raw is not None:  # a link's category edits, once, for the sample it names
+                linked, notice = state.parse_categories(raw, bench.tasks)
+                if notice:
+                    ss[NOTICES_KEY].append(notice)
+                if linked:
+                    ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = linked
         edits = ss.get(CATEGORY_EDITS_KEY, {}).get(data)
         return (bench.with_categories(edits) if edits else bench), None
     except DataError as err:
@@ -247,8 +254,14 @@ def sidebar(help_page: StreamlitPage) -> Context:
 
 
 def _query(settings: state.Settings) -> dict[str, str]:
-    """The link of a view: the global controls, and with the Bayesian method its settings."""
+    """The link of a view: the global controls, a sample's category edits, and with the
+    Bayesian method its settings."""
     query = state.to_query(settings)
+    edits = st.session_state.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
+    if edits and settings.data != state.UPLOAD:
+        own = cache.load_sample(settings.data.split(":", 1)[1])
+        if changed := state.categories_query(edits, own.tasks, own.categories):
+            query["categories"] = changed
     if settings.method == "bayes":
         b = cache.bayes_settings()
         query |= state.bayes_query(b.priors, b.chains, b.warmup, b.interval, b.sampler)
@@ -256,13 +269,13 @@ def _query(settings: state.Settings) -> dict[str, str]:
 
 
 def _update_url(query: dict[str, str]) -> None:
-    """Write changed parameters and drop Bayesian ones no longer set (only our names: pages may
+    """Write changed parameters and drop optional ones no longer set (only our names: pages may
     bind their own widgets to other parameters)."""
     current = st.query_params.to_dict()
     changed = {k: v for k, v in query.items() if current.get(k) != v}
     if changed:
         st.query_params.update(changed)
-    for name in state.BAYES_PARAM_NAMES:
+    for name in state.OPTIONAL_PARAM_NAMES:
         if name in current and name not in query:
             del st.query_params[name]
 
@@ -284,9 +297,9 @@ def _share_box() -> None:
         base = (st.context.url or "").split("?", 1)[0]
         st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
         st.caption(
-            "The link carries every control above, and with the Bayesian method its priors "
-            "and run settings. Uploaded data and category edits cannot travel in a link: the "
-            "recipient must upload the same files."
+            "The link carries every control above, a sample's category edits, and with the "
+            "Bayesian method its priors and run settings. Uploaded data cannot travel in a "
+            "link: the recipient must upload the same files."
         )
 
 

@@ -3,16 +3,19 @@
 Every global control lives in the query string under these names: ``data`` (``sample:<name>`` or
 ``upload``), ``method``, ``level`` (a fraction, e.g. ``0.834``), ``reps``, ``seed``, ``metric``
 (``raw`` or ``normalized``), ``weights`` (comma-separated, in category order), ``rho`` and
-``models`` (comma-separated). With ``method=bayes`` the Bayesian model's settings that differ
-from their defaults travel as well: ``priors`` (``core.priors`` specs ``MODEL:a=...,b=...``
-separated by ``;``), ``chains``, ``warmup``, ``interval`` and ``sampler``. A bad value falls back
-to its default and yields a :class:`Notice` naming the parameter. ``weights``, ``models`` and
-``priors`` depend on the data set, so they are checked once it is loaded (:func:`parse_weights`,
-:func:`parse_models`, ``core.priors.parse_prior_specs``).
+``models`` (comma-separated). Category edits of a bundled sample travel as ``categories``, a
+JSON object ``{task: category}`` of the tasks whose category was changed. With
+``method=bayes`` the Bayesian model's settings that differ from their defaults travel as well:
+``priors`` (``core.priors`` specs ``MODEL:a=...,b=...`` separated by ``;``), ``chains``,
+``warmup``, ``interval`` and ``sampler``. A bad value falls back to its default and yields a
+:class:`Notice` naming the parameter. ``weights``, ``models``, ``priors`` and ``categories``
+depend on the data set, so they are checked once it is loaded (:func:`parse_weights`,
+:func:`parse_models`, ``core.priors.parse_prior_specs``, :func:`parse_categories`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +34,8 @@ RHO_RANGE = (0.0, 0.99)
 PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "rho", "models")
 # the Bayesian model's settings travel too when method is "bayes" (non-default values only)
 BAYES_PARAM_NAMES = ("priors", "chains", "warmup", "interval", "sampler")
+# present only when set: the Bayesian settings, and a sample's category edits
+OPTIONAL_PARAM_NAMES = ("categories", *BAYES_PARAM_NAMES)
 BAYES_DEFAULTS: dict[str, int | str] = {
     "chains": 4,
     "warmup": 1000,
@@ -209,6 +214,48 @@ def bayes_query(
         if value != BAYES_DEFAULTS[name]:
             query[name] = str(value)
     return query
+
+
+def categories_query(
+    edits: Mapping[str, str], tasks: Sequence[str], original: Sequence[str]
+) -> str:
+    """The ``categories`` parameter: the edited tasks whose category differs from the data
+    set's own (in task order), as compact JSON; ``""`` when nothing differs."""
+    changed = {
+        t: edits[t] for t, c in zip(tasks, original, strict=True) if t in edits and edits[t] != c
+    }
+    return json.dumps(changed, ensure_ascii=False, separators=(",", ":")) if changed else ""
+
+
+def parse_categories(raw: str, tasks: Sequence[str]) -> tuple[dict[str, str], Notice | None]:
+    """``{task: category}`` from the ``categories`` parameter; unknown tasks and blank
+    categories are dropped with a notice (an unreadable value drops everything)."""
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        return {}, Notice(
+            "categories",
+            raw,
+            'expected a JSON object {"task": "category", ...}; using the data set\'s categories.',
+        )
+    known = set(tasks)
+    edits = {
+        str(t): str(c).strip()
+        for t, c in value.items()
+        if str(t) in known and isinstance(c, str | int | float) and str(c).strip()
+    }
+    dropped = [str(t) for t in value if str(t) not in edits]
+    if not dropped:
+        return edits, None
+    shown = ", ".join(dropped[:5]) + (" ..." if len(dropped) > 5 else "")
+    return edits, Notice(
+        "categories",
+        raw,
+        f"tasks {shown} are not in the data or have a blank category; their categories are "
+        "unchanged.",
+    )
 
 
 def parse_weights(

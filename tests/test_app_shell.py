@@ -244,3 +244,34 @@ def test_methods_and_data_pages(make_app) -> None:
     at.button(key="use_toy").click().run()
     _clean(at)
     assert at.query_params["data"] == "sample:toy"
+
+
+def test_category_edits_of_a_sample_travel_in_the_link(make_app) -> None:
+    edits = '{"Caltech101":"objects","CIFAR-100":"objects"}'
+    at = make_app({"data": "sample:vtab1k", "categories": edits, "weights": "1,1,1,3"}).run()
+    _clean(at)
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.session_state["_bench_cats"] == ("objects", "natural", "specialized", "structured")
+    assert at.number_input(key="weight_3").value == 3.0  # four weights, read after the edits
+    assert at.query_params["categories"] == edits
+    link = next(c.value for c in at.get("code") if "?" in c.value)
+    assert "categories=%7B%22Caltech101%22" in link
+    # the recipient's Data page resets them; the link forgets them
+    at.switch_page(page_path("data.py")).run()
+    next(b for b in at.button if b.label == "Reset categories").click().run()
+    _clean(at)
+    assert "categories" not in at.query_params
+    assert at.session_state["_bench_cats"] == ("natural", "specialized", "structured")
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [("natural", "expected a JSON object"), ('{"Nope":"x","DTD":" "}', "Nope, DTD are not in")],
+)
+def test_bad_category_edits_in_a_link_give_a_notice(make_app, raw: str, message: str) -> None:
+    at = make_app({"data": "sample:vtab1k", "categories": raw}).run()
+    _clean(at)
+    text = " ".join(w.value for w in at.warning)
+    assert "'categories'" in text and message in text, text
+    assert at.session_state["_bench_cats"] == ("natural", "specialized", "structured")
+    assert "categories" not in at.query_params

@@ -281,6 +281,18 @@ def test_query_round_trip() -> None:
     np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
 
 
+def test_category_edits_round_trip_through_the_query() -> None:
+    tasks, own = ("t1", "t,2", "t3"), ("a", "a", "b")
+    edits = {"t1": "a", "t,2": "ß:c;d", "t3": "b"}  # only t,2 differs from the data set's own
+    raw = state.categories_query(edits, tasks, own)
+    assert raw == '{"t,2":"ß:c;d"}'
+    assert state.parse_categories(raw, tasks) == ({"t,2": "ß:c;d"}, None)
+    assert state.categories_query({"t1": "a"}, tasks, own) == ""
+    kept, notice = state.parse_categories('{"t1": "x", "zz": "y", "t3": ""}', tasks)
+    assert kept == {"t1": "x"} and notice is not None and "zz, t3" in notice.message
+    assert state.parse_categories("[1, 2]", tasks)[0] == {}
+
+
 def test_bayes_settings_round_trip_through_the_query() -> None:
     priors = ("*:a=normal(50,5)", "m1:b=gamma(2,0.01)")
     q = state.bayes_query(priors, 2, 1000, "predictive", "imh")
