@@ -115,6 +115,14 @@ noisy subgroups more. Robust EB confidence intervals [AKP] have the stated cover
 over subgroups**, not for every single one. When the estimated signal variance A is 0, the plain
 positive-part variant returns the regression estimate and no robust interval — the app says so
 instead of showing a zero-width interval.
+
+The interval is EB estimate ± cva × w × se. The critical value cva is robust: it is set so that
+the *worst* non-coverage over every distribution of the true scores around the regression with
+the estimated spread A and kurtosis κ equals α. κ = ∞ uses A only and gives wider intervals.
+The regression and the estimates of A and κ weight units equally (R's default) or by precision
+1/se². Where it misleads: with few units (about 20 or fewer) A and κ are poorly estimated and
+sit at their finite-sample floors; a subgroup that is far from the regression is covered less
+often than the stated level, which is why the direct intervals are shown beside the EB ones.
 """)
 
 st.header("Win probabilities: EPP [EPP]")
