@@ -7,7 +7,9 @@ winning model's colour (``dashboard.colors``) over a grey triangle (indeterminat
 within ``z`` standard errors). Invisible markers at the grid points carry the hover (names in
 the template, numbers in ``customdata`` = [grid index, values...]) and are what a click selects
 (the page reads the selected point's ternary ``a, b, c``). Two categories give a line:
-``S_i(w)`` along ``w`` with the winner strip underneath.
+``S_i(w)`` along ``w`` with the winner strip underneath; every point of the lines and every bar
+of the strip is selectable, its ``x`` being the weight of the first category (the rest is on the
+second). :func:`clicked_point` turns either kind of selection back into map weights.
 
 Corners: the first category is the top corner (plotly's ``a``), the second the bottom left
 (``b``), the third the bottom right (``c``).
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -398,6 +400,32 @@ def probability_figure(
 
 
 # ---- two categories: a line -------------------------------------------------------------------
+#: Invisible markers on a line's grid points: plotly selects markers, never a bare line, so these
+#: make a click on the line a selection (selected or not, they stay invisible).
+LINE_POINTS: dict = {
+    "marker": {"size": 8, "opacity": 0},
+    "selected": {"marker": {"opacity": 0}},
+    "unselected": {"marker": {"opacity": 0}},
+}
+
+
+def clicked_point(event: Mapping | None, n_categories: int) -> np.ndarray | None:
+    """Map weights of the first selected point of a weight map's selection event, or ``None``.
+
+    ``event`` is what ``st.plotly_chart(..., on_select=...)`` stores: ``{"selection": {"points":
+    [...]}}``. On a ternary map (``n_categories`` = 3) a point carries ``a, b, c``, the three map
+    weights; on a two-category line a point (a line's marker or a bar of the winner strip) carries
+    ``x``, the weight of the first category, the second getting ``1 - x``.
+    """
+    points = ((event or {}).get("selection") or {}).get("points") or []
+    keys = "abc" if n_categories == 3 else "x"
+    for p in points:
+        values = [p.get(k) for k in keys]
+        if all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in values):
+            return np.array(values if n_categories == 3 else [values[0], 1 - values[0]], float)
+    return None
+
+
 def dominance_line_figure(
     dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 460
 ) -> go.Figure:
@@ -411,8 +439,9 @@ def dominance_line_figure(
             go.Scatter(
                 x=x,
                 y=dm.scores[:, i] * options.scale,
-                mode="lines",
+                mode="lines+markers",
                 line={"color": options.color(dm.models[i]), "width": 2},
+                **LINE_POINTS,
                 name=_esc(dm.models[i]),
                 hovertemplate=f"{_esc(dm.models[i])}: %{{y:.2f}}<extra></extra>",
             ),
@@ -428,6 +457,8 @@ def dominance_line_figure(
             width=1 / max(len(x) - 1, 1),
             text=dominance_hover(dm, options),
             hovertemplate="%{text}<extra></extra>",
+            selected={"marker": {"opacity": 1}},
+            unselected={"marker": {"opacity": 1}},
             name=HOVER_TRACE,
             showlegend=False,
         ),
@@ -449,6 +480,8 @@ def dominance_line_figure(
         font=FONT,
         plot_bgcolor="white",
         hovermode="x unified",
+        clickmode="event+select",
+        dragmode="zoom",
         bargap=0,
         title={"text": options.title, "x": 0} if options.title else None,
         margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
@@ -471,9 +504,10 @@ def probability_line_figure(
             go.Scatter(
                 x=x,
                 y=pm.probability[:, i],
-                mode="lines",
+                mode="lines+markers",
                 stackgroup="p",
                 line={"color": options.color(m), "width": 0.5},
+                **LINE_POINTS,
                 fillcolor=options.color(m),
                 name=_esc(m),
                 hovertemplate=f"P({_esc(m)} best) = %{{y:.1%}}<extra></extra>",
@@ -486,6 +520,8 @@ def probability_line_figure(
         font=FONT,
         plot_bgcolor="white",
         hovermode="x unified",
+        clickmode="event+select",
+        dragmode="zoom",
         yaxis={"title": "P(best)", "tickformat": ".0%", "range": [0, 1]},
         xaxis={
             "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",

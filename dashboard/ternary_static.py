@@ -3,7 +3,9 @@
 The same hexagonal tiling, colours (``dashboard.colors``) and legend as the interactive map,
 with a subtitle stating z, rho, the level and the data set. Uses matplotlib's object API
 (``matplotlib.figure.Figure``), never pyplot, so concurrent sessions do not share state.
-Two-category maps are drawn as a line chart with a winner strip.
+Two-category maps are drawn as line charts with a strip underneath: the SE rule as each model's
+weighted score with the winner strip, the probability view as stacked P(best) bands with a strip
+of the most likely best model shaded by its probability band (as the ternary tiles are).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.ticker import PercentFormatter
 from ternary.heatmapping import polygon_generator
 from ternary.helpers import project_point
 
@@ -162,6 +165,13 @@ def dominance_image(
     return _save(fig, fmt)
 
 
+def _band_rgba(color: str, p: float) -> tuple[float, float, float, float]:
+    """``color`` mixed with white by the ``PROB_BANDS`` shade of probability ``p``."""
+    alpha = next(a for lo, hi, a in PROB_BANDS if lo <= p < hi)
+    base = np.array(to_rgba(color))
+    return (*(1 - alpha * (1 - base[:3])), 1.0)
+
+
 def probability_image(
     pm: BestProbabilityMap,
     colors: dict[str, str],
@@ -171,34 +181,84 @@ def probability_image(
     title: str = "Which model is most likely best at each task weighting?",
     marker: np.ndarray | None = None,
 ) -> bytes:
-    """The probability view as PNG, SVG or PDF (shade = P(best) band, as in the app)."""
-    if len(pm.categories) != 3:
-        raise ValueError("the static probability view is drawn for three categories.")
-    pbest = pm.best_probability
-    rgba = []
-    for i, p in zip(pm.best, pbest, strict=True):
-        alpha = next(a for lo, hi, a in PROB_BANDS if lo <= p < hi)
-        base = np.array(to_rgba(colors.get(pm.models[i], INDETERMINATE)))
-        rgba.append((*(1 - alpha * (1 - base[:3])), 1.0))
+    """The probability view as PNG, SVG or PDF (shade = P(best) band, as in the app).
+
+    Three categories give the hexagon-tiled triangle; two give stacked P(best) bands along the
+    weight of the first category with a strip of the most likely best model.
+    """
+    rgba = [
+        _band_rgba(colors.get(pm.models[i], INDETERMINATE), p)
+        for i, p in zip(pm.best, pm.best_probability, strict=True)
+    ]
     counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
     handles = [
         Patch(color=colors.get(pm.models[i], INDETERMINATE), label=f"{pm.models[i]} ({c:.0%})")
         for i, c in sorted(enumerate(counts), key=lambda ic: -ic[1])
         if c > 0
     ]
-    grey = np.array(to_rgba("#555555"))
     handles += [
-        Patch(color=tuple(1 - a * (1 - grey[:3])), label=f"P(best) {lo:.0%}–{min(hi, 1):.0%}")
-        for lo, hi, a in reversed(PROB_BANDS)
+        Patch(color=_band_rgba("#555555", lo), label=f"P(best) {lo:.0%}–{min(hi, 1):.0%}")
+        for lo, hi, _ in reversed(PROB_BANDS)
     ]
-    subtitle = (
-        f"Data: {data}. Colour: the model with the largest share of {pm.reps} draws in which it "
-        "has the best weighted score; shade: that share."
-    )
-    fig = _ternary_figure(
-        pm.weights, rgba, pm.categories, handles, "Most likely best", title, subtitle, marker
-    )
+    if len(pm.categories) == 2:
+        subtitle = (
+            f"Data: {data}. Bands: each model's share of {pm.reps} draws in which it has the best "
+            "weighted score (P(best)); strip: the model with the largest share, shaded by it."
+        )
+        fig = _probability_line_figure(pm, colors, rgba, handles, title, subtitle, marker)
+    else:
+        subtitle = (
+            f"Data: {data}. Colour: the model with the largest share of {pm.reps} draws in which "
+            "it has the best weighted score; shade: that share."
+        )
+        fig = _ternary_figure(
+            pm.weights, rgba, pm.categories, handles, "Most likely best", title, subtitle, marker
+        )
     return _save(fig, fmt)
+
+
+def _line_axes(categories: Sequence[str]) -> tuple[Figure, object, object]:
+    """A line chart over the first category's weight, and the strip underneath it."""
+    fig = Figure(figsize=(9.0, 5.0), dpi=150)
+    FigureCanvasAgg(fig)
+    ax, strip = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [5, 1]})
+    strip.set_yticks([])
+    strip.set_xlabel(f"weight on {categories[0]} (rest on {categories[1]})")
+    ax.set_xlim(0, 1)
+    return fig, ax, strip
+
+
+def _finish_line(
+    fig: Figure,
+    axes: tuple[object, object],
+    x: np.ndarray,
+    strip_colors: Sequence[object],
+    handles: list[Patch],
+    legend_title: str,
+    title: str,
+    subtitle: str,
+    marker: np.ndarray | None,
+) -> Figure:
+    """Strip, sidebar-weights line, legend, title and subtitle shared by both line images."""
+    ax, strip = axes
+    step = 1 / max(len(x) - 1, 1)
+    strip.bar(x, np.ones_like(x), width=step, color=strip_colors)
+    if marker is not None:
+        for a in (ax, strip):
+            a.axvline(float(marker[0]), color="black", ls=":", lw=2)
+    ax.grid(alpha=0.3)
+    fig.subplots_adjust(top=0.8, right=0.7)
+    fig.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(0.71, 0.8),
+        frameon=False,
+        fontsize=9,
+        title=legend_title,
+    )
+    fig.suptitle(title, x=0.03, y=0.97, ha="left", fontsize=14, fontweight="bold")
+    fig.text(0.03, 0.90, subtitle, ha="left", va="top", fontsize=9.5, color="#333333", wrap=True)
+    return fig
 
 
 def _line_figure(
@@ -209,40 +269,59 @@ def _line_figure(
     subtitle: str,
     marker: np.ndarray | None,
 ) -> Figure:
-    fig = Figure(figsize=(9.0, 5.0), dpi=150)
-    FigureCanvasAgg(fig)
-    ax, strip = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [5, 1]})
+    """Two categories, SE rule: each model's weighted score, winner strip below.
+
+    Models drawn as a line (leader or runner-up somewhere) that win nowhere join the legend as
+    lines with a 0% share.
+    """
+    fig, ax, strip = _line_axes(dm.categories)
     x = dm.weights[:, 0]
+    winners = set(dm.winner.tolist())
     for i in sorted(set(dm.leader.tolist()) | set(dm.runner_up.tolist())):
-        ax.plot(x, dm.scores[:, i], color=colors.get(dm.models[i], INDETERMINATE), lw=2)
-    step = 1 / max(len(x) - 1, 1)
-    strip.bar(
-        x,
-        np.ones_like(x),
-        width=step,
-        color=[
-            INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE) for k in dm.winner
-        ],
-    )
-    if marker is not None:
-        for a in (ax, strip):
-            a.axvline(float(marker[0]), color="black", ls=":", lw=2)
-    strip.set_yticks([])
-    strip.set_xlabel(f"weight on {dm.categories[0]} (rest on {dm.categories[1]})")
+        color = colors.get(dm.models[i], INDETERMINATE)
+        (line,) = ax.plot(x, dm.scores[:, i], color=color, lw=2, label=f"{dm.models[i]} (0%)")
+        if i not in winners:
+            handles = [*handles, line]
     ax.set_ylabel("weighted score")
-    ax.grid(alpha=0.3)
-    fig.subplots_adjust(top=0.8, right=0.7)
-    fig.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(0.71, 0.8),
-        frameon=False,
-        fontsize=9,
-        title="Winner (share)",
+    strip_colors = [
+        INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE) for k in dm.winner
+    ]
+    return _finish_line(
+        fig, (ax, strip), x, strip_colors, handles, "Winner (share)", title, subtitle, marker
     )
-    fig.suptitle(title, x=0.03, y=0.97, ha="left", fontsize=14, fontweight="bold")
-    fig.text(0.03, 0.90, subtitle, ha="left", va="top", fontsize=9.5, color="#333333", wrap=True)
-    return fig
+
+
+def _probability_line_figure(
+    pm: BestProbabilityMap,
+    colors: dict[str, str],
+    rgba: Sequence[tuple[float, float, float, float]],
+    handles: list[Patch],
+    title: str,
+    subtitle: str,
+    marker: np.ndarray | None,
+) -> Figure:
+    """Two categories, probability view: stacked P(best) bands, most-likely-best strip below.
+
+    Models whose P(best) never exceeds 1% share one light grey "other models" band on top (the
+    app's line leaves them out), so the bands always stack to 1.
+    """
+    fig, ax, strip = _line_axes(pm.categories)
+    x = pm.weights[:, 0]
+    shown = np.flatnonzero(pm.probability.max(axis=0) > 0.01)
+    bands = [pm.probability[:, i] for i in shown]
+    band_colors = [colors.get(pm.models[i], INDETERMINATE) for i in shown]
+    rest = 1 - np.sum(bands, axis=0)
+    if np.any(rest > 1e-9):
+        bands.append(np.clip(rest, 0, None))
+        band_colors.append("#DDDDDD")
+        handles = [*handles, Patch(color="#DDDDDD", label="other models (each ≤ 1%)")]
+    ax.stackplot(x, *bands, colors=band_colors, linewidth=0.3, edgecolor="white")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_ylabel("P(best)")
+    return _finish_line(
+        fig, (ax, strip), x, rgba, handles, "Most likely best", title, subtitle, marker
+    )
 
 
 def _save(fig: Figure, fmt: str) -> bytes:

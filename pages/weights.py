@@ -22,7 +22,7 @@ from core.dominance import (
 )
 from core.draws import Draws
 from dashboard.context import current, guard
-from dashboard.figures_weights import dominance_figure, probability_figure
+from dashboard.figures_weights import clicked_point, dominance_figure, probability_figure
 from dashboard.ternary_static import FORMATS, dominance_image, probability_image
 from dashboard.text import md_escape
 
@@ -30,6 +30,7 @@ VIEWS = {"se": "SE rule", "prob": "Probability of best", "both": "Both, side by 
 RESOLUTIONS = (20, 50, 100, 150, 200)
 GROUPS = ("group 1", "group 2", "group 3", "left out")
 CHART_KEY = "weights_map"
+PROB_CHART_KEY = "weights_prob"
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -58,32 +59,43 @@ def probability_map(
 
 
 def category_mapping(cats: tuple[str, ...]) -> dict[str, str]:
-    """All categories (2 or 3), or the user's pick or merge of more."""
-    if len(cats) <= 3:
+    """Two categories as they are; of three or more, the user's pick or merge (2 or 3 on the map).
+
+    With exactly three the choice sits in a collapsed expander (default: all three, a ternary);
+    picking two of them draws the two-category line.
+    """
+    if len(cats) == 2:
         return map_categories(cats)
-    st.markdown(f"This data set has {len(cats)} categories; the map shows two or three.")
-    how = st.radio(
-        "Reduce to three by",
-        ("pick", "merge"),
-        key="w_reduce",
-        horizontal=True,
-        format_func=lambda k: {"pick": "picking (others weight 0)", "merge": "merging"}[k],
-    )
-    if how == "pick":
-        chosen = st.multiselect(
-            "Categories on the map (2 or 3)",
-            cats,
-            default=list(cats[:3]),
-            key="w_pick",
-            max_selections=3,
+    if len(cats) == 3:
+        box = st.expander("Categories on the map: all three, two of them, or merged")
+        label = "Choose the map's categories by"
+    else:
+        box = st.container()
+        box.markdown(f"This data set has {len(cats)} categories; the map shows two or three.")
+        label = "Reduce to three by"
+    with box:
+        how = st.radio(
+            label,
+            ("pick", "merge"),
+            key="w_reduce",
+            horizontal=True,
+            format_func=lambda k: {"pick": "picking (others weight 0)", "merge": "merging"}[k],
         )
-        return map_categories(cats, pick=chosen)
-    cols = st.columns(min(len(cats), 4))
-    groups = {}
-    for k, c in enumerate(cats):
-        groups[c] = cols[k % len(cols)].selectbox(
-            md_escape(c), GROUPS, index=min(k, 2), key=f"w_merge_{k}"
-        )
+        if how == "pick":
+            chosen = st.multiselect(
+                "Categories on the map (2 or 3)",
+                cats,
+                default=list(cats[:3]),
+                key="w_pick",
+                max_selections=3,
+            )
+            return map_categories(cats, pick=chosen)
+        cols = st.columns(min(len(cats), 4))
+        groups = {}
+        for k, c in enumerate(cats):
+            groups[c] = cols[k % len(cols)].selectbox(
+                md_escape(c), GROUPS, index=min(k, 2), key=f"w_merge_{k}"
+            )
     members = {g: [c for c in cats if groups[c] == g] for g in GROUPS[:3]}
     names = {
         g: " + ".join(m) if len(m) <= 2 else f"{m[0]} + {len(m) - 1} more"
@@ -94,15 +106,18 @@ def category_mapping(cats: tuple[str, ...]) -> dict[str, str]:
 
 
 def set_weights_from_click(
-    cats: tuple[str, ...], task_cats: tuple[str, ...], mapping: dict[str, str]
+    key: str, cats: tuple[str, ...], task_cats: tuple[str, ...], mapping: dict[str, str]
 ) -> None:
-    """Chart callback: the clicked point's weights (its ternary a, b, c) go to the sidebar."""
-    event = st.session_state.get(CHART_KEY) or {}
-    points = (event.get("selection") or {}).get("points") or []
-    abc = [[p[k] for k in "abc"] for p in points if all(k in p for k in "abc")]
-    if not abc:
+    """Chart callback: the clicked point's weights go to the sidebar.
+
+    A ternary tile gives its ``a, b, c``, a point of the two-category line its ``x`` and
+    ``1 - x`` (``clicked_point``); ``from_map_weights`` spreads them over the data categories
+    (merged ones by task count, left-out ones 0).
+    """
+    point = clicked_point(st.session_state.get(key), len(dict.fromkeys(mapping.values())))
+    if point is None:
         return
-    w = from_map_weights(np.asarray(abc[0], dtype=float), cats, task_cats, mapping)
+    w = from_map_weights(point, cats, task_cats, mapping)
     for i, x in enumerate(w):
         st.session_state[f"weight_{i}"] = round(float(x), 4)
 
@@ -191,15 +206,16 @@ with guard("The task-weight map"):
         + (
             "× = the sidebar's weights; click a tile to use its weights."
             if len(dm.categories) == 3
-            else "Dotted line = the sidebar's weights."
+            else "Dotted line = the sidebar's weights; click a point of the line to use its "
+            "weights."
         )
     )
 
-    on_select = None
-    if len(dm.categories) == 3:
+    def on_select(key: str = CHART_KEY) -> None:
+        set_weights_from_click(key, cats, bench.categories, mapping)
 
-        def on_select() -> None:
-            set_weights_from_click(cats, bench.categories, mapping)
+    def on_select_prob() -> None:
+        on_select(PROB_CHART_KEY)
 
     se_fig = dominance_figure(dm, opts, marker=marker)
     pm = None
@@ -216,11 +232,17 @@ with guard("The task-weight map"):
                 se_fig,
                 key=CHART_KEY,
                 config=chart_cfg,
-                on_select=on_select or "ignore",
+                on_select=on_select,
                 selection_mode="points",
             )
         with right:
-            st.plotly_chart(pfig, key="weights_prob", config=chart_cfg)
+            st.plotly_chart(
+                pfig,
+                key=PROB_CHART_KEY,
+                config=chart_cfg,
+                on_select=on_select_prob,
+                selection_mode="points",
+            )
         table_col = st.container()
     else:
         map_col, table_col = st.columns([5, 3])
@@ -230,7 +252,7 @@ with guard("The task-weight map"):
                 fig,
                 key=CHART_KEY,
                 config=chart_cfg,
-                on_select=on_select or "ignore",
+                on_select=on_select,
                 selection_mode="points",
             )
 
@@ -320,7 +342,7 @@ with guard("The task-weight map"):
             on_click="ignore",
             icon=":material/download:",
         )
-        if pm is not None and len(pm.categories) == 3:
+        if pm is not None:
 
             def make_prob(fmt: str = fmt) -> bytes:
                 return probability_image(pm, opts.colors, fmt, data=bench.name, marker=marker)

@@ -173,3 +173,34 @@ def test_one_category_explains_instead_of_failing(make_app) -> None:
     at = open_page(make_app, data="sample:toy")
     assert not charts(at)
     assert any("one category" in i.value for i in at.info)
+
+
+def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make_app) -> None:
+    at = open_page(make_app)
+    assert at.expander[0].label.startswith("Categories on the map")
+    assert at.multiselect(key="w_pick").value == ["natural", "specialized", "structured"]
+    at.multiselect(key="w_pick").set_value(["natural", "structured"]).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (fig,) = charts(at)
+    assert {t["type"] for t in fig["data"]} == {"scatter", "bar"}
+    lines = [t for t in fig["data"] if t["type"] == "scatter"]
+    assert lines and all("markers" in t["mode"] for t in lines)  # selectable points
+    np.testing.assert_allclose(array(lines[0]["x"]), np.linspace(1, 0, 101))
+    assert fig["layout"]["clickmode"] == "event+select"
+    assert "click a point of the line to use its weights" in caption_text(at)
+    assert "natural 50%, structured 50%" in caption_text(at)  # sidebar weights on the map
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert not any(x.startswith("P(best)") for x in labels)  # SE view: no P(best) map computed
+    at.radio(key="w_view").set_value("prob").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (fig,) = charts(at)
+    assert fig["layout"]["yaxis"]["title"]["text"] == "P(best)"
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert [x for x in labels if x.startswith("P(best)")] == [
+        "P(best) PNG",
+        "P(best) SVG",
+        "P(best) PDF",
+    ]
+    at.radio(key="w_view").set_value("both").run()
+    assert not at.exception and not at.error
+    assert len(charts(at)) == 2

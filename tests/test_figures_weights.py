@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 
+import matplotlib
 import numpy as np
 import pytest
 
 from core.data import Benchmark
 from core.dominance import (
+    BestProbabilityMap,
     best_probability_map,
     dominance_map,
+    from_map_weights,
     map_categories,
     moments_from_benchmark,
     moments_from_draws,
@@ -21,6 +26,7 @@ from dashboard.colors import INDETERMINATE, model_colors
 from dashboard.figures import FigureOptions
 from dashboard.figures_weights import (
     HOVER_TRACE,
+    clicked_point,
     dominance_figure,
     probability_figure,
     tile_paths,
@@ -156,3 +162,117 @@ def test_subtitle_states_z_rho_level_and_data() -> None:
     text = subtitle_text(dm, "vtab1k")
     assert "vtab1k" in text and "z = 1.40" in text and "rho = 0.30 assumed" in text
     assert "83.8%" in text
+
+
+def line_maps(b: Benchmark, pick: list[str], resolution: int = 10):
+    m = map_categories(b.category_names, pick=pick)
+    dm = dominance_map(moments_from_benchmark(b, m), resolution=resolution)
+    pm = best_probability_map(moments_from_draws(draws(b, 200), m), resolution=resolution)
+    return dm, pm
+
+
+def event(*points: dict) -> dict:
+    """What ``st.plotly_chart(on_select=...)`` stores after a click."""
+    return {"selection": {"points": list(points), "point_indices": [], "box": [], "lasso": []}}
+
+
+def test_line_points_carry_the_weights_a_click_needs() -> None:
+    dm, pm = line_maps(bench(), ["x", "z"])
+    for fig in (
+        dominance_figure(dm, OPTS, marker=np.array([0.5, 0.5])),
+        probability_figure(pm, OPTS, marker=np.array([0.5, 0.5])),
+    ):
+        assert fig.layout.clickmode == "event+select"
+        selectable = [t for t in fig.data if t.type == "bar" or "markers" in t.mode]
+        assert len(selectable) == len(fig.data) >= 2  # plotly never selects a bare line
+        for t in selectable:
+            np.testing.assert_allclose(t.x, dm.weights[:, 0])
+            assert t.hovertemplate and t.hovertemplate.endswith("<extra></extra>")
+            k = 3  # a click on the fourth grid point, as plotly reports it
+            w = clicked_point(event({"x": t.x[k], "y": t.y[k], "curve_number": 0}), 2)
+            np.testing.assert_allclose(w, dm.weights[k])
+        for t in fig.data:
+            if t.type == "scatter":  # invisible markers, selected or not
+                assert t.marker.opacity == t.selected.marker.opacity == 0
+                assert t.unselected.marker.opacity == 0
+            else:  # the winner strip does not fade when a bar is selected
+                assert t.unselected.marker.opacity == 1
+
+
+def test_clicked_point_reads_ternary_and_line_points_only() -> None:
+    tern = {"a": 0.2, "b": 0.3, "c": 0.5, "x": 0.9, "customdata": [4, 1.0]}
+    np.testing.assert_allclose(clicked_point(event(tern), 3), [0.2, 0.3, 0.5])
+    np.testing.assert_allclose(clicked_point(event({"x": 0.25, "y": 61.0}), 2), [0.25, 0.75])
+    # the first usable point wins; unusable ones are skipped
+    np.testing.assert_allclose(
+        clicked_point(event({"y": 3.0}, {"x": 0.6}, {"x": 0.1}), 2), [0.6, 0.4]
+    )
+    for bad in (None, {}, event(), event({"x": 0.4}), event({"a": 0.2, "b": 0.8})):
+        assert clicked_point(bad, 3) is None
+    for bad in (event({"x": 1.5}), event({"x": "0.4"}), event({"y": 0.4})):
+        assert clicked_point(bad, 2) is None
+
+
+def test_a_line_click_becomes_sidebar_weights_for_picked_and_merged_categories() -> None:
+    """The page's callback is ``from_map_weights(clicked_point(event), ...)``: check the chain."""
+    b = bench()  # categories x, y, z; z has two tasks
+    names, tasks = b.category_names, b.categories
+    dm, _ = line_maps(b, ["x", "z"])
+    bar = next(t for t in dominance_figure(dm, OPTS).data if t.type == "bar")
+    point = clicked_point(event({"x": bar.x[7], "y": 1}), 2)  # x 30%, z 70%
+    picked = map_categories(names, pick=["x", "z"])
+    np.testing.assert_allclose(from_map_weights(point, names, tasks, picked), [0.3, 0.0, 0.7])
+    merged = map_categories(names, merge={"x": "x", "y": "y + z", "z": "y + z"})
+    w = from_map_weights(point, names, tasks, merged)
+    np.testing.assert_allclose(w, [0.3, 0.7 / 3, 1.4 / 3])  # split by task count 1 : 2
+    assert w.sum() == pytest.approx(1)
+
+
+def svg_text(out: bytes) -> str:
+    text = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", out.decode()))
+    return text.replace("&lt;", "<").replace("&gt;", ">")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "magic"), [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")]
+)
+def test_static_probability_line_image(fmt: str, magic: bytes) -> None:
+    _, pm = line_maps(bench(), ["x", "z"], resolution=20)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # SVG text as <text>, to read it
+        out = probability_image(pm, OPTS.colors, fmt, data="vtab1k", marker=np.array([0.3, 0.7]))
+    assert out.startswith(magic) and len(out) > 5000
+    if fmt == "svg":
+        text = svg_text(out)
+        assert "Which model is most likely best at each task weighting?" in text
+        assert "Data: vtab1k. Bands: each model's share of 200 draws" in text
+        assert "weight on x (rest on z)" in text
+        counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
+        for i in np.flatnonzero(counts):
+            assert f"{pm.models[i]} ({counts[i]:.0%})" in text
+        assert "P(best) 95%–100%" in text
+
+
+def test_static_probability_line_stacks_to_one() -> None:
+    """Models that never pass 1% share one grey band, so the stack always reaches 100%."""
+    x = np.linspace(1, 0, 5)
+    rare = np.array([0.0, 0.004, 0.008, 0.004, 0.0])  # two models, each at most 0.8%
+    prob = np.column_stack([x * (1 - 2 * rare), (1 - x) * (1 - 2 * rare), rare, rare])
+    pm = BestProbabilityMap(
+        models=MODELS,
+        categories=("x", "z"),
+        weights=np.column_stack([x, 1 - x]),
+        probability=prob,
+        best=prob.argmax(axis=1),
+        reps=250,
+        mc_error=np.zeros(5),
+        source="test",
+    )
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        text = svg_text(probability_image(pm, OPTS.colors, "svg", data="fig"))
+    assert "other models (each ≤ 1%)" in text and "of 250 draws" in text
+    assert "gamma" not in text and "delta" not in text  # never most likely best: no own entry
+    common = prob[:, :2] / prob[:, :2].sum(axis=1, keepdims=True)
+    pm_common = replace(pm, models=MODELS[:2], probability=common)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        text = svg_text(probability_image(pm_common, OPTS.colors, "svg", data="fig"))
+    assert "other models" not in text  # nothing left over: no grey band
