@@ -495,15 +495,20 @@ def probability_line_figure(
     marker: np.ndarray | None = None,
     height: int = 460,
 ) -> go.Figure:
-    """Two categories: ``P(best)`` of each model along the weight of the first."""
-    x = pm.weights[:, 0]
+    """Two categories: ``P(best)`` of each model along the weight of the first.
+
+    Points go in increasing ``x``: plotly sorts stacked traces by ``x`` and, given them in
+    another order, reports a selected point with the ``x`` of its mirror image.
+    """
+    order = np.argsort(pm.weights[:, 0], kind="stable")
+    x = pm.weights[order, 0]
     fig = go.Figure()
     for i in np.flatnonzero(pm.probability.max(axis=0) > 0.01):
         m = pm.models[i]
         fig.add_trace(
             go.Scatter(
                 x=x,
-                y=pm.probability[:, i],
+                y=pm.probability[order, i],
                 mode="lines+markers",
                 stackgroup="p",
                 line={"color": options.color(m), "width": 0.5},

@@ -33,6 +33,9 @@ from dashboard.colors import INDETERMINATE
 from dashboard.figures_weights import PROB_BANDS
 
 FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
+#: A model gets its own band in the two-category P(best) image when its P(best) passes this
+#: somewhere (the app's line uses the same cut).
+LINE_MIN_PROBABILITY = 0.01
 
 
 def _grid_keys(weights: np.ndarray) -> tuple[int, list[tuple[int, int, int]]]:
@@ -191,10 +194,13 @@ def probability_image(
         for i, p in zip(pm.best, pm.best_probability, strict=True)
     ]
     counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
+    listed = counts > 0
+    if len(pm.categories) == 2:  # every band of the line gets a legend entry
+        listed |= pm.probability.max(axis=0) > LINE_MIN_PROBABILITY
     handles = [
         Patch(color=colors.get(pm.models[i], INDETERMINATE), label=f"{pm.models[i]} ({c:.0%})")
         for i, c in sorted(enumerate(counts), key=lambda ic: -ic[1])
-        if c > 0
+        if listed[i]
     ]
     handles += [
         Patch(color=_band_rgba("#555555", lo), label=f"P(best) {lo:.0%}–{min(hi, 1):.0%}")
@@ -303,11 +309,12 @@ def _probability_line_figure(
     """Two categories, probability view: stacked P(best) bands, most-likely-best strip below.
 
     Models whose P(best) never exceeds 1% share one light grey "other models" band on top (the
-    app's line leaves them out), so the bands always stack to 1.
+    app's line leaves them out), so the bands always stack to 1. Every model with a band is in
+    the legend with its share of the line as most likely best (0% for some).
     """
     fig, ax, strip = _line_axes(pm.categories)
     x = pm.weights[:, 0]
-    shown = np.flatnonzero(pm.probability.max(axis=0) > 0.01)
+    shown = np.flatnonzero(pm.probability.max(axis=0) > LINE_MIN_PROBABILITY)
     bands = [pm.probability[:, i] for i in shown]
     band_colors = [colors.get(pm.models[i], INDETERMINATE) for i in shown]
     rest = 1 - np.sum(bands, axis=0)

@@ -9,7 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
+from browser_utils import (
+    ARTIFACTS,
+    VIEWPORT,
+    exceptions_shown,
+    screenshot,
+    wait_charts,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,4 +80,68 @@ def test_clicking_a_tile_sets_the_sidebar_weights(browser, app_server) -> None:
     assert inputs == ["0.10", "0.20", "0.70"]
     assert "weights=0.1%2C0.2%2C0.7" in page.url
     screenshot(page, "weights_clicked")
+    ctx.close()
+
+
+def line_point(page, x: float) -> tuple[float, float]:
+    """Page pixels of weight ``x`` on the first chart's x axis, a third of the way down its plot."""
+    graph = page.get_by_test_id("stPlotlyChart").first.locator(".js-plotly-plot")
+    px, top, height = graph.evaluate(
+        """(el, x) => {
+            const xa = el._fullLayout.xaxis, ya = el._fullLayout.yaxis;
+            return [xa._offset + xa.l2p(x), ya._offset, ya._length];
+        }""",
+        x,
+    )
+    box = graph.bounding_box()
+    return box["x"] + px, box["y"] + top + height / 3
+
+
+def sidebar_weights(page) -> list[str]:
+    return [
+        page.get_by_test_id("stNumberInput").filter(has_text=n).locator("input").input_value()
+        for n in ("natural", "specialized", "structured")
+    ]
+
+
+def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "")
+    main = page.get_by_test_id("stMain")
+    main.get_by_test_id("stExpander").filter(has_text="Categories on the map").locator(
+        "summary"
+    ).click()
+    main.get_by_test_id("stMultiSelect").get_by_role("button", name="Remove specialized").click()
+    page.get_by_text("click a point of the line to use its weights").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    assert exceptions_shown(page) == []
+    assert sidebar_weights(page) == ["1.00", "1.00", "1.00"]
+    x, y = line_point(page, 0.3)  # natural 30%, structured 70%
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.get_by_text("natural 30%, structured 70%").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    assert sidebar_weights(page) == ["0.30", "0.00", "0.70"]  # left-out category: weight 0
+    assert "weights=0.3%2C0%2C0.7" in page.url
+    screenshot(page, "weights_line_clicked")
+
+    page.get_by_test_id("stRadio").filter(has_text="View").get_by_text(
+        "Probability of best"
+    ).click()
+    page.get_by_role("button", name="P(best) PNG").wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    x, y = line_point(page, 0.85)
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.get_by_text("natural 85%, structured 15%").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    assert sidebar_weights(page) == ["0.85", "0.00", "0.15"]
+    assert exceptions_shown(page) == []
+    screenshot(page, "weights_line_prob_clicked")
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="P(best) PNG").click()
+    png = Path(download.value.path()).read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the static P(best) line
+    (ARTIFACTS / "weights_line_pbest_download.png").write_bytes(png)
     ctx.close()

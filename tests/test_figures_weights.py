@@ -186,11 +186,15 @@ def test_line_points_carry_the_weights_a_click_needs() -> None:
         selectable = [t for t in fig.data if t.type == "bar" or "markers" in t.mode]
         assert len(selectable) == len(fig.data) >= 2  # plotly never selects a bare line
         for t in selectable:
-            np.testing.assert_allclose(t.x, dm.weights[:, 0])
+            np.testing.assert_allclose(np.sort(t.x), np.sort(dm.weights[:, 0]))
+            if (
+                t.type == "scatter" and t.stackgroup
+            ):  # plotly reports a stacked point's x right only for sorted x
+                assert np.all(np.diff(t.x) > 0)
             assert t.hovertemplate and t.hovertemplate.endswith("<extra></extra>")
-            k = 3  # a click on the fourth grid point, as plotly reports it
+            k = 3  # a click on the fourth point, as plotly reports it
             w = clicked_point(event({"x": t.x[k], "y": t.y[k], "curve_number": 0}), 2)
-            np.testing.assert_allclose(w, dm.weights[k])
+            np.testing.assert_allclose(w, [t.x[k], 1 - t.x[k]])
         for t in fig.data:
             if t.type == "scatter":  # invisible markers, selected or not
                 assert t.marker.opacity == t.selected.marker.opacity == 0
@@ -247,16 +251,19 @@ def test_static_probability_line_image(fmt: str, magic: bytes) -> None:
         assert "Data: vtab1k. Bands: each model's share of 200 draws" in text
         assert "weight on x (rest on z)" in text
         counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
-        for i in np.flatnonzero(counts):
+        for i in np.flatnonzero(pm.probability.max(axis=0) > 0.01):  # every band is named
             assert f"{pm.models[i]} ({counts[i]:.0%})" in text
         assert "P(best) 95%–100%" in text
 
 
-def test_static_probability_line_stacks_to_one() -> None:
-    """Models that never pass 1% share one grey band, so the stack always reaches 100%."""
+def test_static_probability_line_names_every_band_and_stacks_to_one() -> None:
+    """A model never most likely best but with a band is listed at 0%; models that never pass
+    1% share one grey band, so the stack always reaches 100%."""
     x = np.linspace(1, 0, 5)
-    rare = np.array([0.0, 0.004, 0.008, 0.004, 0.0])  # two models, each at most 0.8%
-    prob = np.column_stack([x * (1 - 2 * rare), (1 - x) * (1 - 2 * rare), rare, rare])
+    third = np.array([0.0, 0.1, 0.2, 0.1, 0.0])  # gamma: a band, never the likeliest
+    rare = np.array([0.0, 0.004, 0.008, 0.004, 0.0])  # delta: at most 0.8%
+    rest = 1 - third - rare
+    prob = np.column_stack([x * rest, (1 - x) * rest, third, rare])
     pm = BestProbabilityMap(
         models=MODELS,
         categories=("x", "z"),
@@ -270,9 +277,24 @@ def test_static_probability_line_stacks_to_one() -> None:
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         text = svg_text(probability_image(pm, OPTS.colors, "svg", data="fig"))
     assert "other models (each ≤ 1%)" in text and "of 250 draws" in text
-    assert "gamma" not in text and "delta" not in text  # never most likely best: no own entry
-    common = prob[:, :2] / prob[:, :2].sum(axis=1, keepdims=True)
-    pm_common = replace(pm, models=MODELS[:2], probability=common)
+    assert "gamma (0%)" in text
+    assert "delta" not in text  # in the grey band, no entry of its own
+    common = prob[:, :3] / prob[:, :3].sum(axis=1, keepdims=True)
+    pm_common = replace(pm, models=MODELS[:3], probability=common)
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         text = svg_text(probability_image(pm_common, OPTS.colors, "svg", data="fig"))
-    assert "other models" not in text  # nothing left over: no grey band
+    assert "other models" not in text and "gamma (0%)" in text  # nothing left over
+
+
+def test_static_se_line_names_every_line() -> None:
+    """Models drawn as a line that win nowhere join the winner legend at 0%."""
+    dm, _ = line_maps(bench(), ["x", "z"], resolution=20)
+    drawn = set(dm.leader.tolist()) | set(dm.runner_up.tolist())
+    never = [dm.models[i] for i in sorted(drawn - set(dm.winner.tolist()))]
+    assert never  # %{a} and delta are runners-up somewhere but never win
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        text = svg_text(dominance_image(dm, OPTS.colors, "svg", data="fig"))
+    for m in never:
+        assert f"{m} (0%)" in text
+    bold = MODELS[0]  # "<b>bold</b>": names are text in the image, never markup
+    assert f"{bold} ({dm.shares()[bold]:.0%})" in text
