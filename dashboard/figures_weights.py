@@ -443,7 +443,7 @@ def dominance_line_figure(
                 line={"color": options.color(dm.models[i]), "width": 2},
                 **LINE_POINTS,
                 name=_esc(dm.models[i]),
-                hovertemplate=f"{_esc(dm.models[i])}: %{{y:.2f}}<extra></extra>",
+                hovertemplate=f"{_tmpl(dm.models[i])}: %{{y:.2f}}<extra></extra>",
             ),
             row=1,
             col=1,
@@ -515,7 +515,7 @@ def probability_line_figure(
                 **LINE_POINTS,
                 fillcolor=options.color(m),
                 name=_esc(m),
-                hovertemplate=f"P({_esc(m)} best) = %{{y:.1%}}<extra></extra>",
+                hovertemplate=f"P({_tmpl(m)} best) = %{{y:.1%}}<extra></extra>",
             )
         )
     if marker is not None:

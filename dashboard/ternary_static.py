@@ -24,6 +24,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.text import Text
 from matplotlib.ticker import PercentFormatter
 from ternary.heatmapping import polygon_generator
 from ternary.helpers import project_point
@@ -332,8 +333,12 @@ def _probability_line_figure(
 
 
 def _save(fig: Figure, fmt: str) -> bytes:
+    """``fig`` as ``fmt`` bytes; every text is drawn literally (a ``$`` in a model, category or
+    data set name would otherwise start matplotlib mathtext, which can fail to parse)."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: use one of {sorted(FORMATS)}.")
+    for text in fig.findobj(Text):
+        text.set_parse_math(False)
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, facecolor="white")
     return buf.getvalue()

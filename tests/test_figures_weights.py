@@ -192,6 +192,7 @@ def test_line_points_carry_the_weights_a_click_needs() -> None:
             ):  # plotly reports a stacked point's x right only for sorted x
                 assert np.all(np.diff(t.x) > 0)
             assert t.hovertemplate and t.hovertemplate.endswith("<extra></extra>")
+            assert "%{a}" not in t.hovertemplate  # the model named %{a} is not a placeholder
             k = 3  # a click on the fourth point, as plotly reports it
             w = clicked_point(event({"x": t.x[k], "y": t.y[k], "curve_number": 0}), 2)
             np.testing.assert_allclose(w, [t.x[k], 1 - t.x[k]])
@@ -298,3 +299,22 @@ def test_static_se_line_names_every_line() -> None:
         assert f"{m} (0%)" in text
     bold = MODELS[0]  # "<b>bold</b>": names are text in the image, never markup
     assert f"{bold} ({dm.shares()[bold]:.0%})" in text
+
+
+def test_static_images_draw_dollar_signs_literally() -> None:
+    """A "$" in a name would start matplotlib mathtext (``$\\frac{a$`` fails to parse)."""
+    b = replace(bench(), models=("$\\frac{a$", "b$x^$", "gamma", "delta"), name="d$a$ta")
+    dm = dominance_map(moments_from_benchmark(b), resolution=5)
+    pm = best_probability_map(moments_from_draws(draws(b, 50)), resolution=5)
+    m2 = map_categories(b.category_names, pick=["x", "z"])
+    line = dominance_map(moments_from_benchmark(b, m2), resolution=5)
+    pline = best_probability_map(moments_from_draws(draws(b, 50), m2), resolution=5)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        for out in (
+            dominance_image(dm, OPTS.colors, "svg", data=b.name),
+            probability_image(pm, OPTS.colors, "svg", data=b.name),
+            dominance_image(line, OPTS.colors, "svg", data=b.name),
+            probability_image(pline, OPTS.colors, "svg", data=b.name),
+        ):
+            text = svg_text(out)
+            assert "Data: d$a$ta." in text and "$\\frac{a$" in text
