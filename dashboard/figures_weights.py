@@ -467,6 +467,7 @@ def dominance_line_figure(
     )
     if marker is not None:
         fig.add_vline(x=float(marker[0]), line={"color": "black", "width": 2, "dash": "dot"})
+    fig.update_xaxes(hoverformat=".1~%")  # the hover's header: the weight, as a percent
     fig.update_yaxes(title_text=options.unit, row=1, col=1, gridcolor="#EEEEEE")
     fig.update_yaxes(showticklabels=False, row=2, col=1, title_text="winner")
     fig.update_xaxes(
@@ -531,6 +532,7 @@ def probability_line_figure(
         xaxis={
             "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
             "tickformat": ".0%",
+            "hoverformat": ".1~%",
         },
         title={"text": options.title, "x": 0} if options.title else None,
         margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
