@@ -204,3 +204,6 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
     at.radio(key="w_view").set_value("both").run()
     assert not at.exception and not at.error
     assert len(charts(at)) == 2
+    at.multiselect(key="w_pick").set_value(["natural"]).run()  # one category: explained
+    assert not at.exception
+    assert any("needs 2 or 3 categories" in e.value for e in at.error)
