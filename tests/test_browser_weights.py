@@ -104,6 +104,7 @@ def sidebar_weights(page) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # about 7 s: two views, two clicks and a download
 def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_server) -> None:
     ctx, page = open_map(browser, app_server, "")
     main = page.get_by_test_id("stMain")
