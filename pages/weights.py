@@ -126,7 +126,8 @@ ctx = current()
 st.title("Task weights")
 bench = ctx.require_bench()
 st.caption(
-    "Every point of the triangle is a weighting of the categories; the weighted score is "
+    "Every point of the map (a triangle for three categories, a line for two) is a weighting "
+    "of the categories; the weighted score is "
     "S(w) = Σ w_c × (mean score over the category's tasks). A tile takes the colour of the "
     "leading model only where its lead over the runner-up is at least z standard errors "
     "(Longjohn, Gopalan & Casleton 2024, METHODS 5); grey means the data cannot tell the two "
