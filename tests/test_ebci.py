@@ -256,6 +256,19 @@ def test_kappa_must_be_a_kurtosis() -> None:
         ebci(np.array([0.1, 0.2]), np.array([0.1, 0.1]), np.zeros(2), kappa=0.0)
 
 
+def test_table_error_below_1e6_random_settings() -> None:
+    """The table against cva_v over random (kappa, alpha) and m2 ranges (up to 8 units of
+    log m2), including kappa = 1 (CVb) and the jumps and kinks the midpoint check must catch."""
+    rng = np.random.default_rng(21)
+    for kappa in (1.0, 1.3, 3.0, 6.5, 40.0, 900.0, INF):
+        alpha = float(rng.choice([0.01, 0.05, 0.1, 0.2])) * rng.uniform(0.8, 1.2)
+        lo = rng.uniform(np.log(1e-4), np.log(10.0))
+        m2 = np.exp(rng.uniform(lo, lo + rng.uniform(1.0, 8.0), 600))
+        table = cva_table(m2.min(), m2.max(), kappa, alpha)
+        assert np.max(np.abs(table(m2) - cva_v(m2, kappa, alpha))) <= 1e-6, (kappa, alpha)
+        assert table.check_error <= 2e-7
+
+
 def test_table_interpolates_across_the_step2_jump() -> None:
     """The spec's cva jumps where rho(m2, kappa, cv_inf) - alpha crosses -1e-5; the table
     interpolates the pieces on both sides and the gap, so no interval is solved directly and
