@@ -17,6 +17,7 @@ from core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
+from dashboard import state
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -151,3 +152,33 @@ def test_same_seed_same_numbers(case, kind: str) -> None:
     a, b = bootstrap(bench, reps=30, seed=seed), bootstrap(bench, reps=30, seed=seed)
     np.testing.assert_array_equal(a.values, b.values)
     np.testing.assert_array_equal(rank_aggregations(a).to_numpy(), rank_aggregations(b).to_numpy())
+
+
+_PARAM_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40
+) | st.sampled_from(["", " ", "nan", "inf", "-1", "1e309", "{}", "[]", '{"a":1}', "a;b", ",,"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(state.PARAM_NAMES + state.OPTIONAL_PARAM_NAMES), _PARAM_TEXT, max_size=8
+    )
+)
+def test_any_link_parameters_parse_to_values_or_named_notices(params: dict[str, str]) -> None:
+    """Whatever a link holds, parsing never raises: each value is used or named in a notice."""
+    values, notices = state.parse_static(params, samples=("toy",), methods=("bootstrap", "bayes"))
+    bayes, bayes_notices = state.parse_bayes(params)
+    named = {n.param for n in [*notices, *bayes_notices]}
+    for name in ("data", "method", "level", "reps", "seed", "metric", "rho"):
+        if name in params:
+            assert (name in values) != (name in named), name
+    for name in ("chains", "warmup", "interval", "sampler"):
+        if name in params:
+            assert (name in bayes) != (name in named), name
+    for raw in (params.get("weights"), params.get("models"), params.get("categories")):
+        if raw is not None:
+            state.parse_weights(raw, ("x", "y"))
+            state.parse_models(raw, ("a", "b"))
+            edits, notice = state.parse_categories(raw, ("t1", "t2"))
+            assert set(edits) <= {"t1", "t2"} and (notice is None or notice.param == "categories")
