@@ -1,4 +1,5 @@
-"""Property tests (hypothesis): reordering, interval monotonicity, reproducibility (METHODS 2-4)."""
+"""Property tests (hypothesis): reordering, interval monotonicity, reproducibility (METHODS 2-4),
+and link parameters that never break the app."""
 
 from __future__ import annotations
 
