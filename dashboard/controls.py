@@ -26,7 +26,7 @@ UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
 NOTICES_KEY = "_link_notices"
-SHARE_SLOT = "_share_slot"  # this run's sidebar placeholder of the share box, and its query
+SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box, and its query
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
     "the difference (Goldstein & Healy 1995)."

@@ -184,7 +184,7 @@ def _ternary_layout(
 
 
 def _tmpl(name: object) -> str:
-    """A user string safe inside a hovertemplate: HTML-escaped, no ``%{`` placeholders."""
+    """A user string safe inside a hovertemplate: HTML-escaped, no ``%{`` template fields."""
     return _esc(name).replace("{", "&#123;").replace("}", "&#125;")
 
 
