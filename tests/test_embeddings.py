@@ -16,6 +16,7 @@ from core.embeddings import (
     REFIT_BUDGET,
     SYNTHETIC_CASES,
     _folds,
+    _influence_head,
     _perturbation_weights,
     _refit_head,
     _resample_counts,
@@ -26,6 +27,7 @@ from core.embeddings import (
     consistency,
     gaussian_stats,
     head_posteriors,
+    linear_cost,
     log_posterior,
     read_embeddings,
     read_meta,
@@ -143,6 +145,90 @@ def test_refit_with_integer_weights_equals_fitting_the_duplicated_entities() -> 
             )
             assert alp[r] == pytest.approx(lp[np.arange(len(rows)), y[rows]].mean(), abs=1e-5)
             assert acc[r] == pytest.approx(np.mean(lp.argmax(axis=1) == y[rows]), abs=1e-12)
+
+
+def _weighted_alp(
+    xh: np.ndarray, y: np.ndarray, k: int, fold: np.ndarray, w: np.ndarray, log_clip: float
+) -> float:
+    """The weighted out-of-fold ALP of one head in float64, written directly: per fold the
+    weighted statistics of the training entities through :func:`log_posterior` (eps 4)."""
+    nfold = int(fold.max()) + 1
+    lp = np.empty((len(y), k))
+    for f in range(nfold):
+        train = fold != f if nfold > 1 else np.ones(len(y), dtype=bool)
+        parts = [(w[train & (y == c)], xh[train & (y == c)]) for c in range(k)]
+        counts = np.array([wc.sum() for wc, _ in parts])
+        sums = np.stack([wc @ xc for wc, xc in parts])
+        cross = np.stack([(xc * wc[:, None]).T @ xc for wc, xc in parts])
+        lp[fold == f] = log_posterior(counts, sums, cross, xh[fold == f], 4.0)
+    own = lp[np.arange(len(y)), y]
+    kept = w * (own >= log_clip)
+    return float(kept @ np.where(kept > 0, own, 0.0) / kept.sum())
+
+
+@pytest.mark.parametrize("folds", [5, 1])
+def test_influence_is_the_derivative_of_the_weighted_alp(folds: int) -> None:
+    """The linear mode's IF_j against a central finite difference of the point estimate in
+    entity j's weight (computed independently, in float64), with the clip leaving some out."""
+    x, labels = synthetic_clusters("partial", k=3, n=40, d=5, seed=2)
+    y = np.unique(labels, return_inverse=True)[1]
+    xh = x - x.mean(axis=0)
+    fold = _folds(y, folds, np.random.default_rng(0)) if folds > 1 else np.zeros(120, dtype=int)
+    log_clip = np.log(0.3)
+    lp = head_posteriors(np.ascontiguousarray(x.T), y, 3, np.arange(5), 4.0, fold)
+    assert 0 < np.mean(lp[np.arange(120), y] < log_clip) < 0.5  # the clip is active
+    infl, infl_acc = _influence_head(xh, y, 3, fold, lp, 4.0, log_clip)
+    step = 1e-5
+    for j in range(0, 120, 7):
+        up, down = np.ones(120), np.ones(120)
+        up[j] += step
+        down[j] -= step
+        fd = (
+            _weighted_alp(xh, y, 3, fold, up, log_clip)
+            - _weighted_alp(xh, y, 3, fold, down, log_clip)
+        ) / (2 * step)
+        assert infl[j] == pytest.approx(fd, abs=1e-9, rel=1e-6)
+    # accuracy: the held-out part only
+    hits = (lp.argmax(axis=1) == y).astype(float)
+    np.testing.assert_allclose(infl_acc, (hits - hits.mean()) / 120)
+
+
+def test_linear_replicates_agree_with_refit_ones_at_a_small_spread() -> None:
+    """Same weights (spread 0.01): the first-order deviations are the refit ones, per model,
+    with several heads and folds. No clip here: a refitted replicate in which an entity crosses
+    the clip threshold jumps by its whole term, which the draws then multiply by
+    ``1 / refit_spread``; the clip's part of the influence is checked against the finite
+    difference above."""
+    x, labels = synthetic_clusters("partial", k=4, n=60, d=12, seed=0)
+    noisy = x + np.random.default_rng(1).standard_normal(x.shape)
+    emb = {"clean": x, "noisy": noisy}
+    options = {"heads": 3, "dims": 6, "reps": 200, "seed": 3, "refit_spread": 0.01, "eps": 0.5}
+    for folds in (5, 1):
+        refit = consistency(emb, labels, folds=folds, bootstrap="refit", clip=0, **options)
+        linear = consistency(emb, labels, folds=folds, bootstrap="linear", clip=0, **options)
+        for m in range(2):
+            a, b = refit.alp_draws[:, m], linear.alp_draws[:, m]
+            assert np.corrcoef(a, b)[0, 1] > 0.99
+            assert b.std() / a.std() == pytest.approx(1.0, abs=0.03)
+            assert linear.scores[m].alp.estimate == refit.scores[m].alp.estimate
+        assert linear.settings["bootstrap"] == "linear"
+        assert "linearised refit" in linear.scores[0].alp.method
+        assert "leaves out the error of fitting" in linear.scores[0].accuracy.method
+
+
+def test_auto_mode_picks_linear_when_refitting_is_over_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
+    refit, linear = refit_cost(120, 3, 5, [3] * 4, 200), linear_cost(120, 3, 5, [3] * 4, 1000)
+    assert linear < refit
+    monkeypatch.setattr("core.embeddings.REFIT_BUDGET", (linear + refit) / 2)
+    res = consistency({"m": x}, y, seed=1, heads=4, dims=3)
+    assert res.settings["bootstrap"] == "linear" and res.settings["reps"] == 1000
+    monkeypatch.setattr("core.embeddings.REFIT_BUDGET", linear / 2)
+    assert consistency({"m": x}, y, seed=1, heads=4, dims=3).settings["bootstrap"] == "scores"
+    # the benchmark's size (20,000 entities, 16 heads x 64 dims, 8 clusters): linear, not scores
+    assert linear_cost(20_000, 8, 5, [64] * 16, 1000) <= REFIT_BUDGET
 
 
 def test_auto_mode_refits_small_problems_and_says_so() -> None:
