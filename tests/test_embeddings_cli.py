@@ -48,18 +48,25 @@ def test_bootstrap_flag_chooses_the_mode(
     emb, meta = _files(tmp_path)
     argv = ["embeddings", str(emb), "--meta", str(meta), "--label", "topic", "--json"]
     out = {}
-    for mode in ("refit", "scores"):
+    for mode in ("refit", "linear", "scores"):
         assert main([*argv, "--bootstrap", mode]) == 0
         out[mode] = json.loads(capsys.readouterr().out)
         assert out[mode]["settings"]["bootstrap"] == mode
         assert set(out[mode]["rows"][0]) == {"model", "alp", "alp_low", "alp_high", "accuracy"}
     assert "refitting" in out["refit"]["method"]["good"]
     assert "held fixed" in out["scores"]["method"]["good"]
+    assert "linearised refit" in out["linear"]["method"]["good"]
+    # the linear accuracy interval says it leaves out the fitting error; the others name one method
+    assert "leaves out the error of fitting" in out["linear"]["accuracy_method"]["good"]
+    assert out["refit"]["accuracy_method"] == out["refit"]["method"]
     assert out["refit"]["settings"]["reps"] == 200 and out["scores"]["settings"]["reps"] == 1000
-    for refit, scores in zip(out["refit"]["rows"], out["scores"]["rows"], strict=True):
-        assert refit["alp"] == scores["alp"]  # same estimate, different interval
-        # the refit interval also carries the error of fitting the Gaussians
-        assert refit["alp_high"] - refit["alp_low"] > scores["alp_high"] - scores["alp_low"]
+    assert out["linear"]["settings"]["reps"] == 1000
+    rows = zip(out["refit"]["rows"], out["linear"]["rows"], out["scores"]["rows"], strict=True)
+    for refit, linear, scores in rows:
+        assert refit["alp"] == linear["alp"] == scores["alp"]  # same estimate, other intervals
+        # the refit and linear intervals also carry the error of fitting the Gaussians
+        for fitted in (refit, linear):
+            assert fitted["alp_high"] - fitted["alp_low"] > scores["alp_high"] - scores["alp_low"]
     with pytest.raises(SystemExit) as stop:
         main([*argv, "--bootstrap", "exact"])
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
@@ -86,6 +93,18 @@ def test_prior_weight_steers_the_tree(tmp_path: Path, capsys: pytest.CaptureFixt
     assert root["split"].startswith("size")
     assert main([*argv, "--prior", "size"]) == 2
     assert "COLUMN=WEIGHT" in capsys.readouterr().err
+
+
+def test_text_output_names_the_linear_accuracy_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emb, meta = _files(tmp_path)
+    argv = ["embeddings", str(emb), "--meta", str(meta), "--label", "topic"]
+    assert main([*argv, "--bootstrap", "linear", "--reps", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "linearised refit" in out and "accuracy intervals: linearised" in out
+    assert main([*argv, "--bootstrap", "refit", "--reps", "50"]) == 0
+    assert "accuracy intervals" not in capsys.readouterr().out
 
 
 def test_sample_runs_without_meta(capsys: pytest.CaptureFixture[str]) -> None:
