@@ -32,6 +32,7 @@ Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
 BOOTSTRAP_CHOICES = {
     "auto": "Auto",
     "refit": "Refit Gaussians (includes fitting error)",
+    "linear": "Linearised refit (includes fitting error, fast)",
     "scores": "Resample scores (fast)",
 }
 CLIPPED_WARNING = 0.05  # warn when clipping leaves out more than this share of posteriors
@@ -203,7 +204,8 @@ with guard("The embedding analysis"):
             "Default replicates",
             True,
             key="emb_auto_reps",
-            help="200 when the Gaussians are refitted, 1000 when scores are resampled.",
+            help="200 when the Gaussians are refitted, 1000 for the linearised refit and when "
+            "scores are resampled.",
         )
         reps = None
         if not auto_reps:
@@ -246,10 +248,18 @@ with guard("The embedding analysis"):
         help="Refit: every bootstrap replicate refits the Gaussians, so the interval includes the "
         "error of fitting them; it is for the expected score of this procedure on new entities "
         "(Gaussians fitted on (folds−1)/folds of each cluster), not for the true Gaussians, which "
-        "a fitted score misses when clusters are small. Scores: resample per-entity scores with "
+        "a fitted score misses when clusters are small. Linearised refit: the first-order "
+        "version of Refit (how each entity's weight moves the score, as a held-out entity and "
+        "through the Gaussians it helps fit), one pass instead of one refit per replicate; its "
+        "accuracy interval leaves out the fitting error. Scores: resample per-entity scores with "
         "the Gaussians held fixed — fast, but too narrow when clusters are small relative to the "
         "dimensions per head. Auto: refit unless that would take more than about 10 s (refitting "
-        "thousands of entities with many heads of 64 dimensions can take minutes).",
+        "thousands of entities with many heads of 64 dimensions can take minutes), else the "
+        "linearised refit.",
+    )
+    st.caption(
+        "Linearised refit: Refit's interval to first order, computed in one pass — seconds where "
+        "refitting takes minutes."
     )
     result, tree = _analyse(
         digest,
@@ -297,11 +307,14 @@ with guard("The embedding analysis"):
         "`clipped`: share of entity-head "
         "posteriors left out of the ALP by the clip threshold."
     )
+    if result.scores[0].accuracy.method != result.scores[0].alp.method:
+        st.caption(f"Accuracy intervals: {md_escape(result.scores[0].accuracy.method)}.")
     if used == "scores":
         st.info(
             "These intervals hold the fitted Gaussians fixed and can be too narrow when clusters "
-            "are small relative to the dimensions per head. Choose 'Refit' for intervals that "
-            "include the fitting error (slower on large data)."
+            "are small relative to the dimensions per head. Choose 'Refit' or 'Linearised "
+            "refit' for intervals that include the fitting error (the linearised one stays fast "
+            "on large data)."
         )
     st.dataframe(table, hide_index=True, key="emb_table")
     heavy = table[table["clipped"] > CLIPPED_WARNING]

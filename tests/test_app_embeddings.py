@@ -122,15 +122,24 @@ def test_bootstrap_choice_is_applied_and_named(make_app) -> None:
     x, ids, meta = _labelled(90)
     at = _upload(_open(make_app), _npz(ids=ids, m=x), meta)
     widths = {}
-    for mode, phrase in (("refit", "refitting the Gaussians"), ("scores", "held fixed")):
+    phrases = {
+        "refit": "refitting the Gaussians",
+        "linear": "linearised refit",
+        "scores": "held fixed",
+    }
+    for mode, phrase in phrases.items():
         at.radio(key="emb_bootstrap").set_value(mode).run()
         _clean(at)
         assert any(phrase in c.value for c in at.caption)
         row = at.dataframe[0].value.iloc[0]
         widths[mode] = row["alp_high"] - row["alp_low"]
-    # resampled scores ignore the fitting error: the page says so, and the interval is narrower
-    assert any("too narrow" in i.value for i in at.info)
-    assert widths["scores"] < widths["refit"]
+        # only resampled scores ignore the fitting error of the ALP: the page says so for them
+        assert any("too narrow" in i.value for i in at.info) == (mode == "scores")
+        # the linear accuracy interval is named apart: it leaves out the fitting error
+        notes = [c.value for c in at.caption if c.value.startswith("Accuracy intervals")]
+        assert len(notes) == (mode == "linear")
+        assert all("leaves out the error of fitting" in n for n in notes)
+    assert widths["scores"] < widths["refit"] and widths["scores"] < widths["linear"]
 
 
 @pytest.mark.parametrize(
