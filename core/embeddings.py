@@ -950,7 +950,8 @@ def consistency(
     if bootstrap not in BOOTSTRAP_MODES:
         raise DataError(
             f"bootstrap {bootstrap!r} is not one of {', '.join(BOOTSTRAP_MODES)}.",
-            hint="use 'refit' (honest about fitting the Gaussians) or 'scores' (fast).",
+            hint="use 'refit' (honest about fitting the Gaussians), 'linear' (its fast "
+            "first-order version) or 'scores' (fast, Gaussians held fixed).",
         )
     if reps is not None and reps < 1:
         raise DataError(f"reps {reps} must be at least 1.")
