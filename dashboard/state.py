@@ -136,32 +136,53 @@ def parse_static(
                 f"expected one of {', '.join('sample:' + s for s in samples)}; "
                 f"using '{DEFAULT_DATA}'.",
             )
-    if "method" in params:
-        if params["method"] in methods:
-            values["method"] = params["method"]
-        else:
-            bad("method", f"expected one of {', '.join(methods)}; using '{methods[0]}'.")
+    _check_choices(params, (("method", tuple(methods), methods[0]),), values, notices)
     checks = (
         ("level", float, LEVEL_RANGE, DEFAULT_LEVEL),
         ("reps", int, REPS_RANGE, DEFAULT_REPS),
         ("seed", int, SEED_RANGE, 0),
         ("rho", float, RHO_RANGE, 0.0),
     )
+    _check_numbers(params, checks, values, notices)
+    _check_choices(params, (("metric", METRICS, "raw"),), values, notices)
+    return values, notices
+
+
+def _check_numbers(
+    params: Mapping[str, str],
+    checks: Sequence[tuple[str, type, tuple[float, float], float]],
+    values: dict[str, object],
+    notices: list[Notice],
+) -> None:
+    """``(name, int|float, (lo, hi), default)``: a valid number goes to ``values``, a bad one
+    to ``notices``; absent names are skipped."""
     for name, kind, (lo, hi), default in checks:
         if name not in params:
             continue
         value = _number(params[name], kind, lo, hi)
         if value is None:
             what = "a whole number" if kind is int else "a number"
-            bad(name, f"expected {what} from {lo:g} to {hi:g}; using {default:g}.")
+            message = f"expected {what} from {lo:g} to {hi:g}; using {default:g}."
+            notices.append(Notice(name, str(params[name]), message))
         else:
             values[name] = value
-    if "metric" in params:
-        if params["metric"] in METRICS:
-            values["metric"] = params["metric"]
+
+
+def _check_choices(
+    params: Mapping[str, str],
+    checks: Sequence[tuple[str, Sequence[str], str]],
+    values: dict[str, object],
+    notices: list[Notice],
+) -> None:
+    """``(name, allowed, default)``: as :func:`_check_numbers`, for a choice among names."""
+    for name, allowed, default in checks:
+        if name not in params:
+            continue
+        if params[name] in allowed:
+            values[name] = params[name]
         else:
-            bad("metric", f"expected one of {', '.join(METRICS)}; using 'raw'.")
-    return values, notices
+            message = f"expected one of {', '.join(allowed)}; using '{default}'."
+            notices.append(Notice(name, str(params[name]), message))
 
 
 def parse_bayes(params: Mapping[str, str]) -> tuple[dict[str, object], list[Notice]]:
@@ -169,31 +190,16 @@ def parse_bayes(params: Mapping[str, str]) -> tuple[dict[str, object], list[Noti
     tuple of spec strings (checked against the data's models by the caller)."""
     values: dict[str, object] = {}
     notices: list[Notice] = []
-    for name, (lo, hi) in (("chains", CHAINS_RANGE), ("warmup", WARMUP_RANGE)):
-        if name in params:
-            value = _number(params[name], int, lo, hi)
-            if value is None:
-                notices.append(
-                    Notice(
-                        name,
-                        params[name],
-                        f"expected a whole number from {lo} to {hi}; using {BAYES_DEFAULTS[name]}.",
-                    )
-                )
-            else:
-                values[name] = value
-    for name, allowed in (("interval", INTERVALS), ("sampler", SAMPLERS)):
-        if name in params:
-            if params[name] in allowed:
-                values[name] = params[name]
-            else:
-                notices.append(
-                    Notice(
-                        name,
-                        params[name],
-                        f"expected one of {', '.join(allowed)}; using '{BAYES_DEFAULTS[name]}'.",
-                    )
-                )
+    numbers = [
+        ("chains", int, CHAINS_RANGE, BAYES_DEFAULTS["chains"]),
+        ("warmup", int, WARMUP_RANGE, BAYES_DEFAULTS["warmup"]),
+    ]
+    _check_numbers(params, numbers, values, notices)  # type: ignore[arg-type]
+    choices = [
+        ("interval", INTERVALS, str(BAYES_DEFAULTS["interval"])),
+        ("sampler", SAMPLERS, str(BAYES_DEFAULTS["sampler"])),
+    ]
+    _check_choices(params, choices, values, notices)
     if params.get("priors", "").strip():
         specs = [p.strip() for p in params["priors"].split(PRIOR_SEPARATOR)]
         values["priors"] = tuple(p for p in specs if p)
