@@ -101,9 +101,33 @@ def wait_idle(page, timeout: float = 60_000) -> None:
 
 
 def wait_for_text_then_idle(page, text: str, timeout: float = 60_000) -> None:
-    """After an interaction: first the expected content, then idle (TESTING.md)."""
-    page.get_by_text(text).first.wait_for(timeout=timeout)
+    """After an interaction: first the expected content, then idle (TESTING.md).
+
+    On a timeout the failure says what the page showed instead (URL, exception boxes, the main
+    area's text) and saves a screenshot, so a failure in CI can be read from its log.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.get_by_text(text).first.wait_for(timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{text!r} did not appear.\n{page_report(page)}") from None
     wait_idle(page, timeout)
+
+
+def page_report(page, chars: int = 2_000) -> str:
+    """What the page shows now, for a failure message; a screenshot goes to tests/artifacts."""
+    shot = screenshot(page, "failure")
+    main = page.get_by_test_id("stMain")
+    text = main.inner_text(timeout=5_000) if main.count() else page.inner_text("body")
+    state = page.evaluate(
+        """() => { const a = document.querySelector('[data-testid="stApp"]');
+        return a ? [a.dataset.testConnectionState, a.dataset.testScriptState] : null; }"""
+    )
+    return (
+        f"URL: {page.url}\napp state: {state}\nexceptions: {exceptions_shown(page)}\n"
+        f"screenshot: {shot}\nmain text:\n{text[:chars]}"
+    )
 
 
 def wait_charts(page, timeout: float = 60_000) -> None:
