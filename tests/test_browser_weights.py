@@ -49,8 +49,7 @@ def test_rho_slider_changes_the_grey_area(browser, app_server) -> None:
     rho = page.get_by_test_id("stSlider").filter(has_text="Assumed correlation")
     rho.get_by_role("slider").focus()
     page.keyboard.press("End")  # rho = 0.99
-    page.get_by_text("rho = 0.99 is assumed").first.wait_for(timeout=60_000)
-    wait_idle(page)
+    wait_for_text_then_idle(page, "rho = 0.99 is assumed")
     wait_charts(page)
     after = grey_share(page)
     assert after < before
