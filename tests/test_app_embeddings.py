@@ -135,10 +135,13 @@ def test_bootstrap_choice_is_applied_and_named(make_app) -> None:
         widths[mode] = row["alp_high"] - row["alp_low"]
         # only resampled scores ignore the fitting error of the ALP: the page says so for them
         assert any("too narrow" in i.value for i in at.info) == (mode == "scores")
-        # the linear accuracy interval is named apart: it leaves out the fitting error
+        # the linear accuracy interval is named apart (it leaves out the fitting error), and so
+        # is the refit one (flipped hits rescaled by 1/sqrt(spread))
         notes = [c.value for c in at.caption if c.value.startswith("Accuracy intervals")]
-        assert len(notes) == (mode == "linear")
-        assert all("leaves out the error of fitting" in n for n in notes)
+        assert len(notes) == (mode != "scores")
+        if notes:
+            accuracy_phrase = {"linear": "leaves out the error of fitting", "refit": "1/sqrt"}
+            assert accuracy_phrase[mode] in notes[0]
     assert widths["scores"] < widths["refit"] and widths["scores"] < widths["linear"]
 
 

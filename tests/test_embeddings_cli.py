@@ -56,9 +56,11 @@ def test_bootstrap_flag_chooses_the_mode(
     assert "refitting" in out["refit"]["method"]["good"]
     assert "held fixed" in out["scores"]["method"]["good"]
     assert "linearised refit" in out["linear"]["method"]["good"]
-    # the linear accuracy interval says it leaves out the fitting error; the others name one method
+    # the linear accuracy interval says it leaves out the fitting error, the refit one how its
+    # flipped hits are rescaled; scores names one method for both
     assert "leaves out the error of fitting" in out["linear"]["accuracy_method"]["good"]
-    assert out["refit"]["accuracy_method"] == out["refit"]["method"]
+    assert "1/sqrt(spread)" in out["refit"]["accuracy_method"]["good"]
+    assert out["scores"]["accuracy_method"] == out["scores"]["method"]
     assert out["refit"]["settings"]["reps"] == 200 and out["scores"]["settings"]["reps"] == 1000
     assert out["linear"]["settings"]["reps"] == 1000
     rows = zip(out["refit"]["rows"], out["linear"]["rows"], out["scores"]["rows"], strict=True)
@@ -95,7 +97,7 @@ def test_prior_weight_steers_the_tree(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "COLUMN=WEIGHT" in capsys.readouterr().err
 
 
-def test_text_output_names_the_linear_accuracy_interval(
+def test_text_output_names_the_accuracy_interval_where_it_differs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     emb, meta = _files(tmp_path)
@@ -104,6 +106,8 @@ def test_text_output_names_the_linear_accuracy_interval(
     out = capsys.readouterr().out
     assert "linearised refit" in out and "accuracy intervals: linearised" in out
     assert main([*argv, "--bootstrap", "refit", "--reps", "50"]) == 0
+    assert "1/sqrt(spread)" in capsys.readouterr().out
+    assert main([*argv, "--bootstrap", "scores", "--reps", "50"]) == 0
     assert "accuracy intervals" not in capsys.readouterr().out
 
 

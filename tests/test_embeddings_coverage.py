@@ -9,7 +9,8 @@ Three Gaussian clusters (unit covariance, means 1.5 apart). Two truths:
   16 dimensions the fitted score is far below the population ALP (a fitting bias no interval
   fixes), the cross-fitted estimate is unbiased for the procedure target, ``"refit"`` covers it
   and ``"scores"`` (Gaussians held fixed) does not; ``"linear"`` (first-order refit) covers it as
-  ``"refit"`` does.
+  ``"refit"`` does. The refit accuracy interval is as wide as the estimate's spread calls for,
+  whatever the weights' spread.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def test_refit_covers_the_procedure_target_where_fixed_gaussians_do_not() -> Non
     proc_alp, proc_acc = _procedure_truth(16, 48, eps)
     pop_alp, _ = _population_truth(means)
     hits = {"scores": np.zeros(2), "refit": np.zeros(2)}
-    estimates, widths, centres = [], [], []
+    estimates, widths, centres, acc_estimates, acc_widths = [], [], [], [], []
     for s in range(sims):
         x, y = _sample(means, 60, s)
         for mode in ("scores", "refit"):
@@ -94,6 +95,8 @@ def test_refit_covers_the_procedure_target_where_fixed_gaussians_do_not() -> Non
                 estimates.append(a.estimate)
                 widths.append(a.high - a.low)
                 centres.append(r.alp_draws[:, 0].mean() - a.estimate)
+                acc_estimates.append(c.estimate)
+                acc_widths.append(c.high - c.low)
     spread = np.std(estimates)
     # the target: the cross-fitted estimate is unbiased for the procedure, far below the
     # population ALP (this is why the intervals are for the procedure)
@@ -106,6 +109,36 @@ def test_refit_covers_the_procedure_target_where_fixed_gaussians_do_not() -> Non
     # and about as wide as the estimate's spread calls for
     assert abs(np.mean(centres)) < 0.25 * spread
     assert np.mean(widths) < 1.3 * 2 * 1.96 * spread
+    # so are the accuracy intervals: flipped hits rescaled by 1/sqrt(spread), not 1/spread
+    # (which made them 2.3 times too wide here)
+    acc_needed = 2 * 1.96 * np.std(acc_estimates)
+    assert 0.8 * acc_needed < np.mean(acc_widths) < 1.4 * acc_needed
+
+
+def test_refit_accuracy_width_does_not_depend_on_the_spread() -> None:
+    """The refit accuracy interval is a property of the data, not of the weights' spread: with
+    flipped hits rescaled by 1/spread its width grew like 1/sqrt(spread) (2.3 times from spread
+    0.3 to 0.03 in 16 dims at 60 entities per cluster)."""
+    means, widths = _means(16), {0.03: [], 0.3: []}
+    for s in range(6):
+        x, y = _sample(means, 60, 500 + s)
+        for spread, out in widths.items():
+            c = (
+                consistency(
+                    {"m": x},
+                    y.astype(str),
+                    clip=0,
+                    reps=300,
+                    seed=s,
+                    refit_spread=spread,
+                    bootstrap="refit",
+                )
+                .scores[0]
+                .accuracy
+            )
+            out.append(c.high - c.low)
+    ratio = np.mean(widths[0.03]) / np.mean(widths[0.3])
+    assert 0.8 < ratio < 1.25, ratio
 
 
 def test_linear_covers_the_procedure_alp_as_refit_does() -> None:
