@@ -62,16 +62,15 @@ Choices the spec leaves open (documented here and in :func:`consistency`):
   (ii) the hits that flip because the refitted boundaries moved. Boundaries move by
   ``O(refit_spread)``, so ``O(N refit_spread)`` entities near them flip, and the net count of
   those flips fluctuates like a sum of that many signs: ``O(sqrt(refit_spread))``. Part (ii) is
-  therefore rescaled by ``1 / sqrt(refit_spread)`` (both rescalings are 1 at
-  ``refit_spread=1``). A heuristic: part (ii) also holds a shift linear in the spread (where the
-  fitted boundary is not the most accurate one), which this shrinks by ``sqrt(refit_spread)``;
-  the simulations below include that case. Rescaling the whole change by ``1 / refit_spread`` blew part (ii) up by
+  therefore rescaled by ``1 / sqrt(refit_spread)`` (both rescalings are 1 at ``refit_spread=1``).
+  A heuristic: part (ii) also holds a shift linear in the spread (where the fitted boundary is not
+  the most accurate one), which this shrinks by ``sqrt(refit_spread)``; the simulations below
+  include that case. Rescaling the whole change by ``1 / refit_spread`` blew part (ii) up by
   ``1 / sqrt(refit_spread)``: intervals 1.5-2.4 times wider than the estimate's spread, coverage
-  1.00 in every setting of the coverage benchmark. Split, the width no longer depends on the
-  spread (0.175, 0.180 and 0.184 at spreads 0.03, 0.1 and 0.3; 16 dimensions, 60 entities per
-  cluster); over the coverage benchmark's five settings (100 simulations each) the width is
-  0.98-1.14 times what the estimate's spread calls for and coverage of the procedure accuracy
-  0.94-1.00.
+  1.00 in every setting of the coverage benchmark. Split, the width no longer depends on the spread
+  (0.175, 0.180 and 0.184 at spreads 0.03, 0.1 and 0.3; 16 dimensions, 60 entities per cluster);
+  over the coverage benchmark's five settings (100 simulations each) the width is 0.98-1.14 times
+  what the estimate's spread calls for and coverage of the procedure accuracy 0.94-1.00.
 
   ``"linear"`` is the first-order ("infinitesimal jackknife") version of ``"refit"``: as the
   refit draws are deviations divided by the spread, their ``refit_spread -> 0`` limit is linear
