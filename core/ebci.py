@@ -28,8 +28,11 @@ Choices where the spec is open:
   accurate in the far tail); for ``B >= 10`` it is ``B + z_{1-alpha}`` as in the spec.
 - Bounded minimizations use Brent's method (as R ``optimize``) with the spec's tolerances
   (1e-9 for the dual, 1e-12 for ``LAM``); root finding uses ``brentq`` with ``xtol = 1e-12``.
-- The optional LP cross-check of the dual (R ``check=TRUE``) is not run: it never changes a
-  returned value except to mark a failure, and TV1 is reproduced without it.
+- The LP cross-check of the dual (R ``check=TRUE``) is :func:`rho_lp`, run by
+  ``rho(..., check=True)`` and ``cva(..., check=True)`` as the spec says (a ``UserWarning`` when
+  the LP and the dual differ by >= 1e-4; ``nan`` if the LP fails). It is off by default, as in R;
+  the app never needs it, since :func:`cva_v` and the table solve the primal. The tests use it
+  as an independent check of both paths.
 - :func:`cva` follows the spec's dual and so inherits its failures: at extreme ``m2`` (1e11
   with ``kappa = 50``, ``alpha = 0.001``) the dual value falls below the non-coverage of a
   feasible two-point distribution and cva is 12% too small (4.17e6 vs 4.71e6). :func:`cva_v`
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -247,8 +251,73 @@ class Rho:
     p: tuple[float, ...]
 
 
-def rho(m2: float, kappa: float, chi: float) -> Rho:
-    """``rho(m2, kappa, chi)`` (EBCI.md section 4), with the dual when the kurtosis binds."""
+def rho_lp(m2: float, kappa: float, chi: float, extra: tuple[float, ...] = ()) -> Rho:
+    """The primal of EBCI.md section 4 as a linear program on a grid (R ``check=TRUE``).
+
+    Support: ``m2``, the points ``extra`` (the dual's least-favourable points) and 5,000 equally
+    spaced points on ``[0, t0]``; maximise ``sum p_i r(x_i, chi)`` subject to ``sum p_i = 1``,
+    ``sum p_i x_i = m2``, ``sum p_i x_i^2 <= kappa m2^2``, ``p >= 0`` (HiGHS). A grid restricts
+    the distributions, so the value is a lower bound of rho, tight to the grid's resolution.
+    The constraints are scaled by ``m2`` and ``m2^2``. ``size`` is ``nan`` if the LP fails.
+    """
+    t0, _ = rt0(chi)
+    x = np.unique(np.concatenate([[m2], np.asarray(extra, float), np.linspace(0.0, t0, 5000)]))
+    x = x[x >= 0.0]
+    k2 = kappa * m2 * m2 if math.isfinite(kappa) else math.inf
+    a_ub = (x / m2) ** 2 if math.isfinite(k2) else None
+    res = optimize.linprog(
+        -_r_v(x, np.full(x.shape, chi)),
+        A_ub=None if a_ub is None else a_ub[None, :],
+        b_ub=None if a_ub is None else [kappa],
+        A_eq=np.vstack([np.ones_like(x), x / m2]),
+        b_eq=[1.0, 1.0],
+        bounds=(0.0, None),
+        method="highs",
+    )
+    if res.status != 0:
+        return Rho(math.nan, (), ())
+    keep = res.x > 1e-12
+    return Rho(float(-res.fun), tuple(x[keep]), tuple(res.x[keep]))
+
+
+def _lf_moments(lf: Rho, chi: float) -> tuple[float, float, float]:
+    """Non-coverage, mean and kurtosis (``E t^2 / (E t)^2``) of a least-favourable distribution."""
+    x, p = np.asarray(lf.x), np.asarray(lf.p)
+    mean = float(p @ x)
+    size = float(sum(pi * r(float(xi), chi) for xi, pi in zip(x, p, strict=True)))
+    return size, mean, float(p @ x**2) / mean**2 if mean > 0 else math.nan
+
+
+def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
+    """``rho(m2, kappa, chi)`` (EBCI.md section 4), with the dual when the kurtosis binds.
+
+    ``check=True`` is R's ``check=TRUE``: where the dual's least-favourable distribution misses
+    ``(rho, m2, kappa)`` by more than 1e-4, the primal LP (:func:`rho_lp`) is solved; a
+    ``UserWarning`` says when the two differ by >= 1e-4, and ``size`` is ``nan`` if it fails.
+    """
+    out = _rho(m2, kappa, chi)
+    t0, _ = rt0(chi)
+    binds = not (kappa == 1.0 or m2 >= t0 or math.isinf(kappa) or m2 * kappa >= t0)
+    if not (check and binds):  # the check is for the dual (section 4, case 4)
+        return out
+    size, mean, kurt = _lf_moments(out, chi)
+    if max(abs(size - out.size), abs(mean - m2), abs(kurt - kappa)) <= 1e-4:
+        return out
+    lp = rho_lp(m2, kappa, chi, out.x)
+    if math.isnan(lp.size):
+        return Rho(math.nan, out.x, out.p)
+    if abs(lp.size - out.size) >= 1e-4:
+        warnings.warn(
+            f"rho(m2={m2:g}, kappa={kappa:g}, chi={chi:g}): the dual gives {out.size:.6g}, "
+            f"the primal LP {lp.size:.6g}",
+            UserWarning,
+            stacklevel=2,
+        )
+    return out
+
+
+def _rho(m2: float, kappa: float, chi: float) -> Rho:
+    """:func:`rho` without the LP check."""
     t0, _ = rt0(chi)
     if kappa == 1.0 or m2 >= t0:
         return Rho(r(m2, chi), (m2,), (1.0,))
@@ -293,11 +362,21 @@ def cvb(b: float, alpha: float) -> float:
     return optimize.brentq(lambda c: r(t, c) - alpha, z, b + z + 1.0, xtol=_XTOL)
 
 
-def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05) -> float:
+def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, check: bool = False) -> float:
     """Exact robust critical value ``cva_alpha(m2, kappa)``: root of ``rho(m2, kappa, .) = alpha``.
 
     ``m2 = inf`` gives ``nan`` (no information about the unit beyond the regression).
+    ``check=True`` runs the LP check of :func:`rho` at the returned value (off inside the root
+    search, as in the spec): a warning where the dual and the LP differ, ``nan`` if the LP fails.
     """
+    cv = _cva(m2, kappa, alpha)
+    if check and math.isfinite(cv) and math.isnan(rho(m2, kappa, cv, check=True).size):
+        return math.nan
+    return cv
+
+
+def _cva(m2: float, kappa: float, alpha: float) -> float:
+    """:func:`cva` without the LP check."""
     _check_levels(kappa, alpha)
     if math.isinf(m2) or math.isnan(m2):
         return math.nan

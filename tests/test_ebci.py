@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from core.ebci import (
     lam,
     moments,
     rho,
+    rho_lp,
     rt0,
 )
 
@@ -202,6 +204,60 @@ def test_reference_dual_undercovers_at_an_extreme_point() -> None:
     assert feasible == pytest.approx(0.0016426685, rel=1e-6)  # > alpha: ref undercovers
     worst = _g(s, np.full(s.shape, m2), kappa - 1.0, np.full(s.shape, ours)).max()
     assert worst == pytest.approx(alpha, rel=1e-3) and ours > ref * 1.1
+
+
+def test_lp_check_agrees_with_the_dual_on_tv1() -> None:
+    """R's check=TRUE: where the kurtosis binds, the primal LP on a grid reaches the dual's rho
+    at the TV1 critical values, and the check neither warns nor changes the value."""
+    binding = 0
+    for m2, kappa, alpha, ref in TV1:
+        t0, _ = rt0(ref)
+        if kappa in (1, INF) or m2 == 0 or m2 * kappa >= t0:
+            continue
+        binding += 1
+        dual = rho(m2, kappa, ref)
+        assert rho_lp(m2, kappa, ref, dual.x).size == pytest.approx(dual.size, abs=1e-7)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert cva(m2, kappa, alpha, check=True) == pytest.approx(ref, abs=1e-6)
+    assert binding >= 5
+
+
+def test_lp_check_flags_where_the_dual_fails() -> None:
+    """The extreme point where the reference's dual undercovers: the check warns (and keeps the
+    value, as in R); the LP also confirms cva_v's value there."""
+    m2, kappa, alpha = 1e11, 50.0, 0.001
+    with pytest.warns(UserWarning, match="the primal LP 0.00164"):
+        ref = cva(m2, kappa, alpha, check=True)
+    assert ref == pytest.approx(4.166038e6, rel=1e-6)
+    ours = cva_v(np.array([m2]), kappa, alpha)[0]
+    assert rho_lp(m2, kappa, ours).size == pytest.approx(alpha, rel=1e-4)
+
+
+def test_lp_confirms_the_vectorised_critical_values() -> None:
+    """An independent check of the primal path: at cva_v's critical value no distribution on the
+    LP's grid has non-coverage above alpha, and the best one reaches it (the grid's value is a
+    lower bound of rho, tight to its resolution)."""
+    rng = np.random.default_rng(5)
+    for kappa in (1.5, 3.0, 8.0, 40.0):
+        alpha = float(rng.choice([0.01, 0.05, 0.1, 0.2]))
+        m2 = np.exp(rng.uniform(np.log(1e-2), np.log(1e3), 4))
+        for m, cv in zip(m2, cva_v(m2, kappa, alpha), strict=True):
+            value = rho_lp(float(m), kappa, float(cv)).size
+            assert alpha - 1e-5 < value < alpha + 1e-8, (kappa, alpha, m)
+
+
+def test_lp_check_gives_nan_when_the_lp_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.ebci
+
+    class Failed:
+        status, fun, x = 2, 0.0, None
+
+    monkeypatch.setattr(core.ebci.optimize, "linprog", lambda *a, **k: Failed())
+    # the LP runs where the dual's least-favourable distribution misses (rho, m2, kappa)
+    assert math.isnan(cva(1e11, 50.0, 0.001, check=True))
+    assert cva(1e11, 50.0, 0.001) == pytest.approx(4.166038e6, rel=1e-6)  # off by default
+    assert math.isnan(rho_lp(4.0, 3.0, 4.6195127237).size)
 
 
 def test_vectorised_matches_exact_random_settings() -> None:
