@@ -35,9 +35,9 @@ Choices where the spec is open:
   as an independent check of both paths.
 - :func:`cva` follows the spec's dual and so inherits its failures: at extreme ``m2`` (1e11
   with ``kappa = 50``, ``alpha = 0.001``) the dual value falls below the non-coverage of a
-  feasible two-point distribution and cva is 12% too small (4.17e6 vs 4.71e6). :func:`cva_v`
-  and the table (what :func:`ebci` uses by default) solve the primal and are right there
-  (tested).
+  feasible two-point distribution and cva is 12% too small (4.17e6 vs 4.71e6);
+  ``cva(..., check=True)`` warns there. :func:`cva_v` and the table (what :func:`ebci` uses by
+  default) solve the primal and are right there (tested, also against the LP).
 - With ``fs_correction="none"`` and ``mu2 = 0`` :func:`ebci` returns the regression estimate
   ``f`` and ``nan`` half-lengths (not R's residual ``Y - f``; EBCI.md section 8).
 """
