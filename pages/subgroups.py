@@ -36,7 +36,7 @@ GROUP_LABELS = {
     "subgroup": "Items' subgroup column",
 }
 FS_LABELS = {
-    "PMT": "PMT (default: A is never 0)",
+    "PMT": "PMT (default)",
     "FPLIB": "FPLIB",
     "none": "none (plain positive part)",
 }
@@ -133,7 +133,15 @@ with guard("The subgroup analysis"):
         "Interval level", options=(0.8, 0.9, 0.95, 0.99), value=0.95, key="sub_level"
     )
     fs = c2.selectbox(
-        "Finite-sample correction", tuple(FS_LABELS), format_func=FS_LABELS.get, key="sub_fs"
+        "Finite-sample correction",
+        tuple(FS_LABELS),
+        format_func=FS_LABELS.get,
+        key="sub_fs",
+        help="How the estimates of A and κ are kept away from 0 and 1 when the data hardly vary "
+        "around f. PMT (posterior-mean truncation, the default of R's ebci): floors from the "
+        "standard errors, so A is never 0. FPLIB: the mean of a normal truncated to (0, ∞), "
+        "also never 0. none: the plain positive part, which can set A to 0; then every EB "
+        "estimate is f and the robust interval is undefined.",
     )
     kappa = c3.radio(
         "Kurtosis κ", tuple(KAPPA_LABELS), format_func=KAPPA_LABELS.get, key="sub_kappa"
