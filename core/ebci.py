@@ -260,11 +260,12 @@ def rho_lp(m2: float, kappa: float, chi: float, extra: tuple[float, ...] = ()) -
     the distributions, so the value is a lower bound of rho, tight to the grid's resolution.
     The constraints are scaled by ``m2`` and ``m2^2``. ``size`` is ``nan`` if the LP fails.
     """
+    if not m2 > 0.0:
+        raise ValueError(f"the LP needs m2 > 0, got {m2}")
     t0, _ = rt0(chi)
     x = np.unique(np.concatenate([[m2], np.asarray(extra, float), np.linspace(0.0, t0, 5000)]))
     x = x[x >= 0.0]
-    k2 = kappa * m2 * m2 if math.isfinite(kappa) else math.inf
-    a_ub = (x / m2) ** 2 if math.isfinite(k2) else None
+    a_ub = (x / m2) ** 2 if math.isfinite(kappa) else None
     res = optimize.linprog(
         -_r_v(x, np.full(x.shape, chi)),
         A_ub=None if a_ub is None else a_ub[None, :],
@@ -284,7 +285,7 @@ def _lf_moments(lf: Rho, chi: float) -> tuple[float, float, float]:
     """Non-coverage, mean and kurtosis (``E t^2 / (E t)^2``) of a least-favourable distribution."""
     x, p = np.asarray(lf.x), np.asarray(lf.p)
     mean = float(p @ x)
-    size = float(sum(pi * r(float(xi), chi) for xi, pi in zip(x, p, strict=True)))
+    size = float(p @ _r_v(x, np.full(x.shape, chi)))
     return size, mean, float(p @ x**2) / mean**2 if mean > 0 else math.nan
 
 
@@ -296,10 +297,11 @@ def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
     ``UserWarning`` says when the two differ by >= 1e-4, and ``size`` is ``nan`` if it fails.
     """
     out = _rho(m2, kappa, chi)
-    t0, _ = rt0(chi)
-    binds = not (kappa == 1.0 or m2 >= t0 or math.isinf(kappa) or m2 * kappa >= t0)
-    if not (check and binds):  # the check is for the dual (section 4, case 4)
+    if not check:
         return out
+    t0, _ = rt0(chi)
+    if kappa == 1.0 or m2 >= t0 or math.isinf(kappa) or m2 * kappa >= t0:
+        return out  # no dual: the check is for section 4, case 4
     size, mean, kurt = _lf_moments(out, chi)
     if max(abs(size - out.size), abs(mean - m2), abs(kurt - kappa)) <= 1e-4:
         return out

@@ -232,6 +232,8 @@ def test_lp_check_flags_where_the_dual_fails() -> None:
     assert ref == pytest.approx(4.166038e6, rel=1e-6)
     ours = cva_v(np.array([m2]), kappa, alpha)[0]
     assert rho_lp(m2, kappa, ours).size == pytest.approx(alpha, rel=1e-4)
+    with pytest.raises(ValueError, match="m2 > 0"):
+        rho_lp(0.0, kappa, 2.0)
 
 
 def test_lp_confirms_the_vectorised_critical_values() -> None:
