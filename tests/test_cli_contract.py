@@ -112,7 +112,7 @@ def contract_differences(old: Any, new: Any, where: str = "$") -> list[str]:
             ]
         return [
             d
-            for i, (a, b) in enumerate(zip(old, new))
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
             for d in contract_differences(a, b, f"{where}[{i}]")
         ]
     if isinstance(old, float) and isinstance(new, int | float) and not isinstance(new, bool):
