@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from core import bayes
-from core.bootstrap import bootstrap
-from core.loaders import load_sample
+from benchuq.core.bayes import model as bayes
+from benchuq.core.bootstrap import bootstrap
+from benchuq.core.readers.loaders import load_sample
 
 TARGET_SECONDS = 5.0
 

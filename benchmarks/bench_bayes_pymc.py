@@ -31,8 +31,9 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core import bayes, diagnostics
-from core.loaders import load_sample
+from benchuq.core.bayes import diagnostics
+from benchuq.core.bayes import model as bayes
+from benchuq.core.readers.loaders import load_sample
 
 
 def _quantities(a: np.ndarray, b: np.ndarray, theta: np.ndarray) -> np.ndarray:

@@ -40,10 +40,10 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core import bootstrap as boot
-from core.data import Benchmark, ItemTask
-from core.loaders import load_sample
-from core.summaries import (
+from benchuq.core import bootstrap as boot
+from benchuq.core.data import Benchmark, ItemTask
+from benchuq.core.readers.loaders import load_sample
+from benchuq.core.summaries import (
     leaderboard,
     pairwise_differences,
     rank_aggregations,

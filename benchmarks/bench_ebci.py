@@ -26,9 +26,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.ebci import _t0_nodes, cva, cva_table, cva_v, ebci, moments
-from core.loaders import load_sample
-from core.subgroups import simulate
+from benchuq.core.readers.loaders import load_sample
+from benchuq.core.subgroups.ebci import _t0_nodes, cva, cva_table, cva_v, ebci, moments
+from benchuq.core.subgroups.estimates import simulate
 
 SETTINGS = [(None, 0.05), (3.0, 0.1), (20.0, 0.05), (math.inf, 0.05)]  # kappa None = estimated
 

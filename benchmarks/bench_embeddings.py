@@ -48,7 +48,7 @@ from scipy.stats import multivariate_normal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.embeddings import (
+from benchuq.core.embeddings.posterior import (
     REFIT_BUDGET,
     _folds,
     choose_heads,

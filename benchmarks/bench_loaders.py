@@ -23,7 +23,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.loaders import load_files
+from benchuq.core.readers.loaders import load_files
 
 TARGET_RATIO = 25.0
 

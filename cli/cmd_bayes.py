@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cli.common import (
+from benchuq.cli.common import (
     add_bayes_arguments,
     add_data_arguments,
     check_level,
@@ -17,7 +17,7 @@ from cli.common import (
 )
 
 if TYPE_CHECKING:
-    from core.bayes import BayesFit
+    from benchuq.core.bayes.model import BayesFit
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,8 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.priors import format_prior_specs
-    from core.summaries import leaderboard
+    from benchuq.core.bayes.priors import format_prior_specs
+    from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.common import (
+from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
     check_level,
@@ -33,8 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.common import UsageError
-    from core.summaries import pairwise_differences
+    from benchuq.cli.common import UsageError
+    from benchuq.core.summaries import pairwise_differences
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from cli.common import FORMATS, print_json
-from core.data import DataError
+from benchuq.cli.common import FORMATS, print_json
+from benchuq.core.data import DataError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,8 +75,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def read_units(args: argparse.Namespace):
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
-    from core.loaders import resolve
-    from core.subgroups import is_unit_table, units_from_benchmark, units_from_table
+    from benchuq.core.readers.loaders import resolve
+    from benchuq.core.subgroups.estimates import (
+        is_unit_table,
+        units_from_benchmark,
+        units_from_table,
+    )
 
     path = Path(args.data)
     if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
@@ -103,8 +107,8 @@ def read_units(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.main import UsageError
-    from core.subgroups import analyze
+    from benchuq.cli.main import UsageError
+    from benchuq.core.subgroups.estimates import analyze
 
     if not 0.0 < args.alpha < 1.0:
         raise UsageError(f"--alpha {args.alpha} must be between 0 and 1 (e.g. 0.05).")

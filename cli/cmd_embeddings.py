@@ -70,10 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.common import check_level, print_json
-    from cli.main import UsageError
-    from core.embedding_tree import binarize, fit_tree, parse_prior
-    from core.embeddings import (
+    from benchuq.cli.common import check_level, print_json
+    from benchuq.cli.main import UsageError
+    from benchuq.core.embeddings.posterior import (
         SAMPLE_LABELS,
         align,
         check_clusters,
@@ -83,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         read_embeddings,
         read_meta,
     )
+    from benchuq.core.embeddings.tree import binarize, fit_tree, parse_prior
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None

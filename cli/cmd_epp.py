@@ -6,7 +6,7 @@ import argparse
 
 import numpy as np
 
-from cli.common import add_data_arguments, check_level, load_benchmark, print_json
+from benchuq.cli.common import add_data_arguments, check_level, load_benchmark, print_json
 
 METHOD_LABELS = {
     "rounds": "round-robust (sandwich by round)",
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.epp import epp
+    from benchuq.core.epp import epp
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.common import (
+from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
     check_level,
@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.summaries import rank_aggregations, rank_probabilities
+    from benchuq.core.summaries import rank_aggregations, rank_probabilities
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cli.common import (
+from benchuq.cli.common import (
     UsageError,
     add_data_arguments,
     add_method_arguments,
@@ -21,8 +21,8 @@ from cli.common import (
     make_draws,
     print_json,
 )
-from core.data import Benchmark
-from core.dominance import (
+from benchuq.core.data import Benchmark
+from benchuq.core.dominance import (
     CategoryMoments,
     DominanceMap,
     dominance_map,
@@ -98,7 +98,7 @@ def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMomen
     Bayesian posterior, whose means and variances are the posterior's)."""
     mapping = _mapping(args, bench)
     if args.normalize:
-        from core.summaries import normalize
+        from benchuq.core.summaries import normalize
 
         return moments_from_draws(normalize(make_draws(args, bench), mode="minmax"), mapping)
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):

@@ -8,11 +8,11 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from core.data import Benchmark
-from core.draws import Draws
+from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
-    from core.bayes import BayesFit
+    from benchuq.core.bayes.model import BayesFit
 
 
 class UsageError(Exception):
@@ -74,8 +74,8 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
 
 def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     """Fit the hierarchical model with the flags' priors and settings; warnings go to stderr."""
-    from core.bayes import fit
-    from core.priors import parse_prior_specs
+    from benchuq.core.bayes.model import fit
+    from benchuq.core.bayes.priors import parse_prior_specs
 
     if args.chains < 1 or args.draws < 100 or args.warmup < 0:
         raise UsageError(
@@ -101,14 +101,14 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
-    from core.loaders import resolve
+    from benchuq.core.readers.loaders import resolve
 
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     """Draws of per-task performance by the method the flags name."""
-    from core.bootstrap import bootstrap
+    from benchuq.core.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
         return fit_bayes(args, bench).to_draws(args.interval)

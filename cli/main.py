@@ -7,8 +7,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from cli.common import UsageError
-from core.data import DataError
+from benchuq.cli.common import UsageError
+from benchuq.core.data import DataError
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
-        importlib.import_module(f"cli.cmd_{name}").register(sub)
+        importlib.import_module(f"benchuq.cli.cmd_{name}").register(sub)
     return parser
 
 

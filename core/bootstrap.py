@@ -23,8 +23,8 @@ from functools import lru_cache
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from core.data import Benchmark, DataError, ItemTask
-from core.draws import Draws
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.draws import Draws
 
 # Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
 # replicates): the passes over it then mostly hit the CPU cache (fastest between 2**19 and 2**20

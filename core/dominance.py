@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from core.data import Benchmark, DataError
-from core.draws import Draws
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.draws import Draws
 
 MAX_RESOLUTION = 400
 

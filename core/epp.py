@@ -36,7 +36,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
-from core.data import Benchmark, DataError
+from benchuq.core.data import Benchmark, DataError
 
 Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]

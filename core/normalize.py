@@ -12,8 +12,8 @@ from typing import Literal
 
 import numpy as np
 
-from core.data import DataError
-from core.draws import Draws
+from benchuq.core.data import DataError
+from benchuq.core.draws import Draws
 
 
 def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None):

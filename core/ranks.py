@@ -23,8 +23,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from core.data import DataError
-from core.draws import Draws
+from benchuq.core.data import DataError
+from benchuq.core.draws import Draws
 
 Ties = Literal["average", "min", "max"]
 RANK_METHODS: tuple[str, ...] = (

@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import betainc
 
-from core.data import DataError
-from core.draws import Draws
-from core.normalize import normalize
-from core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
+from benchuq.core.data import DataError
+from benchuq.core.draws import Draws
+from benchuq.core.normalize import normalize
+from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
 
 __all__ = [
     "RANK_METHODS",

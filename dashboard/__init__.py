@@ -1,0 +1,1 @@
+"""The Streamlit dashboard: app entry, URL state, sidebar, cached core calls, plotly figures."""

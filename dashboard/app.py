@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import context, controls
+from benchuq.dashboard import context, controls
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 

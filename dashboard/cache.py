@@ -21,12 +21,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import bayes, loaders, summaries
-from core import bootstrap as core_bootstrap
-from core.data import Benchmark
-from core.draws import Draws
-from core.priors import parse_prior_specs
-from dashboard import state
+from benchuq.core import bootstrap as core_bootstrap
+from benchuq.core import summaries
+from benchuq.core.bayes import model as bayes
+from benchuq.core.bayes.priors import parse_prior_specs
+from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
+from benchuq.core.readers import loaders
+from benchuq.dashboard import state
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from core.data import Benchmark, DataError
-from core.draws import Draws
-from dashboard import cache
-from dashboard.figures import FigureOptions
-from dashboard.state import Settings
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.draws import Draws
+from benchuq.dashboard import cache
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.state import Settings
 
 _KEY = "_benchuq_context"
 

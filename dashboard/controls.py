@@ -14,13 +14,13 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from core import loaders
-from core.data import Benchmark, DataError
-from core.priors import format_prior_specs, parse_prior_specs
-from dashboard import cache, state
-from dashboard.colors import model_colors
-from dashboard.context import Context
-from dashboard.text import md_escape
+from benchuq.core.bayes.priors import format_prior_specs, parse_prior_specs
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers import loaders
+from benchuq.dashboard import cache, state
+from benchuq.dashboard.colors import model_colors
+from benchuq.dashboard.context import Context
+from benchuq.dashboard.text import md_escape
 
 UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's uploads
 UPLOAD_LABEL_KEY = "_upload_label"

@@ -17,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.colors import INDETERMINATE
+from benchuq.dashboard.colors import INDETERMINATE
 
 ROW_HEIGHT = 26  # pixels per model row in forest plots
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}

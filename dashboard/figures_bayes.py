@@ -21,8 +21,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.bayes import BayesFit
-from dashboard.figures import FigureOptions
+from benchuq.core.bayes.model import BayesFit
+from benchuq.dashboard.figures import FigureOptions
 
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 CHAIN_COLORS = ("#2E91E5", "#E15F99", "#1CA71C", "#B68100", "#750D86", "#00A08B", "#862A16")

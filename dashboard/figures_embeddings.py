@@ -11,9 +11,9 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from core.embedding_tree import EmbeddingTree
-from core.embeddings import ConsistencyResult, EmbeddingScore
-from dashboard.figures import FigureOptions, _layout_spec
+from benchuq.core.embeddings.posterior import ConsistencyResult, EmbeddingScore
+from benchuq.core.embeddings.tree import EmbeddingTree
+from benchuq.dashboard.figures import FigureOptions, _layout_spec
 
 METRICS: dict[str, str] = {
     "alp": "ALP (mean log posterior, nats; 0 = perfect)",

@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 from scipy.special import expit
 from scipy.stats import rankdata
 
-from core.epp import EPPResult
-from dashboard.figures import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
+from benchuq.core.epp import EPPResult
+from benchuq.dashboard.figures import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
 
 
 def _plain(name: str) -> str:

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.subgroups import LabResult, SubgroupResult
-from dashboard.figures import FONT, FigureOptions, _figure, _layout_spec
+from benchuq.core.subgroups.estimates import LabResult, SubgroupResult
+from benchuq.dashboard.figures import FONT, FigureOptions, _figure, _layout_spec
 
 DIRECT_COLOR = "#7F7F7F"
 EB_COLOR = "#1F4E9A"

@@ -25,9 +25,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.dominance import BestProbabilityMap, DominanceMap, simplex_grid
-from dashboard.colors import INDETERMINATE
-from dashboard.figures import FONT, FigureOptions
+from benchuq.core.dominance import BestProbabilityMap, DominanceMap, simplex_grid
+from benchuq.dashboard.colors import INDETERMINATE
+from benchuq.dashboard.figures import FONT, FigureOptions
 
 HOVER_TRACE = "grid points"
 MARKER_TRACE = "current weights"

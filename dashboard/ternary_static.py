@@ -29,9 +29,9 @@ from matplotlib.ticker import PercentFormatter
 from ternary.heatmapping import polygon_generator
 from ternary.helpers import project_point
 
-from core.dominance import BestProbabilityMap, DominanceMap
-from dashboard.colors import INDETERMINATE
-from dashboard.figures_weights import PROB_BANDS
+from benchuq.core.dominance import BestProbabilityMap, DominanceMap
+from benchuq.dashboard.colors import INDETERMINATE
+from benchuq.dashboard.figures_weights import PROB_BANDS
 
 FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
 #: A model gets its own band in the two-category P(best) image when its P(best) passes this

@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from core import summaries
-from core.draws import Draws
-from dashboard.figures import RANK_METHOD_LABELS as RANK_LABELS
+from benchuq.core import summaries
+from benchuq.core.draws import Draws
+from benchuq.dashboard.figures import RANK_METHOD_LABELS as RANK_LABELS
 
 WEIGHTED = "weighted"
 

@@ -6,24 +6,24 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import summaries
-from core.bayes import BayesFit, counts_of
-from core.data import DataError
-from core.dominance import best_probability_map, map_categories, moments_from_draws
-from core.draws import Draws
-from core.priors import FAMILIES, ModelPrior, format_prior_specs, parse_prior_specs
-from dashboard import cache
-from dashboard.context import current, guard
-from dashboard.figures import rank_probability_figure
-from dashboard.figures_bayes import (
+from benchuq.core import summaries
+from benchuq.core.bayes.model import BayesFit, counts_of
+from benchuq.core.bayes.priors import FAMILIES, ModelPrior, format_prior_specs, parse_prior_specs
+from benchuq.core.data import DataError
+from benchuq.core.dominance import best_probability_map, map_categories, moments_from_draws
+from benchuq.core.draws import Draws
+from benchuq.dashboard import cache
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.figures import rank_probability_figure
+from benchuq.dashboard.figures_bayes import (
     best_probability_figure,
     interval_comparison_figure,
     rank_plot_figure,
     shrinkage_figure,
     trace_figure,
 )
-from dashboard.figures_weights import probability_figure
-from dashboard.text import md_escape
+from benchuq.dashboard.figures_weights import probability_figure
+from benchuq.dashboard.text import md_escape
 
 KIND_LABELS = {
     "parameter": "Parameter θ (true accuracy on the task)",

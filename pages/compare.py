@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from core import summaries
-from dashboard import views
-from dashboard.context import current, guard
-from dashboard.export import download_buttons
-from dashboard.figures import difference_figure, win_heatmap
-from dashboard.text import md_escape
+from benchuq.core import summaries
+from benchuq.dashboard import views
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.figures import difference_figure, win_heatmap
+from benchuq.dashboard.text import md_escape
 
 ctx = current()
 st.title("Compare models")

@@ -3,13 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from core import loaders
-from core.data import DataError
-from core.formats_table import KNOWN_COLUMNS, Source, read_table
-from dashboard import cache, state
-from dashboard.context import current, guard
-from dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
-from dashboard.text import md_escape
+from benchuq.core.data import DataError
+from benchuq.core.readers import loaders
+from benchuq.core.readers.table import KNOWN_COLUMNS, Source, read_table
+from benchuq.dashboard import cache, state
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
+from benchuq.dashboard.text import md_escape
 
 UPLOAD_TYPES = ["csv", "tsv", "txt", "json", "jsonl", "parquet"]
 TARGET_COLUMNS = [

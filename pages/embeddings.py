@@ -6,8 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.embedding_tree import EmbeddingTree, binarize, fit_tree, parse_prior
-from core.embeddings import (
+from benchuq.core.embeddings.posterior import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     EMBEDDING_SUFFIXES,
@@ -22,11 +21,12 @@ from core.embeddings import (
     read_embeddings,
     read_meta,
 )
-from dashboard.colors import PALETTE
-from dashboard.context import guard
-from dashboard.figures import FigureOptions
-from dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
-from dashboard.text import md_escape
+from benchuq.core.embeddings.tree import EmbeddingTree, binarize, fit_tree, parse_prior
+from benchuq.dashboard.colors import PALETTE
+from benchuq.dashboard.context import guard
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.dashboard.text import md_escape
 
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
 BOOTSTRAP_CHOICES = {

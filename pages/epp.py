@@ -5,11 +5,11 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from core.data import Benchmark
-from core.epp import EPPResult, epp, pair_test
-from dashboard.context import current, guard
-from dashboard.export import download_buttons
-from dashboard.figures_epp import (
+from benchuq.core.data import Benchmark
+from benchuq.core.epp import EPPResult, epp, pair_test
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.figures_epp import (
     deviance_table,
     epp_forest_figure,
     epp_heatmap,
@@ -17,7 +17,7 @@ from dashboard.figures_epp import (
     leaderboard_table,
     rank_slope_figure,
 )
-from dashboard.text import md_escape
+from benchuq.dashboard.text import md_escape
 
 INTERVAL_LABELS = {
     "rounds": "Robust to shared rounds",

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from dashboard import views
-from dashboard.context import current, guard
-from dashboard.export import download_buttons
-from dashboard.figures import forest_figure
-from dashboard.text import md_escape
+from benchuq.dashboard import views
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.figures import forest_figure
+from benchuq.dashboard.text import md_escape
 
 ctx = current()
 st.title("Leaderboard")

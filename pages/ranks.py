@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from dashboard import cache, views
-from dashboard.context import current, guard
-from dashboard.export import download_buttons
-from dashboard.figures import rank_aggregation_figure, rank_probability_figure
-from dashboard.text import md_escape
+from benchuq.dashboard import cache, views
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.figures import rank_aggregation_figure, rank_probability_figure
+from benchuq.dashboard.text import md_escape
 
 ctx = current()
 st.title("Ranks")

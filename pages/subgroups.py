@@ -7,8 +7,8 @@ import math
 import pandas as pd
 import streamlit as st
 
-from core.data import Benchmark
-from core.subgroups import (
+from benchuq.core.data import Benchmark
+from benchuq.core.subgroups.estimates import (
     LabResult,
     SubgroupResult,
     Units,
@@ -17,10 +17,10 @@ from core.subgroups import (
     units_from_benchmark,
     units_from_table,
 )
-from dashboard.context import current, guard
-from dashboard.export import download_buttons
-from dashboard.figures import FigureOptions
-from dashboard.figures_subgroups import (
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_subgroups import (
     eb_vs_direct_figure,
     fit_figure,
     lab_figure,
@@ -28,7 +28,7 @@ from dashboard.figures_subgroups import (
     result_table,
     shrinkage_figure,
 )
-from dashboard.text import md_escape
+from benchuq.dashboard.text import md_escape
 
 GROUP_LABELS = {
     "task": "Task (e.g. an MMLU subject)",

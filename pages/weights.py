@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.data import Benchmark
-from core.dominance import (
+from benchuq.core.data import Benchmark
+from benchuq.core.dominance import (
     BestProbabilityMap,
     CategoryMoments,
     best_probability_map,
@@ -20,11 +20,11 @@ from core.dominance import (
     to_map_weights,
     weighted_scores,
 )
-from core.draws import Draws
-from dashboard.context import current, guard
-from dashboard.figures_weights import clicked_point, dominance_figure, probability_figure
-from dashboard.ternary_static import FORMATS, dominance_image, probability_image
-from dashboard.text import md_escape
+from benchuq.core.draws import Draws
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.figures_weights import clicked_point, dominance_figure, probability_figure
+from benchuq.dashboard.ternary_static import FORMATS, dominance_image, probability_image
+from benchuq.dashboard.text import md_escape
 
 VIEWS = {"se": "SE rule", "prob": "Probability of best", "both": "Both, side by side"}
 RESOLUTIONS = (20, 50, 100, 150, 200)

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from core import bayes
-from core.data import Benchmark
-from dashboard.figures import FigureOptions
-from dashboard.figures_bayes import (
+from benchuq.core.bayes import model as bayes
+from benchuq.core.data import Benchmark
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_bayes import (
     best_probability_figure,
     interval_comparison_figure,
     rank_plot_figure,

@@ -12,10 +12,10 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from core.embedding_tree import binarize, fit_tree
-from core.embeddings import consistency, synthetic_clusters
-from dashboard.figures import FigureOptions
-from dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.core.embeddings.posterior import consistency, synthetic_clusters
+from benchuq.core.embeddings.tree import binarize, fit_tree
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
 
 PAGE = page_path("embeddings.py")
 

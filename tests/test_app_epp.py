@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from conftest import page_path
 
-from core.epp import epp_from_scores
-from dashboard.figures import FigureOptions
-from dashboard.figures_epp import (
+from benchuq.core.epp import epp_from_scores
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_epp import (
     deviance_table,
     epp_forest_figure,
     epp_heatmap,

@@ -8,7 +8,7 @@ import pytest
 import streamlit as st
 from conftest import page_path
 
-from dashboard import cache
+from benchuq.dashboard import cache
 
 VTAB_GROUPS = 5  # overall, weighted, natural, specialized, structured
 

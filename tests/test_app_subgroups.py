@@ -9,9 +9,14 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from core.subgroups import analyze, simulate, units_from_benchmark, units_from_table
-from dashboard.figures import FigureOptions
-from dashboard.figures_subgroups import (
+from benchuq.core.subgroups.estimates import (
+    analyze,
+    simulate,
+    units_from_benchmark,
+    units_from_table,
+)
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_subgroups import (
     eb_vs_direct_figure,
     fit_figure,
     lab_figure,

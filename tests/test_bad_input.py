@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.data import DataError
-from core.loaders import load_files, load_path, load_sample
+from benchuq.core.data import DataError
+from benchuq.core.readers.loaders import load_files, load_path, load_sample
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 HEAD = "model,task,category,n,correct\n"

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from core import bayes
-from core.data import Benchmark, DataError
-from core.priors import LogPrior, ModelPrior, Prior
+from benchuq.core.bayes import model as bayes
+from benchuq.core.bayes.priors import LogPrior, ModelPrior, Prior
+from benchuq.core.data import Benchmark, DataError
 
 
 def _bench(k: np.ndarray, n: np.ndarray, present: np.ndarray | None = None) -> Benchmark:

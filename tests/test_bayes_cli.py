@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli.main import main
+from benchuq.cli.main import main
 
 FAST = ("--draws", "150", "--warmup", "100", "--chains", "2")
 

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from core import bayes, bayes_imh
-from core.data import Benchmark, DataError
-from core.priors import ModelPrior, Prior
+from benchuq.core.bayes import imh as bayes_imh
+from benchuq.core.bayes import model as bayes
+from benchuq.core.bayes.priors import ModelPrior, Prior
+from benchuq.core.data import Benchmark, DataError
 
 
 def _bench(k: np.ndarray, n: np.ndarray) -> Benchmark:

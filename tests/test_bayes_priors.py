@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from core.data import DataError
-from core.priors import (
+from benchuq.core.bayes.priors import (
     DEFAULT_PRIOR,
     LogPrior,
     ModelPrior,
@@ -16,6 +15,7 @@ from core.priors import (
     parse_prior,
     parse_prior_specs,
 )
+from benchuq.core.data import DataError
 
 PRIORS = [
     Prior("exponential", (0.5,)),

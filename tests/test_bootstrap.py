@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core import bootstrap as boot
-from core.bootstrap import (
+from benchuq.core import bootstrap as boot
+from benchuq.core.bootstrap import (
     binomial_bootstrap,
     bootstrap,
     normal_draws,
     paired_bootstrap,
 )
-from core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, DataError, ItemTask
 
 
 def counts_bench(k: np.ndarray, n: np.ndarray, names: str = "ab") -> Benchmark:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from benchuq.cli.main import main
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -116,7 +116,7 @@ def test_bad_file_names_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def test_console_script_runs() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "cli.main", "leaderboard", "sample:toy", "--reps", "200", "--json"],
+        [sys.executable, "-m", "benchuq", "leaderboard", "sample:toy", "--reps", "200", "--json"],
         capture_output=True,
         text=True,
         check=False,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cli.main import main
+from benchuq.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cli_json"
 EMB = Path(__file__).parents[1] / "sample_data" / "embeddings"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cli.main import main
+from benchuq.cli.main import main
 from tests.test_ebci import TV3, TV3_ROWS, TV4
 
 ROW_KEYS = {"unit", "estimate", "se", "eb", "low", "high", "w", "cva"}

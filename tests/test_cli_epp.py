@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from cli.main import main
+from benchuq.cli.main import main
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

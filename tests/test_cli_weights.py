@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cli.main import main
-from core.dominance import dominance_map, moments_from_benchmark
-from core.loaders import load_sample
+from benchuq.cli.main import main
+from benchuq.core.dominance import dominance_map, moments_from_benchmark
+from benchuq.core.readers.loaders import load_sample
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

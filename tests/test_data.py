@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, DataError, ItemTask
 
 
 def _counts(**over: object) -> Benchmark:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from arviz_stats.base import array_stats
 
-from core import diagnostics
+from benchuq.core.bayes import diagnostics
 
 
 def _ar1(rng: np.random.Generator, shape: tuple[int, ...], rho: float) -> np.ndarray:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.data import Benchmark, DataError, ItemTask
-from core.dominance import (
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.dominance import (
     best_probability_map,
     dominance_map,
     from_map_weights,
@@ -20,7 +20,7 @@ from core.dominance import (
     weighted_scores,
     z_for_level,
 )
-from core.draws import Draws
+from benchuq.core.draws import Draws
 
 
 def hand_bench() -> Benchmark:
@@ -458,7 +458,7 @@ def test_paired_se_matches_the_true_spread_of_the_difference() -> None:
     Across simulated benchmarks, the SE read from paired draws matches the actual standard
     deviation of S_A - S_B; assuming independence (rho = 0) overstates it.
     """
-    from core.bootstrap import bootstrap
+    from benchuq.core.bootstrap import bootstrap
 
     rng = np.random.default_rng(7)
     w = np.full((1, 3), 1 / 3)

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from core.ebci import (
+from benchuq.core.subgroups.ebci import (
     _cva_parts,
     _g,
     _rho_bound_v,
@@ -250,12 +250,12 @@ def test_lp_confirms_the_vectorised_critical_values() -> None:
 
 
 def test_lp_check_gives_nan_when_the_lp_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.ebci
+    from benchuq.core.subgroups import ebci as ebci_module
 
     class Failed:
         status, fun, x = 2, 0.0, None
 
-    monkeypatch.setattr(core.ebci.optimize, "linprog", lambda *a, **k: Failed())
+    monkeypatch.setattr(ebci_module.optimize, "linprog", lambda *a, **k: Failed())
     # the LP runs where the dual's least-favourable distribution misses (rho, m2, kappa)
     assert math.isnan(cva(1e11, 50.0, 0.001, check=True))
     assert cva(1e11, 50.0, 0.001) == pytest.approx(4.166038e6, rel=1e-6)  # off by default

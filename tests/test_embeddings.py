@@ -11,8 +11,8 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from core.data import DataError
-from core.embeddings import (
+from benchuq.core.data import DataError
+from benchuq.core.embeddings.posterior import (
     REFIT_BUDGET,
     SYNTHETIC_CASES,
     _folds,
@@ -222,10 +222,10 @@ def test_auto_mode_picks_linear_when_refitting_is_over_budget(
     x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
     refit, linear = refit_cost(120, 3, 5, [3] * 4, 200), linear_cost(120, 3, 5, [3] * 4, 1000)
     assert linear < refit
-    monkeypatch.setattr("core.embeddings.REFIT_BUDGET", (linear + refit) / 2)
+    monkeypatch.setattr("benchuq.core.embeddings.posterior.REFIT_BUDGET", (linear + refit) / 2)
     res = consistency({"m": x}, y, seed=1, heads=4, dims=3)
     assert res.settings["bootstrap"] == "linear" and res.settings["reps"] == 1000
-    monkeypatch.setattr("core.embeddings.REFIT_BUDGET", linear / 2)
+    monkeypatch.setattr("benchuq.core.embeddings.posterior.REFIT_BUDGET", linear / 2)
     assert consistency({"m": x}, y, seed=1, heads=4, dims=3).settings["bootstrap"] == "scores"
     # the benchmark's size (20,000 entities, 16 heads x 64 dims, 8 clusters): linear, not scores
     assert linear_cost(20_000, 8, 5, [64] * 16, 1000) <= REFIT_BUDGET

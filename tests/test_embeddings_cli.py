@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
-from core.embeddings import synthetic_clusters
+from benchuq.cli.main import main
+from benchuq.core.embeddings.posterior import synthetic_clusters
 
 
 def _files(tmp_path: Path, *, drop_meta_row: bool = False) -> tuple[Path, Path]:

@@ -22,7 +22,7 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from core.embeddings import consistency, gaussian_stats, log_posterior
+from benchuq.core.embeddings.posterior import consistency, gaussian_stats, log_posterior
 
 
 def _means(d: int) -> np.ndarray:

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from core.data import Benchmark, DataError, ItemTask
-from core.epp import (
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.epp import (
     epp,
     epp_from_scores,
     fit_bradley_terry,

@@ -12,9 +12,9 @@ import plotly.graph_objects as go
 import pytest
 from browser_utils import chromium_available
 
-from dashboard import state
-from dashboard.colors import INDETERMINATE, PALETTE, model_colors
-from dashboard.figures import (
+from benchuq.dashboard import state
+from benchuq.dashboard.colors import INDETERMINATE, PALETTE, model_colors
+from benchuq.dashboard.figures import (
     FigureOptions,
     difference_figure,
     forest_figure,
@@ -22,8 +22,8 @@ from dashboard.figures import (
     rank_probability_figure,
     win_heatmap,
 )
-from dashboard.text import md_escape
-from dashboard.views import overlap_test_level, tied_with_leader, verdict
+from benchuq.dashboard.text import md_escape
+from benchuq.dashboard.views import overlap_test_level, tied_with_leader, verdict
 
 MODELS = ("alpha", "beta", "gamma", "delta")
 OPTS = FigureOptions(colors=model_colors(MODELS), scale=100.0, unit="accuracy (%)", title="t")
@@ -322,7 +322,7 @@ def test_chart_downloads_render_png_svg_and_html() -> None:
         if os.environ.get("CI"):
             pytest.fail("kaleido needs /usr/bin/chromium in CI")
         pytest.skip("chromium not found")
-    from dashboard.export import html_bytes, image_bytes
+    from benchuq.dashboard.export import html_bytes, image_bytes
 
     fig = forest_figure(_table(), OPTS)
     assert image_bytes(fig, "png").startswith(b"\x89PNG")

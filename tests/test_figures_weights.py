@@ -10,8 +10,8 @@ import matplotlib
 import numpy as np
 import pytest
 
-from core.data import Benchmark
-from core.dominance import (
+from benchuq.core.data import Benchmark
+from benchuq.core.dominance import (
     BestProbabilityMap,
     best_probability_map,
     dominance_map,
@@ -21,17 +21,17 @@ from core.dominance import (
     moments_from_draws,
     simplex_grid,
 )
-from core.draws import Draws
-from dashboard.colors import INDETERMINATE, model_colors
-from dashboard.figures import FigureOptions
-from dashboard.figures_weights import (
+from benchuq.core.draws import Draws
+from benchuq.dashboard.colors import INDETERMINATE, model_colors
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_weights import (
     HOVER_TRACE,
     clicked_point,
     dominance_figure,
     probability_figure,
     tile_paths,
 )
-from dashboard.ternary_static import dominance_image, probability_image, subtitle_text
+from benchuq.dashboard.ternary_static import dominance_image, probability_image, subtitle_text
 
 MODELS = ("<b>bold</b>", "%{a}", "gamma", "delta")
 

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.data import DataError
-from core.formats_table import Source
-from core.loaders import (
+from benchuq.core.data import DataError
+from benchuq.core.readers.loaders import (
     FORMATS,
     detect_format,
     file_columns,
@@ -26,6 +25,7 @@ from core.loaders import (
     required_columns,
     resolve,
 )
+from benchuq.core.readers.table import Source
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 AUX = {"vtab1k/tasks.csv", "mmlu/subjects.csv", "alpaca_eval/alpaca_eval_instructions.csv"}
@@ -159,7 +159,7 @@ def test_opt_item_counts_backed_out_of_stderr() -> None:
 @given(st.integers(2, 50_000), st.floats(0.0, 1.0))
 def test_stderr_back_out_recovers_n(n: int, frac: float) -> None:
     """lm-eval's stderr (sample sd / sqrt(n)) of k successes in n items gives back n exactly."""
-    from core.formats_lm_eval import _task_n
+    from benchuq.core.readers.lm_eval import _task_n
 
     k = min(n - 1, max(1, round(frac * n)))
     y = np.r_[np.ones(k), np.zeros(n - k)]

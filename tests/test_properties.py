@@ -7,10 +7,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.bootstrap import bootstrap
-from core.data import Benchmark, ItemTask
-from core.draws import Draws
-from core.summaries import (
+from benchuq.core.bootstrap import bootstrap
+from benchuq.core.data import Benchmark, ItemTask
+from benchuq.core.draws import Draws
+from benchuq.core.summaries import (
     group_scores,
     leaderboard,
     percentile_interval,
@@ -18,7 +18,7 @@ from core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
-from dashboard import state
+from benchuq.dashboard import state
 
 FAST = settings(max_examples=25, deadline=None)
 

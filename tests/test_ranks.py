@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from core import ranks
-from core.draws import Draws
-from core.ranks import average_and_bin_ranks, percent_bins, tie_ranks
-from core.summaries import RANK_METHODS, rank_aggregations, rank_probabilities
+from benchuq.core import ranks
+from benchuq.core.draws import Draws
+from benchuq.core.ranks import average_and_bin_ranks, percent_bins, tie_ranks
+from benchuq.core.summaries import RANK_METHODS, rank_aggregations, rank_probabilities
 
 
 def one_draw(obs: np.ndarray, higher_is_better: np.ndarray | None = None, reps: int = 1) -> Draws:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.loaders import SAMPLE_DIR, SAMPLES, load_sample
+from benchuq.core.readers.loaders import SAMPLE_DIR, SAMPLES, load_sample
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from core.data import Benchmark, DataError, ItemTask
-from core.loaders import load_sample
-from core.subgroups import (
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.readers.loaders import load_sample
+from benchuq.core.subgroups.estimates import (
     ROW_COLUMNS,
     analyze,
     binomial_se,

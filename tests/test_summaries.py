@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from core.data import DataError
-from core.draws import Draws
-from core.summaries import (
+from benchuq.core.data import DataError
+from benchuq.core.draws import Draws
+from benchuq.core.summaries import (
     Scores,
     group_scores,
     leaderboard,
@@ -277,8 +277,8 @@ def test_normalization_can_reorder_models() -> None:
 
 
 def _counts_draws(k: np.ndarray, n: np.ndarray, reps: int, seed: int) -> Draws:
-    from core.bootstrap import binomial_bootstrap
-    from core.data import Benchmark
+    from benchuq.core.bootstrap import binomial_bootstrap
+    from benchuq.core.data import Benchmark
 
     M, T = k.shape
     nn = np.broadcast_to(n, (M, T))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from core.data import DataError
+from benchuq.core.data import DataError
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "exponential": ("rate",),

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.data import Benchmark, DataError
-from core.formats_table import (
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers.table import (
     ROW_NOTE,
     Table,
     integer_column,
@@ -29,7 +29,7 @@ from core.formats_table import (
     require_columns,
     text_column,
 )
-from core.resources import mmlu_subject_table
+from benchuq.core.resources import mmlu_subject_table
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "task": ("subject", "benchmark"),

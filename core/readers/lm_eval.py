@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.data import Benchmark, DataError
-from core.formats_items import items_benchmark
-from core.formats_long import WHOLE_TOL, TaskInfo
-from core.formats_table import Source, decode_text, parse_json
-from core.resources import mmlu_subject_table
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers.items import items_benchmark
+from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
+from benchuq.core.readers.table import Source, decode_text, parse_json
+from benchuq.core.resources import mmlu_subject_table
 
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
 MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.data import DataError
+from benchuq.core.data import DataError
 
 ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
 KNOWN_COLUMNS = frozenset(

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from core.data import Benchmark, DataError
-from core.formats_items import items_benchmark
-from core.formats_table import (
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers.items import items_benchmark
+from benchuq.core.readers.table import (
     ROW_NOTE,
     Source,
     Table,

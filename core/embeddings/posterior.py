@@ -105,6 +105,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -114,7 +115,7 @@ from scipy.linalg.lapack import dpotrf, dtrtri
 from scipy.special import logsumexp
 from threadpoolctl import ThreadpoolController
 
-from core.data import DataError
+from benchuq.core.data import DataError
 
 EMBEDDING_SUFFIXES: tuple[str, ...] = (".npy", ".npz", ".csv", ".parquet")
 META_SUFFIXES: tuple[str, ...] = (".csv", ".parquet")
@@ -468,7 +469,7 @@ def check_clusters(labels: np.ndarray, *, file: str = "meta", column: str | None
 
 
 # ---- samples -------------------------------------------------------------------------------
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data" / "embeddings"
+SAMPLE_DIR = Path(str(files("benchuq.sample_data"))) / "embeddings"
 EMBEDDING_SAMPLES: dict[str, str] = {
     "alpaca_eval": "805 AlpacaEval instructions: all-MiniLM-L6-v2 layers 1, 2, 4, 6, TF-IDF + SVD, "
     "random; meta: source data set, length",

@@ -73,10 +73,11 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from core import bayes_imh, diagnostics
-from core.data import Benchmark, DataError
-from core.draws import Draws
-from core.priors import LogPrior, ModelPrior
+from benchuq.core.bayes import diagnostics
+from benchuq.core.bayes import imh as bayes_imh
+from benchuq.core.bayes.priors import LogPrior, ModelPrior
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.draws import Draws
 
 BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
 MIN_ACCEPT = 0.2  # below this acceptance rate (any chain) a model falls back to the Gibbs sampler

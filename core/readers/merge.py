@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, DataError, ItemTask
 
 
 def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:

@@ -35,8 +35,8 @@ import statsmodels.api as sm
 from scipy import stats
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
-from core.data import Benchmark, DataError
-from core.ebci import FS_CORRECTIONS, ebci
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.subgroups.ebci import FS_CORRECTIONS, ebci
 
 GROUPINGS: tuple[str, ...] = ("task", "category", "subgroup")
 BASE_FEATURES: tuple[str, ...] = ("intercept", "model", "subgroup", "category", "log_n")

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
 
-from core.data import Benchmark, DataError
-from core.formats_items import ITEM_COLUMNS, item_frame, items_benchmark
-from core.formats_judged import (
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers.items import ITEM_COLUMNS, item_frame, items_benchmark
+from benchuq.core.readers.judged import (
     alpaca_benchmark,
     alpaca_leaderboard_benchmark,
     inspect_benchmark,
@@ -25,14 +26,14 @@ from core.formats_judged import (
     is_alpaca_leaderboard,
     is_inspect,
 )
-from core.formats_lm_eval import (
+from benchuq.core.readers.lm_eval import (
     SAMPLES_RE,
     is_results,
     model_name,
     results_benchmark,
     samples_benchmark,
 )
-from core.formats_long import (
+from benchuq.core.readers.long import (
     ALIASES,
     TaskInfo,
     apply_aliases,
@@ -40,8 +41,8 @@ from core.formats_long import (
     read_task_table,
     wide_to_long,
 )
-from core.formats_merge import merge
-from core.formats_table import (
+from benchuq.core.readers.merge import merge
+from benchuq.core.readers.table import (
     Source,
     Table,
     check_mapping,
@@ -54,7 +55,7 @@ from core.formats_table import (
     rename_columns,
 )
 
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLE_DIR = Path(str(files("benchuq.sample_data")))
 FORMATS: tuple[str, ...] = (
     "auto",
     "long",

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from core.data import Benchmark, DataError, ItemTask
-from core.formats_table import ROW_NOTE, Table, number_column, require_columns, text_column
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.readers.table import ROW_NOTE, Table, number_column, require_columns, text_column
 
 ITEM_COLUMNS = ("model", "task", "item", "score")
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.data import DataError
-from core.embeddings import DEFAULT_EPS, choose_heads, single_blas_thread
+from benchuq.core.data import DataError
+from benchuq.core.embeddings.posterior import DEFAULT_EPS, choose_heads, single_blas_thread
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""One thin file per dashboard page (run by ``st.navigation`` from ``dashboard/app.py``)."""

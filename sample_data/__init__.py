@@ -1,0 +1,1 @@
+"""Bundled sample data sets (package data; see ``README.md`` in this folder)."""
