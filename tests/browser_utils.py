@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRY = ROOT / "dashboard" / "app.py"
+ENTRY = ROOT / "dashboard" / "app.py"  # for AppTest
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -44,29 +44,29 @@ def free_port() -> int:
 
 
 @contextmanager
-def run_app(entry: Path = ENTRY, timeout: float = 60.0) -> Iterator[str]:
-    """Start ``streamlit run entry`` on a free port; yield its base URL; stop it by its PID."""
+def run_app(timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start ``benchuq app`` (the installed launcher) on a free port; yield its base URL; stop it
+    by its PID. ``env`` adds environment variables (e.g. the store's location)."""
     port = free_port()
     cmd = [
         sys.executable,
         "-m",
-        "streamlit",
-        "run",
-        str(entry),
-        "--server.headless",
-        "true",
-        "--server.address",
+        "benchuq",
+        "app",
+        "--headless",
+        "--host",
         "127.0.0.1",
-        "--server.port",
+        "--port",
         str(port),
+        "--",
         "--server.fileWatcherType",
         "none",
-        "--browser.gatherUsageStats",
-        "false",
     ]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"server_{port}.log", "wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout

@@ -4,7 +4,7 @@
   URL query parameters (strings) already set; call ``.run()`` yourself. ``page`` is a file in
   ``pages/`` (e.g. ``"compare.py"``) to switch to after the first run. Use ``FAST_QUERY`` for
   small replicate counts.
-- ``app_server`` (session): base URL of ``streamlit run dashboard/app.py`` on a free port.
+- ``app_server`` (session): base URL of ``benchuq app`` on a free port.
 - ``browser`` (session): Playwright chromium (Debian ``/usr/bin/chromium``). Skipped when chromium
   or playwright is missing, but a failure when the environment variable ``CI`` is set.
 """
