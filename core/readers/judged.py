@@ -145,7 +145,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
     model, task = str(ev.get("model") or "model"), str(ev.get("task") or "task")
     notes = []
     if obj.get("status") != "success":
-        notes.append(f"{src.name}: the eval's status is '{obj.get('status')}', not 'success'.")
+        notes.append(f"the eval's status is '{obj.get('status')}', not 'success'.")
     samples = obj.get("samples")
     if not isinstance(samples, list) or not samples:
         raise DataError(
@@ -169,7 +169,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
         if scorer is None:
             scorer = metric if metric in sc else next(iter(sc))
             if len(sc) > 1:
-                notes.append(f"{src.name}: used scorer '{scorer}' of {sorted(sc)}.")
+                notes.append(f"used scorer '{scorer}' of {sorted(sc)}.")
         entry = sc.get(scorer)
         value = entry.get("value") if isinstance(entry, dict) else None
         x = _inspect_value(value)
@@ -195,7 +195,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
         }
     )
     if frame["item"].duplicated().any():
-        notes.append(f"{src.name}: scores of several epochs averaged per sample.")
+        notes.append("scores of several epochs averaged per sample.")
         frame = frame.groupby("item", sort=False, as_index=False).agg(
             model=("model", "first"),
             task=("task", "first"),

@@ -2,7 +2,8 @@
 
 Models are matched by name and tasks by name. A model name that appears in two files whose task
 sets overlap is a second run of that model: it is kept apart as ``"name (2)"`` with a note. If the
-task sets do not overlap, the files are parts of one run and are joined into one row.
+task sets do not overlap, the files are parts of one run and are joined into one row. The parts'
+own notes are the loader's business (it groups them over files); merge adds only its own.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ import numpy as np
 from benchuq.core.data import Benchmark, DataError, ItemTask
 
 
-def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
-    """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind."""
+def merge(
+    parts: list[tuple[str, Benchmark]], *, name: str
+) -> tuple[Benchmark, dict[tuple[str, str], str]]:
+    """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind, and the
+    label each ``(file, model)`` got (``"name (2)"`` for a second run)."""
     if len(parts) == 1:
-        return parts[0][1]._replace(name=name)
+        file, b = parts[0]
+        return b._replace(name=name, notes=()), {(file, m): m for m in b.models}
     kind = parts[0][1].kind
     for file, b in parts[1:]:
         if b.kind != kind:
@@ -81,9 +86,8 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
         kw.update(n=n, correct=k)
     if kind == "items":
         kw["item_tasks"] = tuple(_merge_items(t, models, rows) for t in task_names)
-    for _, b in parts:
-        notes.extend(x for x in b.notes if x not in notes)
-    return Benchmark(
+    labels = {(file, b.models[i]): label for label, file, b, i in rows}
+    bench = Benchmark(
         name=name,
         models=tuple(models),
         tasks=tuple(task_names),
@@ -95,6 +99,7 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
         notes=tuple(notes),
         **kw,  # type: ignore[arg-type]
     )
+    return bench, labels
 
 
 def _kind_label(kind: str) -> str:
