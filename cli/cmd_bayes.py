@@ -14,6 +14,7 @@ from benchuq.cli.common import (
     fit_bayes,
     load_benchmark,
     print_json,
+    print_notes,
 )
 
 if TYPE_CHECKING:
@@ -102,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
         f"tail ESS min {result.ess_tail_min:.0f} ({len(diag)} quantities)"
     )
-    for note in (*bench.notes, *draws.notes):
-        print(f"note: {note}")
+    print_notes(draws.notes, args)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchuq.cli.common import FORMATS, print_json
+from benchuq.cli.common import (
+    DATA_HELP,
+    FORMATS,
+    METRIC_HELP,
+    add_verbose_argument,
+    print_json,
+    print_notes,
+)
 from benchuq.core.data import DataError
 
 
@@ -24,11 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "coverage 1 - alpha over units. A table with columns unit, estimate, se is used as "
         "given and shrunk toward the least-squares fit on --features (intercept by default).",
     )
-    p.add_argument("data", metavar="DATA", help="a file, a folder, sample:<name>, or a CSV "
-                   "table with columns unit, estimate, se")  # fmt: skip
+    p.add_argument("data", metavar="DATA", nargs="+", help=DATA_HELP + ", or one CSV table "
+                   "with columns unit, estimate, se")  # fmt: skip
     p.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     p.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
-    p.add_argument("--metric", default="acc", help="metric read from lm-eval files")
+    p.add_argument("--metric", default=None, help=METRIC_HELP)
+    add_verbose_argument(p)
     p.add_argument(
         "--group-by",
         default=None,
@@ -82,8 +90,8 @@ def read_units(args: argparse.Namespace):
         units_from_table,
     )
 
-    path = Path(args.data)
-    if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+    path = Path(args.data[0])
+    if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
         try:
             head = pd.read_csv(path, sep=sep, nrows=0)
@@ -97,6 +105,7 @@ def read_units(args: argparse.Namespace):
                 )
             return units_from_table(pd.read_csv(path, sep=sep), file=str(path))
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    print_notes(bench.notes, args)
     group_by = args.group_by
     if group_by is None:
         has_sub = bench.item_tasks is not None and any(
@@ -171,6 +180,5 @@ def run(args: argparse.Namespace) -> int:
             f"{r.unit[:width]:<{width}}  {r.direct:8.4f}  {r.se:7.4f}  {r.eb:8.4f}  {r.low:8.4f}  "
             f"{r.high:8.4f}  {r.w:5.2f}  {r.cva:6.3f}"
         )
-    for note in res.notes:
-        print(f"note: {note}")
+    print_notes(res.notes, args)
     return 0

@@ -6,7 +6,13 @@ import argparse
 
 import numpy as np
 
-from benchuq.cli.common import add_data_arguments, check_level, load_benchmark, print_json
+from benchuq.cli.common import (
+    add_data_arguments,
+    check_level,
+    load_benchmark,
+    print_json,
+    print_notes,
+)
 
 METHOD_LABELS = {
     "rounds": "round-robust (sandwich by round)",
@@ -96,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print("\ndeviance test not defined: no degrees of freedom (needs 3 or more models)")
-    for note in (*bench.notes, *res.notes):
-        print(f"note: {note}")
+    print_notes(res.notes, args)
     return 0
 
 

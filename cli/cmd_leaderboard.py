@@ -11,6 +11,7 @@ from benchuq.cli.common import (
     load_benchmark,
     make_draws,
     print_json,
+    print_notes,
 )
 
 
@@ -58,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
-    for note in (*bench.notes, *draws.notes):
-        print(f"note: {note}")
+    print_notes(draws.notes, args)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from benchuq.core.data import Benchmark
@@ -19,17 +20,49 @@ class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
 
 
-FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
+# core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
+FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect",
+           "helm")  # fmt: skip
+DATA_HELP = (
+    "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
+    "not results are skipped with a note), or sample:<name>"
+)
+METRIC_HELP = (
+    "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
+    "lm-eval, the scenario's main metric for HELM)"
+)
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``."""
-    parser.add_argument("data", metavar="DATA", help="a file, a folder, or sample:<name>")
+    """``DATA`` (one or more paths, or ``sample:<name>``) with ``--format``, ``--tasks``,
+    ``--metric`` and ``--verbose``."""
+    parser.add_argument("data", metavar="DATA", nargs="+", help=DATA_HELP)
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
+    parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    add_verbose_argument(parser)
+
+
+def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--metric", default="acc", help="metric read from lm-eval files (acc, acc_norm, ...)"
+        "--verbose",
+        action="store_true",
+        help="print every note on the data in full (default: a summary; notes go to stderr)",
     )
+
+
+def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
+    """Notes to stderr: headlines (at most 8) or, with ``--verbose``, every note in full."""
+    from benchuq.core.readers.notes import summarize
+
+    if not notes:
+        return
+    verbose = getattr(args, "verbose", False)
+    lines = list(notes) if verbose else summarize(notes)
+    for line in lines:
+        print("note: " + line.replace("\n", "\n      "), file=sys.stderr)
+    if not verbose and (len(lines) < len(notes) or any("\n" in n for n in notes)):
+        print("      (--verbose lists every file and task)", file=sys.stderr)
 
 
 def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
@@ -101,9 +134,12 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
+    """The data named by ``DATA``; its notes go to stderr (stdout stays the table or JSON)."""
     from benchuq.core.readers.loaders import resolve
 
-    return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    print_notes(bench.notes, args)
+    return bench
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
