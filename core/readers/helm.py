@@ -31,10 +31,10 @@ import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.items import items_benchmark
-from benchuq.core.readers.meta import Meta, TaskRun
+from benchuq.core.readers.meta import Meta, MissingMetric, TaskRun
 from benchuq.core.readers.table import Source, parse_json
 
-__all__ = ["MAIN_METRICS", "MissingMetric", "helm_kind", "helm_run"]
+__all__ = ["MAIN_METRICS", "helm_kind", "helm_run"]
 
 MAIN_METRICS = (
     "exact_match",
@@ -57,9 +57,6 @@ SPLITS = ("test", "valid")
 TOL = 1e-9
 
 
-class MissingMetric(DataError):
-    """A run without a per-instance score of the asked metric (the loader skips the run with a
-    note when other runs have it)."""
 
 
 def helm_kind(obj: object) -> str | None:

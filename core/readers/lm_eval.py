@@ -34,7 +34,7 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE, model_name, sample_file_names
 from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
-from benchuq.core.readers.meta import Group, Meta, TaskRun
+from benchuq.core.readers.meta import Group, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, listing
 from benchuq.core.readers.table import Source, decode_text, parse_json
 from benchuq.core.resources import mmlu_subject_table
@@ -280,7 +280,7 @@ def read_results(
             limited.append(f"{name} ({n} of {ns['original']})")
     if not rows:
         have = sorted({m for ms in missing.values() for m in ms})
-        raise DataError(
+        raise (MissingMetric if missing else DataError)(
             f"no task in this file has the metric '{metric}'.",
             file=src.name,
             column=metric,

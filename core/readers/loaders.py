@@ -26,7 +26,7 @@ import numpy as np
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.readers.files import Gathered, expand_archives, gather_paths, is_zip
-from benchuq.core.readers.helm import MissingMetric, helm_run
+from benchuq.core.readers.helm import helm_run
 from benchuq.core.readers.items import item_frame, items_benchmark
 from benchuq.core.readers.judged import (
     alpaca_benchmark,
@@ -42,7 +42,7 @@ from benchuq.core.readers.lm_eval import (
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE, sample_file_names
 from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
 from benchuq.core.readers.merge import merge
-from benchuq.core.readers.meta import Loaded, Meta, TaskRun
+from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, group_notes, listing
 from benchuq.core.readers.table import (
     Source,
@@ -392,8 +392,8 @@ def _parts(
         raise missing[0]
     if missing:
         notes.append(
-            f"{count(len(missing), 'HELM run')} skipped — no per-instance '{metric}': "
-            f"{listing([_folder(str(e.file)) for e in missing])}."
+            f"{count(len(missing), 'file')} skipped — no score of '{metric or 'acc'}' in them: "
+            f"{listing([str(e.file) for e in missing])}."
         )
     if use_samples and outlines:
         parts = _with_results_info(parts, outlines)

@@ -13,9 +13,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, DataError
 
-__all__ = ["RUN_COLUMNS", "Group", "Loaded", "Meta", "TaskRun"]
+__all__ = ["RUN_COLUMNS", "Group", "Loaded", "Meta", "MissingMetric", "TaskRun"]
+
+
+class MissingMetric(DataError):
+    """A file (an lm-eval results file, a HELM run) without any score of the asked metric: the
+    loader skips it with a note when other files have the metric, else reports it."""
 
 RUN_COLUMNS = ("model", "task", "file", "harness", "version", "n_shot", "metric")
 
