@@ -10,13 +10,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from benchuq.dashboard import context, controls
+from benchuq.dashboard import context, controls, data_notes
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 
 # (file in pages/, title, icon); the first page is the default.
 PAGES: list[tuple[str, str, str]] = [
     ("leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+    ("table.py", "Leaderboard table", ":material/table_view:"),
     ("compare.py", "Compare models", ":material/compare_arrows:"),
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
@@ -41,6 +42,7 @@ def main() -> None:
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)
     controls.show_notices()
+    data_notes.pointer(ctx, pages["data.py"], nav)
     nav.run()
     controls.finish(ctx.settings)
 

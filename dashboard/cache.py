@@ -28,7 +28,8 @@ from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.readers import loaders
-from benchuq.dashboard import state
+from benchuq.core.readers.meta import Loaded
+from benchuq.dashboard import state, views_table
 
 
 @dataclass(frozen=True)
@@ -143,9 +144,14 @@ METHODS["bayes"] = UncertaintyMethod(
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample data set…")
+def loaded_sample(name: str) -> Loaded:
+    """A bundled sample and what its files say (static files, so the name is a safe key)."""
+    return loaders.read_sample(name)
+
+
 def load_sample(name: str) -> Benchmark:
-    """A bundled sample (static files, so the name is a safe key)."""
-    return loaders.load_sample(name)
+    """A bundled sample (cached)."""
+    return loaded_sample(name).bench
 
 
 def files_digest(files: tuple[tuple[str, bytes], ...], *extra: object) -> str:
@@ -164,9 +170,15 @@ def _load_upload(
     _tasks: tuple[str, bytes] | None,
     _columns: tuple[tuple[str, str], ...],
     _fmt: str,
-) -> Benchmark:
-    return loaders.load_files(
-        list(_files), format=_fmt, tasks=_tasks, columns=dict(_columns) or None, name="upload"
+    _metric: str | None,
+) -> Loaded:
+    return loaders.read_files(
+        list(_files),
+        format=_fmt,
+        tasks=_tasks,
+        metric=_metric,
+        columns=dict(_columns) or None,
+        name="upload",
     )
 
 
@@ -176,11 +188,27 @@ def load_upload(
     tasks: tuple[str, bytes] | None = None,
     columns: dict[str, str] | None = None,
     fmt: str = "auto",
-) -> Benchmark:
-    """Load uploaded files, cached by the digest of their content and the loader options."""
+    metric: str | None = None,
+) -> Loaded:
+    """Load uploaded files (and what they say), cached by the digest of their content and the
+    loader options."""
     cols = tuple(sorted((columns or {}).items()))
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt)
-    return _load_upload(digest, files, tasks, cols, fmt)
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric)
+    return _load_upload(digest, files, tasks, cols, fmt, metric)
+
+
+@st.cache_data(max_entries=32, show_spinner="Building the table…")
+def wide_table(
+    key: str,
+    models: tuple[str, ...],
+    level: float,
+    columns: tuple[views_table.Column, ...],
+    _draws: Draws,
+    _bench: Benchmark,
+) -> views_table.WideTable:
+    """``views_table.wide_table`` for the shown models (``key`` names the draws, see
+    :func:`draws_key`)."""
+    return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
 
 
 # At most 8 draws arrays per process (R x M x T floats each; 2000 x 20 x 57 is 18 MB): a hosted

@@ -270,5 +270,5 @@ with guard("The Bayesian model"):
             "Most probable best model at every category weighting (posterior draws; METHODS 5). "
             "The Task weights page shows the same map for the sidebar's method."
         )
-    for note in (*bench.notes, *post.notes):
+    for note in post.notes:  # the data's own notes: the Data page (linked at the top)
         st.caption(md_escape(note))

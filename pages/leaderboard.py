@@ -63,5 +63,5 @@ with guard("The leaderboard"):
         on_click="ignore",
         icon=":material/download:",
     )
-    for note in dict.fromkeys((*bench.notes, *draws.notes)):
+    for note in draws.notes:  # the data's own notes: the Data page (linked at the top)
         st.caption(md_escape(note))
