@@ -81,6 +81,7 @@ class File:
     table: Table | None = None
     raw_columns: tuple[str, ...] = ()
     reason: str = ""
+    obj: object = None  # the parsed JSON of a JSON file (read once)
 
 
 def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = False) -> File:
@@ -98,6 +99,7 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
             decode_text(src)
     except DataError:
         return File(src, "other", reason="not text (binary)")
+    obj = None
     if looks_like_json(src) and suffix != ".jsonl":
         try:
             obj = parse_json(src)
@@ -108,7 +110,7 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
         if not (is_results(obj) or is_inspect(obj) or helm_kind(obj) or _records(obj)):
             return File(src, "other", reason="JSON without results")
     try:
-        f = _classify(src, columns)
+        f = _classify(src, columns, obj)
     except DataError:
         if suffix in (".json", ".jsonl", ".parquet", ".pq") or _header_claims(src):
             raise
@@ -134,7 +136,7 @@ def _records(obj: object) -> bool:
     return isinstance(obj, list) and bool(obj) and all(isinstance(r, dict) for r in obj)
 
 
-def _classify(src: Source, columns: dict[str, str] | None) -> File:
+def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -> File:
     base = src.name.rsplit("/", 1)[-1]
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return File(src, "lm_eval_samples")
@@ -143,13 +145,13 @@ def _classify(src: Source, columns: dict[str, str] | None) -> File:
     if is_parquet(src):
         return _table_kind(src, read_table(src), columns)
     if looks_like_json(src):
-        obj = parse_json(src)
+        obj = parse_json(src) if obj is None else obj
         if is_results(obj):
-            return File(src, "lm_eval")
+            return File(src, "lm_eval", obj=obj)
         if is_inspect(obj):
-            return File(src, "inspect")
+            return File(src, "inspect", obj=obj)
         if kind := helm_kind(obj):
-            return File(src, kind)
+            return File(src, kind, obj=obj)
         return _table_kind(src, records_table(src.name, obj), columns)
     return _table_kind(src, read_table(src), columns)
 

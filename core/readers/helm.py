@@ -57,8 +57,6 @@ SPLITS = ("test", "valid")
 TOL = 1e-9
 
 
-
-
 def helm_kind(obj: object) -> str | None:
     """``"helm_spec"`` (run_spec.json), ``"helm"`` (per_instance_stats.json), ``"helm_stats"``
     (stats.json) or ``None``."""
@@ -112,9 +110,13 @@ def _perturbation(p: object) -> str:
     return str(p["name"]) + (f"({','.join(extra)})" if extra else "")
 
 
-def _records(entries: list, file: str) -> pd.DataFrame:
-    """One row per (instance, perturbation, trial, split, stat) with the stat's mean."""
-    rows = []
+#: One per-instance stat: (instance, perturbation, trial, split, metric, mean).
+_Row = tuple[str, str, int, str, str, float]
+
+
+def _records(entries: list, file: str) -> list[_Row]:
+    """Every per-instance stat with a count, as plain tuples (no pandas: runs are many)."""
+    rows: list[_Row] = []
     for k, e in enumerate(entries, start=1):
         if not (isinstance(e, dict) and "instance_id" in e and isinstance(e.get("stats"), list)):
             raise DataError(
@@ -123,30 +125,26 @@ def _records(entries: list, file: str) -> pd.DataFrame:
                 row=k,
                 hint="choose the per_instance_stats.json that helm-run wrote.",
             )
-        outer = _perturbation(e.get("perturbation"))
+        item, outer = str(e["instance_id"]), _perturbation(e.get("perturbation"))
+        trial = int(e.get("train_trial_index", 0) or 0)
         for s in e["stats"]:
             name = s.get("name") if isinstance(s, dict) else None
             if not isinstance(name, dict) or not s.get("count"):
                 continue
             mean = s.get("mean", s.get("sum", np.nan) / s["count"])
-            rows.append(
-                (
-                    str(e["instance_id"]),
-                    outer or _perturbation(name.get("perturbation")),
-                    int(e.get("train_trial_index", 0) or 0),
-                    str(name.get("split", "")),
-                    str(name.get("name", "")),
-                    float(mean) if isinstance(mean, int | float) else np.nan,
-                )
-            )
-    cols = ["item", "perturbation", "trial", "split", "metric", "score"]
-    return pd.DataFrame(rows, columns=cols)
+            pert = outer or _perturbation(name.get("perturbation"))
+            value = float(mean) if isinstance(mean, int | float) else np.nan
+            rows.append((item, pert, trial, str(name.get("split", "")), str(name["name"]), value))
+    return rows
 
 
-def per_instance_metrics(frame: pd.DataFrame) -> list[str]:
-    """Metrics with a per-instance score (bookkeeping stats left out), in file order."""
-    names = dict.fromkeys(frame["metric"])
-    return [m for m in names if m not in BOOKKEEPING]
+def _scores(rows: list[_Row]) -> tuple[dict[tuple[str, str], float], int]:
+    """Mean over trials per (perturbation, instance), and the most trials of any instance."""
+    per: dict[tuple[str, str], dict[int, float]] = {}
+    for item, pert, trial, _split, _metric, value in rows:
+        per.setdefault((pert, item), {})[trial] = value
+    means = {k: float(np.mean(list(v.values()))) for k, v in per.items()}
+    return means, max(len(v) for v in per.values())
 
 
 def _main_metric(available: list[str], groups: list[str]) -> str | None:
@@ -158,10 +156,21 @@ def _main_metric(available: list[str], groups: list[str]) -> str | None:
 
 
 def helm_run(
-    spec_src: Source, instances_src: Source, stats_src: Source | None, *, metric: str | None
+    spec_src: Source,
+    instances_src: Source,
+    stats_src: Source | None,
+    *,
+    metric: str | None,
+    parsed: dict[int, object] | None = None,
 ) -> tuple[Benchmark, Meta]:
-    """One HELM run (its three files) as item scores of one model (see the module docstring)."""
-    spec = parse_json(spec_src)
+    """One HELM run (its three files) as item scores of one model (see the module docstring;
+    ``parsed`` maps ``id(source)`` to its JSON where already read)."""
+    parsed = parsed or {}
+
+    def json_of(src: Source) -> object:
+        return parsed[id(src)] if id(src) in parsed else parse_json(src)
+
+    spec = json_of(spec_src)
     if helm_kind(spec) != "helm_spec":
         raise DataError(
             "not a HELM run_spec.json (no adapter_spec and scenario_spec).",
@@ -169,13 +178,13 @@ def helm_run(
             hint="each run folder needs the run_spec.json that helm-run wrote.",
         )
     task, category, model = _task_and_model(spec, spec_src.name)
-    entries = parse_json(instances_src)
+    entries = json_of(instances_src)
     if not isinstance(entries, list):
         raise DataError(
             "per_instance_stats.json must be a list of records.", file=instances_src.name
         )
-    frame = _records(entries, instances_src.name)
-    available = per_instance_metrics(frame)
+    rows = _records(entries, instances_src.name)
+    available = [m for m in dict.fromkeys(r[4] for r in rows) if m not in BOOKKEEPING]
     chosen = metric if metric in available else None
     if metric and chosen is None:
         raise MissingMetric(
@@ -192,48 +201,35 @@ def helm_run(
             file=instances_src.name,
             hint="choose a run whose per_instance_stats.json holds metrics such as exact_match.",
         )
-    sub = frame[frame["metric"] == chosen]
-    splits = list(dict.fromkeys(sub["split"]))
+    splits = list(dict.fromkeys(r[3] for r in rows if r[4] == chosen))
     split = next((s for s in SPLITS if s in splits), splits[0])
-    sub = sub[sub["split"] == split]
-    scores = sub.groupby(["perturbation", "item"], sort=False)["score"].mean().reset_index()
-    if scores["score"].isna().any():
-        raise DataError(
-            f"instance '{scores.loc[scores['score'].isna(), 'item'].iloc[0]}' has no value for "
-            f"'{chosen}'.",
-            file=instances_src.name,
-            column=chosen,
-            hint="choose another metric, or the complete per_instance_stats.json.",
-        )
-    bad = ~scores["score"].between(0, 1)
-    if bad.any():
-        raise DataError(
-            f"'{chosen}' = {scores.loc[bad, 'score'].iloc[0]:g} for instance "
-            f"'{scores.loc[bad, 'item'].iloc[0]}' is not in 0..1.",
-            file=instances_src.name,
-            column=chosen,
-            hint="choose a metric that is a proportion (such as exact_match).",
-        )
-    names = {p: task + (f" [{p}]" if p else "") for p in scores["perturbation"].unique()}
+    scores, trials = _scores([r for r in rows if r[4] == chosen and r[3] == split])
+    for (_pert, item), value in scores.items():
+        if not 0 <= value <= 1:  # also catches a missing value (nan)
+            raise DataError(
+                f"'{chosen}' = {value:g} for instance '{item}' is not in 0..1.",
+                file=instances_src.name,
+                column=chosen,
+                hint="choose a metric that is a proportion (such as exact_match).",
+            )
     items = pd.DataFrame(
         {
             "model": model,
-            "task": scores["perturbation"].map(names),
-            "item": scores["item"],
-            "score": scores["score"].to_numpy(float),
+            "task": [task + (f" [{p}]" if p else "") for p, _ in scores],
+            "item": [i for _, i in scores],
+            "score": list(scores.values()),
             "row": np.arange(1, len(scores) + 1),
             "file": instances_src.name,
             "category": category,
         }
     )
     notes = [f"HELM metric '{chosen}' ({split} split)."]
-    trials = sub.groupby(["perturbation", "item"])["trial"].nunique().max()
     if trials > 1:
         notes.append(f"HELM: each instance's score is the mean over its {trials} trials.")
     if len(splits) > 1:
         notes.append(f"HELM: the {split} split was read; the files also hold {splits}.")
     if stats_src is not None:
-        notes += _check_stats(stats_src, chosen, split, scores)
+        notes += _check_stats(stats_src, json_of(stats_src), chosen, split, scores)
     bench = items_benchmark(items, name=task, notes=tuple(notes))
     shots = (spec.get("adapter_spec") or {}).get("max_train_instances")
     shots_text = "" if shots is None else str(shots)
@@ -243,12 +239,13 @@ def helm_run(
     return bench, Meta(runs=runs, metrics=tuple(available))
 
 
-def _check_stats(src: Source, metric: str, split: str, scores: pd.DataFrame) -> list[str]:
+def _check_stats(
+    src: Source, stats: object, metric: str, split: str, scores: dict[tuple[str, str], float]
+) -> list[str]:
     """Compare the per-instance mean with stats.json's mean of the same metric and split."""
-    stats = parse_json(src)
     if helm_kind(stats) != "helm_stats":
         return [f"HELM: '{src.name}' is not a stats.json list; the means were not checked."]
-    own = scores.loc[scores["perturbation"] == "", "score"]
+    own = [v for (pert, _), v in scores.items() if not pert]
     for s in stats:
         name = s.get("name") or {}
         if (
@@ -257,9 +254,9 @@ def _check_stats(src: Source, metric: str, split: str, scores: pd.DataFrame) -> 
             and not name.get("perturbation")
         ):
             mean = s.get("mean")
-            if isinstance(mean, int | float) and len(own) and abs(own.mean() - mean) > TOL:
+            if isinstance(mean, int | float) and own and abs(np.mean(own) - mean) > TOL:
                 return [
-                    f"HELM: the mean of '{metric}' over instances ({own.mean():.6g}) differs "
+                    f"HELM: the mean of '{metric}' over instances ({np.mean(own):.6g}) differs "
                     f"from stats.json ({mean:.6g})."
                 ]
             return []

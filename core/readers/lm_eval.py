@@ -202,10 +202,11 @@ def _skipped_metric_notes(missing: dict[str, list[str]], metric: str) -> list[st
 
 
 def read_results(
-    src: Source, *, metric: str = "acc", tasks: TaskInfo | None = None
+    src: Source, *, metric: str = "acc", tasks: TaskInfo | None = None, obj: object = None
 ) -> tuple[Benchmark, Meta]:
-    """One model's results file as a counts :class:`Benchmark` and its :class:`Meta`."""
-    obj = parse_json(src)
+    """One model's results file as a counts :class:`Benchmark` and its :class:`Meta` (``obj``:
+    the file's JSON if already parsed)."""
+    obj = parse_json(src) if obj is None else obj
     if not is_results(obj):
         raise DataError(
             "not an lm-evaluation-harness results file (no 'results' object with 'versions' or "
@@ -363,10 +364,10 @@ class Outline:
     meta: Meta
 
 
-def results_outline(src: Source, metric: str) -> Outline:
+def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
     """Model, tasks (our names; those with ``metric``), categories and :class:`Meta` of a
     results file, without checking its counts."""
-    obj = parse_json(src)
+    obj = parse_json(src) if obj is None else obj
     groups, _, _ = _structure(obj)
     entries = {t: e for t, e in obj["results"].items() if t not in groups and t not in MMLU_GROUPS}
     tasks = tuple(mmlu_subject(t) or t for t in entries)

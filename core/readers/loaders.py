@@ -359,7 +359,7 @@ def _parts(
     use_samples = bool(samples) and (format == "lm_eval_samples" or not results)
     outlines: dict[str, Outline] = {}
     if samples and results and format != "lm_eval":
-        outlines = {f.src.name: results_outline(f.src, metric or "acc") for f in results}
+        outlines = {f.src.name: results_outline(f.src, metric or "acc", f.obj) for f in results}
         gaps = _uncovered(outlines, samples)
         use_samples = format == "lm_eval_samples" or not gaps
         if not use_samples:
@@ -379,12 +379,16 @@ def _parts(
     else:
         data = [f for f in data if f.kind != "lm_eval_samples"]
     helm_aux = [(f.kind, f.src) for f in classified if f.kind in ("helm_spec", "helm_stats")]
+    parsed = {id(f.src): f.obj for f in classified if f.obj is not None}
     parts: list[_Part] = []
     missing: list[MissingMetric] = []
     for f in data:
         try:
             parts.append(
-                _with_file(lambda f=f: _one(f, tasks, metric, outlines, helm_aux, name), f.src.name)
+                _with_file(
+                    lambda f=f: _one(f, tasks, metric, outlines, helm_aux, parsed, name),
+                    f.src.name,
+                )
             )
         except MissingMetric as err:
             missing.append(err)
@@ -476,6 +480,7 @@ def _one(
     metric: str | None,
     outlines: dict[str, Outline],
     helm_aux: list[tuple[str, Source]],
+    parsed: dict[int, object],
     name: str,
 ) -> _Part:
     """One data file in its format: (file, benchmark, meta)."""
@@ -496,7 +501,7 @@ def _one(
             hint="choose the format that matches the file, or 'auto'.",
         )
     if kind == "lm_eval":
-        b, m = read_results(src, metric=metric or "acc", tasks=tasks)
+        b, m = read_results(src, metric=metric or "acc", tasks=tasks, obj=f.obj)
         return src.name, b, m
     if kind == "lm_eval_samples":
         o = _results_for(src.name, outlines)
@@ -507,7 +512,7 @@ def _one(
         return src.name, b, m
     if kind == "helm":
         spec, stats = _helm_partners(src, helm_aux)
-        b, m = helm_run(spec, src, stats, metric=metric)
+        b, m = helm_run(spec, src, stats, metric=metric, parsed=parsed)
         return src.name, b, m
     bench = _table_part(kind, table, tasks, name, src, metric)
     return src.name, bench, Meta()

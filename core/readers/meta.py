@@ -22,6 +22,7 @@ class MissingMetric(DataError):
     """A file (an lm-eval results file, a HELM run) without any score of the asked metric: the
     loader skips it with a note when other files have the metric, else reports it."""
 
+
 RUN_COLUMNS = ("model", "task", "file", "harness", "version", "n_shot", "metric")
 
 
