@@ -171,7 +171,7 @@ def helm_run(
         return parsed[id(src)] if id(src) in parsed else parse_json(src)
 
     spec = json_of(spec_src)
-    if helm_kind(spec) != "helm_spec":
+    if not isinstance(spec, dict) or helm_kind(spec) != "helm_spec":
         raise DataError(
             "not a HELM run_spec.json (no adapter_spec and scenario_spec).",
             file=spec_src.name,
@@ -243,7 +243,7 @@ def _check_stats(
     src: Source, stats: object, metric: str, split: str, scores: dict[tuple[str, str], float]
 ) -> list[str]:
     """Compare the per-instance mean with stats.json's mean of the same metric and split."""
-    if helm_kind(stats) != "helm_stats":
+    if not isinstance(stats, list) or helm_kind(stats) != "helm_stats":
         return [f"HELM: '{src.name}' is not a stats.json list; the means were not checked."]
     own = [v for (pert, _), v in scores.items() if not pert]
     for s in stats:

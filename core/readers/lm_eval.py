@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -57,7 +58,7 @@ PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 NOT_METRICS = frozenset({"alias", "name", "sample_len", "sample_count", "samples"})
 
 
-def is_results(obj: object) -> bool:
+def is_results(obj: object) -> TypeGuard[dict]:
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -99,6 +100,11 @@ def file_metrics(obj: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _dict(obj: dict, key: str) -> dict:
+    """``obj[key]`` when it is an object, else ``{}`` (files differ in which parts they have)."""
+    return v if isinstance(v := obj.get(key), dict) else {}
+
+
 def mmlu_subject(task: str) -> str | None:
     table = mmlu_subject_table()
     for p in MMLU_PREFIXES:
@@ -109,7 +115,7 @@ def mmlu_subject(task: str) -> str | None:
 
 def _structure(obj: dict) -> tuple[set[str], dict[str, str], dict[str, list[str]]]:
     """Group names, member -> parent group, group -> members (from groups/group_subtasks)."""
-    subtasks = obj.get("group_subtasks") if isinstance(obj.get("group_subtasks"), dict) else {}
+    subtasks = _dict(obj, "group_subtasks")
     tree = {g: [str(x) for x in s] for g, s in subtasks.items() if isinstance(s, list) and s}
     groups = set(obj.get("groups") or {}) | set(tree)
     parent = {s: g for g, subs in tree.items() for s in subs}
@@ -189,13 +195,13 @@ def _skipped_metric_notes(missing: dict[str, list[str]], metric: str) -> list[st
     for task, have in missing.items():
         by_have.setdefault(tuple(have), []).append(task)
     notes = []
-    for have, tasks in by_have.items():
-        what = ", ".join(have) if have else "none"
+    for metrics, tasks in by_have.items():
+        what = ", ".join(metrics) if metrics else "none"
         if len(tasks) == 1:
-            verb = "its metric is" if len(have) == 1 else "its metrics are"
+            verb = "its metric is" if len(metrics) == 1 else "its metrics are"
             notes.append(f"task '{tasks[0]}' skipped — {verb} {what}, not {metric}.")
             continue
-        verb = "their metric is" if len(have) == 1 else "their metrics are"
+        verb = "their metric is" if len(metrics) == 1 else "their metrics are"
         note = f"{len(tasks)} tasks skipped — {verb} {what}, not {metric}: {listing(tasks)}."
         notes.append(note + ("\ntasks: " + ", ".join(tasks) if len(tasks) > 5 else ""))
     return notes
@@ -217,8 +223,8 @@ def read_results(
     results = obj["results"]
     groups, _, _ = _structure(obj)
     categories = results_categories(obj)
-    n_samples = obj.get("n-samples") if isinstance(obj.get("n-samples"), dict) else {}
-    hib_table = obj.get("higher_is_better") if isinstance(obj.get("higher_is_better"), dict) else {}
+    n_samples = _dict(obj, "n-samples")
+    hib_table = _dict(obj, "higher_is_better")
     rows: list[_Row] = []
     missing: dict[str, list[str]] = {}
     skipped_group, skipped_n, filters = [], [], set()
@@ -309,7 +315,7 @@ def read_results(
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
     model = model_name(obj, src.name)
-    n = np.array([[r.n for r in rows]], dtype=np.int64)
+    n_items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
     bench = Benchmark(
         name=model,
@@ -317,8 +323,8 @@ def read_results(
         tasks=tuple(r.task for r in rows),
         categories=tuple(r.category for r in rows),
         kind="counts",
-        estimate=k / n,
-        n=n,
+        estimate=k / n_items,
+        n=n_items,
         correct=k,
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
@@ -329,9 +335,7 @@ def read_results(
 def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta:
     """Provenance of the tasks read, the group tree and the file's metrics."""
     harness = harness_label(obj)
-    versions = obj.get("versions") if isinstance(obj.get("versions"), dict) else {}
-    shots = obj.get("n-shot") if isinstance(obj.get("n-shot"), dict) else {}
-    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
+    versions, shots, config = _dict(obj, "versions"), _dict(obj, "n-shot"), _dict(obj, "config")
     default_shots = config.get("num_fewshot")
     raw = {mmlu_subject(t) or t: t for t in obj["results"]}
     runs = []
@@ -368,6 +372,8 @@ def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
     """Model, tasks (our names; those with ``metric``), categories and :class:`Meta` of a
     results file, without checking its counts."""
     obj = parse_json(src) if obj is None else obj
+    if not is_results(obj):
+        raise DataError("not an lm-evaluation-harness results file.", file=src.name)
     groups, _, _ = _structure(obj)
     entries = {t: e for t, e in obj["results"].items() if t not in groups and t not in MMLU_GROUPS}
     tasks = tuple(mmlu_subject(t) or t for t in entries)
@@ -520,7 +526,7 @@ def _sample_metrics(rec: dict, metric: str) -> list[str]:
         v = rec.get(k)
         return isinstance(v, int | float) or (isinstance(v, str) and _is_number(v))
 
-    listed = rec.get("metrics") if isinstance(rec.get("metrics"), list) else []
+    listed = m if isinstance(m := rec.get("metrics"), list) else []
     names = dict.fromkeys(str(k) for k in (metric, *PREFERRED_SAMPLE_METRICS, *listed))
     return [k for k in names if numeric(k)]
 

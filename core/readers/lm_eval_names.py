@@ -55,7 +55,7 @@ def name_from_path(path: str) -> str:
 
 def model_name(obj: dict, file: str) -> str:
     """The model a results file is about (see the module docstring)."""
-    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
+    config = c if isinstance(c := obj.get("config"), dict) else {}
     from_args = model_from_args(config.get("model_args"), config.get("model_revision"))
     if from_args:
         return from_args

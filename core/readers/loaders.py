@@ -17,6 +17,7 @@ fix it. Notes from many files are said once with a count (:mod:`.notes`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import NoReturn, TypeVar
@@ -255,7 +256,7 @@ def read_files(
     expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
     sources = [Source(n, b) for n, b in expanded]
     classified = [
-        _with_file(lambda s=s: classify(s, columns, lenient=collection), s.name) for s in sources
+        _with_file(partial(classify, s, columns, lenient=collection), s.name) for s in sources
     ]
     if columns:
         check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
@@ -386,8 +387,7 @@ def _parts(
         try:
             parts.append(
                 _with_file(
-                    lambda f=f: _one(f, tasks, metric, outlines, helm_aux, parsed, name),
-                    f.src.name,
+                    partial(_one, f, tasks, metric, outlines, helm_aux, parsed, name), f.src.name
                 )
             )
         except MissingMetric as err:
