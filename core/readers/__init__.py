@@ -4,8 +4,9 @@ The front door is :mod:`.loaders` (``load_path``, ``load_files``, ``load_sample`
 and their ``read_*`` twins that also return what the files say, :class:`.meta.Loaded`). Where files
 come from: :mod:`.files` (folders, zips, globs); what each file is: :mod:`.classify`; one module
 per family of formats does the parsing (``table``: delimited/JSON/Parquet tables; ``long``:
-task-level long and wide tables; ``items``: item-level tables; ``lm_eval`` and
-``lm_eval_names``: lm-evaluation-harness; ``helm``: HELM run folders; ``judged``: AlpacaEval and
+task-level long and wide tables; ``items``: item-level tables; ``lm_eval`` (results),
+``lm_eval_samples``, ``lm_eval_output`` (both together) and ``lm_eval_names``:
+lm-evaluation-harness; ``helm``: HELM run folders; ``judged``: AlpacaEval and
 inspect_ai; ``merge``: several files at once); :mod:`.notes` groups notes over files;
 :mod:`.columns` says which columns each format needs.
 """

@@ -29,7 +29,8 @@ from benchuq.core.data import DataError
 from benchuq.core.readers.helm import helm_kind
 from benchuq.core.readers.items import ITEM_COLUMNS
 from benchuq.core.readers.judged import is_alpaca, is_alpaca_leaderboard, is_inspect
-from benchuq.core.readers.lm_eval import SAMPLES_RE, is_results
+from benchuq.core.readers.lm_eval import is_results
+from benchuq.core.readers.lm_eval_names import SAMPLES_RE
 from benchuq.core.readers.long import apply_aliases
 from benchuq.core.readers.table import (
     Source,

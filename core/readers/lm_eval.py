@@ -17,35 +17,30 @@ category of its own, and without group information MMLU subjects get the MMLU au
 are recomputed from the subtasks, :mod:`benchuq.core.groups`), with per task the harness version,
 the task version, n-shot and the metric read, and the metrics the file offers.
 
-Sample files (``samples_<task>_<timestamp>.jsonl``, or the 2023 ``<model_args>_<task>.jsonl``)
-become item scores: item = ``doc_id``, score = the metric field; ``resps``/``arguments`` (whose
-layout drifted between versions) are not read. Names: :mod:`.lm_eval_names`.
+Sample files: :mod:`.lm_eval_samples`; both together: :mod:`.lm_eval_output`; names:
+:mod:`.lm_eval_names`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TypeGuard
 
 import numpy as np
-import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers.items import items_benchmark
-from benchuq.core.readers.lm_eval_names import SAMPLES_RE, model_name, sample_file_names
+from benchuq.core.readers.lm_eval_names import model_name
 from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
 from benchuq.core.readers.meta import Group, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, listing
-from benchuq.core.readers.table import Source, decode_text, parse_json
+from benchuq.core.readers.table import Source, parse_json
 from benchuq.core.resources import mmlu_subject_table
 
 __all__ = [
-    "SAMPLES_RE",
+    "Outline",
     "file_metrics",
     "is_results",
     "read_results",
-    "read_samples",
     "results_categories",
     "results_outline",
 ]
@@ -54,7 +49,6 @@ MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")
 MMLU_GROUPS = frozenset(
     {"mmlu", "mmlu_stem", "mmlu_humanities", "mmlu_other", "mmlu_social_sciences"}
 )
-PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 NOT_METRICS = frozenset({"alias", "name", "sample_len", "sample_count", "samples"})
 
 
@@ -69,16 +63,17 @@ def is_results(obj: object) -> TypeGuard[dict]:
 def _metric(entry: dict, metric: str) -> tuple[float | None, float | None, str | None]:
     """The metric value and its stderr from a results entry (either key style)."""
     if metric in entry:
-        return _num(entry[metric]), _num(entry.get(f"{metric}_stderr")), None
+        return number(entry[metric]), number(entry.get(f"{metric}_stderr")), None
     keys = sorted(k for k in entry if k.startswith(metric + ","))
     if not keys:
         return None, None, None
     key = f"{metric},none" if f"{metric},none" in keys else keys[0]
     filt = key.split(",", 1)[1]
-    return _num(entry[key]), _num(entry.get(f"{metric}_stderr,{filt}")), filt
+    return number(entry[key]), number(entry.get(f"{metric}_stderr,{filt}")), filt
 
 
-def _num(v: object) -> float | None:
+def number(v: object) -> float | None:
+    """A finite number (not a bool) as float, else ``None``."""
     if isinstance(v, bool) or not isinstance(v, int | float):
         return None
     return float(v) if np.isfinite(v) else None
@@ -88,7 +83,7 @@ def entry_metrics(entry: object) -> list[str]:
     """The metrics of a results entry (``"acc,none"`` -> ``acc``; stderr and labels left out)."""
     if not isinstance(entry, dict):
         return []
-    names = (k.split(",", 1)[0] for k, v in entry.items() if _num(v) is not None)
+    names = (k.split(",", 1)[0] for k, v in entry.items() if number(v) is not None)
     return list(dict.fromkeys(n for n in names if n not in NOT_METRICS and "_stderr" not in n))
 
 
@@ -410,127 +405,3 @@ def _task_n(
     if se is not None and se > 0 and 0 < value < 1:
         return round(value * (1 - value) / se**2 + 1), "stderr"
     return None, ""
-
-
-def read_samples(
-    src: Source,
-    *,
-    metric: str = "acc",
-    model: str | None = None,
-    known_tasks: tuple[str, ...] = (),
-) -> tuple[Benchmark, Meta]:
-    """One sample file as item scores of one model and task (names: :mod:`.lm_eval_names`;
-    ``model`` from a results file next to it wins over the file name)."""
-    base = src.name.rsplit("/", 1)[-1]
-    from_name, task = sample_file_names(base, known_tasks)
-    model = model or from_name or _folder_model(src.name)
-    text = decode_text(src)
-    docs, scores, lines, notes = [], [], [], []
-    used: str | None = None
-    metrics_seen: list[str] = []
-    other_filters = 0
-    filt_first: str | None = None
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise DataError(
-                f"line {lineno} is not valid JSON ({err.msg}).",
-                file=src.name,
-                row=lineno,
-                hint="each line of a samples file must be one JSON object.",
-            ) from None
-        if not isinstance(rec, dict) or "doc_id" not in rec:
-            raise DataError(
-                f"line {lineno} is not an lm-eval sample record (no 'doc_id').",
-                file=src.name,
-                row=lineno,
-                column="doc_id",
-                hint="choose a samples_<task>_<time>.jsonl file written by lm_eval --log_samples.",
-            )
-        filt = rec.get("filter")
-        if filt is not None:
-            filt_first = filt_first or str(filt)
-            if str(filt) != filt_first:
-                other_filters += 1
-                continue
-        if used is None:
-            metrics_seen = _sample_metrics(rec, metric)
-            used = next(iter(metrics_seen), None)
-            if used is None:
-                raise DataError(
-                    f"line {lineno} has no numeric metric field (looked for '{metric}').",
-                    file=src.name,
-                    row=lineno,
-                    column=metric,
-                    hint="choose the metric the task logs per item (e.g. acc or exact_match).",
-                )
-        v = rec.get(used)
-        x = _num(float(v)) if isinstance(v, str) and _is_number(v) else _num(v)
-        if isinstance(v, bool):
-            x = float(v)
-        if x is None:
-            raise DataError(
-                f"line {lineno}: '{used}' is {str(v)[:40]!r}, not a number.",
-                file=src.name,
-                row=lineno,
-                column=used,
-                hint="every sample needs a numeric score for the chosen metric.",
-            )
-        docs.append(str(rec["doc_id"]))
-        scores.append(x)
-        lines.append(lineno)
-    if not docs:
-        raise DataError(
-            "the samples file has no records.",
-            file=src.name,
-            hint="choose a non-empty samples_<task>_<time>.jsonl file.",
-        )
-    if other_filters:
-        notes.append(
-            f"used the records of filter '{filt_first}'; {other_filters} records of other "
-            "filters were left out."
-        )
-    if used != metric:
-        notes.append(f"no '{metric}' per sample; used '{used}'.")
-    frame = pd.DataFrame(
-        {
-            "model": model,
-            "task": task,
-            "item": docs,
-            "score": scores,
-            "row": lines,
-            "file": src.name,
-        }
-    )
-    bench = items_benchmark(frame, name=task, notes=tuple(notes))
-    metric_used = used if filt_first in (None, "none") else f"{used},{filt_first}"
-    run = TaskRun(model, task, src.name, "lm-eval --log_samples", metric=metric_used)
-    return bench, Meta(runs=(run,), metrics=tuple(dict.fromkeys((used, *metrics_seen))))
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def _sample_metrics(rec: dict, metric: str) -> list[str]:
-    """Numeric metric fields of a sample record: ``metric``, the usual ones, those it lists."""
-
-    def numeric(k: str) -> bool:
-        v = rec.get(k)
-        return isinstance(v, int | float) or (isinstance(v, str) and _is_number(v))
-
-    listed = m if isinstance(m := rec.get("metrics"), list) else []
-    names = dict.fromkeys(str(k) for k in (metric, *PREFERRED_SAMPLE_METRICS, *listed))
-    return [k for k in names if numeric(k)]
-
-
-def _folder_model(name: str) -> str:
-    parts = name.split("/")
-    return parts[-2].replace("__", "/") if len(parts) > 1 else "model"

@@ -34,13 +34,16 @@ from benchuq.core.readers.judged import (
     alpaca_leaderboard_benchmark,
     inspect_benchmark,
 )
-from benchuq.core.readers.lm_eval import (
-    Outline,
-    read_results,
-    read_samples,
-    results_outline,
+from benchuq.core.readers.lm_eval import Outline, read_results
+from benchuq.core.readers.lm_eval_output import (
+    Part,
+    choose_lm_eval,
+    folder_of,
+    harmonize,
+    results_for,
+    with_results_info,
 )
-from benchuq.core.readers.lm_eval_names import SAMPLES_RE, sample_file_names
+from benchuq.core.readers.lm_eval_samples import read_samples
 from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
 from benchuq.core.readers.merge import merge
 from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
@@ -341,9 +344,6 @@ def _no_results(
     )
 
 
-_Part = tuple[str, Benchmark, Meta]
-
-
 def _parts(
     data: list[File],
     classified: list[File],
@@ -351,37 +351,17 @@ def _parts(
     metric: str | None,
     format: str,
     name: str,
-) -> tuple[list[_Part], list[str]]:
+) -> tuple[list[Part], list[str]]:
     """Each data file read in its format (lm-eval results and samples decided together, HELM
     runs with their folder's run_spec.json and stats.json)."""
-    notes: list[str] = []
-    results = [f for f in data if f.kind == "lm_eval"]
-    samples = [f for f in data if f.kind == "lm_eval_samples"]
-    use_samples = bool(samples) and (format == "lm_eval_samples" or not results)
-    outlines: dict[str, Outline] = {}
-    if samples and results and format != "lm_eval":
-        outlines = {f.src.name: results_outline(f.src, metric or "acc", f.obj) for f in results}
-        gaps = _uncovered(outlines, samples)
-        use_samples = format == "lm_eval_samples" or not gaps
-        if not use_samples:
-            notes.append(
-                f"{count(len(samples), 'sample file')} set aside: the results files were read, "
-                f"because {count(len(gaps), 'result')} have no sample file ({listing(gaps)}); "
-                "item-level "
-                "analysis needs a sample file for every model and task (load the sample files "
-                "alone, or with format lm_eval_samples)."
-            )
-    elif samples and format == "lm_eval":
-        notes.append(
-            f"{count(len(samples), 'sample file')} set aside (format lm_eval reads results)."
-        )
+    use_samples, outlines, notes = choose_lm_eval(data, format, metric or "acc")
     if use_samples:
         data = [f for f in data if f.kind != "lm_eval"]
     else:
         data = [f for f in data if f.kind != "lm_eval_samples"]
     helm_aux = [(f.kind, f.src) for f in classified if f.kind in ("helm_spec", "helm_stats")]
     parsed = {id(f.src): f.obj for f in classified if f.obj is not None}
-    parts: list[_Part] = []
+    parts: list[Part] = []
     missing: list[MissingMetric] = []
     for f in data:
         try:
@@ -400,78 +380,8 @@ def _parts(
             f"{listing([str(e.file) for e in missing])}."
         )
     if use_samples and outlines:
-        parts = _with_results_info(parts, outlines)
-    return _harmonize(parts, tasks), notes
-
-
-def _harmonize(parts: list[_Part], tasks: TaskInfo | None) -> list[_Part]:
-    """One category per task before merging: the task table's, else the top-level lm-eval group
-    that any file puts the task in (files without group information fall back to other
-    categories, e.g. MMLU's, which would otherwise clash)."""
-    mapping = {
-        t: g.name for _, _, m in parts for g in m.groups if g.parent is None for t in g.tasks
-    }
-    mapping.update(tasks.category if tasks is not None else {})
-    if not mapping:
-        return parts
-    return [(f, b.with_categories(mapping), m) for f, b, m in parts]
-
-
-def _folder(name: str) -> str:
-    return name.rsplit("/", 1)[0] if "/" in name else ""
-
-
-def _results_for(sample: str, outlines: dict[str, Outline]) -> Outline | None:
-    """The results file a sample file belongs to: same folder and timestamp, else same folder."""
-    folder = _folder(sample)
-    m = SAMPLES_RE.match(sample.rsplit("/", 1)[-1])
-    same = [(r, o) for r, o in outlines.items() if _folder(r) == folder]
-    if m:
-        stamped = [o for r, o in same if r.endswith(f"results_{m.group('ts')}.json")]
-        if stamped:
-            return stamped[0]
-    return same[0][1] if same else None
-
-
-def _uncovered(outlines: dict[str, Outline], samples: list[File]) -> list[str]:
-    """``model: task`` results that no sample file covers."""
-    covered: dict[str, set[str]] = {}
-    for f in samples:
-        o = _results_for(f.src.name, outlines)
-        if o is None:
-            continue
-        _, task = sample_file_names(f.src.name.rsplit("/", 1)[-1], o.tasks)
-        covered.setdefault(o.model, set()).add(task)
-    return [
-        f"{o.model}: {t}"
-        for o in outlines.values()
-        for t in o.with_metric
-        if t not in covered.get(o.model, set())
-    ]
-
-
-def _with_results_info(parts: list[_Part], outlines: dict[str, Outline]) -> list[_Part]:
-    """Sample parts get the categories, groups and run details of their results files."""
-    categories: dict[str, str] = {}
-    for o in outlines.values():
-        categories.update(o.categories)
-    detail = {(r.model, r.task): r for o in outlines.values() for r in o.meta.runs}
-
-    def enriched(r: TaskRun) -> TaskRun:
-        d = detail.get((r.model, r.task))
-        if d is None:
-            return r
-        return TaskRun(r.model, r.task, r.file, f"{d.harness}, --log_samples", d.version,
-                       d.n_shot, r.metric)  # fmt: skip
-
-    groups = Meta.join(o.meta for o in outlines.values()).groups
-    out = [
-        (file, b.with_categories(categories), Meta(tuple(map(enriched, m.runs)), (), m.metrics))
-        for file, b, m in parts
-    ]
-    file, b, m = out[0]
-    out[0] = (file, b, Meta(m.runs, groups, m.metrics))
-    return out
+        parts = with_results_info(parts, outlines)
+    return harmonize(parts, tasks), notes
 
 
 def _one(
@@ -482,7 +392,7 @@ def _one(
     helm_aux: list[tuple[str, Source]],
     parsed: dict[int, object],
     name: str,
-) -> _Part:
+) -> Part:
     """One data file in its format: (file, benchmark, meta)."""
     src, kind = f.src, f.kind
     table = f.table
@@ -504,7 +414,7 @@ def _one(
         b, m = read_results(src, metric=metric or "acc", tasks=tasks, obj=f.obj)
         return src.name, b, m
     if kind == "lm_eval_samples":
-        o = _results_for(src.name, outlines)
+        o = results_for(src.name, outlines)
         known = o.tasks if o else ()
         b, m = read_samples(
             src, metric=metric or "acc", model=o.model if o else None, known_tasks=known
@@ -536,8 +446,7 @@ def _table_part(
 
 def _helm_partners(src: Source, aux: list[tuple[str, Source]]) -> tuple[Source, Source | None]:
     """The run_spec.json (required) and stats.json in a per_instance_stats.json's folder."""
-    folder = _folder(src.name)
-    near = [(k, s) for k, s in aux if _folder(s.name) == folder]
+    near = [(k, s) for k, s in aux if folder_of(s.name) == folder_of(src.name)]
     specs = [s for k, s in near if k == "helm_spec"]
     stats = [s for k, s in near if k == "helm_stats"]
     if len(specs) != 1:
