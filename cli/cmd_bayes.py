@@ -10,11 +10,11 @@ import numpy as np
 from benchuq.cli.common import (
     add_bayes_arguments,
     add_data_arguments,
+    add_notes,
     check_level,
     fit_bayes,
     load_benchmark,
     print_json,
-    print_notes,
 )
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
         f"tail ESS min {result.ess_tail_min:.0f} ({len(diag)} quantities)"
     )
-    print_notes(draws.notes, args)
+    add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)

@@ -15,9 +15,9 @@ from benchuq.cli.common import (
     DATA_HELP,
     FORMATS,
     METRIC_HELP,
+    add_notes,
     add_verbose_argument,
     print_json,
-    print_notes,
 )
 from benchuq.core.data import DataError
 
@@ -105,7 +105,7 @@ def read_units(args: argparse.Namespace):
                 )
             return units_from_table(pd.read_csv(path, sep=sep), file=str(path))
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
-    print_notes(bench.notes, args)
+    add_notes(args, bench.notes)
     group_by = args.group_by
     if group_by is None:
         has_sub = bench.item_tasks is not None and any(
@@ -180,5 +180,6 @@ def run(args: argparse.Namespace) -> int:
             f"{r.unit[:width]:<{width}}  {r.direct:8.4f}  {r.se:7.4f}  {r.eb:8.4f}  {r.low:8.4f}  "
             f"{r.high:8.4f}  {r.w:5.2f}  {r.cva:6.3f}"
         )
-    print_notes(res.notes, args)
+    for note in res.notes:  # caveats of this table (the data's notes go to stderr)
+        print(f"note: {note}")
     return 0

@@ -8,10 +8,10 @@ import numpy as np
 
 from benchuq.cli.common import (
     add_data_arguments,
+    add_notes,
     check_level,
     load_benchmark,
     print_json,
-    print_notes,
 )
 
 METHOD_LABELS = {
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print("\ndeviance test not defined: no degrees of freedom (needs 3 or more models)")
-    print_notes(res.notes, args)
+    add_notes(args, res.notes)
     return 0
 
 

@@ -7,11 +7,11 @@ import argparse
 from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
+    add_notes,
     check_level,
     load_benchmark,
     make_draws,
     print_json,
-    print_notes,
 )
 
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
-    print_notes(draws.notes, args)
+    add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)

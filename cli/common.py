@@ -51,6 +51,11 @@ def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_notes(args: argparse.Namespace, notes: Sequence[str]) -> None:
+    """Notes for stderr, printed by ``main`` once the command has succeeded."""
+    args.data_notes = (*getattr(args, "data_notes", ()), *notes)
+
+
 def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
     """Notes to stderr: headlines (at most 8) or, with ``--verbose``, every note in full."""
     from benchuq.core.readers.notes import summarize
@@ -134,11 +139,12 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
-    """The data named by ``DATA``; its notes go to stderr (stdout stays the table or JSON)."""
+    """The data named by ``DATA``; its notes go to stderr after the output (stdout stays the
+    table or JSON)."""
     from benchuq.core.readers.loaders import resolve
 
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
-    print_notes(bench.notes, args)
+    add_notes(args, bench.notes)
     return bench
 
 

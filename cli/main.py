@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from benchuq.cli.common import UsageError
+from benchuq.cli.common import UsageError, print_notes
 from benchuq.core.data import DataError
 
 __all__ = ["UsageError", "build_parser", "main"]
@@ -41,13 +41,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
     except (DataError, UsageError) as err:
         print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
         return 2
     except (OSError, ValueError) as err:
         print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
         return 2
+    print_notes(getattr(args, "data_notes", ()), args)
+    return code
 
 
 if __name__ == "__main__":
