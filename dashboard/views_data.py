@@ -17,6 +17,7 @@ from benchuq.core.readers.notes import count, headline
 
 __all__ = [
     "DEFAULT_METRIC",
+    "MAPPABLE_COLUMNS",
     "NoteItem",
     "categories_frame",
     "metric_label",
@@ -30,6 +31,11 @@ __all__ = [
 
 #: The metric selector's "each format's own default" (acc for lm-eval, HELM's main metric).
 DEFAULT_METRIC = ""
+#: What a column of an uploaded table can be mapped to.
+MAPPABLE_COLUMNS = (
+    *("model", "task", "category", "n", "correct", "accuracy", "estimate", "se", "chance"),
+    *("higher_is_better", "item", "score", "cluster", "subgroup"),
+)
 
 
 @dataclass(frozen=True)

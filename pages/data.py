@@ -8,8 +8,6 @@ from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY
 from benchuq.dashboard.text import md_escape
 
-TARGET_COLUMNS = "model task category n correct accuracy estimate se chance higher_is_better item "
-TARGET_COLUMNS += "score cluster subgroup"
 ss = st.session_state
 ctx = current()
 st.title("Data")
@@ -73,7 +71,7 @@ if unknown:
         for i, col in enumerate(unknown):
             st.selectbox(
                 f"Your column '{md_escape(col)}' is",
-                [upload.IGNORE, *TARGET_COLUMNS.split()],
+                [upload.IGNORE, *views_data.MAPPABLE_COLUMNS],
                 key=f"colmap_{i}",
                 on_change=upload.load_uploads,
             )
