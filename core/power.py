@@ -32,13 +32,16 @@ from scipy import stats
 from benchuq.core.data import Benchmark, DataError
 
 __all__ = [
+    "ASSUMPTIONS",
     "CORRECTIONS",
     "Design",
     "PowerPlan",
     "SamplingPlan",
+    "assumed_differences",
     "critical_value",
     "design_from_assumptions",
     "design_from_benchmark",
+    "display_scale",
     "plan",
     "round_up",
     "split_budget",
@@ -50,6 +53,7 @@ CORRECTIONS: dict[str, str] = {
     "bonferroni": "Bonferroni",
     "none": "no correction",
 }
+ASSUMPTIONS = "assumptions"  # the name of a design without data
 MAXT_DRAWS = 100_000  # normal draws for the max-T critical value (its MC error is below 0.5%)
 
 
@@ -196,6 +200,21 @@ def round_up(n: float) -> int:
         return math.ceil(n)
     step = 10 ** (math.floor(math.log10(n)) - 1)
     return math.ceil(n / step) * step
+
+
+def display_scale(design: Design) -> tuple[float, str]:
+    """(factor, unit) for showing differences: percentage points when every score is a
+    proportion, the scores' own units otherwise."""
+    est = design.estimate[np.isfinite(design.estimate)]
+    return (100.0, "points") if np.all((est >= 0) & (est <= 1)) else (1.0, "units")
+
+
+def assumed_differences(design: Design, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+    """Each pair's difference ``|estimate_a - estimate_b|`` (nan where 0): without data, the
+    difference to detect is the one assumed."""
+    idx = {m: i for i, m in enumerate(design.models)}
+    d = np.array([abs(design.estimate[idx[a]] - design.estimate[idx[b]]) for a, b in pairs])
+    return np.where(d > 0, d, np.nan)
 
 
 def _power(delta: np.ndarray, se: np.ndarray, c: float) -> np.ndarray:
@@ -445,7 +464,7 @@ def design_from_assumptions(
     deff = 1.0 + (cluster_size - 1.0) * icc
     kind = "binary" if sd is None else "continuous"
     return Design(
-        name="assumptions",
+        name=ASSUMPTIONS,
         models=names,
         estimate=p,
         cov=per_item * deff / n,
