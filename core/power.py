@@ -242,12 +242,12 @@ def critical_value(
     *,
     seed: int = 0,
 ) -> float:
-    """The critical value ``c`` of family-wise two-sided tests at ``level`` (METHODS 4b, 10).
+    """The critical value ``c`` of family-wise two-sided tests at ``level`` (METHODS 10).
 
     ``none``: ``z_{1-alpha/2}``; ``bonferroni``: ``z_{1-alpha/(2K)}``; ``maxt``: the ``level``
     quantile of ``max_k |Z_k|`` with ``Z ~ N(0, corr)`` (``corr`` the ``K x K`` correlation of the
     pair statistics; ``MAXT_DRAWS`` seeded draws), the normal counterpart of the bootstrap max-T
-    of [RW]. Without ``corr``: the statistics are taken as independent (Sidak,
+    of Romano & Wolf (2005). Without ``corr``: the statistics are taken as independent (Sidak,
     ``z_{(1 + level^(1/K))/2}``), which is at least as large as max-T for correlated pairs.
     """
     level = _check_fraction(level, "the level")
