@@ -263,12 +263,13 @@ def critical_value(
     if corr is None:
         return float(stats.norm.ppf((1 + level ** (1 / K)) / 2))
     vals, vecs = np.linalg.eigh(np.asarray(corr, dtype=float))
-    root = vecs * np.sqrt(np.clip(vals, 0.0, None))
+    keep = vals > 1e-10 * max(vals.max(), 1e-300)  # pairs of M models have rank <= M - 1
+    root = vecs[:, keep] * np.sqrt(vals[keep])
     rng = np.random.default_rng(seed)
     chunk = 10_000
     maxima = np.concatenate(
         [
-            np.abs(rng.standard_normal((chunk, K)) @ root.T).max(axis=1)
+            np.abs(rng.standard_normal((chunk, root.shape[1])) @ root.T).max(axis=1)
             for _ in range(MAXT_DRAWS // chunk)
         ]
     )
