@@ -340,6 +340,12 @@ def pair_table(plan: pw.PowerPlan, scale: float) -> pd.DataFrame:
     )
 
 
+def plan_csv(plan: pw.PowerPlan, scale: float, unit: str) -> bytes:
+    """The pair table with each pair's sentence, as CSV."""
+    sentences = [plan.sentence(k, scale, unit) for k in range(len(plan.a))]
+    return pair_table(plan, scale).assign(sentence=sentences).to_csv(index=False).encode()
+
+
 def caveats(plan: pw.PowerPlan) -> list[str]:
     """What the reader must know about where the variances came from."""
     d = plan.design

@@ -101,6 +101,7 @@ def test_bad_link_values_warn_and_fall_back(make_app) -> None:
     assert "plan_level" in warnings and "plan_mode" in warnings and "plan_models" in warnings
     assert at.multiselect(key="plan_models").value == ["phi-2"]
     assert any("Pick at least two models" in w.value for w in at.warning)
+    assert at.query_params["plan_models"] == "phi-2"  # the link is written after the stop
     at.multiselect(key="plan_models").select("claude-2").run()
     assert at.slider(key="plan_level").value == 95.0 and len(sentences(at)) == 1
 
@@ -164,3 +165,15 @@ def test_uploaded_clusters_give_the_design_effect(make_app) -> None:
     caption = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Clusters (mean size 5.0)" in caption
     assert at.dataframe[0].value["design effect"][0] > 1.2
+
+
+def test_estimate_and_se_data_plan_in_multiples_of_today(make_app) -> None:
+    table = b"model,task,category,estimate,se\nA,t1,c,0.71,0.01\nB,t1,c,0.69,0.012\n"
+    at = make_app(FAST_QUERY).run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([("es.csv", table, "text/csv")]).run()
+    at.switch_page(page_path(PAGE)).run()
+    assert not at.exception and not at.error
+    (text,) = sentences(at)
+    assert text.startswith("A vs B: detectable at 4.4 points now;") and "x today's items" in text
+    assert any("no item counts" in i.value for i in at.info)

@@ -134,6 +134,25 @@ def test_counts_assume_rho_and_weight_tasks() -> None:
         pw.design_from_benchmark(vtab, group="nope")
 
 
+def test_estimate_and_se_sizes_are_relative() -> None:
+    bench = Benchmark(
+        name="es",
+        models=("A", "B"),
+        tasks=("t",),
+        categories=("all",),
+        kind="estimate_se",
+        estimate=np.array([[0.71], [0.69]]),
+        se=np.array([[0.01], [0.012]]),
+    )
+    design = pw.design_from_benchmark(bench, rho=0.3)
+    plan = pw.plan(design, delta=0.01)
+    var = 0.01**2 + 0.012**2 - 2 * 0.3 * 0.01 * 0.012
+    assert design.n is None and np.isnan(plan.n_required[0])
+    assert plan.factor_required[0] == pytest.approx((Z95 + Z80) ** 2 * var / 0.01**2)
+    assert plan.sentence(0).endswith("x today's items to detect 1 point at 80% power.")
+    assert plan.se_at(np.array([4.0]))[0, 0] == pytest.approx(np.sqrt(var / 4))
+
+
 def test_critical_values() -> None:
     assert pw.critical_value(0.95, 3, "none") == pytest.approx(Z95)
     assert pw.critical_value(0.95, 3, "bonferroni") == pytest.approx(stats.norm.ppf(1 - 0.05 / 6))
