@@ -33,10 +33,26 @@ METRIC_HELP = (
 )
 
 
-def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+class _Paths(argparse.Action):
+    """``DATA`` paths; none given (an optional ``DATA``) is ``None``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, list(values or ()) or None)
+
+
+def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
     """``DATA`` (one or more paths, or ``sample:<name>``) with ``--format``, ``--tasks``,
-    ``--metric`` and ``--verbose``."""
-    parser.add_argument("data", metavar="DATA", nargs="+", help=DATA_HELP)
+    ``--metric`` and ``--verbose``; ``optional`` for a command that also works without data
+    (``args.data`` is then ``None``)."""
+    parser.add_argument(
+        "data", metavar="DATA", nargs="*" if optional else "+", action=_Paths, help=DATA_HELP
+    )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
