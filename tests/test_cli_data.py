@@ -67,6 +67,7 @@ def test_glob_patterns_and_json_stdout(capsys: pytest.CaptureFixture[str]) -> No
         ["epp"],
         ["eb"],
         ["bayes", "--draws", "100", "--warmup", "50", "--chains", "1"],
+        ["power", "--delta", "0.01"],
     ],
     ids=lambda a: a[0],
 )
