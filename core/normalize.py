@@ -41,32 +41,44 @@ def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] |
     return vec
 
 
+NORMALIZATIONS: tuple[str, ...] = ("minmax", "paper", "chance")
+Normalization = Literal["minmax", "paper", "chance"]
+
+
 def normalize(
     draws: Draws,
-    mode: Literal["minmax", "chance"] = "minmax",
+    mode: Normalization = "minmax",
     chance: Mapping[str, float] | Sequence[float] | np.ndarray | None = None,
 ) -> Draws:
     """Normalized draws (METHODS 3).
 
-    - ``"minmax"`` (default, as [LGC]): ``low_j`` / ``high_j`` are the minimum / maximum of task
-      j over all models and all replicates (and the observed scores, so they land in [0, 1]),
-      computed once and applied to every replicate. **Choice**: a task on which every value is the
-      same is set to 0 (it cannot separate models) and named in the notes.
+    - ``"minmax"`` (default, revised): ``low_j`` / ``high_j`` are the minimum / maximum of task
+      j's *observed* scores over models, held fixed in every replicate, so the estimand (and the
+      normalized point estimate) does not depend on R or the seed. Replicates may fall below 0 or
+      above 1.
+    - ``"paper"`` (as [LGC], for reproduction): minimum / maximum over all models and all
+      replicates (and the observed scores), computed once and applied to every replicate; the
+      estimand moves with R ([LGC]'s numbers match R about 100).
     - ``"chance"``: ``low_j`` = chance level (per task, aligned with ``draws.tasks`` or a mapping
       task -> chance), ``high_j`` = 1.
 
-    Orientation is unchanged: a lower-is-better task stays lower-is-better.
+    **Choice**: a task on which ``low_j == high_j`` is set to 0 (it cannot separate models) and
+    named in the notes. Orientation is unchanged: a lower-is-better task stays lower-is-better.
     """
     values, observed = draws.values, draws.observed
-    if mode == "minmax":
+    if mode in ("minmax", "paper"):
         with warnings.catch_warnings():  # a task without any result stays nan, silently
             warnings.simplefilter("ignore", RuntimeWarning)
-            low = np.fmin(np.nanmin(values, axis=(0, 1)), np.nanmin(observed, axis=0))
-            high = np.fmax(np.nanmax(values, axis=(0, 1)), np.nanmax(observed, axis=0))
-        note = (
-            "Normalized per task: (x - min) / (max - min), min and max over all models and "
-            "replicates (METHODS 3)."
+            low, high = np.nanmin(observed, axis=0), np.nanmax(observed, axis=0)
+            if mode == "paper":
+                low = np.fmin(np.nanmin(values, axis=(0, 1)), low)
+                high = np.fmax(np.nanmax(values, axis=(0, 1)), high)
+        over = (
+            "the observed scores of all models (fixed across replicates)"
+            if mode == "minmax"
+            else f"all models and all {draws.reps} replicates, as [LGC] (depends on R)"
         )
+        note = f"Normalized per task: (x - min) / (max - min), min and max over {over} (METHODS 3)."
         flat = [t for t, lo, hi in zip(draws.tasks, low, high, strict=True) if lo == hi]
         if flat:
             note += f" Tasks with one value everywhere are set to 0: {flat}."
@@ -75,7 +87,9 @@ def normalize(
         high = np.ones_like(low)
         note = "Normalized per task: (x - chance) / (1 - chance) (METHODS 3)."
     else:
-        raise DataError(f"unknown normalization {mode!r}.", hint="use 'minmax' or 'chance'.")
+        raise DataError(
+            f"unknown normalization {mode!r}.", hint="use 'minmax', 'paper' or 'chance'."
+        )
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))
