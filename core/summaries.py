@@ -34,6 +34,7 @@ from scipy.special import betainc
 
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.leader import tied_with_leader
 from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
@@ -256,12 +257,16 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
 def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     """Per model and group (``"overall"``, then each category): estimate and interval.
 
-    Default level 83.4% [GH]: two such intervals that do not overlap correspond roughly to a 5%
-    test. Rows are in the draws' model order within each group (sort as you need).
+    Default level 83.4% [GH]: for two *independent* estimates with similar standard errors,
+    intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
+    paired difference. ``tied_with_leader``: :func:`core.leader.tied_with_leader`, the paired
+    difference from the group's leader at the test level overlap would approximate (95% at
+    83.4%) contains 0. Rows are in the draws' model order within each group (sort as you need).
     """
     rows = []
     for group in ("overall", *draws.category_names):
-        iv = percentile_interval(group_scores(draws, group), level)
+        sc = group_scores(draws, group)
+        iv = percentile_interval(sc, level)
         rows.append(
             pd.DataFrame(
                 {
@@ -272,6 +277,9 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
                     "high": iv.high,
                     "mc_error_low": iv.mc_error_low,
                     "mc_error_high": iv.mc_error_high,
+                    "tied_with_leader": tied_with_leader(
+                        sc.values, sc.observed, level, sc.higher_is_better
+                    ),
                 }
             )
         )
