@@ -44,15 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def format_p(p: float, below: bool, reps: int) -> str:
-    """A p-value for people: ``"< 1/(R+1)"`` where R replicates cannot resolve it."""
-    if below:
-        return f"< {1 / (reps + 1):.2g}"
-    return f"{p:.2g}" if p < 0.01 else f"{p:.3f}"
-
-
 def run(args: argparse.Namespace) -> int:
     from benchuq.cli.common import UsageError
+    from benchuq.core.maxt import format_p
     from benchuq.core.summaries import pairwise_differences
 
     level = check_level(args.level)
@@ -91,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             "low": table["low"].map(lambda v: f"{v:.4f}"),
             "high": table["high"].map(lambda v: f"{v:.4f}"),
             "p (adjusted)": [
-                format_p(p, b, draws.reps)
+                format_p(p, b, draws.reps).removeprefix("p = ").removeprefix("p ")
                 for p, b in zip(table["p_value"], table["p_below_resolution"], strict=True)
             ],
             "P(a better)": table["prob_a_better"].map(lambda v: f"{v:.3f}"),

@@ -27,7 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["MaxT", "critical_index", "max_t"]
+__all__ = ["MaxT", "critical_index", "format_p", "max_t"]
+
+# below this a p-value from a normal reference says more about its tail than about the data
+P_FLOOR = 1e-10
 
 
 @dataclass(frozen=True)
@@ -118,3 +121,13 @@ def _stepdown(t_abs: np.ndarray, t_obs: np.ndarray, p_single: np.ndarray) -> np.
     out = np.empty(K)
     out[order] = np.minimum(p_sorted, p_single[order])
     return out
+
+
+def format_p(p: float, below_resolution: bool, reps: int) -> str:
+    """A p-value for people: ``"p < 0.0005"`` where ``reps`` replicates cannot resolve it, and
+    ``"p < 1e-10"`` for smaller normal-reference values."""
+    if below_resolution:
+        return f"p < {1 / (reps + 1):.2g}"
+    if p < P_FLOOR:
+        return f"p < {P_FLOOR:g}"
+    return f"p = {p:.2g}" if p < 0.01 else f"p = {p:.3f}"

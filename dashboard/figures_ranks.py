@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import RankSets
 from benchuq.dashboard.figures import (
     ROW_HEIGHT,
@@ -16,7 +17,7 @@ from benchuq.dashboard.figures import (
     _layout_spec,
     difference_figure,
 )
-from benchuq.dashboard.views_inference import format_p, interval_words
+from benchuq.dashboard.views_inference import interval_words
 
 
 def _bar(model: str, low: float, high: float, color: str, width: int, name: str) -> dict:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchuq.core.leader import overlap_test_level
+from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import RankSets
 
 CORRECTION_LABELS = {
@@ -40,13 +41,6 @@ class Verdict:
     b: str
     kind: str
     text: str
-
-
-def format_p(p: float, below_resolution: bool, reps: int) -> str:
-    """A p-value for people: ``"p < 0.0005"`` where ``reps`` replicates cannot resolve it."""
-    if below_resolution:
-        return f"p < {1 / (reps + 1):.2g}"
-    return f"p = {p:.2g}" if p < 0.01 else f"p = {p:.3f}"
 
 
 def interval_words(correction: str, level: float) -> str:

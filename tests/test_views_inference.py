@@ -8,12 +8,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import rank_sets
 from benchuq.dashboard.figures import RANK_METHOD_LABELS, FigureOptions
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
 from benchuq.dashboard.views_inference import (
     comparison_caption,
-    format_p,
     leader_caption,
     rank_set_sentences,
     rank_set_table,
@@ -65,6 +65,7 @@ def test_captions_say_simultaneous_only_when_it_is() -> None:
     text = leader_caption(0.834)
     assert "95.0% interval" in text and "independent estimates with similar" in text
     assert format_p(0.1234, False, 100) == "p = 0.123"
+    assert format_p(0.0, False, 100) == "p < 1e-10"
 
 
 def test_rank_set_sentences_and_table() -> None:
