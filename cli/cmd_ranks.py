@@ -74,7 +74,7 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchuq.core.rank_sets import rank_sets
+    from benchuq.core.rank_sets import rank_set_sentences, rank_sets
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
 
     level = check_level(args.level)
@@ -117,6 +117,6 @@ def run(args: argparse.Namespace) -> int:
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
     print(f"\nRank confidence sets ({level:g}, score: {sc.label})")
     print(sets.table().to_string(index=False, float_format=lambda v: f"{v:g}"))
-    best = sets.top_set(1)
-    print(f"The best model is one of {{{', '.join(best)}}} with {100 * level:g}% confidence.")
+    for sentence in rank_set_sentences(sets):
+        print(sentence)
     return 0

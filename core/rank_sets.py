@@ -29,7 +29,7 @@ import pandas as pd
 from benchuq.core.maxt import max_t
 from benchuq.core.ranks import check_level
 
-__all__ = ["RankSets", "rank_sets"]
+__all__ = ["RankSets", "rank_set_sentences", "rank_sets"]
 
 
 @dataclass(frozen=True)
@@ -121,3 +121,26 @@ def rank_sets(
         label=label,
         higher_is_better=higher_is_better,
     )
+
+
+def _models(names: tuple[str, ...]) -> str:
+    return "{" + ", ".join(names) + "}"
+
+
+def rank_set_sentences(sets: RankSets, top: tuple[int, ...] = (1, 3)) -> list[str]:
+    """Plain-language rank-set statements, e.g. "The best model is one of {A, B} with 95%
+    confidence." (top-k sets for each k in ``top`` below the number of models)."""
+    pct = f"{100 * sets.level:g}%"
+    out = []
+    for k in top:
+        if k >= len(sets.models):
+            continue
+        chosen = sets.top_set(k)
+        if k == 1:
+            if len(chosen) == 1:
+                out.append(f"{chosen[0]} is the best model with {pct} confidence.")
+            else:
+                out.append(f"The best model is one of {_models(chosen)} with {pct} confidence.")
+        else:
+            out.append(f"The top {k} models are among {_models(chosen)} with {pct} confidence.")
+    return out

@@ -18,6 +18,7 @@ import pandas as pd
 from benchuq.core.leader import overlap_test_level
 from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import RankSets
+from benchuq.core.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
 
 CORRECTION_LABELS = {
     "maxt": "Simultaneous (max-T)",
@@ -150,29 +151,6 @@ def _ordinal(k: float) -> str:
 
 def _span(low: float, high: float) -> str:
     return _ordinal(low) if low == high else f"{_ordinal(low)}–{_ordinal(high)}"
-
-
-def _models(names: tuple[str, ...]) -> str:
-    return "{" + ", ".join(names) + "}"
-
-
-def rank_set_sentences(sets: RankSets, top: tuple[int, ...] = (1, 3)) -> list[str]:
-    """Plain-language rank-set statements, e.g. "The best model is one of {A, B} with 95%
-    confidence." (top-k sets for each k in ``top`` below the number of models)."""
-    pct = f"{100 * sets.level:g}%"
-    out = []
-    for k in top:
-        if k >= len(sets.models):
-            continue
-        chosen = sets.top_set(k)
-        if k == 1:
-            if len(chosen) == 1:
-                out.append(f"{chosen[0]} is the best model with {pct} confidence.")
-            else:
-                out.append(f"The best model is one of {_models(chosen)} with {pct} confidence.")
-        else:
-            out.append(f"The top {k} models are among {_models(chosen)} with {pct} confidence.")
-    return out
 
 
 def rank_set_table(sets: RankSets) -> pd.DataFrame:
