@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchuq.core.bootstrap import binomial_bootstrap, confidence_draws, paired_bootstrap
 from benchuq.core.leader import tied_with_leader
+from benchuq.core.maxt import format_p
 from benchuq.core.normalize import normalize
 from benchuq.core.rank_sets import rank_sets
 from benchuq.core.readers.loaders import resolve
@@ -169,9 +170,9 @@ def vtab() -> None:
         out = pairwise_differences(draws, order, 0.95, c)
         times[c] = time.perf_counter() - t0
         row = out[(out.a == order[0]) & (out.b == order[-1])].iloc[0]
-        shown = f"< {1 / 2001:.2g}" if row.p_below_resolution else f"{row.p_value:.3g}"
+        shown = format_p(row.p_value, row.p_below_resolution, draws.reps)
         excl = int(((out.low > 0) | (out.high < 0)).sum())
-        print(f"   {c:<11} p = {shown:<10} intervals excluding 0: {excl} of {len(out)}")
+        print(f"   {c:<11} {shown:<12} intervals excluding 0: {excl} of {len(out)}")
     print(f"   time for 120 pairs: max-T {times['maxt']:.3f} s, Holm {times['holm']:.3f} s")
     print(f"   ratio max-T / Holm (normal reference): {times['maxt'] / times['holm']:.1f}x")
 
