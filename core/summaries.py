@@ -13,7 +13,7 @@ Conventions:
   that mixes directions is computed on ``sign_j * x_ij`` (lower-is-better tasks negated) so that
   higher is better, and its label says so.
 - Intervals: percentile intervals; the point estimate is the observed value (not the mean of the
-  draws).
+  draws). Pairwise differences use studentized simultaneous intervals (METHODS 4b).
 
 :func:`normalize` (METHODS 3) lives in :mod:`core.normalize`, the tie-aware ranking primitives
 and :func:`rank_aggregations` (METHODS 4) in :mod:`core.ranks`; both are re-exported here.
