@@ -146,6 +146,7 @@ def test_leaderboard_rows_and_columns() -> None:
         "high",
         "mc_error_low",
         "mc_error_high",
+        "tied_with_leader",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4
