@@ -8,6 +8,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
+from benchuq.core import validation
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 
@@ -119,9 +120,8 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
 
 
 def check_level(level: float, flag: str = "--level") -> float:
-    if not 0.0 < level < 1.0:
-        raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
-    return level
+    """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
+    return validation.check_level(level, name=flag)
 
 
 def _clean(x: Any) -> Any:

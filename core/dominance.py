@@ -36,6 +36,7 @@ from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_known, check_level
 
 MAX_RESOLUTION = 400
 
@@ -96,22 +97,10 @@ def map_categories(
     if pick is not None and merge is not None:
         raise DataError("choose either categories to keep or a merge, not both.")
     if merge is not None:
-        unknown = sorted(set(merge) - set(names))
-        if unknown:
-            raise DataError(
-                f"unknown categories in the merge: {unknown}.",
-                column="category",
-                hint=f"use names from {names}.",
-            )
+        check_known(merge, names, what="categories in the merge")
         return {c: str(merge[c]) for c in names if c in merge}
     keep = names if pick is None else [str(c) for c in pick]
-    unknown = [c for c in keep if c not in names]
-    if unknown:
-        raise DataError(
-            f"unknown categories {unknown}.",
-            column="category",
-            hint=f"pick from {names}.",
-        )
+    check_known(keep, names, what="categories")
     if len(set(keep)) != len(keep):
         raise DataError(f"categories {keep} repeat a name.", hint="name each category once.")
     return {c: c for c in keep}
@@ -513,8 +502,7 @@ def weighted_scores(
     moments: CategoryMoments, w: np.ndarray, level: float = 0.834
 ) -> WeightedScores:
     """``S_i(w)`` for every model with ``Var S_i = w' Cov(m_i) w`` and a normal interval."""
-    if not 0 < level < 1:
-        raise DataError(f"level {level} must be between 0 and 1.", hint="e.g. 0.834 or 0.95.")
+    check_level(level)
     w = np.asarray(w, dtype=float)
     M, C = moments.means.shape
     if w.shape != (C,):

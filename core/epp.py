@@ -28,7 +28,7 @@ Choices where the spec is open:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import sparse
@@ -37,11 +37,12 @@ from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.validation import check_choice, check_known, check_level
 
 Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]
-ROUNDS: tuple[str, ...] = ("tasks", "items")
-INTERVALS: tuple[str, ...] = ("glm", "rounds", "bootstrap")
+ROUNDS: tuple[str, ...] = get_args(Rounds)
+INTERVALS: tuple[str, ...] = get_args(IntervalMethod)
 DEFAULT_RIDGE = 0.01
 _CHUNK = 20_000_000  # elements of one broadcast comparison block (about 20 MB of booleans)
 
@@ -99,8 +100,7 @@ class EPPResult:
 
     def at_level(self, level: float) -> EPPResult:
         """The same fit with intervals at another ``level`` (no refit, no new bootstrap)."""
-        if not 0.0 < level < 1.0:
-            raise DataError(f"level {level} must be between 0 and 1 (e.g. 0.95).")
+        check_level(level)
         low, high = _interval(self.estimate, self.se, self.replicates, level)
         return replace(self, low=low, high=high, level=level)
 
@@ -138,11 +138,10 @@ class PairTest:
 # ---- rounds and matches ----------------------------------------------------------------------
 def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray, tuple[str, ...]]:
     """``(M, K)`` scores per round, negated on lower-is-better tasks, and the round labels."""
+    check_choice(rounds, ROUNDS, name="round kind")
     sign = np.where(bench.higher_is_better, 1.0, -1.0)
     if rounds == "tasks":
         return bench.estimate * sign, bench.tasks
-    if rounds != "items":
-        raise DataError(f"unknown round kind {rounds!r}; expected one of {ROUNDS}.")
     if bench.item_tasks is None:
         raise DataError(
             f"'{bench.name}' has no item-level scores, so items cannot be rounds.",
@@ -325,10 +324,8 @@ def epp_from_scores(
     Any round definition works here (tasks, items, cross-validation splits); ``source`` names
     the data in error messages.
     """
-    if not 0.0 < level < 1.0:
-        raise DataError(f"level {level} must be between 0 and 1 (e.g. 0.95).")
-    if interval not in INTERVALS:
-        raise DataError(f"unknown interval method {interval!r}; expected one of {INTERVALS}.")
+    check_level(level)
+    check_choice(interval, INTERVALS, name="interval method")
     models = tuple(models)
     scores = np.asarray(scores, float)
     M = len(models)
@@ -465,9 +462,7 @@ def epp(
 
 def pair_test(result: EPPResult, a: str, b: str) -> PairTest:
     """Wald test of ``beta_a = beta_b`` with ``P(a beats b)`` and its interval (METHODS 8)."""
-    for m in (a, b):
-        if m not in result.models:
-            raise DataError(f"unknown model {m!r}.", column="model", hint="pick a listed model.")
+    check_known((a, b), result.models, what="models")
     i, j = result.models.index(a), result.models.index(b)
     c = result.cov
     diff = float(result.estimate[i] - result.estimate[j])

@@ -14,6 +14,7 @@ import numpy as np
 
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_choice
 
 
 def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None):
@@ -57,6 +58,7 @@ def normalize(
 
     Orientation is unchanged: a lower-is-better task stays lower-is-better.
     """
+    check_choice(mode, ("minmax", "chance"), name="normalization")
     values, observed = draws.values, draws.observed
     if mode == "minmax":
         with warnings.catch_warnings():  # a task without any result stays nan, silently
@@ -70,12 +72,10 @@ def normalize(
         flat = [t for t, lo, hi in zip(draws.tasks, low, high, strict=True) if lo == hi]
         if flat:
             note += f" Tasks with one value everywhere are set to 0: {flat}."
-    elif mode == "chance":
+    else:  # "chance"
         low = _chance_vector(draws, chance)
         high = np.ones_like(low)
         note = "Normalized per task: (x - chance) / (1 - chance) (METHODS 3)."
-    else:
-        raise DataError(f"unknown normalization {mode!r}.", hint="use 'minmax' or 'chance'.")
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))

@@ -23,8 +23,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_level
 
 Ties = Literal["average", "min", "max"]
 RANK_METHODS: tuple[str, ...] = (
@@ -188,13 +188,6 @@ def nanmean(x: np.ndarray, axis: int) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.nanmean(x, axis=axis)
-
-
-def check_level(level: float) -> float:
-    """``level`` as a float, or DataError unless 0 < level < 1."""
-    if not 0 < level < 1:
-        raise DataError(f"the interval level must be between 0 and 1, got {level}.")
-    return float(level)
 
 
 def _geometric_score(x: np.ndarray, sign: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
+from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
     "RANK_METHODS",
@@ -275,13 +276,7 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
 
 
 def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
-    unknown = [m for m in models if m not in draws.models]
-    if unknown:
-        raise DataError(
-            f"unknown model(s) {unknown}.",
-            column="model",
-            hint=f"pick from {list(draws.models)}.",
-        )
+    check_known(models, draws.models, what="models")
     if len(set(models)) != len(models):
         raise DataError(f"a model is listed twice in {list(models)}.", column="model")
     return [draws.models.index(m) for m in models]
@@ -336,10 +331,7 @@ def pairwise_differences(
       ``higher_is_better``.
     """
     level = check_level(level)
-    if correction not in ("holm", "bonferroni", "none"):
-        raise DataError(
-            f"unknown correction {correction!r}.", hint="use 'holm', 'bonferroni' or 'none'."
-        )
+    check_choice(correction, ("holm", "bonferroni", "none"), name="correction")
     idx = _model_index(draws, models)
     pairs = list(itertools.combinations(range(len(idx)), 2))
     cols = ["a", "b", "estimate", "low", "high", "p_value", "prob_a_better", "level"]

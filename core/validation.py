@@ -93,8 +93,8 @@ def check_known(names: Iterable[str], known: Sequence[str], *, what: str) -> Non
     known
         The names that exist, listed in the message's hint.
     what
-        What a name is, singular (``"model"``, ``"category"``): the message says
-        ``unknown model(s) [...]``.
+        What the names are, plural (``"models"``, ``"categories"``): the message says
+        ``unknown models [...]``.
 
     Raises
     ------
@@ -104,7 +104,7 @@ def check_known(names: Iterable[str], known: Sequence[str], *, what: str) -> Non
     have = set(known)
     unknown = [n for n in names if n not in have]
     if unknown:
-        raise InvalidArgument(f"unknown {what}(s) {unknown}.", hint=f"pick from {list(known)}.")
+        raise InvalidArgument(f"unknown {what} {unknown}.", hint=f"pick from {list(known)}.")
 
 
 def check_columns(

@@ -21,6 +21,7 @@ from benchuq.core.dominance import (
     z_for_level,
 )
 from benchuq.core.draws import Draws
+from benchuq.core.validation import InvalidArgument
 
 
 def hand_bench() -> Benchmark:
@@ -220,7 +221,7 @@ def test_four_categories_need_a_pick_or_a_merge() -> None:
     assert merged.categories == ("pq", "r", "s")
     np.testing.assert_allclose(merged.means[0], [0.7, 0.5, 0.3])
     np.testing.assert_allclose(merged.variances[0], [0.0002 / 4, 0.0001, 0.0002 / 4])
-    with pytest.raises(DataError, match="unknown categories"):
+    with pytest.raises(InvalidArgument, match="unknown categories"):
         map_categories(b.category_names, pick=["p", "nope", "s"])
 
 

@@ -20,6 +20,7 @@ from benchuq.core.epp import (
     round_scores,
     separated_mask,
 )
+from benchuq.core.validation import InvalidArgument
 
 
 def _bench(est: np.ndarray, hib: np.ndarray | None = None) -> Benchmark:
@@ -277,7 +278,7 @@ def test_deviance_table_and_pair_test_are_consistent() -> None:
     assert t.probability == pytest.approx(p[1, 4])
     assert t.low < t.probability < t.high and t.level == 0.9
     np.testing.assert_allclose(res.wald_p, res.wald_p.T)
-    with pytest.raises(DataError, match="unknown model"):
+    with pytest.raises(InvalidArgument, match="unknown model"):
         pair_test(res, "m1", "nope")
 
 
@@ -288,9 +289,9 @@ def test_two_models_have_no_deviance_degrees_of_freedom() -> None:
 
 
 def test_bad_level_and_method_raise() -> None:
-    with pytest.raises(DataError, match="level"):
+    with pytest.raises(InvalidArgument, match="level"):
         epp(_bench(np.eye(3)), level=95)
-    with pytest.raises(DataError, match="interval method"):
+    with pytest.raises(InvalidArgument, match="interval method"):
         epp(_bench(np.eye(3)), interval="exact")  # type: ignore[arg-type]
 
 

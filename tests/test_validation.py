@@ -47,9 +47,9 @@ def test_choice() -> None:
 
 
 def test_known_lists_unknown_names_in_order() -> None:
-    check_known(["b", "a"], ["a", "b", "c"], what="model")
-    with pytest.raises(InvalidArgument, match=r"unknown model\(s\) \['z', 'y'\].*pick from"):
-        check_known(["z", "a", "y"], ["a", "b"], what="model")
+    check_known(["b", "a"], ["a", "b", "c"], what="models")
+    with pytest.raises(InvalidArgument, match=r"unknown models \['z', 'y'\].*pick from"):
+        check_known(["z", "a", "y"], ["a", "b"], what="models")
 
 
 def test_columns_missing_is_a_data_error_naming_file_and_column() -> None:

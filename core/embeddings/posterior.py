@@ -116,6 +116,7 @@ from scipy.special import logsumexp
 from threadpoolctl import ThreadpoolController
 
 from benchuq.core.data import DataError
+from benchuq.core.validation import check_columns, check_level
 
 EMBEDDING_SUFFIXES: tuple[str, ...] = (".npy", ".npz", ".csv", ".parquet")
 META_SUFFIXES: tuple[str, ...] = (".csv", ".parquet")
@@ -420,13 +421,9 @@ def cluster_labels(meta: pd.DataFrame, column: str, *, bins: int = 4) -> np.ndar
     values are cut into ``bins`` quantile bins labelled ``"column in [low, high]"``.
     """
     file = meta.attrs.get("file", "meta")
-    if column not in meta.columns:
-        raise DataError(
-            f"no meta column '{column}'; columns are {list(map(str, meta.columns))}.",
-            file=file,
-            column=column,
-            hint="pick one of the listed columns.",
-        )
+    check_columns(
+        meta.columns, [column], what="meta column", file=file, hint="pick one of the listed ones."
+    )
     values = meta[column]
     if values.isna().any():
         row = int(np.argmax(values.isna().to_numpy())) + 1
@@ -971,8 +968,7 @@ def consistency(
         raise DataError(f"clip {clip} must be in [0, 1).")
     if eps <= 0:
         raise DataError(f"eps {eps} must be positive.")
-    if not 0 < level < 1:
-        raise DataError(f"level {level} must be between 0 and 1.")
+    check_level(level)
     if bootstrap not in BOOTSTRAP_MODES:
         raise DataError(
             f"bootstrap {bootstrap!r} is not one of {', '.join(BOOTSTRAP_MODES)}.",

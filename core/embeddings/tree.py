@@ -30,6 +30,7 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 from benchuq.core.embeddings.posterior import DEFAULT_EPS, choose_heads, single_blas_thread
+from benchuq.core.validation import check_columns
 
 
 @dataclass(frozen=True)
@@ -46,14 +47,14 @@ def binarize(meta: pd.DataFrame, columns: Sequence[str], *, bins: int = 4) -> li
     """Binary features of ``columns`` (see the module docstring)."""
     file = meta.attrs.get("file", "meta")
     out: list[BinaryFeature] = []
+    check_columns(
+        meta.columns,
+        columns,
+        what="meta column",
+        file=file,
+        hint="pick the tree features among the listed columns.",
+    )
     for col in columns:
-        if col not in meta.columns:
-            raise DataError(
-                f"no meta column '{col}'; columns are {list(map(str, meta.columns))}.",
-                file=file,
-                column=col,
-                hint="pick the tree features among the listed columns.",
-            )
         v = meta[col]
         if v.isna().any():
             raise DataError(

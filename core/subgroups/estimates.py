@@ -37,6 +37,7 @@ from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.subgroups.ebci import FS_CORRECTIONS, ebci
+from benchuq.core.validation import check_columns
 
 GROUPINGS: tuple[str, ...] = ("task", "category", "subgroup")
 BASE_FEATURES: tuple[str, ...] = ("intercept", "model", "subgroup", "category", "log_n")
@@ -279,14 +280,12 @@ def units_from_table(df: pd.DataFrame, file: str = "table") -> Units:
     """Units from a table ``unit, estimate, se`` (optional ``model``, ``subgroup``, ``n`` and
     numeric covariate columns). Bad values raise :class:`DataError` naming file, row, column."""
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
-    missing = [c for c in TABLE_COLUMNS if c not in df.columns]
-    if missing:
-        raise DataError(
-            f"missing column(s) {missing}.",
-            file=file,
-            column=missing[0],
-            hint="the table needs columns unit, estimate, se (one row per unit).",
-        )
+    check_columns(
+        df.columns,
+        TABLE_COLUMNS,
+        file=file,
+        hint="the table needs columns unit, estimate, se (one row per unit).",
+    )
     if len(df) == 0:
         raise DataError("the table has no rows.", file=file, hint="add one row per unit.")
     for col in ("estimate", "se"):
