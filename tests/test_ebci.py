@@ -10,20 +10,20 @@ import pytest
 
 from benchuq.core.subgroups.ebci import (
     _cva_parts,
+    _cvb,
     _g,
+    _lam,
     _rho_bound_v,
+    _rt0,
     _t0_lookup,
     _t0_v,
     cva,
     cva_table,
     cva_v,
-    cvb,
     ebci,
-    lam,
     moments,
     rho,
     rho_lp,
-    rt0,
 )
 
 INF = math.inf
@@ -61,12 +61,12 @@ def test_intermediate_values() -> None:
         5.0: (34.3741873469, 22.9564392374),
         1.0: (0.0, 0.0),
     }.items():
-        assert rt0(chi) == pytest.approx((t0, t1), abs=1e-8)
+        assert _rt0(chi) == pytest.approx((t0, t1), abs=1e-8)
     assert rho(1, 3, 11.9699639845401).size == pytest.approx(6.021604102e-05, rel=1e-6)
     assert rho(7.84, 8, 7.1324290147839279896).size == pytest.approx(0.09805099, abs=1e-8)
-    assert lam(0.0, 42.2201)[1] == pytest.approx(1932.78377442, rel=1e-8)
-    assert lam(0.000759676644983789, 2.85710241617874)[0] == pytest.approx(0.00827903, abs=1e-8)
-    assert cvb(1.0, 0.05) == pytest.approx(2.6461455482, abs=1e-9)
+    assert _lam(0.0, 42.2201)[1] == pytest.approx(1932.78377442, rel=1e-8)
+    assert _lam(0.000759676644983789, 2.85710241617874)[0] == pytest.approx(0.00827903, abs=1e-8)
+    assert _cvb(1.0, 0.05) == pytest.approx(2.6461455482, abs=1e-9)
 
 
 def test_least_favourable_distributions() -> None:
@@ -211,7 +211,7 @@ def test_lp_check_agrees_with_the_dual_on_tv1() -> None:
     at the TV1 critical values, and the check neither warns nor changes the value."""
     binding = 0
     for m2, kappa, alpha, ref in TV1:
-        t0, _ = rt0(ref)
+        t0, _ = _rt0(ref)
         if kappa in (1, INF) or m2 == 0 or m2 * kappa >= t0:
             continue
         binding += 1
