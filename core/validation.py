@@ -65,7 +65,7 @@ def check_level(level: float, *, name: str = "level") -> float:
             f"{name} {level!r} is not a number.", hint="pass a proportion such as 0.95."
         ) from None
     if not 0.0 < value < 1.0:
-        raise InvalidArgument(f"{name} {value} must be between 0 and 1 (e.g. 0.95), not a percent.")
+        raise InvalidArgument(f"{name} {value} must be between 0 and 1, not a percent.")
     return value
 
 

@@ -47,16 +47,21 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import optimize, special
 
+from benchuq.core.validation import InvalidArgument, check_choice, check_level
+
 FsCorrection = Literal["PMT", "none", "FPLIB"]
-FS_CORRECTIONS: tuple[str, ...] = ("PMT", "none", "FPLIB")
+FS_CORRECTIONS: tuple[str, ...] = get_args(FsCorrection)
+# The kurtosis constraint: "estimated" from the data, or a number >= 1 (``inf``: none).
+Kappa = float | Literal["estimated"]
+CvaMethod = Literal["table", "exact"]
 
 _SQRT2 = math.sqrt(2.0)
 _SQRT2PI = math.sqrt(2.0 * math.pi)
@@ -251,7 +256,7 @@ class Rho:
     p: tuple[float, ...]
 
 
-def rho_lp(m2: float, kappa: float, chi: float, extra: tuple[float, ...] = ()) -> Rho:
+def rho_lp(m2: float, kappa: float, chi: float, *, extra: Sequence[float] = ()) -> Rho:
     """The primal of EBCI.md section 4 as a linear program on a grid (R ``check=TRUE``).
 
     Support: ``m2``, the points ``extra`` (the dual's least-favourable points) and 5,000 equally
@@ -289,7 +294,7 @@ def _lf_moments(lf: Rho, chi: float) -> tuple[float, float, float]:
     return size, mean, float(p @ x**2) / mean**2 if mean > 0 else math.nan
 
 
-def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
+def rho(m2: float, kappa: float, chi: float, *, check: bool = False) -> Rho:
     """``rho(m2, kappa, chi)`` (EBCI.md section 4), with the dual when the kurtosis binds.
 
     ``check=True`` is R's ``check=TRUE``: where the dual's least-favourable distribution misses
@@ -305,7 +310,7 @@ def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
     size, mean, kurt = _lf_moments(out, chi)
     if max(abs(size - out.size), abs(mean - m2), abs(kurt - kappa)) <= 1e-4:
         return out
-    lp = rho_lp(m2, kappa, chi, out.x)
+    lp = rho_lp(m2, kappa, chi, extra=out.x)
     if math.isnan(lp.size):
         return Rho(math.nan, out.x, out.p)
     if abs(lp.size - out.size) >= 1e-4:
@@ -346,11 +351,44 @@ def _rho(m2: float, kappa: float, chi: float) -> Rho:
 
 # ---- EBCI.md section 5: the critical value --------------------------------------------------
 def _check_levels(kappa: float, alpha: float) -> None:
-    """``ValueError`` unless ``0 < alpha < 1`` and ``kappa >= 1`` (a kurtosis; ``inf`` allowed)."""
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    """:class:`InvalidArgument` unless ``0 < alpha < 1`` and ``kappa >= 1`` (``inf`` allowed)."""
+    check_level(alpha, name="alpha")
+    _check_kurtosis(kappa)
+
+
+def _check_kurtosis(kappa: float) -> float:
+    """``kappa`` as a float if it is a kurtosis (``>= 1``, ``inf`` allowed), else raise."""
     if not kappa >= 1.0:
-        raise ValueError(f"kappa is a kurtosis and must be >= 1 (or inf), got {kappa}")
+        raise InvalidArgument(
+            f"kappa {kappa} must be >= 1 (a kurtosis).",
+            hint="use 'estimated', a number >= 1, or inf to drop the kurtosis constraint.",
+        )
+    return float(kappa)
+
+
+def parse_kappa(kappa: str | float) -> Kappa:
+    """A :data:`Kappa` from a flag or widget: ``"estimated"``, ``"inf"`` or a number >= 1.
+
+    Also accepts ``"infinite"``/``"infinity"`` and numbers as text. Raises
+    :class:`InvalidArgument` for anything else.
+    """
+    if isinstance(kappa, str):
+        if kappa == "estimated":
+            return "estimated"
+        if kappa in ("inf", "infinite", "infinity"):
+            return math.inf
+        try:
+            kappa = float(kappa)
+        except ValueError:
+            raise InvalidArgument(
+                f"kappa {kappa!r} is not 'estimated', 'inf' or a number >= 1."
+            ) from None
+    return _check_kurtosis(kappa)
+
+
+def _alpha(level: float) -> float:
+    """``1 - level`` rounded to 12 decimals (so level 0.95 gives alpha 0.05 exactly)."""
+    return round(1.0 - check_level(level), 12)
 
 
 def _cvb(b: float, alpha: float) -> float:
@@ -364,7 +402,7 @@ def _cvb(b: float, alpha: float) -> float:
     return optimize.brentq(lambda c: _r(t, c) - alpha, z, b + z + 1.0, xtol=_XTOL)
 
 
-def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, check: bool = False) -> float:
+def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, *, check: bool = False) -> float:
     """Exact robust critical value ``cva_alpha(m2, kappa)``: root of ``rho(m2, kappa, .) = alpha``.
 
     ``m2 = inf`` gives ``nan`` (no information about the unit beyond the regression).
@@ -998,6 +1036,7 @@ def cva_table(
     m2_max: float,
     kappa: float,
     alpha: float,
+    *,
     points_per_e: int = 16,
     tol: float = 2e-7,
 ) -> CvaTable:
@@ -1075,8 +1114,9 @@ def _truncated_mean(m: float, v: float) -> float:
 def moments(
     eps: np.ndarray,
     se: np.ndarray,
+    *,
     weights: np.ndarray | None = None,
-    fs_correction: str = "PMT",
+    fs_correction: FsCorrection = "PMT",
 ) -> Moments:
     """Estimate ``mu2`` and ``kappa`` from residuals ``eps = Z - f`` and standard errors ``se``.
 
@@ -1084,8 +1124,7 @@ def moments(
     with the correction ``PMT`` (default), ``none`` or ``FPLIB`` of EBCI.md section 2. With
     ``none`` and ``mu2 = 0`` the kurtosis is undefined and returned as ``inf``.
     """
-    if fs_correction not in FS_CORRECTIONS:
-        raise ValueError(f"fs_correction must be one of {FS_CORRECTIONS}, got {fs_correction!r}")
+    check_choice(fs_correction, FS_CORRECTIONS, name="fs_correction")
     eps = np.asarray(eps, float)
     s2 = np.asarray(se, float) ** 2
     w = np.ones_like(eps) if weights is None else np.asarray(weights, float)
@@ -1119,8 +1158,9 @@ class EBCIResult:
     """Robust EB estimates and intervals ``estimate +- half_length`` (scale of ``Z``).
 
     Arrays are per unit: ``w`` shrinkage weight ``mu2 / (mu2 + se^2)``, ``m2 = se^2 / mu2``,
-    ``cva`` critical value. ``level = 1 - alpha`` is an *average* coverage over units [AKP].
-    ``method`` is ``"table"`` (fast path) or ``"exact"`` (how cva was computed).
+    ``cva`` critical value. ``level`` is an *average* coverage over units [AKP] (``alpha =
+    1 - level``). ``kappa`` is the kurtosis used. ``method`` is ``"table"`` (fast path) or
+    ``"exact"`` (how cva was computed).
     """
 
     estimate: np.ndarray
@@ -1132,41 +1172,44 @@ class EBCIResult:
     cva: np.ndarray
     moments: Moments
     kappa: float
-    alpha: float
+    level: float
     method: str
     notes: tuple[str, ...]
 
     @property
-    def level(self) -> float:
-        return 1.0 - self.alpha
+    def alpha(self) -> float:
+        """``1 - level``, the average non-coverage (EBCI.md's ``alpha``)."""
+        return _alpha(self.level)
 
 
 def ebci(
     z: np.ndarray,
     se: np.ndarray,
     f: np.ndarray,
-    alpha: float = 0.05,
-    fs_correction: str = "PMT",
-    kappa: float | None = None,
+    *,
+    level: float = 0.95,
+    fs_correction: FsCorrection = "PMT",
+    kappa: Kappa = "estimated",
     weights: np.ndarray | None = None,
-    method: Literal["table", "exact"] = "table",
+    method: CvaMethod = "table",
 ) -> EBCIResult:
     """Robust EBCIs ``mu_hat +- cva_alpha(se^2/mu2, kappa) * w * se`` (METHODS 7, EBCI.md).
 
-    ``kappa=None`` uses the estimated kurtosis; pass ``math.inf`` to use the second moment only.
+    ``level`` is the average coverage ``1 - alpha``. ``kappa="estimated"`` uses the estimated
+    kurtosis; a number >= 1 fixes it, ``math.inf`` uses the second moment only.
     ``method="table"`` solves the distinct m2 values with :func:`cva_v` when there are at most 64
     of them (e.g. equal subgroup sizes) and otherwise uses :func:`cva_table` over their range;
     ``"exact"`` runs the reference :func:`cva` per unit.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    if kappa is not None:
-        _check_levels(kappa, alpha)
+    alpha = _alpha(level)
+    if kappa != "estimated":
+        kappa = _check_kurtosis(kappa)
+    check_choice(method, get_args(CvaMethod), name="method")
     z, se, f = (np.asarray(a, float) for a in (z, se, f))
     if not (z.shape == se.shape == f.shape) or z.ndim != 1 or len(z) == 0:
-        raise ValueError("z, se and f must be 1-d arrays of the same nonzero length")
-    mom = moments(z - f, se, weights, fs_correction)
-    kap = mom.kappa if kappa is None else float(kappa)
+        raise InvalidArgument("z, se and f must be 1-d arrays of the same nonzero length.")
+    mom = moments(z - f, se, weights=weights, fs_correction=fs_correction)
+    kap = mom.kappa if kappa == "estimated" else kappa
     notes: list[str] = []
     if mom.mu2 <= 0:
         notes.append(
@@ -1185,7 +1228,7 @@ def ebci(
             nan,
             mom,
             kap,
-            alpha,
+            level,
             method,
             tuple(notes),
         )
@@ -1206,5 +1249,5 @@ def ebci(
             cv[m2 > 0] = cva_table(float(uniq[0]), float(uniq[-1]), kap, alpha)(pos)
     half = cv * w * se
     return EBCIResult(
-        est, half, est - half, est + half, w, m2, cv, mom, kap, alpha, method, tuple(notes)
+        est, half, est - half, est + half, w, m2, cv, mom, kap, level, method, tuple(notes)
     )
