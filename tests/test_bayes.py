@@ -9,6 +9,7 @@ from scipy import special, stats
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import LogPrior, ModelPrior, Prior
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.validation import InvalidArgument
 
 
 def _bench(k: np.ndarray, n: np.ndarray, present: np.ndarray | None = None) -> Benchmark:
@@ -198,7 +199,7 @@ def test_bad_input_raises_data_error() -> None:
     k, n = np.array([[4, 6]]), np.array([[10, 10]])
     with pytest.raises(DataError, match="draws"):
         bayes.fit(_bench(k, n), draws=2)
-    with pytest.raises(DataError, match="not in the data"):
+    with pytest.raises(InvalidArgument, match=r"unknown models in the priors \['nobody'\]"):
         bayes.fit(_bench(k, n), {"nobody": ModelPrior()})
     se = Benchmark(
         name="f1",

@@ -14,7 +14,8 @@ from scipy import special, stats
 from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import ModelPrior, Prior
-from benchuq.core.data import Benchmark, DataError
+from benchuq.core.data import Benchmark
+from benchuq.core.validation import InvalidArgument
 
 
 def _bench(k: np.ndarray, n: np.ndarray) -> Benchmark:
@@ -157,9 +158,9 @@ def test_low_acceptance_falls_back_to_gibbs(monkeypatch: pytest.MonkeyPatch) -> 
     assert np.mean(np.diff(fit.a, axis=1) == 0) < 0.01
 
 
-def test_unknown_sampler_is_a_data_error() -> None:
+def test_unknown_sampler_is_an_invalid_argument() -> None:
     k, n = np.array([[4, 6]]), np.array([[10, 10]])
-    with pytest.raises(DataError, match="sampler"):
+    with pytest.raises(InvalidArgument, match="sampler"):
         bayes.fit(_bench(k, n), sampler="nuts")  # type: ignore[arg-type]
 
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -78,10 +78,13 @@ from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes.priors import LogPrior, ModelPrior
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_choice, check_known
 
 BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
 MIN_ACCEPT = 0.2  # below this acceptance rate (any chain) a model falls back to the Gibbs sampler
-METHOD_NAMES = {
+Sampler = Literal["imh", "gibbs"]
+DrawKind = Literal["parameter", "predictive"]
+METHOD_NAMES: dict[DrawKind, str] = {
     "parameter": "Bayesian hierarchical (parameter)",
     "predictive": "Bayesian hierarchical (posterior predictive)",
 }
@@ -166,7 +169,7 @@ class BayesFit:
         """``(M, T)`` posterior mean of theta (``nan`` where there is no data)."""
         return self.theta.mean(axis=(0, 1))
 
-    def to_draws(self, kind: Literal["parameter", "predictive"] = "parameter") -> Draws:
+    def to_draws(self, kind: DrawKind = "parameter") -> Draws:
         """Posterior draws as :class:`core.draws.Draws`, ``R = chains x draws``.
 
         ``kind="parameter"``: values are theta. ``kind="predictive"``: values are ``k~ / n`` with
@@ -178,8 +181,7 @@ class BayesFit:
         estimate; the direct estimate ``k / n`` is in :meth:`direct`. ``paired=True``: the draws
         are one joint posterior.
         """
-        if kind not in METHOD_NAMES:
-            raise ValueError(f"kind must be 'parameter' or 'predictive', not {kind!r}")
+        check_choice(kind, get_args(DrawKind), name="kind of draws")
         c, d, m, t = self.theta.shape
         theta = self.theta.reshape(c * d, m, t)
         if kind == "predictive":
@@ -278,7 +280,7 @@ def fit(
     warmup: int = 1000,
     thin: int = 1,
     seed: int = 0,
-    sampler: Literal["imh", "gibbs"] = "imh",
+    sampler: Sampler = "imh",
 ) -> BayesFit:
     """Fit the hierarchical model to a counts benchmark (METHODS 6).
 
@@ -321,12 +323,9 @@ def fit(
         )
     n, k, present = counts_of(bench)
     priors = dict(priors or {})
-    unknown = sorted(set(priors) - set(bench.models))
-    if unknown:
-        raise DataError(f"priors given for models not in the data: {unknown}.")
+    check_known(priors, bench.models, what="models in the priors")
     model_priors = tuple(priors.get(m, ModelPrior()) for m in bench.models)
-    if sampler not in ("imh", "gibbs"):
-        raise DataError(f"unknown sampler {sampler!r}.", hint="use 'imh' or 'gibbs'.")
+    check_choice(sampler, get_args(Sampler), name="sampler")
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     settings = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin, "rng": rng}

@@ -266,7 +266,7 @@ def rho_lp(m2: float, kappa: float, chi: float, *, extra: Sequence[float] = ()) 
     The constraints are scaled by ``m2`` and ``m2^2``. ``size`` is ``nan`` if the LP fails.
     """
     if not m2 > 0.0:
-        raise ValueError(f"the LP needs m2 > 0, got {m2}")
+        raise InvalidArgument(f"the LP needs m2 > 0, got {m2}.")
     t0, _ = _rt0(chi)
     x = np.unique(np.concatenate([[m2], np.asarray(extra, float), np.linspace(0.0, t0, 5000)]))
     x = x[x >= 0.0]
@@ -1050,7 +1050,7 @@ def cva_table(
     show as midpoint misses above ``tol``; values in those intervals are solved directly.
     """
     if not (0 < m2_min <= m2_max < math.inf):
-        raise ValueError(f"need 0 < m2_min <= m2_max < inf, got {m2_min}, {m2_max}")
+        raise InvalidArgument(f"need 0 < m2_min <= m2_max < inf, got {m2_min}, {m2_max}.")
     _check_levels(kappa, alpha)
     lo, hi = math.log(m2_min), math.log(m2_max)
     n = max(_STENCIL + 1, math.ceil((hi - lo) * points_per_e) + 1)
