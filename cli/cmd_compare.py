@@ -12,6 +12,7 @@ from benchuq.cli.common import (
     make_draws,
     print_json,
 )
+from benchuq.core.validation import check_known
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,11 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     level = check_level(args.level)
     bench = load_benchmark(args)
-    unknown = [m for m in args.models if m not in bench.models]
-    if unknown:
-        raise UsageError(
-            f"--models: {unknown} not in the data. Models are: {', '.join(bench.models)}."
-        )
+    check_known(args.models, bench.models, what="models in --models")
     if len(set(args.models)) < 2:
         raise UsageError("--models needs at least two different models.")
     draws = make_draws(args, bench)

@@ -7,12 +7,13 @@ METHODS 7 and EBCI.md. DATA is a benchmark (``core.loaders.resolve``) or a table
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 
 import pandas as pd
 
-from benchuq.cli.common import FORMATS, UsageError, check_level, print_json
+from benchuq.cli.common import FORMATS, UsageError, check_level, print_json, read_file
 from benchuq.core.data import DataError
 
 
@@ -94,8 +95,9 @@ def read_units(args: argparse.Namespace):
     path = Path(args.data)
     if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        data = read_file(args.data)
         try:
-            head = pd.read_csv(path, sep=sep, nrows=0)
+            head = pd.read_csv(io.BytesIO(data), sep=sep, nrows=0)
         except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
             raise DataError(f"cannot read the table: {err}", file=str(path)) from None
         if is_unit_table(head.columns):
@@ -104,7 +106,7 @@ def read_units(args: argparse.Namespace):
                     "--group-by does not apply to a unit table (each row is a unit).",
                     file=str(path),
                 )
-            return units_from_table(pd.read_csv(path, sep=sep), file=str(path))
+            return units_from_table(pd.read_csv(io.BytesIO(data), sep=sep), file=str(path))
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
     group_by = args.group_by
     if group_by is None:

@@ -6,10 +6,11 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchuq.core import validation
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
@@ -99,6 +100,16 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 # ---- end of the Bayesian block --------------------------------------------------------------
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError("no such file.", file=path, hint="check the path.") from None
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
