@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                         "se": res.se[i],
                         "low": res.low[i],
                         "high": res.high[i],
+                        "p_beats_average": res.beats_average[i],
                     }
                     for i in order
                 ],
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         flag = "  separated" if models[i] in res.separated else ""
         print(
             f"{models[i]:<{width}}  {res.estimate[i]:8.3f}  {res.se[i]:7.3f}  {res.low[i]:8.3f}  "
-            f"{res.high[i]:8.3f}  {_expit(res.estimate[i]):12.3f}{flag}"
+            f"{res.high[i]:8.3f}  {res.beats_average[i]:12.3f}{flag}"
         )
     if res.df > 0:
         print(
@@ -99,12 +100,6 @@ def run(args: argparse.Namespace) -> int:
     for note in (*bench.notes, *res.notes):
         print(f"note: {note}")
     return 0
-
-
-def _expit(x: float) -> float:
-    from scipy.special import expit
-
-    return float(expit(x))
 
 
 def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, float]]:

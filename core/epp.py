@@ -105,6 +105,11 @@ class EPPResult:
         return replace(self, low=low, high=high, level=level)
 
     @property
+    def beats_average(self) -> np.ndarray:
+        """``(M,)`` ``P(i beats an average model) = invlogit(beta_i)`` (``sum beta = 0``)."""
+        return expit(self.estimate)
+
+    @property
     def empirical(self) -> np.ndarray:
         """``(M, M)`` observed win share ``W_ij / N_ij`` (``nan`` where no shared round)."""
         with np.errstate(invalid="ignore", divide="ignore"):

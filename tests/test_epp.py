@@ -168,6 +168,15 @@ def test_bootstrap_is_reproducible_with_a_seed() -> None:
     assert a.seed == 5 and a.reps == 60
 
 
+def test_beats_average_is_the_win_probability_against_an_epp_0_model() -> None:
+    """A model with EPP 0 (the mean of the scores) added to the fit: each model beats it with
+    probability ``beats_average``."""
+    res = epp(_bench(np.random.default_rng(4).uniform(0.2, 0.8, size=(4, 12))))
+    beta = np.append(res.estimate, 0.0)  # the average player
+    np.testing.assert_allclose(res.beats_average, expit(beta[:4] - beta[4]), rtol=1e-12)
+    assert np.argmax(res.beats_average) == res.order[0]
+
+
 def test_model_that_wins_every_match_is_flagged_and_finite() -> None:
     rng = np.random.default_rng(1)
     est = rng.uniform(0.3, 0.7, size=(5, 10))
