@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from benchuq.cli.common import check_level, print_json, read_file
     from benchuq.cli.main import UsageError
-    from benchuq.core.embeddings.posterior import (
+    from benchuq.core.embeddings import (
         SAMPLE_LABELS,
         align,
         check_clusters,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq.core.embeddings.posterior import (
+from benchuq.core.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     EMBEDDING_SUFFIXES,
