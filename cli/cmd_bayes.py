@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     level = check_level(args.level)
     bench = load_benchmark(args)
     result = fit_bayes(args, bench)
-    draws = result.to_draws(args.interval)
+    draws = result.to_draws(kind=args.interval)
     table = leaderboard(draws, level=level)
     diag = result.diagnostics
     hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(

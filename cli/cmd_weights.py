@@ -100,10 +100,12 @@ def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMomen
     if args.normalize:
         from benchuq.core.summaries import normalize
 
-        return moments_from_draws(normalize(make_draws(args, bench), mode="minmax"), mapping)
+        return moments_from_draws(
+            normalize(make_draws(args, bench), mode="minmax"), mapping=mapping
+        )
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
-        return moments_from_draws(make_draws(args, bench), mapping)
-    return moments_from_benchmark(bench, mapping)
+        return moments_from_draws(make_draws(args, bench), mapping=mapping)
+    return moments_from_benchmark(bench, mapping=mapping)
 
 
 def payload(dm: DominanceMap, data: str) -> dict[str, Any]:

@@ -87,7 +87,7 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     priors = parse_prior_specs(args.prior, bench.models)
     result = fit(
         bench,
-        priors,
+        priors=priors,
         chains=args.chains,
         draws=args.draws,
         warmup=args.warmup,
@@ -123,14 +123,14 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(args.interval)
+        return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 
-def check_level(level: float, flag: str = "--level") -> float:
+def check_level(level: float, *, flag: str = "--level") -> float:
     """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
     return validation.check_level(level, name=flag)
 

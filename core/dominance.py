@@ -42,7 +42,7 @@ MAX_RESOLUTION = 400
 
 
 # ---- grid -------------------------------------------------------------------------------------
-def simplex_grid(resolution: int, n_categories: int = 3) -> np.ndarray:
+def simplex_grid(resolution: int, *, n_categories: int = 3) -> np.ndarray:
     """Grid of weights ``(i/r, j/r, k/r)`` with ``i + j + k = r`` (``(r+1)(r+2)/2`` points).
 
     Two categories give the ``r + 1`` points ``(i/r, 1 - i/r)``. Points are ordered by the first
@@ -84,6 +84,7 @@ def parse_weights(text: str, n_categories: int) -> np.ndarray:
 # ---- categories -------------------------------------------------------------------------------
 def map_categories(
     names: Sequence[str],
+    *,
     pick: Sequence[str] | None = None,
     merge: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
@@ -191,7 +192,7 @@ def _task_variances(bench: Benchmark) -> np.ndarray:
 
 
 def moments_from_benchmark(
-    bench: Benchmark, mapping: Mapping[str, str] | None = None
+    bench: Benchmark, *, mapping: Mapping[str, str] | None = None
 ) -> CategoryMoments:
     """Analytic category means and variances under independence (METHODS 5).
 
@@ -220,7 +221,9 @@ def moments_from_benchmark(
     )
 
 
-def moments_from_draws(draws: Draws, mapping: Mapping[str, str] | None = None) -> CategoryMoments:
+def moments_from_draws(
+    draws: Draws, *, mapping: Mapping[str, str] | None = None
+) -> CategoryMoments:
     """Category means from ``draws.observed`` and their joint covariance from the draws.
 
     With ``draws.paired`` the between-model covariances are kept (the SE rule then reads the SE
@@ -337,7 +340,11 @@ def dominance_map(
     M, C = moments.means.shape
     if M < 2:
         raise DataError("a dominance map compares models; the data has only one.")
-    W = simplex_grid(resolution, C) if weights is None else np.atleast_2d(weights).astype(float)
+    W = (
+        simplex_grid(resolution, n_categories=C)
+        if weights is None
+        else np.atleast_2d(weights).astype(float)
+    )
     if W.shape[1] != C:
         raise DataError(f"weights need {C} values (one per category), got {W.shape[1]}.")
     pair = moments.paired if use_pairing is None else bool(use_pairing and moments.paired)
@@ -436,7 +443,11 @@ def best_probability_map(
         raise DataError("the probability view needs draws (bootstrap or posterior).")
     X = moments.draws  # (R, M, C)
     R, M, C = X.shape
-    W = simplex_grid(resolution, C) if weights is None else np.atleast_2d(weights).astype(float)
+    W = (
+        simplex_grid(resolution, n_categories=C)
+        if weights is None
+        else np.atleast_2d(weights).astype(float)
+    )
     P = W.shape[0]
     prob = np.empty((P, M))
     Xm = np.ascontiguousarray(X.transpose(1, 0, 2))  # (M, R, C): one model's draws contiguous
@@ -499,7 +510,7 @@ class WeightedScores:
 
 
 def weighted_scores(
-    moments: CategoryMoments, w: np.ndarray, level: float = 0.834
+    moments: CategoryMoments, w: np.ndarray, *, level: float = 0.834
 ) -> WeightedScores:
     """``S_i(w)`` for every model with ``Var S_i = w' Cov(m_i) w`` and a normal interval."""
     check_level(level)

@@ -141,7 +141,9 @@ class PairTest:
 
 
 # ---- rounds and matches ----------------------------------------------------------------------
-def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray, tuple[str, ...]]:
+def round_scores(
+    bench: Benchmark, *, rounds: Rounds = "tasks"
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """``(M, K)`` scores per round, negated on lower-is-better tasks, and the round labels."""
     check_choice(rounds, ROUNDS, name="round kind")
     sign = np.where(bench.higher_is_better, 1.0, -1.0)
@@ -160,7 +162,7 @@ def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray
 
 
 def pair_counts(
-    scores: np.ndarray, weights: np.ndarray | None = None
+    scores: np.ndarray, *, weights: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Wins ``W_ij`` (ties 1/2) and matches ``N_ij`` from ``(M, K)`` scores (``nan`` = absent).
 
@@ -211,6 +213,7 @@ def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
 def fit_bradley_terry(
     wins: np.ndarray,
     matches: np.ndarray,
+    *,
     ridge: float = 0.0,
     tol: float = 1e-10,
     start: np.ndarray | None = None,
@@ -341,7 +344,7 @@ def epp_from_scores(
     used = (~np.isnan(scores)).sum(axis=0) >= 2
     sep = separated_mask(wins, matches)
     pen = ridge if sep.any() else 0.0
-    beta, cov = fit_bradley_terry(wins, matches, pen)
+    beta, cov = fit_bradley_terry(wins, matches, ridge=pen)
     boot = None
     notes: list[str] = []
     if sep.any():
@@ -432,11 +435,11 @@ def _bootstrap(
     out = np.empty((reps, scores.shape[0]))
     for r in range(reps):
         w = rng.multinomial(K, np.full(K, 1.0 / K)).astype(float)
-        wins, matches = pair_counts(scores, w)
+        wins, matches = pair_counts(scores, weights=w)
         sep = separated_mask(wins, matches)
         # a model absent from every drawn round has no matches: the ridge keeps it at 0
         pen = ridge if (sep.any() or np.any(matches.sum(axis=1) == 0)) else 0.0
-        out[r] = fit_bradley_terry(wins, matches, pen, tol=1e-8, start=start)[0]
+        out[r] = fit_bradley_terry(wins, matches, ridge=pen, tol=1e-8, start=start)[0]
     return out
 
 
@@ -451,7 +454,7 @@ def epp(
     ridge: float = DEFAULT_RIDGE,
 ) -> EPPResult:
     """EPP leaderboard of a benchmark, rounds = tasks (default) or items (METHODS 8)."""
-    scores, _ = round_scores(bench, rounds)
+    scores, _ = round_scores(bench, rounds=rounds)
     return epp_from_scores(
         scores,
         bench.models,

@@ -269,7 +269,7 @@ def test_paired_differences_find_the_better_model() -> None:
     x, y = synthetic_clusters("partial", k=4, n=100, d=8, seed=0)
     noisy = x + np.random.default_rng(1).standard_normal(x.shape) * 1.5
     res = consistency({"clean": x, "noisy": noisy}, y, reps=300)
-    diff = res.differences("clean").iloc[0]
+    diff = res.differences(reference="clean").iloc[0]
     assert diff["model"] == "noisy"
     assert diff["alp_diff_high"] < 0 and diff["accuracy_diff_high"] < 0
     assert res.alp_draws.shape == (300, 2)

@@ -245,7 +245,8 @@ def test_weighted_counts_equal_repeated_rounds() -> None:
     scores = rng.integers(0, 3, size=(4, 6)).astype(float)
     w = np.array([0, 2, 1, 0, 3, 1])
     np.testing.assert_array_equal(
-        pair_counts(scores, w.astype(float))[0], pair_counts(np.repeat(scores, w, axis=1))[0]
+        pair_counts(scores, weights=w.astype(float))[0],
+        pair_counts(np.repeat(scores, w, axis=1))[0],
     )
 
 

@@ -158,7 +158,7 @@ def ess_bulk(x: np.ndarray) -> np.ndarray:
     return _ess(_z_scale(_split(np.asarray(x, dtype=float))))
 
 
-def ess_tail(x: np.ndarray, prob: float = 0.05) -> np.ndarray:
+def ess_tail(x: np.ndarray, *, prob: float = 0.05) -> np.ndarray:
     """Tail ESS: min of the ESS of ``1{x <= q_prob}`` and ``1{x <= q_(1-prob)}``, ``(...)``."""
     x = np.asarray(x, dtype=float)
     pooled = x.reshape(*x.shape[:-2], -1)

@@ -45,6 +45,7 @@ def fit_proposal(
     y0: np.ndarray,
     half0: tuple[float, float],
     bound: float,
+    *,
     rounds: int = 12,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean ``(M, 2)`` and covariance ``(M, 2, 2)`` of each model's target, and whether its grid
@@ -160,7 +161,7 @@ class Switch:
 
 
 def quality(
-    logp: LogDensity, proposal: Proposal, rng: np.random.Generator, size: int = 256
+    logp: LogDensity, proposal: Proposal, rng: np.random.Generator, *, size: int = 256
 ) -> np.ndarray:
     """Importance-sampling efficiency ``(sum w)^2 / (size sum w^2)`` of ``proposal`` for each
     model's target, ``(M,)`` in ``[0, 1]`` (1 = proposal equals target); from ``size`` draws."""
@@ -181,6 +182,7 @@ def run(
     y0: np.ndarray,
     iterations: int,
     rng: np.random.Generator,
+    *,
     cells: int = 1,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``iterations`` independence MH steps from ``(x0, y0)`` ``(C, M)``.

@@ -169,7 +169,7 @@ class BayesFit:
         """``(M, T)`` posterior mean of theta (``nan`` where there is no data)."""
         return self.theta.mean(axis=(0, 1))
 
-    def to_draws(self, kind: DrawKind = "parameter") -> Draws:
+    def to_draws(self, *, kind: DrawKind = "parameter") -> Draws:
         """Posterior draws as :class:`core.draws.Draws`, ``R = chains x draws``.
 
         ``kind="parameter"``: values are theta. ``kind="predictive"``: values are ``k~ / n`` with
@@ -210,7 +210,7 @@ class BayesFit:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.present, self.k / self.n, np.nan)
 
-    def shrinkage(self, model: str, level: float = 0.95) -> pd.DataFrame:
+    def shrinkage(self, model: str, *, level: float = 0.95) -> pd.DataFrame:
         """Direct vs posterior estimate of each task of ``model`` (METHODS 6, shrinkage).
 
         Columns: ``task``, ``category``, ``n``, ``direct`` (``k / n``) with its exact
@@ -273,8 +273,8 @@ def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def fit(
     bench: Benchmark,
-    priors: Mapping[str, ModelPrior] | None = None,
     *,
+    priors: Mapping[str, ModelPrior] | None = None,
     chains: int = 4,
     draws: int = 2000,
     warmup: int = 1000,
@@ -472,6 +472,7 @@ def slice_step(
     logf: Callable[[np.ndarray], np.ndarray],
     width: np.ndarray,
     rng: np.random.Generator,
+    *,
     max_steps: int = 32,
     batch: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:

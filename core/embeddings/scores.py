@@ -129,7 +129,7 @@ class ConsistencyResult:
             ]
         )
 
-    def differences(self, reference: str | None = None) -> pd.DataFrame:
+    def differences(self, *, reference: str | None = None) -> pd.DataFrame:
         """ALP and accuracy of each model minus ``reference`` (default: the first model), with
         paired percentile intervals at the result's level."""
         ref = self.models.index(reference or self.models[0])

@@ -286,7 +286,7 @@ def is_unit_table(columns: Sequence[str]) -> bool:
     return set(TABLE_COLUMNS) <= lower
 
 
-def units_from_table(df: pd.DataFrame, file: str = "table") -> Units:
+def units_from_table(df: pd.DataFrame, *, file: str = "table") -> Units:
     """Units from a table ``unit, estimate, se`` (optional ``model``, ``subgroup``, ``n`` and
     numeric covariate columns). Bad values raise :class:`DataError` naming file, row, column."""
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
