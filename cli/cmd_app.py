@@ -10,6 +10,8 @@ import tomllib
 from importlib.resources import files
 from pathlib import Path
 
+__all__ = ["app_path", "config_flags", "register", "run", "streamlit_command"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

@@ -19,6 +19,8 @@ from benchuq.cli.common import (
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

@@ -14,6 +14,8 @@ from benchuq.cli.common import (
 )
 from benchuq.core.validation import check_known
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

@@ -16,6 +16,8 @@ import pandas as pd
 from benchuq.cli.common import FORMATS, UsageError, check_level, print_json, read_file
 from benchuq.core.data import DataError
 
+__all__ = ["read_units", "register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

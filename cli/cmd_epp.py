@@ -8,6 +8,8 @@ import numpy as np
 
 from benchuq.cli.common import add_data_arguments, check_level, load_benchmark, print_json
 
+__all__ = ["METHOD_LABELS", "register", "run"]
+
 METHOD_LABELS = {
     "rounds": "round-robust (sandwich by round)",
     "glm": "GLM (matches independent)",

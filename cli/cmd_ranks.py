@@ -13,6 +13,8 @@ from benchuq.cli.common import (
     print_json,
 )
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

@@ -32,6 +32,8 @@ from benchuq.core.dominance import (
     parse_weights,
 )
 
+__all__ = ["compute_moments", "payload", "register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

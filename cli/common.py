@@ -16,6 +16,20 @@ from benchuq.core.draws import Draws
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
 
+__all__ = [
+    "FORMATS",
+    "UsageError",
+    "add_bayes_arguments",
+    "add_data_arguments",
+    "add_method_arguments",
+    "check_level",
+    "fit_bayes",
+    "load_benchmark",
+    "make_draws",
+    "print_json",
+    "read_file",
+]
+
 
 class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""

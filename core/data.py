@@ -21,6 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+__all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind"]
+
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
 

@@ -38,6 +38,26 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_known, check_level
 
+__all__ = [
+    "MAX_RESOLUTION",
+    "BestProbabilityMap",
+    "CategoryMoments",
+    "DominanceMap",
+    "WeightedScores",
+    "best_probability_map",
+    "dominance_map",
+    "from_map_weights",
+    "implied_level",
+    "map_categories",
+    "moments_from_benchmark",
+    "moments_from_draws",
+    "parse_weights",
+    "simplex_grid",
+    "to_map_weights",
+    "weighted_scores",
+    "z_for_level",
+]
+
 MAX_RESOLUTION = 400
 
 

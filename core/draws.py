@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+__all__ = ["Draws"]
+
 
 @dataclass(frozen=True, eq=False)
 class Draws:

@@ -39,6 +39,23 @@ from scipy.stats import chi2, norm, rankdata
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.validation import check_choice, check_known, check_level
 
+__all__ = [
+    "DEFAULT_RIDGE",
+    "INTERVALS",
+    "ROUNDS",
+    "EPPResult",
+    "IntervalMethod",
+    "PairTest",
+    "Rounds",
+    "epp",
+    "epp_from_scores",
+    "fit_bradley_terry",
+    "pair_counts",
+    "pair_test",
+    "round_scores",
+    "separated_mask",
+]
+
 Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]
 ROUNDS: tuple[str, ...] = get_args(Rounds)

@@ -16,6 +16,8 @@ from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_choice
 
+__all__ = ["normalize"]
+
 
 def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None):
     if chance is None:

@@ -26,6 +26,19 @@ import pandas as pd
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_level
 
+__all__ = [
+    "COMPARE_BLOCK",
+    "COMPARE_MAX_MODELS",
+    "NOISE_SD",
+    "RANK_METHODS",
+    "Ties",
+    "average_and_bin_ranks",
+    "nanmean",
+    "percent_bins",
+    "rank_aggregations",
+    "tie_ranks",
+]
+
 Ties = Literal["average", "min", "max"]
 RANK_METHODS: tuple[str, ...] = (
     "mean",

@@ -23,6 +23,8 @@ import numpy as np
 from scipy import special
 from scipy.fft import irfft, next_fast_len, rfft
 
+__all__ = ["RHAT_WARN", "ess_bulk", "ess_tail", "rhat", "summary"]
+
 RHAT_WARN = 1.01  # METHODS 6: warn when R-hat exceeds this
 
 

@@ -30,6 +30,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+__all__ = ["LogDensity", "Proposal", "Switch", "fit_proposal", "quality", "run"]
+
 LogDensity = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 GRID = 24  # grid points per coordinate in fit_proposal

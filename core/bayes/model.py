@@ -80,6 +80,21 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_choice, check_known
 
+__all__ = [
+    "METHOD_NAMES",
+    "MIN_ACCEPT",
+    "BayesFit",
+    "DrawKind",
+    "Sampler",
+    "counts_of",
+    "diagnose",
+    "fit",
+    "gibbs",
+    "independence",
+    "log_conditional",
+    "slice_step",
+]
+
 BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
 MIN_ACCEPT = 0.2  # below this acceptance rate (any chain) a model falls back to the Gibbs sampler
 Sampler = Literal["imh", "gibbs"]

@@ -32,6 +32,8 @@ from benchuq.core.data import DataError
 from benchuq.core.embeddings.posterior import DEFAULT_EPS, choose_heads, single_blas_thread
 from benchuq.core.validation import check_columns
 
+__all__ = ["BinaryFeature", "EmbeddingTree", "TreeNode", "binarize", "fit_tree", "parse_prior"]
+
 
 @dataclass(frozen=True)
 class BinaryFeature:

@@ -32,6 +32,19 @@ from benchuq.core.readers.table import (
     text_column,
 )
 
+__all__ = [
+    "ALPACA_COLUMNS",
+    "ALPACA_TASK",
+    "INSPECT_VALUES",
+    "alpaca_benchmark",
+    "alpaca_leaderboard_benchmark",
+    "alpaca_table",
+    "inspect_benchmark",
+    "is_alpaca",
+    "is_alpaca_leaderboard",
+    "is_inspect",
+]
+
 ALPACA_TASK = "alpaca_eval"
 ALPACA_COLUMNS = ("generator_2", "preference")
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}

@@ -31,6 +31,18 @@ from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
 from benchuq.core.readers.table import Source, decode_text, parse_json
 from benchuq.core.resources import mmlu_subject_table
 
+__all__ = [
+    "MMLU_GROUPS",
+    "MMLU_PREFIXES",
+    "PREFERRED_SAMPLE_METRICS",
+    "SAMPLES_RE",
+    "is_results",
+    "mmlu_subject",
+    "model_name",
+    "results_benchmark",
+    "samples_benchmark",
+]
+
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
 MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")
 MMLU_GROUPS = frozenset(

@@ -55,6 +55,27 @@ from benchuq.core.readers.table import (
     rename_columns,
 )
 
+__all__ = [
+    "AUX_KINDS",
+    "AUX_LABELS",
+    "DATA_KINDS",
+    "DATA_SUFFIXES",
+    "FORMATS",
+    "LONG_SCORE_COLUMNS",
+    "OPTIONAL",
+    "REQUIRED",
+    "SAMPLES",
+    "SAMPLE_DIR",
+    "detect_format",
+    "file_columns",
+    "load_files",
+    "load_path",
+    "load_sample",
+    "missing_columns",
+    "required_columns",
+    "resolve",
+]
+
 SAMPLE_DIR = Path(str(files("benchuq.sample_data")))
 FORMATS: tuple[str, ...] = (
     "auto",

@@ -11,6 +11,8 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
 
+__all__ = ["merge"]
+
 
 def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
     """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind."""

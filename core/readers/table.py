@@ -19,6 +19,29 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 
+__all__ = [
+    "BLANK_LINE",
+    "KNOWN_COLUMNS",
+    "ROW_NOTE",
+    "Source",
+    "Table",
+    "check_mapping",
+    "decode_text",
+    "integer_column",
+    "is_parquet",
+    "jsonl_table",
+    "looks_like_json",
+    "number_column",
+    "parse_json",
+    "read_delimited",
+    "read_parquet",
+    "read_table",
+    "records_table",
+    "rename_columns",
+    "require_columns",
+    "text_column",
+]
+
 ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
 KNOWN_COLUMNS = frozenset(
     "model task category n correct accuracy estimate se chance higher_is_better item score "

@@ -57,6 +57,26 @@ from scipy import optimize, special
 
 from benchuq.core.validation import InvalidArgument, check_choice, check_level
 
+__all__ = [
+    "FS_CORRECTIONS",
+    "CvaMethod",
+    "CvaTable",
+    "EBCIResult",
+    "FsCorrection",
+    "Kappa",
+    "Moments",
+    "Rho",
+    "cva",
+    "cva_table",
+    "cva_v",
+    "ebci",
+    "moments",
+    "parse_kappa",
+    "rho",
+    "rho_lp",
+    "rho_v",
+]
+
 FsCorrection = Literal["PMT", "none", "FPLIB"]
 FS_CORRECTIONS: tuple[str, ...] = get_args(FsCorrection)
 # The kurtosis constraint: "estimated" from the data, or a number >= 1 (``inf``: none).

@@ -47,6 +47,28 @@ from benchuq.core.subgroups.ebci import (
 )
 from benchuq.core.validation import check_choice, check_columns, check_known
 
+__all__ = [
+    "BASE_FEATURES",
+    "GROUPINGS",
+    "ROW_COLUMNS",
+    "TABLE_COLUMNS",
+    "UNIT_WEIGHTS",
+    "Grouping",
+    "LabResult",
+    "SubgroupResult",
+    "UnitWeights",
+    "Units",
+    "analyze",
+    "binomial_se",
+    "crossfit_operator",
+    "design",
+    "direct_interval",
+    "is_unit_table",
+    "simulate",
+    "units_from_benchmark",
+    "units_from_table",
+]
+
 Grouping = Literal["task", "category", "subgroup"]
 GROUPINGS: tuple[str, ...] = get_args(Grouping)
 UnitWeights = Literal["equal", "precision"]
