@@ -96,7 +96,7 @@ class EPPResult:
     low: np.ndarray
     high: np.ndarray
     level: float
-    method: str
+    method: IntervalMethod
     cov: np.ndarray
     wins: np.ndarray
     matches: np.ndarray
@@ -154,7 +154,7 @@ class PairTest:
     low: float  # interval of P(a beats b) at level
     high: float
     level: float
-    method: str
+    method: IntervalMethod
 
 
 # ---- rounds and matches ----------------------------------------------------------------------

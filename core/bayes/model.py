@@ -144,7 +144,7 @@ class BayesFit:
     seed: int
     diagnostics: pd.DataFrame
     seconds: float
-    sampler: str = "gibbs"
+    sampler: Sampler = "gibbs"
     acceptance: np.ndarray | None = None
 
     @property

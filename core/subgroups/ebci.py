@@ -1119,7 +1119,7 @@ class Moments:
     kappa: float
     mu2_raw: float
     kappa_raw: float
-    fs_correction: str
+    fs_correction: FsCorrection
 
 
 def _truncated_mean(m: float, v: float) -> float:
@@ -1193,7 +1193,7 @@ class EBCIResult:
     moments: Moments
     kappa: float
     level: float
-    method: str
+    method: CvaMethod
     notes: tuple[str, ...]
 
     @property

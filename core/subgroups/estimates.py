@@ -470,10 +470,10 @@ class SubgroupResult:
     kappa_estimated: float
     kappa_raw: float
     level: float
-    fs_correction: str
+    fs_correction: FsCorrection
     features: tuple[str, ...]
     crossfit: bool
-    weights: str
+    weights: UnitWeights
     coef: pd.DataFrame
     r2_cv: float
     source: str
