@@ -17,7 +17,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
 
@@ -79,7 +79,12 @@ class ItemTask:
         return bool(np.all((s == 0) | (s == 1)))
 
 
+@overload
+def _frozen(a: np.ndarray, dtype: type | None = None) -> np.ndarray: ...
+@overload
+def _frozen(a: None, dtype: type | None = None) -> None: ...
 def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | None:
+    """A read-only copy of ``a`` (``None`` stays ``None``)."""
     if a is None:
         return None
     out = np.array(a, dtype=dtype, copy=True)
@@ -151,11 +156,13 @@ class Benchmark:
         set_(self, "estimate", _frozen(self.estimate, float))
         if self.estimate.shape != (M, T):
             raise DataError(f"estimate has shape {self.estimate.shape}, expected {(M, T)}.")
-        chance = np.full(T, np.nan) if self.chance is None else self.chance
-        hib = np.ones(T, bool) if self.higher_is_better is None else self.higher_is_better
-        set_(self, "chance", _frozen(chance, float))
-        set_(self, "higher_is_better", _frozen(hib, bool))
-        if self.chance.shape != (T,) or self.higher_is_better.shape != (T,):
+        chance = _frozen(np.full(T, np.nan) if self.chance is None else self.chance, float)
+        hib = _frozen(
+            np.ones(T, bool) if self.higher_is_better is None else self.higher_is_better, bool
+        )
+        set_(self, "chance", chance)
+        set_(self, "higher_is_better", hib)
+        if chance.shape != (T,) or hib.shape != (T,):
             raise DataError("chance and higher_is_better need one value per task.")
         if self.kind == "counts":
             self._check_counts()
@@ -237,13 +244,13 @@ class Benchmark:
                 h.update(repr(x).encode())
             h.update(b"\x00")
 
-        for x in (self.name, self.models, self.tasks, self.categories, self.kind):
-            put(x)
-        for x in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
-            put(x)
+        for label in (self.name, self.models, self.tasks, self.categories, self.kind):
+            put(label)
+        for a in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
+            put(a)
         for it in self.item_tasks or ():
-            for x in (it.items, it.scores, it.cluster, it.subgroup):
-                put(x)
+            for part in (it.items, it.scores, it.cluster, it.subgroup):
+                put(part)
         return h.hexdigest()
 
     def __hash__(self) -> int:
@@ -272,13 +279,13 @@ class Benchmark:
             tasks=tuple(self.tasks[j] for j in ti),
             categories=tuple(self.categories[j] for j in ti),
             kind=self.kind,
-            estimate=take(self.estimate),
+            estimate=self.estimate[np.ix_(mi, ti)],
             n=take(self.n),
             correct=take(self.correct),
             se=take(self.se),
             item_tasks=items,
-            chance=self.chance[ti],
-            higher_is_better=self.higher_is_better[ti],
+            chance=None if self.chance is None else self.chance[ti],
+            higher_is_better=None if self.higher_is_better is None else self.higher_is_better[ti],
             notes=self.notes,
         )
 
@@ -296,4 +303,4 @@ class Benchmark:
             ).split()
         }
         fields.update(changes)
-        return Benchmark(**fields)  # type: ignore[arg-type]
+        return Benchmark(**fields)

@@ -75,8 +75,8 @@ def simplex_grid(resolution: int, *, n_categories: int = 3) -> np.ndarray:
             hint=f"use a whole number from 1 to {MAX_RESOLUTION} (100 gives 5,151 points).",
         )
     if n_categories == 2:
-        i = np.arange(r, -1, -1)
-        return np.column_stack([i, r - i]) / r
+        first = np.arange(r, -1, -1)
+        return np.column_stack([first, r - first]) / r
     if n_categories != 3:
         raise DataError(f"a simplex map needs 2 or 3 categories, not {n_categories}.")
     i, j = np.meshgrid(np.arange(r, -1, -1), np.arange(r, -1, -1), indexing="ij")
@@ -196,13 +196,14 @@ class CategoryMoments:
 def _task_variances(bench: Benchmark) -> np.ndarray:
     """``(M, T)`` variance of each observed task score (METHODS 5)."""
     if bench.kind == "counts":
-        n = np.where(bench.n > 0, bench.n, 1)
-        p = bench.correct / n
+        counts = np.asarray(bench.n)
+        n = np.where(counts > 0, counts, 1)
+        p = np.asarray(bench.correct) / n
         return p * (1 - p) / n
     if bench.kind == "estimate_se":
         return np.asarray(bench.se, dtype=float) ** 2
     cols = []
-    for it in bench.item_tasks:
+    for it in bench.item_tasks or ():
         k = np.sum(~np.isnan(it.scores), axis=1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -222,7 +223,7 @@ def moments_from_benchmark(
     mapping = map_categories(bench.category_names) if mapping is None else mapping
     present = ~np.isnan(bench.estimate)
     groups, a = _averaging(bench.categories, mapping, present, bench.models)
-    sign = np.where(bench.higher_is_better, 1.0, -1.0)
+    sign = np.where(np.asarray(bench.higher_is_better), 1.0, -1.0)
     est = np.where(present, bench.estimate * sign, 0.0)
     var = np.where(present, _task_variances(bench), 0.0)
     means = np.einsum("icj,ij->ic", a, est)

@@ -163,7 +163,7 @@ def round_scores(
 ) -> tuple[np.ndarray, tuple[str, ...]]:
     """``(M, K)`` scores per round, negated on lower-is-better tasks, and the round labels."""
     check_choice(rounds, ROUNDS, name="round kind")
-    sign = np.where(bench.higher_is_better, 1.0, -1.0)
+    sign = np.where(np.asarray(bench.higher_is_better), 1.0, -1.0)
     if rounds == "tasks":
         return bench.estimate * sign, bench.tasks
     if bench.item_tasks is None:

@@ -67,7 +67,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, TypedDict, get_args
 
 import numpy as np
 import pandas as pd
@@ -286,6 +286,16 @@ def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.asarray(bench.n, np.int64), np.asarray(bench.correct, np.int64), present
 
 
+class _SamplerSettings(TypedDict):
+    """The settings :func:`fit` passes to both samplers."""
+
+    chains: int
+    draws: int
+    warmup: int
+    thin: int
+    rng: np.random.Generator
+
+
 def fit(
     bench: Benchmark,
     *,
@@ -343,7 +353,7 @@ def fit(
     check_choice(sampler, get_args(Sampler), name="sampler")
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
-    settings = {"chains": chains, "draws": draws, "warmup": warmup, "thin": thin, "rng": rng}
+    settings = _SamplerSettings(chains=chains, draws=draws, warmup=warmup, thin=thin, rng=rng)
     acceptance = None
     if sampler == "gibbs":
         a, b, theta = gibbs(k, n, present, model_priors, **settings)
@@ -363,7 +373,7 @@ def fit(
         models=bench.models,
         tasks=bench.tasks,
         categories=bench.categories,
-        higher_is_better=bench.higher_is_better,
+        higher_is_better=np.asarray(bench.higher_is_better),
         n=n,
         k=k,
         present=present,

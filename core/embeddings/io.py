@@ -124,11 +124,11 @@ def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
     frame = _read_table(name, data)
     id_col = _id_column(frame, name)
     value_cols = [c for c in frame.columns if c != id_col]
-    ids = tuple(str(x) for x in frame[id_col])
+    row_ids = tuple(str(x) for x in frame[id_col])
     first = frame[value_cols[0]].iloc[0] if len(value_cols) == 1 and len(frame) else None
     if isinstance(first, list | np.ndarray) or (isinstance(first, str) and first.startswith("[")):
         vectors = _vector_column(frame[value_cols[0]], name, str(value_cols[0]))
-        return [_checked(EmbeddingSet(stem, vectors, ids, name))]
+        return [_checked(EmbeddingSet(stem, vectors, row_ids, name))]
     for col in value_cols:
         if not pd.api.types.is_numeric_dtype(frame[col]):
             bad = pd.to_numeric(frame[col], errors="coerce").isna() & frame[col].notna()
@@ -141,12 +141,12 @@ def read_embeddings(name: str, data: bytes) -> list[EmbeddingSet]:
                 hint=f"keep only '{id_col}' and one numeric column per dimension.",
             )
     vectors = frame[value_cols].to_numpy(dtype=float)
-    return [_checked(EmbeddingSet(stem, vectors, ids, name, tuple(map(str, value_cols))))]
+    return [_checked(EmbeddingSet(stem, vectors, row_ids, name, tuple(map(str, value_cols))))]
 
 
 def _vector_column(values: pd.Series, name: str, column: str) -> np.ndarray:
     """One vector per row from a list column (Parquet) or JSON-style ``[0.1, 0.2]`` text (CSV)."""
-    rows = []
+    rows: list[np.ndarray] = []
     for i, v in enumerate(values):
         try:
             vec = np.asarray(json.loads(v) if isinstance(v, str) else v, dtype=float)

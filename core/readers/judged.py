@@ -16,6 +16,8 @@ names it when there are several); several epochs of one sample are averaged; a s
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 import numpy as np
 import pandas as pd
 
@@ -141,7 +143,7 @@ def alpaca_leaderboard_benchmark(table: Table, *, name: str) -> Benchmark:
     )
 
 
-def is_inspect(obj: object) -> bool:
+def is_inspect(obj: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "status" in obj
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -51,7 +52,7 @@ MMLU_GROUPS = frozenset(
 PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 
 
-def is_results(obj: object) -> bool:
+def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -61,11 +62,12 @@ def is_results(obj: object) -> bool:
 
 def model_name(obj: dict, file: str) -> str:
     """``pretrained=`` (with ``@revision``) from the config, else ``model_name``, else the file."""
-    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
+    config = obj["config"] if isinstance(obj.get("config"), dict) else {}
     args = config.get("model_args")
     if isinstance(args, str):
         args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
-    pretrained = args.get("pretrained") if isinstance(args, dict) else None
+    args = args if isinstance(args, dict) else {}
+    pretrained = args.get("pretrained")
     if isinstance(pretrained, str) and pretrained and not pretrained.startswith(("/", ".", "~")):
         rev = args.get("revision") or config.get("model_revision")
         return f"{pretrained}@{rev}" if rev and rev != "main" else pretrained
@@ -122,13 +124,11 @@ def results_benchmark(
             hint="choose the results_*.json file written by lm_eval, or pick another format.",
         )
     results = obj["results"]
-    group_subtasks = (
-        obj.get("group_subtasks") if isinstance(obj.get("group_subtasks"), dict) else {}
-    )
+    group_subtasks = obj["group_subtasks"] if isinstance(obj.get("group_subtasks"), dict) else {}
     groups = set(obj.get("groups") or {}) | {g for g, s in group_subtasks.items() if s}
     parent = {s: g for g, subs in group_subtasks.items() if isinstance(subs, list) for s in subs}
-    n_samples = obj.get("n-samples") if isinstance(obj.get("n-samples"), dict) else {}
-    hib_table = obj.get("higher_is_better") if isinstance(obj.get("higher_is_better"), dict) else {}
+    n_samples = obj["n-samples"] if isinstance(obj.get("n-samples"), dict) else {}
+    hib_table = obj["higher_is_better"] if isinstance(obj.get("higher_is_better"), dict) else {}
     mmlu = mmlu_subject_table()
     rows: list[_Row] = []
     skipped_metric, skipped_group, skipped_n, filters = [], [], [], set()
@@ -224,7 +224,7 @@ def results_benchmark(
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
     model = model_name(obj, src.name)
-    n = np.array([[r.n for r in rows]], dtype=np.int64)
+    items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
     return Benchmark(
         name=model,
@@ -232,8 +232,8 @@ def results_benchmark(
         tasks=tuple(r.task for r in rows),
         categories=tuple(r.category for r in rows),
         kind="counts",
-        estimate=k / n,
-        n=n,
+        estimate=k / items,
+        n=items,
         correct=k,
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
@@ -375,7 +375,7 @@ def _pick_metric(rec: dict, metric: str) -> str | None:
 
     if numeric(metric):
         return metric
-    listed = rec.get("metrics") if isinstance(rec.get("metrics"), list) else []
+    listed = rec["metrics"] if isinstance(rec.get("metrics"), list) else []
     for k in (*PREFERRED_SAMPLE_METRICS, *listed):
         if numeric(k):
             return k

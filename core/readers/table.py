@@ -384,7 +384,7 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
     else:
         blank = np.zeros(len(raw), bool)
         x = raw.to_numpy(float)
-    for i in np.flatnonzero(blank):
+    for i in map(int, np.flatnonzero(blank)):
         if not allow_missing:
             raise DataError(
                 f"the value is missing {ROW_NOTE}.",

@@ -673,7 +673,7 @@ def _bound_grid(
         better = gain > 0
         best = np.where(better, vals[rows, j], best)
         s_best = np.where(better, pts[rows, j], s_best)
-        small = np.all(gain <= 1e-13 * best)
+        small = bool(np.all(gain <= 1e-13 * best))
         if k >= 2 and small and small_before and moderate:  # gains shrink ~64-fold a pass
             break
         small_before = small

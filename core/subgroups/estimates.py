@@ -202,22 +202,19 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
         n = np.where(np.isnan(est), 0.0, np.inf)
         units = _finish(model, sub, cat, n, None, est, se, False, "tasks", notes)
         return Units(**{**units.__dict__, "n": np.full(len(units), np.nan)})
-    if bench.kind == "counts" or all(it.binary for it in bench.item_tasks or ()):
-        n, k = _counts(bench)
-        binary = True
-    else:
-        n, k = None, None
-        binary = False
+    items = bench.item_tasks or ()
+    binary = bench.kind == "counts" or all(it.binary for it in items)
     if group_by == "task":
         model = [m for m in bench.models for _ in range(T)]
         sub, cat = list(bench.tasks) * M, list(bench.categories) * M
         if binary:
+            n, k = _counts(bench)
             nn, kk = n.ravel().astype(float), k.ravel().astype(float)
             with np.errstate(invalid="ignore", divide="ignore"):
                 return _finish(
                     model, sub, cat, nn, kk, kk / nn, binomial_se(kk, nn), True, "tasks", notes
                 )
-        cols = [_mean_se(it.scores) for it in bench.item_tasks]
+        cols = [_mean_se(it.scores) for it in items]
         nn = np.stack([c[0] for c in cols], axis=1).ravel()
         mean = np.stack([c[1] for c in cols], axis=1).ravel()
         se = np.stack([c[2] for c in cols], axis=1).ravel()
@@ -227,6 +224,7 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
     model = [m for m in bench.models for _ in names]
     sub = list(names) * M
     if binary:
+        n, k = _counts(bench)
         nn = np.stack([n[:, cidx == c].sum(axis=1) for c in range(len(names))], axis=1).ravel()
         kk = np.stack([k[:, cidx == c].sum(axis=1) for c in range(len(names))], axis=1).ravel()
         nn, kk = nn.astype(float), kk.astype(float)
@@ -235,7 +233,7 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
                 model, sub, sub, nn, kk, kk / nn, binomial_se(kk, nn), True, "categories", notes
             )
     cols = [
-        _mean_se(np.concatenate([bench.item_tasks[j].scores for j in np.flatnonzero(cidx == c)], 1))
+        _mean_se(np.concatenate([items[j].scores for j in np.flatnonzero(cidx == c)], 1))
         for c in range(len(names))
     ]
     nn = np.stack([c[0] for c in cols], axis=1).ravel()
@@ -247,8 +245,9 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
 def _counts(bench: Benchmark) -> tuple[np.ndarray, np.ndarray]:
     if bench.kind == "counts":
         return np.asarray(bench.n), np.asarray(bench.correct)
-    n = np.stack([np.sum(~np.isnan(it.scores), axis=1) for it in bench.item_tasks], axis=1)
-    k = np.stack([np.nansum(it.scores, axis=1) for it in bench.item_tasks], axis=1)
+    items = bench.item_tasks or ()
+    n = np.stack([np.sum(~np.isnan(it.scores), axis=1) for it in items], axis=1)
+    k = np.stack([np.nansum(it.scores, axis=1) for it in items], axis=1)
     return n, k
 
 
@@ -662,8 +661,11 @@ def simulate(
             "the simulation lab needs counts or item-level data (the truth must be resampled).",
             hint="load a data set with counts or item scores.",
         )
-    draw = _count_sampler(truth, n_per_group) if truth.k is not None else None
-    items = None if draw else _item_sampler(bench, group_by, truth, n_per_group)
+    draw = (
+        _count_sampler(truth, n_per_group)
+        if truth.k is not None
+        else _item_sampler(bench, group_by, truth, n_per_group)
+    )
     small = int(np.sum(truth.n < n_per_group))
     if small:
         notes.append(
@@ -679,7 +681,7 @@ def simulate(
     width = {m: np.zeros(G) for m in ("dt", "eb")}
     defined = np.zeros(G)
     for r in range(reps):
-        sample = draw(rng) if draw else items(rng)
+        sample = draw(rng)
         z = sample.direct
         omega = None
         if weights == "precision":
@@ -748,7 +750,7 @@ def _with_sample(truth: Units, n: np.ndarray, k: np.ndarray | None, mean: np.nda
 
 def _count_sampler(truth: Units, n_per_group: int) -> Callable[[np.random.Generator], Units]:
     N = truth.n.astype(np.int64)
-    K = truth.k.astype(np.int64)
+    K = np.asarray(truth.k).astype(np.int64)
     draw_n = np.minimum(N, n_per_group)
 
     def draw(rng: np.random.Generator) -> Units:
