@@ -10,11 +10,15 @@ import argparse
 import io
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from benchuq.cli.common import FORMATS, UsageError, check_level, print_json, read_file
 from benchuq.core.data import DataError
+
+if TYPE_CHECKING:
+    from benchuq.core.subgroups.estimates import Units
 
 __all__ = ["read_units", "register", "run"]
 
@@ -85,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_units(args: argparse.Namespace):
+def read_units(args: argparse.Namespace) -> Units:
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
     from benchuq.core.readers.loaders import resolve
     from benchuq.core.subgroups.estimates import (

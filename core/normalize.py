@@ -19,7 +19,9 @@ from benchuq.core.validation import check_choice
 __all__ = ["normalize"]
 
 
-def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None):
+def _chance_vector(
+    draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None
+) -> np.ndarray:
     if chance is None:
         raise DataError(
             "chance normalization needs the chance level of every task.",

@@ -267,7 +267,9 @@ def _mean_scores(x: np.ndarray, sign: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return _sorted_mean(y), _geometric_score(x, sign)
 
 
-def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+def _all_method_ranks(
+    x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
+) -> dict[str, np.ndarray]:
     """Final ranks ``(R, M)`` per method; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
     ``(M, R, T)`` (without noise it equals method 3). Per-task ranks work on one models-first
     copy of the scores."""

@@ -94,7 +94,9 @@ def _oriented(draws: Draws, tasks: np.ndarray) -> tuple[np.ndarray, bool, str]:
     return np.where(hib, 1.0, -1.0), True, " (lower-is-better tasks negated)"
 
 
-def _category_means(draws: Draws, tasks: np.ndarray, mult: np.ndarray):
+def _category_means(
+    draws: Draws, tasks: np.ndarray, mult: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Nan-means over ``tasks`` of the observed and replicate scores times ``mult``."""
     every = len(tasks) == len(draws.tasks)  # no copy for the overall mean
     obs = draws.observed if every else draws.observed[:, tasks]
@@ -221,7 +223,9 @@ def _quantile_columns(
     return est, mc
 
 
-def _interval_columns(values: np.ndarray, levels: np.ndarray, mc_error: bool = True):
+def _interval_columns(
+    values: np.ndarray, levels: np.ndarray, mc_error: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(low, high, mc_low, mc_high) of each column's percentile interval at its own level."""
     est, mc = _quantile_columns(values, np.array([(1 - levels) / 2, (1 + levels) / 2]), mc_error)
     return est[0], est[1], mc[0], mc[1]
