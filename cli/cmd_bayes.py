@@ -23,6 +23,7 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq bayes`` to the subcommands."""
     p = sub.add_parser(
         "bayes",
         help="Bayesian hierarchical model: credible intervals and MCMC diagnostics",
@@ -41,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
     from benchuq.core.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 

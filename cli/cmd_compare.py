@@ -18,6 +18,7 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq compare`` to the subcommands."""
     p = sub.add_parser(
         "compare",
         help="pairwise differences between models",
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.cli.common import UsageError
     from benchuq.core.summaries import pairwise_differences
 

@@ -24,6 +24,7 @@ __all__ = ["read_units", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq eb`` to the subcommands."""
     p = sub.add_parser(
         "eb",
         help="small subgroups: direct vs empirical-Bayes estimates with robust intervals",
@@ -124,6 +125,7 @@ def read_units(args: argparse.Namespace) -> Units:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
     from benchuq.core.subgroups.ebci import parse_kappa
     from benchuq.core.subgroups.estimates import analyze
 

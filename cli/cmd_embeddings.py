@@ -9,6 +9,7 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq embeddings`` to the subcommands."""
     p = sub.add_parser(
         "embeddings",
         help="ALP and cluster accuracy of embeddings against meta features",
@@ -72,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
     from benchuq.cli.common import check_level, print_json, read_file
     from benchuq.cli.main import UsageError
     from benchuq.core.embeddings import (

@@ -18,6 +18,7 @@ METHOD_LABELS = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq epp`` to the subcommands."""
     p = sub.add_parser(
         "epp",
         help="EPP meta-score: win probabilities between models",
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the EPP leaderboard and its goodness of fit (or JSON); returns the exit code."""
     from benchuq.core.epp import epp
 
     level = check_level(args.level)

@@ -17,6 +17,7 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq leaderboard`` to the subcommands."""
     p = sub.add_parser(
         "leaderboard",
         help="scores with intervals, overall and per category",
@@ -37,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.core.summaries import leaderboard, normalize
 
     level = check_level(args.level)

@@ -17,6 +17,7 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq ranks`` to the subcommands."""
     p = sub.add_parser(
         "ranks",
         help="rank aggregations with intervals and rank probabilities",
@@ -31,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print rank aggregations and rank probabilities (or JSON); returns the exit code."""
     from benchuq.core.summaries import rank_aggregations, rank_probabilities
 
     level = check_level(args.level)

@@ -36,6 +36,7 @@ __all__ = ["compute_moments", "payload", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq weights`` to the subcommands."""
     p = sub.add_parser(
         "weights",
         help="which model leads at each task weighting, with the SE rule",
@@ -145,6 +146,7 @@ def payload(dm: DominanceMap, data: str) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the task-weight map summary (or JSON); returns the exit code."""
     bench = load_benchmark(args)
     moments = compute_moments(args, bench)
     at = None

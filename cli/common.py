@@ -127,6 +127,7 @@ def read_file(path: str) -> bytes:
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
+    """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``."""
     from benchuq.core.readers.loaders import resolve
 
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
@@ -163,5 +164,6 @@ def _clean(x: Any) -> Any:
 
 
 def print_json(payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -75,6 +75,7 @@ class ItemTask:
 
     @property
     def binary(self) -> bool:
+        """Whether every score is 0 or 1 (missing scores aside)."""
         s = self.scores[~np.isnan(self.scores)]
         return bool(np.all((s == 0) | (s == 1)))
 
@@ -96,20 +97,32 @@ def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | Non
 class Benchmark:
     """Models x tasks results with task metadata and provenance notes (METHODS section 0).
 
-    Attributes:
-        name: a short label for the data set (shown in titles and file names).
-        models, tasks: names, unique.
-        categories: the category of each task (aligned with ``tasks``).
-        kind: ``"counts"``, ``"estimate_se"`` or ``"items"``.
-        estimate: ``(M, T)`` observed per-task score as a proportion (or the metric's own unit);
-            ``nan`` where a model has no result for a task.
-        n, correct: ``(M, T)`` integer counts (kind ``"counts"``; for ``"items"`` with binary
-            scores they are derived); else ``None``.
-        se: ``(M, T)`` standard errors (kind ``"estimate_se"``), else ``None``.
-        item_tasks: per task an :class:`ItemTask` (kind ``"items"``), else ``None``.
-        chance: ``(T,)`` chance level per task (``nan`` = unknown).
-        higher_is_better: ``(T,)`` bool per task.
-        notes: provenance and notices a user should read (e.g. "percent converted").
+    Attributes
+    ----------
+    name
+        a short label for the data set (shown in titles and file names).
+    models, tasks
+        names, unique.
+    categories
+        the category of each task (aligned with ``tasks``).
+    kind
+        ``"counts"``, ``"estimate_se"`` or ``"items"``.
+    estimate
+        ``(M, T)`` observed per-task score as a proportion (or the metric's own unit);
+        ``nan`` where a model has no result for a task.
+    n, correct
+        ``(M, T)`` integer counts (kind ``"counts"``; for ``"items"`` with binary
+        scores they are derived); else ``None``.
+    se
+        ``(M, T)`` standard errors (kind ``"estimate_se"``), else ``None``.
+    item_tasks
+        per task an :class:`ItemTask` (kind ``"items"``), else ``None``.
+    chance
+        ``(T,)`` chance level per task (``nan`` = unknown).
+    higher_is_better
+        ``(T,)`` bool per task.
+    notes
+        provenance and notices a user should read (e.g. "percent converted").
     """
 
     name: str
@@ -209,6 +222,7 @@ class Benchmark:
     # ---- derived views -------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
+        """``(M, T)``: models x tasks."""
         return len(self.models), len(self.tasks)
 
     @property

@@ -167,15 +167,23 @@ def _averaging(
 class CategoryMoments:
     """Category means and their joint covariance: the inputs of the SE rule.
 
-    Attributes:
-        models: model names (M).
-        categories: map categories (C = 2 or 3).
-        means: ``(M, C)`` observed category means ``m_ic`` (score units; larger is better).
-        cov: ``(M, C, M, C)`` covariance of the category means; under independence it is zero
-            off the ``(i, c, i, c)`` diagonal.
-        paired: True when ``cov`` holds between-model covariances from paired draws.
-        source: how ``cov`` was obtained, for captions.
-        draws: ``(R, M, C)`` draws of the category means (``None`` for the analytic moments).
+    Attributes
+    ----------
+    models
+        model names (M).
+    categories
+        map categories (C = 2 or 3).
+    means
+        ``(M, C)`` observed category means ``m_ic`` (score units; larger is better).
+    cov
+        ``(M, C, M, C)`` covariance of the category means; under independence it is zero
+        off the ``(i, c, i, c)`` diagonal.
+    paired
+        True when ``cov`` holds between-model covariances from paired draws.
+    source
+        how ``cov`` was obtained, for captions.
+    draws
+        ``(R, M, C)`` draws of the category means (``None`` for the analytic moments).
     """
 
     models: tuple[str, ...]
@@ -281,19 +289,31 @@ def moments_from_draws(
 class DominanceMap:
     """The SE rule at each weight vector (METHODS 5).
 
-    Attributes:
-        models, categories: labels (``categories`` are the simplex corners / line ends).
-        weights: ``(P, C)`` weight vectors (rows sum to 1).
-        scores: ``(P, M)`` weighted scores ``S_i(w)``.
-        leader, runner_up: ``(P,)`` model indices of the best and second-best ``S(w)``.
-        difference: ``(P,)`` ``S_A - S_B`` (score units, >= 0).
-        se: ``(P,)`` ``SE_AB``, the standard error of the difference.
-        z: the multiplier of the rule.
-        rho: ``(P,)`` the correlation used: the assumed rho everywhere, or the implied rho read
-            from paired draws (``nan`` where both variances are zero).
-        rho_source: ``"assumed"`` or ``"paired draws"``.
-        winner: ``(P,)`` model index of the leader where the lead passes the rule, else -1.
-        source: where the variances came from.
+    Attributes
+    ----------
+    models, categories
+        labels (``categories`` are the simplex corners / line ends).
+    weights
+        ``(P, C)`` weight vectors (rows sum to 1).
+    scores
+        ``(P, M)`` weighted scores ``S_i(w)``.
+    leader, runner_up
+        ``(P,)`` model indices of the best and second-best ``S(w)``.
+    difference
+        ``(P,)`` ``S_A - S_B`` (score units, >= 0).
+    se
+        ``(P,)`` ``SE_AB``, the standard error of the difference.
+    z
+        the multiplier of the rule.
+    rho
+        ``(P,)`` the correlation used: the assumed rho everywhere, or the implied rho read
+        from paired draws (``nan`` where both variances are zero).
+    rho_source
+        ``"assumed"`` or ``"paired draws"``.
+    winner
+        ``(P,)`` model index of the leader where the lead passes the rule, else -1.
+    source
+        where the variances came from.
     """
 
     models: tuple[str, ...]
@@ -316,6 +336,7 @@ class DominanceMap:
         return float(2 * stats.norm.cdf(self.z) - 1)
 
     def name(self, index: int) -> str | None:
+        """The model with index ``index`` (``None`` for a negative index: no winner)."""
         return None if index < 0 else self.models[int(index)]
 
     def shares(self) -> dict[str | None, float]:
@@ -421,14 +442,22 @@ def dominance_map(
 class BestProbabilityMap:
     """``P(model i is best at w)``: the share of draws in which i has the largest ``S(w)``.
 
-    Attributes:
-        models, categories: labels.
-        weights: ``(P, C)`` weight vectors.
-        probability: ``(P, M)`` probabilities (rows sum to 1; ties in a draw split the credit).
-        best: ``(P,)`` index of the most probable model.
-        reps: number of draws.
-        mc_error: ``(P,)`` Monte Carlo standard error of ``probability[p, best[p]]``.
-        source: where the draws came from.
+    Attributes
+    ----------
+    models, categories
+        labels.
+    weights
+        ``(P, C)`` weight vectors.
+    probability
+        ``(P, M)`` probabilities (rows sum to 1; ties in a draw split the credit).
+    best
+        ``(P,)`` index of the most probable model.
+    reps
+        number of draws.
+    mc_error
+        ``(P,)`` Monte Carlo standard error of ``probability[p, best[p]]``.
+    source
+        where the draws came from.
     """
 
     models: tuple[str, ...]
@@ -442,6 +471,7 @@ class BestProbabilityMap:
 
     @property
     def best_probability(self) -> np.ndarray:
+        """``(P,)`` probability of the most likely best model at each grid point."""
         return self.probability[np.arange(len(self.best)), self.best]
 
 
@@ -510,13 +540,20 @@ def best_probability_map(
 class WeightedScores:
     """Weighted scores at one weight vector, with normal intervals from the same variances.
 
-    Attributes:
-        models: names, sorted best first.
-        weights: ``(C,)`` the weight vector.
-        estimate, se, low, high: ``(M,)`` ``S_i(w)``, ``sqrt(Var S_i)`` and ``S +- z_L se``.
-        level: interval level.
-        prob_best: ``(M,)`` ``P(best at w)`` from draws, or ``None`` without draws.
-        method: a short description.
+    Attributes
+    ----------
+    models
+        names, sorted best first.
+    weights
+        ``(C,)`` the weight vector.
+    estimate, se, low, high
+        ``(M,)`` ``S_i(w)``, ``sqrt(Var S_i)`` and ``S +- z_L se``.
+    level
+        interval level.
+    prob_best
+        ``(M,)`` ``P(best at w)`` from draws, or ``None`` without draws.
+    method
+        a short description.
     """
 
     models: tuple[str, ...]

@@ -68,26 +68,45 @@ _CHUNK = 20_000_000  # elements of one broadcast comparison block (about 20 MB o
 class EPPResult:
     """A fitted EPP leaderboard (METHODS 8). Arrays are aligned with ``models``.
 
-    Attributes:
-        models: model names.
-        estimate: ``(M,)`` EPP ``beta_i`` in logit units, ``sum = 0``.
-        se, low, high: ``(M,)`` standard errors and interval ends at ``level`` (logit units).
-        level: interval level, e.g. 0.95.
-        method: how the intervals were made (``"glm"``, ``"rounds"`` or ``"bootstrap"``).
-        cov: ``(M, M)`` covariance of ``estimate`` used for the Wald tests.
-        wins, matches: ``(M, M)`` ``W_ij`` (ties count 1/2) and ``N_ij`` shared rounds.
-        win_probability: ``(M, M)`` fitted ``P(row beats column) = invlogit(beta_i - beta_j)``.
-        wald_p: ``(M, M)`` two-sided p-values of ``beta_i = beta_j`` (``nan`` on the diagonal).
-        deviance, df, p_value: deviance against the saturated model, its degrees of freedom
-            (observed pairs - (M - 1)) and chi-square p-value (``nan`` when ``df = 0``).
-        standardized_deviance: ``(D - df) / sqrt(2 df)``, comparable across leaderboards.
-        separated: models flagged by the separation check (their estimates are ridge-bounded).
-        ridge: the ridge penalty used (0 when the plain MLE exists).
-        rounds: what a round is (``"tasks"``, ``"items"`` or a caller's label).
-        n_rounds: number of rounds with at least one match.
-        reps, seed: bootstrap replicates and seed (0 and ``None`` for other methods).
-        replicates: ``(reps, M)`` bootstrap estimates (``None`` for other methods).
-        notes: caveats to show next to the results.
+    Attributes
+    ----------
+    models
+        model names.
+    estimate
+        ``(M,)`` EPP ``beta_i`` in logit units, ``sum = 0``.
+    se, low, high
+        ``(M,)`` standard errors and interval ends at ``level`` (logit units).
+    level
+        interval level, e.g. 0.95.
+    method
+        how the intervals were made (``"glm"``, ``"rounds"`` or ``"bootstrap"``).
+    cov
+        ``(M, M)`` covariance of ``estimate`` used for the Wald tests.
+    wins, matches
+        ``(M, M)`` ``W_ij`` (ties count 1/2) and ``N_ij`` shared rounds.
+    win_probability
+        ``(M, M)`` fitted ``P(row beats column) = invlogit(beta_i - beta_j)``.
+    wald_p
+        ``(M, M)`` two-sided p-values of ``beta_i = beta_j`` (``nan`` on the diagonal).
+    deviance, df, p_value
+        deviance against the saturated model, its degrees of freedom
+        (observed pairs - (M - 1)) and chi-square p-value (``nan`` when ``df = 0``).
+    standardized_deviance
+        ``(D - df) / sqrt(2 df)``, comparable across leaderboards.
+    separated
+        models flagged by the separation check (their estimates are ridge-bounded).
+    ridge
+        the ridge penalty used (0 when the plain MLE exists).
+    rounds
+        what a round is (``"tasks"``, ``"items"`` or a caller's label).
+    n_rounds
+        number of rounds with at least one match.
+    reps, seed
+        bootstrap replicates and seed (0 and ``None`` for other methods).
+    replicates
+        ``(reps, M)`` bootstrap estimates (``None`` for other methods).
+    notes
+        caveats to show next to the results.
     """
 
     models: tuple[str, ...]

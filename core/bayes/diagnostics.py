@@ -145,10 +145,14 @@ def _rhat_from(s: np.ndarray, z: np.ndarray) -> np.ndarray:
 def rhat(x: np.ndarray) -> np.ndarray:
     """Rank-normalised split R-hat: max of the bulk and folded (tail) versions.
 
-    Args:
-        x: ``(..., chains, draws)`` with at least 2 chains and 4 draws.
+    Parameters
+    ----------
+    x
+        ``(..., chains, draws)`` with at least 2 chains and 4 draws.
 
-    Returns:
+    Returns
+    -------
+    numpy.ndarray
         ``(...)`` R-hat values (1 at convergence; warn above :data:`RHAT_WARN`).
     """
     s = _split(np.asarray(x, dtype=float))

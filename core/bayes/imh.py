@@ -123,6 +123,7 @@ class Proposal:
         return self.mean[:, 0] + l00 * z0, self.mean[:, 1] + l10 * z0 + l11 * z1
 
     def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Log density of the proposal at ``(x, y)``, one value per model (``(..., M)``)."""
         dx, dy = x - self.mean[:, 0], y - self.mean[:, 1]
         z0 = self.inv[:, 0, 0] * dx  # the inverse of a lower-triangular matrix is lower
         z1 = self.inv[:, 1, 0] * dx + self.inv[:, 1, 1] * dy
@@ -152,11 +153,13 @@ class Switch:
     def sample(
         self, rng: np.random.Generator, size: tuple[int, ...]
     ) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` draws per model: from the first proposal, or the second where it is used."""
         x1, y1 = self.first.sample(rng, size)
         x2, y2 = self.from_second(*self.second.sample(rng, size))
         return np.where(self.use_second, x2, x1), np.where(self.use_second, y2, y1)
 
     def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Log density at ``(x, y)`` of the proposal each model uses."""
         with np.errstate(invalid="ignore", over="ignore"):
             second = self.second.logpdf(*self.to_second(x, y))
         return np.where(self.use_second, second, self.first.logpdf(x, y))

@@ -109,21 +109,32 @@ METHOD_NAMES: dict[DrawKind, str] = {
 class BayesFit:
     """Posterior draws of the hierarchical model and their convergence diagnostics.
 
-    Attributes:
-        models, tasks, categories, higher_is_better: labels of the data fitted.
-        n, k: ``(M, T)`` items and correct answers; ``present``: ``(M, T)`` cells with data.
-        a, b: ``(chains, draws, M)`` posterior draws of the Beta parameters.
-        theta: ``(chains, draws, M, T)`` posterior draws of per-task accuracy (proportions);
-            ``nan`` where ``present`` is False.
-        priors: the prior of each model (aligned with ``models``).
-        chains, draws, warmup, thin, seed: run settings (``draws`` = kept draws per chain).
-        diagnostics: one row per quantity: ``parameter`` (``a``, ``b``, ``theta``, ``mean`` =
-            mean of theta over the model's tasks), ``model``, ``task`` (empty for a, b, mean),
-            ``mean``, ``sd``, ``rhat``, ``ess_bulk``, ``ess_tail``.
-        seconds: wall time of the sampler (excluding diagnostics).
-        sampler: ``"imh"`` or ``"gibbs"`` (see :func:`fit`).
-        acceptance: ``(M,)`` mean acceptance rate of the independence MH step after warm-up per
-            model (``nan`` for models fitted by the Gibbs sampler); ``None`` for ``"gibbs"``.
+    Attributes
+    ----------
+    models, tasks, categories, higher_is_better
+        labels of the data fitted.
+    n, k
+        ``(M, T)`` items and correct answers; ``present``: ``(M, T)`` cells with data.
+    a, b
+        ``(chains, draws, M)`` posterior draws of the Beta parameters.
+    theta
+        ``(chains, draws, M, T)`` posterior draws of per-task accuracy (proportions);
+        ``nan`` where ``present`` is False.
+    priors
+        the prior of each model (aligned with ``models``).
+    chains, draws, warmup, thin, seed
+        run settings (``draws`` = kept draws per chain).
+    diagnostics
+        one row per quantity: ``parameter`` (``a``, ``b``, ``theta``, ``mean`` =
+        mean of theta over the model's tasks), ``model``, ``task`` (empty for a, b, mean),
+        ``mean``, ``sd``, ``rhat``, ``ess_bulk``, ``ess_tail``.
+    seconds
+        wall time of the sampler (excluding diagnostics).
+    sampler
+        ``"imh"`` or ``"gibbs"`` (see :func:`fit`).
+    acceptance
+        ``(M,)`` mean acceptance rate of the independence MH step after warm-up per
+        model (``nan`` for models fitted by the Gibbs sampler); ``None`` for ``"gibbs"``.
     """
 
     models: tuple[str, ...]
@@ -149,14 +160,17 @@ class BayesFit:
 
     @property
     def rhat_max(self) -> float:
+        """Largest R-hat over all parameters (warn above 1.01)."""
         return float(self.diagnostics["rhat"].max())
 
     @property
     def ess_bulk_min(self) -> float:
+        """Smallest bulk effective sample size over all parameters."""
         return float(self.diagnostics["ess_bulk"].min())
 
     @property
     def ess_tail_min(self) -> float:
+        """Smallest tail effective sample size over all parameters."""
         return float(self.diagnostics["ess_tail"].min())
 
     @property
@@ -309,19 +323,28 @@ def fit(
 ) -> BayesFit:
     """Fit the hierarchical model to a counts benchmark (METHODS 6).
 
-    Args:
-        bench: data with counts (kind ``"counts"``, or binary items).
-        priors: per-model priors (from :func:`core.priors.parse_prior_specs`); models not named get
-            the default ``exponential(1e-4)`` on a and b.
-        chains: independent chains (>= 2 for R-hat), dispersed starts.
-        draws: kept draws per chain, after thinning.
-        warmup: discarded sweeps per chain (Gibbs: also used to tune slice widths).
-        thin: keep every ``thin``-th sweep.
-        seed: seeds a ``numpy.random.Generator`` (PCG64); same seed, same draws.
-        sampler: ``"imh"`` (default): independence Metropolis-Hastings on the collapsed posterior
-            of ``(a_i, b_i)`` followed by the conjugate theta draw (:func:`independence`);
-            ``"gibbs"``: the METHODS 6 Gibbs sampler with slice steps (:func:`gibbs`). Both target
-            the same posterior. ``warmup`` is the number of discarded iterations for both.
+    Parameters
+    ----------
+    bench
+        data with counts (kind ``"counts"``, or binary items).
+    priors
+        per-model priors (from :func:`core.priors.parse_prior_specs`); models not named get
+        the default ``exponential(1e-4)`` on a and b.
+    chains
+        independent chains (>= 2 for R-hat), dispersed starts.
+    draws
+        kept draws per chain, after thinning.
+    warmup
+        discarded sweeps per chain (Gibbs: also used to tune slice widths).
+    thin
+        keep every ``thin``-th sweep.
+    seed
+        seeds a ``numpy.random.Generator`` (PCG64); same seed, same draws.
+    sampler
+        ``"imh"`` (default): independence Metropolis-Hastings on the collapsed posterior
+        of ``(a_i, b_i)`` followed by the conjugate theta draw (:func:`independence`);
+        ``"gibbs"``: the METHODS 6 Gibbs sampler with slice steps (:func:`gibbs`). Both target
+        the same posterior. ``warmup`` is the number of discarded iterations for both.
 
     **Choice (default sampler, by measurement).** On VTAB-1k (16 x 19; 4 chains x (1,000 +
     2,000)) the independence sampler accepts 87-88% of proposals and reaches a minimum bulk ESS of

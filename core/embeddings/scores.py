@@ -65,15 +65,22 @@ class ScoreInterval:
 class EmbeddingScore:
     """Consistency of one model (or layer) with the clusters (METHODS 9).
 
-    Attributes:
-        model: name.
-        alp: average log posterior of the true cluster (nats, <= 0; 0 = perfectly consistent;
-            ``log(1/K)`` is what a prior-only guess gets with K equal clusters).
-        accuracy: share of entities whose most probable cluster is the true one (0..1).
-        clipped: share of entity-head pairs left out of the ALP by ``clip``.
-        confusion: ``(K, K)`` mean posterior ``P(column | x)`` over entities of row's cluster,
-            averaged over heads (rows sum to 1).
-        heads, dims: heads used and dimensions per head (after the ``dims >= D`` rule).
+    Attributes
+    ----------
+    model
+        name.
+    alp
+        average log posterior of the true cluster (nats, <= 0; 0 = perfectly consistent;
+        ``log(1/K)`` is what a prior-only guess gets with K equal clusters).
+    accuracy
+        share of entities whose most probable cluster is the true one (0..1).
+    clipped
+        share of entity-head pairs left out of the ALP by ``clip``.
+    confusion
+        ``(K, K)`` mean posterior ``P(column | x)`` over entities of row's cluster,
+        averaged over heads (rows sum to 1).
+    heads, dims
+        heads used and dimensions per head (after the ``dims >= D`` rule).
     """
 
     model: str
@@ -106,6 +113,7 @@ class ConsistencyResult:
 
     @property
     def models(self) -> tuple[str, ...]:
+        """Model (or layer) names, in the order of the scores."""
         return tuple(s.model for s in self.scores)
 
     def table(self) -> pd.DataFrame:
@@ -176,30 +184,41 @@ def consistency(
 ) -> ConsistencyResult:
     """ALP and cluster accuracy of each model with bootstrap intervals (METHODS 9).
 
-    Args:
-        embeddings: model (or layer) name -> ``(N, D_m)`` vectors, rows aligned with ``labels``.
-        labels: cluster of each entity (a meta category or a tree leaf).
-        heads, dims: ``heads`` random subsets of ``dims`` dimensions per model; one head of all
-            dimensions when ``dims >= D_m``.
-        clip: entities whose true-cluster posterior is below ``clip`` are left out of that head's
-            ALP (default ``1e-6``; ``0`` keeps all).
-        eps: covariance ridge ``eps * tau * d' / n_bar`` (``tau``: pooled within-cluster
-            variance per dimension, ``n_bar``: mean cluster size; default ``4``).
-        folds: cross-fitting folds (``1`` = fit and score on the same entities, as in [MHP]).
-        reps, level: bootstrap replicates over entities (default 200 when refitting, 1000 when
-            resampling scores) and interval level.
-        seed: seeds the heads, the folds and the bootstrap.
-        bootstrap: ``"refit"`` (refit the Gaussians in every replicate; the interval targets the
-            expected out-of-fold score of the procedure), ``"linear"`` (the first-order version
-            of ``"refit"`` on the same entity weights, :func:`_influence_head`; the accuracy
-            interval then leaves out the fitting error), ``"scores"`` (resample per-entity
-            scores, Gaussians fixed; fast, too narrow when clusters are small relative to
-            ``dims``) or ``"auto"`` (refit unless its cost exceeds the budget, else linear, else
-            scores: :func:`~benchuq.core.embeddings.resample.choose_bootstrap`).
-        refit_spread: standard deviation of the entity weights of ``"refit"`` and ``"linear"``
-            (default 0.1; ``1`` perturbs as much as resampling does, which biases the refit
-            replicates downward; the linear draws only depend on it through the weights'
-            skewness).
+    Parameters
+    ----------
+    embeddings
+        model (or layer) name -> ``(N, D_m)`` vectors, rows aligned with ``labels``.
+    labels
+        cluster of each entity (a meta category or a tree leaf).
+    heads, dims
+        ``heads`` random subsets of ``dims`` dimensions per model; one head of all
+        dimensions when ``dims >= D_m``.
+    clip
+        entities whose true-cluster posterior is below ``clip`` are left out of that head's
+        ALP (default ``1e-6``; ``0`` keeps all).
+    eps
+        covariance ridge ``eps * tau * d' / n_bar`` (``tau``: pooled within-cluster
+        variance per dimension, ``n_bar``: mean cluster size; default ``4``).
+    folds
+        cross-fitting folds (``1`` = fit and score on the same entities, as in [MHP]).
+    reps, level
+        bootstrap replicates over entities (default 200 when refitting, 1000 when
+        resampling scores) and interval level.
+    seed
+        seeds the heads, the folds and the bootstrap.
+    bootstrap
+        ``"refit"`` (refit the Gaussians in every replicate; the interval targets the
+        expected out-of-fold score of the procedure), ``"linear"`` (the first-order version
+        of ``"refit"`` on the same entity weights; the accuracy interval then leaves out the
+        fitting error), ``"scores"`` (resample per-entity
+        scores, Gaussians fixed; fast, too narrow when clusters are small relative to
+        ``dims``) or ``"auto"`` (refit unless its cost exceeds the budget, else linear, else
+        scores: :func:`~benchuq.core.embeddings.resample.choose_bootstrap`).
+    refit_spread
+        standard deviation of the entity weights of ``"refit"`` and ``"linear"``
+        (default 0.1; ``1`` perturbs as much as resampling does, which biases the refit
+        replicates downward; the linear draws only depend on it through the weights'
+        skewness).
     """
     y_text = np.asarray(labels).astype(str)
     check_clusters(y_text)

@@ -101,14 +101,21 @@ def parse_prior(items: Sequence[str]) -> dict[str, float]:
 class TreeNode:
     """One node in pre-order.
 
-    Attributes:
-        depth: 0 for the root.
-        condition: the test that leads here from the parent (``"all"`` for the root).
-        size: entities in the node.
-        split: label of the binary feature that splits it (``None`` for a leaf).
-        gain: MAP log-likelihood gain of that split over one Gaussian, nats per entity,
-            averaged over heads (``None`` for a leaf).
-        leaf: the cluster name for a leaf, else ``None``.
+    Attributes
+    ----------
+    depth
+        0 for the root.
+    condition
+        the test that leads here from the parent (``"all"`` for the root).
+    size
+        entities in the node.
+    split
+        label of the binary feature that splits it (``None`` for a leaf).
+    gain
+        MAP log-likelihood gain of that split over one Gaussian, nats per entity,
+        averaged over heads (``None`` for a leaf).
+    leaf
+        the cluster name for a leaf, else ``None``.
     """
 
     depth: int
@@ -130,6 +137,7 @@ class EmbeddingTree:
 
     @property
     def leaves(self) -> tuple[str, ...]:
+        """Leaf labels (the clusters), in pre-order."""
         return tuple(n.leaf for n in self.nodes if n.leaf is not None)
 
     def table(self) -> pd.DataFrame:

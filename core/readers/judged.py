@@ -53,10 +53,12 @@ INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
 
 def is_alpaca(columns: set[str]) -> bool:
+    """Whether a table has the columns of AlpacaEval annotations."""
     return set(ALPACA_COLUMNS) <= columns
 
 
 def is_alpaca_leaderboard(columns: set[str]) -> bool:
+    """Whether a table is an AlpacaEval leaderboard (``win_rate``, ``standard_error``)."""
     return {"win_rate", "standard_error"} <= columns
 
 
@@ -144,6 +146,7 @@ def alpaca_leaderboard_benchmark(table: Table, *, name: str) -> Benchmark:
 
 
 def is_inspect(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an inspect_ai eval log (``eval`` and ``status``)."""
     return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "status" in obj
 
 

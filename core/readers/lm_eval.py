@@ -53,6 +53,7 @@ PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 
 
 def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an lm-evaluation-harness results file."""
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -95,6 +96,7 @@ def _num(v: object) -> float | None:
 
 
 def mmlu_subject(task: str) -> str | None:
+    """The MMLU subject a task name stands for (prefix removed), else ``None``."""
     table = mmlu_subject_table()
     for p in MMLU_PREFIXES:
         if task.startswith(p) and task[len(p) :] in table.index:

@@ -201,6 +201,7 @@ def _read_delimited_slow(src: Source, text: str, sep: str) -> Table:
 
 
 def read_parquet(src: Source) -> Table:
+    """A Parquet file as a :class:`Table` (a DataError naming the file if unreadable)."""
     try:
         frame = pd.read_parquet(io.BytesIO(src.data))
     except Exception as err:  # pyarrow raises several unrelated types for corrupt files
@@ -290,10 +291,12 @@ def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def is_parquet(src: Source) -> bool:
+    """Whether the file starts with Parquet's magic bytes."""
     return src.data[:4] == b"PAR1"
 
 
 def looks_like_json(src: Source) -> bool:
+    """Whether the file's first non-blank byte opens a JSON object or array."""
     return src.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 

@@ -1017,16 +1017,19 @@ class CvaTable:
 
     @property
     def flagged(self) -> np.ndarray:
+        """``(n - 1,)`` intervals where an interpolated piece missed by more than ``tol``."""
         return ~((self.miss_inf <= self.tol) & (self.miss_root <= self.tol))
 
     @property
     def check_error(self) -> float:
+        """Largest midpoint miss of an interpolated piece over the intervals not flagged."""
         good = ~self.flagged
         return float(
             max(self.miss_inf[good].max(initial=0.0), self.miss_root[good].max(initial=0.0))
         )
 
     def __call__(self, m2: np.ndarray) -> np.ndarray:
+        """Critical values at ``m2`` (same shape; ``nan`` for ``m2 < 0`` or ``nan``)."""
         m2 = np.asarray(m2, float)
         flat = m2.ravel()
         x = np.log(np.where(flat > 0, flat, np.nan))

@@ -84,14 +84,22 @@ ROW_COLUMNS: tuple[str, ...] = (
 class Units:
     """Direct estimates per unit (all arrays have one entry per unit).
 
-    Attributes:
-        unit: ``"model | subgroup"`` labels (or the table's ``unit``).
-        model, subgroup, category: labels ("" when the input has none).
-        n: items per unit (``nan`` if unknown); k: correct items (binary data) else ``None``.
-        direct, se: the direct estimate and its standard error.
-        binary: scores are 0/1 (Wilson intervals, guarded binomial variance).
-        covariates: extra numeric columns usable as regression features (table input).
-        source: how the units were defined, for captions.
+    Attributes
+    ----------
+    unit
+        ``"model | subgroup"`` labels (or the table's ``unit``).
+    model, subgroup, category
+        labels ("" when the input has none).
+    n
+        items per unit (``nan`` if unknown); k: correct items (binary data) else ``None``.
+    direct, se
+        the direct estimate and its standard error.
+    binary
+        scores are 0/1 (Wilson intervals, guarded binomial variance).
+    covariates
+        extra numeric columns usable as regression features (table input).
+    source
+        how the units were defined, for captions.
     """
 
     unit: tuple[str, ...]
