@@ -29,6 +29,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "bayes",
     "eb",
     "embeddings",
+    "power",
     "app",
 )
 
