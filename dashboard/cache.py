@@ -273,7 +273,7 @@ def power_plan(
     """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
     return power.plan(
         _design,
-        list(pairs),
+        pairs=list(pairs),
         level=level,
         power=power_,
         delta=delta,
