@@ -15,8 +15,11 @@ from benchuq.cli.common import (
     print_json,
 )
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq leaderboard`` to the subcommands."""
     p = sub.add_parser(
         "leaderboard",
         help="scores with intervals, overall and per category",
@@ -35,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.core.leader import overlap_test_level
     from benchuq.core.summaries import leaderboard
 

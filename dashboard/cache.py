@@ -105,7 +105,7 @@ def _bayes_fit(
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
     return bayes.fit(
-        _bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
+        _bench, priors=specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
     )
 
 
@@ -126,7 +126,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
     s = BayesSettings.from_key(settings)
-    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)  # type: ignore[arg-type]
+    return bayes_fit(bench, s, reps, seed).to_draws(kind=s.interval)  # type: ignore[arg-type]
 
 
 METHODS["bayes"] = UncertaintyMethod(
@@ -273,7 +273,7 @@ def power_plan(
     """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
     return power.plan(
         _design,
-        list(pairs),
+        pairs=list(pairs),
         level=level,
         power=power_,
         delta=delta,
