@@ -63,7 +63,7 @@ __all__ = [
 
 PREFIX = "shared:"
 ID_BYTES = 20  # 160 random bits
-ID_RE = re.compile(r"[A-Za-z0-9_-]{27}")
+ID_RE = re.compile(r"[a-z2-7]{32}")
 FORMAT = "benchuq.shared"
 VERSION = 1
 META_LIMIT = 1 << 20  # bytes of meta.json
@@ -164,8 +164,9 @@ def _sha(text: str) -> str:
 
 
 def new_id() -> str:
-    """A fresh id: 160 bits from the operating system's CSPRNG, URL-safe base64 (27 chars)."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(ID_BYTES)).decode().rstrip("=")
+    """A fresh id: 160 bits from the operating system's CSPRNG as 32 lowercase base32 letters
+    and digits (no '-' that a command line could read as a flag, no case to lose)."""
+    return base64.b32encode(secrets.token_bytes(ID_BYTES)).decode().lower()
 
 
 def parse_shared(data: str) -> str:
@@ -174,7 +175,7 @@ def parse_shared(data: str) -> str:
     if not ID_RE.fullmatch(ident):
         raise StoreError(
             f"'{data[:60]}' is not a published data set id.",
-            hint="copy the whole link: an id is 27 letters, digits, '-' or '_' after 'shared:'.",
+            hint="copy the whole link: an id is 32 letters and digits after 'shared:'.",
         )
     return ident
 
@@ -603,7 +604,7 @@ class Store:
             )
         self.purge()
         ident = new_id()
-        token = secrets.token_urlsafe(32)
+        token = secrets.token_hex(32)
         key = _sha(ident)
         folder = f"data/{expires:%Y-%m-%d}/{key}"
         for name, data in files.items():  # data first: an index record always has its files

@@ -23,8 +23,11 @@ FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpac
 
 
 def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``."""
-    parser.add_argument("data", metavar="DATA", help="a file, a folder, or sample:<name>")
+    """``DATA`` (file, folder, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
+    ``--tasks``, ``--metric``."""
+    parser.add_argument(
+        "data", metavar="DATA", help="a file, a folder, sample:<name>, or shared:<id>"
+    )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument(
@@ -102,6 +105,11 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     from benchuq.core.readers.loaders import resolve
+
+    if args.data.startswith("shared:"):  # a published data set (benchuq.store, BENCHUQ_STORE)
+        from benchuq.store import load_shared
+
+        return load_shared(args.data)
 
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
 

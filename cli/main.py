@@ -23,6 +23,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "eb",
     "embeddings",
     "app",
+    "publish",  # registers publish and unpublish
 )
 
 
