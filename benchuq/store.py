@@ -35,7 +35,8 @@ import os
 import re
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
@@ -488,36 +489,32 @@ class SqliteIndex:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        with self._connect() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS published (key TEXT PRIMARY KEY, token_hash TEXT, "
-                "content_hash TEXT, created TEXT, expires TEXT, folder TEXT, size INTEGER, "
-                "deleted TEXT)"
-            )
+        self._run(
+            "CREATE TABLE IF NOT EXISTS published (key TEXT PRIMARY KEY, token_hash TEXT, "
+            "content_hash TEXT, created TEXT, expires TEXT, folder TEXT, size INTEGER, "
+            "deleted TEXT)"
+        )
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30)
+    def _run(self, sql: str, params: Sequence[object] = ()) -> tuple | None:
+        """Execute one statement in its own transaction; the first row it returns, if any."""
+        with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+            return db.execute(sql, params).fetchone()
 
     def add(self, record: Record) -> None:
         row = record.to_json()
-        with self._connect() as db:
-            db.execute(
-                f"INSERT INTO published VALUES ({', '.join('?' * len(FIELDS))})",
-                [row[f] for f in FIELDS],
-            )
+        self._run(
+            f"INSERT INTO published VALUES ({', '.join('?' * len(FIELDS))})",
+            [row[f] for f in FIELDS],
+        )
 
     def put(self, record: Record) -> None:
-        with self._connect() as db:
-            db.execute(
-                "UPDATE published SET deleted = ? WHERE key = ?",
-                (record.to_json()["deleted"], record.key),
-            )
+        self._run(
+            "UPDATE published SET deleted = ? WHERE key = ?",
+            (record.to_json()["deleted"], record.key),
+        )
 
     def get(self, key: str) -> Record | None:
-        with self._connect() as db:
-            row = db.execute(
-                f"SELECT {', '.join(FIELDS)} FROM published WHERE key = ?", (key,)
-            ).fetchone()
+        row = self._run(f"SELECT {', '.join(FIELDS)} FROM published WHERE key = ?", (key,))
         return None if row is None else Record.from_json(dict(zip(FIELDS, row, strict=True)))
 
 
