@@ -27,6 +27,7 @@ Choices:
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import io
@@ -41,7 +42,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -62,6 +63,7 @@ __all__ = [
     "parse_shared",
 ]
 
+T = TypeVar("T")
 PREFIX = "shared:"
 ID_BYTES = 20  # 160 random bits
 ID_RE = re.compile(r"[a-z2-7]{32}")
@@ -548,7 +550,13 @@ def _filesystem(config: StoreConfig) -> tuple[Any, str]:
 
     if config.is_s3:
         try:
-            fs = fsspec.filesystem("s3", endpoint_url=config.endpoint, skip_instance_cache=True)
+            fs = fsspec.filesystem(
+                "s3",
+                endpoint_url=config.endpoint,
+                skip_instance_cache=True,
+                config_kwargs={"connect_timeout": 5, "retries": {"max_attempts": 2}},
+            )
+            fs.retries = 3  # s3fs's own retries (5 by default): an unreachable store says so fast
         except ImportError as err:
             raise StoreError(
                 f"BENCHUQ_STORE={config.location} needs s3fs ({err}).",
@@ -558,6 +566,26 @@ def _filesystem(config: StoreConfig) -> tuple[Any, str]:
     root = Path(config.location).expanduser()
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     return fsspec.filesystem("file", auto_mkdir=True), str(root)
+
+
+def _reaching(method: Callable[..., T]) -> Callable[..., T]:
+    """Failures to reach the store (network, credentials, disk) become a :class:`StoreError`
+    that names the store, instead of a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except DataError:
+            raise
+        except Exception as err:
+            raise StoreError(
+                f"{self.config.describe()} cannot be used: {type(err).__name__}: {err}",
+                hint="check BENCHUQ_STORE (and for S3 BENCHUQ_STORE_ENDPOINT, the AWS_* "
+                "credentials and the network).",
+            ) from err
+
+    return wrapper
 
 
 class Store:
@@ -573,6 +601,7 @@ class Store:
             else SqliteIndex(Path(self.root) / "index.db")
         )
 
+    @_reaching
     def publish(self, bench: Benchmark, *, days: int | None = None, source: str = "") -> Receipt:
         """Store ``bench`` for ``days`` (default: the configured expiry); returns the receipt."""
         days = self.config.days if days is None else days
@@ -610,6 +639,7 @@ class Store:
         self.index.add(record)
         return Receipt(ident, token, expires)
 
+    @_reaching
     def record(self, ident: str) -> Record:
         """The index record of a live data set; unknown, deleted or expired ids are errors."""
         ident = parse_shared(ident)
@@ -637,6 +667,7 @@ class Store:
             )
         return rec
 
+    @_reaching
     def load(self, ident: str) -> Benchmark:
         """The published data set ``ident`` (``shared:<id>`` or the bare id)."""
         rec = self.record(ident)
@@ -663,6 +694,7 @@ class Store:
         )
         return bench._replace(notes=(note, *bench.notes))
 
+    @_reaching
     def unpublish(self, ident: str, token: str) -> None:
         """Delete a data set with the token its publisher got; a wrong token deletes nothing."""
         ident = parse_shared(ident)
@@ -678,6 +710,7 @@ class Store:
         self.index.put(replace(rec, deleted=self.clock().replace(microsecond=0)))
         self._remove(rec.folder)
 
+    @_reaching
     def purge(self) -> int:
         """Remove the data of every data set whose expiry date has passed; returns how many
         date folders were removed (the index records stay, for the "expired" message)."""

@@ -276,8 +276,11 @@ def _query(settings: state.Settings) -> dict[str, str]:
     query = state.to_query(settings)
     edits = st.session_state.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
-        own = _own(settings.data)
-        if changed := state.categories_query(edits, own.tasks, own.categories):
+        try:
+            own = _own(settings.data)
+        except DataError:  # a published data set gone meanwhile: the page says so
+            own = None
+        if own and (changed := state.categories_query(edits, own.tasks, own.categories)):
             query["categories"] = changed
     if settings.method == "bayes":
         b = cache.bayes_settings()

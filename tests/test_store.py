@@ -302,3 +302,14 @@ def test_configuration_from_the_environment(tmp_path) -> None:
     assert s3.is_s3 and s3.endpoint == "http://h"
     with pytest.raises(StoreError, match="BENCHUQ_STORE_DAYS='soon' must be a whole number > 0"):
         StoreConfig.from_env({"BENCHUQ_STORE_DAYS": "soon"})
+
+
+@pytest.mark.slow  # botocore's connection retries: a few seconds
+def test_an_unreachable_store_is_a_clear_error(monkeypatch) -> None:
+    from browser_utils import free_port
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "x")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "y")
+    config = StoreConfig(location="s3://bucket/p", endpoint=f"http://127.0.0.1:{free_port()}")
+    with pytest.raises(StoreError, match=r"the object store s3://bucket/p cannot be used: .*BENCH"):
+        Store(config).record(new_id())
