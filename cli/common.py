@@ -39,13 +39,13 @@ FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpac
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``;
-    ``optional`` for a command that also works without data."""
+    """``DATA`` (file, folder, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
+    ``--tasks``, ``--metric``; ``optional`` for a command that also works without data."""
     parser.add_argument(
         "data",
         metavar="DATA",
         nargs="?" if optional else None,
-        help="a file, a folder, or sample:<name>",
+        help="a file, a folder, sample:<name>, or shared:<id>",
     )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
@@ -135,6 +135,11 @@ def read_file(path: str) -> bytes:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``."""
     from benchuq.core.readers.loaders import resolve
+
+    if args.data.startswith("shared:"):  # a published data set (benchuq.store, BENCHUQ_STORE)
+        from benchuq.store import load_shared
+
+        return load_shared(args.data)
 
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
 
