@@ -7,13 +7,29 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchuq.core.data import Benchmark
+from benchuq.core import validation
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
+
+__all__ = [
+    "FORMATS",
+    "UsageError",
+    "add_bayes_arguments",
+    "add_data_arguments",
+    "add_method_arguments",
+    "check_level",
+    "fit_bayes",
+    "load_benchmark",
+    "make_draws",
+    "print_json",
+    "read_file",
+]
 
 
 class UsageError(Exception):
@@ -25,7 +41,7 @@ FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpac
            "helm")  # fmt: skip
 DATA_HELP = (
     "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
-    "not results are skipped with a note), or sample:<name>"
+    "not results are skipped with a note), sample:<name>, or shared:<id>"
 )
 METRIC_HELP = (
     "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
@@ -47,9 +63,9 @@ class _Paths(argparse.Action):
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
-    """``DATA`` (one or more paths, or ``sample:<name>``) with ``--format``, ``--tasks``,
-    ``--metric`` and ``--verbose``; ``optional`` for a command that also works without data
-    (``args.data`` is then ``None``)."""
+    """``DATA`` (one or more paths, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
+    ``--tasks``, ``--metric`` and ``--verbose``; ``optional`` for a command that also works
+    without data (``args.data`` is then ``None``)."""
     parser.add_argument(
         "data", metavar="DATA", nargs="*" if optional else "+", action=_Paths, help=DATA_HELP
     )
@@ -60,6 +76,7 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = Fals
 
 
 def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
+    """``--verbose``: every note in full."""
     parser.add_argument(
         "--verbose",
         action="store_true",
@@ -139,7 +156,7 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     priors = parse_prior_specs(args.prior, bench.models)
     result = fit(
         bench,
-        priors,
+        priors=priors,
         chains=args.chains,
         draws=args.draws,
         warmup=args.warmup,
@@ -154,12 +171,30 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 # ---- end of the Bayesian block --------------------------------------------------------------
 
 
+def read_file(path: str) -> bytes:
+    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError("no such file.", file=path, hint="check the path.") from None
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
+
+
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
-    """The data named by ``DATA``; its notes go to stderr after the output (stdout stays the
-    table or JSON)."""
+    """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
+    notes go to stderr after the output (stdout stays the table or JSON)."""
     from benchuq.core.readers.loaders import resolve
 
-    bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    shared = [d for d in args.data if d.startswith("shared:")]
+    if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
+        if len(args.data) > 1:
+            raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
+        from benchuq.store import load_shared
+
+        bench = load_shared(shared[0])
+    else:
+        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
     add_notes(args, bench.notes)
     return bench
 
@@ -169,17 +204,42 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(args.interval)
+        return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 
-def check_level(level: float, flag: str = "--level") -> float:
-    if not 0.0 < level < 1.0:
-        raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
-    return level
+def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--normalize`` with ``--normalize-mode minmax|paper|chance`` (METHODS 3)."""
+    parser.add_argument(
+        "--normalize",
+        action="store_true",
+        help="normalize each task: (x - low) / (high - low) (METHODS 3)",
+    )
+    parser.add_argument(
+        "--normalize-mode",
+        default="minmax",
+        choices=("minmax", "paper", "chance"),
+        help="minmax: low/high = min/max of the observed scores over models (chance level as low "
+        "where the task table gives one), fixed across replicates (default); paper: min/max over "
+        "models x replicates as [LGC] (depends on --reps); chance: (x - chance) / (1 - chance)",
+    )
+
+
+def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) -> Draws:
+    """``draws`` normalized as the flags say (unchanged without ``--normalize``)."""
+    if not getattr(args, "normalize", False):
+        return draws
+    from benchuq.core.normalize import normalize
+
+    return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
+
+
+def check_level(level: float, *, flag: str = "--level") -> float:
+    """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
+    return validation.check_level(level, name=flag)
 
 
 def _clean(x: Any) -> Any:
@@ -196,5 +256,6 @@ def _clean(x: Any) -> Any:
 
 
 def print_json(payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -106,7 +106,7 @@ def _bayes_fit(
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
     return bayes.fit(
-        _bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
+        _bench, priors=specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
     )
 
 
@@ -127,7 +127,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
     s = BayesSettings.from_key(settings)
-    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)  # type: ignore[arg-type]
+    return bayes_fit(bench, s, reps, seed).to_draws(kind=s.interval)  # type: ignore[arg-type]
 
 
 METHODS["bayes"] = UncertaintyMethod(
@@ -228,7 +228,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    return summaries.normalize(draws, mode="minmax")
+    return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
 def method_settings(method: str) -> str:
@@ -301,7 +301,7 @@ def power_plan(
     """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
     return power.plan(
         _design,
-        list(pairs),
+        pairs=list(pairs),
         level=level,
         power=power_,
         delta=delta,

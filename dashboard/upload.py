@@ -121,9 +121,12 @@ def reset_categories(data: str) -> None:
 
 
 def loaded_for(data: str) -> Loaded | None:
-    """What the files of the data set ``data`` said (``None`` if it is not loaded)."""
+    """What the files of the data set ``data`` said (``None`` for a published data set, whose
+    files are not kept, or when it is not loaded)."""
     if data == state.UPLOAD:
         return ss.get(UPLOAD_INFO_KEY)
+    if not data.startswith("sample:"):
+        return None
     try:
         return cache.loaded_sample(data.split(":", 1)[1])
     except DataError:

@@ -3,9 +3,9 @@
 import streamlit as st
 
 from benchuq.core.readers import loaders
-from benchuq.dashboard import data_notes, upload, views_data
+from benchuq.dashboard import data_notes, publish, upload, views_data
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.controls import CATEGORY_EDITS_KEY
+from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.text import md_escape
 
 ss = st.session_state
@@ -75,6 +75,8 @@ if unknown:
                 key=f"colmap_{i}",
                 on_change=upload.load_uploads,
             )
+
+publish.share_block(ctx, source=ss.get(UPLOAD_LABEL_KEY, ""))
 
 st.subheader("Validation report")
 if upload.ERROR_KEY in ss:

@@ -54,6 +54,7 @@ def set_aside(name: str) -> bool:
 
 
 def is_zip(data: bytes) -> bool:
+    """Whether the bytes are a zip archive (its local-file signature)."""
     return data[:4] == b"PK\x03\x04"
 
 

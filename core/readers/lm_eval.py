@@ -24,7 +24,7 @@ Sample files: :mod:`.lm_eval_samples`; both together: :mod:`.lm_eval_output`; na
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -52,7 +52,8 @@ MMLU_GROUPS = frozenset(
 NOT_METRICS = frozenset({"alias", "name", "sample_len", "sample_count", "samples"})
 
 
-def is_results(obj: object) -> TypeGuard[dict]:
+def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an lm-evaluation-harness results file."""
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -101,6 +102,7 @@ def _dict(obj: dict, key: str) -> dict:
 
 
 def mmlu_subject(task: str) -> str | None:
+    """The MMLU subject a task name stands for (prefix removed), else ``None``."""
     table = mmlu_subject_table()
     for p in MMLU_PREFIXES:
         if task.startswith(p) and task[len(p) :] in table.index:

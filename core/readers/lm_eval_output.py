@@ -65,6 +65,7 @@ def harmonize(parts: list[Part], tasks: TaskInfo | None) -> list[Part]:
 
 
 def folder_of(name: str) -> str:
+    """The folder part of a file's name (``""`` for none)."""
     return name.rsplit("/", 1)[0] if "/" in name else ""
 
 

@@ -96,7 +96,7 @@ def read_samples(
         docs.append(str(rec["doc_id"]))
         scores.append(x)
         lines.append(lineno)
-    if not docs:
+    if not docs or used is None:
         raise DataError(
             "the samples file has no records.",
             file=src.name,

@@ -48,12 +48,7 @@ from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table,
 from benchuq.core.readers.merge import merge
 from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, group_notes, listing
-from benchuq.core.readers.table import (
-    Source,
-    check_mapping,
-    looks_like_json,
-    read_table,
-)
+from benchuq.core.readers.table import Source, Table, check_mapping, looks_like_json, read_table
 
 __all__ = [
     "FORMATS",
@@ -283,7 +278,7 @@ def read_files(
                 file=task_tables[-1].src.name,
                 hint="give one task table (task, category, n).",
             )
-        task_info = read_task_table(task_tables[0].table)
+        task_info = read_task_table(_table_of(task_tables[0]))
         notes.append(f"task table: '{task_tables[0].src.name}'.")
     for f in classified:
         if f.kind in ("instructions", "alpaca_leaderboard") and f not in data:
@@ -395,9 +390,6 @@ def _one(
 ) -> Part:
     """One data file in its format: (file, benchmark, meta)."""
     src, kind = f.src, f.kind
-    table = f.table
-    if kind in ("long", "wide", "items", "alpaca_eval") and table is None:
-        table = read_table(src)
     if kind in ("lm_eval", "inspect", "helm") and not looks_like_json(src):
         raise DataError(
             f"this is not a JSON file; format '{kind}' reads JSON ("
@@ -424,13 +416,18 @@ def _one(
         spec, stats = _helm_partners(src, helm_aux)
         b, m = helm_run(spec, src, stats, metric=metric, parsed=parsed)
         return src.name, b, m
-    bench = _table_part(kind, table, tasks, name, src, metric)
-    return src.name, bench, Meta()
+    if kind == "inspect":
+        return src.name, inspect_benchmark(src, metric=metric or "acc"), Meta()
+    return src.name, _table_part(kind, _table_of(f), tasks, name), Meta()
 
 
-def _table_part(
-    kind: str, table, tasks: TaskInfo | None, name: str, src: Source, metric: str | None
-) -> Benchmark:
+def _table_of(f: File) -> Table:
+    """The table parsed at classification, or the file read as a table now."""
+    return f.table if f.table is not None else read_table(f.src)
+
+
+def _table_part(kind: str, table: Table, tasks: TaskInfo | None, name: str) -> Benchmark:
+    """A table file in its format (long, wide, items, AlpacaEval)."""
     if kind == "long":
         return long_benchmark(table, tasks=tasks, name=name)
     if kind == "wide":
@@ -439,9 +436,7 @@ def _table_part(
         return items_benchmark(item_frame(table), name=name)
     if kind == "alpaca_eval":
         return alpaca_benchmark(table, name=name)
-    if kind == "alpaca_leaderboard":
-        return alpaca_leaderboard_benchmark(table, name=name)
-    return inspect_benchmark(src, metric=metric or "acc")
+    return alpaca_leaderboard_benchmark(table, name=name)
 
 
 def _helm_partners(src: Source, aux: list[tuple[str, Source]]) -> tuple[Source, Source | None]:
@@ -483,7 +478,7 @@ def _gap_notes(bench: Benchmark) -> list[str]:
 def _apply_task_info(bench: Benchmark, info: TaskInfo) -> Benchmark:
     """Categories and chance levels from the task table override the files' own."""
     chance = np.array(
-        [info.chance.get(t, c) for t, c in zip(bench.tasks, bench.chance, strict=True)]
+        [info.chance.get(t, c) for t, c in zip(bench.tasks, np.asarray(bench.chance), strict=True)]
     )
     return bench.with_categories(info.category)._replace(chance=chance)
 
