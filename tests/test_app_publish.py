@@ -61,7 +61,8 @@ def test_publish_gives_a_link_that_opens_the_same_data_elsewhere(make_app) -> No
     assert "the published data set" in " ".join(i.value for i in other.info)
     assert any(f"data={data}" in c.value for c in other.code)
     assert all("delete=" not in c.value for c in other.code)  # only the publisher gets it
-    notes = " ".join(i.value for i in other.info).replace("\\", "")  # markdown-escaped
+    (expander,) = [e for e in other.expander if e.label.startswith("Notes on this data")]
+    notes = " ".join(m.value for m in expander.markdown).replace("\\", "")  # markdown-escaped
     assert f"Published data set {data}: published " in notes and "from mine.csv" in notes
 
 

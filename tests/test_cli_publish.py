@@ -49,7 +49,7 @@ def test_publish_then_every_command_reads_shared_data(store_env, capsys) -> None
     for argv in (
         ("leaderboard", "--reps", "300", "--json"),
         ("ranks", "--reps", "300", "--json"),
-        ("weights", "--reps", "300", "--resolution", "10", "--categories", "STEM,other", "--json"),
+        ("weights", "--reps", "300", "--resolution", "10", "--categories", "mmlu,piqa", "--json"),
     ):
         a = json.loads(_run(capsys, argv[0], str(LM_EVAL), *argv[1:])[1])
         code, out, _ = _run(capsys, argv[0], shared, *argv[1:])
