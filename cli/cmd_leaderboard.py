@@ -64,15 +64,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
-    leader = (
-        f"≈ leader = the difference from the group's leader, taken inside each draw, has a "
+    legend = (
+        f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
         f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
         f"{100 * (1 - overlap_test_level(level)):.1f}% test of each model against the leader, "
         f"not family-wise). Non-overlap of two {100 * level:g}% intervals approximates that test "
         "only for independent estimates with similar standard errors; use `benchuq compare` for "
         "simultaneous pairwise intervals."
     )
-    add_notes(args, (*draws.notes, leader))
+    add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)
@@ -83,4 +83,5 @@ def run(args: argparse.Namespace) -> int:
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
+    print(legend)  # the table's last column explained, under the table
     return 0
