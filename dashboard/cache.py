@@ -13,7 +13,6 @@ parameter.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,9 +25,34 @@ from benchuq.core import summaries
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
+from benchuq.core.dominance import (
+    BestProbabilityMap,
+    CategoryMoments,
+    best_probability_map,
+    map_categories,
+    moments_from_benchmark,
+    moments_from_draws,
+)
 from benchuq.core.draws import Draws
+from benchuq.core.embeddings.posterior import (
+    ConsistencyResult,
+    align,
+    check_clusters,
+    cluster_labels,
+    consistency,
+    load_embedding_sample,
+)
+from benchuq.core.embeddings.tree import EmbeddingTree, binarize, fit_tree, parse_prior
+from benchuq.core.epp import EPPResult, epp
 from benchuq.core.readers import loaders
-from benchuq.dashboard import state
+from benchuq.core.subgroups.estimates import (
+    SubgroupResult,
+    Units,
+    analyze,
+    units_from_benchmark,
+)
+from benchuq.dashboard import session, views_embeddings, views_subgroups
+from benchuq.dashboard.views_bayes import BayesSettings
 
 
 @dataclass(frozen=True)
@@ -60,36 +84,12 @@ METHODS: dict[str, UncertaintyMethod] = {
 
 
 # ---- Bayesian hierarchical model (METHODS 6): registry entry and cached fits --------------
-# The Bayesian page stores its settings (priors, chains, warm-up, interval kind) in the session
-# under BAYES_STATE; they are part of every cache key, so users with different priors never
-# share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
-BAYES_STATE = "_bayes_settings"
-
-
-@dataclass(frozen=True)
-class BayesSettings:
-    """Run settings of the Bayesian model; ``priors`` are ``core.priors`` spec strings."""
-
-    priors: tuple[str, ...] = ()
-    chains: int = int(state.BAYES_DEFAULTS["chains"])
-    warmup: int = int(state.BAYES_DEFAULTS["warmup"])
-    interval: str = str(state.BAYES_DEFAULTS["interval"])
-    sampler: str = str(state.BAYES_DEFAULTS["sampler"])
-
-    def key(self) -> str:
-        return json.dumps(
-            [list(self.priors), self.chains, self.warmup, self.interval, self.sampler]
-        )
-
-    @classmethod
-    def from_key(cls, key: str) -> BayesSettings:
-        priors, chains, warmup, interval, sampler = json.loads(key)
-        return cls(tuple(priors), int(chains), int(warmup), str(interval), str(sampler))
-
-
+# The Bayesian page's settings (priors, chains, warm-up, interval kind, sampler) are kept in the
+# session (``dashboard.session``); they are part of every cache key, so users with different
+# priors never share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
 def bayes_settings() -> BayesSettings:
-    """This session's Bayesian settings (defaults until the Bayesian page changes them)."""
-    return st.session_state.get(BAYES_STATE, BayesSettings())
+    """This session's Bayesian settings (defaults until the Bayesian page or a link sets them)."""
+    return session.stored(BayesSettings)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Sampling the posterior (cached afterwards)…")
@@ -235,3 +235,164 @@ def rank_probabilities(
     """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
     shown = _draws_all.select_models(list(models))
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+
+
+# ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def fit_draws(key: str, kind: str, _fit: bayes.BayesFit) -> Draws:
+    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
+    return _fit.to_draws(kind)  # type: ignore[arg-type]
+
+
+@st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
+def best_map(
+    key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
+) -> BestProbabilityMap:
+    """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
+    moments = moments_from_draws(_draws.select_models(list(models)), map_categories(cats))
+    return best_probability_map(moments, resolution=40)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def analytic_moments(
+    content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
+) -> CategoryMoments:
+    """Category means and covariances from the data's counts/SEs (METHODS 5)."""
+    return moments_from_benchmark(_b.subset(models=list(models)), dict(mapping))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def draw_moments(
+    draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
+) -> CategoryMoments:
+    """Category means and covariances from draws (paired: the models' correlation too)."""
+    return moments_from_draws(_d.select_models(list(models)), dict(mapping))
+
+
+@st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")
+def probability_map(
+    draws_key: str,
+    models: tuple[str, ...],
+    mapping: tuple[tuple[str, str], ...],
+    resolution: int,
+    _m: CategoryMoments,
+) -> BestProbabilityMap:
+    """``core.dominance.best_probability_map`` of :func:`draw_moments`."""
+    return best_probability_map(_m, resolution=resolution)
+
+
+EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled without refitting
+
+
+@st.cache_resource(max_entries=32, show_spinner="Fitting the EPP model…")
+def epp_fit(
+    content_hash: str,
+    models: tuple[str, ...],
+    rounds: str,
+    interval: str,
+    reps: int,
+    seed: int,
+    _bench: Benchmark,
+) -> EPPResult:
+    """``core.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL` (re-levelled with
+    ``EPPResult.at_level`` without refitting)."""
+    sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
+    return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def subgroup_units(content_hash: str, group_by: str, _bench: Benchmark) -> Units:
+    """``core.subgroups.units_from_benchmark``."""
+    return units_from_benchmark(_bench, group_by)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def table_units(digest: str, name: str, _data: bytes) -> Units:
+    """Units of an uploaded table (``digest``: SHA-256 of its bytes)."""
+    return views_subgroups.read_table(name, _data)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Estimating (cached afterwards)…")
+def subgroup_analysis(
+    key: str,
+    features: tuple[str, ...],
+    level: float,
+    fs: str,
+    kappa: str,
+    crossfit: bool,
+    weights: str,
+    seed: int,
+    _units: Units,
+) -> SubgroupResult:
+    """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
+    return analyze(
+        _units,
+        features,
+        alpha=round(1 - level, 10),
+        fs_correction=fs,
+        kappa=kappa,
+        crossfit=crossfit,
+        weights=weights,
+        seed=seed,
+    )
+
+
+@st.cache_resource(max_entries=16, show_spinner="Reading embeddings…")
+def embedding_inputs(
+    digest: str, _files: tuple[tuple[str, bytes], ...], _meta: tuple[str, bytes]
+) -> views_embeddings.Inputs:
+    """Aligned embeddings and the meta table of an upload (``digest``: of names and bytes)."""
+    return views_embeddings.read_inputs(_files, _meta)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Reading the sample…")
+def embedding_sample(name: str) -> views_embeddings.Inputs:
+    """A bundled embedding sample, aligned."""
+    sets, meta = load_embedding_sample(name)
+    return align(sets, meta), meta
+
+
+@st.cache_resource(max_entries=32, show_spinner="Scoring embeddings…")
+def embedding_scores(
+    digest: str,
+    settings: views_embeddings.EmbeddingsSettings,
+    _inputs: views_embeddings.Inputs,
+) -> tuple[ConsistencyResult, EmbeddingTree | None]:
+    """Clusters (one meta column, or the EmbeddingTree of several) and the consistency scores
+    (METHODS 9) of the inputs named by ``digest``."""
+    embeddings, meta = _inputs
+    s = settings
+    tree = None
+    if len(s.columns) == 1:
+        labels = cluster_labels(meta, s.columns[0], bins=s.bins)
+        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=s.columns[0])
+    else:
+        pairs = [p for p in s.prior.split(",") if p.strip()]
+        tree = fit_tree(
+            embeddings[s.reference],
+            binarize(meta, list(s.columns), bins=s.bins),
+            reference=s.reference,
+            max_depth=s.depth,
+            min_leaf=s.min_leaf,
+            min_gain=0.0 if s.min_gain else None,
+            prior=parse_prior(pairs),
+            eps=s.eps,
+            seed=s.seed,
+        )
+        labels = tree.labels
+    result = consistency(
+        embeddings,
+        labels,
+        heads=s.heads,
+        dims=s.dims,
+        clip=s.clip,
+        eps=s.eps,
+        folds=s.folds,
+        reps=None if s.auto_reps else s.reps,
+        level=s.level,
+        seed=s.seed,
+        bootstrap=s.bootstrap,
+    )
+    return result, tree

@@ -1,4 +1,4 @@
-"""Pure plotly builders and tables for the Subgroups page (METHODS 7): ``(result, options)``.
+"""Pure plotly builders for the Subgroups page (METHODS 7): ``(result, options)``.
 
 Unit, model and subgroup names go into plotly text with ``<``, ``>`` and ``&`` escaped, so a name
 is never read as plotly's pseudo-HTML. Scores are multiplied by ``options.scale``.
@@ -198,36 +198,6 @@ def fit_figure(result: SubgroupResult, options: FigureOptions) -> go.Figure:
     layout["xaxis"]["title"] = {"text": f"regression prediction f ({options.unit})"}
     layout["yaxis"].update({"title": {"text": f"direct estimate ({options.unit})"}})
     return _figure(data, layout)
-
-
-def result_table(result: SubgroupResult) -> pd.DataFrame:
-    """The rows for display and download, with readable column names."""
-    return result.rows.rename(
-        columns={
-            "direct": "direct estimate",
-            "direct_low": "direct low",
-            "direct_high": "direct high",
-            "f": "regression f",
-            "eb": "EB estimate",
-            "low": "EB low",
-            "high": "EB high",
-            "w": "weight w",
-        }
-    )
-
-
-def lab_table(lab: LabResult) -> pd.DataFrame:
-    """Overall lab summary: one row per method (DT, SR, EB) with MSE, ratio, coverage, width."""
-    o = lab.overall.iloc[0]
-    return pd.DataFrame(
-        {
-            "method": ["direct (DT)", "regression (SR)", "empirical Bayes (EB)"],
-            "MSE": [o["mse_dt"], o["mse_sr"], o["mse_eb"]],
-            "MSE / MSE(DT)": [1.0, o["ratio_sr"], o["ratio_eb"]],
-            "coverage": [o["cover_dt"], np.nan, o["cover_eb"]],
-            "mean width": [o["width_dt"], np.nan, o["width_eb"]],
-        }
-    )
 
 
 def lab_figure(lab: LabResult, options: FigureOptions) -> go.Figure:
