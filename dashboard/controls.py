@@ -39,6 +39,7 @@ SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share b
 QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
+REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
 S = TypeVar("S")
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
@@ -306,6 +307,9 @@ def _publish() -> None:
     """Write the view into the URL and the share box; link notices go once the view changed."""
     ss = st.session_state
     query = _query()
+    if ss.pop(REBASE_KEY, False):  # the app changed the view (a link value fell back), not the user
+        for entry in ss[NOTICES_KEY]:
+            entry[1] = entry[1] and query
     kept = [e for e in ss[NOTICES_KEY] if e[1] is None or e[1] == query]
     if len(kept) != len(ss[NOTICES_KEY]):
         ss[NOTICES_KEY] = kept
@@ -450,6 +454,8 @@ def bind(
     automatic = dict(auto or {})
     linked = ss.get(LINKED_KEY, {}).pop(cls.__name__, set())
     checked, notices = state.check_choices(session.stored(cls), allowed, linked, checks)
+    if checked != session.stored(cls):
+        ss[REBASE_KEY] = True
     if notices:
         ss[NOTICES_KEY] += [[n, None] for n in notices]
         _render_notices()

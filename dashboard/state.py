@@ -237,7 +237,8 @@ def check_choices(
         else:
             changes[attr] = default
             shown = format_value(default) if default != "" else "the automatic choice"
-            message = f"not available for this data (expected one of {', '.join(options)}); "
+            shown_options = ", ".join(options[:8]) + (", ..." if len(options) > 8 else "")
+            message = f"not available for this data (expected one of {shown_options}); "
             message += f"using {shown}."
         if attr in linked:
             notices.append(Notice(spec.name, format_value(value, spec.sep), message))
