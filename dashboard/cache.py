@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -100,7 +101,7 @@ def _bayes_fit(
     draws: int,
     warmup: int,
     seed: int,
-    sampler: str,
+    sampler: Literal["imh", "gibbs"],
     _bench: Benchmark,
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
@@ -126,7 +127,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
     s = BayesSettings.from_key(settings)
-    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)  # type: ignore[arg-type]
+    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)
 
 
 METHODS["bayes"] = UncertaintyMethod(
@@ -241,9 +242,9 @@ def rank_probabilities(
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def fit_draws(key: str, kind: str, _fit: bayes.BayesFit) -> Draws:
+def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
     """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
-    return _fit.to_draws(kind)  # type: ignore[arg-type]
+    return _fit.to_draws(kind)
 
 
 @st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
@@ -290,8 +291,8 @@ EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled withou
 def epp_fit(
     content_hash: str,
     models: tuple[str, ...],
-    rounds: str,
-    interval: str,
+    rounds: Literal["tasks", "items"],
+    interval: Literal["rounds", "glm", "bootstrap"],
     reps: int,
     seed: int,
     _bench: Benchmark,

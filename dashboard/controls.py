@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -29,6 +29,9 @@ from benchuq.dashboard.context import Context
 from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_bayes import BayesSettings
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's uploads
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
@@ -40,7 +43,7 @@ QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
-S = TypeVar("S")
+S = TypeVar("S", bound="DataclassInstance")
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
     "the difference (Goldstein & Healy 1995)."
@@ -65,8 +68,9 @@ def _init_from_url() -> None:
     ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
     ss[LINKED_KEY] = {}
     for cls, _ in links.PAGE_SETTINGS:
-        settings, page_notices, linked = state.parse_settings(cls, params)
-        session.keep(settings)
+        page: DataclassInstance
+        page, page_notices, linked = state.parse_settings(cls, params)
+        session.keep(page)
         ss[LINKED_KEY][cls.__name__] = linked
         notices += page_notices
     if "priors" in ss[LINKED_KEY]["BayesSettings"]:  # checked against the data's models
@@ -410,9 +414,9 @@ class Binding(Generic[S]):
                 ss[spec.name] = _to_ui(spec, values[attr])
             else:
                 current[attr] = _from_ui(spec, default, ss[spec.name])
-        settings = replace(self.value, **current)  # type: ignore[type-var]
+        settings = replace(self.value, **current)
         automatic = {a: defaults[a] for a, v in self.auto.items() if current[a] == v}
-        session.keep(replace(settings, **automatic))  # type: ignore[type-var]
+        session.keep(replace(settings, **automatic))
         _publish()
         return settings
 
@@ -462,7 +466,7 @@ def bind(
     specs = state.link_fields(cls)
     defaults = {attr: default for attr, _, default in specs}
     start = {a: v for a, v in automatic.items() if getattr(checked, a) == defaults[a]}
-    value = replace(checked, **start)  # type: ignore[type-var]
+    value = replace(checked, **start)
     for attr, spec, _ in specs:
         if spec.name not in ss or not _valid(ss[spec.name], allowed.get(attr)):
             ss[spec.name] = _to_ui(spec, getattr(value, attr))

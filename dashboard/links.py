@@ -9,6 +9,8 @@ table of link parameters (a test keeps the two equal).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from benchuq.dashboard.state import LinkSpec, Settings, format_value, link_fields
 from benchuq.dashboard.views_bayes import BayesSettings, BayesView
 from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
@@ -21,8 +23,11 @@ from benchuq.dashboard.views_epp import EppPair, EppSettings
 from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
 from benchuq.dashboard.views_weights import WeightsSettings
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 #: (settings class, title of the page that owns it), in menu order.
-PAGE_SETTINGS: tuple[tuple[type, str], ...] = (
+PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
     (CompareSettings, "Compare models"),
     (RanksSettings, "Ranks"),
     (WeightsSettings, "Task weights"),

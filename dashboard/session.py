@@ -7,12 +7,15 @@ pages are open and a return to the page restores its widgets.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
 
 PAGE_STORE = "_page_settings"
-S = TypeVar("S")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+S = TypeVar("S", bound="DataclassInstance")
 
 
 def stored(cls: type[S]) -> S:

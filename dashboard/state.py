@@ -19,7 +19,10 @@ import json
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 import numpy as np
 
@@ -34,7 +37,7 @@ METRICS = ("raw", "normalized")
 PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "models")
 CATEGORIES_PARAM = "categories"  # present only when a sample's categories were edited
 PRIOR_SEPARATOR = ";"
-S = TypeVar("S")
+S = TypeVar("S", bound="DataclassInstance")
 
 
 @dataclass(frozen=True)
@@ -394,8 +397,9 @@ def parse_weights(
 ) -> tuple[tuple[float, ...] | None, Notice | None]:
     """Comma-separated non-negative weights, one per category, not all 0."""
     parts = [p.strip() for p in raw.split(",")]
-    nums = [_number(p, float, 0.0, 1e6) for p in parts]
-    if len(parts) != len(categories) or any(x is None for x in nums) or sum(nums) <= 0:
+    parsed = [_number(p, float, 0.0, 1e6) for p in parts]
+    nums = [float(x) for x in parsed if x is not None]
+    if len(parts) != len(categories) or len(nums) != len(parts) or sum(nums) <= 0:
         cats = ", ".join(categories)
         return None, Notice(
             "weights",
@@ -403,7 +407,7 @@ def parse_weights(
             f"expected {len(categories)} non-negative numbers "
             f"(not all 0) for the categories {cats}; using equal weights.",
         )
-    return tuple(float(x) for x in nums), None
+    return tuple(nums), None
 
 
 def parse_models(raw: str, models: Sequence[str]) -> tuple[tuple[str, ...] | None, Notice | None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -51,10 +52,12 @@ class BayesSettings:
     )
     chains: int = link("chains", 4, "MCMC chains", bounds=(1, 8))
     warmup: int = link("warmup", 1000, "warm-up sweeps per chain", bounds=(0, 10000))
-    interval: str = link(
+    interval: Literal["parameter", "predictive"] = link(
         "interval", "parameter", "what Bayesian intervals are for", choices=tuple(KIND_LABELS)
     )
-    sampler: str = link("sampler", "imh", "MCMC sampler", choices=tuple(SAMPLER_LABELS))
+    sampler: Literal["imh", "gibbs"] = link(
+        "sampler", "imh", "MCMC sampler", choices=tuple(SAMPLER_LABELS)
+    )
 
     def key(self) -> str:
         """A canonical string of the settings (joins the cache keys of Bayesian draws)."""
@@ -66,7 +69,7 @@ class BayesSettings:
     def from_key(cls, key: str) -> BayesSettings:
         """The settings of :meth:`key`'s string."""
         priors, chains, warmup, interval, sampler = json.loads(key)
-        return cls(tuple(priors), int(chains), int(warmup), str(interval), str(sampler))
+        return cls(tuple(priors), int(chains), int(warmup), interval, sampler)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import pandas as pd
 
@@ -18,7 +19,7 @@ class CompareSettings:
     score: str = link(
         "compare_score", "overall", "`overall`, `weighted` or a category name", data=True
     )
-    correction: str = link(
+    correction: Literal["holm", "bonferroni"] = link(
         "compare_correction", "holm", "multiplicity correction", choices=CORRECTIONS
     )
     level: float = link(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -35,7 +36,7 @@ class EppSettings:
         "are fewer than three tasks)",
         data=True,
     )
-    interval: str = link(
+    interval: Literal["rounds", "glm", "bootstrap"] = link(
         "epp_interval", "rounds", "kind of interval", choices=tuple(INTERVAL_LABELS)
     )
 
@@ -46,6 +47,11 @@ class EppPair:
 
     a: str = link("epp_a", "", "pair test: model A (default: the best EPP)", data=True)
     b: str = link("epp_b", "", "pair test: model B (default: the second best)", data=True)
+
+
+def rounds_of(settings: EppSettings) -> Literal["tasks", "items"]:
+    """The settings' rounds once resolved (``""``, automatic, counts as tasks)."""
+    return "items" if settings.rounds == "items" else "tasks"
 
 
 def round_options(bench: Benchmark) -> tuple[str, ...]:
@@ -62,7 +68,7 @@ def default_rounds(bench: Benchmark) -> str:
 
 def mean_scores(bench: Benchmark) -> np.ndarray:
     """``(M,)`` mean score over tasks, lower-is-better tasks with their sign flipped."""
-    sign = np.where(bench.higher_is_better, 1.0, -1.0)
+    sign = np.where(np.asarray(bench.higher_is_better, dtype=bool), 1.0, -1.0)
     return np.nanmean(bench.estimate * sign, axis=1)
 
 

@@ -137,7 +137,9 @@ def shares_text(dm: DominanceMap) -> str:
     )
 
 
-def weights_text(cats: Sequence[str], weights: Sequence[float], fmt: str = ".2f") -> str:
+def weights_text(
+    cats: Sequence[str], weights: Sequence[float] | np.ndarray, fmt: str = ".2f"
+) -> str:
     """``"natural 0.50, specialized 0.25, ..."`` (names escaped)."""
     return ", ".join(f"{md_escape(c)} {x:{fmt}}" for c, x in zip(cats, weights, strict=True))
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from benchuq.core.bayes.model import BayesFit
 from benchuq.core.bayes.priors import FAMILIES, ModelPrior, format_prior_specs, parse_prior_specs
@@ -36,6 +38,7 @@ def map_categories_picker(cats: tuple[str, ...], merge: tuple[str, ...]) -> tupl
     With exactly three the choice sits in a collapsed expander (default: all three, a ternary).
     ``merge`` is the stored merge (one group per category); returns the merge the widgets show.
     """
+    box: DeltaGenerator
     if len(cats) == 3:
         box = st.expander("Categories on the map: all three, two of them, or merged")
         label = "Choose the map's categories by"
@@ -60,7 +63,10 @@ def map_categories_picker(cats: tuple[str, ...], merge: tuple[str, ...]) -> tupl
         for k, c in enumerate(cats):
             controls.seed(f"weights_merge_{k}", merge[k], tuple(vw.GROUPS))
             cols[k % len(cols)].selectbox(
-                md_escape(c), tuple(vw.GROUPS), key=f"weights_merge_{k}", format_func=vw.GROUPS.get
+                md_escape(c),
+                tuple(vw.GROUPS),
+                key=f"weights_merge_{k}",
+                format_func=vw.GROUPS.__getitem__,
             )
     return tuple(str(st.session_state[f"weights_merge_{k}"]) for k in range(len(cats)))
 
@@ -123,7 +129,7 @@ def slides_downloads(
                 f"{what} for slides",
                 f"{stem}_{data}",
                 f"w_dl_{stem}",
-                {f: (f"{what} {f.upper()}", lambda f=f, draw=draw: draw(f)) for f in FORMATS},
+                {f: (f"{what} {f.upper()}", partial(draw, f)) for f in FORMATS},
             )
 
 
@@ -227,7 +233,7 @@ def subgroup_options() -> None:
     c2.selectbox(
         "Finite-sample correction",
         tuple(vs.FS_LABELS),
-        format_func=vs.FS_LABELS.get,
+        format_func=vs.FS_LABELS.__getitem__,
         key="subgroups_fs",
         help="How the estimates of A and κ are kept away from 0 and 1 when the data hardly vary "
         "around f. PMT (posterior-mean truncation, the default of R's ebci): floors from the "

@@ -65,7 +65,7 @@ with guard("The EPP analysis"):
     result = cache.epp_fit(
         bench.content_hash,
         models,
-        s.rounds,
+        ve.rounds_of(s),
         s.interval,
         int(ctx.settings.reps) if boot else 0,
         int(ctx.settings.seed) if boot else 0,
@@ -101,7 +101,7 @@ with guard("The EPP analysis"):
         column_config={c: st.column_config.NumberColumn(format="%.3f") for c in numbers},
     )
     download_csv(table, f"epp_{bench.name}", "Download EPP table (CSV)")
-    if np.any(~sub.higher_is_better):
+    if not np.all(np.asarray(sub.higher_is_better, dtype=bool)):
         st.caption("Mean score: lower-is-better tasks enter with their sign flipped.")
     fig = epp_heatmap(result, ctx.figure_options("Fitted P(row beats column)"))
     chart(fig, "epp_heatmap", "epp_win_probability")

@@ -57,6 +57,7 @@ with guard("The subgroup analysis"):
         key = hashlib.sha256(up.getvalue()).hexdigest()
         units = cache.table_units(key, up.name, up.getvalue())
     else:
+        bench = ctx.require_bench()
         units = cache.subgroup_units(bench.content_hash, where.units, bench)
         key = f"{bench.content_hash}:{where.units}"
     link = controls.bind(vs.SubgroupsSettings, choices={"features": units.features})
@@ -114,7 +115,7 @@ with guard("The subgroup analysis"):
         "(DT), regression (SR) and EB, and repeat: how much closer to the truth is EB, and do its "
         "intervals cover? [FPAM]"
     )
-    if not vs.can_simulate(bench):
+    if bench is None or not vs.can_simulate(bench):
         st.info("The lab needs counts or item-level data (a table cannot be resampled).")
         st.stop()
     l1, l2 = st.columns(2)
