@@ -32,6 +32,7 @@ PAGES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
+    """Run one script run: page config, navigation, the sidebar, link notices, the page."""
     st.set_page_config(
         page_title="benchuq — honest leaderboards", page_icon=":material/analytics:", layout="wide"
     )

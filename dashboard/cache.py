@@ -89,7 +89,7 @@ METHODS: dict[str, UncertaintyMethod] = {
 # session (``dashboard.session``); they are part of every cache key, so users with different
 # priors never share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
 def bayes_settings() -> BayesSettings:
-    """This session's Bayesian settings (defaults until the Bayesian page or a link sets them)."""
+    """Return this session's Bayesian settings (defaults until the page or a link sets them)."""
     return session.stored(BayesSettings)
 
 
@@ -111,7 +111,7 @@ def _bayes_fit(
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
-    """The cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
+    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
     draws = max(-(-int(reps) // settings.chains), 4)
     return _bayes_fit(
         bench.content_hash,
@@ -145,7 +145,7 @@ METHODS["bayes"] = UncertaintyMethod(
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample data set…")
 def load_sample(name: str) -> Benchmark:
-    """A bundled sample (static files, so the name is a safe key)."""
+    """Return a bundled sample (static files, so the name is a safe key)."""
     return loaders.load_sample(name)
 
 
@@ -205,7 +205,7 @@ def _normalized(
 
 
 def method_settings(method: str) -> str:
-    """The session settings string of ``method`` ("" when it has none)."""
+    """Return the session settings string of ``method`` ("" when it has none)."""
     m = METHODS[method]
     return "" if m.settings is None else m.settings()
 
@@ -217,7 +217,7 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
-    """A string naming one set of cached draws (for caching summaries of them)."""
+    """Return a string naming one set of cached draws (for caching summaries of them)."""
     return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
@@ -297,8 +297,10 @@ def epp_fit(
     seed: int,
     _bench: Benchmark,
 ) -> EPPResult:
-    """``core.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL` (re-levelled with
-    ``EPPResult.at_level`` without refitting)."""
+    """Fit ``core.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
+
+    Other levels come from ``EPPResult.at_level`` without refitting.
+    """
     sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
     return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
 
@@ -350,7 +352,7 @@ def embedding_inputs(
 
 @st.cache_resource(max_entries=16, show_spinner="Reading the sample…")
 def embedding_sample(name: str) -> views_embeddings.Inputs:
-    """A bundled embedding sample, aligned."""
+    """Return a bundled embedding sample, aligned."""
     sets, meta = load_embedding_sample(name)
     return align(sets, meta), meta
 
@@ -361,8 +363,11 @@ def embedding_scores(
     settings: views_embeddings.EmbeddingsSettings,
     _inputs: views_embeddings.Inputs,
 ) -> tuple[ConsistencyResult, EmbeddingTree | None]:
-    """Clusters (one meta column, or the EmbeddingTree of several) and the consistency scores
-    (METHODS 9) of the inputs named by ``digest``."""
+    """Score the inputs named by ``digest``: clusters and consistency scores (METHODS 9).
+
+    One meta column gives the clusters; several grow an EmbeddingTree whose leaves are the
+    clusters.
+    """
     embeddings, meta = _inputs
     s = settings
     tree = None

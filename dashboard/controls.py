@@ -84,7 +84,7 @@ def _notice(notice: state.Notice) -> None:
 
 
 def _load(data: str) -> tuple[Benchmark | None, str | None]:
-    """The data set named by ``data`` with this session's category edits applied."""
+    """Return the data set named by ``data`` with this session's category edits applied."""
     ss = st.session_state
     try:
         if data == state.UPLOAD:
@@ -281,7 +281,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
 
 
 def _query() -> dict[str, str]:
-    """The link of the view: the sidebar, a sample's category edits, every page's settings."""
+    """Return the view's link: the sidebar, a sample's category edits, every page's settings."""
     ss = st.session_state
     settings: state.Settings = ss["_settings"]
     query = state.to_query(settings)
@@ -296,8 +296,10 @@ def _query() -> dict[str, str]:
 
 
 def _update_url(query: dict[str, str]) -> None:
-    """Write changed parameters and drop ours that are no longer set (names this app does not
-    know are left alone)."""
+    """Write changed parameters and drop ours that are no longer set.
+
+    Names this app does not know are left alone.
+    """
     current = st.query_params.to_dict()
     changed = {k: v for k, v in query.items() if current.get(k) != v}
     if changed:
@@ -390,7 +392,7 @@ class Binding(Generic[S]):
     auto: dict[str, Any] = field(default_factory=dict)
 
     def read(self, **values: Any) -> S:
-        """The settings the widgets show now; stores them and rewrites the link.
+        """Return the settings the widgets show now; stores them and rewrites the link.
 
         Parameters
         ----------

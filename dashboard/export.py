@@ -38,7 +38,7 @@ def image_bytes(fig: go.Figure, fmt: str) -> bytes:
 
 
 def html_bytes(fig: go.Figure) -> bytes:
-    """A standalone interactive HTML file (plotly.js embedded: works offline)."""
+    """Return a standalone interactive HTML file (plotly.js embedded: works offline)."""
     return fig.to_html(include_plotlyjs=True, full_html=True).encode()
 
 
@@ -54,7 +54,7 @@ MIMES = {
 def download_menu(
     label: str, stem: str, key: str, makers: Mapping[str, tuple[str, Callable[[], bytes]]]
 ) -> None:
-    """A popover ``label`` with one download per format, each rendered only when clicked.
+    """Show a popover ``label`` with one download per format, each rendered when clicked.
 
     ``makers``: ``{format: (entry label, () -> bytes)}``; files are named ``stem.format``.
     """
@@ -72,7 +72,7 @@ def download_menu(
 
 
 def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
-    """A "Download chart" popover with PNG, SVG (rendered on click) and interactive HTML."""
+    """Show a "Download chart" popover: PNG, SVG (rendered on click), interactive HTML."""
     download_menu(
         "Download chart",
         stem,
@@ -88,7 +88,7 @@ def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
 def download_csv(
     table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
 ) -> None:
-    """A button that downloads ``table`` as ``stem.csv`` (no index column)."""
+    """Show a button that downloads ``table`` as ``stem.csv`` (no index column)."""
     st.download_button(
         label,
         table.to_csv(index=False).encode(),

@@ -54,7 +54,7 @@ EXTRA = (
 
 
 def page_names() -> list[str]:
-    """The URL names of every page setting."""
+    """Return the URL names of every page setting."""
     return [spec.name for cls, _ in PAGE_SETTINGS for _, spec, _ in link_fields(cls)]
 
 
@@ -72,7 +72,7 @@ def _values(spec: LinkSpec, default: object) -> str:
 
 
 def _default(spec: LinkSpec, default: object) -> str:
-    """The default as written in the URL; empty defaults are explained in the values column."""
+    """Return the default as written in the URL (an empty one is explained under values)."""
     return "see values" if default in ("", ()) else f"`{format_value(default, spec.sep)}`"
 
 
@@ -91,7 +91,7 @@ def rows() -> list[tuple[str, str, str, str]]:
 
 
 def readme_table() -> str:
-    """The README's markdown table of link parameters."""
+    """Return the README's markdown table of link parameters."""
     lines = ["| name | page | values | default |", "|---|---|---|---|"]
     lines += [f"| `{n}` | {p} | {v} | {d} |" for n, p, v, d in rows()]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""This session's page settings, kept across page switches (the link is written from them).
+"""Page settings of the session, kept across page switches (the link is written from them).
 
 A page's settings (a frozen dataclass of ``state.link`` fields) are stored here under the class
 name by ``dashboard.controls`` after each run of the page, so the link carries them while other
@@ -19,7 +19,7 @@ S = TypeVar("S", bound="DataclassInstance")
 
 
 def stored(cls: type[S]) -> S:
-    """This session's settings of ``cls`` (its defaults before the page or a link set them)."""
+    """Return this session's settings of ``cls`` (defaults until the page or a link sets them)."""
     value = st.session_state.get(PAGE_STORE, {}).get(cls.__name__)
     return value if isinstance(value, cls) else cls()
 

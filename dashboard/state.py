@@ -49,6 +49,7 @@ class Notice:
     message: str
 
     def __str__(self) -> str:
+        """Return the notice as shown above the page."""
         return f"Link parameter '{self.param}' = '{self.value}' ignored: {self.message}"
 
 
@@ -106,7 +107,7 @@ def link(
     percent: bool = False,
     sep: str = ",",
 ) -> Any:
-    """A dataclass field that travels in the link as ``name`` (see :class:`LinkSpec`).
+    """Make a dataclass field that travels in the link as ``name`` (see :class:`LinkSpec`).
 
     The field's type follows its default: ``bool`` (``on``/``off``), ``int``, ``float``, ``str``
     or a tuple of strings (``sep``-separated). An empty default (``""`` or ``()``) of a
@@ -135,7 +136,7 @@ def _describe(spec: LinkSpec, default: object) -> str:
 
 
 def parse_value(spec: LinkSpec, default: object, raw: str) -> tuple[object, str | None]:
-    """The value of ``raw`` for a field with this spec and default, or ``(default, message)``."""
+    """Return the value of ``raw`` for a field (spec, default), or ``(default, message)``."""
     value: object = None
     if isinstance(default, bool):
         value = ON_OFF.get(raw.strip().lower())
@@ -161,7 +162,7 @@ def parse_value(spec: LinkSpec, default: object, raw: str) -> tuple[object, str 
 
 
 def format_value(value: object, sep: str = ",") -> str:
-    """A field's value as it appears in the URL."""
+    """Return a field's value as it appears in the URL."""
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, float):
@@ -172,8 +173,11 @@ def format_value(value: object, sep: str = ",") -> str:
 
 
 def parse_settings(cls: type[S], params: Mapping[str, str]) -> tuple[S, list[Notice], set[str]]:
-    """The settings ``cls`` described by ``params``; notices for bad values; the attributes the
-    link set (their data-dependent values are checked later by :func:`check_choices`)."""
+    """Return the settings ``cls`` described by ``params``, notices and the attributes set.
+
+    Bad values yield notices and keep their defaults; the attributes the link set are returned
+    so that their data-dependent values can be checked later (:func:`check_choices`).
+    """
     values: dict[str, object] = {}
     notices: list[Notice] = []
     for attr, spec, default in link_fields(cls):
@@ -188,7 +192,7 @@ def parse_settings(cls: type[S], params: Mapping[str, str]) -> tuple[S, list[Not
 
 
 def settings_query(settings: object) -> dict[str, str]:
-    """The query parameters of the fields that differ from their defaults."""
+    """Return the query parameters of the fields that differ from their defaults."""
     return {
         spec.name: format_value(getattr(settings, attr), spec.sep)
         for attr, spec, default in link_fields(type(settings))
@@ -202,8 +206,10 @@ def check_choices(
     linked: Collection[str] = (),
     checks: Mapping[str, Callable[[Any], str | None]] | None = None,
 ) -> tuple[S, list[Notice]]:
-    """Data-dependent fields checked against ``allowed`` (``{attribute: values}``) and ``checks``
-    (``{attribute: value -> message, or None when the value is fine}``).
+    """Check data-dependent fields against ``allowed`` and ``checks``.
+
+    ``allowed`` is ``{attribute: values}``; ``checks`` is ``{attribute: value -> message, or None
+    when the value is fine}``.
 
     A choice that is not allowed falls back to the default; a list keeps its allowed items (all
     gone: the default); a value that fails its check falls back to the default. Only attributes
@@ -353,8 +359,11 @@ def parse_static(
 def categories_query(
     edits: Mapping[str, str], tasks: Sequence[str], original: Sequence[str]
 ) -> str:
-    """The ``categories`` parameter: the edited tasks whose category differs from the data
-    set's own (in task order), as compact JSON; ``""`` when nothing differs."""
+    """Return the ``categories`` parameter: the edited tasks' categories, as compact JSON.
+
+    Only the tasks whose category differs from the data set's own (in task order); ``""`` when
+    nothing differs.
+    """
     changed = {
         t: edits[t] for t, c in zip(tasks, original, strict=True) if t in edits and edits[t] != c
     }
@@ -362,8 +371,11 @@ def categories_query(
 
 
 def parse_categories(raw: str, tasks: Sequence[str]) -> tuple[dict[str, str], Notice | None]:
-    """``{task: category}`` from the ``categories`` parameter; unknown tasks and blank
-    categories are dropped with a notice (an unreadable value drops everything)."""
+    """Read ``{task: category}`` from the ``categories`` parameter.
+
+    Unknown tasks and blank categories are dropped with a notice (an unreadable value drops
+    everything).
+    """
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
@@ -427,7 +439,7 @@ def _fmt(x: float) -> str:
 
 
 def to_query(settings: Settings) -> dict[str, str]:
-    """The query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
+    """Return the query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
     return {
         "data": settings.data,
         "method": settings.method,

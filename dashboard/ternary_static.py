@@ -140,7 +140,7 @@ def dominance_image(
     title: str = "Which model wins at each task weighting?",
     marker: np.ndarray | None = None,
 ) -> bytes:
-    """The SE-rule map (METHODS 5) as PNG, SVG or PDF bytes."""
+    """Return the SE-rule map (METHODS 5) as PNG, SVG or PDF bytes."""
     shares = dm.shares()
     palette = {
         k: INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE)
@@ -187,7 +187,7 @@ def probability_image(
     title: str = "Which model is most likely best at each task weighting?",
     marker: np.ndarray | None = None,
 ) -> bytes:
-    """The probability view as PNG, SVG or PDF (shade = P(best) band, as in the app).
+    """Return the probability view as PNG, SVG or PDF (shade = P(best) band, as in the app).
 
     Three categories give the hexagon-tiled triangle; two give stacked P(best) bands along the
     weight of the first category with a strip of the most likely best model.
@@ -227,7 +227,7 @@ def probability_image(
 
 
 def _line_axes(categories: Sequence[str]) -> tuple[Figure, Axes, Axes]:
-    """A line chart over the first category's weight, and the strip underneath it."""
+    """Return a line chart over the first category's weight, and the strip underneath it."""
     fig = Figure(figsize=(9.0, 5.0), dpi=150)
     FigureCanvasAgg(fig)
     ax, strip = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [5, 1]})
@@ -335,8 +335,11 @@ def _probability_line_figure(
 
 
 def _save(fig: Figure, fmt: str) -> bytes:
-    """``fig`` as ``fmt`` bytes; every text is drawn literally (a ``$`` in a model, category or
-    data set name would otherwise start matplotlib mathtext, which can fail to parse)."""
+    """Render ``fig`` as ``fmt`` bytes; every text is drawn literally.
+
+    A ``$`` in a model, category or data set name would otherwise start matplotlib mathtext,
+    which can fail to parse.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: use one of {sorted(FORMATS)}.")
     for text in fig.findobj(Text):

@@ -60,14 +60,14 @@ class BayesSettings:
     )
 
     def key(self) -> str:
-        """A canonical string of the settings (joins the cache keys of Bayesian draws)."""
+        """Return a canonical string of the settings (joins the cache keys of Bayesian draws)."""
         return json.dumps(
             [list(self.priors), self.chains, self.warmup, self.interval, self.sampler]
         )
 
     @classmethod
     def from_key(cls, key: str) -> BayesSettings:
-        """The settings of :meth:`key`'s string."""
+        """Return the settings of :meth:`key`'s string."""
         priors, chains, warmup, interval, sampler = json.loads(key)
         return cls(tuple(priors), int(chains), int(warmup), interval, sampler)
 
@@ -80,7 +80,7 @@ class BayesView:
 
 
 def prior_spec(scope: str, which: str, family: str, text: str) -> str:
-    """The spec string of the prior editor's choice, e.g. ``*:a=normal(50,5),b=normal(50,5)``."""
+    """Return the spec of the prior editor's choice, e.g. ``*:a=normal(50,5),b=normal(50,5)``."""
     value = f"{family}({text.strip() or EXAMPLE[family]})"
     return f"{scope}:" + ",".join(f"{p}={value}" for p in PARTS[which])
 

@@ -1,5 +1,7 @@
-"""Embeddings page (METHODS 9, [MHP]): its settings (as they travel in the link), the reading of
-uploads and the page's sentences (pure)."""
+"""Embeddings page (METHODS 9, [MHP]): settings, reading uploads, sentences (pure).
+
+The settings are as they travel in the link.
+"""
 
 from __future__ import annotations
 
@@ -128,7 +130,7 @@ def inputs_caption(embeddings: dict[str, np.ndarray], meta: pd.DataFrame) -> str
 
 
 def clipped_warning(table: pd.DataFrame) -> str | None:
-    """A warning when clipping left out many posteriors of some models, else ``None``."""
+    """Return a warning when clipping left out many posteriors of some models, else ``None``."""
     heavy = table[table["clipped"] > CLIPPED_WARNING]
     if not len(heavy):
         return None

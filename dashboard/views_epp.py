@@ -1,5 +1,7 @@
-"""Win probabilities (EPP) page (METHODS 8): its settings (as they travel in the link), tables
-and sentences (pure)."""
+"""Win probabilities (EPP) page (METHODS 8): settings, tables and sentences (pure).
+
+The settings are as they travel in the link.
+"""
 
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ class EppPair:
 
 
 def rounds_of(settings: EppSettings) -> Literal["tasks", "items"]:
-    """The settings' rounds once resolved (``""``, automatic, counts as tasks)."""
+    """Return the settings' rounds once resolved (``""``, automatic, counts as tasks)."""
     return "items" if settings.rounds == "items" else "tasks"
 
 
@@ -60,8 +62,10 @@ def round_options(bench: Benchmark) -> tuple[str, ...]:
 
 
 def default_rounds(bench: Benchmark) -> str:
-    """Items when there are fewer than three tasks and item data (a single task would decide
-    every pair at once), else tasks."""
+    """Return the default round: items with fewer than three tasks and item data, else tasks.
+
+    A single task would decide every pair at once.
+    """
     options = round_options(bench)
     return options[-1] if len(bench.tasks) < 3 else options[0]
 
@@ -109,7 +113,7 @@ def deviance_table(result: EPPResult) -> pd.DataFrame:
 
 
 def deviance_verdict(result: EPPResult) -> str:
-    """The goodness-of-fit sentence under the deviance table."""
+    """Return the goodness-of-fit sentence under the deviance table."""
     if result.df <= 0:
         return "With two models there are no degrees of freedom left to test the fit."
     verdict = (
@@ -124,7 +128,7 @@ def deviance_verdict(result: EPPResult) -> str:
 
 
 def pair_text(result: EPPResult, test: PairTest, a: str, b: str) -> str:
-    """The pair test in words (markdown, names escaped): predicted and observed wins, Wald test."""
+    """Return the pair test in words (markdown): predicted and observed wins, Wald test."""
     i, j = result.models.index(a), result.models.index(b)
     won, shared = result.wins[i, j], result.matches[i, j]
     if math.isnan(test.p_value):

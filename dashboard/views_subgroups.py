@@ -1,5 +1,7 @@
-"""Small subgroups page (METHODS 7): its settings (as they travel in the link), the units'
-sources, tables and sentences (pure)."""
+"""Small subgroups page (METHODS 7): settings, the units' sources, tables, sentences (pure).
+
+The settings are as they travel in the link.
+"""
 
 from __future__ import annotations
 
@@ -80,7 +82,7 @@ class SubgroupsView:
 
 
 def group_options(bench: Benchmark) -> list[str]:
-    """What a subgroup can be for this data set (the items' own subgroup column first)."""
+    """Return what a subgroup can be for this data set (the items' own subgroup column first)."""
     options = ["task"]
     if bench.kind in ("counts", "items") and len(bench.category_names) > 1:
         options.append("category")
@@ -96,7 +98,7 @@ def read_table(name: str, data: bytes) -> Units:
 
 
 def can_simulate(bench: Benchmark | None) -> bool:
-    """The lab resamples items: it needs counts or item-level data (not a table)."""
+    """Tell whether the lab can run: it resamples items, so it needs counts or items."""
     return bench is not None and (bench.kind == "counts" or bench.item_tasks is not None)
 
 
@@ -112,7 +114,7 @@ def finite(x: float, fmt: str) -> str:
 
 
 def promise_text(level: float) -> str:
-    """What the EB intervals promise (markdown)."""
+    """Return what the EB intervals promise (markdown)."""
     pct = f"{100 * level:g}%"
     return (
         f"**What the {pct} EB intervals promise:** *average* coverage: over all units together, "
@@ -123,7 +125,7 @@ def promise_text(level: float) -> str:
 
 
 def lab_text(lab: LabResult, level: float) -> str:
-    """The lab's result in words."""
+    """Return the lab's result in words."""
     return (
         f"{lab.reps} repetitions, {lab.n_per_group} items per subgroup (MSE and widths in "
         "the data's own units, proportions for accuracies). EB's MSE is "
@@ -134,7 +136,7 @@ def lab_text(lab: LabResult, level: float) -> str:
 
 
 def result_table(result: SubgroupResult) -> pd.DataFrame:
-    """The rows for display and download, with readable column names."""
+    """Return the rows for display and download, with readable column names."""
     return result.rows.rename(
         columns={
             "direct": "direct estimate",

@@ -1,5 +1,7 @@
-"""Task weights page (METHODS 5): its settings (as they travel in the link), the map's category
-mapping, the leaderboard at the chosen weights and the page's sentences (pure)."""
+"""Task weights page (METHODS 5): settings, category mapping, tables and sentences (pure).
+
+The settings are as they travel in the link; the table is the leaderboard at chosen weights.
+"""
 
 from __future__ import annotations
 
@@ -63,8 +65,10 @@ def default_merge(n: int) -> tuple[str, ...]:
 
 
 def merged_mapping(cats: Sequence[str], groups: Sequence[str]) -> dict[str, str]:
-    """``map_categories`` of a merge: each group named after its members (``a + b``, or
-    ``a + 2 more``); categories in group ``"0"`` are left out."""
+    """Return ``map_categories`` of a merge; categories in group ``"0"`` are left out.
+
+    Each group is named after its members (``a + b``, or ``a + 2 more``).
+    """
     members = {g: [c for c, x in zip(cats, groups, strict=True) if x == g] for g in "123"}
     names = {
         g: " + ".join(m) if len(m) <= 2 else f"{m[0]} + {len(m) - 1} more"
@@ -87,7 +91,7 @@ def rho_text(dm: DominanceMap, rho: float, paired: bool) -> str:
 
 
 def map_caption(dm: DominanceMap, z: float, rho: str, metric: str, level_text: str) -> str:
-    """The caption under the map's controls."""
+    """Return the caption under the map's controls."""
     click = (
         "× = the sidebar's weights; click a tile to use its weights."
         if len(dm.categories) == 3
@@ -102,7 +106,7 @@ def map_caption(dm: DominanceMap, z: float, rho: str, metric: str, level_text: s
 
 
 def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> pd.DataFrame:
-    """The leaderboard at one weighting: score, normal interval and P(best), best first."""
+    """Return the leaderboard at one weighting: score, normal interval and P(best), best first."""
     table = pd.DataFrame(
         {
             "model": ws.models,
@@ -145,7 +149,7 @@ def weights_text(
 
 
 def merge_check(n: int) -> Callable[[tuple[str, ...]], str | None]:
-    """The check of a linked merge: one group per category."""
+    """Return the check of a linked merge: one group per category."""
 
     def check(groups: tuple[str, ...]) -> str | None:
         if len(groups) == n:
@@ -156,8 +160,10 @@ def merge_check(n: int) -> Callable[[tuple[str, ...]], str | None]:
 
 
 def mapping_of(cats: tuple[str, ...], settings: WeightsSettings) -> dict[str, str]:
-    """Which map category each data category feeds: two categories as they are; of three or
-    more, the picked ones or the merge."""
+    """Return which map category each data category feeds.
+
+    Two categories as they are; of three or more, the picked ones or the merge.
+    """
     if len(cats) > 2 and settings.reduce == "merge":
         return merged_mapping(cats, settings.merge)
     return map_categories(cats, pick=settings.pick if len(cats) > 2 else None)

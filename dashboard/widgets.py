@@ -307,8 +307,11 @@ def embedding_upload() -> tuple[str, ve.Inputs] | None:
 
 
 def embedding_settings(models: tuple[str, ...], tree: bool) -> None:
-    """Embeddings: heads, dimensions, clip, eps, folds, replicates, level, seed, bins and, for
-    several features (``tree``), the EmbeddingTree's settings (keys = link names)."""
+    """Show the Embeddings page's settings (widget keys = link names).
+
+    Heads, dimensions, clip, eps, folds, replicates, level, seed, bins and, for several features
+    (``tree``), the EmbeddingTree's settings.
+    """
     c1, c2, c3, c4 = st.columns(4)
     c1.number_input("Heads", 1, 64, key="embeddings_heads")
     c2.number_input("Dimensions per head", 1, 4096, key="embeddings_dims")
