@@ -5,8 +5,9 @@ import streamlit as st
 
 from benchuq.core import summaries
 from benchuq.core.bayes.model import counts_of
-from benchuq.dashboard import cache, controls, widgets
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard import views_bayes as vb
+from benchuq.dashboard import widgets_bayes as widgets
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.figures import rank_probability_figure
 from benchuq.dashboard.figures_bayes import (

@@ -4,8 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core.embeddings.posterior import EMBEDDING_SAMPLES, SAMPLE_LABELS
-from benchuq.dashboard import cache, controls, widgets
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard import views_embeddings as ve
+from benchuq.dashboard import widgets_embeddings as widgets
 from benchuq.dashboard.colors import PALETTE
 from benchuq.dashboard.context import guard
 from benchuq.dashboard.figures import FigureOptions

@@ -4,8 +4,9 @@ import hashlib
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, widgets
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard import views_subgroups as vs
+from benchuq.dashboard import widgets_subgroups as widgets
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import FigureOptions

@@ -9,8 +9,9 @@ from benchuq.core.dominance import (
     to_map_weights,
     weighted_scores,
 )
-from benchuq.dashboard import cache, controls, widgets
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard import views_weights as vw
+from benchuq.dashboard import widgets_weights as widgets
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.figures_weights import dominance_figure, probability_figure
 
