@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,14 @@ def test_every_link_name_is_unique_and_documented_in_the_readme() -> None:
         "README's table of link parameters is out of date; paste links.readme_table():\n"
         + links.readme_table()
     )
+
+
+def test_settings_views_and_figures_do_not_need_streamlit() -> None:
+    """The pure half of the dashboard imports without streamlit (tested without it)."""
+    code = (
+        "import sys; sys.modules['streamlit'] = None\n"
+        "import benchuq.dashboard.links, benchuq.dashboard.views\n"
+        "import benchuq.dashboard.figures_bayes, benchuq.dashboard.figures_subgroups\n"
+        "import benchuq.dashboard.figures_embeddings, benchuq.dashboard.ternary_static\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
