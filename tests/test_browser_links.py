@@ -70,6 +70,10 @@ def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
     assert verdicts.count("Bonferroni") >= 10  # ten pairs, each with its verdict
     link = page.url
     view = main.inner_text()
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Share this view").click()
+    shared = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
+    assert shared.startswith(f"{app_server}/compare?") and "compare_score=structured" in shared
     screenshot(page, "links_compare_first")
 
     second = browser.new_context(viewport=VIEWPORT)  # a fresh browser: no session, no cookies
