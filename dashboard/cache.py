@@ -106,7 +106,13 @@ def _bayes_fit(
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
     return bayes.fit(
-        _bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
+        _bench,
+        priors=specs,
+        chains=chains,
+        draws=draws,
+        warmup=warmup,
+        seed=seed,
+        sampler=sampler,
     )
 
 
@@ -127,7 +133,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
     s = BayesSettings.from_key(settings)
-    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)
+    return bayes_fit(bench, s, reps, seed).to_draws(kind=s.interval)
 
 
 METHODS["bayes"] = UncertaintyMethod(
@@ -244,7 +250,7 @@ def rank_probabilities(
 @st.cache_resource(max_entries=16, show_spinner=False)
 def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
     """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
-    return _fit.to_draws(kind)
+    return _fit.to_draws(kind=kind)
 
 
 @st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
@@ -252,7 +258,7 @@ def best_map(
     key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
 ) -> BestProbabilityMap:
     """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
-    moments = moments_from_draws(_draws.select_models(list(models)), map_categories(cats))
+    moments = moments_from_draws(_draws.select_models(list(models)), mapping=map_categories(cats))
     return best_probability_map(moments, resolution=40)
 
 
@@ -261,7 +267,7 @@ def analytic_moments(
     content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
 ) -> CategoryMoments:
     """Category means and covariances from the data's counts/SEs (METHODS 5)."""
-    return moments_from_benchmark(_b.subset(models=list(models)), dict(mapping))
+    return moments_from_benchmark(_b.subset(models=list(models)), mapping=dict(mapping))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -269,7 +275,7 @@ def draw_moments(
     draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
 ) -> CategoryMoments:
     """Category means and covariances from draws (paired: the models' correlation too)."""
-    return moments_from_draws(_d.select_models(list(models)), dict(mapping))
+    return moments_from_draws(_d.select_models(list(models)), mapping=dict(mapping))
 
 
 @st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")
@@ -308,7 +314,7 @@ def epp_fit(
 @st.cache_resource(max_entries=16, show_spinner=False)
 def subgroup_units(content_hash: str, group_by: str, _bench: Benchmark) -> Units:
     """``core.subgroups.units_from_benchmark``."""
-    return units_from_benchmark(_bench, group_by)
+    return units_from_benchmark(_bench, group_by=group_by)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

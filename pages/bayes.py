@@ -57,7 +57,9 @@ with guard("The Bayesian model"):
     t2.plotly_chart(rank_plot_figure(fit, model, opts), key="bayes_rank")
 
     st.subheader("Shrinkage: direct vs posterior, per task")
-    st.plotly_chart(shrinkage_figure(fit.shrinkage(model, level), opts), key="bayes_shrinkage")
+    st.plotly_chart(
+        shrinkage_figure(fit.shrinkage(model, level=level), opts), key="bayes_shrinkage"
+    )
     st.caption(
         f"Grey diamond: direct k/n with its exact (Clopper-Pearson) {100 * level:.1f}% interval; "
         f"blue: posterior mean of θ with its {100 * level:.1f}% credible interval. Tasks with "

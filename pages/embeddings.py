@@ -101,7 +101,7 @@ with guard("The embedding analysis"):
             "Paired differences (same resampled entities for every model); an interval that "
             "excludes 0 separates the two models at the chosen level."
         )
-        st.dataframe(result.differences(v.against), hide_index=True, key="emb_diffs")
+        st.dataframe(result.differences(reference=v.against), hide_index=True, key="emb_diffs")
 
     st.subheader("Where the clusters are confused")
     st.selectbox("Model", models, key="embeddings_confusion")
