@@ -17,7 +17,10 @@ def subgroup_options() -> None:
     """Small subgroups: level, finite-sample correction, kurtosis, cross-fit, unit weights."""
     c1, c2, c3, c4, c5 = st.columns(5)
     c1.select_slider(
-        "Interval level (%)", options=[round(100 * x, 4) for x in vs.LEVELS], key="subgroups_level"
+        "Interval level (%)",
+        options=[round(100 * x, 4) for x in vs.LEVELS],
+        format_func=lambda pct: f"{pct:g}",
+        key="subgroups_level",
     )
     c2.selectbox(
         "Finite-sample correction",
