@@ -159,6 +159,13 @@ def merge_check(n: int) -> Callable[[tuple[str, ...]], str | None]:
     return check
 
 
+def pick_check(picked: tuple[str, ...]) -> str | None:
+    """Check linked map categories: two or three of them (a message, or None)."""
+    if 2 <= len(picked) <= 3:
+        return None
+    return "the map shows two or three categories; using the first three."
+
+
 def mapping_of(cats: tuple[str, ...], settings: WeightsSettings) -> dict[str, str]:
     """Return which map category each data category feeds.
 

@@ -45,7 +45,7 @@ with guard("The task-weight map"):
         vw.WeightsSettings,
         choices={"pick": cats},
         auto={"pick": cats[:3], "merge": vw.default_merge(len(cats))},
-        checks={"merge": vw.merge_check(len(cats))},
+        checks={"merge": vw.merge_check(len(cats)), "pick": vw.pick_check},
     )
     merge = link.value.merge
     if len(cats) > 2:
