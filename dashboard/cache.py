@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core import bootstrap as core_bootstrap
-from benchuq.core import summaries
+from benchuq.core import power, summaries
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
@@ -35,20 +35,26 @@ from benchuq.core.dominance import (
     moments_from_draws,
 )
 from benchuq.core.draws import Draws
-from benchuq.core.embeddings.posterior import (
+from benchuq.core.embeddings import (
     ConsistencyResult,
+    EmbeddingTree,
     align,
+    binarize,
     check_clusters,
     cluster_labels,
     consistency,
+    fit_tree,
     load_embedding_sample,
+    parse_prior,
 )
-from benchuq.core.embeddings.tree import EmbeddingTree, binarize, fit_tree, parse_prior
 from benchuq.core.epp import EPPResult, epp
 from benchuq.core.readers import loaders
+from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.subgroups.estimates import (
+    Grouping,
     SubgroupResult,
     Units,
+    UnitWeights,
     analyze,
     units_from_benchmark,
 )
@@ -207,7 +213,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    return summaries.normalize(draws, mode="minmax")
+    return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
 def method_settings(method: str) -> str:
@@ -312,7 +318,7 @@ def epp_fit(
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def subgroup_units(content_hash: str, group_by: str, _bench: Benchmark) -> Units:
+def subgroup_units(content_hash: str, group_by: Grouping, _bench: Benchmark) -> Units:
     """``core.subgroups.units_from_benchmark``."""
     return units_from_benchmark(_bench, group_by=group_by)
 
@@ -328,20 +334,20 @@ def subgroup_analysis(
     key: str,
     features: tuple[str, ...],
     level: float,
-    fs: str,
+    fs: FsCorrection,
     kappa: str,
     crossfit: bool,
-    weights: str,
+    weights: UnitWeights,
     seed: int,
     _units: Units,
 ) -> SubgroupResult:
     """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
     return analyze(
         _units,
-        features,
-        alpha=round(1 - level, 10),
+        features=features,
+        level=level,
         fs_correction=fs,
-        kappa=kappa,
+        kappa=parse_kappa(kappa),
         crossfit=crossfit,
         weights=weights,
         seed=seed,
@@ -408,3 +414,48 @@ def embedding_scores(
         bootstrap=s.bootstrap,
     )
     return result, tree
+
+
+# ---- Plan page (METHODS 10): designs read from the data and plans (max-T draws), cached ------
+@st.cache_data(max_entries=32, show_spinner=False)
+def power_design(
+    content_hash: str,
+    models: tuple[str, ...],
+    group: str | tuple[float, ...],
+    rho: float,
+    _bench: Benchmark,
+) -> power.Design:
+    """``core.power.design_from_benchmark`` for the chosen models and score."""
+    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
+    return power.design_from_benchmark(_bench, models=list(models), group=g, rho=rho)
+
+
+def design_key(design: power.Design) -> str:
+    """A content key of a design (its numbers and names), for caching plans of it."""
+    h = hashlib.sha256(repr((design.name, design.models, design.n, design.group)).encode())
+    for a in (design.estimate, design.cov, design.cov_iid):
+        h.update(np.ascontiguousarray(a, dtype=float).tobytes())
+    return h.hexdigest()
+
+
+@st.cache_data(max_entries=64, show_spinner="Planning (the max-T critical value)…")
+def power_plan(
+    key: str,
+    pairs: tuple[tuple[str, str], ...],
+    level: float,
+    power_: float,
+    delta: float | tuple[float, ...] | None,
+    family: int | None,
+    correction: str,
+    _design: power.Design,
+) -> power.PowerPlan:
+    """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
+    return power.plan(
+        _design,
+        pairs=list(pairs),
+        level=level,
+        power=power_,
+        delta=delta,
+        family=family,
+        correction=correction,  # type: ignore[arg-type]
+    )

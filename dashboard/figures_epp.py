@@ -10,7 +10,6 @@ import html
 
 import numpy as np
 import plotly.graph_objects as go
-from scipy.special import expit
 from scipy.stats import rankdata
 
 from benchuq.core.epp import EPPResult
@@ -61,7 +60,7 @@ def epp_forest_figure(result: EPPResult, options: FigureOptions) -> go.Figure:
                 name=name,
                 hovertemplate=(
                     f"{name}<br>EPP {est:.2f} [{low:.2f}, {high:.2f}]"
-                    f"<br>P(beats average) {expit(est):.2f}"
+                    f"<br>P(beats average) {result.beats_average[i]:.2f}"
                     + ("<br>separated: bounded by a ridge" if flagged else "")
                     + "<extra></extra>"
                 ),

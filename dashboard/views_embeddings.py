@@ -13,15 +13,15 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
-from benchuq.core.embeddings.posterior import (
+from benchuq.core.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     ConsistencyResult,
     align,
+    parse_prior,
     read_embeddings,
     read_meta,
 )
-from benchuq.core.embeddings.tree import parse_prior
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import md_escape
 

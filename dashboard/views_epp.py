@@ -11,7 +11,6 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
 from benchuq.core.data import Benchmark
 from benchuq.core.epp import EPPResult, PairTest
@@ -87,7 +86,7 @@ def leaderboard_table(result: EPPResult, mean_score: np.ndarray) -> pd.DataFrame
             "SE": result.se[i],
             "low": result.low[i],
             "high": result.high[i],
-            "P(beats average)": float(expit(result.estimate[i])),
+            "P(beats average)": float(result.beats_average[i]),
             "rank (EPP)": int(by_epp[i]),
             "rank (mean score)": int(by_mean[i]),
             "mean score": float(mean_score[i]),

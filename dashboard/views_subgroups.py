@@ -14,10 +14,13 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark
+from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.subgroups.estimates import (
+    Grouping,
     LabResult,
     SubgroupResult,
     Units,
+    UnitWeights,
     simulate,
     units_from_table,
 )
@@ -64,10 +67,14 @@ class SubgroupsSettings:
     level: float = link(
         "subgroups_level", 0.95, "level of the intervals", choices=LEVELS, percent=True
     )
-    fs: str = link("subgroups_fs", "PMT", "finite-sample correction", choices=tuple(FS_LABELS))
+    fs: FsCorrection = link(
+        "subgroups_fs", "PMT", "finite-sample correction", choices=tuple(FS_LABELS)
+    )
     kappa: str = link("subgroups_kappa", "estimated", "kurtosis", choices=tuple(KAPPA_LABELS))
     crossfit: bool = link("subgroups_crossfit", True, "cross-fit the regression")
-    weights: str = link("subgroups_weights", "equal", "unit weights", choices=tuple(WEIGHT_LABELS))
+    weights: UnitWeights = link(
+        "subgroups_weights", "equal", "unit weights", choices=tuple(WEIGHT_LABELS)
+    )
     lab_n: int = link("subgroups_lab_n", 10, "simulation lab: items per subgroup", bounds=(2, 1000))
     lab_reps: int = link("subgroups_lab_reps", 100, "simulation lab: repetitions", bounds=(10, 500))
 
@@ -79,6 +86,13 @@ class SubgroupsView:
     model: str = link(
         "subgroups_model", "", "model shown in the chart (default: the first)", data=True
     )
+
+
+def units_of(settings: SubgroupsUnits) -> Grouping:
+    """Return the resolved grouping of the units (``""``, automatic, counts as task)."""
+    if settings.units == "category":
+        return "category"
+    return "subgroup" if settings.units == "subgroup" else "task"
 
 
 def group_options(bench: Benchmark) -> list[str]:
@@ -167,7 +181,7 @@ def lab_table(lab: LabResult) -> pd.DataFrame:
 
 def run_lab(
     bench: Benchmark,
-    group_by: str,
+    group_by: Grouping,
     settings: SubgroupsSettings,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
@@ -179,9 +193,9 @@ def run_lab(
         n_per_group=settings.lab_n,
         reps=settings.lab_reps,
         features=settings.features or None,
-        alpha=round(1 - settings.level, 10),
+        level=settings.level,
         fs_correction=settings.fs,
-        kappa=settings.kappa,
+        kappa=parse_kappa(settings.kappa),
         crossfit=settings.crossfit,
         seed=seed,
         progress=progress,

@@ -5,11 +5,13 @@ Widget keys are the page's link names (``views_subgroups.SubgroupsSettings``).
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import streamlit as st
 
 from benchuq.core.subgroups.estimates import SubgroupResult, Units
+from benchuq.dashboard import cache
 from benchuq.dashboard import views_subgroups as vs
 
 
@@ -72,3 +74,18 @@ def subgroup_metrics(result: SubgroupResult, units: Units) -> None:
         vs.finite(result.r2_cv, ".2f"),
         help="share of the direct estimates' variance the (cross-fitted) regression explains",
     )
+
+
+def table_upload() -> tuple[str, Units]:
+    """Upload a table of units (``unit, estimate, se``); its digest and units (else stop)."""
+    up = st.file_uploader(
+        "Table with columns unit, estimate, se (optional: model, subgroup, n and numeric "
+        "covariates)",
+        type=["csv", "tsv"],
+        key="sub_table",
+    )
+    if up is None:
+        st.info("Upload a CSV table to continue.")
+        st.stop()
+    digest = hashlib.sha256(up.getvalue()).hexdigest()
+    return digest, cache.table_units(digest, up.name, up.getvalue())

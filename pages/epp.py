@@ -1,6 +1,7 @@
 """Win probabilities (EPP meta-score, METHODS 8): Bradley-Terry leaderboard, fit and pair test."""
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from benchuq.core.epp import pair_test
@@ -17,7 +18,7 @@ from benchuq.dashboard.figures_epp import (
 from benchuq.dashboard.text import md_escape
 
 
-def chart(fig, key: str, stem: str) -> None:
+def chart(fig: go.Figure, key: str, stem: str) -> None:
     """A chart with its download menu."""
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
     download_buttons(fig, f"{stem}_{bench.name}", key=f"dl_{key}")

@@ -1,7 +1,5 @@
 """Small subgroups (METHODS 7): direct vs empirical-Bayes estimates with robust intervals."""
 
-import hashlib
-
 import streamlit as st
 
 from benchuq.dashboard import cache, controls
@@ -46,21 +44,11 @@ with guard("The subgroup analysis"):
     where = source.read()
     if where.source == "table":
         bench = None
-        up = st.file_uploader(
-            "Table with columns unit, estimate, se (optional: model, subgroup, n and numeric "
-            "covariates)",
-            type=["csv", "tsv"],
-            key="sub_table",
-        )
-        if up is None:
-            st.info("Upload a CSV table to continue.")
-            st.stop()
-        key = hashlib.sha256(up.getvalue()).hexdigest()
-        units = cache.table_units(key, up.name, up.getvalue())
+        key, units = widgets.table_upload()
     else:
         bench = ctx.require_bench()
-        units = cache.subgroup_units(bench.content_hash, where.units, bench)
-        key = f"{bench.content_hash}:{where.units}"
+        units = cache.subgroup_units(bench.content_hash, vs.units_of(where), bench)
+        key = f"{bench.content_hash}:{vs.units_of(where)}"
     link = controls.bind(vs.SubgroupsSettings, choices={"features": units.features})
     st.multiselect(
         "Regression features for f (default: the data's)", units.features,
@@ -132,7 +120,7 @@ with guard("The subgroup analysis"):
             bar.progress(done / total, text=f"Simulating: {done} of {total} repetitions")
 
         store.clear()
-        store[lab_key] = vs.run_lab(bench, where.units, s, seed, tick)
+        store[lab_key] = vs.run_lab(bench, vs.units_of(where), s, seed, tick)
         bar.empty()
     lab = store.get(lab_key)
     if lab is None:
