@@ -1,7 +1,9 @@
 """Entry of the benchuq dashboard: ``streamlit run dashboard/app.py`` from the repository root.
 
 Adding a page is one line in :data:`PAGES` (file in ``pages/``, title, icon); the page calls
-``dashboard.context.current()`` to get the data, draws, level, weights and model selection.
+``dashboard.context.current()`` to get the data, draws, level, weights and model selection, and
+puts its own settings in the link with ``dashboard.controls.bind`` (registered in
+``dashboard.links``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ PAGES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
+    """Run one script run: page config, navigation, the sidebar, link notices, the page."""
     st.set_page_config(
         page_title="benchuq — honest leaderboards", page_icon=":material/analytics:", layout="wide"
     )
@@ -45,7 +48,6 @@ def main() -> None:
     controls.show_notices()
     data_notes.pointer(ctx, pages["data.py"], nav)
     nav.run()
-    controls.finish(ctx.settings)
 
 
 main()

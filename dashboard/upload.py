@@ -100,10 +100,12 @@ def sync_column_mapper() -> list[str]:
 
 
 def use_sample(value: str) -> None:
+    """Switch the sidebar's data set to ``value`` (a button callback)."""
     ss["data"] = value
 
 
 def apply_categories(data: str, mapping: dict[str, str]) -> None:
+    """Keep the category editor's ``{task: category}`` for ``data`` (every task needs one)."""
     blank = [t for t, c in mapping.items() if not str(c or "").strip()]
     if blank:
         ss["_category_error"] = (
@@ -116,6 +118,7 @@ def apply_categories(data: str, mapping: dict[str, str]) -> None:
 
 
 def reset_categories(data: str) -> None:
+    """Forget this session's category edits of ``data``."""
     ss.get(CATEGORY_EDITS_KEY, {}).pop(data, None)
     ss.pop("_category_error", None)
 

@@ -47,10 +47,12 @@ class NoteItem:
 
 
 def note_items(notes: tuple[str, ...]) -> list[NoteItem]:
+    """Each note as a headline (its first line) and its detail lines."""
     return [NoteItem(headline(n), tuple(n.split("\n")[1:])) for n in notes]
 
 
 def notes_title(notes: tuple[str, ...]) -> str:
+    """The notes expander's title."""
     return f"Notes on this data ({len(notes)})"
 
 
@@ -67,6 +69,7 @@ def metric_options(meta: Meta | None) -> list[str]:
 
 
 def metric_label(metric: str) -> str:
+    """How the metric picker shows ``metric``."""
     if metric == DEFAULT_METRIC:
         return "default (acc; HELM: the main metric)"
     return metric
