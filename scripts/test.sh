@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Run the tests"; .ci/run calls exactly this).
 # Installs what the tests need (the package with its test extras, Debian's chromium for the
-# real-browser tests), then lints, checks formatting and runs the whole suite.
+# real-browser tests), then lints, checks formatting and runs the whole suite (the wheel test
+# included). Then the floor check: every direct dependency at its declared minimum in a fresh venv
+# (tests/floors.py), where the lint, the format check and the fast suite run again, and then the
+# smoke check of the product (tests/smoke.py) on the runtime minimums. Any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,13 +18,27 @@ if ! command -v chromium >/dev/null 2>&1; then
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-python3 -m ruff check .
-python3 -m ruff format --check .
+checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest
+    local py=$1 status=0
+    shift
+    "$py" -m ruff check . || status=$?
+    "$py" -m ruff format --check . || status=$?
+    "$py" -m pytest -q -p no:cacheprovider "$@" || status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "pytest collected no tests: that is a failure, not a pass." >&2
+        status=1
+    fi
+    return "$status"
+}
 
 status=0
-python3 -m pytest -q -p no:cacheprovider "$@" || status=$?
-if [ "$status" -eq 5 ]; then
-    echo "pytest collected no tests: that is a failure, not a pass." >&2
-    exit 1
-fi
+checks python3 "$@" || status=$?
+
+echo "Floor check: every dependency at its declared minimum (tests/floors.py) ..."
+floors=$(mktemp -d)
+trap 'rm -rf "$floors"' EXIT
+floor_python=$(python3 tests/floors.py "$floors")
+checks "$floor_python" -m "not slow and not browser and not install" || status=$?
+python3 tests/floors.py --runtime "$floors" >/dev/null
+"$floor_python" tests/smoke.py || status=$?
 exit "$status"
