@@ -21,6 +21,7 @@ a version that exists and is proven to work.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,10 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 PIP = ("-m", "pip", "--disable-pip-version-check", "--no-input")
+#: Downloaded wheels, kept between runs (``BENCHUQ_WHEELHOUSE`` overrides).
+WHEELHOUSE = Path(
+    os.environ.get("BENCHUQ_WHEELHOUSE", Path.home() / ".cache" / "benchuq-wheelhouse")
+)
 
 
 class FloorError(ValueError):
@@ -99,9 +104,21 @@ def make_venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
-def pip_install(python: Path, *args: str) -> None:
-    """``pip install`` into ``python``'s environment, wheels only unless ``args`` say otherwise."""
-    run([str(python), *PIP, "install", "--quiet", *args])
+def pip_install(python: Path, *args: str, wheelhouse: bool = True) -> None:
+    """``pip install`` into ``python``'s environment. Wheels come from the package index into
+    :data:`WHEELHOUSE` first (``pip download`` skips files it already has), then install from
+    there: pip's own HTTP cache stores nothing on these machines, so the folder is the cache
+    that makes a second install fast. ``wheelhouse=False`` installs directly (an editable
+    project)."""
+    if not wheelhouse:
+        run([str(python), *PIP, "install", "--quiet", *args])
+        return
+    WHEELHOUSE.mkdir(parents=True, exist_ok=True)
+    links = ("--find-links", str(WHEELHOUSE))
+    run([str(python), *PIP, "download", "--quiet", "--dest", str(WHEELHOUSE), *links, *args])
+    for own in WHEELHOUSE.glob("benchuq-*"):  # the project's wheel is given by its path
+        own.unlink()
+    run([str(python), *PIP, "install", "--quiet", "--no-index", *links, *args])
 
 
 def build_dists(python: Path, outdir: Path) -> tuple[Path, Path]:
@@ -144,22 +161,30 @@ def install_floors(folder: Path) -> Path:
     pip_install(python, "--only-binary=:all:", "-c", str(constraints), *map(str, reqs))
     with tempfile.TemporaryDirectory() as dist:
         build_dists(python, Path(dist))
-    pip_install(python, "--no-deps", "-e", str(ROOT))
+    pip_install(python, "--no-deps", "-e", str(ROOT), wheelhouse=False)
     run([str(python), *PIP, "check"])
     check_versions(python, lines)
     return python
 
 
+def raised_by_extras(project: dict) -> list[str]:
+    """Runtime floor lines that the combined constraints replace with an extra's higher floor."""
+    combined = set(floor_constraints(declared(project)))
+    runtime_only = {**project["project"], "optional-dependencies": {}}
+    return [
+        line
+        for line in floor_constraints(declared({"project": runtime_only}))
+        if line not in combined
+    ]
+
+
 def runtime_floors(folder: Path) -> list[str]:
     """Where an extra raises a package's floor (the tests need a newer streamlit than the app),
     install the runtime floor into the floor venv, for the smoke check; returns those lines."""
-    project = pyproject()
-    combined = set(floor_constraints(declared(project)))
-    runtime = floor_constraints(declared({"project": {**project, "optional-dependencies": {}}}))
-    lower = [line for line in runtime if line not in combined and applies(line)]
+    lower = [line for line in raised_by_extras(pyproject()) if applies(line)]
     python = folder / "venv" / "bin" / "python"
     if lower:
-        pip_install(python, "--only-binary=:all:", *lower)
+        pip_install(python, "--only-binary=:all:", "--no-deps", *lower)
         run([str(python), *PIP, "check"])
         check_versions(python, lower)
     return lower

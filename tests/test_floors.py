@@ -7,7 +7,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from floors import ROOT, FloorError, applies, declared, floor_constraints
+from floors import ROOT, FloorError, applies, declared, floor_constraints, raised_by_extras
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -40,6 +40,7 @@ def test_markers_stay_and_the_higher_of_two_floors_wins() -> None:
     lines = floor_constraints(declared(project))
     assert lines == ["streamlit==1.65", 'tomli==2; python_version < "3.11"']
     assert [applies(line) for line in lines] == [True, False]
+    assert raised_by_extras(project) == ["streamlit==1.55"]  # the smoke check's runtime floor
 
 
 @pytest.mark.parametrize("spec", ["duckdb", "duckdb<2", "duckdb>1.0", "duckdb!=1.1"])
