@@ -19,8 +19,11 @@ from benchuq.cli.common import (
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq bayes`` to the subcommands."""
     p = sub.add_parser(
         "bayes",
         help="Bayesian hierarchical model: credible intervals and MCMC diagnostics",
@@ -39,13 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
     from benchuq.core.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     result = fit_bayes(args, bench)
-    draws = result.to_draws(args.interval)
+    draws = result.to_draws(kind=args.interval)
     table = leaderboard(draws, level=level)
     diag = result.diagnostics
     hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(

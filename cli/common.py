@@ -6,13 +6,29 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchuq.core.data import Benchmark
+from benchuq.core import validation
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
+
+__all__ = [
+    "FORMATS",
+    "UsageError",
+    "add_bayes_arguments",
+    "add_data_arguments",
+    "add_method_arguments",
+    "check_level",
+    "fit_bayes",
+    "load_benchmark",
+    "make_draws",
+    "print_json",
+    "read_file",
+]
 
 
 class UsageError(Exception):
@@ -22,9 +38,15 @@ class UsageError(Exception):
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
 
 
-def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``."""
-    parser.add_argument("data", metavar="DATA", help="a file, a folder, or sample:<name>")
+def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """``DATA`` (file, folder, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
+    ``--tasks``, ``--metric``; ``optional`` for a command that also works without data."""
+    parser.add_argument(
+        "data",
+        metavar="DATA",
+        nargs="?" if optional else None,
+        help="a file, a folder, sample:<name>, or shared:<id>",
+    )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument(
@@ -85,7 +107,7 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     priors = parse_prior_specs(args.prior, bench.models)
     result = fit(
         bench,
-        priors,
+        priors=priors,
         chains=args.chains,
         draws=args.draws,
         warmup=args.warmup,
@@ -100,8 +122,24 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 # ---- end of the Bayesian block --------------------------------------------------------------
 
 
+def read_file(path: str) -> bytes:
+    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError("no such file.", file=path, hint="check the path.") from None
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
+
+
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
+    """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``."""
     from benchuq.core.readers.loaders import resolve
+
+    if args.data.startswith("shared:"):  # a published data set (benchuq.store, BENCHUQ_STORE)
+        from benchuq.store import load_shared
+
+        return load_shared(args.data)
 
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
 
@@ -111,17 +149,42 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(args.interval)
+        return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 
-def check_level(level: float, flag: str = "--level") -> float:
-    if not 0.0 < level < 1.0:
-        raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
-    return level
+def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--normalize`` with ``--normalize-mode minmax|paper|chance`` (METHODS 3)."""
+    parser.add_argument(
+        "--normalize",
+        action="store_true",
+        help="normalize each task: (x - low) / (high - low) (METHODS 3)",
+    )
+    parser.add_argument(
+        "--normalize-mode",
+        default="minmax",
+        choices=("minmax", "paper", "chance"),
+        help="minmax: low/high = min/max of the observed scores over models (chance level as low "
+        "where the task table gives one), fixed across replicates (default); paper: min/max over "
+        "models x replicates as [LGC] (depends on --reps); chance: (x - chance) / (1 - chance)",
+    )
+
+
+def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) -> Draws:
+    """``draws`` normalized as the flags say (unchanged without ``--normalize``)."""
+    if not getattr(args, "normalize", False):
+        return draws
+    from benchuq.core.normalize import normalize
+
+    return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
+
+
+def check_level(level: float, *, flag: str = "--level") -> float:
+    """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
+    return validation.check_level(level, name=flag)
 
 
 def _clean(x: Any) -> Any:
@@ -138,5 +201,6 @@ def _clean(x: Any) -> Any:
 
 
 def print_json(payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -17,7 +17,7 @@ from streamlit.navigation.page import StreamlitPage
 from benchuq.core.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers import loaders
-from benchuq.dashboard import cache, state
+from benchuq.dashboard import cache, publish, state
 from benchuq.dashboard.colors import model_colors
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.text import md_escape
@@ -26,6 +26,7 @@ UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
 NOTICES_KEY = "_link_notices"
+PENDING_UPLOAD = "_pending_upload"  # a lost upload's link choices, for when it is uploaded again
 SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box, and its query
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
@@ -50,6 +51,8 @@ def _init_from_url() -> None:
     ss["metric"] = values.get("metric", d.metric)
     ss["rho"] = float(values.get("rho", d.rho))
     ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
+    if params.get("data") == state.UPLOAD:  # a reload lost the upload: keep these for its return
+        ss[PENDING_UPLOAD], ss["_pending"] = ss["_pending"], {}
     bayes, bayes_notices = state.parse_bayes(params)
     if "priors" in bayes:
         ss["_pending"]["priors"] = bayes.pop("priors")
@@ -65,8 +68,10 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
     try:
         if data == state.UPLOAD:
             bench = ss[UPLOAD_KEY]
+            if PENDING_UPLOAD in ss:
+                ss["_pending"] = ss.pop(PENDING_UPLOAD)
         else:
-            bench = cache.load_sample(data.split(":", 1)[1])
+            bench = _own(data)
             raw = ss.get("_pending", {}).pop("categories", None)
             if raw is not None:  # a link's category edits, once, for the sample it names
                 linked, notice = state.parse_categories(raw, bench.tasks)
@@ -80,6 +85,13 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
         return None, str(err)
     except Exception as err:
         return None, f"Loading '{data}' failed: {type(err).__name__}: {err}"
+
+
+def _own(data: str) -> Benchmark:
+    """A sample's or a published data set's own data (before this session's edits)."""
+    if data.startswith(state.SHARED):
+        return publish.load_shared(data)
+    return cache.load_sample(data.split(":", 1)[1])
 
 
 def _sync_data_dependent(bench: Benchmark) -> None:
@@ -124,6 +136,8 @@ def _data_label(value: str) -> str:
     """Selectbox label (pure: AppTest and widget identity need a stable label)."""
     if value == state.UPLOAD:
         return "Uploaded data (this session)"
+    if value.startswith(state.SHARED):
+        return publish.label(value)
     return f"Sample: {value.split(':', 1)[1]}"
 
 
@@ -135,6 +149,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
     options = [f"sample:{name}" for name in loaders.SAMPLES]
     if UPLOAD_KEY in ss:
         options.append(state.UPLOAD)
+    shared = [*publish.opened(), ss["data"]]
+    options += [v for v in dict.fromkeys(shared) if v.startswith(state.SHARED)]
     if ss["data"] not in options:
         ss["data"] = state.DEFAULT_DATA
     sb.selectbox(
@@ -142,7 +158,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
         options,
         key="data",
         format_func=_data_label,
-        help="Bundled samples, or your uploaded files (upload them on the Data page).",
+        help="Bundled samples, your uploaded files (upload them on the Data page), or "
+        "published data sets opened from a link.",
     )
     if ss["data"] == state.UPLOAD:
         sb.caption("Files: " + md_escape(ss.get(UPLOAD_LABEL_KEY, "")))
@@ -259,8 +276,11 @@ def _query(settings: state.Settings) -> dict[str, str]:
     query = state.to_query(settings)
     edits = st.session_state.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
-        own = cache.load_sample(settings.data.split(":", 1)[1])
-        if changed := state.categories_query(edits, own.tasks, own.categories):
+        try:
+            own = _own(settings.data)
+        except DataError:  # a published data set gone meanwhile: the page says so
+            own = None
+        if own and (changed := state.categories_query(edits, own.tasks, own.categories)):
             query["categories"] = changed
     if settings.method == "bayes":
         b = cache.bayes_settings()
@@ -298,8 +318,8 @@ def _share_box() -> None:
         st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
         st.caption(
             "The link carries every control above, a sample's category edits, and with the "
-            "Bayesian method its priors and run settings. Uploaded data cannot travel in a "
-            "link: the recipient must upload the same files."
+            "Bayesian method its priors and run settings. Uploaded data travels only once "
+            "published (Data page, 'Share these results')."
         )
 
 

@@ -11,7 +11,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from benchuq.core.embeddings.posterior import ConsistencyResult, EmbeddingScore
+from benchuq.core.embeddings.scores import ConsistencyResult, EmbeddingScore
 from benchuq.core.embeddings.tree import EmbeddingTree
 from benchuq.dashboard.figures import FigureOptions, _layout_spec
 

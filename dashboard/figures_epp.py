@@ -11,7 +11,6 @@ import html
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from scipy.special import expit
 from scipy.stats import rankdata
 
 from benchuq.core.epp import EPPResult
@@ -40,7 +39,7 @@ def leaderboard_table(result: EPPResult, mean_score: np.ndarray) -> pd.DataFrame
             "SE": result.se[i],
             "low": result.low[i],
             "high": result.high[i],
-            "P(beats average)": float(expit(result.estimate[i])),
+            "P(beats average)": float(result.beats_average[i]),
             "rank (EPP)": int(by_epp[i]),
             "rank (mean score)": int(by_mean[i]),
             "mean score": float(mean_score[i]),
@@ -98,7 +97,7 @@ def epp_forest_figure(result: EPPResult, options: FigureOptions) -> go.Figure:
                 name=name,
                 hovertemplate=(
                     f"{name}<br>EPP {est:.2f} [{low:.2f}, {high:.2f}]"
-                    f"<br>P(beats average) {expit(est):.2f}"
+                    f"<br>P(beats average) {result.beats_average[i]:.2f}"
                     + ("<br>separated: bounded by a ridge" if flagged else "")
                     + "<extra></extra>"
                 ),

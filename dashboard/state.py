@@ -1,7 +1,8 @@
 """URL query parameters <-> the app's settings (pure functions, no streamlit).
 
-Every global control lives in the query string under these names: ``data`` (``sample:<name>`` or
-``upload``), ``method``, ``level`` (a fraction, e.g. ``0.834``), ``reps``, ``seed``, ``metric``
+Every global control lives in the query string under these names: ``data`` (``sample:<name>``,
+``shared:<id>`` of a published data set, or ``upload``), ``method``, ``level`` (a fraction,
+e.g. ``0.834``), ``reps``, ``seed``, ``metric``
 (``raw`` or ``normalized``), ``weights`` (comma-separated, in category order), ``rho`` and
 ``models`` (comma-separated). Category edits of a bundled sample travel as ``categories``, a
 JSON object ``{task: category}`` of the tasks whose category was changed. With
@@ -22,8 +23,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchuq.store import ID_RE
+
 DEFAULT_DATA = "sample:vtab1k"
 UPLOAD = "upload"
+SHARED = "shared:"  # + a published data set's id (benchuq.store)
+# A reload (or a copied link) after an upload: what happened and how to get the data back.
+UPLOAD_LOST = (
+    "uploaded files cannot travel in a link or survive a reload: they live only in the browser "
+    "tab that uploaded them and are never stored on the server. Showing the sample "
+    f"'{DEFAULT_DATA}' meanwhile. To get your data back, upload the same files again on the "
+    "Data page (this link's models and weights are then applied to them), or "
+    "publish them there ('Share these results') for a link that survives reloads."
+)
 DEFAULT_LEVEL = 0.834
 LEVEL_RANGE = (0.5, 0.995)
 REPS_RANGE = (200, 20000)
@@ -123,12 +135,14 @@ def parse_static(
     if "data" in params:
         data = params["data"]
         if data == UPLOAD and not has_upload:
+            bad("data", UPLOAD_LOST)
+        elif data.startswith(SHARED) and not ID_RE.fullmatch(data.removeprefix(SHARED)):
             bad(
                 "data",
-                "uploaded data cannot travel in a link; showing the default sample "
-                f"'{DEFAULT_DATA}'. Upload the file again on the Data page.",
+                "not a published data set id (32 letters and digits after 'shared:'; copy "
+                f"the whole link); using '{DEFAULT_DATA}'.",
             )
-        elif data == UPLOAD or (data.startswith("sample:") and data[7:] in samples):
+        elif data in (UPLOAD, *(f"sample:{s}" for s in samples)) or data.startswith(SHARED):
             values["data"] = data
         else:
             bad(

@@ -40,12 +40,12 @@ ALL = "*"
 @st.cache_resource(max_entries=16, show_spinner=False)
 def fit_draws(key: str, kind: str, _fit: BayesFit) -> Draws:
     """``fit.to_draws(kind)``, cached per fit (``key`` names the fit)."""
-    return _fit.to_draws(kind)  # type: ignore[arg-type]
+    return _fit.to_draws(kind=kind)  # type: ignore[arg-type]
 
 
 @st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
 def best_map(key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws):
-    moments = moments_from_draws(_draws.select_models(list(models)), map_categories(cats))
+    moments = moments_from_draws(_draws.select_models(list(models)), mapping=map_categories(cats))
     return best_probability_map(moments, resolution=40)
 
 
@@ -211,7 +211,7 @@ with guard("The Bayesian model"):
     t2.plotly_chart(rank_plot_figure(fit, model, opts), key="bayes_rank")
 
     st.subheader("Shrinkage: direct vs posterior, per task")
-    shrink = fit.shrinkage(model, level)
+    shrink = fit.shrinkage(model, level=level)
     st.plotly_chart(shrinkage_figure(shrink, opts), key="bayes_shrinkage")
     st.caption(
         f"Grey diamond: direct k/n with its exact (Clopper-Pearson) {100 * level:.1f}% interval; "

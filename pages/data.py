@@ -6,7 +6,7 @@ import streamlit as st
 from benchuq.core.data import DataError
 from benchuq.core.readers import loaders
 from benchuq.core.readers.table import KNOWN_COLUMNS, Source, read_table
-from benchuq.dashboard import cache, state
+from benchuq.dashboard import cache, publish, state
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.text import md_escape
@@ -151,6 +151,8 @@ if files:
                     key=f"colmap_{i}",
                     on_change=_load_uploads,
                 )
+
+publish.share_block(ctx, source=ss.get(UPLOAD_LABEL_KEY, ""))
 
 st.subheader("Validation report")
 if "_upload_error" in ss:

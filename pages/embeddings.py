@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq.core.embeddings.posterior import (
+from benchuq.core.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     EMBEDDING_SUFFIXES,
@@ -335,7 +335,7 @@ with guard("The embedding analysis"):
             "Paired differences (same resampled entities for every model); an interval that "
             "excludes 0 separates the two models at the chosen level."
         )
-        st.dataframe(result.differences(ref), hide_index=True, key="emb_diffs")
+        st.dataframe(result.differences(reference=ref), hide_index=True, key="emb_diffs")
 
     st.subheader("Where the clusters are confused")
     shown = st.selectbox("Model", models, key=f"emb_confusion_model_{digest[:16]}", format_func=str)

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core.data import Benchmark
+from benchuq.core.subgroups.ebci import parse_kappa
 from benchuq.core.subgroups.estimates import (
     LabResult,
     SubgroupResult,
@@ -47,7 +48,7 @@ SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _units(content_hash: str, group_by: str, _bench: Benchmark) -> Units:
-    return units_from_benchmark(_bench, group_by)
+    return units_from_benchmark(_bench, group_by=group_by)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -60,7 +61,7 @@ def _table_units(digest: str, name: str, _data: bytes) -> Units:
 def _analyze(
     key: str,
     features: tuple[str, ...],
-    alpha: float,
+    level: float,
     fs: str,
     kappa: str,
     crossfit: bool,
@@ -69,7 +70,16 @@ def _analyze(
     _units: Units,
 ) -> SubgroupResult:
     """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
-    return analyze(_units, features, alpha, fs, kappa, crossfit, weights, seed)
+    return analyze(
+        _units,
+        features=features,
+        level=level,
+        fs_correction=fs,
+        kappa=parse_kappa(kappa),
+        crossfit=crossfit,
+        weights=weights,
+        seed=seed,
+    )
 
 
 def _units_source(ctx) -> tuple[Units, str, Benchmark | None, str]:
@@ -162,9 +172,7 @@ with guard("The subgroup analysis"):
         "of R's ebci) or precision 1/se², which lets large subgroups count more.",
     )
     seed = int(ctx.settings.seed)
-    result = _analyze(
-        key, tuple(features), round(1 - level, 10), fs, kappa, crossfit, weights, seed, units
-    )
+    result = _analyze(key, tuple(features), level, fs, kappa, crossfit, weights, seed, units)
     rows = result.rows
 
     m1, m2_, m3, m4 = st.columns(4)
@@ -263,17 +271,17 @@ with guard("The subgroup analysis"):
         store.clear()
         store[lab_key] = simulate(
             bench,
-            group_by,
-            n_per,
-            reps,
-            tuple(features) or None,
-            round(1 - level, 10),
-            fs,
-            kappa,
-            crossfit,
-            seed,
-            tick,
-            weights,
+            group_by=group_by,
+            n_per_group=n_per,
+            reps=reps,
+            features=tuple(features) or None,
+            level=level,
+            fs_correction=fs,
+            kappa=parse_kappa(kappa),
+            crossfit=crossfit,
+            weights=weights,
+            seed=seed,
+            progress=tick,
         )
         bar.empty()
     lab: LabResult | None = store.get(lab_key)

@@ -37,14 +37,14 @@ PROB_CHART_KEY = "weights_prob"
 def analytic_moments(
     content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
 ) -> CategoryMoments:
-    return moments_from_benchmark(_b.subset(models=list(models)), dict(mapping))
+    return moments_from_benchmark(_b.subset(models=list(models)), mapping=dict(mapping))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def draw_moments(
     draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
 ) -> CategoryMoments:
-    return moments_from_draws(_d.select_models(list(models)), dict(mapping))
+    return moments_from_draws(_d.select_models(list(models)), mapping=dict(mapping))
 
 
 @st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Run the tests"; .ci/run calls exactly this).
 # Installs what the tests need (the package with its test extras, Debian's chromium for the
-# real-browser tests), then lints, checks formatting and runs the whole suite (the wheel test
+# real-browser tests), then lints, checks formatting, type-checks (scripts/typecheck.py: mypy on
+# the packages listed in pyproject's [tool.mypy]) and runs the whole suite (the wheel test
 # included). Then the floor check: every direct dependency at its declared minimum in a fresh venv
 # (tests/floors.py), where the lint, the format check and the fast suite run again, and then the
 # smoke check of the product (tests/smoke.py) on the runtime minimums. Any failure fails the run.
@@ -18,11 +19,12 @@ if ! command -v chromium >/dev/null 2>&1; then
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest
+checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, mypy, pytest
     local py=$1 status=0
     shift
     "$py" -m ruff check . || status=$?
     "$py" -m ruff format --check . || status=$?
+    "$py" scripts/typecheck.py || status=$?
     "$py" -m pytest -q -p no:cacheprovider "$@" || status=$?
     if [ "$status" -eq 5 ]; then
         echo "pytest collected no tests: that is a failure, not a pass." >&2

@@ -54,7 +54,7 @@ def test_trace_and_rank_plots(fit: bayes.BayesFit) -> None:
 
 
 def test_shrinkage_figure_and_table(fit: bayes.BayesFit) -> None:
-    table = fit.shrinkage("m2", 0.9)
+    table = fit.shrinkage("m2", level=0.9)
     assert list(table["task"]) == ["tiny", "t2", "t3", "t4"]
     assert np.all(table["direct_low"] <= table["direct"])
     assert np.all(table["direct"] <= table["direct_high"])

@@ -36,7 +36,7 @@ def result():
     n = rng.integers(5, 200, size=(2, 15))
     bench = counts_bench(n, rng.binomial(n, 0.6))
     bench = bench._replace(models=tuple(MODELS))
-    return analyze(units_from_benchmark(bench, "task"))
+    return analyze(units_from_benchmark(bench, group_by="task"))
 
 
 def test_eb_chart_sorted_by_size_coloured_by_weight_and_escaped(result) -> None:
@@ -80,7 +80,9 @@ def test_figures_with_undefined_intervals() -> None:
 def test_lab_figure_and_table() -> None:
     rng = np.random.default_rng(1)
     n = rng.integers(50, 100, size=(3, 6))
-    lab = simulate(counts_bench(n, rng.binomial(n, 0.7)), "task", 8, reps=4, seed=0)
+    lab = simulate(
+        counts_bench(n, rng.binomial(n, 0.7)), group_by="task", n_per_group=8, reps=4, seed=0
+    )
     table = lab_table(lab)
     assert list(table["method"]) == ["direct (DT)", "regression (SR)", "empirical Bayes (EB)"]
     assert table["MSE / MSE(DT)"].iloc[0] == 1.0 and np.isnan(table["coverage"].iloc[1])

@@ -16,6 +16,8 @@ import pandas as pd
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.readers.table import ROW_NOTE, Table, number_column, require_columns, text_column
 
+__all__ = ["ITEM_COLUMNS", "item_frame", "items_benchmark"]
+
 ITEM_COLUMNS = ("model", "task", "item", "score")
 
 

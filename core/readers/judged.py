@@ -16,6 +16,8 @@ names it when there are several); several epochs of one sample are averaged; a s
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 import numpy as np
 import pandas as pd
 
@@ -32,16 +34,31 @@ from benchuq.core.readers.table import (
     text_column,
 )
 
+__all__ = [
+    "ALPACA_COLUMNS",
+    "ALPACA_TASK",
+    "INSPECT_VALUES",
+    "alpaca_benchmark",
+    "alpaca_leaderboard_benchmark",
+    "alpaca_table",
+    "inspect_benchmark",
+    "is_alpaca",
+    "is_alpaca_leaderboard",
+    "is_inspect",
+]
+
 ALPACA_TASK = "alpaca_eval"
 ALPACA_COLUMNS = ("generator_2", "preference")
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
 
 def is_alpaca(columns: set[str]) -> bool:
+    """Whether a table has the columns of AlpacaEval annotations."""
     return set(ALPACA_COLUMNS) <= columns
 
 
 def is_alpaca_leaderboard(columns: set[str]) -> bool:
+    """Whether a table is an AlpacaEval leaderboard (``win_rate``, ``standard_error``)."""
     return {"win_rate", "standard_error"} <= columns
 
 
@@ -128,7 +145,8 @@ def alpaca_leaderboard_benchmark(table: Table, *, name: str) -> Benchmark:
     )
 
 
-def is_inspect(obj: object) -> bool:
+def is_inspect(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an inspect_ai eval log (``eval`` and ``status``)."""
     return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "status" in obj
 
 

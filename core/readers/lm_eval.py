@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,18 @@ from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
 from benchuq.core.readers.table import Source, decode_text, parse_json
 from benchuq.core.resources import mmlu_subject_table
 
+__all__ = [
+    "MMLU_GROUPS",
+    "MMLU_PREFIXES",
+    "PREFERRED_SAMPLE_METRICS",
+    "SAMPLES_RE",
+    "is_results",
+    "mmlu_subject",
+    "model_name",
+    "results_benchmark",
+    "samples_benchmark",
+]
+
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
 MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")
 MMLU_GROUPS = frozenset(
@@ -39,7 +52,8 @@ MMLU_GROUPS = frozenset(
 PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
 
 
-def is_results(obj: object) -> bool:
+def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an lm-evaluation-harness results file."""
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -49,11 +63,12 @@ def is_results(obj: object) -> bool:
 
 def model_name(obj: dict, file: str) -> str:
     """``pretrained=`` (with ``@revision``) from the config, else ``model_name``, else the file."""
-    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
+    config = obj["config"] if isinstance(obj.get("config"), dict) else {}
     args = config.get("model_args")
     if isinstance(args, str):
         args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
-    pretrained = args.get("pretrained") if isinstance(args, dict) else None
+    args = args if isinstance(args, dict) else {}
+    pretrained = args.get("pretrained")
     if isinstance(pretrained, str) and pretrained and not pretrained.startswith(("/", ".", "~")):
         rev = args.get("revision") or config.get("model_revision")
         return f"{pretrained}@{rev}" if rev and rev != "main" else pretrained
@@ -81,6 +96,7 @@ def _num(v: object) -> float | None:
 
 
 def mmlu_subject(task: str) -> str | None:
+    """The MMLU subject a task name stands for (prefix removed), else ``None``."""
     table = mmlu_subject_table()
     for p in MMLU_PREFIXES:
         if task.startswith(p) and task[len(p) :] in table.index:
@@ -110,13 +126,11 @@ def results_benchmark(
             hint="choose the results_*.json file written by lm_eval, or pick another format.",
         )
     results = obj["results"]
-    group_subtasks = (
-        obj.get("group_subtasks") if isinstance(obj.get("group_subtasks"), dict) else {}
-    )
+    group_subtasks = obj["group_subtasks"] if isinstance(obj.get("group_subtasks"), dict) else {}
     groups = set(obj.get("groups") or {}) | {g for g, s in group_subtasks.items() if s}
     parent = {s: g for g, subs in group_subtasks.items() if isinstance(subs, list) for s in subs}
-    n_samples = obj.get("n-samples") if isinstance(obj.get("n-samples"), dict) else {}
-    hib_table = obj.get("higher_is_better") if isinstance(obj.get("higher_is_better"), dict) else {}
+    n_samples = obj["n-samples"] if isinstance(obj.get("n-samples"), dict) else {}
+    hib_table = obj["higher_is_better"] if isinstance(obj.get("higher_is_better"), dict) else {}
     mmlu = mmlu_subject_table()
     rows: list[_Row] = []
     skipped_metric, skipped_group, skipped_n, filters = [], [], [], set()
@@ -212,7 +226,7 @@ def results_benchmark(
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
     model = model_name(obj, src.name)
-    n = np.array([[r.n for r in rows]], dtype=np.int64)
+    items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
     return Benchmark(
         name=model,
@@ -220,8 +234,8 @@ def results_benchmark(
         tasks=tuple(r.task for r in rows),
         categories=tuple(r.category for r in rows),
         kind="counts",
-        estimate=k / n,
-        n=n,
+        estimate=k / items,
+        n=items,
         correct=k,
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
@@ -363,7 +377,7 @@ def _pick_metric(rec: dict, metric: str) -> str | None:
 
     if numeric(metric):
         return metric
-    listed = rec.get("metrics") if isinstance(rec.get("metrics"), list) else []
+    listed = rec["metrics"] if isinstance(rec.get("metrics"), list) else []
     for k in (*PREFERRED_SAMPLE_METRICS, *listed):
         if numeric(k):
             return k

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 
@@ -54,6 +55,27 @@ from benchuq.core.readers.table import (
     records_table,
     rename_columns,
 )
+
+__all__ = [
+    "AUX_KINDS",
+    "AUX_LABELS",
+    "DATA_KINDS",
+    "DATA_SUFFIXES",
+    "FORMATS",
+    "LONG_SCORE_COLUMNS",
+    "OPTIONAL",
+    "REQUIRED",
+    "SAMPLES",
+    "SAMPLE_DIR",
+    "detect_format",
+    "file_columns",
+    "load_files",
+    "load_path",
+    "load_sample",
+    "missing_columns",
+    "required_columns",
+    "resolve",
+]
 
 SAMPLE_DIR = Path(str(files("benchuq.sample_data")))
 FORMATS: tuple[str, ...] = (
@@ -235,7 +257,7 @@ def load_files(
                 file=task_tables[-1].src.name,
                 hint="give one task table (task, category, n).",
             )
-        task_info = read_task_table(task_tables[0].table)
+        task_info = read_task_table(_table_of(task_tables[0]))
         notes.append(f"task table: '{task_tables[0].src.name}'.")
     for f in classified:
         if f.kind in ("instructions", "alpaca_leaderboard") and f not in data:
@@ -255,7 +277,7 @@ def load_files(
     parts = [
         (
             f.src.name,
-            _with_file(lambda f=f: _one(f, task_info, metric, models, default), f.src.name),
+            _with_file(partial(_one, f, task_info, metric, models, default), f.src.name),
         )
         for f in data
     ]
@@ -282,7 +304,7 @@ def load_files(
 def _apply_task_info(bench: Benchmark, info: TaskInfo) -> Benchmark:
     """Categories and chance levels from the task table override the files' own."""
     chance = np.array(
-        [info.chance.get(t, c) for t, c in zip(bench.tasks, bench.chance, strict=True)]
+        [info.chance.get(t, c) for t, c in zip(bench.tasks, np.asarray(bench.chance), strict=True)]
     )
     return bench.with_categories(info.category)._replace(chance=chance)
 
@@ -340,7 +362,8 @@ def _sample_models(results: list[_File]) -> dict[str, str]:
     """Folder (and results timestamp) -> model name, from lm-eval results files."""
     out: dict[str, str] = {}
     for f in results:
-        model = model_name(parse_json(f.src), f.src.name)
+        obj = parse_json(f.src)
+        model = model_name(obj if isinstance(obj, dict) else {}, f.src.name)
         folder = f.src.name.rsplit("/", 1)[0] if "/" in f.src.name else ""
         out.setdefault(folder, model)
         ts = f.src.name.rsplit("results_", 1)[-1].removesuffix(".json")
@@ -348,24 +371,26 @@ def _sample_models(results: list[_File]) -> dict[str, str]:
     return out
 
 
+def _table_of(f: _File) -> Table:
+    """The table parsed at classification, or the file read as a table now."""
+    return f.table if f.table is not None else read_table(f.src)
+
+
 def _one(
     f: _File, tasks: TaskInfo | None, metric: str, models: dict[str, str], name: str
 ) -> Benchmark:
     """The benchmark of one data file in its format."""
     src, kind = f.src, f.kind
-    table = f.table
-    if kind in ("long", "wide", "items", "alpaca_eval") and table is None:
-        table = read_table(src)
     if kind == "long":
-        return long_benchmark(table, tasks=tasks, name=name)
+        return long_benchmark(_table_of(f), tasks=tasks, name=name)
     if kind == "wide":
-        return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
+        return long_benchmark(wide_to_long(_table_of(f)), tasks=tasks, name=name)
     if kind == "items":
-        return items_benchmark(item_frame(table), name=name)
+        return items_benchmark(item_frame(_table_of(f)), name=name)
     if kind == "alpaca_eval":
-        return alpaca_benchmark(table, name=name)
+        return alpaca_benchmark(_table_of(f), name=name)
     if kind == "alpaca_leaderboard":
-        return alpaca_leaderboard_benchmark(table, name=name)
+        return alpaca_leaderboard_benchmark(_table_of(f), name=name)
     if kind in ("lm_eval", "inspect") and not looks_like_json(src):
         raise DataError(
             f"this is not a JSON file; format '{kind}' reads "

@@ -11,6 +11,8 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
 
+__all__ = ["merge"]
+
 
 def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
     """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind."""
@@ -32,7 +34,8 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
     rows: list[tuple[str, str, Benchmark, int]] = []  # (model label, file, bench, row index)
     seen_tasks: dict[str, set[str]] = {}
     for file, b in parts:
-        for t, c, ch, h in zip(b.tasks, b.categories, b.chance, b.higher_is_better, strict=True):
+        chances, hibs = np.asarray(b.chance), np.asarray(b.higher_is_better)
+        for t, c, ch, h in zip(b.tasks, b.categories, chances, hibs, strict=True):
             if t in tasks and tasks[t] != c:
                 raise DataError(
                     f"task '{t}' has category '{c}' here but '{tasks[t]}' in another file.",
@@ -45,11 +48,11 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
             hib.setdefault(t, bool(h))
         for i, m in enumerate(b.models):
             done = set(np.array(b.tasks)[~np.isnan(b.estimate[i])])
-            label, k = m, 1
+            label, copy = m, 1
             while label in seen_tasks and seen_tasks[label] & done:
-                k += 1
-                label = f"{m} ({k})"
-            if k > 1:
+                copy += 1
+                label = f"{m} ({copy})"
+            if copy > 1:
                 notes.append(
                     f"model '{m}' appears in more than one file with the same tasks; the run in "
                     f"'{file}' is shown as '{label}'."
@@ -73,7 +76,7 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
             se[mi, cols] = b.se[i, have]
         if b.n is not None:
             n[mi, cols] = b.n[i, have]
-            k[mi, cols] = b.correct[i, have]
+            k[mi, cols] = np.asarray(b.correct)[i, have]
     kw: dict[str, object] = {}
     if kind == "estimate_se":
         kw["se"] = se
