@@ -71,7 +71,7 @@ def cli_json(argv: list[str]) -> dict:
 
 def check_cli() -> list[str]:
     from benchuq.cli.cmd_app import config_flags
-    from benchuq.core.embeddings.posterior import EMBEDDING_SAMPLES, load_embedding_sample
+    from benchuq.core.embeddings import EMBEDDING_SAMPLES, load_embedding_sample
     from benchuq.core.readers.loaders import SAMPLES, load_sample
 
     done = [f"benchuq app settings {' '.join(config_flags())}"]

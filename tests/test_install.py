@@ -20,7 +20,7 @@ import pytest
 from browser_utils import run_app
 from floors import ROOT, build_dists, make_venv, pip_install
 
-from benchuq.core.embeddings.posterior import load_embedding_sample
+from benchuq.core.embeddings import load_embedding_sample
 from benchuq.core.readers.loaders import load_sample
 
 pytestmark = pytest.mark.install
