@@ -19,12 +19,11 @@ if ! command -v chromium >/dev/null 2>&1; then
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, mypy, pytest
+checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest
     local py=$1 status=0
     shift
     "$py" -m ruff check . || status=$?
     "$py" -m ruff format --check . || status=$?
-    "$py" scripts/typecheck.py || status=$?
     "$py" -m pytest -q -p no:cacheprovider "$@" || status=$?
     if [ "$status" -eq 5 ]; then
         echo "pytest collected no tests: that is a failure, not a pass." >&2
@@ -34,6 +33,7 @@ checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, mypy, p
 }
 
 status=0
+python3 scripts/typecheck.py || status=$?  # against the newest stubs only: old ones type differently
 checks python3 "$@" || status=$?
 
 echo "Floor check: every dependency at its declared minimum (tests/floors.py) ..."
