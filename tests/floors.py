@@ -184,7 +184,12 @@ def runtime_floors(folder: Path) -> list[str]:
     lower = [line for line in raised_by_extras(pyproject()) if applies(line)]
     python = folder / "venv" / "bin" / "python"
     if lower:
-        pip_install(python, "--only-binary=:all:", "--no-deps", *lower)
+        named = {Requirement(line).name for line in lower}
+        combined = (folder / "constraints.txt").read_text(encoding="utf-8").splitlines()
+        kept = [line for line in combined if Requirement(line).name not in named]
+        constraints = folder / "runtime-constraints.txt"
+        constraints.write_text("\n".join(kept + lower) + "\n", encoding="utf-8")
+        pip_install(python, "--only-binary=:all:", "-c", str(constraints), *lower)
         run([str(python), *PIP, "check"])
         check_versions(python, lower)
     return lower
