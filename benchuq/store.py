@@ -103,6 +103,7 @@ class StoreConfig:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> StoreConfig:
+        """The settings from ``BENCHUQ_STORE*`` environment variables (defaults where unset)."""
         env = os.environ if environ is None else environ
         days = _env_number(env, "BENCHUQ_STORE_DAYS", DEFAULTS["days"], int)
         max_days = _env_number(env, "BENCHUQ_STORE_MAX_DAYS", DEFAULTS["max_days"], int)
@@ -117,6 +118,7 @@ class StoreConfig:
 
     @property
     def is_s3(self) -> bool:
+        """True for an S3-compatible object store (``s3://bucket/prefix``)."""
         return self.location.startswith("s3://")
 
     def describe(self) -> str:
@@ -145,6 +147,7 @@ class Receipt:
         return f"data?data={PREFIX}{self.id}&delete={self.delete_token}"
 
     def to_json(self) -> dict[str, str]:
+        """The receipt as ``benchuq publish --json`` prints it."""
         return {
             "id": self.id,
             "link": self.link,
@@ -372,6 +375,9 @@ def decode(files: Mapping[str, bytes]) -> Benchmark:
     def grid(name: str) -> np.ndarray | None:
         return res[name].reshape(M, T) if name in res else None
 
+    estimate = grid("estimate")
+    if estimate is None:
+        raise _damaged("no estimate column", "results.parquet")
     item_tasks = None
     if meta["kind"] == "items":
         if "items.parquet" not in files:
@@ -384,7 +390,7 @@ def decode(files: Mapping[str, bytes]) -> Benchmark:
             tasks=names,
             categories=tuple(tasks["category"]),
             kind=meta["kind"],
-            estimate=grid("estimate"),
+            estimate=estimate,
             n=grid("n"),
             correct=grid("correct"),
             se=grid("se"),
@@ -406,7 +412,9 @@ def _decode_items(
     score = cols["score"]
     if np.any((score < 0) | (score > 1)):
         raise _damaged("item scores outside 0..1", "items.parquet")
-    starts = np.flatnonzero(np.r_[True, task_col[1:] != task_col[:-1]]) if len(task_col) else []
+    starts: list[int] = (
+        np.flatnonzero(np.r_[True, task_col[1:] != task_col[:-1]]).tolist() if len(task_col) else []
+    )
     runs = {}
     bounds = [*starts, len(task_col)]
     for a, b in pairwise(bounds):

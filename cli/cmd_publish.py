@@ -12,8 +12,11 @@ from pathlib import Path
 
 from benchuq.cli.common import UsageError, add_data_arguments, load_benchmark, print_json
 
+__all__ = ["register", "run_publish", "run_unpublish"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq publish`` and ``benchuq unpublish`` to the subcommands."""
     p = sub.add_parser(
         "publish",
         help="store a data set behind an unguessable link (prints the id and a delete token)",
@@ -51,6 +54,7 @@ def _source(data: str) -> str:
 
 
 def run_publish(args: argparse.Namespace) -> int:
+    """Store DATA and print the id, the link and the delete token; returns the exit code."""
     from benchuq.store import open_store
 
     if args.expires is not None and args.expires < 1:
@@ -78,6 +82,7 @@ def run_publish(args: argparse.Namespace) -> int:
 
 
 def run_unpublish(args: argparse.Namespace) -> int:
+    """Delete a published data set given its delete token; returns the exit code."""
     from benchuq.store import PREFIX, open_store, parse_shared
 
     ident = parse_shared(args.id)
