@@ -31,6 +31,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "embeddings",
     "power",
     "app",
+    "report",
     "publish",  # registers publish and unpublish
 )
 

@@ -383,3 +383,22 @@ def rank_probability_figure(
         yshift=-28,
     )
     return fig
+
+
+def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
+    """``fig`` with a grey subtitle under its title (e.g. data set, method and level), for charts
+    that leave the app; an existing subtitle is kept."""
+    title = fig.layout.title
+    if title.subtitle.text:
+        return fig
+    out = go.Figure(fig)
+    out.update_layout(
+        title={
+            "text": title.text or "",
+            "x": 0.0,
+            "xanchor": "left",
+            "subtitle": {"text": _esc(subtitle), "font": {"size": 11, "color": "#555555"}},
+        },
+        margin={"t": max(70, (fig.layout.margin.t or 0) + 25)},
+    )
+    return out

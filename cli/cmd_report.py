@@ -1,0 +1,178 @@
+"""``benchuq report``: one self-contained HTML or PDF report of a data set (findings, figures,
+caveats, how to reproduce it); ``core.report`` computes it, ``dashboard.report`` lays it out."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+from benchuq.cli.cmd_ranks import parse_weights
+from benchuq.cli.common import (
+    FORMATS,
+    add_data_arguments,
+    add_method_arguments,
+    add_normalize_arguments,
+    add_notes,
+    check_level,
+    fit_bayes,
+    load_benchmark,
+    make_draws,
+    maybe_normalize,
+)
+
+if TYPE_CHECKING:
+    from benchuq.core.data import Benchmark
+    from benchuq.core.draws import Draws
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq report`` to the subcommands."""
+    p = sub.add_parser(
+        "report",
+        help="a self-contained HTML or PDF report: findings, figures, caveats",
+        description="Write one report a manager can read in two minutes: who leads and how sure, "
+        "which models cannot be told apart, the leaderboard, differences and rank figures, the "
+        "caveats, and what reproduces the numbers. HTML works offline (figures embedded); PDF is "
+        "that HTML printed by chromium.",
+        conflict_handler="resolve",  # --format is the report's; the input's is --input-format
+    )
+    add_data_arguments(p)
+    p.add_argument(
+        "--input-format", dest="format", default="auto", choices=FORMATS, help="input format"
+    )
+    p.add_argument(
+        "--format",
+        dest="output_format",
+        default=None,
+        choices=("html", "pdf"),
+        help="report format (default: from the -o suffix, else html)",
+    )
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="default report.FORMAT")
+    add_method_arguments(p)
+    p.add_argument("--level", type=float, default=0.834, help="leaderboard interval level (0-1)")
+    p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
+    p.add_argument(
+        "--weights",
+        default=None,
+        metavar="W1,W2,...",
+        help="category weights (one per category, summing to 1): report on the weighted score "
+        "instead of the mean over all tasks",
+    )
+    add_normalize_arguments(p)
+    p.set_defaults(func=run)
+
+
+def _target(args: argparse.Namespace) -> tuple[str, Path]:
+    fmt = args.output_format
+    if fmt is None:
+        fmt = "pdf" if args.output and args.output.lower().endswith(".pdf") else "html"
+    return fmt, Path(args.output or f"report.{fmt}")
+
+
+def _draws(args: argparse.Namespace, bench: Benchmark) -> tuple[Draws, tuple[str, ...]]:
+    """Draws by the flags' method and the fit's convergence warnings (Bayes)."""
+    if args.method == "bayes":
+        fit = fit_bayes(args, bench)
+        return fit.to_draws(kind=args.interval), tuple(fit.warnings)
+    return make_draws(args, bench), ()
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that reproduces the numbers (settings flags only)."""
+    parts = ["benchuq", "report", *args.data, "--method", args.method]
+    parts += ["--reps", str(args.reps), "--seed", str(args.seed), "--level", f"{args.level:g}"]
+    if args.method == "bayes":
+        parts += ["--chains", str(args.chains), "--draws", str(args.draws)]
+        parts += ["--warmup", str(args.warmup), "--sampler", args.sampler]
+        parts += [x for spec in args.prior for x in ("--prior", spec)]
+    if args.models:
+        parts += ["--models", *args.models]
+    if args.weights:
+        parts += ["--weights", args.weights]
+    if args.normalize:
+        parts += ["--normalize", "--normalize-mode", args.normalize_mode]
+    return shlex.join(parts)
+
+
+def _query(args: argparse.Namespace, bench: Benchmark) -> str:
+    """The app link's query string for the same view (an upload cannot travel in a link)."""
+    from benchuq.dashboard.state import UPLOAD, Settings, settings_query
+
+    one = args.data[0] if len(args.data) == 1 else ""
+    data = one if one.startswith(("sample:", "shared:")) else UPLOAD
+    weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
+    settings = Settings(
+        data=data,
+        method=args.method,
+        level=args.level,
+        reps=args.reps if args.method == "bootstrap" else args.draws * args.chains,
+        seed=args.seed,
+        metric="normalized" if args.normalize else "raw",
+        weights=weights,
+        models=tuple(args.models or ()),
+    )
+    query = "?" + urlencode({"data": data} | settings_query(settings), safe=":,")
+    if data == UPLOAD:
+        query += " (upload the same files on the Data page, or publish them for a lasting link)"
+    return query
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the report; returns the exit code."""
+    import benchuq
+    from benchuq.core.report import findings
+    from benchuq.core.validation import check_known
+    from benchuq.dashboard import report
+    from benchuq.dashboard.colors import model_colors
+    from benchuq.dashboard.figures import FigureOptions
+
+    fmt, path = _target(args)
+    level = check_level(args.level)
+    bench = load_benchmark(args)
+    if args.models:
+        check_known(args.models, bench.models, what="models in --models")
+    draws, warnings = _draws(args, bench)
+    draws = maybe_normalize(args, bench, draws)
+    if args.models:
+        draws = draws.select_models(list(dict.fromkeys(args.models)))
+    weights = parse_weights(args.weights, draws.category_names)
+    scale, axis, suffix = report.display_unit(bench, normalized=args.normalize)
+    f = findings(
+        bench,
+        draws,
+        level,
+        group="overall" if weights is None else weights,
+        scale=scale,
+        suffix=suffix,
+        warnings=warnings,
+    )
+    prov = report.Provenance(
+        data=bench.name,
+        data_hash=bench.content_hash,
+        method=draws.method,
+        level=level,
+        reps=draws.reps,
+        seed=draws.seed,
+        version=benchuq.__version__,
+        query=_query(args, bench),
+        command=_command(args),
+        shape=f"{len(draws.models)} models × {len(draws.tasks)} tasks",
+        created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    options = FigureOptions(model_colors(bench.models), scale, axis)
+    figs = report.figures(f, options, prov, draws.reps)
+    with report.kaleido_svg() as svg:
+        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
+    if fmt == "pdf":
+        path.write_bytes(report.to_pdf(document))
+    else:
+        path.write_text(document, encoding="utf-8")
+    add_notes(args, draws.notes)
+    print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
+    return 0

@@ -1,0 +1,298 @@
+"""The report's findings in plain sentences, computed from draws (METHODS 2, 4, 4b, 5).
+
+A :class:`Findings` holds what a reader needs in two minutes: who leads, which models the data
+cannot tell apart from the leader and how sure that is, which pairs of the top models differ, the
+rank sets, whether the winner changes with the category weighting, and the caveats that change
+the reading of those numbers. Every sentence is decided by the same rules the app shows:
+
+- "cannot tell apart from the leader": :func:`core.leader.tied_with_leader` at the test level
+  that overlap of two ``level`` intervals approximates (95% at 83.4%), one pair at a time;
+- "how sure": the top-1 rank set (:func:`core.rank_sets.rank_sets`, max-T, at
+  ``comparison_level``) and the share of draws in which each model comes out on top;
+- "which pairs differ": simultaneous max-T intervals (:func:`core.summaries.pairwise_differences`)
+  over the ``top`` best observed models;
+- weighting: the winner of the observed weighted score ``S(w)`` over the grid of category
+  weights (:func:`core.dominance.simplex_grid`; two or three categories only).
+
+**Choice**: a winner is named ("X leads") only when no other model is tied with it; otherwise the
+sentence says there is no clear winner, so the words cannot claim more than the test shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from benchuq.core import summaries
+from benchuq.core.data import Benchmark
+from benchuq.core.dominance import simplex_grid
+from benchuq.core.draws import Draws
+from benchuq.core.leader import overlap_test_level, tied_with_leader
+from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
+from benchuq.core.readers.notes import summarize
+
+__all__ = ["SMALL_N", "Findings", "findings", "small_tasks"]
+
+SMALL_N = 30  # tasks with fewer items than this get a caveat
+WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
+
+
+@dataclass(frozen=True)
+class Findings:
+    """Headline findings, caveats and the numbers behind them (one report).
+
+    Attributes
+    ----------
+    headline
+        plain sentences, most important first.
+    caveats
+        plain sentences on what changes the reading of the numbers.
+    leader
+        the best observed model (overall score); ``tied``: the models the data cannot tell
+        apart from it, best first.
+    p_best
+        ``{model: share of draws in which it is best}`` over all models.
+    table
+        the leaderboard of the score: ``model, estimate, low, high, tied_with_leader``, best
+        first.
+    diffs
+        max-T pairwise differences among the ``top`` best observed models.
+    sets
+        rank sets of the score at ``comparison_level``.
+    label
+        the score's name (``"overall"`` or the weights).
+    weight_winners
+        ``{model: share of weightings in which it has the best observed S(w)}`` (empty with
+        one category or more than three).
+    """
+
+    headline: tuple[str, ...]
+    caveats: tuple[str, ...]
+    leader: str
+    tied: tuple[str, ...]
+    p_best: dict[str, float]
+    table: pd.DataFrame
+    diffs: pd.DataFrame
+    sets: RankSets
+    weight_winners: dict[str, float]
+    level: float
+    comparison_level: float
+    label: str
+
+
+def _names(models: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    m = list(models)
+    return m[0] if len(m) == 1 else ", ".join(m[:-1]) + " and " + m[-1]
+
+
+def _pct(p: float) -> str:
+    """A share as a percentage for people ("< 1%" and "> 99%" at the ends)."""
+    if 0 < p < 0.005:
+        return "< 1%"
+    if 0.995 < p < 1:
+        return "> 99%"
+    return f"{100 * p:.0f}%"
+
+
+def small_tasks(bench: Benchmark, limit: int = SMALL_N) -> tuple[str, ...]:
+    """Tasks where some model has fewer than ``limit`` items (none without counts)."""
+    if bench.n is None:
+        return ()
+    n = np.where(np.isnan(bench.estimate), np.inf, np.asarray(bench.n, dtype=float))
+    return tuple(t for t, m in zip(bench.tasks, n.min(axis=0), strict=True) if m < limit)
+
+
+def _weight_winners(draws: Draws) -> dict[str, float]:
+    """Share of the category-weight grid in which each model has the best observed S(w)."""
+    cats = draws.category_names
+    if len(cats) not in (2, 3) or len(draws.models) < 2:
+        return {}
+    means = np.array([summaries.group_scores(draws, c).observed for c in cats])  # (C, M)
+    if np.isnan(means).any():
+        return {}
+    grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
+    best = np.argmax(grid @ means, axis=1)
+    share = np.bincount(best, minlength=len(draws.models)) / len(grid)
+    order = np.argsort(-share, kind="stable")
+    return {draws.models[i]: float(share[i]) for i in order if share[i] > 0}
+
+
+def _lead_sentences(
+    leader: str, tied: tuple[str, ...], row: pd.Series, level: float, scale: float, suffix: str
+) -> list[str]:
+    q = f"{100 * overlap_test_level(level):.0f}%"
+    score = (
+        f"{scale * row['estimate']:.1f}{suffix} ({100 * level:.1f}% interval "
+        f"{scale * row['low']:.1f} to {scale * row['high']:.1f}{suffix})"
+    )
+    if not tied:
+        return [
+            f"{leader} leads with {score}.",
+            f"Every other model scores lower than {leader}, and the data can tell each of them "
+            f"apart from {leader} (the difference from {leader} has a {q} interval above 0, "
+            "one model at a time).",
+        ]
+    return [
+        f"No clear winner: {leader} has the highest score, {score}, but the data cannot tell "
+        f"{_names(tied)} apart from it (the difference from {leader} has a {q} interval that "
+        "includes 0).",
+    ]
+
+
+def _pairs_sentence(diffs: pd.DataFrame, level: float) -> str:
+    if diffs.empty:
+        return ""
+    k = len(pd.unique(diffs[["a", "b"]].to_numpy().ravel()))
+    differ = [
+        f"{r.a} > {r.b}" if r.low > 0 else f"{r.b} > {r.a}"
+        for r in diffs.itertuples()
+        if r.low > 0 or r.high < 0
+    ]
+    pct = f"{100 * level:g}%"
+    if not differ:
+        return (
+            f"Among the top {k} models, no pair can be told apart with {pct} confidence for all "
+            f"{len(diffs)} pairs together (simultaneous intervals)."
+        )
+    same = [f"{r.a} and {r.b}" for r in diffs.itertuples() if r.low <= 0 <= r.high]
+    head = (
+        f"Among the top {k} models, {len(differ)} of {len(diffs)} pairs differ with {pct} "
+        "confidence for all pairs together (simultaneous intervals)"
+    )
+    if not same:
+        return f"{head}: every pair differs."
+    if len(differ) <= len(same):
+        return f"{head}: {'; '.join(differ)}."
+    return f"{head}; the pairs that cannot be told apart: {'; '.join(same)}."
+
+
+def _weight_sentence(winners: dict[str, float], cats: tuple[str, ...]) -> str:
+    if not winners:
+        return ""
+    names = _names(cats)
+    if len(winners) == 1:
+        (model,) = winners
+        return (
+            f"Weighting the categories ({names}) differently does not change the winner: "
+            f"{model} has the highest observed score under every weighting."
+        )
+    parts = ", ".join(f"{m} in {_pct(s)}" for m, s in winners.items())
+    return (
+        f"The winner depends on how the categories ({names}) are weighted: on the observed "
+        f"scores, {parts} of the weightings (see the Task weights page for the map with "
+        "uncertainty)."
+    )
+
+
+def _caveats(
+    bench: Benchmark, draws: Draws, extra: Sequence[str], small: tuple[str, ...]
+) -> list[str]:
+    out = []
+    if len(draws.models) < 2:
+        out.append("Only one model: there is nothing to compare it with.")
+    out.append(
+        "The intervals assume the items (questions) of each task are independent samples from a "
+        "larger pool; items that come in clusters (several questions on one passage, repeated "
+        "prompts) make the true uncertainty larger than shown."
+    )
+    if not draws.paired and not draws.notes:  # the method's own note says it otherwise
+        out.append(
+            "Models were resampled independently (task totals only, no per-item results): "
+            "differences between models ignore the correlation that shared items create."
+        )
+    if small:
+        shown = _names(small[:6]) + (f" and {len(small) - 6} more" if len(small) > 6 else "")
+        out.append(
+            f"{len(small)} task{'s' if len(small) > 1 else ''} with fewer than {SMALL_N} items "
+            f"({shown}): their scores move a lot with a few answers."
+        )
+    out += list(extra)
+    out += list(draws.notes)
+    out += [f"From reading the data: {s}" for s in summarize(bench.notes)]
+    return out
+
+
+def findings(
+    bench: Benchmark,
+    draws: Draws,
+    level: float,
+    *,
+    group: summaries.Group = "overall",
+    scale: float = 100.0,
+    suffix: str = "%",
+    comparison_level: float = 0.95,
+    top: int = 6,
+    warnings: Sequence[str] = (),
+) -> Findings:
+    """The report's findings for ``draws`` of ``bench`` on the score ``group`` (``"overall"``,
+    the mean over tasks, or category weights; ``core.summaries.group_scores``).
+
+    ``level``: the leaderboard's interval level; ``comparison_level``: the level of the rank sets
+    and simultaneous pairwise intervals; ``top``: how many best observed models the pairwise
+    comparison covers; ``warnings``: extra caveats (e.g. a Bayesian fit's convergence warnings).
+    Scores are shown times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
+    """
+    sc = summaries.group_scores(draws, group)
+    iv = summaries.percentile_interval(sc, level)
+    table = pd.DataFrame(
+        {
+            "model": list(draws.models),
+            "estimate": iv.estimate,
+            "low": iv.low,
+            "high": iv.high,
+            "tied_with_leader": tied_with_leader(
+                sc.values, sc.observed, level, sc.higher_is_better
+            ),
+        }
+    )
+    table = table.dropna(subset=["estimate"])
+    table = table.sort_values("estimate", ascending=not sc.higher_is_better, kind="stable")
+    table = table.reset_index(drop=True)
+    leader = str(table["model"].iloc[0])
+    tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
+    sets = rank_sets(
+        sc.values, sc.observed, draws.models, comparison_level, sc.higher_is_better, sc.label
+    )
+    probs = summaries.rank_probabilities(draws, group)[:, 0]
+    p_best = {m: float(p) for m, p in zip(draws.models, probs, strict=True) if np.isfinite(p)}
+    best = list(table["model"].iloc[: max(2, top)])
+    diffs = (
+        summaries.pairwise_differences(draws, best, level=comparison_level, group=group)
+        if len(best) > 1
+        else pd.DataFrame()
+    )
+    winners = _weight_winners(draws)
+    headline = _lead_sentences(leader, tied, table.iloc[0], level, scale, suffix)
+    if len(draws.models) > 1:
+        shares = [(m, p) for m, p in sorted(p_best.items(), key=lambda kv: -kv[1]) if p > 0]
+        rest = len(p_best) - len(shares[:4])
+        headline.append(
+            "Share of the draws in which each model comes out on top: "
+            + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
+            + (
+                f"; the other {rest} {'less often' if len(shares) > 4 else 'never'}."
+                if rest
+                else "."
+            )
+        )
+        headline += rank_set_sentences(sets)
+    headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
+    headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
+    return Findings(
+        headline=tuple(headline),
+        caveats=tuple(_caveats(bench, draws, warnings, small_tasks(bench))),
+        leader=leader,
+        tied=tied,
+        p_best=p_best,
+        table=table,
+        diffs=diffs,
+        sets=sets,
+        weight_winners=winners,
+        level=level,
+        comparison_level=comparison_level,
+        label=sc.label,
+    )

@@ -1,0 +1,300 @@
+"""The one-click report: findings, figures, caveats and provenance as one self-contained HTML file,
+and that file printed to PDF by Debian's chromium (pure; no streamlit).
+
+The report model is :func:`core.report.findings`; this module only lays it out. Figures are
+the app's own builders (``dashboard.figures``, ``dashboard.figures_ranks``) with a subtitle
+naming the data set, method and level, embedded as inline SVG (rendered by kaleido): the file
+needs no network, no JavaScript and no fonts beyond the system's, so it opens offline and prints
+as it looks. **Choice**: static SVG rather than interactive plotly (5 MB of JavaScript that a
+printer cannot use).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from benchuq.core.data import Benchmark
+from benchuq.core.report import Findings
+from benchuq.dashboard.figures import FigureOptions, forest_figure, with_subtitle
+from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
+
+__all__ = [
+    "CHROMIUM",
+    "Provenance",
+    "ReportFigure",
+    "display_unit",
+    "figures",
+    "kaleido_svg",
+    "to_html",
+    "to_pdf",
+]
+
+CHROMIUM = "/usr/bin/chromium"
+WIDTH = 900  # pixels of every figure (the page's text width at 96 dpi is about 720)
+
+
+def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str, str]:
+    """``(scale, axis title, suffix)`` of scores: proportions as percent (``100, "score (%)",
+    "%"``), normalized scores on 0-100, other scores as they are."""
+    if normalized:
+        return 100.0, "normalized score (0–100)", ""
+    obs = bench.estimate[~np.isnan(bench.estimate)]
+    if bench.kind != "estimate_se" or (obs.min() >= 0 and obs.max() <= 1):
+        return 100.0, "score (%)", "%"
+    return 1.0, "score", ""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What reproduces the report: the data, the settings and the tool.
+
+    ``query`` is the share link's query string (``?data=...``); ``command`` the CLI command.
+    """
+
+    data: str
+    data_hash: str
+    method: str
+    level: float
+    reps: int
+    seed: int | None
+    version: str
+    query: str
+    command: str
+    shape: str
+    created: str
+
+    def subtitle(self) -> str:
+        """The line under every figure title: data set, method, draws, seed and level."""
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return (
+            f"Data: {self.data} · {self.method}, {self.reps} draws{seed} · "
+            f"intervals at {100 * self.level:g}%"
+        )
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """One figure of the report with the sentence that says how to read it."""
+
+    fig: go.Figure
+    reading: str
+
+
+def figures(f: Findings, options: FigureOptions, prov: Provenance, reps: int) -> list[ReportFigure]:
+    """The leaderboard, the differences among the top models and the rank sets, with titles and
+    subtitles naming data set, method and level."""
+    sub = prov.subtitle()
+    table = f.table.assign(tied=f.table["tied_with_leader"])
+    pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    out = [
+        ReportFigure(
+            with_subtitle(
+                forest_figure(table, _titled(options, f"Overall score with {pct} intervals")), sub
+            ),
+            f"Dot: the score; bar: the {pct} interval. The shaded band is the leader's interval; "
+            "an open dot marked ≈ leader is a model the data cannot tell apart from the leader.",
+        )
+    ]
+    if not f.diffs.empty:
+        k = len(pd.unique(f.diffs[["a", "b"]].to_numpy().ravel()))
+        fig = simultaneous_difference_figure(
+            f.diffs, "maxt", f.comparison_level, reps, _titled(options, f"Top {k}: differences")
+        )
+        out.append(
+            ReportFigure(
+                with_subtitle(fig, f"{sub} (this chart: {cmp} simultaneous)"),
+                f"Each row is one pair, first minus second. A bar that crosses the dashed line at "
+                f"0 means the two cannot be told apart; coloured bars clear of 0 are real "
+                f"differences. The {cmp} holds for all pairs together.",
+            )
+        )
+    if len(f.sets.models) > 1:
+        fig = rank_set_figure(f.sets, _titled(options, "Which ranks each model could hold"))
+        out.append(
+            ReportFigure(
+                with_subtitle(fig, f"{sub} (this chart: {cmp} rank sets)"),
+                f"Each bar spans the ranks the model could truly hold ({cmp} confidence; thick: "
+                "for that model alone, thin: for all models together). A long bar means the "
+                "position is uncertain.",
+            )
+        )
+    for r in out:
+        r.fig.update_layout(width=WIDTH)
+    return out
+
+
+def _titled(options: FigureOptions, title: str) -> FigureOptions:
+    return FigureOptions(options.colors, options.scale, options.unit, title)
+
+
+@contextmanager
+def kaleido_svg() -> Iterator[Callable[[go.Figure], bytes]]:
+    """A function turning figures into SVG bytes, with one kaleido server for the block (for
+    the CLI; the app uses its own long-running server, ``dashboard.export.image_bytes``)."""
+    import kaleido
+
+    def svg(fig: go.Figure) -> bytes:
+        with warnings.catch_warnings():  # plotly passes options a running server already has
+            warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+            return fig.to_image(format="svg")
+
+    kaleido.start_sync_server(silence_warnings=True)
+    try:
+        yield svg
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
+
+
+def _svg(data: bytes) -> str:
+    """Inline SVG markup that scales to the page width (a viewBox from its own size)."""
+    text = data.decode()
+    text = re.sub(r"^<\?xml[^>]*>\s*", "", text)
+    m = re.search(r'<svg[^>]*?width="([\d.]+)"[^>]*?height="([\d.]+)"', text)
+    if m and "viewBox" not in text[: m.end()]:
+        text = text.replace("<svg", f'<svg viewBox="0 0 {m.group(1)} {m.group(2)}"', 1)
+    return re.sub(r'(<svg[^>]*?) width="[\d.]+"( [^>]*?)height="[\d.]+"', r"\1\2", text, count=1)
+
+
+CSS = """
+body { font-family: "Source Sans Pro", Arial, Helvetica, sans-serif; color: #222; margin: 2em auto;
+       max-width: 820px; padding: 0 1em; line-height: 1.45; }
+h1 { font-size: 1.7em; margin-bottom: 0.1em; }
+h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.6em; }
+.sub { color: #555; margin-top: 0; }
+ul.findings li { margin-bottom: 0.45em; }
+ul.findings li:first-child { font-weight: 600; }
+figure { margin: 1.2em 0; break-inside: avoid; page-break-inside: avoid; }
+figure svg { width: 100%; height: auto; display: block; }
+figcaption { color: #444; font-size: 0.92em; }
+table { border-collapse: collapse; font-size: 0.9em; width: 100%; break-inside: auto; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr { break-inside: avoid; }
+dl.repro dt { font-weight: 600; float: left; clear: left; width: 9em; }
+dl.repro dd { margin-left: 10em; word-break: break-all; }
+code { font-size: 0.9em; }
+@page { size: A4; margin: 14mm; }
+@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } }
+"""
+
+
+def _table(f: Findings, scale: float, unit: str) -> str:
+    """The overall leaderboard as an HTML table: score, interval, ≈ leader, P(best), ranks."""
+    sets = f.sets.table().set_index("model")
+    pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    head = (
+        f"<tr><th>model</th><th class=num>{html.escape(unit)}</th>"
+        f"<th class=num>{pct} interval</th><th>vs leader</th><th class=num>top in</th>"
+        f"<th class=num>rank ({cmp})</th></tr>"
+    )
+    rows = []
+    for k, r in enumerate(f.table.itertuples()):
+        lo, hi = sets.loc[r.model, "marginal_low"], sets.loc[r.model, "marginal_high"]
+        ranks = "—" if np.isnan(lo) else (f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}")
+        tag = "leader" if k == 0 else ("≈ leader" if r.tied_with_leader else "below")
+        rows.append(
+            f"<tr><td>{html.escape(str(r.model))}</td><td class=num>{scale * r.estimate:.1f}</td>"
+            f"<td class=num>{scale * r.low:.1f} – {scale * r.high:.1f}</td><td>{tag}</td>"
+            f"<td class=num>{100 * f.p_best.get(r.model, 0.0):.0f}%</td>"
+            f"<td class=num>{ranks}</td></tr>"
+        )
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def to_html(
+    f: Findings,
+    prov: Provenance,
+    figs: list[ReportFigure],
+    svg: Callable[[go.Figure], bytes],
+    *,
+    scale: float,
+    unit: str,
+) -> str:
+    """The report as one self-contained HTML document (figures as inline SVG via ``svg``)."""
+    e = html.escape
+    pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    findings = "".join(f"<li>{e(s)}</li>" for s in f.headline)
+    caveats = "".join(f"<li>{e(s)}</li>" for s in f.caveats)
+    fig_html = "".join(
+        f"<figure>{_svg(svg(r.fig))}<figcaption>{e(r.reading)}</figcaption></figure>" for r in figs
+    )
+    repro = [
+        ("Data", f"{prov.data} ({prov.shape})"),
+        ("Data hash", f"sha256 {prov.data_hash}"),
+        ("Method", prov.method),
+        ("Draws", str(prov.reps)),
+        ("Seed", "none" if prov.seed is None else str(prov.seed)),
+        ("Level", f"{pct} (leaderboard), {cmp} (comparisons, rank sets)"),
+        ("benchuq", prov.version),
+        ("Share link", prov.query),
+        ("Command", prov.command),
+        ("Made", prov.created),
+    ]
+    dl = "".join(f"<dt>{e(k)}</dt><dd><code>{e(v)}</code></dd>" for k, v in repro)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>benchuq report: {e(prov.data)}</title><style>{CSS}</style></head>
+<body>
+<h1>Benchmark report: {e(prov.data)}</h1>
+<p class=sub>{e(prov.shape)} · {e(prov.method)}, {prov.reps} draws · intervals at {pct} ·
+made with benchuq {e(prov.version)}</p>
+<h2>Findings</h2>
+<ul class=findings>{findings}</ul>
+<h2>Leaderboard</h2>
+<p>Overall score = the mean over all tasks, in {e(unit)}. “≈ leader”: the data cannot tell the
+model apart from the leader; “top in”: the share of draws in which the model is best; “rank”:
+the ranks the model could truly hold.</p>
+{_table(f, scale, unit)}
+<h2>Figures</h2>
+{fig_html}
+<h2>Caveats</h2>
+<ul>{caveats}</ul>
+<h2>Reproduce these numbers</h2>
+<dl class=repro>{dl}</dl>
+</body></html>
+"""
+
+
+def to_pdf(document: str, timeout: float = 120.0) -> bytes:
+    """``document`` (HTML) printed to PDF by headless chromium (A4, no header or footer).
+
+    A temporary folder holds the file and chromium's profile; it is removed afterwards.
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="benchuq-report-"))
+    try:
+        src, out = tmp / "report.html", tmp / "report.pdf"
+        src.write_text(document, encoding="utf-8")
+        cmd = [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={out}",
+            src.as_uri(),
+        ]
+        subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+        if not out.exists() or out.stat().st_size == 0:
+            raise RuntimeError(f"chromium did not write the PDF (is {CHROMIUM} installed?)")
+        return out.read_bytes()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
