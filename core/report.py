@@ -122,13 +122,21 @@ def _weight_winners(draws: Draws) -> dict[str, float]:
 
 
 def _lead_sentences(
-    leader: str, tied: tuple[str, ...], row: pd.Series, level: float, scale: float, suffix: str
+    leader: str,
+    tied: tuple[str, ...],
+    row: pd.Series,
+    level: float,
+    scale: float,
+    suffix: str,
+    alone: bool,
 ) -> list[str]:
     q = f"{100 * overlap_test_level(level):.0f}%"
     score = (
         f"{scale * row['estimate']:.1f}{suffix} ({100 * level:.1f}% interval "
         f"{scale * row['low']:.1f} to {scale * row['high']:.1f}{suffix})"
     )
+    if alone:
+        return [f"{leader} scores {score}; it is the only model, so there is no ranking."]
     if not tied:
         return [
             f"{leader} leads with {score}.",
@@ -266,7 +274,9 @@ def findings(
         else pd.DataFrame()
     )
     winners = _weight_winners(draws)
-    headline = _lead_sentences(leader, tied, table.iloc[0], level, scale, suffix)
+    headline = _lead_sentences(
+        leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
+    )
     if len(draws.models) > 1:
         shares = [(m, p) for m, p in sorted(p_best.items(), key=lambda kv: -kv[1]) if p > 0]
         rest = len(p_best) - len(shares[:4])

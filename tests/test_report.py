@@ -1,0 +1,143 @@
+"""The report's sentences are true: simulated data with known truth (core.report), and the HTML
+document is self-contained (dashboard.report)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from benchuq.core.bootstrap import bootstrap
+from benchuq.core.data import Benchmark
+from benchuq.core.report import SMALL_N, findings, small_tasks
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.report import Provenance, display_unit, figures, to_html
+
+
+def _bench(p: list[float], n: int, tasks: int, seed: int) -> Benchmark:
+    rng = np.random.default_rng(seed)
+    nn = np.full((len(p), tasks), n)
+    k = rng.binomial(nn, np.asarray(p)[:, None])
+    return Benchmark(
+        name="sim",
+        models=tuple(f"m{i}" for i in range(len(p))),
+        tasks=tuple(f"t{j}" for j in range(tasks)),
+        categories=tuple("xyz"[j % 3] for j in range(tasks)),
+        kind="counts",
+        estimate=k / nn,
+        n=nn,
+        correct=k,
+    )
+
+
+def test_a_clear_leader_is_named() -> None:
+    """m0 is 10 points ahead on 6 tasks of 2000 items: the report names it, ties no one, and
+    puts it alone in the top-1 rank set."""
+    bench = _bench([0.8, 0.7, 0.65], 2000, 6, seed=1)
+    f = findings(bench, bootstrap(bench, reps=400, seed=0), 0.834)
+    assert f.headline[0].startswith("m0 leads with 80.")
+    assert f.tied == ()
+    assert "m0 is the best model with 95% confidence." in f.headline
+    assert f.p_best["m0"] > 0.99
+    assert "every pair differs" in " ".join(f.headline)
+    assert "does not change the winner: m0" in " ".join(f.headline)
+
+
+def test_equal_models_rarely_get_a_winner() -> None:
+    """Three equally good models: "X leads" needs each other model's difference from X to exclude
+    0 at 95%, so it is said in well under 5% of simulated data sets (here: at most 2 of 40)."""
+    claims = 0
+    for seed in range(40):
+        bench = _bench([0.7, 0.7, 0.7], 200, 3, seed=seed)
+        f = findings(bench, bootstrap(bench, reps=200, seed=seed), 0.834)
+        if " leads with " in f.headline[0]:
+            claims += 1
+        else:
+            assert f.headline[0].startswith("No clear winner:")
+            assert f.tied
+    assert claims <= 2
+
+
+def test_identical_models_are_all_tied() -> None:
+    bench = _bench([0.7, 0.7], 500, 3, seed=0)
+    bench = Benchmark(**{**bench.__dict__, "estimate": bench.estimate[[0, 0]],
+                         "correct": bench.correct[[0, 0]]})  # fmt: skip
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    assert f.headline[0].startswith("No clear winner: m0")
+    assert f.tied == ("m1",)
+    assert "The best model is one of {m0, m1} with 95% confidence." in f.headline
+
+
+def test_caveats_small_tasks_one_model_and_warnings() -> None:
+    bench = _bench([0.7], 20, 3, seed=0)
+    assert small_tasks(bench) == ("t0", "t1", "t2")
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834, warnings=("R-hat 1.2",))
+    text = " ".join(f.caveats)
+    assert "Only one model" in text
+    assert f"3 tasks with fewer than {SMALL_N} items (t0, t1 and t2)" in text
+    assert "R-hat 1.2" in f.caveats
+    assert "independent samples" in text  # the independence assumption, always stated
+    assert len(f.headline) == 1  # nothing to compare: no shares, sets or pairs
+
+
+def test_weighted_score_and_weighting_winners() -> None:
+    """m1 is best on category x only; with all weight on x the report names m1 the leader, and
+    the weighting sentence says the winner depends on the weights."""
+    rng = np.random.default_rng(0)
+    p = np.array([[0.5, 0.9, 0.9], [0.95, 0.6, 0.6]])  # rows: models; columns: categories x, y, z
+    nn = np.full((2, 3), 3000)
+    k = rng.binomial(nn, p)
+    bench = Benchmark(
+        name="w", models=("m0", "m1"), tasks=("a", "b", "c"), categories=("x", "y", "z"),
+        kind="counts", estimate=k / nn, n=nn, correct=k,
+    )  # fmt: skip
+    draws = bootstrap(bench, reps=300, seed=0)
+    f = findings(bench, draws, 0.834, group=np.array([1.0, 0.0, 0.0]))
+    assert f.leader == "m1" and f.headline[0].startswith("m1 leads")
+    assert f.label.startswith("weighted x 1.00")
+    assert set(f.weight_winners) == {"m0", "m1"}
+    assert "The winner depends on how the categories (x, y and z) are weighted" in " ".join(
+        f.headline
+    )
+
+
+def _prov() -> Provenance:
+    return Provenance(
+        data="sim <b>", data_hash="abc", method="bootstrap", level=0.834, reps=200, seed=3,
+        version="0+test", query="?data=upload", command="benchuq report x", shape="3 models",
+        created="now",
+    )  # fmt: skip
+
+
+def test_html_is_self_contained_and_escaped() -> None:
+    """No script, no external reference; user strings escaped; every figure has the subtitle."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    scale, axis, _ = display_unit(bench)
+    figs = figures(f, FigureOptions(scale=scale, unit=axis), _prov(), 200)
+    assert len(figs) == 3
+    for r in figs:
+        assert r.fig.layout.title.subtitle.text.startswith("Data: sim &lt;b&gt; · bootstrap")
+        assert "intervals at 83.4%" in r.fig.layout.title.subtitle.text
+
+    def svg(fig: object) -> bytes:
+        return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" height="300"></svg>'
+
+    doc = to_html(f, _prov(), figs, svg, scale=scale, unit=axis)
+    assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
+    assert "https://" not in doc
+    assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
+    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 3
+    for sentence in f.headline + f.caveats:
+        assert sentence.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in doc
+    assert "sha256 abc" in doc and "?data=upload" in doc
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+def test_display_unit(normalized: bool) -> None:
+    scale, axis, suffix = display_unit(_bench([0.5], 10, 1, 0), normalized=normalized)
+    assert scale == 100.0
+    assert (axis, suffix) == (
+        ("normalized score (0–100)", "") if normalized else ("score (%)", "%")
+    )
