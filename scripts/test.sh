@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Run the tests"; .ci/run calls exactly this).
 # Installs what the tests need (the package with its test extras, Debian's chromium for the
-# real-browser tests), then lints, checks formatting, type-checks (scripts/typecheck.py: mypy on
+# real-browser tests and the report's PDF, poppler-utils to read that PDF), then lints, checks formatting, type-checks (scripts/typecheck.py: mypy on
 # the packages listed in pyproject's [tool.mypy]) and runs the whole suite (the wheel test
 # included). Then the floor check: every direct dependency at its declared minimum in a fresh venv
 # (tests/floors.py), where the lint, the format check and the fast suite run again, and then the
@@ -17,6 +17,13 @@ if ! command -v chromium >/dev/null 2>&1; then
     if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
     $sudo_cmd apt-get update -qq
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+if ! command -v pdftoppm >/dev/null 2>&1; then
+    echo "Installing poppler-utils (pdftoppm, pdftotext) for the report's PDF tests ..."
+    sudo_cmd=""
+    if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
+    $sudo_cmd apt-get update -qq
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
 fi
 
 checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest

@@ -122,7 +122,9 @@ def test_html_is_self_contained_and_escaped() -> None:
         assert "intervals at 83.4%" in r.fig.layout.title.subtitle.text
 
     def svg(fig: object) -> bytes:
-        return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" height="300"></svg>'
+        return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" ' + (
+            b'height="300"></svg>'
+        )
 
     doc = to_html(f, _prov(), figs, svg, scale=scale, unit=axis)
     assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
