@@ -4,8 +4,6 @@ caveats, how to reproduce it); ``core.report`` computes it, ``dashboard.report``
 from __future__ import annotations
 
 import argparse
-import shlex
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -85,22 +83,23 @@ def _draws(args: argparse.Namespace, bench: Benchmark) -> tuple[Draws, tuple[str
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    parts = ["benchuq", "report", *args.data, "--method", args.method]
-    parts += ["--reps", str(args.reps), "--seed", str(args.seed), "--level", f"{args.level:g}"]
+    from benchuq.dashboard.report import command
+
+    extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
-        parts += ["--chains", str(args.chains), "--draws", str(args.draws)]
-        parts += ["--warmup", str(args.warmup), "--sampler", args.sampler]
-        parts += [x for spec in args.prior for x in ("--prior", spec)]
-    if args.models:
-        parts += ["--models", *args.models]
+        extra += ["--chains", str(args.chains), "--draws", str(args.draws)]
+        extra += ["--warmup", str(args.warmup), "--sampler", args.sampler]
+        extra += [x for spec in args.prior for x in ("--prior", spec)]
     if args.weights:
-        parts += ["--weights", args.weights]
+        extra += ["--weights", args.weights]
     if args.normalize:
-        parts += ["--normalize", "--normalize-mode", args.normalize_mode]
-    return shlex.join(parts)
+        extra += ["--normalize", "--normalize-mode", args.normalize_mode]
+    return command(
+        args.data, args.method, args.reps, args.seed, args.level, args.models or (), extra
+    )
 
 
-def _query(args: argparse.Namespace, bench: Benchmark) -> str:
+def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
     from benchuq.dashboard.state import UPLOAD, Settings, settings_query
 
@@ -125,7 +124,6 @@ def _query(args: argparse.Namespace, bench: Benchmark) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    import benchuq
     from benchuq.core.report import findings
     from benchuq.core.validation import check_known
     from benchuq.dashboard import report
@@ -152,19 +150,7 @@ def run(args: argparse.Namespace) -> int:
         suffix=suffix,
         warnings=warnings,
     )
-    prov = report.Provenance(
-        data=bench.name,
-        data_hash=bench.content_hash,
-        method=draws.method,
-        level=level,
-        reps=draws.reps,
-        seed=draws.seed,
-        version=benchuq.__version__,
-        query=_query(args, bench),
-        command=_command(args),
-        shape=f"{len(draws.models)} models × {len(draws.tasks)} tasks",
-        created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    )
+    prov = report.provenance(bench, draws, level, _query(args), _command(args))
     options = FigureOptions(model_colors(bench.models), scale, axis)
     figs = report.figures(f, options, prov, draws.reps)
     with report.kaleido_svg() as svg:

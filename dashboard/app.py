@@ -28,6 +28,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
     ("subgroups.py", "Small subgroups", ":material/group_work:"),
     ("plan.py", "Plan the next evaluation", ":material/calculate:"),
+    ("report.py", "Report", ":material/summarize:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),
 ]

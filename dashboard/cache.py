@@ -23,6 +23,7 @@ import streamlit as st
 
 from benchuq.core import bootstrap as core_bootstrap
 from benchuq.core import power, summaries
+from benchuq.core import report as core_report
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
@@ -487,3 +488,20 @@ def power_plan(
         family=family,
         correction=correction,  # type: ignore[arg-type]
     )
+
+
+# ---- Report page: the findings of the current view, cached per draws and level --------------
+@st.cache_data(max_entries=16, show_spinner="Working out the findings…")
+def report_findings(
+    key: str,
+    models: tuple[str, ...],
+    level: float,
+    display: tuple[float, str],
+    warnings: tuple[str, ...],
+    _bench: Benchmark,
+    _draws_all: Draws,
+) -> core_report.Findings:
+    """``core.report.findings`` of the shown models (``display``: scale and suffix)."""
+    shown = _draws_all.select_models(list(models))
+    scale, suffix = display
+    return core_report.findings(_bench, shown, level, scale=scale, suffix=suffix, warnings=warnings)

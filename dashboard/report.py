@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import html
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +29,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 from benchuq.core.report import Findings
 from benchuq.dashboard.figures import FigureOptions, forest_figure, with_subtitle
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
@@ -35,9 +38,11 @@ __all__ = [
     "CHROMIUM",
     "Provenance",
     "ReportFigure",
+    "command",
     "display_unit",
     "figures",
     "kaleido_svg",
+    "provenance",
     "to_html",
     "to_pdf",
 ]
@@ -83,6 +88,44 @@ class Provenance:
             f"Data: {self.data} · {self.method}, {self.reps} draws{seed} · "
             f"intervals at {100 * self.level:g}%"
         )
+
+
+def provenance(
+    bench: Benchmark, draws: Draws, level: float, query: str, command: str
+) -> Provenance:
+    """The provenance of a report on ``draws`` of ``bench`` (version and time filled in)."""
+    import benchuq
+
+    return Provenance(
+        data=bench.name,
+        data_hash=bench.content_hash,
+        method=draws.method,
+        level=level,
+        reps=draws.reps,
+        seed=draws.seed,
+        version=benchuq.__version__,
+        query=query,
+        command=command,
+        shape=f"{len(draws.models)} models × {len(draws.tasks)} tasks",
+        created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+
+
+def command(
+    data: Sequence[str],
+    method: str,
+    reps: int,
+    seed: int,
+    level: float,
+    models: Sequence[str] = (),
+    extra: Sequence[str] = (),
+) -> str:
+    """The ``benchuq report`` command that reproduces the numbers (settings flags only)."""
+    parts = ["benchuq", "report", *data, "--method", method, "--reps", str(reps)]
+    parts += ["--seed", str(seed), "--level", f"{level:g}", *extra]
+    if models:
+        parts += ["--models", *models]
+    return shlex.join(parts)
 
 
 @dataclass(frozen=True)

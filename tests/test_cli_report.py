@@ -69,6 +69,6 @@ def test_report_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(argv) == 0
     doc = out.read_text(encoding="utf-8")
     assert "3 models × 19 tasks" in doc and "Sup-100% leads with" in doc
-    assert "--models Sup-100% Rotation VAE --weights 1,0,0" in doc
+    assert "--input-format long --weights 1,0,0 --models Sup-100% Rotation VAE" in doc
     assert main(["report", "sample:toy", "--models", "nope", "-o", str(out)]) == 2
     assert "--models" in capsys.readouterr().err

@@ -1,0 +1,74 @@
+"""Report: the current view as one document for a meeting (findings, figures, caveats, how to
+reproduce it), downloaded as HTML (works offline) or PDF."""
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from benchuq.dashboard import cache, controls, report, state
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.export import image_bytes
+from benchuq.dashboard.text import md_escape
+
+ctx = current()
+st.title("Report")
+st.caption(
+    "One document to hand to a manager: who leads and how sure, which models cannot be told "
+    "apart, the leaderboard, differences and rank charts, the caveats, and how to reproduce the "
+    "numbers. It uses the data, models and settings chosen in the sidebar."
+)
+bench = ctx.require_bench()
+s = ctx.settings
+with guard("The report"):
+    draws = ctx.draws()
+    warnings: tuple[str, ...] = ()
+    extra: list[str] = []
+    if s.method == "bayes":
+        b = cache.bayes_settings()
+        warnings = cache.bayes_fit(bench, b, s.reps, s.seed).warnings
+        extra = ["--chains", str(b.chains), "--draws", str(-(-s.reps // b.chains))]
+        extra += ["--warmup", str(b.warmup), "--sampler", b.sampler, "--interval", b.interval]
+        extra += [x for spec in b.priors for x in ("--prior", spec)]
+    normalized = s.metric == "normalized"
+    scale, axis, suffix = report.display_unit(bench, normalized=normalized)
+    f = cache.report_findings(
+        ctx.draws_key, tuple(ctx.models), ctx.level, (scale, suffix), warnings, bench,
+        ctx.draws_all(),
+    )  # fmt: skip
+    query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
+    base = (st.context.url or "").split("?", 1)[0]
+    data = [s.data] if s.data.startswith(("sample:", "shared:")) else ["YOUR_FILES"]
+    command = report.command(
+        data, s.method, s.reps, s.seed, s.level, s.models,
+        extra + (["--normalize"] if normalized else []),
+    )  # fmt: skip
+    prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
+    figs = report.figures(f, ctx.figure_options(), prov, draws.reps)
+
+    def html() -> bytes:
+        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
+        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
+
+    stem = f"benchuq_report_{bench.name}"
+    left, right, _ = st.columns([1, 1, 3])
+    left.download_button(
+        "Download report (HTML)", html, file_name=f"{stem}.html", mime="text/html",
+        on_click="ignore", icon=":material/download:", type="primary", key="report_html",
+    )  # fmt: skip
+    right.download_button(
+        "Download report (PDF)", lambda: report.to_pdf(html().decode()),
+        file_name=f"{stem}.pdf", mime="application/pdf", on_click="ignore",
+        icon=":material/picture_as_pdf:", key="report_pdf",
+    )  # fmt: skip
+    st.caption("The HTML opens in any browser without a network; the PDF is the same pages.")
+    st.subheader("Findings")
+    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline))
+    st.subheader("Figures")
+    for k, r in enumerate(figs):
+        st.plotly_chart(r.fig, key=f"report_fig_{k}", config={"displaylogo": False})
+        st.caption(md_escape(r.reading))
+    st.subheader("Caveats")
+    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.caveats))
+    with st.expander("Reproduce these numbers"):
+        st.markdown(f"Data hash (sha256): `{prov.data_hash}`")
+        st.code(command, language="bash", wrap_lines=True)

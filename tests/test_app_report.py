@@ -1,0 +1,47 @@
+"""AppTest of the Report page: findings, figures, caveats and the two downloads, for a sample, an
+upload and a Bayesian run."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import page_path
+from test_app_data import GOOD, _open_data_page, _upload
+
+
+def _report(at):
+    at.switch_page(page_path("report.py")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.title[0].value == "Report"
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert {"Download report (HTML)", "Download report (PDF)"} <= set(labels)
+    return at
+
+
+def _text(at) -> str:
+    return "\n".join(m.value for m in at.markdown).replace("\\", "")  # markdown escapes off
+
+
+def test_report_of_the_sample(make_app) -> None:
+    at = _report(make_app().run())
+    text = _text(at)
+    assert "No clear winner: Sup-Rotation-100% has the highest score" in text
+    assert "with 95% confidence" in text
+    assert len(at.get("plotly_chart")) == 3
+    assert "independent samples" in text  # the caveats
+
+
+def test_report_of_an_upload(make_app) -> None:
+    at = _report(_upload(_open_data_page(make_app), "mine.csv", GOOD))
+    text = _text(at)
+    assert "No clear winner: south has the highest score, 65.0%" in text
+    assert "2 tasks with fewer than" not in text  # 300-400 items per task
+    assert at.code[0].value.startswith("benchuq report YOUR_FILES --method bootstrap")
+
+
+def test_report_of_a_bayesian_run(make_app) -> None:
+    at = _report(make_app({"reps": "400", "data": "sample:toy", "method": "bayes"}).run())
+    assert "--method bayes" in at.code[0].value and "--chains" in at.code[0].value
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert "Bayesian hierarchical (parameter)" in spec["layout"]["title"]["subtitle"]["text"]
