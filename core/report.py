@@ -34,7 +34,7 @@ from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.readers.notes import summarize
 
-__all__ = ["SMALL_N", "Findings", "findings", "small_tasks"]
+__all__ = ["SMALL_N", "Findings", "findings", "gaps_from_leader", "small_tasks"]
 
 SMALL_N = 30  # tasks with fewer items than this get a caveat
 WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
@@ -306,3 +306,34 @@ def findings(
         comparison_level=comparison_level,
         label=sc.label,
     )
+
+
+def gaps_from_leader(
+    draws: Draws, level: float, group: summaries.Group = "overall", top: int = 8
+) -> pd.DataFrame:
+    """Each model's score minus the leader's, inside every draw, with its percentile interval at
+    the "≈ leader" test level (:func:`core.leader.overlap_test_level`; METHODS 2).
+
+    Columns ``model, estimate, low, high, tied`` (``tied``: the interval contains 0, the rule of
+    :func:`core.leader.tied_with_leader`); the leader first (a gap of 0), then the models tied
+    with it, then the next best, at most ``top`` rows: the contested top of the leaderboard.
+    """
+    sc = summaries.group_scores(draws, group)
+    sign = 1.0 if sc.higher_is_better else -1.0
+    obs = sign * np.asarray(sc.observed, dtype=float)
+    present = np.flatnonzero(np.isfinite(obs))
+    lead = int(present[np.argmax(obs[present])])
+    gap = sign * (sc.values - sc.values[:, [lead]])
+    q = overlap_test_level(level)
+    low, high = np.nanquantile(gap[:, present], [(1 - q) / 2, (1 + q) / 2], axis=0)
+    table = pd.DataFrame(
+        {
+            "model": [draws.models[i] for i in present],
+            "estimate": obs[present] - obs[lead],
+            "low": low,
+            "high": high,
+        }
+    )
+    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0))
+    table = table.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+    return table.head(max(top, 1 + int(table["tied"].sum())))

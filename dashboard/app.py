@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from benchuq.dashboard import context, controls, data_notes
+from benchuq.dashboard import context, controls, data_notes, export, landing
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 
@@ -44,10 +44,14 @@ def main() -> None:
         for k, (f, t, i) in enumerate(PAGES)
     }
     nav = st.navigation(list(pages.values()))
+    first_visit = landing.first_visit()  # before the sidebar writes the link
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)
     controls.show_notices()
     data_notes.pointer(ctx, pages["data.py"], nav)
+    st.session_state[export.PAGE_KEY] = nav.title  # for the exported charts' subtitles
+    if first_visit and nav.url_path == pages[PAGES[0][0]].url_path:  # explains itself
+        landing.intro(ctx, pages["data.py"], pages["report.py"])
     nav.run()
 
 

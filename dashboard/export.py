@@ -17,6 +17,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from benchuq.dashboard.figures import chart_subtitle as chart_subtitle_text
+from benchuq.dashboard.figures import with_subtitle
+
 _LOCK = threading.Lock()
 
 
@@ -71,16 +74,46 @@ def download_menu(
             )
 
 
+PAGE_KEY = "_page_title"  # the title of the page being run (set by dashboard/app.py)
+
+
+def chart_subtitle() -> str:
+    """The subtitle of an exported chart on the current page: data set, method, draws, seed and
+    level (the page's own level where it has one, e.g. Compare's; else the sidebar's)."""
+    from benchuq.dashboard import cache, links, session
+    from benchuq.dashboard.context import current
+
+    ctx = current()
+    if ctx.bench is None:
+        return ""
+    s = ctx.settings
+    page = st.session_state.get(PAGE_KEY, "")
+    levels = [
+        float(session.stored(cls).level)
+        for cls, title in links.PAGE_SETTINGS
+        if title == page and "level" in getattr(cls, "__dataclass_fields__", {})
+    ]
+    method = cache.METHODS[s.method].label + (", normalized" if s.metric == "normalized" else "")
+    return chart_subtitle_text(ctx.bench.name, method, s.reps, s.seed, (levels or [s.level])[0])
+
+
 def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
-    """Show a "Download chart" popover: PNG, SVG (rendered on click), interactive HTML."""
+    """Show a "Download chart" popover: PNG, SVG (rendered on click), interactive HTML; the
+    exported chart carries a subtitle naming data set, method and level (:func:`chart_subtitle`;
+    a chart's own subtitle is kept)."""
+    sub = chart_subtitle()
+
+    def stamped() -> go.Figure:
+        return with_subtitle(fig, sub) if sub else fig
+
     download_menu(
         "Download chart",
         stem,
         key,
         {
-            "png": ("PNG image", lambda: image_bytes(fig, "png")),
-            "svg": ("SVG image", lambda: image_bytes(fig, "svg")),
-            "html": ("Interactive HTML", lambda: html_bytes(fig)),
+            "png": ("PNG image", lambda: image_bytes(stamped(), "png")),
+            "svg": ("SVG image", lambda: image_bytes(stamped(), "svg")),
+            "html": ("Interactive HTML", lambda: html_bytes(stamped())),
         },
     )
 

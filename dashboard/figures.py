@@ -385,6 +385,12 @@ def rank_probability_figure(
     return fig
 
 
+def chart_subtitle(data: str, method: str, reps: int, seed: int | None, level: float) -> str:
+    """The line under an exported chart's title: data set, method, draws, seed and level."""
+    seeded = "" if seed is None else f", seed {seed}"
+    return f"Data: {data} · {method}, {reps} draws{seeded} · intervals at {100 * level:g}%"
+
+
 def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
     """``fig`` with a grey subtitle under its title (e.g. data set, method and level), for charts
     that leave the app; an existing subtitle is kept."""
@@ -402,3 +408,46 @@ def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
         margin={"t": max(70, (fig.layout.margin.t or 0) + 25)},
     )
     return out
+
+
+def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
+    """How far behind the leader each model is, with intervals, best at the top (the contested
+    top of the leaderboard, ``core.report.gaps_from_leader``): a dashed line at 0 (the leader);
+    a model whose interval reaches 0 cannot be told apart from the leader (open marker)."""
+    s = options.scale
+    names = [_esc(m) for m in gaps["model"]]
+    est, low, high = (gaps[c].to_numpy(dtype=float) * s for c in ("estimate", "low", "high"))
+    tied = gaps["tied"].to_numpy(dtype=bool)
+    data = [
+        _interval_trace(
+            est[k],
+            names[k],
+            low[k],
+            high[k],
+            options.color(gaps["model"].iloc[k]),
+            f"{names[k]}<br>{est[k]:+.2f} [{low[k]:+.2f}, {high[k]:+.2f}]",
+            symbol="circle-open" if tied[k] and k else "circle",
+            size=9,
+        )
+        for k in range(len(gaps))
+    ]
+    layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(gaps), 2))
+    layout["shapes"] = [
+        {
+            "type": "line",
+            "xref": "x",
+            "yref": "paper",
+            "x0": 0,
+            "x1": 0,
+            "y0": 0,
+            "y1": 1,
+            "line": {"color": "#444444", "dash": "dash"},
+        }
+    ]
+    layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
+    unit = options.unit.replace("(%)", "(points)").replace("%", "points")
+    layout["xaxis"].update(
+        title={"text": f"difference from the leader, {unit}"},
+        range=_x_range(np.minimum(low, 0), np.maximum(high, 0), 0.04),
+    )
+    return _figure(data, layout)

@@ -31,7 +31,7 @@ import plotly.graph_objects as go
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.report import Findings
-from benchuq.dashboard.figures import FigureOptions, forest_figure, with_subtitle
+from benchuq.dashboard.figures import FigureOptions, chart_subtitle, forest_figure, with_subtitle
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
 
 __all__ = [
@@ -83,11 +83,7 @@ class Provenance:
 
     def subtitle(self) -> str:
         """The line under every figure title: data set, method, draws, seed and level."""
-        seed = "" if self.seed is None else f", seed {self.seed}"
-        return (
-            f"Data: {self.data} · {self.method}, {self.reps} draws{seed} · "
-            f"intervals at {100 * self.level:g}%"
-        )
+        return chart_subtitle(self.data, self.method, self.reps, self.seed, self.level)
 
 
 def provenance(

@@ -1,0 +1,75 @@
+"""The first screen: what the app does in two lines, the two ways in (the VTAB-1k example, your
+own results) and the contested top of the current leaderboard with its uncertainty visible
+(``core.report.gaps_from_leader``, ``dashboard.figures.gap_figure``). Shown above the default
+page by ``dashboard/app.py`` to a session opened without link parameters (a shared link opens
+the view it names)."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.navigation.page import StreamlitPage
+
+from benchuq.core.report import gaps_from_leader
+from benchuq.dashboard import upload
+from benchuq.dashboard.context import Context, guard
+from benchuq.dashboard.figures import gap_figure
+from benchuq.dashboard.text import md_escape
+
+KEY = "_first_visit"
+EXAMPLE = "sample:vtab1k"
+WHAT = (
+    "**benchuq shows how sure a benchmark leaderboard is.** Every score gets an interval, and "
+    "models that the data cannot tell apart are marked, so a 0.3-point lead is not sold as a win."
+)
+HOW = (
+    "Try the example or upload your own results; then compare models, see which ranks each could "
+    "hold, test task weightings, and download a report for your meeting."
+)
+FORMATS = (
+    "Accepted: CSV/TSV tables (per task: model, task, n, correct or accuracy; or per item), "
+    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs, AlpacaEval "
+    "annotations; files, folders or a .zip."
+)
+GAP_READING = (
+    "Each bar: how far a model is behind the leader, with its uncertainty. A bar that reaches the "
+    "dashed line (open dot) is a model the data cannot tell apart from the leader."
+)
+
+
+def first_visit() -> bool:
+    """True for a session opened without link parameters (a first-time visitor, not a shared
+    view); call it before the sidebar writes the link."""
+    return bool(st.session_state.setdefault(KEY, not st.query_params.to_dict()))
+
+
+def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) -> None:
+    """Two lines on the app, the two ways in, and the contested top with visible intervals."""
+    left, right = st.columns([5, 6], gap="large")
+    with left:
+        st.markdown(WHAT)
+        st.markdown(HOW)
+        b1, b2 = st.columns(2)
+        in_use = ctx.settings.data == EXAMPLE
+        b1.button(
+            "Try the VTAB-1k example" + (" (shown)" if in_use else ""),
+            on_click=upload.use_sample,
+            args=(EXAMPLE,),
+            disabled=in_use,
+            icon=":material/play_arrow:",
+            key="landing_example",
+            use_container_width=True,
+        )
+        with b2:
+            st.page_link(data_page, label="Upload your results", icon=":material/upload_file:")
+        st.caption(FORMATS)
+        st.page_link(
+            report_page, label="Download a report of this view", icon=":material/summarize:"
+        )
+    if ctx.bench is None:
+        return
+    with right, guard("The view of the top models"):
+        gaps = gaps_from_leader(ctx.draws(), ctx.level)
+        title = f"How far behind the leader? ({md_escape(ctx.bench.name)}, top {len(gaps)})"
+        fig = gap_figure(gaps, ctx.figure_options(title))
+        st.plotly_chart(fig, key="landing_gaps", config={"displaylogo": False})
+        st.caption(GAP_READING)
