@@ -20,6 +20,7 @@ PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 PAGES: list[tuple[str, str, str]] = [
     ("leaderboard.py", "Leaderboard", ":material/leaderboard:"),
     ("table.py", "Leaderboard table", ":material/table_view:"),
+    ("report.py", "Report", ":material/summarize:"),
     ("compare.py", "Compare models", ":material/compare_arrows:"),
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
@@ -28,7 +29,6 @@ PAGES: list[tuple[str, str, str]] = [
     ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
     ("subgroups.py", "Small subgroups", ":material/group_work:"),
     ("plan.py", "Plan the next evaluation", ":material/calculate:"),
-    ("report.py", "Report", ":material/summarize:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),
 ]

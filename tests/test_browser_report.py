@@ -1,0 +1,67 @@
+"""Real browser: a first-time visitor's landing page, the way to the upload, the Report page's
+HTML download, and that HTML opened offline. Screenshots go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+from browser_utils import ARTIFACTS, VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+TIMEOUT = 90_000
+#: pixel widths of the error bars and the marker size of a plotly chart, as drawn
+BAR_PIXELS = """el => {
+  const ax = el._fullLayout.xaxis, span = ax.range[1] - ax.range[0];
+  return el._fullData.map(t => ({
+    width: (t.error_x.array[0] + t.error_x.arrayminus[0]) / span * ax._length,
+    marker: t.marker.size}));
+}"""
+
+
+def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_path) -> None:
+    ctx = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    page = ctx.new_page()
+    page.goto(app_server)  # a first-time visitor: no link parameters
+    wait_charts(page, TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    assert exceptions_shown(page) == []
+    assert page.get_by_text("benchuq shows how sure a benchmark leaderboard is").count() == 1
+    gaps = page.locator(".st-key-landing_gaps .js-plotly-plot")
+    gaps.wait_for(timeout=TIMEOUT)
+    bars = gaps.evaluate(BAR_PIXELS)
+    # the contested top: the runner-up's and the next models' intervals are wider than the dots
+    assert all(b["width"] > b["marker"] for b in bars[1:4]), bars
+    screenshot(page, "landing_first_visit")
+
+    page.get_by_role("link", name="Upload your results").click()
+    page.get_by_role("heading", name="Upload your results").wait_for(timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    assert "/data" in page.url
+    uploader = page.locator('[data-testid="stFileUploader"] input[type=file]').first
+    uploader.wait_for(state="attached", timeout=TIMEOUT)
+    screenshot(page, "landing_upload")
+
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Report", exact=True).click()
+    page.get_by_role("heading", name="Report").first.wait_for(timeout=TIMEOUT)
+    wait_charts(page, TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    assert exceptions_shown(page) == []
+    screenshot(page, "report_page")
+    with page.expect_download(timeout=TIMEOUT) as info:
+        page.get_by_role("button", name="Download report (HTML)").click()
+    path = tmp_path / "report.html"
+    info.value.save_as(path)
+    ctx.close()
+
+    offline = browser.new_context(viewport=VIEWPORT, offline=True)
+    requests: list[str] = []
+    doc = offline.new_page()
+    doc.on("request", lambda r: requests.append(r.url))
+    doc.goto(path.as_uri())
+    assert doc.get_by_role("heading", name="Findings").count() == 1
+    assert doc.get_by_text("No clear winner: Sup-Rotation-100%").count() == 1
+    svgs = doc.locator("figure svg")
+    assert svgs.count() == 3
+    assert all(svgs.nth(k).bounding_box()["height"] > 150 for k in range(3))
+    assert [u for u in requests if not u.startswith("file:")] == []
+    doc.screenshot(path=str(ARTIFACTS / "report_html_offline.png"), full_page=True)
+    offline.close()
