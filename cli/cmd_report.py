@@ -124,7 +124,7 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.report import findings
+    from benchuq.core.report import findings, gaps_from_leader
     from benchuq.core.validation import check_known
     from benchuq.dashboard import report
     from benchuq.dashboard.colors import model_colors
@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     )
     prov = report.provenance(bench, draws, level, _query(args), _command(args))
     options = FigureOptions(model_colors(bench.models), scale, axis)
-    figs = report.figures(f, options, prov, draws.reps)
+    gaps = gaps_from_leader(draws, level, "overall" if weights is None else weights)
+    figs = report.figures(f, gaps, options, prov, draws.reps)
     with report.kaleido_svg() as svg:
         document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
     if fmt == "pdf":

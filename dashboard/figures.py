@@ -388,7 +388,8 @@ def rank_probability_figure(
 def chart_subtitle(data: str, method: str, reps: int, seed: int | None, level: float) -> str:
     """The line under an exported chart's title: data set, method, draws, seed and level."""
     seeded = "" if seed is None else f", seed {seed}"
-    return f"Data: {data} · {method}, {reps} draws{seeded} · intervals at {100 * level:g}%"
+    pct = f"{round(100 * level, 1):g}%"
+    return f"Data: {data} · {method}, {reps} draws{seeded} · intervals at {pct}"
 
 
 def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:

@@ -49,12 +49,10 @@ def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) ->
         st.markdown(WHAT)
         st.markdown(HOW)
         b1, b2 = st.columns(2)
-        in_use = ctx.settings.data == EXAMPLE
         b1.button(
-            "Try the VTAB-1k example" + (" (shown)" if in_use else ""),
+            "Try the VTAB-1k example",
             on_click=upload.use_sample,
             args=(EXAMPLE,),
-            disabled=in_use,
             icon=":material/play_arrow:",
             key="landing_example",
             use_container_width=True,

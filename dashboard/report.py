@@ -30,8 +30,15 @@ import plotly.graph_objects as go
 
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
+from benchuq.core.leader import overlap_test_level
 from benchuq.core.report import Findings
-from benchuq.dashboard.figures import FigureOptions, chart_subtitle, forest_figure, with_subtitle
+from benchuq.dashboard.figures import (
+    FigureOptions,
+    chart_subtitle,
+    forest_figure,
+    gap_figure,
+    with_subtitle,
+)
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
 
 __all__ = [
@@ -81,9 +88,11 @@ class Provenance:
     shape: str
     created: str
 
-    def subtitle(self) -> str:
-        """The line under every figure title: data set, method, draws, seed and level."""
-        return chart_subtitle(self.data, self.method, self.reps, self.seed, self.level)
+    def subtitle(self, level: float | None = None, kind: str = "") -> str:
+        """The line under every figure title: data set, method, draws, seed and level (the
+        report's level unless the chart has its own, e.g. ``kind="simultaneous"``)."""
+        text = chart_subtitle(self.data, self.method, self.reps, self.seed, level or self.level)
+        return f"{text} {kind}".rstrip()
 
 
 def provenance(
@@ -132,20 +141,34 @@ class ReportFigure:
     reading: str
 
 
-def figures(f: Findings, options: FigureOptions, prov: Provenance, reps: int) -> list[ReportFigure]:
-    """The leaderboard, the differences among the top models and the rank sets, with titles and
-    subtitles naming data set, method and level."""
-    sub = prov.subtitle()
-    table = f.table.assign(tied=f.table["tied_with_leader"])
+def figures(
+    f: Findings, gaps: pd.DataFrame, options: FigureOptions, prov: Provenance, reps: int
+) -> list[ReportFigure]:
+    """The contested top (``gaps``: ``core.report.gaps_from_leader``), the whole leaderboard,
+    the differences among the top models and the rank sets, each titled, with a subtitle naming
+    data set, method and level."""
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    test = f"{100 * overlap_test_level(f.level):.0f}%"
+    top = _titled(options, f"How far behind the leader? (top {len(gaps)})")
     out = [
         ReportFigure(
+            with_subtitle(gap_figure(gaps, top), prov.subtitle(overlap_test_level(f.level))),
+            f"Each bar: how far a model is behind the leader, with its {test} interval. A bar "
+            "that reaches the dashed line (open dot) is a model the data cannot tell apart from "
+            "the leader.",
+        ),
+        ReportFigure(
             with_subtitle(
-                forest_figure(table, _titled(options, f"Overall score with {pct} intervals")), sub
+                forest_figure(
+                    f.table.assign(tied=f.table["tied_with_leader"]),
+                    _titled(options, f"All models: score with {pct} intervals"),
+                ),
+                prov.subtitle(),
             ),
-            f"Dot: the score; bar: the {pct} interval. The shaded band is the leader's interval; "
-            "an open dot marked ≈ leader is a model the data cannot tell apart from the leader.",
-        )
+            f"Dot: the score; bar: the {pct} interval (often narrower than the dot when tasks "
+            "have many items). The shaded band is the leader's interval; ≈ leader marks the "
+            "models the data cannot tell apart from the leader.",
+        ),
     ]
     if not f.diffs.empty:
         k = len(pd.unique(f.diffs[["a", "b"]].to_numpy().ravel()))
@@ -154,17 +177,17 @@ def figures(f: Findings, options: FigureOptions, prov: Provenance, reps: int) ->
         )
         out.append(
             ReportFigure(
-                with_subtitle(fig, f"{sub} (this chart: {cmp} simultaneous)"),
-                f"Each row is one pair, first minus second. A bar that crosses the dashed line at "
-                f"0 means the two cannot be told apart; coloured bars clear of 0 are real "
-                f"differences. The {cmp} holds for all pairs together.",
+                with_subtitle(fig, prov.subtitle(f.comparison_level, "(for all pairs together)")),
+                f"Each row is one pair, first minus second. A grey bar crossing the dashed line "
+                f"at 0: the two cannot be told apart; a coloured bar clear of 0: a real "
+                f"difference. The {cmp} holds for all pairs together.",
             )
         )
     if len(f.sets.models) > 1:
-        fig = rank_set_figure(f.sets, _titled(options, "Which ranks each model could hold"))
+        fig = rank_set_figure(f.sets, _titled(options, "Which ranks could each model hold?"))
         out.append(
             ReportFigure(
-                with_subtitle(fig, f"{sub} (this chart: {cmp} rank sets)"),
+                with_subtitle(fig, prov.subtitle(f.comparison_level, "(rank sets)")),
                 f"Each bar spans the ranks the model could truly hold ({cmp} confidence; thick: "
                 "for that model alone, thin: for all models together). A long bar means the "
                 "position is uncertain.",

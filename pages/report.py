@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from benchuq.core.report import gaps_from_leader
 from benchuq.dashboard import cache, controls, report, state
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
@@ -43,14 +44,15 @@ with guard("The report"):
         extra + (["--normalize"] if normalized else []),
     )  # fmt: skip
     prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
-    figs = report.figures(f, ctx.figure_options(), prov, draws.reps)
+    gaps = gaps_from_leader(draws, ctx.level)
+    figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
 
     def html() -> bytes:
         svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
         return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
 
     stem = f"benchuq_report_{bench.name}"
-    left, right, _ = st.columns([1, 1, 3])
+    left, right, _ = st.columns([2, 2, 3])
     left.download_button(
         "Download report (HTML)", html, file_name=f"{stem}.html", mime="text/html",
         on_click="ignore", icon=":material/download:", type="primary", key="report_html",

@@ -10,7 +10,7 @@ import pytest
 
 from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark
-from benchuq.core.report import SMALL_N, findings, small_tasks
+from benchuq.core.report import SMALL_N, findings, gaps_from_leader, small_tasks
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.report import Provenance, display_unit, figures, to_html
 
@@ -115,11 +115,18 @@ def test_html_is_self_contained_and_escaped() -> None:
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
     f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
     scale, axis, _ = display_unit(bench)
-    figs = figures(f, FigureOptions(scale=scale, unit=axis), _prov(), 200)
-    assert len(figs) == 3
-    for r in figs:
-        assert r.fig.layout.title.subtitle.text.startswith("Data: sim &lt;b&gt; · bootstrap")
-        assert "intervals at 83.4%" in r.fig.layout.title.subtitle.text
+    draws = bootstrap(bench, reps=200, seed=0)
+    gaps = gaps_from_leader(draws, 0.834)
+    figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
+    assert len(figs) == 4
+    subs = [r.fig.layout.title.subtitle.text for r in figs]
+    assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
+    assert [s.split(" · ")[-1] for s in subs] == [
+        "intervals at 95%",  # the gaps: the "≈ leader" test level
+        "intervals at 83.4%",
+        "intervals at 95% (for all pairs together)",
+        "intervals at 95% (rank sets)",
+    ]
 
     def svg(fig: object) -> bytes:
         return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" ' + (
@@ -130,7 +137,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
     assert "https://" not in doc
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
-    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 3
+    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 4
     for sentence in f.headline + f.caveats:
         assert sentence.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in doc
     assert "sha256 abc" in doc and "?data=upload" in doc
