@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
-WIDTH = 900  # pixels of every figure (the page's text width at 96 dpi is about 720)
+WIDTH = 760  # pixels of every figure: about the printed text width, so its text prints legibly
 
 
 def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str, str]:

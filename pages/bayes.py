@@ -5,7 +5,7 @@ import streamlit as st
 
 from benchuq.core import summaries
 from benchuq.core.bayes.model import counts_of
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_bayes as vb
 from benchuq.dashboard import widgets_bayes as widgets
 from benchuq.dashboard.context import current, guard
@@ -23,6 +23,7 @@ from benchuq.dashboard.views_weights import weights_text
 
 ctx = current()
 st.title("Bayesian model")
+plain.intro("bayes")
 bench = ctx.require_bench()
 st.caption(
     "Per model i and task j: k ~ Binomial(n, θ), θ ~ Beta(a_i, b_i), priors on a_i and b_i "

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from benchuq.core import summaries
-from benchuq.dashboard import controls, views
+from benchuq.dashboard import controls, plain, views
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import difference_figure, win_heatmap
@@ -12,6 +12,7 @@ from benchuq.dashboard.views_compare import CORRECTIONS, CompareSettings, differ
 
 ctx = current()
 st.title("Compare models")
+plain.intro("compare")
 bench = ctx.require_bench()
 with guard("The comparison"):
     draws = ctx.draws()

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets
 from benchuq.dashboard.colors import PALETTE
@@ -14,6 +14,7 @@ from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure
 from benchuq.dashboard.text import md_escape
 
 st.title("Embedding consistency")
+plain.intro("embeddings")
 st.caption(
     "Do a model's embeddings agree with what we know about the entities? Each meta category (or "
     "each leaf of an EmbeddingTree over several features) gets a Gaussian; **ALP** is the mean "

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from benchuq.core.epp import pair_test
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
@@ -26,6 +26,7 @@ def chart(fig: go.Figure, key: str, stem: str) -> None:
 
 ctx = current()
 st.title("Win probabilities (EPP)")
+plain.intro("epp")
 bench = ctx.require_bench()
 st.caption(
     "Every round (a task, or an item) is a match between each pair of models that both have a "

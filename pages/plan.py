@@ -3,7 +3,7 @@
 import streamlit as st
 
 from benchuq.core import power as pw
-from benchuq.dashboard import cache, views
+from benchuq.dashboard import cache, plain, views
 from benchuq.dashboard import views_power as vp
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
@@ -107,6 +107,7 @@ if "_plan_link" not in ss:  # the page's first run: a link's settings go into th
 for key, value in vp.widget_state(vp.DEFAULTS).items():
     ss.setdefault(key, value)
 st.title("Plan the next evaluation")
+plain.intro("plan")
 st.caption(
     "How small a difference can this benchmark tell apart, and how many items would tell apart "
     "the one you care about? Per pair of models, at a family-wise level (Miller 2024; Methods)."

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, views
+from benchuq.dashboard import cache, controls, plain, views
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import rank_aggregation_figure, rank_probability_figure
@@ -11,6 +11,7 @@ from benchuq.dashboard.views_weights import weights_text
 
 ctx = current()
 st.title("Ranks")
+plain.intro("ranks")
 bench = ctx.require_bench()
 with guard("The rank analysis"):
     draws_all = ctx.draws_all()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_subgroups as vs
 from benchuq.dashboard import widgets_subgroups as widgets
 from benchuq.dashboard.context import current, guard
@@ -18,6 +18,7 @@ from benchuq.dashboard.text import md_escape
 
 ctx = current()
 st.title("Small subgroups")
+plain.intro("subgroups")
 st.caption(
     "A model's score on a small subgroup (one subject, one topic) is noisy. Empirical Bayes "
     "(EB) moves each direct estimate toward a regression prediction f by the weight "

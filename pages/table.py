@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, upload, views_table
+from benchuq.dashboard import cache, plain, upload, views_table
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.text import md_escape
 
 ctx = current()
 st.title("Leaderboard table")
+plain.intro("table")
 bench = ctx.require_bench()
 st.caption(
     f"Each cell: observed score [{100 * ctx.level:.1f}% percentile interval] over "

@@ -9,7 +9,7 @@ from benchuq.core.dominance import (
     to_map_weights,
     weighted_scores,
 )
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_weights as vw
 from benchuq.dashboard import widgets_weights as widgets
 from benchuq.dashboard.context import current, guard
@@ -19,6 +19,7 @@ CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "la
 
 ctx = current()
 st.title("Task weights")
+plain.intro("weights")
 bench = ctx.require_bench()
 st.caption(
     "Every point of the map (a triangle for three categories, a line for two) is a weighting "
