@@ -23,6 +23,8 @@ from benchuq.cli.common import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
 
@@ -73,12 +75,14 @@ def _target(args: argparse.Namespace) -> tuple[str, Path]:
     return fmt, Path(args.output or f"report.{fmt}")
 
 
-def _draws(args: argparse.Namespace, bench: Benchmark) -> tuple[Draws, tuple[str, ...]]:
-    """Draws by the flags' method and the fit's convergence warnings (Bayes)."""
+def _draws(
+    args: argparse.Namespace, bench: Benchmark
+) -> tuple[Draws, tuple[str, ...], pd.DataFrame | None]:
+    """Draws by the flags' method, the fit's convergence warnings and diagnostics (Bayes)."""
     if args.method == "bayes":
         fit = fit_bayes(args, bench)
-        return fit.to_draws(kind=args.interval), tuple(fit.warnings)
-    return make_draws(args, bench), ()
+        return fit.to_draws(kind=args.interval), tuple(fit.warnings), fit.diagnostics
+    return make_draws(args, bench), (), None
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -135,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     bench = load_benchmark(args)
     if args.models:
         check_known(args.models, bench.models, what="models in --models")
-    draws, warnings = _draws(args, bench)
+    draws, warnings, diagnostics = _draws(args, bench)
     draws = maybe_normalize(args, bench, draws)
     if args.models:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
@@ -149,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         scale=scale,
         suffix=suffix,
         warnings=warnings,
+        diagnostics=diagnostics,
     )
     prov = report.provenance(bench, draws, level, _query(args), _command(args))
     options = FigureOptions(model_colors(bench.models), scale, axis)

@@ -34,7 +34,15 @@ from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.readers.notes import summarize
 
-__all__ = ["SMALL_N", "Findings", "findings", "gaps_from_leader", "small_tasks"]
+__all__ = [
+    "SMALL_N",
+    "Findings",
+    "data_caveats",
+    "findings",
+    "gaps_from_leader",
+    "model_flags",
+    "small_tasks",
+]
 
 SMALL_N = 30  # tasks with fewer items than this get a caveat
 WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
@@ -62,6 +70,8 @@ class Findings:
         max-T pairwise differences among the ``top`` best observed models.
     sets
         rank sets of the score at ``comparison_level``.
+    flags
+        ``{model: caveats}`` (:func:`model_flags`) for the models that have any.
     label
         the score's name (``"overall"`` or the weights).
     weight_winners
@@ -81,6 +91,7 @@ class Findings:
     level: float
     comparison_level: float
     label: str
+    flags: dict[str, str]
 
 
 def _names(models: Sequence[str]) -> str:
@@ -104,6 +115,51 @@ def small_tasks(bench: Benchmark, limit: int = SMALL_N) -> tuple[str, ...]:
         return ()
     n = np.where(np.isnan(bench.estimate), np.inf, np.asarray(bench.n, dtype=float))
     return tuple(t for t, m in zip(bench.tasks, n.min(axis=0), strict=True) if m < limit)
+
+
+def model_flags(
+    bench: Benchmark, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
+) -> dict[str, str]:
+    """Per model, the caveats that change the reading of its score, in a few words: tasks with
+    fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
+    that have not converged (a Bayesian fit's ``diagnostics`` with ``rhat`` above ``rhat``)."""
+    out: dict[str, list[str]] = {m: [] for m in bench.models}
+    missing = np.isnan(bench.estimate)
+    if bench.n is not None:
+        small = (np.asarray(bench.n, dtype=float) < SMALL_N) & ~missing
+        for m, k in zip(bench.models, small.sum(axis=1), strict=True):
+            if k:
+                out[m].append(f"{k} task{'s' if k > 1 else ''} < {SMALL_N} items")
+    for m, k in zip(bench.models, missing.sum(axis=1), strict=True):
+        if k:
+            out[m].append(f"no result on {k} task{'s' if k > 1 else ''}")
+    if diagnostics is not None and len(diagnostics):
+        bad = set(diagnostics.loc[diagnostics["rhat"] > rhat, "model"])
+        for m in bench.models:
+            if m in bad:
+                out[m].append("chains not converged")
+    return {m: "; ".join(v) for m, v in out.items() if v}
+
+
+def data_caveats(bench: Benchmark) -> tuple[str, ...]:
+    """The data's caveats as notes (small tasks, models without a result on some tasks), for the
+    "Notes on this data" list and the report."""
+    out = []
+    small = small_tasks(bench)
+    if small:
+        shown = _names(small[:6]) + (f" and {len(small) - 6} more" if len(small) > 6 else "")
+        out.append(
+            f"{len(small)} task{'s' if len(small) > 1 else ''} with fewer than {SMALL_N} items "
+            f"({shown}): their scores move a lot with a few answers."
+        )
+    missing = np.isnan(bench.estimate).sum(axis=1)
+    partial = [f"{m} ({k})" for m, k in zip(bench.models, missing, strict=True) if k]
+    if partial:
+        out.append(
+            "Models without a result on some tasks (a partial or cancelled run?): "
+            f"{', '.join(partial)}; their overall score averages only the tasks they have."
+        )
+    return tuple(out)
 
 
 def _weight_winners(draws: Draws) -> dict[str, float]:
@@ -196,9 +252,7 @@ def _weight_sentence(winners: dict[str, float], cats: tuple[str, ...]) -> str:
     )
 
 
-def _caveats(
-    bench: Benchmark, draws: Draws, extra: Sequence[str], small: tuple[str, ...]
-) -> list[str]:
+def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
     out = []
     if len(draws.models) < 2:
         out.append("Only one model: there is nothing to compare it with.")
@@ -212,12 +266,7 @@ def _caveats(
             "Models were resampled independently (task totals only, no per-item results): "
             "differences between models ignore the correlation that shared items create."
         )
-    if small:
-        shown = _names(small[:6]) + (f" and {len(small) - 6} more" if len(small) > 6 else "")
-        out.append(
-            f"{len(small)} task{'s' if len(small) > 1 else ''} with fewer than {SMALL_N} items "
-            f"({shown}): their scores move a lot with a few answers."
-        )
+    out += list(data_caveats(bench))
     out += list(extra)
     out += list(draws.notes)
     out += [f"From reading the data: {s}" for s in summarize(bench.notes)]
@@ -235,14 +284,16 @@ def findings(
     comparison_level: float = 0.95,
     top: int = 6,
     warnings: Sequence[str] = (),
+    diagnostics: pd.DataFrame | None = None,
 ) -> Findings:
     """The report's findings for ``draws`` of ``bench`` on the score ``group`` (``"overall"``,
     the mean over tasks, or category weights; ``core.summaries.group_scores``).
 
     ``level``: the leaderboard's interval level; ``comparison_level``: the level of the rank sets
     and simultaneous pairwise intervals; ``top``: how many best observed models the pairwise
-    comparison covers; ``warnings``: extra caveats (e.g. a Bayesian fit's convergence warnings).
-    Scores are shown times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
+    comparison covers; ``warnings``: extra caveats (e.g. a Bayesian fit's convergence warnings);
+    ``diagnostics``: a Bayesian fit's diagnostics (for :func:`model_flags`). Scores are shown
+    times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
     """
     sc = summaries.group_scores(draws, group)
     iv = summaries.percentile_interval(sc, level)
@@ -294,7 +345,8 @@ def findings(
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
     return Findings(
         headline=tuple(headline),
-        caveats=tuple(_caveats(bench, draws, warnings, small_tasks(bench))),
+        caveats=tuple(_caveats(bench, draws, warnings)),
+        flags=model_flags(bench, diagnostics),
         leader=leader,
         tied=tied,
         p_best=p_best,

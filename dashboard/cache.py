@@ -500,8 +500,13 @@ def report_findings(
     warnings: tuple[str, ...],
     _bench: Benchmark,
     _draws_all: Draws,
+    _diagnostics: pd.DataFrame | None = None,
 ) -> core_report.Findings:
-    """``core.report.findings`` of the shown models (``display``: scale and suffix)."""
+    """``core.report.findings`` of the shown models (``display``: scale and suffix; a Bayesian
+    fit's ``_diagnostics``, part of the draws ``key``)."""
     shown = _draws_all.select_models(list(models))
     scale, suffix = display
-    return core_report.findings(_bench, shown, level, scale=scale, suffix=suffix, warnings=warnings)
+    return core_report.findings(
+        _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
+        diagnostics=_diagnostics,
+    )  # fmt: skip

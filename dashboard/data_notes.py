@@ -6,11 +6,19 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from benchuq.core.data import Benchmark
+from benchuq.core.report import data_caveats
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
 
-__all__ = ["expander", "pointer"]
+__all__ = ["all_notes", "expander", "pointer"]
+
+
+def all_notes(bench: Benchmark) -> tuple[str, ...]:
+    """The reader's notes and the data's caveats (``core.report.data_caveats``: small tasks,
+    partial runs), each once."""
+    return (*bench.notes, *data_caveats(bench))
 
 
 def expander(notes: tuple[str, ...]) -> None:
@@ -28,6 +36,6 @@ def pointer(ctx: Context, data_page: StreamlitPage, current: StreamlitPage) -> N
     """One line linking to the Data page when the data has notes (not on the Data page)."""
     if ctx.bench is None or current.url_path == data_page.url_path:
         return
-    text = pointer_text(ctx.bench.notes)
+    text = pointer_text(all_notes(ctx.bench))
     if text:
         st.page_link(data_page, label=md_escape(text), icon=":material/info:")

@@ -248,32 +248,52 @@ tr { break-inside: avoid; }
 dl.repro dt { font-weight: 600; float: left; clear: left; width: 9em; }
 dl.repro dd { margin-left: 10em; word-break: break-all; }
 code { font-size: 0.9em; }
+td.note { color: #a15c00; font-size: 0.9em; }
 @page { size: A4; margin: 14mm; }
 @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } }
 """
 
 
-def _table(f: Findings, scale: float, unit: str) -> str:
-    """The overall leaderboard as an HTML table: score, interval, ≈ leader, P(best), ranks."""
+def table_frame(f: Findings, scale: float, unit: str) -> pd.DataFrame:
+    """The leaderboard for people: score, interval, vs leader, share of draws on top, rank set
+    and the row's caveats (``note``), best first; numbers as text (one decimal)."""
     sets = f.sets.table().set_index("model")
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
-    head = (
-        f"<tr><th>model</th><th class=num>{html.escape(unit)}</th>"
-        f"<th class=num>{pct} interval</th><th>vs leader</th><th class=num>top in</th>"
-        f"<th class=num>rank ({cmp})</th></tr>"
-    )
     rows = []
     for k, r in enumerate(f.table.itertuples()):
         lo, hi = sets.loc[r.model, "marginal_low"], sets.loc[r.model, "marginal_high"]
-        ranks = "—" if np.isnan(lo) else (f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}")
-        tag = "leader" if k == 0 else ("≈ leader" if r.tied_with_leader else "below")
         rows.append(
-            f"<tr><td>{html.escape(str(r.model))}</td><td class=num>{scale * r.estimate:.1f}</td>"
-            f"<td class=num>{scale * r.low:.1f} – {scale * r.high:.1f}</td><td>{tag}</td>"
-            f"<td class=num>{100 * f.p_best.get(r.model, 0.0):.0f}%</td>"
-            f"<td class=num>{ranks}</td></tr>"
+            {
+                "model": str(r.model),
+                unit: f"{scale * r.estimate:.1f}",
+                f"{pct} interval": f"{scale * r.low:.1f} – {scale * r.high:.1f}",
+                "vs leader": "leader"
+                if k == 0
+                else ("≈ leader" if r.tied_with_leader else "below"),
+                "top in": f"{100 * f.p_best.get(r.model, 0.0):.0f}%",
+                f"rank ({cmp})": "—"
+                if np.isnan(lo)
+                else (f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}"),
+                "note": f.flags.get(r.model, ""),
+            }
         )
-    return f"<table>{head}{''.join(rows)}</table>"
+    return pd.DataFrame(rows)
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """``table_frame`` as HTML: numbers right-aligned, notes highlighted."""
+    e = html.escape
+    cls = ["", "num", "num", "", "num", "num", "note"]
+    head = "".join(
+        f"<th class={c or 'txt'}>{e(str(h))}</th>" for c, h in zip(cls, frame, strict=True)
+    )
+    rows = "".join(
+        "<tr>"
+        + "".join(f"<td class={c or 'txt'}>{e(str(v))}</td>" for c, v in zip(cls, row, strict=True))
+        + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<table><tr>{head}</tr>{rows}</table>"
 
 
 def to_html(
@@ -319,8 +339,8 @@ made with benchuq {e(prov.version)}</p>
 <h2>Leaderboard</h2>
 <p>Overall score = the mean over all tasks, in {e(unit)}. “≈ leader”: the data cannot tell the
 model apart from the leader; “top in”: the share of draws in which the model is best; “rank”:
-the ranks the model could truly hold.</p>
-{_table(f, scale, unit)}
+the ranks the model could truly hold; “note”: what to keep in mind when reading that row.</p>
+{_table(table_frame(f, scale, unit))}
 <h2>Figures</h2>
 {fig_html}
 <h2>Caveats</h2>

@@ -11,7 +11,7 @@ Choices the spec leaves open, made here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -71,8 +71,11 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     return pd.concat(parts, ignore_index=True)[cols]
 
 
-def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
-    """Return the leaderboard in display units (e.g. percent), with columns named for people."""
+def display_table(
+    table: pd.DataFrame, scale: float, flags: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """Return the leaderboard in display units (e.g. percent), with columns named for people;
+    with ``flags`` (``core.report.model_flags``) a ``note`` column next to the numbers."""
     out = pd.DataFrame(
         {
             "group": table["group"].map(group_label),
@@ -85,6 +88,8 @@ def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
             "≈ leader": table["tied"],
         }
     )
+    if flags:
+        out["note"] = [flags.get(m, "") for m in table["model"]]
     return out
 
 

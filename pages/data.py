@@ -91,7 +91,7 @@ with guard("The data summary"):
         f"In use: {md_escape(ctx.settings.data)} — {bench.kind.replace('_', ' ')} data.",
         icon=":material/check_circle:",
     )
-    data_notes.expander(bench.notes)
+    data_notes.expander(data_notes.all_notes(bench))
     if len(bench.models) < 2:
         st.warning("Only one model: comparisons and ranks need two or more.")
     m1, m2, m3, m4 = st.columns(4)

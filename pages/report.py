@@ -24,9 +24,11 @@ with guard("The report"):
     draws = ctx.draws()
     warnings: tuple[str, ...] = ()
     extra: list[str] = []
+    fit = None
     if s.method == "bayes":
         b = cache.bayes_settings()
-        warnings = cache.bayes_fit(bench, b, s.reps, s.seed).warnings
+        fit = cache.bayes_fit(bench, b, s.reps, s.seed)
+        warnings = fit.warnings
         extra = ["--chains", str(b.chains), "--draws", str(-(-s.reps // b.chains))]
         extra += ["--warmup", str(b.warmup), "--sampler", b.sampler, "--interval", b.interval]
         extra += [x for spec in b.priors for x in ("--prior", spec)]
@@ -34,7 +36,7 @@ with guard("The report"):
     scale, axis, suffix = report.display_unit(bench, normalized=normalized)
     f = cache.report_findings(
         ctx.draws_key, tuple(ctx.models), ctx.level, (scale, suffix), warnings, bench,
-        ctx.draws_all(),
+        ctx.draws_all(), None if fit is None else fit.diagnostics,
     )  # fmt: skip
     query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
     base = (st.context.url or "").split("?", 1)[0]
@@ -65,6 +67,8 @@ with guard("The report"):
     st.caption("The HTML opens in any browser without a network; the PDF is the same pages.")
     st.subheader("Findings")
     st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline))
+    st.subheader("Leaderboard")
+    st.dataframe(report.table_frame(f, scale, axis), hide_index=True)
     st.subheader("Figures")
     for k, r in enumerate(figs):
         st.plotly_chart(r.fig, key=f"report_fig_{k}", config={"displaylogo": False})

@@ -45,3 +45,15 @@ def test_report_of_a_bayesian_run(make_app) -> None:
     assert "--method bayes" in at.code[0].value and "--chains" in at.code[0].value
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert "Bayesian hierarchical (parameter)" in spec["layout"]["title"]["subtitle"]["text"]
+
+
+def test_small_tasks_are_noted_once_on_the_data_page(make_app) -> None:
+    small = GOOD.replace(b"north,t1,reading,400,300", b"north,t1,reading,20,15")
+    at = _upload(_open_data_page(make_app), "small.csv", small)
+    titles = [e.label for e in at.expander]
+    assert any(t.startswith("Notes on this data") for t in titles), titles
+    notes = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    assert notes.count("1 task with fewer than 30 items (t1)") == 1
+    at = _report(at)
+    table = at.dataframe[0].value.set_index("model")
+    assert table.loc["north", "note"] == "1 task < 30 items"

@@ -150,3 +150,41 @@ def test_display_unit(normalized: bool) -> None:
     assert (axis, suffix) == (
         ("normalized score (0–100)", "") if normalized else ("score (%)", "%")
     )
+
+
+def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
+    """A model with small tasks, one without a result on a task, one with unconverged chains:
+    each gets its note (report table, leaderboard table) and the data's caveats are listed once."""
+    import pandas as pd
+
+    from benchuq.core.report import data_caveats, model_flags
+    from benchuq.dashboard.report import table_frame
+    from benchuq.dashboard.views import display_table
+
+    nn = np.array([[20, 500, 500], [500, 500, 500], [500, 500, 500]])
+    est = np.array([[0.5, 0.6, 0.7], [0.6, np.nan, 0.6], [0.4, 0.5, 0.6]])
+    k = np.where(np.isnan(est), 0, np.round(est * nn)).astype(int)
+    bench = Benchmark(
+        name="f", models=("a", "b", "c"), tasks=("t0", "t1", "t2"), categories=("x",) * 3,
+        kind="counts", estimate=np.where(np.isnan(est), np.nan, k / nn), n=nn, correct=k,
+    )  # fmt: skip
+    diag = pd.DataFrame({"model": ["c", "a"], "rhat": [1.2, 1.0]})
+    flags = model_flags(bench, diag)
+    assert flags == {
+        "a": "1 task < 30 items",
+        "b": "no result on 1 task",
+        "c": "chains not converged",
+    }
+    notes = data_caveats(bench)
+    assert notes[0].startswith("1 task with fewer than 30 items (t0)")
+    assert "b (1)" in notes[1] and "partial or cancelled run" in notes[1]
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834, diagnostics=diag)
+    frame = table_frame(f, 100.0, "score (%)").set_index("model")
+    assert frame.loc["c", "note"] == "chains not converged" and frame.loc["a", "note"]
+    assert sum(notes[0] in c for c in f.caveats) == 1
+    shown = display_table(
+        pd.DataFrame({"group": "overall", "model": ["a", "b"], "estimate": 0.5, "low": 0.4,
+                      "high": 0.6, "mc_error_low": 0.0, "mc_error_high": 0.0, "tied": True}),
+        100.0, flags,
+    )  # fmt: skip
+    assert list(shown["note"]) == ["1 task < 30 items", "no result on 1 task"]
