@@ -109,7 +109,7 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def small_tasks(bench: Benchmark, limit: int = SMALL_N) -> tuple[str, ...]:
+def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
     """Tasks where some model has fewer than ``limit`` items (none without counts)."""
     if bench.n is None:
         return ()
@@ -118,7 +118,7 @@ def small_tasks(bench: Benchmark, limit: int = SMALL_N) -> tuple[str, ...]:
 
 
 def model_flags(
-    bench: Benchmark, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
+    bench: Benchmark, diagnostics: pd.DataFrame | None = None, *, rhat: float = 1.01
 ) -> dict[str, str]:
     """Per model, the caveats that change the reading of its score, in a few words: tasks with
     fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
@@ -361,7 +361,7 @@ def findings(
 
 
 def gaps_from_leader(
-    draws: Draws, level: float, group: summaries.Group = "overall", top: int = 8
+    draws: Draws, level: float, *, group: summaries.Group = "overall", top: int = 8
 ) -> pd.DataFrame:
     """Each model's score minus the leader's, inside every draw, with its percentile interval at
     the "≈ leader" test level (:func:`core.leader.overlap_test_level`; METHODS 2).
