@@ -1,9 +1,6 @@
 """Real browser: publish an upload, open the link in a fresh browser, expired / made-up / deleted
 ids, and a reload after an upload; with the store in a folder and on a real S3-compatible server.
-
-The Compare page's own choices (score, correction, models) are not in links yet (issue #14.4),
-so this flow checks the pages whose whole state is the global link: Leaderboard, Ranks and
-Task weights.
+The colleague who opens the link sees the same Leaderboard, Compare, Ranks and Task weights pages.
 """
 
 from __future__ import annotations
@@ -35,7 +32,7 @@ from benchuq.store import Store, StoreConfig, new_id
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LM_EVAL = Path(__file__).resolve().parent / "fixtures" / "real" / "lm_eval" / "results_v04"
-PAGES = ("Leaderboard", "Ranks", "Task weights")
+PAGES = ("Leaderboard", "Compare models", "Ranks", "Task weights")
 CSV = "model,task,category,n,correct\nnorth,t1,a,400,300\nsouth,t1,a,400,280\nwest,t1,a,400,200\n"
 
 
