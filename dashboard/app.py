@@ -43,7 +43,7 @@ def main() -> None:
         f: st.Page(PAGES_DIR / f, title=t, icon=i, default=(k == 0))
         for k, (f, t, i) in enumerate(PAGES)
     }
-    nav = st.navigation(list(pages.values()))
+    nav = st.navigation(list(pages.values()), expanded=True)  # every page listed, none hidden
     first_visit = landing.first_visit()  # before the sidebar writes the link
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable, Mapping
+from dataclasses import asdict, fields
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -89,9 +90,9 @@ def chart_subtitle() -> str:
     s = ctx.settings
     page = st.session_state.get(PAGE_KEY, "")
     levels = [
-        float(session.stored(cls).level)
+        float(asdict(session.stored(cls))["level"])
         for cls, title in links.PAGE_SETTINGS
-        if title == page and "level" in getattr(cls, "__dataclass_fields__", {})
+        if title == page and "level" in {f.name for f in fields(cls)}
     ]
     method = cache.METHODS[s.method].label + (", normalized" if s.metric == "normalized" else "")
     return chart_subtitle_text(ctx.bench.name, method, s.reps, s.seed, (levels or [s.level])[0])

@@ -50,6 +50,17 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
         page.get_by_role("button", name="Download report (HTML)").click()
     path = tmp_path / "report.html"
     info.value.save_as(path)
+
+    # an exported chart names data set, method and the page's own level (Compare: 95%)
+    page.goto(page.url.replace("/report?", "/compare?"))
+    page.get_by_role("heading", name="Compare models").first.wait_for(timeout=TIMEOUT)
+    wait_charts(page, TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    page.get_by_role("button", name="Download chart").first.click()
+    with page.expect_download(timeout=TIMEOUT) as chart:
+        page.get_by_role("button", name="SVG image").click()
+    svg = chart.value.path().read_text(encoding="utf-8")
+    assert "Data: vtab1k · Bootstrap, 2000 draws, seed 0 · intervals at 95%" in svg
     ctx.close()
 
     offline = browser.new_context(viewport=VIEWPORT, offline=True)
