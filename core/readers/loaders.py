@@ -266,7 +266,7 @@ def load_files(
     if absent:
         notes.append(f"{absent} model-task results are missing (shown as blanks).")
     lacking = sum(
-        int(np.isnan(it.scores[~np.isnan(bench.estimate[:, j])]).sum())
+        int((it.shape[1] - it.answered)[~np.isnan(bench.estimate[:, j])].sum())
         for j, it in enumerate(bench.item_tasks or ())
     )
     if lacking:
