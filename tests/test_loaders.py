@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchuq.core.data import DataError
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.loaders import (
     FORMATS,
     detect_format,
@@ -473,3 +473,73 @@ def test_inspect_epochs_are_averaged_and_scorer_named() -> None:
     assert any("model_graded_fact" in x for x in bench.notes)
     other = load_files([("log.json", json.dumps(obj).encode())], metric="other")
     assert other.estimate[0, 0] == 1.0
+
+
+# ---- item tables at Arrow speed (issue 18) --------------------------------------------------
+
+
+def _item_frame(rng: np.random.Generator, n: int = 60) -> pd.DataFrame:
+    rows = [
+        (m, f"t{k % 3}", f"q{k}", float(rng.random() < 0.6), f"c{k // 4}")
+        for m in ("A", "B", "C")
+        for k in range(n)
+        if not (m == "C" and k % 7 == 0)  # C lacks some items
+    ]
+    return pd.DataFrame(rows, columns=["model", "task", "item", "score", "cluster"])
+
+
+def _same(a: Benchmark, b: Benchmark) -> None:
+    assert (a.models, a.tasks, a.categories) == (b.models, b.tasks, b.categories)
+    assert np.array_equal(a.estimate, b.estimate, equal_nan=True)
+    for x, y in zip(a.item_tasks, b.item_tasks, strict=True):
+        assert list(x.items) == list(y.items) and list(x.cluster) == list(y.cluster)
+        assert np.array_equal(x.scores, y.scores, equal_nan=True)
+
+
+def test_item_formats_and_shards_read_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CSV, TSV, JSON Lines, Parquet, a folder of Parquet shards and a glob of them give one
+    benchmark, all on the Arrow path (the pandas path is switched off)."""
+    from benchuq.core.readers import items
+
+    frame = _item_frame(np.random.default_rng(0))
+    want = load_files([("x.csv", frame.to_csv(index=False).encode())])
+    monkeypatch.setattr(items, "_pandas_frame", lambda t: pytest.fail("pandas path used"))
+    frame.to_parquet(tmp_path / "x.parquet")
+    (tmp_path / "x.tsv").write_text(frame.to_csv(index=False, sep="\t"))
+    (tmp_path / "x.jsonl").write_text(frame.to_json(orient="records", lines=True))
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    shuffled = frame.sample(frac=1, random_state=1)
+    for k in range(3):
+        shuffled.iloc[k::3].to_parquet(shards / f"part-{k}.parquet")
+    for path in ("x.parquet", "x.tsv", "x.jsonl"):
+        _same(load_path(tmp_path / path), want)
+    by_folder, by_glob = load_path(shards), load_path(str(shards / "part-*.parquet"))
+    assert by_folder.models == by_glob.models and by_folder.content_hash == by_glob.content_hash
+    for j, t in enumerate(want.tasks):  # shuffled rows: same scores per (model, item)
+        a, b = want.item_tasks[j], by_folder.item_tasks[by_folder.tasks.index(t)]
+        pos = [list(b.items).index(x) for x in a.items]
+        rows = [by_folder.models.index(m) for m in want.models]
+        assert np.array_equal(a.scores, b.scores[np.ix_(rows, pos)], equal_nan=True)
+    assert want.item_tasks[0].binary and want.n.sum() == len(frame)
+
+
+def test_item_names_are_stripped_and_checked_once(tmp_path: Path) -> None:
+    text = "model,task,item,score\nA ,t,1,1\n A,t,2,0\nB,t,1,1\n"
+    bench = load_files([("x.csv", text.encode())])
+    assert bench.models == ("A", "B") and bench.n.tolist() == [[2], [1]]
+    pd.DataFrame({"model": ["A", None], "task": "t", "item": ["1", "2"], "score": 1.0}).to_parquet(
+        tmp_path / "x.parquet"
+    )
+    with pytest.raises(DataError, match=r"row 3.*the model is empty"):
+        load_path(tmp_path / "x.parquet")
+
+
+def test_a_duplicate_across_shards_names_both_files(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.0]})
+    frame.to_parquet(tmp_path / "a.parquet")
+    frame.iloc[1:].to_parquet(tmp_path / "b.parquet")
+    with pytest.raises(DataError, match=r"file 'a\.parquet' row 3, file 'b\.parquet' row 2"):
+        load_path(tmp_path)

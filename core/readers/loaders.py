@@ -9,6 +9,8 @@ Formats (``format=``): ``long``, ``wide``, ``items``, ``lm_eval``, ``lm_eval_sam
 
 from __future__ import annotations
 
+import glob
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
@@ -17,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers.items import ITEM_COLUMNS, item_frame, items_benchmark
+from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS, item_records, items_benchmark
 from benchuq.core.readers.judged import (
     alpaca_benchmark,
     alpaca_leaderboard_benchmark,
@@ -43,13 +45,16 @@ from benchuq.core.readers.long import (
 )
 from benchuq.core.readers.merge import merge
 from benchuq.core.readers.table import (
+    ArrowTable,
     Source,
     Table,
     check_mapping,
+    header_table,
     is_parquet,
     jsonl_table,
     looks_like_json,
     parse_json,
+    read_arrow,
     read_table,
     records_table,
     rename_columns,
@@ -131,11 +136,21 @@ def load_path(
     metric: str = "acc",
     name: str | None = None,
 ) -> Benchmark:
-    """Load a file or every file of a folder (recursively; hidden files skipped)."""
+    """Load a file, every file of a folder (recursively; hidden files skipped) or the files a
+    glob pattern such as ``runs/part-*.parquet`` matches (shards of one item table are read as
+    one table)."""
     p = Path(path)
-    if not p.exists():
+    if not p.exists() and any(ch in str(path) for ch in "*?["):  # a glob of shards
+        root = Path(re.split(r"[*?\[]", str(path), maxsplit=1)[0] + "x").parent
+        matches = sorted(Path(f) for f in glob.glob(str(path), recursive=True))
+        matches = [f for f in matches if f.is_file()]
+        if not matches:
+            raise DataError("no file matches the pattern.", file=str(path), hint="check it.")
+        sources = [(str(f.relative_to(root)), f.read_bytes()) for f in matches]
+        default_name = root.name or "data"
+    elif not p.exists():
         raise DataError("no such file or folder.", file=str(path), hint="check the path.")
-    if p.is_dir():
+    elif p.is_dir():
         files = sorted(
             f
             for f in p.rglob("*")
@@ -173,7 +188,7 @@ class _File:
 
     src: Source
     kind: str
-    table: Table | None = None
+    table: Table | ArrowTable | list[ArrowTable] | None = None
     raw_columns: tuple[str, ...] = ()
 
 
@@ -244,6 +259,9 @@ def load_files(
         # with sample files, lm-eval results files stay what they are: they name the model
         keep = ("lm_eval",) if format == "lm_eval_samples" else ()
         data = [f if f.kind in keep else _File(f.src, format, f.table) for f in data]
+    shards = [f for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
+    if 1 < len(shards) == len(data):  # shards of one item table: read as one
+        data = [_File(shards[0].src, "items", [f.table for f in shards])]
     samples_present = any(f.kind == "lm_eval_samples" for f in data)
     if samples_present:
         results = [f for f in data if f.kind == "lm_eval"]
@@ -297,6 +315,11 @@ def _classify(src: Source, columns: dict[str, str] | None) -> _File:
     base = src.name.rsplit("/", 1)[-1]
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return _File(src, "lm_eval_samples")
+    head = header_table(src)  # long item tables: read at Arrow speed (issue 18)
+    if head is not None and (f := _table_kind(src, head, columns)).kind == "items":
+        arrow = read_arrow(src, apply_aliases(f.table), FEW_NAMES)
+        if arrow is not None:
+            return _File(src, "items", arrow, f.raw_columns)
     if base.endswith(".jsonl"):
         return _table_kind(src, jsonl_table(src), columns)
     if is_parquet(src):
@@ -353,7 +376,7 @@ def _one(
 ) -> Benchmark:
     """The benchmark of one data file in its format."""
     src, kind = f.src, f.kind
-    table = f.table
+    table = f.table if kind == "items" or isinstance(f.table, Table) else None
     if kind in ("long", "wide", "items", "alpaca_eval") and table is None:
         table = read_table(src)
     if kind == "long":
@@ -361,7 +384,7 @@ def _one(
     if kind == "wide":
         return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
     if kind == "items":
-        return items_benchmark(item_frame(table), name=name)
+        return items_benchmark(item_records(table), name=name)
     if kind == "alpaca_eval":
         return alpaca_benchmark(table, name=name)
     if kind == "alpaca_leaderboard":
