@@ -23,10 +23,10 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 
 # Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
 # replicates): the passes over it then mostly hit the CPU cache (fastest between 2**19 and 2**20
@@ -396,6 +396,7 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
     return out
 
 
+@blas_policy
 def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
     """Item-level paired bootstrap (METHODS 2): one resample of items per task, all models.
 
@@ -417,15 +418,13 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     order, _ = _canonical(bench.tasks)
     om, _ = _canonical(bench.models)
     clustered = False
-    # many small products: BLAS threads cost more CPU than they save (benchmarks/bench_bootstrap)
-    with threadpool_limits(limits=1, user_api="blas"):
-        for j in order:
-            task = bench.item_tasks[j]
-            clustered |= task.cluster is not None
-            if task.shape[1] == 0:  # a task without items has no score
-                values[:, :, j] = np.nan
-                continue
-            values[:, :, j] = _task_draws(_units(task, om), reps, rng)
+    for j in order:
+        task = bench.item_tasks[j]
+        clustered |= task.cluster is not None
+        if task.shape[1] == 0:  # a task without items has no score
+            values[:, :, j] = np.nan
+            continue
+        values[:, :, j] = _task_draws(_units(task, om), reps, rng)
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []
     if clustered:

@@ -37,6 +37,7 @@ from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.threads import blas_policy
 
 Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]
@@ -308,6 +309,7 @@ def _check_connected(matches: np.ndarray, models: tuple[str, ...], file: str | N
         )
 
 
+@blas_policy
 def epp_from_scores(
     scores: np.ndarray,
     models: tuple[str, ...],
@@ -438,6 +440,7 @@ def _bootstrap(
     return out
 
 
+@blas_policy
 def epp(
     bench: Benchmark,
     *,

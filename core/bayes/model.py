@@ -78,6 +78,7 @@ from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes.priors import LogPrior, ModelPrior
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 
 BOUND = 30.0  # |eta|, |lambda| limit of the slice coordinates
 MIN_ACCEPT = 0.2  # below this acceptance rate (any chain) a model falls back to the Gibbs sampler
@@ -269,6 +270,7 @@ def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.asarray(bench.n, np.int64), np.asarray(bench.correct, np.int64), present
 
 
+@blas_policy
 def fit(
     bench: Benchmark,
     priors: Mapping[str, ModelPrior] | None = None,

@@ -113,9 +113,9 @@ import pandas as pd
 from scipy.linalg import solve_triangular
 from scipy.linalg.lapack import dpotrf, dtrtri
 from scipy.special import logsumexp
-from threadpoolctl import ThreadpoolController
 
 from benchuq.core.data import DataError
+from benchuq.core.threads import blas_policy
 
 EMBEDDING_SUFFIXES: tuple[str, ...] = (".npy", ".npz", ".csv", ".parquet")
 META_SUFFIXES: tuple[str, ...] = (".csv", ".parquet")
@@ -152,8 +152,7 @@ _BLOCK_FLOATS = 1 << 22
 _LOOP_DIMS = 24  # from this head size on, whitening matrices are inverted one by one
 # The work is many small matrix products: one BLAS thread is faster than several (and does not
 # oversubscribe the cores of a shared app server).
-_BLAS = ThreadpoolController()
-single_blas_thread = _BLAS.wrap(limits=1, user_api="blas")
+single_blas_thread = blas_policy  # the package's one thread policy (core.threads)
 
 
 # ---- inputs --------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.subgroups.ebci import FS_CORRECTIONS, ebci
+from benchuq.core.threads import blas_policy
 
 GROUPINGS: tuple[str, ...] = ("task", "category", "subgroup")
 BASE_FEATURES: tuple[str, ...] = ("intercept", "model", "subgroup", "category", "log_n")
@@ -456,6 +457,7 @@ class SubgroupResult:
         return 1.0 - self.alpha
 
 
+@blas_policy
 def analyze(
     units: Units,
     features: Sequence[str] | None = None,
