@@ -19,6 +19,7 @@ tasks of a benchmark reorders the draws and changes nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -309,10 +310,19 @@ def _decode(words: np.ndarray, order: np.ndarray, bits: int) -> np.ndarray:
     return out.T
 
 
-def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units:
+def _pattern_units(states: np.ndarray, counts: np.ndarray) -> _Units:
+    """Units of distinct binary patterns ``(U, M)`` with their item counts."""
+    # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
+    exact = np.float32 if int(counts.sum()) < 2**23 else np.float64
+    return _Units((states == 1).astype(exact), (states != MISSING).astype(exact), counts)
+
+
+def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
     """Patterns (binary, no clusters), clusters, or items (continuous) of one task (METHODS 2);
-    ``order`` (models in name order) makes the pattern keys."""
+    ``order`` (models in name order) makes the pattern keys. ``None`` for a task without items."""
     M, n = task.shape
+    if n == 0:
+        return None
     if task.cluster is not None:
         scores = task.scores
         answered = ~np.isnan(scores)
@@ -326,10 +336,7 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units:
         np.add.at(A, cid, answered.T.astype(float))
         return _Units(V, A, np.ones(G))
     if task.binary:
-        cols, counts = _patterns(task.state, np.arange(M) if order is None else order)
-        # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
-        exact = np.float32 if n < 2**23 else np.float64
-        return _Units((cols == 1).astype(exact), (cols != MISSING).astype(exact), counts)
+        return _pattern_units(*_patterns(task.state, np.arange(M) if order is None else order))
     vals = np.asarray(task.values, dtype=float).T
     answered = ~np.isnan(vals)
     return _Units(np.where(answered, vals, 0.0), answered.astype(float), np.ones(n))
@@ -412,21 +419,47 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     reps = _check_reps(reps)
     if bench.item_tasks is None:
         raise DataError("the paired bootstrap needs item-level scores.", column="score")
-    rng = np.random.default_rng(seed)
-    M, T = bench.shape
-    values = np.empty((reps, M, T))
-    order, _ = _canonical(bench.tasks)
     om, _ = _canonical(bench.models)
-    clustered = False
-    for j in order:
-        task = bench.item_tasks[j]
-        clustered |= task.cluster is not None
-        if task.shape[1] == 0:  # a task without items has no score
-            values[:, :, j] = np.nan
-            continue
-        values[:, :, j] = _task_draws(_units(task, om), reps, rng)
+    clustered = any(task.cluster is not None for task in bench.item_tasks)
+    values = _paired_values(bench, reps, seed, lambda j: _units(bench.item_tasks[j], om))
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []
     if clustered:
         notes.append("Clusters (items sharing a cluster id) are resampled whole within each task.")
     return _draws(bench, values, method, True, seed, notes)
+
+
+def _paired_values(
+    bench: Benchmark, reps: int, seed: int, units_of: Callable[[int], _Units | None]
+) -> np.ndarray:
+    """``(reps, M, T)`` paired draws, tasks in name order from one stream (``None`` units: a
+    task without items, ``nan``)."""
+    rng = np.random.default_rng(seed)
+    values = np.empty((reps, *bench.shape))
+    order, _ = _canonical(bench.tasks)
+    for j in order:
+        units = units_of(int(j))
+        values[:, :, j] = np.nan if units is None else _task_draws(units, reps, rng)
+    return values
+
+
+@blas_policy
+def pattern_bootstrap(
+    bench: Benchmark,
+    patterns: Sequence[tuple[np.ndarray, np.ndarray]],
+    reps: int = 2000,
+    seed: int = 0,
+) -> Draws:
+    """The item-level paired bootstrap of binary scores from compressed counts (METHODS 2):
+    per task ``(states, counts)``, the ``(U, M)`` uint8 states (0, 1, :data:`MISSING`; columns
+    in ``bench.models`` order) of its distinct item patterns in key order (see
+    :func:`_patterns`) and how many items have each. The same draws as :func:`paired_bootstrap`
+    of the items themselves for the same seed; out-of-core backends aggregate to this."""
+    reps = _check_reps(reps)
+
+    def units_of(j: int) -> _Units | None:
+        states, counts = patterns[j]
+        return _pattern_units(states, counts) if len(counts) else None
+
+    values = _paired_values(bench, reps, seed, units_of)
+    return _draws(bench, values, "bootstrap: item-level paired", True, seed, [])
