@@ -37,7 +37,23 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -
     parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
+    add_backend_arguments(parser)
     add_bayes_arguments(parser)
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where item-level data is aggregated and bootstrapped (core.backends, issue 18)."""
+    g = parser.add_argument_group("backend (large item-level data: Parquet shards)")
+    g.add_argument(
+        "--backend",
+        default=None,
+        choices=("memory", "duckdb", "dask"),
+        help="memory: load, then bootstrap (default); duckdb: aggregate Parquet shards out of "
+        "core, same draws; dask: aggregate and bootstrap on a dask.distributed cluster (Poisson "
+        "bootstrap); default duckdb when the data would not fit in memory",
+    )
+    g.add_argument("--workers", type=int, default=None, help="dask: a LocalCluster of N processes")
+    g.add_argument("--scheduler", default=None, help="dask: a running scheduler tcp://HOST:PORT")
 
 
 # ---- Bayesian hierarchical model (--method bayes; METHODS 6) --------------------------------
@@ -103,6 +119,17 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     from benchuq.core.readers.loaders import resolve
 
+    if hasattr(args, "backend"):  # commands that bootstrap: maybe out of core (issue 18)
+        from benchuq.core.backends import choose_backend, open_data
+
+        if args.workers is not None and args.workers < 1:
+            raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
+        backend = choose_backend(args.data, args.backend)
+        if backend != "memory":
+            args.source = open_data(
+                args.data, backend, workers=args.workers, scheduler=args.scheduler
+            )
+            return args.source.bench
     return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
 
 
@@ -115,6 +142,8 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
+    if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+        return args.source.draws(args.reps, args.seed)
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 

@@ -99,3 +99,21 @@ def test_dask_draws_are_bit_identical_on_1_2_and_4_workers(tmp_path: Path) -> No
     sd_ratio = poisson.values.std(axis=0) / _by_name(memory, poisson).std(axis=0)
     assert np.all(np.abs(sd_ratio - 1) < 0.25)  # Monte Carlo error of an sd with R = 400: ~4%
     assert np.allclose(poisson.values.mean(axis=0), poisson.observed, atol=0.02)
+
+
+def test_cli_backend_flag_gives_the_same_leaderboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from benchuq.cli.main import main
+
+    folder = write_shards(tmp_path / "shards")
+    out = {}
+    for backend in ("memory", "duckdb"):
+        args = ["leaderboard", str(folder), "--backend", backend, "--reps", "200", "--json"]
+        assert main(args) == 0
+        out[backend] = json.loads(capsys.readouterr().out)
+    assert out["memory"]["rows"] == out["duckdb"]["rows"]  # same models, same numbers
+    assert main(["ranks", str(folder), "--backend", "dask", "--workers", "0"]) == 2
+    assert "--workers 0" in capsys.readouterr().err
