@@ -260,11 +260,11 @@ def items_benchmark(
     P = len(item_code)
     if binary:
         data = np.full((M, P), MISSING, np.uint8)
-        data[rec.model.codes, col] = score
+        _fill(data, rec.model.codes, col, score)
         filled = P * M - int(np.count_nonzero(data == MISSING))
     else:
         data = np.full((M, P), np.nan)
-        data[rec.model.codes, col] = score
+        _fill(data, rec.model.codes, col, score)
         filled = P * M - int(np.count_nonzero(np.isnan(data)))
         if np.array_equal(score.astype(np.float32), score):  # exact in float32 (data.py)
             data = data.astype(np.float32)
@@ -304,6 +304,15 @@ def items_benchmark(
     )
 
 
+FILL_CHUNK = 2**22  # records placed at a time (bounds numpy's index temporaries)
+
+
+def _fill(data: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:
+    """``data[rows, cols] = values`` in chunks of records."""
+    for a in range(0, len(values), FILL_CHUNK):
+        data[rows[a : a + FILL_CHUNK], cols[a : a + FILL_CHUNK]] = values[a : a + FILL_CHUNK]
+
+
 def _columns(
     task: np.ndarray, item: np.ndarray, T: int, D: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -315,7 +324,7 @@ def _columns(
     if np.array_equal(owner[item], task):  # every item name belongs to one task: pair = item
         key_type = np.int16 if T < 2**15 else np.int32  # 16 bits: numpy's radix sort
         item_code = np.argsort(owner.astype(key_type), kind="stable").astype(np.int32)
-        pos = np.empty(D, np.int64)
+        pos = np.empty(D, np.int32 if D < 2**31 else np.int64)
         pos[item_code] = np.arange(D)
         col = pos[item]
         task_of = owner[item_code]
