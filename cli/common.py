@@ -22,9 +22,15 @@ class UsageError(Exception):
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
 
 
-def add_data_arguments(parser: argparse.ArgumentParser) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``."""
-    parser.add_argument("data", metavar="DATA", help="a file, a folder, or sample:<name>")
+def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``;
+    ``optional`` for a command that also works without data."""
+    parser.add_argument(
+        "data",
+        metavar="DATA",
+        nargs="?" if optional else None,
+        help="a file, a folder, or sample:<name>",
+    )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument(

@@ -22,6 +22,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "bayes",
     "eb",
     "embeddings",
+    "power",
     "app",
 )
 

@@ -24,6 +24,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("bayes.py", "Bayesian model", ":material/model_training:"),
     ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
     ("subgroups.py", "Small subgroups", ":material/group_work:"),
+    ("plan.py", "Plan the next evaluation", ":material/calculate:"),
     ("data.py", "Data", ":material/upload_file:"),
     ("methods.py", "Methods", ":material/menu_book:"),
 ]

@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core import bootstrap as core_bootstrap
-from benchuq.core import summaries
+from benchuq.core import power, summaries
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
@@ -235,3 +235,48 @@ def rank_probabilities(
     """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
     shown = _draws_all.select_models(list(models))
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+
+
+# ---- Plan page (METHODS 10): designs read from the data and plans (max-T draws), cached ------
+@st.cache_data(max_entries=32, show_spinner=False)
+def power_design(
+    content_hash: str,
+    models: tuple[str, ...],
+    group: str | tuple[float, ...],
+    rho: float,
+    _bench: Benchmark,
+) -> power.Design:
+    """``core.power.design_from_benchmark`` for the chosen models and score."""
+    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
+    return power.design_from_benchmark(_bench, models=list(models), group=g, rho=rho)
+
+
+def design_key(design: power.Design) -> str:
+    """A content key of a design (its numbers and names), for caching plans of it."""
+    h = hashlib.sha256(repr((design.name, design.models, design.n, design.group)).encode())
+    for a in (design.estimate, design.cov, design.cov_iid):
+        h.update(np.ascontiguousarray(a, dtype=float).tobytes())
+    return h.hexdigest()
+
+
+@st.cache_data(max_entries=64, show_spinner="Planning (the max-T critical value)…")
+def power_plan(
+    key: str,
+    pairs: tuple[tuple[str, str], ...],
+    level: float,
+    power_: float,
+    delta: float | tuple[float, ...] | None,
+    family: int | None,
+    correction: str,
+    _design: power.Design,
+) -> power.PowerPlan:
+    """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
+    return power.plan(
+        _design,
+        list(pairs),
+        level=level,
+        power=power_,
+        delta=delta,
+        family=family,
+        correction=correction,  # type: ignore[arg-type]
+    )

@@ -71,6 +71,29 @@ CASES: dict[str, list[str]] = {
         "--reps",
         "200",
     ],
+    "power_alpaca_eval": [
+        "power",
+        "sample:alpaca_eval",
+        "--models",
+        "claude-2",
+        "claude-2.1",
+        "gpt-3.5-turbo-1106",
+        "--delta",
+        "0.01",
+    ],
+    "power_mmlu": [
+        "power",
+        "sample:mmlu",
+        "--models",
+        "llama-30B_mmlu_5-shot",
+        "llama-13B_mmlu_5-shot",
+        "mosaicml/mpt-7b",
+        "--correction",
+        "bonferroni",
+        "--delta",
+        "0.01",
+    ],
+    "power_assumptions": ["power", "--accuracy", "0.7", "0.72", "--corr", "0.5", "--items", "800"],
 }
 
 TIMING_KEYS = {"sampler_seconds", "seconds", "elapsed"}

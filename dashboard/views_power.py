@@ -1,0 +1,423 @@
+"""Plan page (METHODS 10): its settings as they travel in the link, and what it shows (pure).
+
+The link: each field of :class:`PlanSettings` travels as the query parameter named in
+:data:`LINK` (``plan_*``), non-default values only; a bad value falls back to its default with a
+:class:`~benchuq.dashboard.state.Notice` naming it. Data-dependent values (``plan_models``,
+``plan_group``) are checked against the data by :func:`check_data`. This is the page's own small
+version of a per-page link mechanism (read on the page's first run, written on every run).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+
+from benchuq.core import power as pw
+from benchuq.core.data import Benchmark, DataError
+from benchuq.dashboard.state import Notice
+
+MODES = {"data": "From the loaded data", "new": "A new benchmark (no data yet)"}
+GROW = {"keep": "Keep today's items", "add": "Write new items"}
+HELP = {
+    "plan_acc": "Comma-separated, e.g. 70, 72 (right/wrong scores); mean scores when a per-item SD "
+    "is given.",
+    "plan_corr": "Between two models' scores on the same item: 0 is conservative; 0.3-0.6 is "
+    "typical for models answering one test.",
+    "plan_tasks": "Tasks of this many items each, averaged with equal weights. With the same "
+    "per-item variance everywhere the task count only changes how items are counted.",
+    "plan_cluster": "Items that share a passage, prompt or source move together: the design effect "
+    "1 + (m - 1) ICC multiplies the variance.",
+    "plan_sd": "Standard deviation of one model's per-item score for continuous scores (F1, judge "
+    "scores); 0 for right/wrong answers.",
+    "plan_correction": "The critical value for the family of comparisons: max-T (simultaneous "
+    "intervals, the Compare page's method) is exact for correlated pairs; Bonferroni is "
+    "simpler and a little wider.",
+    "plan_family": "Comparisons you will make: 0 counts the pairs shown (as the Compare page "
+    "does). Any other number takes them as independent (Sidak for max-T).",
+    "plan_rho": "Task counts cannot show how models co-vary: this is an assumption (0 is "
+    "conservative when models succeed on the same items). Item-level data give their own.",
+    "sampling": "With stochastic generation each item can be answered K times and scored by the "
+    "mean (Miller 2024, resampling): the item score's variance is between + within / K. A "
+    "budget buys items x answers; more answers pay only while within / K is large against the "
+    "between-item variance, or when new items are scarce or costly.",
+    "plan_budget": "Answers (generations) per model you can afford; 0 = four answers per item now.",
+    "plan_cost": "Writing or checking one more item, in answers' worth (used with 'Write new "
+    "items'); with a cost, the best K is about sqrt(cost x within / between).",
+    "plan_within": "The part of the per-item variance that is sampling noise (two answers to the "
+    "same item differ). For right/wrong answers: (rA + rB) / 2 divided by the per-item variance "
+    "of the difference, with r a model's share of items whose two answers disagree.",
+}
+
+# The page's input rows: (widget, label, positional arguments, keyword arguments); the keys are
+# the link names; help texts are in HELP under the same keys.
+Input = tuple[str, str, tuple, dict]
+NEW_INPUTS: tuple[Input, ...] = (
+    ("text_input", "Accuracies (%), one per model", (), {"key": "plan_acc"}),
+    ("slider", "Correlation between models", (0.0, 0.99), {"step": 0.01, "key": "plan_corr"}),
+    ("number_input", "Items per task", (2, 10**9), {"step": 100, "key": "plan_items"}),
+    ("number_input", "Tasks", (1, 100_000), {"key": "plan_tasks"}),
+    ("number_input", "Items per cluster", (1.0, 1e6), {"step": 1.0, "key": "plan_cluster"}),
+    ("slider", "Within-cluster correlation (ICC)", (0.0, 1.0), {"step": 0.01, "key": "plan_icc"}),
+    ("number_input", "Per-item SD (0 = right/wrong)", (0.0, 1e9), {"key": "plan_sd"}),
+)
+COMMON_INPUTS: tuple[Input, ...] = (
+    ("slider", "Family-wise level (%)", (80.0, 99.5), {"step": 0.5, "key": "plan_level"}),
+    ("slider", "Power (%)", (50.0, 99.0), {"step": 1.0, "key": "plan_power"}),
+    ("number_input", "Difference to detect ({unit})", (1e-6, 1e6), {"key": "plan_delta"}),
+    (
+        "selectbox",
+        "Multiplicity",
+        (tuple(pw.CORRECTIONS),),
+        {"format_func": pw.CORRECTIONS.get, "key": "plan_correction"},
+    ),
+    ("number_input", "Comparisons (0 = the pairs shown)", (0, 100_000), {"key": "plan_family"}),
+)
+NEW_DELTA: Input = (
+    "number_input",
+    "Difference to detect ({unit}; 0 = the assumed ones)",
+    (0.0, 1e6),
+    {"key": "plan_new_delta"},
+)
+SAMPLING_INPUTS: tuple[Input, ...] = (
+    ("slider", "Within-item share (%)", (0.0, 100.0), {"step": 1.0, "key": "plan_within"}),
+    (
+        "number_input",
+        "Budget: answers per model (0 = 4x items)",
+        (0, 10**12),
+        {"key": "plan_budget"},
+    ),
+    ("radio", "Items", (tuple(GROW),), {"format_func": GROW.get, "key": "plan_grow"}),
+    ("number_input", "Answers one new item costs", (0.0, 1e9), {"key": "plan_cost"}),
+)
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    """The Plan page's inputs (units as on screen, except ``level`` and ``power``: fractions).
+
+    ``delta``: difference to detect, in display units (points for proportions); ``new_delta``:
+    the same without data, 0 = each pair's assumed difference; ``family``:
+    comparisons in the family, 0 = the pairs shown; ``models``: empty = the top three;
+    ``accuracies``: comma-separated percentages (no-data form); ``sd``: per-item standard
+    deviation of continuous scores, 0 = right/wrong scores; ``within``: share (%) of the
+    per-item variance that is sampling noise; ``budget``: answers per model, 0 = four times
+    today's items; ``grow``: keep today's items or write new ones at ``cost`` answers each.
+    """
+
+    mode: str = "data"
+    level: float = 0.95
+    power: float = 0.8
+    delta: float = 1.0
+    new_delta: float = 0.0
+    correction: str = "maxt"
+    family: int = 0
+    models: tuple[str, ...] = ()
+    group: str = "overall"
+    rho: float = 0.0
+    accuracies: str = "70, 72"
+    corr: float = 0.0
+    items: int = 1000
+    tasks: int = 1
+    cluster: float = 1.0
+    icc: float = 0.0
+    sd: float = 0.0
+    within: float = 0.0
+    budget: int = 0
+    grow: str = "keep"
+    cost: float = 0.0
+
+
+#: attribute -> (query parameter = widget key, allowed choices or (lo, hi) bounds)
+LINK: dict[str, tuple[str, tuple]] = {
+    "mode": ("plan_mode", tuple(MODES)),
+    "level": ("plan_level", (0.5, 0.995)),
+    "power": ("plan_power", (0.5, 0.99)),
+    "delta": ("plan_delta", (1e-6, 1e6)),
+    "new_delta": ("plan_new_delta", (0.0, 1e6)),
+    "correction": ("plan_correction", tuple(pw.CORRECTIONS)),
+    "family": ("plan_family", (0, 100_000)),
+    "models": ("plan_models", ()),
+    "group": ("plan_group", ()),
+    "rho": ("plan_rho", (0.0, 0.99)),
+    "accuracies": ("plan_acc", ()),
+    "corr": ("plan_corr", (0.0, 0.99)),
+    "items": ("plan_items", (2, 10**9)),
+    "tasks": ("plan_tasks", (1, 100_000)),
+    "cluster": ("plan_cluster", (1.0, 1e6)),
+    "icc": ("plan_icc", (0.0, 1.0)),
+    "sd": ("plan_sd", (0.0, 1e9)),
+    "within": ("plan_within", (0.0, 100.0)),
+    "budget": ("plan_budget", (0, 10**12)),
+    "grow": ("plan_grow", tuple(GROW)),
+    "cost": ("plan_cost", (0.0, 1e9)),
+}
+DEFAULTS = PlanSettings()
+
+
+def _parse(attr: str, raw: str) -> object:
+    """The value of one parameter, or ``None`` when it is not acceptable."""
+    default = getattr(DEFAULTS, attr)
+    rule = LINK[attr][1]
+    if isinstance(default, tuple):
+        return tuple(p.strip() for p in raw.split(",") if p.strip()) or None
+    if isinstance(default, str):
+        return raw if not rule or raw in rule else None
+    try:
+        value = type(default)(raw)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and rule[0] <= value <= rule[1] else None
+
+
+def parse_link(params: Mapping[str, str]) -> tuple[PlanSettings, list[Notice]]:
+    """Settings from the query string; a notice for every value that cannot be used."""
+    values: dict[str, object] = {}
+    notices = []
+    for attr, (name, rule) in LINK.items():
+        if name not in params:
+            continue
+        value = _parse(attr, params[name])
+        if value is None:
+            default = getattr(DEFAULTS, attr)
+            allowed = (
+                f"one of {', '.join(rule)}"
+                if rule and isinstance(rule[0], str)
+                else f"a number from {rule[0]:g} to {rule[1]:g}"
+                if rule
+                else "a comma-separated list"
+            )
+            notices.append(Notice(name, params[name], f"expected {allowed}; using {default}."))
+        else:
+            values[attr] = value
+    return PlanSettings(**values), notices  # type: ignore[arg-type]
+
+
+def to_query(settings: PlanSettings, auto_models: Sequence[str] = ()) -> dict[str, str]:
+    """The query parameters of the fields that differ from their defaults (``models`` equal to
+    the automatic choice ``auto_models`` count as the default)."""
+    out = {}
+    for f in fields(PlanSettings):
+        value = getattr(settings, f.name)
+        if value == getattr(DEFAULTS, f.name) or (
+            f.name == "models" and value == tuple(auto_models)
+        ):
+            continue
+        if isinstance(value, tuple):
+            out[LINK[f.name][0]] = ",".join(value)
+        else:
+            out[LINK[f.name][0]] = f"{value:g}" if isinstance(value, float) else str(value)
+    return out
+
+
+PERCENT = ("level", "power")  # fractions in the link, percentages on screen
+
+
+def widget_state(settings: PlanSettings) -> dict[str, object]:
+    """The widgets' values (keyed by their link names) that show ``settings``."""
+    out: dict[str, object] = {}
+    for attr, (name, _) in LINK.items():
+        value = getattr(settings, attr)
+        out[name] = (
+            round(100 * value, 1) if attr in PERCENT else list(value) if attr == "models" else value
+        )
+    return out
+
+
+def from_widgets(state: Mapping[str, object]) -> PlanSettings:
+    """The settings the widgets show (absent widgets keep their defaults)."""
+    values: dict[str, object] = {}
+    for attr, (name, _) in LINK.items():
+        if name in state:
+            value = state[name]
+            values[attr] = (
+                round(float(value) / 100, 4)  # type: ignore[arg-type]
+                if attr in PERCENT
+                else tuple(value)  # type: ignore[arg-type]
+                if attr == "models"
+                else value
+            )
+    return PlanSettings(**values)  # type: ignore[arg-type]
+
+
+def check_data(
+    settings: PlanSettings, bench: Benchmark, groups: Sequence[str]
+) -> tuple[PlanSettings, list[Notice]]:
+    """``models`` and ``group`` checked against the data (unknown ones dropped, with notices)."""
+    notices = []
+    models = tuple(m for m in settings.models if m in bench.models)
+    if models != settings.models:
+        notices.append(
+            Notice("plan_models", ",".join(settings.models), "models not in the data dropped.")
+        )
+    group = settings.group
+    if group not in groups:
+        notices.append(Notice("plan_group", group, "not a score of this data; using overall."))
+        group = "overall"
+    return replace(settings, models=models, group=group), notices
+
+
+def top_models(design: pw.Design, k: int = 3) -> list[str]:
+    """The ``k`` models with the highest score in the design (the Compare page's default)."""
+    order = np.argsort(-design.estimate, kind="stable")[:k]
+    return [design.models[i] for i in order]
+
+
+def accuracies(text: str) -> list[float]:
+    """Comma-separated numbers (``"70, 72"``: percentages, or mean scores), or a DataError."""
+    try:
+        values = [float(x) for x in text.replace(";", ",").split(",") if x.strip()]
+    except ValueError:
+        raise DataError(
+            f"accuracies {text!r} are not numbers.", hint="write percentages: 70, 72"
+        ) from None
+    if len(values) < 2:
+        raise DataError("give at least two accuracies, one per model.", hint="e.g. 70, 72")
+    return values
+
+
+def assumptions_design(s: PlanSettings) -> pw.Design:
+    """The no-data design of the settings: accuracies in percent (right/wrong scores) or mean
+    scores with the per-item SD ``sd``; models named A, B, C, ... with their score."""
+    values = accuracies(s.accuracies)
+    pct = "%" if s.sd == 0 else ""
+    names = [f"{chr(65 + i % 26)}{i // 26 or ''} ({v:g}{pct})" for i, v in enumerate(values)]
+    sd = None if s.sd == 0 else [s.sd] * len(values)
+    return pw.design_from_assumptions(
+        [v / 100 for v in values] if sd is None else values,
+        s.items,
+        corr=s.corr,
+        cluster_size=s.cluster,
+        icc=s.icc,
+        tasks=s.tasks,
+        sd=sd,
+        models=names,
+    )
+
+
+def common_inputs(mode: str) -> tuple[Input, ...]:
+    """The level, power, difference, multiplicity row; without data the difference defaults to
+    each pair's assumed one."""
+    if mode == "data":
+        return COMMON_INPUTS
+    return (*COMMON_INPUTS[:2], NEW_DELTA, *COMMON_INPUTS[3:])
+
+
+def target(
+    s: PlanSettings, design: pw.Design, pairs: Sequence[tuple[str, str]], scale: float
+) -> float | np.ndarray:
+    """The difference to detect in the scores' unit: one for all pairs, or without data and
+    ``new_delta`` 0 each pair's assumed difference."""
+    if s.mode == "data":
+        return s.delta / scale
+    return s.new_delta / scale if s.new_delta > 0 else pw.assumed_differences(design, pairs)
+
+
+def pairs_of(models: Sequence[str]) -> list[tuple[str, str]]:
+    return list(itertools.combinations(models, 2))
+
+
+def pair_table(plan: pw.PowerPlan, scale: float) -> pd.DataFrame:
+    """One row per pair in display units (rounded for reading), columns named for people."""
+    return pd.DataFrame(
+        {
+            "model A": plan.a,
+            "model B": plan.b,
+            "A − B now": np.round(plan.estimate * scale, 2),
+            "MDE now": np.round(plan.mde * scale, 2),
+            "items now": plan.design.n,
+            "items needed": plan.n_required,
+            "power now (%)": np.round(100 * plan.power_now, 1),
+            "design effect": np.round(plan.deff, 3),
+            "ICC": np.round(plan.icc, 3),
+            "correlation": np.round(plan.rho, 3),
+        }
+    )
+
+
+def plan_csv(plan: pw.PowerPlan, scale: float, unit: str) -> bytes:
+    """The pair table with each pair's sentence, as CSV."""
+    sentences = [plan.sentence(k, scale, unit) for k in range(len(plan.a))]
+    return pair_table(plan, scale).assign(sentence=sentences).to_csv(index=False).encode()
+
+
+def caveats(plan: pw.PowerPlan) -> list[str]:
+    """What the reader must know about where the variances came from."""
+    d = plan.design
+    out = []
+    if d.rho is not None and d.name != pw.ASSUMPTIONS:
+        out.append(
+            f"The correlation between models ({d.rho:g}) is assumed: task counts cannot show "
+            "it. Item-level results would give it."
+        )
+    if d.cluster_size > 1 and d.name != pw.ASSUMPTIONS:
+        out.append(
+            f"Clusters (mean size {d.cluster_size:.1f}): the design effect and ICC are "
+            "estimated from the data."
+        )
+    out.append(
+        "Power is per pair: the chance its family-wise interval excludes 0 when the true "
+        "difference is the one to detect. More items means every task grows in proportion."
+    )
+    return out + list(d.notes)
+
+
+def stale_params(current: Mapping[str, str], query: Mapping[str, str]) -> list[str]:
+    """This page's parameters in the URL that the settings no longer set (back at default)."""
+    names = {name for name, _ in LINK.values()}
+    return [k for k in current if k in names and k not in query]
+
+
+def share_link(url: str | None, params: Mapping[str, str]) -> str:
+    """The page's address with every parameter (the sidebar's and this page's)."""
+    return f"{(url or '').split('?', 1)[0]}?{urlencode(dict(params))}"
+
+
+def subtitle(plan: pw.PowerPlan) -> str:
+    """Data set, source, level, multiplicity and power: what every exported chart states (two
+    lines)."""
+    d = plan.design
+    fam = f"{pw.CORRECTIONS[plan.correction]} over {plan.family} comparison(s)"
+    return (
+        f"{d.name} · score {d.group} · {d.source}\n{100 * plan.level:g}% family-wise, {fam} "
+        f"(c = {plan.critical:.2f}) · {100 * plan.power:g}% power"
+    )
+
+
+def grid(plan: pw.PowerPlan, points: int = 60) -> np.ndarray:
+    """Item counts for the curves: from a quarter of today's size to past the largest need."""
+    now = 1.0 if plan.design.n is None else float(plan.design.n)
+    need = plan.n_required if plan.design.n else plan.factor_required
+    top = max(4 * now, 1.5 * float(np.nanmax(need, initial=0.0)))
+    return np.unique(np.geomspace(max(now / 4, 2.0), min(top, now * 1e4), points).round())
+
+
+def sampling(plan: pw.PowerPlan, k: int, s: PlanSettings) -> tuple[pw.SamplingPlan, str]:
+    """K answers per item for pair ``k`` at the settings' budget, and what it means."""
+    n = plan.design.n or 1000
+    var_item = float(plan.var_item[k] * plan.deff[k])
+    budget = s.budget or 4 * n
+    sp = pw.split_budget(
+        var_item,
+        var_item * s.within / 100,
+        budget,
+        critical=plan.critical,
+        z_power=plan.z_power,
+        item_cost=s.cost if s.grow == "add" else 0.0,
+        pool=n if s.grow == "keep" else None,
+    )
+    scale, unit = pw.display_scale(plan.design)
+    b = sp.best
+    how = "today's items only" if s.grow == "keep" else f"a new item costs {s.cost:g} answers"
+    setting = f"within-item share {s.within:g}% · {how}"
+    text = (
+        f"Best use of {budget:,} answers per model: {sp.items[b]:,} items x {sp.k[b]} "
+        f"answer(s) each, detectable at {sp.mde[b] * scale:.2f} {unit} "
+        f"(one answer per item: {sp.mde[0] * scale:.2f} {unit} with {sp.items[0]:,} items)."
+    )
+    return sp, text, setting
