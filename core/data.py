@@ -101,6 +101,9 @@ class Labels(Sequence[str]):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Labels are immutable")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Labels, (self.names, self.codes))
+
     def __len__(self) -> int:
         return len(self.names) if self.codes is None else len(self.codes)
 
@@ -225,6 +228,10 @@ class ItemTask:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ItemTask is immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        data = self.state if self.state is not None else self.values
+        return (ItemTask.stored, (self.items, data, self.cluster, self.subgroup))
 
     @property
     def binary(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -145,5 +147,6 @@ def test_items_content_hash_follows_content_not_storage() -> None:
     b = bench(ItemTask.stored(("p", "q", "r"), state, subgroup=("g", "h", "g")))
     c = bench(ItemTask.stored(("p", "q", "s"), state, subgroup=("g", "h", "g")))
     assert a == b and a.content_hash == b.content_hash and c != a
+    assert pickle.loads(pickle.dumps(a)) == a  # caches pickle benchmarks
     sub = a.subset(models=["B"]).item_tasks[0]
     assert sub.binary and sub.state.tolist() == [[0, 1, 255]] and sub.subgroup == ("g", "h", "g")
