@@ -543,3 +543,16 @@ def test_a_duplicate_across_shards_names_both_files(tmp_path: Path) -> None:
     frame.iloc[1:].to_parquet(tmp_path / "b.parquet")
     with pytest.raises(DataError, match=r"file 'a\.parquet' row 3, file 'b\.parquet' row 2"):
         load_path(tmp_path)
+
+
+def test_text_lines_decode_one_line_at_a_time() -> None:
+    from benchuq.core.readers.table import text_lines
+
+    data = '\ufeff{"a": "x\u2028y"}\r\n\n{"b": 2}'.encode()
+    assert list(text_lines(Source("s.jsonl", data))) == [
+        (1, '{"a": "x\u2028y"}'),
+        (2, ""),
+        (3, '{"b": 2}'),
+    ]
+    with pytest.raises(DataError, match="line 2 is not valid UTF-8"):
+        list(text_lines(Source("s.jsonl", b'{"a": 1}\n{"b": "\xff"}\n')))

@@ -28,7 +28,7 @@ import pandas as pd
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
-from benchuq.core.readers.table import Source, decode_text, parse_json
+from benchuq.core.readers.table import Source, parse_json, text_lines
 from benchuq.core.resources import mmlu_subject_table
 
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
@@ -266,12 +266,11 @@ def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = N
     base = src.name.rsplit("/", 1)[-1]
     m = SAMPLES_RE.match(base)
     task = m.group("task") if m else base.removesuffix(".jsonl").removeprefix("samples_")
-    text = decode_text(src)
     docs, scores, lines, notes = [], [], [], []
     used: str | None = None
     other_filters = 0
     filt_first: str | None = None
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in text_lines(src):  # one line at a time (samples files can be large)
         if not line.strip():
             continue
         try:

@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -100,6 +101,33 @@ def decode_text(src: Source) -> str:
             row=line,
             hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
         ) from None
+
+
+def text_lines(src: Source) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a UTF-8 text file, decoded one line at a time, so a large JSON
+    Lines file is never held as text besides its bytes; the same errors as :func:`decode_text`
+    (UTF-16 and other odd files are decoded whole by it)."""
+    data = src.data
+    if not data.strip() or data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4096]:
+        yield from enumerate(decode_text(src).splitlines(), start=1)
+        return
+    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    lineno = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        lineno += 1
+        try:
+            line = data[pos:end].decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise DataError(
+                f"line {lineno} is not valid UTF-8 text (byte {pos + err.start}).",
+                file=src.name,
+                row=lineno,
+                hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
+            ) from None
+        yield lineno, line.removesuffix("\r")
+        pos = end + 1
 
 
 def _sniff_delimiter(text: str, name: str) -> str:
