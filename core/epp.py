@@ -156,6 +156,7 @@ def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray
     return np.concatenate(blocks, axis=1), labels
 
 
+@blas_policy
 def pair_counts(
     scores: np.ndarray, weights: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -205,6 +206,7 @@ def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
     return float(-(wins * np.logaddexp(0.0, -d)).sum() - 0.5 * ridge * beta @ beta)
 
 
+@blas_policy
 def fit_bradley_terry(
     wins: np.ndarray,
     matches: np.ndarray,

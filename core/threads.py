@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -32,12 +33,22 @@ def blas_threads() -> int:
     return max(1, int(text)) if text.isdigit() else 1
 
 
+_inside = threading.local()  # set while an entry point runs: nested entry points cost nothing
+
+
 def blas_policy(func: Callable[P, R]) -> Callable[P, R]:
-    """Run ``func`` with :func:`blas_threads` BLAS threads (the previous limits come back)."""
+    """Run ``func`` with :func:`blas_threads` BLAS threads (the previous limits come back); an
+    entry point called by another one runs under the caller's limit."""
 
     @functools.wraps(func)
     def limited(*args: P.args, **kwargs: P.kwargs) -> R:
-        with threadpool_limits(limits=blas_threads(), user_api="blas"):
+        if getattr(_inside, "active", False):
             return func(*args, **kwargs)
+        _inside.active = True
+        try:
+            with threadpool_limits(limits=blas_threads(), user_api="blas"):
+                return func(*args, **kwargs)
+        finally:
+            _inside.active = False
 
     return limited
