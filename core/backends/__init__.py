@@ -37,7 +37,8 @@ __all__ = [
 Backend = Literal["memory", "duckdb", "dask"]
 BACKENDS: tuple[str, ...] = ("memory", "duckdb", "dask")
 #: Peak bytes per item row of the in-memory path (Arrow read, codes, scores; measured with
-#: benchmarks/bench_scale.py: about 55); the data "would not fit" above half the free memory.
+#: benchmarks/bench_scale.py: 44 at 10^8 rows); the data "would not fit" above half the free
+#: memory.
 BYTES_PER_ROW = 60
 
 
