@@ -556,3 +556,16 @@ def test_text_lines_decode_one_line_at_a_time() -> None:
     ]
     with pytest.raises(DataError, match="line 2 is not valid UTF-8"):
         list(text_lines(Source("s.jsonl", b'{"a": 1}\n{"b": "\xff"}\n')))
+
+
+def test_long_text_columns_encoded_in_halves_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two halves on two threads, dictionaries merged: the same benchmark as one pass."""
+    from benchuq.core.readers import items
+
+    frame = _item_frame(np.random.default_rng(3), n=400)
+    buf = io.BytesIO()
+    frame.to_parquet(buf, row_group_size=97)  # many chunks
+    whole = load_files([("x.parquet", buf.getvalue())])
+    monkeypatch.setattr(items, "ENCODE_SPLIT", 1)
+    halves = load_files([("x.parquet", buf.getvalue())])
+    assert halves.content_hash == whole.content_hash and len(whole.item_tasks[0].items) > 100

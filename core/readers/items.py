@@ -17,6 +17,7 @@ ordered by the first appearance of their name; tasks and models by first appeara
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,7 @@ LABEL_COLUMNS = ("cluster", "subgroup", "category")
 #: CSV blocks); item and cluster names are read as text and encoded once after reading (per-block
 #: dictionaries of a column of many distinct names would hold most names many times).
 FEW_NAMES = ("model", "task", "subgroup", "category")
+ENCODE_SPLIT = 2**21  # a text column of more records is encoded in two halves on two threads
 #: Pairs (task, item) are numbered through a table of ``tasks x distinct item names`` entries
 #: when it has at most this many entries per record (else by hashing, then sorting the pairs).
 DIRECT_PAIRS_PER_ROW = 8
@@ -156,19 +158,16 @@ def _encode(parts: list[pa.ChunkedArray], column: str, rows: Rows) -> Codes:
     """One text column of all shards as codes into its distinct stripped names, in Arrow: each
     shard's column dictionary-encoded once (or as read, its per-block dictionaries unified), the
     shards' dictionaries merged, names stripped and checked on the dictionary, never per record."""
-    pieces = []  # per shard: (indices of its records, its dictionary)
-    for s, part in enumerate(parts):
-        if pa.types.is_dictionary(part.type) and part.num_chunks > 1:
-            part = pa.table({"x": part}).unify_dictionaries().column(0)
-        elif not pa.types.is_dictionary(part.type):
-            part = part.dictionary_encode()  # one dictionary shared by all chunks
-        if part.num_chunks == 0:
-            continue
-        if part.null_count:
-            at = int(np.flatnonzero(part.is_null().to_numpy())[0])
-            _empty(column, int(rows.starts[s]) + at, rows)
-        idx = np.concatenate([c.indices.to_numpy() for c in part.chunks])
-        pieces.append((idx.astype(np.int32, copy=False), _as_text(part.chunk(0).dictionary)))
+    pieces = []  # per shard (or half of one): (indices of its records, its dictionary)
+    for s, whole in enumerate(parts):
+        start = int(rows.starts[s]) if rows.starts is not None else 0
+        for part in _segments(whole):
+            if part.num_chunks and part.null_count:
+                _empty(column, start + int(np.flatnonzero(part.is_null().to_numpy())[0]), rows)
+            if part.num_chunks and len(part):
+                idx = np.concatenate([c.indices.to_numpy() for c in part.chunks])
+                pieces.append((idx.astype(np.int32), _as_text(part.chunk(0).dictionary)))
+            start += len(part)
     if not pieces:
         return Codes(np.zeros(0, np.int32), pa.array([], pa.large_string()))
     names = pa.chunked_array([d for _, d in pieces], type=pa.large_string()).combine_chunks()
@@ -186,6 +185,25 @@ def _encode(parts: list[pa.ChunkedArray], column: str, rows: Rows) -> Codes:
     if empty.size:
         _empty(column, int(np.flatnonzero(codes == empty[0])[0]), rows)
     return Codes(codes, stripped)
+
+
+def _segments(part: pa.ChunkedArray) -> list[pa.ChunkedArray]:
+    """A column as dictionary-encoded pieces in row order, each with one dictionary: as read
+    (per-block dictionaries unified), or encoded here, a long column in two halves on two
+    threads (Arrow releases the GIL; the halves' dictionaries are merged by the caller)."""
+    if pa.types.is_dictionary(part.type):
+        return [
+            pa.table({"x": part}).unify_dictionaries().column(0) if part.num_chunks > 1 else part
+        ]
+    if len(part) < ENCODE_SPLIT or part.num_chunks < 2:
+        return [part.dictionary_encode()]
+    ends = np.cumsum([len(c) for c in part.chunks])
+    cut = int(np.searchsorted(ends, len(part) / 2)) + 1
+    halves = [pa.chunked_array(part.chunks[:cut], part.type)]
+    if cut < part.num_chunks:
+        halves.append(pa.chunked_array(part.chunks[cut:], part.type))
+    with ThreadPoolExecutor(len(halves)) as pool:
+        return list(pool.map(pa.ChunkedArray.dictionary_encode, halves))
 
 
 def _as_text(values: pa.Array) -> pa.Array:
