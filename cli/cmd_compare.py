@@ -1,8 +1,10 @@
-"""``benchuq compare``: pairwise differences with family-wise intervals (METHODS 2)."""
+"""``benchuq compare``: pairwise differences with simultaneous intervals (METHODS 2, 4b)."""
 
 from __future__ import annotations
 
 import argparse
+
+import pandas as pd
 
 from benchuq.cli.common import (
     add_data_arguments,
@@ -13,20 +15,30 @@ from benchuq.cli.common import (
     print_json,
 )
 
+CORRECTION_HELP = (
+    "maxt: simultaneous bootstrap max-T intervals and p-values (Romano-Wolf; default); "
+    "bonferroni: each interval at 1 - alpha/K; holm: Holm p-values (intervals are Bonferroni's); "
+    "none: per-pair"
+)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare",
         help="pairwise differences between models",
         description="Differences a - b of the overall score for every pair of the named models, "
-        "with family-wise intervals (Bonferroni or Holm) and bootstrap p-values.",
+        "with simultaneous intervals (bootstrap max-T by default, or Bonferroni) and adjusted "
+        "p-values that agree with them.",
     )
     add_data_arguments(p)
     add_method_arguments(p)
     p.add_argument("--models", nargs="+", required=True, metavar="MODEL", help="two or more")
     p.add_argument("--level", type=float, default=0.95, help="family-wise level (0-1)")
     p.add_argument(
-        "--correction", default="holm", choices=("bonferroni", "holm", "none"), help="multiplicity"
+        "--correction",
+        default="maxt",
+        choices=("maxt", "bonferroni", "holm", "none"),
+        help=CORRECTION_HELP,
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -34,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from benchuq.cli.common import UsageError
+    from benchuq.core.maxt import format_p
     from benchuq.core.summaries import pairwise_differences
 
     level = check_level(args.level)
@@ -55,12 +68,43 @@ def run(args: argparse.Namespace) -> int:
                 "method": draws.method,
                 "level": level,
                 "correction": args.correction,
+                "simultaneous": args.correction != "none",
                 "reps": draws.reps,
                 "seed": draws.seed,
+                "p_resolution": 1.0 / (draws.reps + 1),
                 "rows": table.to_dict(orient="records"),
             }
         )
         return 0
-    print(f"{draws.method}; family-wise level {level:g} ({args.correction}); a - b, proportions")
-    print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"{draws.method}; {_title(args.correction, level)}; a - b, proportions")
+    shown = pd.DataFrame(
+        {
+            "a": table["a"],
+            "b": table["b"],
+            "a - b": table["estimate"].map(lambda v: f"{v:.4f}"),
+            "low": table["low"].map(lambda v: f"{v:.4f}"),
+            "high": table["high"].map(lambda v: f"{v:.4f}"),
+            "p (adjusted)": [
+                format_p(p, b, draws.reps).removeprefix("p = ").removeprefix("p ")
+                for p, b in zip(table["p_value"], table["p_below_resolution"], strict=True)
+            ],
+            "P(a better)": table["prob_a_better"].map(lambda v: f"{v:.3f}"),
+        }
+    )
+    print(shown.to_string(index=False))
+    if table["p_below_resolution"].any():
+        print(
+            f"note: '< {1 / (draws.reps + 1):.2g}': no replicate reached the observed difference; "
+            f"{draws.reps} replicates cannot resolve a smaller p-value (use more --reps)."
+        )
     return 0
+
+
+def _title(correction: str, level: float) -> str:
+    if correction == "maxt":
+        return f"simultaneous {level:g} intervals (bootstrap max-T), single-step max-T p-values"
+    if correction == "bonferroni":
+        return f"simultaneous {level:g} intervals (Bonferroni), Bonferroni p-values"
+    if correction == "holm":
+        return f"Holm p-values; intervals: simultaneous {level:g} Bonferroni"
+    return f"per-pair {level:g} intervals, unadjusted p-values"

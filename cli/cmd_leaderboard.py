@@ -7,9 +7,11 @@ import argparse
 from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
+    add_normalize_arguments,
     check_level,
     load_benchmark,
     make_draws,
+    maybe_normalize,
     print_json,
 )
 
@@ -19,29 +21,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         "leaderboard",
         help="scores with intervals, overall and per category",
         description="Scores with percentile intervals, overall (mean over all tasks) and per "
-        "category. Values are proportions. Default level 0.834: two such intervals that do not "
-        "overlap correspond roughly to a 5%% test (Goldstein & Healy 1995).",
+        "category. Values are proportions. Default level 0.834: for two independent estimates "
+        "with similar standard errors, intervals that do not overlap correspond roughly to a 5%% "
+        "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
+        "'tied_with_leader' tests the paired difference from the leader instead.",
     )
     add_data_arguments(p)
     add_method_arguments(p)
     p.add_argument("--level", type=float, default=0.834, help="interval level (0-1)")
-    p.add_argument(
-        "--normalize",
-        action="store_true",
-        help="min-max normalize each task over models and replicates (METHODS 3)",
-    )
+    add_normalize_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchuq.core.summaries import leaderboard, normalize
+    from benchuq.core.leader import overlap_test_level
+    from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
     bench = load_benchmark(args)
-    draws = make_draws(args, bench)
-    if args.normalize:
-        draws = normalize(draws, mode="minmax")
+    draws = maybe_normalize(args, bench, make_draws(args, bench))
     table = leaderboard(draws, level=level)
     if args.json:
         print_json(
@@ -51,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
                 "reps": draws.reps,
                 "seed": draws.seed,
                 "normalized": bool(args.normalize),
+                "normalization": args.normalize_mode if args.normalize else None,
+                "leader_test_level": overlap_test_level(level),
                 "notes": list(bench.notes) + list(draws.notes),
                 "rows": table.to_dict(orient="records"),
             }
@@ -60,12 +61,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     for note in (*bench.notes, *draws.notes):
         print(f"note: {note}")
+    print(
+        f"note: ≈ leader = the difference from the group's leader, taken inside each draw, has a "
+        f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
+        f"{100 * (1 - overlap_test_level(level)):.1f}% test of each model against the leader, "
+        f"not family-wise). Non-overlap of two {100 * level:g}% intervals approximates that test "
+        "only for independent estimates with similar standard errors; use `benchuq compare` for "
+        "simultaneous pairwise intervals."
+    )
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)
+        shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
+        cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
         print(
-            shown[["model", "estimate", "low", "high", "mc_error_low", "mc_error_high"]].to_string(
-                index=False, float_format=lambda v: f"{v:.4f}"
-            )
+            shown[cols]
+            .rename(columns={"leader": "≈ leader"})
+            .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
     return 0

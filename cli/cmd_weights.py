@@ -100,7 +100,8 @@ def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMomen
     if args.normalize:
         from benchuq.core.summaries import normalize
 
-        return moments_from_draws(normalize(make_draws(args, bench), mode="minmax"), mapping)
+        draws = normalize(make_draws(args, bench), mode="minmax", chance=bench.chance)
+        return moments_from_draws(draws, mapping)
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
         return moments_from_draws(make_draws(args, bench), mapping)
     return moments_from_benchmark(bench, mapping)
@@ -157,17 +158,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(payload(dm, bench.name))
         return 0
-    _print_table(dm, bench, at is not None)
+    _print_table(dm, bench, at is not None, bayes=args.method == "bayes")
     return 0
 
 
-def _print_table(dm: DominanceMap, bench: Benchmark, single: bool) -> None:
+def _print_table(dm: DominanceMap, bench: Benchmark, single: bool, bayes: bool = False) -> None:
     cats = ", ".join(dm.categories)
-    rho = (
-        f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
-        if dm.rho_source == "paired draws"
-        else f"rho = {dm.rho[0]:g} assumed"
-    )
+    if bayes:  # the hierarchical model makes models independent: rho is not measured
+        rho = (
+            "rho assumed 0 by the Bayesian model (models are independent in it; the draws' "
+            f"correlation, median {np.nanmedian(dm.rho):.2f}, is sampling noise)"
+        )
+    elif dm.rho_source == "paired draws":
+        rho = f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+    else:
+        rho = f"rho = {dm.rho[0]:g} assumed"
     print(f"{bench.name}: weights over {cats}")
     print(f"SE rule S_A - S_B >= z * SE_AB with z = {dm.z:g} (level {dm.level:.3f}), {rho}")
     print(f"variances: {dm.source}")

@@ -153,6 +153,32 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 
+def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--normalize`` with ``--normalize-mode minmax|paper|chance`` (METHODS 3)."""
+    parser.add_argument(
+        "--normalize",
+        action="store_true",
+        help="normalize each task: (x - low) / (high - low) (METHODS 3)",
+    )
+    parser.add_argument(
+        "--normalize-mode",
+        default="minmax",
+        choices=("minmax", "paper", "chance"),
+        help="minmax: low/high = min/max of the observed scores over models (chance level as low "
+        "where the task table gives one), fixed across replicates (default); paper: min/max over "
+        "models x replicates as [LGC] (depends on --reps); chance: (x - chance) / (1 - chance)",
+    )
+
+
+def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) -> Draws:
+    """``draws`` normalized as the flags say (unchanged without ``--normalize``)."""
+    if not getattr(args, "normalize", False):
+        return draws
+    from benchuq.core.normalize import normalize
+
+    return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
+
+
 def check_level(level: float, flag: str = "--level") -> float:
     if not 0.0 < level < 1.0:
         raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")

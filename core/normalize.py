@@ -15,14 +15,13 @@ import numpy as np
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
 
+Chance = Mapping[str, float] | Sequence[float] | np.ndarray | None
 
-def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] | np.ndarray | None):
+
+def _chance_levels(draws: Draws, chance: Chance) -> np.ndarray:
+    """``(T,)`` chance level per task (``nan`` where unknown or not below 1)."""
     if chance is None:
-        raise DataError(
-            "chance normalization needs the chance level of every task.",
-            column="chance",
-            hint="add a 'chance' column to the task table, or use mode 'minmax'.",
-        )
+        return np.full(len(draws.tasks), np.nan)
     if isinstance(chance, Mapping):
         vec = np.array([chance.get(t, np.nan) for t in draws.tasks], dtype=float)
     else:
@@ -31,7 +30,13 @@ def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] |
             raise DataError(
                 f"{vec.size} chance levels for {len(draws.tasks)} tasks.", column="chance"
             )
-    bad = [t for t, c in zip(draws.tasks, vec, strict=True) if not (np.isfinite(c) and c < 1)]
+    return np.where(np.isfinite(vec) & (vec < 1), vec, np.nan)
+
+
+def _chance_vector(draws: Draws, chance: Chance) -> np.ndarray:
+    """Chance levels of every task, or DataError naming the tasks without one."""
+    vec = _chance_levels(draws, chance)
+    bad = [t for t, c in zip(draws.tasks, vec, strict=True) if np.isnan(c)]
     if bad:
         raise DataError(
             f"tasks without a usable chance level (a number below 1): {bad[:5]}.",
@@ -41,32 +46,49 @@ def _chance_vector(draws: Draws, chance: Mapping[str, float] | Sequence[float] |
     return vec
 
 
+NORMALIZATIONS: tuple[str, ...] = ("minmax", "paper", "chance")
+Normalization = Literal["minmax", "paper", "chance"]
+
+
 def normalize(
     draws: Draws,
-    mode: Literal["minmax", "chance"] = "minmax",
-    chance: Mapping[str, float] | Sequence[float] | np.ndarray | None = None,
+    mode: Normalization = "minmax",
+    chance: Chance = None,
 ) -> Draws:
     """Normalized draws (METHODS 3).
 
-    - ``"minmax"`` (default, as [LGC]): ``low_j`` / ``high_j`` are the minimum / maximum of task
-      j over all models and all replicates (and the observed scores, so they land in [0, 1]),
-      computed once and applied to every replicate. **Choice**: a task on which every value is the
-      same is set to 0 (it cannot separate models) and named in the notes.
+    - ``"minmax"`` (default, revised): ``low_j`` / ``high_j`` are the minimum / maximum of task
+      j's *observed* scores over models, held fixed in every replicate, so the estimand (and the
+      normalized point estimate) does not depend on R or the seed; where ``chance`` gives a
+      task's chance level (below 1), ``low_j`` is that level. Replicates may fall below 0 or
+      above 1.
+    - ``"paper"`` (as [LGC], for reproduction): minimum / maximum over all models and all
+      replicates (and the observed scores), computed once and applied to every replicate; the
+      estimand moves with R ([LGC]'s numbers match R about 100).
     - ``"chance"``: ``low_j`` = chance level (per task, aligned with ``draws.tasks`` or a mapping
       task -> chance), ``high_j`` = 1.
 
-    Orientation is unchanged: a lower-is-better task stays lower-is-better.
+    **Choice**: a task on which ``low_j == high_j`` is set to 0 (it cannot separate models) and
+    named in the notes. Orientation is unchanged: a lower-is-better task stays lower-is-better.
     """
     values, observed = draws.values, draws.observed
-    if mode == "minmax":
+    if mode in ("minmax", "paper"):
         with warnings.catch_warnings():  # a task without any result stays nan, silently
             warnings.simplefilter("ignore", RuntimeWarning)
-            low = np.fmin(np.nanmin(values, axis=(0, 1)), np.nanmin(observed, axis=0))
-            high = np.fmax(np.nanmax(values, axis=(0, 1)), np.nanmax(observed, axis=0))
-        note = (
-            "Normalized per task: (x - min) / (max - min), min and max over all models and "
-            "replicates (METHODS 3)."
+            low, high = np.nanmin(observed, axis=0), np.nanmax(observed, axis=0)
+            if mode == "paper":
+                low = np.fmin(np.nanmin(values, axis=(0, 1)), low)
+                high = np.fmax(np.nanmax(values, axis=(0, 1)), high)
+        levels = _chance_levels(draws, chance) if mode == "minmax" else np.full_like(low, np.nan)
+        low = np.where(np.isnan(levels), low, levels)
+        over = (
+            "the observed scores of all models (fixed across replicates)"
+            if mode == "minmax"
+            else f"all models and all {draws.reps} replicates, as [LGC] (depends on R)"
         )
+        note = f"Normalized per task: (x - min) / (max - min), min and max over {over} (METHODS 3)."
+        if not np.isnan(levels).all():
+            note += " Where a task gives its chance level, min is that level."
         flat = [t for t, lo, hi in zip(draws.tasks, low, high, strict=True) if lo == hi]
         if flat:
             note += f" Tasks with one value everywhere are set to 0: {flat}."
@@ -75,7 +97,9 @@ def normalize(
         high = np.ones_like(low)
         note = "Normalized per task: (x - chance) / (1 - chance) (METHODS 3)."
     else:
-        raise DataError(f"unknown normalization {mode!r}.", hint="use 'minmax' or 'chance'.")
+        raise DataError(
+            f"unknown normalization {mode!r}.", hint="use 'minmax', 'paper' or 'chance'."
+        )
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))

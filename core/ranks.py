@@ -261,22 +261,43 @@ def _mean_scores(x: np.ndarray, sign: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return _sorted_mean(y), _geometric_score(x, sign)
 
 
-def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
-    """Final ranks ``(R, M)`` per method; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
+def _all_method_scores(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+    """Aggregates ``(R, M)`` per method, higher = better: the mean, the log geometric mean and
+    minus the average per-task rank; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
     ``(M, R, T)`` (without noise it equals method 3). Per-task ranks work on one models-first
     copy of the scores."""
     mean, geometric = _mean_scores(x, sign)
-    out = {"mean": _final_ranks(mean), "geometric_mean": _final_ranks(geometric)}
+    out = {"mean": mean, "geometric_mean": geometric}
     y = x if np.all(sign > 0) else x * sign
     cols = np.ascontiguousarray(np.moveaxis(y, 1, 0))  # (M, R, T)
-    out["average_rank"] = _final_ranks(_task_mean_ranks(cols, "average"))
+    out["average_rank"] = _task_mean_ranks(cols, "average")
     if noise is None:
         out["average_rank_noise"] = out["average_rank"]
     else:
-        out["average_rank_noise"] = _final_ranks(_task_mean_ranks(cols + noise, "average"))
-    bins = _task_mean_ranks(percent_bins(cols), "max", whole=True)
-    out["average_rank_bins"] = _final_ranks(bins)
+        out["average_rank_noise"] = _task_mean_ranks(cols + noise, "average")
+    out["average_rank_bins"] = _task_mean_ranks(percent_bins(cols), "max", whole=True)
     return out
+
+
+def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+    """Final positions ``(R, M)`` per method (models ordered by the method's aggregate, ties
+    averaged)."""
+    return {m: _final_ranks(v) for m, v in _all_method_scores(x, sign, noise).items()}
+
+
+def _statistic(method: str, score: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """The statistic [LGC] reports (METHODS 4): the position for methods 1-2, the average
+    per-task rank for methods 3-5."""
+    return position if method in ("mean", "geometric_mean") else -score
+
+
+def _summary(r: np.ndarray, qs: tuple[float, float]) -> tuple[np.ndarray, ...]:
+    """(mean, low, high) over replicates; inverted-CDF quantiles (the ends are values that
+    occur)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = np.nanquantile(r, qs, axis=0, method="inverted_cdf")
+    return nanmean(r, axis=0), low, high
 
 
 def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None) -> pd.DataFrame:
@@ -291,34 +312,48 @@ def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None
     per-task bin ranks of method 5. Lower-is-better tasks are ranked on the negation (for the
     geometric mean: on the reciprocal).
 
-    Each replicate ends with a rank 1..M per model (models ordered by the method's aggregate,
-    ties averaged). Returns ``model, method, mean_rank, low, high, observed_rank``: the mean rank
-    over replicates, its percentile interval at ``level`` (**Choice**: inverted-CDF quantiles, so
-    the ends are ranks that occur), and the rank on the observed scores (no noise for method 4).
+    Columns (METHODS 4, "the statistic [LGC] reports"):
+
+    - ``mean_rank``, ``low``, ``high``: mean over replicates and percentile interval at ``level``
+      of the statistic [LGC] reports: the position (1..M) for ``mean`` and ``geometric_mean``;
+      the average per-task rank (a continuous value) for the three average-rank methods.
+      ``statistic`` names which; ``observed_value`` is that statistic on the observed scores.
+    - ``position``, ``position_low``, ``position_high``: the final position (models ordered by
+      the method's aggregate in each replicate, ties averaged): mean and interval.
+    - ``observed_rank``: the position on the observed scores (no noise for method 4).
+
+    **Choice**: intervals use inverted-CDF quantiles, so their ends are values that occur.
     """
     level = check_level(level)
     if seed is None:
         seed = draws.seed if draws.seed is not None else 0
     noise = _noise(draws, np.random.default_rng(seed))
     sign = draws.sign
-    per_rep = _all_method_ranks(np.asarray(draws.values), sign, noise)
-    observed = _all_method_ranks(np.asarray(draws.observed)[None], sign, None)
+    scores = _all_method_scores(np.asarray(draws.values), sign, noise)
+    observed = _all_method_scores(np.asarray(draws.observed)[None], sign, None)
     qs = ((1 - level) / 2, (1 + level) / 2)
     rows = []
     for method in RANK_METHODS:
-        r = per_rep[method]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, high = np.nanquantile(r, qs, axis=0, method="inverted_cdf")
+        pos = _final_ranks(scores[method])
+        obs_pos = _final_ranks(observed[method])[0]
+        stat = _summary(_statistic(method, scores[method], pos), qs)
+        place = _summary(pos, qs)
         rows.append(
             pd.DataFrame(
                 {
                     "model": list(draws.models),
                     "method": method,
-                    "mean_rank": nanmean(r, axis=0),
-                    "low": low,
-                    "high": high,
-                    "observed_rank": observed[method][0],
+                    "mean_rank": stat[0],
+                    "low": stat[1],
+                    "high": stat[2],
+                    "observed_rank": obs_pos,
+                    "statistic": "position"
+                    if method in ("mean", "geometric_mean")
+                    else "average task rank",
+                    "observed_value": _statistic(method, observed[method], obs_pos[None])[0],
+                    "position": place[0],
+                    "position_low": place[1],
+                    "position_high": place[2],
                 }
             )
         )

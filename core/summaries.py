@@ -13,7 +13,7 @@ Conventions:
   that mixes directions is computed on ``sign_j * x_ij`` (lower-is-better tasks negated) so that
   higher is better, and its label says so.
 - Intervals: percentile intervals; the point estimate is the observed value (not the mean of the
-  draws).
+  draws). Pairwise differences use studentized simultaneous intervals (METHODS 4b).
 
 :func:`normalize` (METHODS 3) lives in :mod:`core.normalize`, the tie-aware ranking primitives
 and :func:`rank_aggregations` (METHODS 4) in :mod:`core.ranks`; both are re-exported here.
@@ -23,23 +23,28 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from scipy.special import betainc
 
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.leader import tied_with_leader
+from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
 
 __all__ = [
+    "CORRECTIONS",
     "RANK_METHODS",
     "Interval",
     "Scores",
+    "family_inference",
     "group_scores",
     "leaderboard",
     "normalize",
@@ -252,12 +257,16 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
 def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     """Per model and group (``"overall"``, then each category): estimate and interval.
 
-    Default level 83.4% [GH]: two such intervals that do not overlap correspond roughly to a 5%
-    test. Rows are in the draws' model order within each group (sort as you need).
+    Default level 83.4% [GH]: for two *independent* estimates with similar standard errors,
+    intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
+    paired difference. ``tied_with_leader``: :func:`core.leader.tied_with_leader`, the paired
+    difference from the group's leader at the test level overlap would approximate (95% at
+    83.4%) contains 0. Rows are in the draws' model order within each group (sort as you need).
     """
     rows = []
     for group in ("overall", *draws.category_names):
-        iv = percentile_interval(group_scores(draws, group), level)
+        sc = group_scores(draws, group)
+        iv = percentile_interval(sc, level)
         rows.append(
             pd.DataFrame(
                 {
@@ -268,6 +277,9 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
                     "high": iv.high,
                     "mc_error_low": iv.mc_error_low,
                     "mc_error_high": iv.mc_error_high,
+                    "tied_with_leader": tied_with_leader(
+                        sc.values, sc.observed, level, sc.higher_is_better
+                    ),
                 }
             )
         )
@@ -287,62 +299,111 @@ def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
     return [draws.models.index(m) for m in models]
 
 
-def _bootstrap_p(d: np.ndarray) -> np.ndarray:
-    """Two-sided bootstrap p-value per column: ``min(1, 2 (1 + min(#d<=0, #d>=0)) / (R + 1))``."""
-    R = d.shape[0]
-    tail = np.minimum((d <= 0).sum(axis=0), (d >= 0).sum(axis=0))
-    return np.minimum(1.0, 2.0 * (1.0 + tail) / (R + 1.0))
+Correction = Literal["maxt", "bonferroni", "holm", "none"]
+CORRECTIONS: tuple[str, ...] = ("maxt", "bonferroni", "holm", "none")
 
 
-def _holm(p: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """(Holm-adjusted p-values, per-comparison interval levels at the step-down levels)."""
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm step-down adjusted p-values."""
     K = len(p)
     order = np.argsort(p, kind="stable")
-    steps = K - np.arange(K)  # K, K-1, ..., 1
-    adj_sorted = np.maximum.accumulate(np.minimum(1.0, steps * p[order]))
-    rejected = adj_sorted <= alpha
-    stop = int(np.argmin(rejected)) if not rejected.all() else K - 1
-    step_levels = 1.0 - alpha / steps
-    step_levels[stop:] = step_levels[stop]
+    adj_sorted = np.maximum.accumulate(np.minimum(1.0, (K - np.arange(K)) * p[order]))
     adj = np.empty(K)
-    levels = np.empty(K)
     adj[order] = adj_sorted
-    levels[order] = step_levels
-    return adj, levels
+    return adj
+
+
+def _per_pair(d: np.ndarray, est: np.ndarray, level: float) -> MaxT:
+    """Unadjusted studentized bootstrap intervals and p-values, one max-T family per pair."""
+    fams = [max_t(d[:, [k]], est[[k]], level) for k in range(d.shape[1])]
+    fields = ("estimate", "se", "low", "high", "p_value", "p_stepdown", "below_resolution")
+    joined = {f: np.concatenate([getattr(x, f) for x in fams]) for f in fields}
+    return replace(fams[0], **joined, critical=np.nan)
+
+
+def _normal_reference(d: np.ndarray, est: np.ndarray, level: float, holm: bool) -> MaxT:
+    """Bonferroni (or Holm p-values) with the studentized difference against N(0, 1)."""
+    K = d.shape[1]
+    se = np.nanstd(d, axis=0, ddof=1)
+    crit = float(stats.norm.isf((1.0 - level) / (2 * K)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, np.abs(est) / se, np.where(est == 0, 0.0, np.inf))
+    raw = 2.0 * stats.norm.sf(t)
+    bonf = np.minimum(1.0, K * raw)
+    holm_p = _holm(raw)
+    bound = crit * se
+    return MaxT(
+        estimate=est,
+        se=se,
+        low=est - bound,
+        high=est + bound,
+        critical=crit,
+        p_value=holm_p if holm else bonf,
+        p_stepdown=holm_p,
+        below_resolution=np.zeros(K, dtype=bool),
+        level=level,
+        reps=d.shape[0],
+    )
+
+
+def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: Correction) -> MaxT:
+    """Intervals and p-values for the K columns of ``d`` ``(R, K)`` under ``correction``
+    (METHODS 4b); see :func:`pairwise_differences`."""
+    if correction == "maxt":
+        return max_t(d, est, level)
+    if correction == "none":
+        return _per_pair(d, est, level)
+    return _normal_reference(d, est, level, holm=correction == "holm")
 
 
 def pairwise_differences(
     draws: Draws,
     models: Sequence[str],
     level: float = 0.95,
-    correction: Literal["holm", "bonferroni", "none"] = "holm",
+    correction: Correction = "maxt",
     group: Group = "overall",
 ) -> pd.DataFrame:
     """All pairs (a before b in ``models``) of ``d = S_a - S_b`` with family-wise intervals.
 
-    Per replicate ``d = m_A - m_B`` (METHODS 2), so paired draws give paired intervals.
+    Per replicate ``d = m_A - m_B`` (METHODS 2), so paired draws give paired intervals. Every
+    correction studentizes each difference by its bootstrap SE (``se``) (METHODS 4b):
 
-    - ``estimate``: observed difference; ``low``/``high``: percentile interval of ``d`` at the
-      per-comparison ``level`` column.
-    - ``p_value``: two-sided bootstrap p-value of ``d = 0``,
-      ``min(1, 2 (1 + min(#{d <= 0}, #{d >= 0})) / (R + 1))`` (the smallest alpha whose percentile
-      interval excludes 0, with a +1 correction so it is never 0), then adjusted: Bonferroni
-      ``min(1, K p)``; Holm step-down.
-    - Intervals: Bonferroni at ``1 - alpha/K`` each. **Choice** for Holm: the step-down levels,
-      ``1 - alpha/(K - k + 1)`` for the comparison with the k-th smallest p-value, frozen at the
-      first comparison Holm does not reject (later ones keep that level), so an interval excludes
-      0 where Holm rejects.
+    - ``"maxt"`` (default): simultaneous bootstrap max-T intervals ``d +- c se`` [RW]; ``p_value``
+      the single-step max-T p-value, so ``p_value <= 1 - level`` exactly where the interval
+      excludes 0; ``p_stepdown`` the Romano–Wolf step-down p-values (more powerful, never
+      larger). ``p_below_resolution``: no replicate reached the observed statistic, the p-value
+      is "< 1/(R+1)" (shown as that bound, not multiplied by the number of pairs).
+    - ``"bonferroni"``: ``d +- z_{1-alpha/(2K)} se``, ``p_value = min(1, 2K Phi(-|d|/se))``
+      (normal reference: not floored by R); ``p_stepdown`` Holm's.
+    - ``"holm"``: Holm p-values from the same normal reference. **Choice**: Holm has no
+      simultaneous intervals, so the intervals are Bonferroni's (labelled so); a Holm p-value can
+      be below ``1 - level`` while that interval includes 0.
+    - ``"none"``: per-pair studentized bootstrap intervals and p-values (max-T with K = 1).
+    - ``level``: the per-pair level of each interval (max-T: ``2 Phi(c) - 1``).
     - ``prob_a_better``: share of replicates in which a beats b (ties count half), respecting
       ``higher_is_better``.
     """
     level = check_level(level)
-    if correction not in ("holm", "bonferroni", "none"):
+    if correction not in CORRECTIONS:
         raise DataError(
-            f"unknown correction {correction!r}.", hint="use 'holm', 'bonferroni' or 'none'."
+            f"unknown correction {correction!r}.",
+            hint="use 'maxt', 'bonferroni', 'holm' or 'none'.",
         )
     idx = _model_index(draws, models)
     pairs = list(itertools.combinations(range(len(idx)), 2))
-    cols = ["a", "b", "estimate", "low", "high", "p_value", "prob_a_better", "level"]
+    cols = [
+        "a",
+        "b",
+        "estimate",
+        "low",
+        "high",
+        "p_value",
+        "prob_a_better",
+        "level",
+        "se",
+        "p_stepdown",
+        "p_below_resolution",
+    ]
     if not pairs:
         return pd.DataFrame(columns=cols)
     sc = group_scores(draws, group)
@@ -352,25 +413,27 @@ def pairwise_differences(
     est = sc.observed[ia] - sc.observed[ib]
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
-    p = _bootstrap_p(d)
-    alpha, K = 1.0 - level, len(pairs)
-    if correction == "bonferroni":
-        p_adj, levels = np.minimum(1.0, K * p), np.full(K, 1.0 - alpha / K)
-    elif correction == "holm":
-        p_adj, levels = _holm(p, alpha)
+    fam = family_inference(d, est, level, correction)
+    K = len(pairs)
+    if correction == "maxt":
+        levels = np.full(K, 2.0 * stats.norm.cdf(fam.critical) - 1.0)
+    elif correction == "none":
+        levels = np.full(K, level)
     else:
-        p_adj, levels = p, np.full(K, level)
-    low, high, _, _ = _interval_columns(d, levels, mc_error=False)
+        levels = np.full(K, 1.0 - (1.0 - level) / K)
     return pd.DataFrame(
         {
             "a": [models[a] for a, _ in pairs],
             "b": [models[b] for _, b in pairs],
             "estimate": est,
-            "low": low,
-            "high": high,
-            "p_value": p_adj,
+            "low": fam.low,
+            "high": fam.high,
+            "p_value": fam.p_value,
             "prob_a_better": prob,
             "level": levels,
+            "se": fam.se,
+            "p_stepdown": fam.p_stepdown,
+            "p_below_resolution": fam.below_resolution,
         }
     )
 

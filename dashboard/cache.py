@@ -200,7 +200,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    return summaries.normalize(draws, mode="minmax")
+    return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
 def method_settings(method: str) -> str:

@@ -2,10 +2,8 @@
 
 Choices the spec leaves open, made here:
 
-- "Indistinguishable from the leader" uses the paired difference rule, not interval overlap: for
-  each model, the percentile interval of ``leader - model`` over the draws (paired replicates; for
-  independent draws this is the independent difference) at the level ``2 Phi(sqrt(2) z_L) - 1``
-  whose test the overlap of two level-L intervals approximates [GH] (95% at L = 83.4%), contains 0.
+- "Indistinguishable from the leader" is ``core.leader.tied_with_leader`` (the paired difference
+  rule, not interval overlap; METHODS 2).
 - The weighted group ``S(w)`` and the per-category groups are shown when the data have two or more
   categories (with one category both would repeat the overall group).
 - Group scores rank higher as better (a group mixing lower-is-better tasks is not reoriented here).
@@ -17,33 +15,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
+from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
+from benchuq.core.leader import tied_with_leader
 from benchuq.dashboard.figures import RANK_METHOD_LABELS as RANK_LABELS
 
 WEIGHTED = "weighted"
-
-
-def overlap_test_level(level: float) -> float:
-    """Level of the difference test that overlap of two level-L intervals approximates [GH]."""
-    z = stats.norm.ppf(0.5 + level / 2)
-    return float(2 * stats.norm.cdf(np.sqrt(2) * z) - 1)
-
-
-def tied_with_leader(values: np.ndarray, observed: np.ndarray, level: float) -> np.ndarray:
-    """``(M,)`` bool: the paired difference interval (leader - model) contains 0.
-
-    ``values`` is ``(R, M)`` draws of a group score, ``observed`` ``(M,)``; the leader (largest
-    observed) is tied with itself.
-    """
-    lead = int(np.nanargmax(observed))
-    d = values[:, [lead]] - values
-    q = overlap_test_level(level)
-    low = np.nanquantile(d, (1 - q) / 2, axis=0)
-    high = np.nanquantile(d, (1 + q) / 2, axis=0)
-    return (low <= 0) & (high >= 0)
 
 
 def group_label(group: str) -> str:

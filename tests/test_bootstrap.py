@@ -95,7 +95,7 @@ def test_dispatch_by_kind() -> None:
         se=np.array([[0.01], [0.02]]),
     )
     d1, d2, d3 = bootstrap(counts, 50), bootstrap(items, 50), bootstrap(se, 50)
-    assert d1.method == "bootstrap: task-level binomial" and not d1.paired
+    assert d1.method.startswith("task-level confidence draws") and not d1.paired
     assert d2.method == "bootstrap: item-level paired" and d2.paired
     assert d3.method.startswith("normal approximation") and not d3.paired
     assert any("independent" in n for n in d1.notes)

@@ -49,7 +49,7 @@ def test_compare_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(
         capsys, "compare", "sample:toy", "--models", "B", "A", "--reps", "2000", "--seed", "0"
     )
-    assert out["level"] == 0.95 and out["correction"] == "holm"
+    assert out["level"] == 0.95 and out["correction"] == "maxt"  # the default since #13
     (row,) = out["rows"]
     assert (row["a"], row["b"]) == ("B", "A")
     # B - A = (115 - 100) / 200 / 3 = 0.025 in the overall mean over three tasks.

@@ -43,6 +43,15 @@ CASES: dict[str, list[str]] = {
         "500",
     ],
     "ranks_vtab1k": ["ranks", "sample:vtab1k", "--reps", "500"],
+    "ranks_vtab1k_normalized_weights": [
+        "ranks",
+        "sample:vtab1k",
+        "--reps",
+        "300",
+        "--normalize",
+        "--weights",
+        "0.025,0.025,0.95",
+    ],
     "weights_vtab1k": ["weights", "sample:vtab1k", "--resolution", "10"],
     "weights_mmlu": [
         "weights",

@@ -67,9 +67,15 @@ def test_method_5_by_hand_differs_from_average_rank() -> None:
     # plain average rank: m0 (2 + 3) / 2, m1 (1 + 2) / 2, m2 (3 + 1) / 2 -> final 3, 1, 2
     obs = np.array([[0.571, 0.700], [0.579, 0.705], [0.50, 0.90]])
     d = one_draw(obs)
-    assert ranks_of(d, "average_rank_bins") == [2.5, 2.5, 1.0]
-    assert ranks_of(d, "average_rank") == [3.0, 1.0, 2.0]
+    assert ranks_of(d, "average_rank_bins", "position") == [2.5, 2.5, 1.0]
+    assert ranks_of(d, "average_rank", "position") == [3.0, 1.0, 2.0]
     assert ranks_of(d, "average_rank_bins", "observed_rank") == [2.5, 2.5, 1.0]
+    # [LGC] reports the average per-task rank itself for methods 3-5 (METHODS 4)
+    assert ranks_of(d, "average_rank_bins") == [2.5, 2.5, 2.0]
+    assert ranks_of(d, "average_rank") == [2.5, 1.5, 2.0]
+    assert ranks_of(d, "average_rank", "observed_value") == [2.5, 1.5, 2.0]
+    assert set(ranks_of(d, "average_rank", "statistic")) == {"average task rank"}
+    assert ranks_of(d, "mean", "mean_rank") == ranks_of(d, "mean", "position")
 
 
 def test_mean_and_geometric_mean_by_hand() -> None:
@@ -101,12 +107,16 @@ def test_noise_method_is_seeded_and_breaks_exact_ties_at_random() -> None:
     pd_equal = a.equals(b)
     assert pd_equal
     noisy = a[a.method == "average_rank_noise"]
-    assert noisy.mean_rank.tolist() == pytest.approx([1.5, 1.5], abs=0.03)
-    assert noisy.low.tolist() == [1.0, 1.0] and noisy.high.tolist() == [2.0, 2.0]
+    assert noisy.position.tolist() == pytest.approx([1.5, 1.5], abs=0.03)
+    assert noisy.position_low.tolist() == [1.0, 1.0]
+    assert noisy.position_high.tolist() == [2.0, 2.0]
+    # the average per-task rank is continuous: between 1 and 2, centred at 1.5
+    assert noisy.mean_rank.tolist() == pytest.approx([1.5, 1.5], abs=0.01)
+    assert (noisy.low > 1.0).all() and (noisy.high < 2.0).all()
     # 1 point of noise does not reorder models 5 points apart
     far = one_draw(np.array([[0.60] * 6, [0.55] * 6]), reps=500)
     out = rank_aggregations(far)
-    assert out[out.method == "average_rank_noise"].mean_rank.tolist() == [1.0, 2.0]
+    assert out[out.method == "average_rank_noise"].position.tolist() == [1.0, 2.0]
 
 
 def test_rank_intervals_and_mean_rank_over_replicates() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from benchuq.core.data import DataError
@@ -145,6 +146,7 @@ def test_leaderboard_rows_and_columns() -> None:
         "high",
         "mc_error_low",
         "mc_error_high",
+        "tied_with_leader",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4
@@ -158,23 +160,26 @@ def test_leaderboard_rows_and_columns() -> None:
 # ---- pairwise differences ---------------------------------------------------------------------
 
 
-def test_bootstrap_p_value_by_hand() -> None:
-    # d = m0 - m1 over 9 replicates: 2 are <= 0, 7 are >= 0 -> p = 2 * (1 + 2) / 10
-    v0 = np.array([0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 0.3, 0.2])
+def test_per_pair_studentized_p_value_by_hand() -> None:
+    # d = m0 - m1 over 9 replicates; p = (1 + #{|d_r - d| >= |d|}) / (R + 1) (max-T with K = 1)
+    v0 = np.array([0.52, 0.61, 0.73, 0.84, 0.95, 1.0, 1.13, 0.31, 0.22])
     values = np.stack([v0, np.full(9, 0.4)], axis=1)[:, :, None]
     d = make_draws(values, np.array([[0.7], [0.4]]))
     out = pairwise_differences(d, ["m0", "m1"], correction="none")
-    assert out.loc[0, "p_value"] == pytest.approx(0.6)
+    diff = v0 - 0.4
+    assert out.loc[0, "p_value"] == pytest.approx((1 + np.sum(np.abs(diff - 0.3) >= 0.3)) / 10)
+    assert out.loc[0, "se"] == pytest.approx(np.std(diff, ddof=1))
     assert out.loc[0, "prob_a_better"] == pytest.approx(7 / 9)
     assert out.loc[0, "estimate"] == pytest.approx(0.3)
 
 
-def test_bonferroni_and_holm() -> None:
+def test_bonferroni_holm_and_maxt() -> None:
     d = random_draws(R=4000, M=4)
     models = ["m3", "m0", "m2", "m1"]
     none = pairwise_differences(d, models, level=0.9, correction="none")
     bonf = pairwise_differences(d, models, level=0.9, correction="bonferroni")
     holm = pairwise_differences(d, models, level=0.9, correction="holm")
+    maxt = pairwise_differences(d, models, level=0.9, correction="maxt")
     K = 6
     assert list(bonf[["a", "b"]].itertuples(index=False, name=None))[:3] == [
         ("m3", "m0"),
@@ -182,21 +187,27 @@ def test_bonferroni_and_holm() -> None:
         ("m3", "m1"),
     ]
     np.testing.assert_allclose(bonf["level"], 1 - 0.1 / K)
-    np.testing.assert_allclose(bonf["p_value"], np.minimum(1, K * none["p_value"]))
-    np.testing.assert_allclose(holm["p_value"], multipletests(none["p_value"], method="holm")[1])
+    z = stats.norm.isf(0.1 / (2 * K))
+    np.testing.assert_allclose(bonf["low"], bonf["estimate"] - z * bonf["se"])
+    raw = 2 * stats.norm.sf(np.abs(bonf["estimate"] / bonf["se"]))
+    np.testing.assert_allclose(bonf["p_value"], np.minimum(1, K * raw))
+    np.testing.assert_allclose(holm["p_value"], multipletests(raw, method="holm")[1])
+    # Holm has no simultaneous intervals: it shows Bonferroni's
+    np.testing.assert_allclose(holm[["low", "high"]], bonf[["low", "high"]])
     sc = group_scores(d)
     for _, row in bonf.iterrows():
         i, j = int(row.a[1]), int(row.b[1])
         diff = sc.values[:, i] - sc.values[:, j]
-        assert row.low == pytest.approx(np.quantile(diff, 0.1 / K / 2))
+        assert row.se == pytest.approx(np.std(diff, ddof=1))
         assert row.estimate == pytest.approx(sc.observed[i] - sc.observed[j])
-    # Holm levels lie between the unadjusted and the Bonferroni level; wider -> narrower
-    assert ((holm["level"] >= 0.9 - 1e-12) & (holm["level"] <= 1 - 0.1 / K + 1e-12)).all()
-    assert ((bonf.high - bonf.low) >= (none.high - none.low) - 1e-12).all()
-    # an interval excludes 0 where Holm rejects at 10%
-    rejects = holm["p_value"] <= 0.1
-    excludes = (holm["low"] > 0) | (holm["high"] < 0)
-    assert (rejects == excludes).all()
+    # max-T: narrower than Bonferroni, wider than unadjusted; p-values agree with intervals
+    assert ((maxt.high - maxt.low) <= (bonf.high - bonf.low) + 1e-12).all()
+    assert ((maxt.high - maxt.low) >= (none.high - none.low) - 1e-12).all()
+    assert (maxt.p_stepdown <= maxt.p_value + 1e-12).all()
+    for out in (maxt, bonf, none):
+        rejects = out["p_value"] <= 0.1
+        excludes = (out["low"] > 0) | (out["high"] < 0)
+        assert (rejects == excludes).all()
 
 
 def test_pairwise_errors_and_single_model() -> None:
@@ -232,17 +243,22 @@ def test_win_probabilities_by_hand() -> None:
 # ---- normalization ----------------------------------------------------------------------------
 
 
-def test_minmax_normalization_over_models_and_replicates() -> None:
+def test_minmax_normalization_uses_observed_scores_and_paper_uses_replicates() -> None:
     d = random_draws(R=500)
     n = normalize(d)
     v, o = d.values, d.observed
-    low = np.minimum(v.min(axis=(0, 1)), o.min(axis=0))
-    high = np.maximum(v.max(axis=(0, 1)), o.max(axis=0))
+    low, high = o.min(axis=0), o.max(axis=0)
     np.testing.assert_allclose(n.values, (v - low) / (high - low))
     np.testing.assert_allclose(n.observed, (o - low) / (high - low))
-    assert n.values.min() == 0 and n.values.max() <= 1
-    assert "Normalized" in n.notes[-1]
+    assert n.observed.min() == 0 and n.observed.max() == 1
+    assert "observed" in n.notes[-1]
     assert n.models == d.models and n.method == d.method
+    paper = normalize(d, mode="paper")
+    low = np.minimum(v.min(axis=(0, 1)), o.min(axis=0))
+    high = np.maximum(v.max(axis=(0, 1)), o.max(axis=0))
+    np.testing.assert_allclose(paper.values, (v - low) / (high - low))
+    assert paper.values.min() == 0 and paper.values.max() <= 1
+    assert "depends on R" in paper.notes[-1]
 
 
 def test_chance_normalization_and_errors() -> None:
