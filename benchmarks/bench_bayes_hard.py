@@ -66,7 +66,7 @@ def main() -> int:
     print(f"{args.sets} data sets; 4 chains x ({args.warmup} warm-up + {args.draws} draws)")
     for sampler in ("imh", "gibbs"):
         fit = bayes.fit(
-            bench, priors, draws=args.draws, warmup=args.warmup, seed=1, sampler=sampler
+            bench, priors=priors, draws=args.draws, warmup=args.warmup, seed=1, sampler=sampler
         )
         worst = fit.diagnostics.groupby("model")["rhat"].max()
         line = (

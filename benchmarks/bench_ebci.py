@@ -27,10 +27,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchuq.core.readers.loaders import load_sample
-from benchuq.core.subgroups.ebci import _t0_nodes, cva, cva_table, cva_v, ebci, moments
+from benchuq.core.subgroups.ebci import Kappa, _t0_nodes, cva, cva_table, cva_v, ebci, moments
 from benchuq.core.subgroups.estimates import simulate
 
-SETTINGS = [(None, 0.05), (3.0, 0.1), (20.0, 0.05), (math.inf, 0.05)]  # kappa None = estimated
+SETTINGS: list[tuple[Kappa, float]] = [
+    ("estimated", 0.05),
+    (3.0, 0.1),
+    (20.0, 0.05),
+    (math.inf, 0.05),
+]
 
 
 def units(seed: int = 0, G: int = 1000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -61,9 +66,11 @@ def bench_speed() -> bool:
     )
     ok, passed = True, 0
     for i, (kappa, alpha) in enumerate(SETTINGS):
-        kap = mom.kappa if kappa is None else kappa
+        kap = mom.kappa if kappa == "estimated" else kappa
         # a (kappa, alpha) new to the process: nothing about it is cached
-        res, wall, cpu = timed(lambda kappa=kappa, alpha=alpha: ebci(z, se, f, alpha, "PMT", kappa))
+        res, wall, cpu = timed(
+            lambda kappa=kappa, alpha=alpha: ebci(z, se, f, level=1 - alpha, kappa=kappa)
+        )
         m2 = res.m2
         exact, base_wall, base_cpu = timed(
             lambda kap=kap, alpha=alpha, m2=m2: np.array([cva(float(m), kap, alpha) for m in m2])
@@ -102,7 +109,9 @@ def bench_speed() -> bool:
 
 def bench_lab(reps: int) -> None:
     bench = load_sample("mmlu")
-    lab, wall, cpu = timed(lambda: simulate(bench, "task", n_per_group=10, reps=reps, seed=0))
+    lab, wall, cpu = timed(
+        lambda: simulate(bench, group_by="task", n_per_group=10, reps=reps, seed=0)
+    )
     o = lab.overall.iloc[0]
     print(
         f"MMLU lab (truth = full 5-shot counts, 10 items per subject, R = {reps}, features "

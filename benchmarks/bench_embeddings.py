@@ -48,16 +48,9 @@ from scipy.stats import multivariate_normal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.embeddings.posterior import (
-    REFIT_BUDGET,
-    _folds,
-    choose_heads,
-    consistency,
-    gaussian_stats,
-    linear_cost,
-    log_posterior,
-    refit_cost,
-)
+from benchuq.core.embeddings.posterior import _folds, choose_heads, gaussian_stats, log_posterior
+from benchuq.core.embeddings.resample import REFIT_BUDGET, linear_cost, refit_cost
+from benchuq.core.embeddings.scores import consistency
 
 TARGET_SECONDS = 10.0
 CLUSTERS, HEADS, HEAD_DIMS, REPS, FOLDS, EPS = 8, 16, 64, 1000, 5, 4.0

@@ -141,7 +141,7 @@ def speed() -> None:
         f"MMLU, all {len(plan.a)} pairs of 20 models: design {1e3 * t_design:.0f} ms, plan with "
         f"the max-T critical value ({pw.MAXT_DRAWS:,} draws, c = {plan.critical:.3f}) "
         f"{1e3 * t_plan:.0f} ms; Bonferroni would use "
-        f"{pw.critical_value(0.95, len(plan.a), 'bonferroni'):.3f}"
+        f"{pw.critical_value(0.95, family=len(plan.a), correction='bonferroni'):.3f}"
     )
 
 

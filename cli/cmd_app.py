@@ -10,8 +10,11 @@ import tomllib
 from importlib.resources import files
 from pathlib import Path
 
+__all__ = ["app_path", "config_flags", "register", "run", "streamlit_command"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq app`` to the subcommands."""
     p = sub.add_parser(
         "app",
         help="start the dashboard (a Streamlit server)",
@@ -68,6 +71,7 @@ def streamlit_command(
 
 
 def run(args: argparse.Namespace) -> int:
+    """Start the Streamlit server (replacing this process on POSIX)."""
     headless = args.headless or (sys.platform.startswith("linux") and not os.environ.get("DISPLAY"))
     extra = [a for a in args.streamlit_args if a != "--"]
     command = streamlit_command(args.port, args.host, headless=headless, extra=extra)

@@ -10,6 +10,7 @@ import numpy as np
 from benchuq.cli.common import (
     add_bayes_arguments,
     add_data_arguments,
+    add_notes,
     check_level,
     fit_bayes,
     load_benchmark,
@@ -19,8 +20,11 @@ from benchuq.cli.common import (
 if TYPE_CHECKING:
     from benchuq.core.bayes.model import BayesFit
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq bayes`` to the subcommands."""
     p = sub.add_parser(
         "bayes",
         help="Bayesian hierarchical model: credible intervals and MCMC diagnostics",
@@ -39,13 +43,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
     from benchuq.core.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     result = fit_bayes(args, bench)
-    draws = result.to_draws(args.interval)
+    draws = result.to_draws(kind=args.interval)
     table = leaderboard(draws, level=level)
     diag = result.diagnostics
     hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(
@@ -102,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
         f"tail ESS min {result.ess_tail_min:.0f} ({len(diag)} quantities)"
     )
-    for note in (*bench.notes, *draws.notes):
-        print(f"note: {note}")
+    add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)

@@ -14,6 +14,9 @@ from benchuq.cli.common import (
     make_draws,
     print_json,
 )
+from benchuq.core.validation import check_known
+
+__all__ = ["register", "run"]
 
 CORRECTION_HELP = (
     "maxt: simultaneous bootstrap max-T intervals and p-values (Romano-Wolf; default); "
@@ -23,6 +26,7 @@ CORRECTION_HELP = (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq compare`` to the subcommands."""
     p = sub.add_parser(
         "compare",
         help="pairwise differences between models",
@@ -45,17 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.cli.common import UsageError
     from benchuq.core.maxt import format_p
     from benchuq.core.summaries import pairwise_differences
 
     level = check_level(args.level)
     bench = load_benchmark(args)
-    unknown = [m for m in args.models if m not in bench.models]
-    if unknown:
-        raise UsageError(
-            f"--models: {unknown} not in the data. Models are: {', '.join(bench.models)}."
-        )
+    check_known(args.models, bench.models, what="models in --models")
     if len(set(args.models)) < 2:
         raise UsageError("--models needs at least two different models.")
     draws = make_draws(args, bench)

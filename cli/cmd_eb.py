@@ -7,28 +7,48 @@ METHODS 7 and EBCI.md. DATA is a benchmark (``core.loaders.resolve``) or a table
 from __future__ import annotations
 
 import argparse
+import io
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from benchuq.cli.common import FORMATS, print_json
+from benchuq.cli.common import (
+    DATA_HELP,
+    FORMATS,
+    METRIC_HELP,
+    UsageError,
+    add_notes,
+    add_verbose_argument,
+    check_level,
+    print_json,
+    read_file,
+)
 from benchuq.core.data import DataError
+
+if TYPE_CHECKING:
+    from benchuq.core.subgroups.estimates import Units
+
+__all__ = ["read_units", "register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq eb`` to the subcommands."""
     p = sub.add_parser(
         "eb",
         help="small subgroups: direct vs empirical-Bayes estimates with robust intervals",
         description="Units are (model, subgroup) pairs. Each unit's direct estimate is shrunk "
         "toward a regression fit f by w = A/(A + se^2); robust EB intervals [AKP] have average "
-        "coverage 1 - alpha over units. A table with columns unit, estimate, se is used as "
+        "coverage --level over units. A table with columns unit, estimate, se is used as "
         "given and shrunk toward the least-squares fit on --features (intercept by default).",
     )
-    p.add_argument("data", metavar="DATA", help="a file, a folder, sample:<name>, or a CSV "
-                   "table with columns unit, estimate, se")  # fmt: skip
+    p.add_argument("data", metavar="DATA", nargs="+", help=DATA_HELP + ", or one CSV table "
+                   "with columns unit, estimate, se")  # fmt: skip
     p.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     p.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
-    p.add_argument("--metric", default="acc", help="metric read from lm-eval files")
+    p.add_argument("--metric", default=None, help=METRIC_HELP)
+    add_verbose_argument(p)
     p.add_argument(
         "--group-by",
         default=None,
@@ -44,7 +64,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="regression features: intercept, model, subgroup, category, log_n, or numeric "
         "columns of a unit table (default: intercept model subgroup; intercept for a table)",
     )
-    p.add_argument("--alpha", type=float, default=0.05, help="1 - average coverage (0-1)")
+    p.add_argument(
+        "--level", type=float, default=None, help="average coverage over units (0-1; default 0.95)"
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=None,
+        help="deprecated: 1 - average coverage; use --level (--alpha 0.05 is --level 0.95)",
+    )
     p.add_argument(
         "--fs-correction",
         default="PMT",
@@ -73,7 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_units(args: argparse.Namespace):
+def read_units(args: argparse.Namespace) -> Units:
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
     from benchuq.core.readers.loaders import resolve
     from benchuq.core.subgroups.estimates import (
@@ -82,11 +110,12 @@ def read_units(args: argparse.Namespace):
         units_from_table,
     )
 
-    path = Path(args.data)
-    if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+    path = Path(args.data[0])
+    if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        data = read_file(args.data[0])
         try:
-            head = pd.read_csv(path, sep=sep, nrows=0)
+            head = pd.read_csv(io.BytesIO(data), sep=sep, nrows=0)
         except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
             raise DataError(f"cannot read the table: {err}", file=str(path)) from None
         if is_unit_table(head.columns):
@@ -95,30 +124,32 @@ def read_units(args: argparse.Namespace):
                     "--group-by does not apply to a unit table (each row is a unit).",
                     file=str(path),
                 )
-            return units_from_table(pd.read_csv(path, sep=sep), file=str(path))
+            return units_from_table(pd.read_csv(io.BytesIO(data), sep=sep), file=str(path))
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    add_notes(args, bench.notes)
     group_by = args.group_by
     if group_by is None:
         has_sub = bench.item_tasks is not None and any(
             it.subgroup is not None for it in bench.item_tasks
         )
         group_by = "subgroup" if has_sub else "task"
-    return units_from_benchmark(bench, group_by)
+    return units_from_benchmark(bench, group_by=group_by)
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchuq.cli.main import UsageError
+    """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
+    from benchuq.core.subgroups.ebci import parse_kappa
     from benchuq.core.subgroups.estimates import analyze
 
-    if not 0.0 < args.alpha < 1.0:
-        raise UsageError(f"--alpha {args.alpha} must be between 0 and 1 (e.g. 0.05).")
+    level = _level(args)
+    kappa = parse_kappa(args.kappa)
     units = read_units(args)
     res = analyze(
         units,
         features=args.features,
-        alpha=args.alpha,
+        level=level,
         fs_correction=args.fs_correction,
-        kappa=args.kappa,
+        kappa=kappa,
         crossfit=args.crossfit,
         weights=args.weights,
         seed=args.seed,
@@ -130,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
                 "mu2": res.mu2,
                 "kappa": res.kappa,
                 "alpha": res.alpha,
+                "level": res.level,
                 "fs_correction": res.fs_correction,
                 "weights": res.weights,
                 "rows": [
@@ -171,6 +203,21 @@ def run(args: argparse.Namespace) -> int:
             f"{r.unit[:width]:<{width}}  {r.direct:8.4f}  {r.se:7.4f}  {r.eb:8.4f}  {r.low:8.4f}  "
             f"{r.high:8.4f}  {r.w:5.2f}  {r.cva:6.3f}"
         )
-    for note in res.notes:
+    for note in res.notes:  # caveats of this table (the data's notes go to stderr)
         print(f"note: {note}")
     return 0
+
+
+def _level(args: argparse.Namespace) -> float:
+    """``--level``, or ``1 - --alpha`` (the deprecated flag, with a note on stderr)."""
+    if args.alpha is None:
+        return check_level(0.95 if args.level is None else args.level)
+    if args.level is not None:
+        raise UsageError("give --level or --alpha, not both (--alpha is deprecated).")
+    alpha = check_level(args.alpha, flag="--alpha")
+    level = round(1.0 - alpha, 12)
+    print(
+        f"benchuq eb: note: --alpha is deprecated; use --level {level:g} (= 1 - alpha).",
+        file=sys.stderr,
+    )
+    return level

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq embeddings`` to the subcommands."""
     p = sub.add_parser(
         "embeddings",
         help="ALP and cluster accuracy of embeddings against meta features",
@@ -70,9 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchuq.cli.common import check_level, print_json
+    """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
+    from benchuq.cli.common import check_level, print_json, read_file
     from benchuq.cli.main import UsageError
-    from benchuq.core.embeddings.posterior import (
+    from benchuq.core.embeddings import (
         SAMPLE_LABELS,
         align,
         check_clusters,
@@ -94,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
             meta = meta if meta is not None else sample_meta
             default_label = SAMPLE_LABELS[name]
         else:
-            sets += read_embeddings(Path(item).name, Path(item).read_bytes())
+            sets += read_embeddings(Path(item).name, read_file(item))
     if args.meta is not None:
-        meta = read_meta(Path(args.meta).name, Path(args.meta).read_bytes())
+        meta = read_meta(Path(args.meta).name, read_file(args.meta))
     if meta is None:
         raise UsageError("--meta META is required (a CSV or Parquet table: id + features).")
     columns = args.label or ([default_label] if default_label else None)

@@ -6,7 +6,15 @@ import argparse
 
 import numpy as np
 
-from benchuq.cli.common import add_data_arguments, check_level, load_benchmark, print_json
+from benchuq.cli.common import (
+    add_data_arguments,
+    add_notes,
+    check_level,
+    load_benchmark,
+    print_json,
+)
+
+__all__ = ["METHOD_LABELS", "register", "run"]
 
 METHOD_LABELS = {
     "rounds": "round-robust (sandwich by round)",
@@ -16,6 +24,7 @@ METHOD_LABELS = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq epp`` to the subcommands."""
     p = sub.add_parser(
         "epp",
         help="EPP meta-score: win probabilities between models",
@@ -42,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the EPP leaderboard and its goodness of fit (or JSON); returns the exit code."""
     from benchuq.core.epp import epp
 
     level = check_level(args.level)
@@ -66,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
                         "se": res.se[i],
                         "low": res.low[i],
                         "high": res.high[i],
+                        "p_beats_average": res.beats_average[i],
                     }
                     for i in order
                 ],
@@ -87,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         flag = "  separated" if models[i] in res.separated else ""
         print(
             f"{models[i]:<{width}}  {res.estimate[i]:8.3f}  {res.se[i]:7.3f}  {res.low[i]:8.3f}  "
-            f"{res.high[i]:8.3f}  {_expit(res.estimate[i]):12.3f}{flag}"
+            f"{res.high[i]:8.3f}  {res.beats_average[i]:12.3f}{flag}"
         )
     if res.df > 0:
         print(
@@ -96,15 +107,8 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print("\ndeviance test not defined: no degrees of freedom (needs 3 or more models)")
-    for note in (*bench.notes, *res.notes):
-        print(f"note: {note}")
+    add_notes(args, res.notes)
     return 0
-
-
-def _expit(x: float) -> float:
-    from scipy.special import expit
-
-    return float(expit(x))
 
 
 def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, float]]:

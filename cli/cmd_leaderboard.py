@@ -8,6 +8,7 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
+    add_notes,
     check_level,
     load_benchmark,
     make_draws,
@@ -15,8 +16,11 @@ from benchuq.cli.common import (
     print_json,
 )
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq leaderboard`` to the subcommands."""
     p = sub.add_parser(
         "leaderboard",
         help="scores with intervals, overall and per category",
@@ -35,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.core.leader import overlap_test_level
     from benchuq.core.summaries import leaderboard
 
@@ -59,16 +64,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
-    for note in (*bench.notes, *draws.notes):
-        print(f"note: {note}")
-    print(
-        f"note: ≈ leader = the difference from the group's leader, taken inside each draw, has a "
+    legend = (
+        f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
         f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
         f"{100 * (1 - overlap_test_level(level)):.1f}% test of each model against the leader, "
         f"not family-wise). Non-overlap of two {100 * level:g}% intervals approximates that test "
         "only for independent estimates with similar standard errors; use `benchuq compare` for "
         "simultaneous pairwise intervals."
     )
+    add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)
@@ -79,4 +83,5 @@ def run(args: argparse.Namespace) -> int:
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
+    print(legend)  # the table's last column explained, under the table
     return 0

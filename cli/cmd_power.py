@@ -25,8 +25,11 @@ from benchuq.cli.common import (
 )
 from benchuq.core import power as pw
 
+__all__ = ["register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq power`` to the subcommands."""
     p = sub.add_parser(
         "power",
         help="minimum detectable difference and items needed per pair of models",
@@ -127,6 +130,7 @@ def _design(args: argparse.Namespace) -> tuple[pw.Design, list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the items needed and the MDE per pair (or JSON); returns the exit code."""
     level = check_level(args.level)
     if not 0.5 <= args.power < 1:
         raise UsageError(f"--power {args.power} must be from 0.5 to below 1 (e.g. 0.8).")
@@ -142,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         delta = pw.assumed_differences(design, pairs)
     result = pw.plan(
         design,
-        pairs,
+        pairs=pairs,
         level=level,
         power=args.power,
         delta=delta,
@@ -170,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 "factor_required": result.factor_required[k],
                 "power_now": result.power_now[k],
             }
-        row["sentence"] = result.sentence(k, scale, unit)
+        row["sentence"] = result.sentence(k, scale=scale, unit=unit)
         rows.append(row)
     if args.json:
         print_json(

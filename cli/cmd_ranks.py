@@ -20,10 +20,13 @@ from benchuq.cli.common import (
     print_json,
 )
 
+__all__ = ["register", "run"]
+
 TOP_K = (1, 2, 3)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq ranks`` to the subcommands."""
     p = sub.add_parser(
         "ranks",
         help="rank aggregations, rank probabilities and rank confidence sets",
@@ -74,6 +77,7 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
     from benchuq.core.rank_sets import rank_set_sentences, rank_sets
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
 

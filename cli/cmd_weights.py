@@ -32,8 +32,11 @@ from benchuq.core.dominance import (
     parse_weights,
 )
 
+__all__ = ["compute_moments", "payload", "register", "run"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``benchuq weights`` to the subcommands."""
     p = sub.add_parser(
         "weights",
         help="which model leads at each task weighting, with the SE rule",
@@ -101,10 +104,10 @@ def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMomen
         from benchuq.core.summaries import normalize
 
         draws = normalize(make_draws(args, bench), mode="minmax", chance=bench.chance)
-        return moments_from_draws(draws, mapping)
+        return moments_from_draws(draws, mapping=mapping)
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
-        return moments_from_draws(make_draws(args, bench), mapping)
-    return moments_from_benchmark(bench, mapping)
+        return moments_from_draws(make_draws(args, bench), mapping=mapping)
+    return moments_from_benchmark(bench, mapping=mapping)
 
 
 def payload(dm: DominanceMap, data: str) -> dict[str, Any]:
@@ -142,6 +145,7 @@ def payload(dm: DominanceMap, data: str) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the task-weight map summary (or JSON); returns the exit code."""
     bench = load_benchmark(args)
     moments = compute_moments(args, bench)
     at = None

@@ -6,36 +6,102 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchuq.core.data import Benchmark
+from benchuq.core import validation
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
+    from benchuq.core.backends import DataSource
     from benchuq.core.bayes.model import BayesFit
+
+__all__ = [
+    "FORMATS",
+    "UsageError",
+    "add_bayes_arguments",
+    "add_data_arguments",
+    "add_method_arguments",
+    "check_level",
+    "fit_bayes",
+    "load_benchmark",
+    "make_draws",
+    "print_json",
+    "read_file",
+]
 
 
 class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
 
 
-FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
+# core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
+FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect",
+           "helm")  # fmt: skip
+DATA_HELP = (
+    "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
+    "not results are skipped with a note), sample:<name>, or shared:<id>"
+)
+METRIC_HELP = (
+    "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
+    "lm-eval, the scenario's main metric for HELM)"
+)
+
+
+class _Paths(argparse.Action):
+    """``DATA`` paths; none given (an optional ``DATA``) is ``None``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, list(values or ()) or None)
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
-    """``DATA`` (file, folder or ``sample:<name>``) with ``--format``, ``--tasks``, ``--metric``;
-    ``optional`` for a command that also works without data."""
+    """``DATA`` (one or more paths, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
+    ``--tasks``, ``--metric`` and ``--verbose``; ``optional`` for a command that also works
+    without data (``args.data`` is then ``None``)."""
     parser.add_argument(
-        "data",
-        metavar="DATA",
-        nargs="?" if optional else None,
-        help="a file, a folder, or sample:<name>",
+        "data", metavar="DATA", nargs="*" if optional else "+", action=_Paths, help=DATA_HELP
     )
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
+    parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    add_verbose_argument(parser)
+
+
+def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
+    """``--verbose``: every note in full."""
     parser.add_argument(
-        "--metric", default="acc", help="metric read from lm-eval files (acc, acc_norm, ...)"
+        "--verbose",
+        action="store_true",
+        help="print every note on the data in full (default: a summary; notes go to stderr)",
     )
+
+
+def add_notes(args: argparse.Namespace, notes: Sequence[str]) -> None:
+    """Notes for stderr, printed by ``main`` once the command has succeeded."""
+    args.data_notes = (*getattr(args, "data_notes", ()), *notes)
+
+
+def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
+    """Notes to stderr: headlines (at most 8) or, with ``--verbose``, every note in full."""
+    from benchuq.core.readers.notes import summarize
+
+    if not notes:
+        return
+    verbose = getattr(args, "verbose", False)
+    lines = list(notes) if verbose else summarize(notes)
+    for line in lines:
+        print("note: " + line.replace("\n", "\n      "), file=sys.stderr)
+    if not verbose and (len(lines) < len(notes) or any("\n" in n for n in notes)):
+        print("      (--verbose lists every file and task)", file=sys.stderr)
 
 
 def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
@@ -107,7 +173,7 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     priors = parse_prior_specs(args.prior, bench.models)
     result = fit(
         bench,
-        priors,
+        priors=priors,
         chains=args.chains,
         draws=args.draws,
         warmup=args.warmup,
@@ -122,21 +188,54 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 # ---- end of the Bayesian block --------------------------------------------------------------
 
 
+def read_file(path: str) -> bytes:
+    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DataError("no such file.", file=path, hint="check the path.") from None
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
+
+
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
+    """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
+    notes go to stderr after the output (stdout stays the table or JSON)."""
     from benchuq.core.readers.loaders import resolve
 
-    if hasattr(args, "backend"):  # commands that bootstrap: maybe out of core (issue 18)
-        from benchuq.core.backends import choose_backend, open_data
+    shared = [d for d in args.data if d.startswith("shared:")]
+    if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
+        if len(args.data) > 1:
+            raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
+        from benchuq.store import load_shared
 
-        if args.workers is not None and args.workers < 1:
-            raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
-        backend = choose_backend(args.data, args.backend)
-        if backend != "memory":
-            args.source = open_data(
-                args.data, backend, workers=args.workers, scheduler=args.scheduler
+        bench = load_shared(shared[0])
+    elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
+        args.source = source
+        bench = source.bench
+    else:
+        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+    add_notes(args, bench.notes)
+    return bench
+
+
+def _out_of_core(args: argparse.Namespace) -> DataSource | None:
+    """DATA opened by an out-of-core backend (``core.backends``, issue 18); ``None``: in memory."""
+    from benchuq.core.backends import choose_backend, open_data
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
+    if len(args.data) != 1:
+        if args.backend not in (None, "memory"):
+            raise UsageError(
+                f"--backend {args.backend} reads one DATA (a Parquet file, a folder or a glob "
+                f"of Parquet shards); got {len(args.data)}."
             )
-            return args.source.bench
-    return resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        return None
+    backend = choose_backend(args.data[0], args.backend)
+    if backend == "memory":
+        return None
+    return open_data(args.data[0], backend, workers=args.workers, scheduler=args.scheduler)
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
@@ -144,7 +243,7 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(args.interval)
+        return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
@@ -179,10 +278,9 @@ def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) ->
     return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
 
 
-def check_level(level: float, flag: str = "--level") -> float:
-    if not 0.0 < level < 1.0:
-        raise UsageError(f"{flag} {level} must be between 0 and 1 (e.g. 0.95), not a percent.")
-    return level
+def check_level(level: float, *, flag: str = "--level") -> float:
+    """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
+    return validation.check_level(level, name=flag)
 
 
 def _clean(x: Any) -> Any:
@@ -199,5 +297,6 @@ def _clean(x: Any) -> Any:
 
 
 def print_json(payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")

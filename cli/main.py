@@ -1,4 +1,10 @@
-"""Entry point of ``benchuq``: one subcommand module per analysis, errors to stderr, exit code 2."""
+"""Entry point of ``benchuq``: one subcommand module per analysis, errors to stderr, exit code 2.
+
+Error policy: a bad file or data (:class:`~benchuq.core.data.DataError`), a bad argument to a
+core function (:class:`~benchuq.core.validation.InvalidArgument`) and a bad flag found after
+parsing (:class:`~benchuq.cli.common.UsageError`) print ``benchuq COMMAND: error: ...`` and exit
+with code 2. Nothing else is caught: any other exception is a bug and keeps its traceback.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from benchuq.cli.common import UsageError
+from benchuq.cli.common import UsageError, print_notes
 from benchuq.core.data import DataError
+from benchuq.core.validation import InvalidArgument
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -24,10 +31,12 @@ SUBCOMMANDS: tuple[str, ...] = (
     "embeddings",
     "power",
     "app",
+    "publish",  # registers publish and unpublish
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``benchuq`` parser with every subcommand registered."""
     parser = argparse.ArgumentParser(
         prog="benchuq",
         description="Honest leaderboards: intervals, differences and ranks from benchmark results.",
@@ -39,16 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``benchuq`` with ``argv`` (default: the command line); returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
-    except (DataError, UsageError) as err:
+        code = int(args.func(args) or 0)
+    except (DataError, InvalidArgument, UsageError) as err:
         print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
         return 2
-    except (OSError, ValueError) as err:
-        print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
-        return 2
+    print_notes(getattr(args, "data_notes", ()), args)
+    return code
 
 
 if __name__ == "__main__":

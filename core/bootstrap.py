@@ -32,6 +32,21 @@ from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
 
+__all__ = [
+    "AMBIGUOUS",
+    "CHUNK_CELLS",
+    "NOTE_INDEPENDENT",
+    "NOTE_MISSING",
+    "NOTE_NORMAL",
+    "POISSON_Z",
+    "TABLE_BITS",
+    "TABLE_MAX_WEIGHT",
+    "binomial_bootstrap",
+    "bootstrap",
+    "normal_draws",
+    "paired_bootstrap",
+]
+
 # Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
 # replicates): the passes over it then mostly hit the CPU cache (fastest between 2**19 and 2**20
 # on the VTAB-sized benchmark; benchmarks/bench_bootstrap.py).

@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+__all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind"]
+
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
 
@@ -332,7 +334,12 @@ def _pack(scores: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
     return None, scores.astype(np.float32 if exact else float)
 
 
+@overload
+def _frozen(a: np.ndarray, dtype: type | None = None) -> np.ndarray: ...
+@overload
+def _frozen(a: None, dtype: type | None = None) -> None: ...
 def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | None:
+    """A read-only copy of ``a`` (``None`` stays ``None``)."""
     if a is None:
         return None
     out = np.array(a, dtype=dtype, copy=True)
@@ -344,20 +351,32 @@ def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | Non
 class Benchmark:
     """Models x tasks results with task metadata and provenance notes (METHODS section 0).
 
-    Attributes:
-        name: a short label for the data set (shown in titles and file names).
-        models, tasks: names, unique.
-        categories: the category of each task (aligned with ``tasks``).
-        kind: ``"counts"``, ``"estimate_se"`` or ``"items"``.
-        estimate: ``(M, T)`` observed per-task score as a proportion (or the metric's own unit);
-            ``nan`` where a model has no result for a task.
-        n, correct: ``(M, T)`` integer counts (kind ``"counts"``; for ``"items"`` with binary
-            scores they are derived); else ``None``.
-        se: ``(M, T)`` standard errors (kind ``"estimate_se"``), else ``None``.
-        item_tasks: per task an :class:`ItemTask` (kind ``"items"``), else ``None``.
-        chance: ``(T,)`` chance level per task (``nan`` = unknown).
-        higher_is_better: ``(T,)`` bool per task.
-        notes: provenance and notices a user should read (e.g. "percent converted").
+    Attributes
+    ----------
+    name
+        a short label for the data set (shown in titles and file names).
+    models, tasks
+        names, unique.
+    categories
+        the category of each task (aligned with ``tasks``).
+    kind
+        ``"counts"``, ``"estimate_se"`` or ``"items"``.
+    estimate
+        ``(M, T)`` observed per-task score as a proportion (or the metric's own unit);
+        ``nan`` where a model has no result for a task.
+    n, correct
+        ``(M, T)`` integer counts (kind ``"counts"``; for ``"items"`` with binary
+        scores they are derived); else ``None``.
+    se
+        ``(M, T)`` standard errors (kind ``"estimate_se"``), else ``None``.
+    item_tasks
+        per task an :class:`ItemTask` (kind ``"items"``), else ``None``.
+    chance
+        ``(T,)`` chance level per task (``nan`` = unknown).
+    higher_is_better
+        ``(T,)`` bool per task.
+    notes
+        provenance and notices a user should read (e.g. "percent converted").
     """
 
     name: str
@@ -404,11 +423,13 @@ class Benchmark:
         set_(self, "estimate", _frozen(self.estimate, float))
         if self.estimate.shape != (M, T):
             raise DataError(f"estimate has shape {self.estimate.shape}, expected {(M, T)}.")
-        chance = np.full(T, np.nan) if self.chance is None else self.chance
-        hib = np.ones(T, bool) if self.higher_is_better is None else self.higher_is_better
-        set_(self, "chance", _frozen(chance, float))
-        set_(self, "higher_is_better", _frozen(hib, bool))
-        if self.chance.shape != (T,) or self.higher_is_better.shape != (T,):
+        chance = _frozen(np.full(T, np.nan) if self.chance is None else self.chance, float)
+        hib = _frozen(
+            np.ones(T, bool) if self.higher_is_better is None else self.higher_is_better, bool
+        )
+        set_(self, "chance", chance)
+        set_(self, "higher_is_better", hib)
+        if chance.shape != (T,) or hib.shape != (T,):
             raise DataError("chance and higher_is_better need one value per task.")
         if self.kind == "counts":
             self._check_counts()
@@ -454,6 +475,7 @@ class Benchmark:
     # ---- derived views -------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
+        """``(M, T)``: models x tasks."""
         return len(self.models), len(self.tasks)
 
     @property
@@ -489,10 +511,10 @@ class Benchmark:
                 h.update(repr(x).encode())
             h.update(b"\x00")
 
-        for x in (self.name, self.models, self.tasks, self.categories, self.kind):
-            put(x)
-        for x in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
-            put(x)
+        for label in (self.name, self.models, self.tasks, self.categories, self.kind):
+            put(label)
+        for a in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
+            put(a)
         for it in self.item_tasks or ():
             it.hash_into(h)
         return h.hexdigest()
@@ -520,13 +542,13 @@ class Benchmark:
             tasks=tuple(self.tasks[j] for j in ti),
             categories=tuple(self.categories[j] for j in ti),
             kind=self.kind,
-            estimate=take(self.estimate),
+            estimate=self.estimate[np.ix_(mi, ti)],
             n=take(self.n),
             correct=take(self.correct),
             se=take(self.se),
             item_tasks=items,
-            chance=self.chance[ti],
-            higher_is_better=self.higher_is_better[ti],
+            chance=None if self.chance is None else self.chance[ti],
+            higher_is_better=None if self.higher_is_better is None else self.higher_is_better[ti],
             notes=self.notes,
         )
 
@@ -544,4 +566,4 @@ class Benchmark:
             ).split()
         }
         fields.update(changes)
-        return Benchmark(**fields)  # type: ignore[arg-type]
+        return Benchmark(**fields)

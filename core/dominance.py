@@ -37,12 +37,33 @@ from scipy import stats
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import check_known, check_level
+
+__all__ = [
+    "MAX_RESOLUTION",
+    "BestProbabilityMap",
+    "CategoryMoments",
+    "DominanceMap",
+    "WeightedScores",
+    "best_probability_map",
+    "dominance_map",
+    "from_map_weights",
+    "implied_level",
+    "map_categories",
+    "moments_from_benchmark",
+    "moments_from_draws",
+    "parse_weights",
+    "simplex_grid",
+    "to_map_weights",
+    "weighted_scores",
+    "z_for_level",
+]
 
 MAX_RESOLUTION = 400
 
 
 # ---- grid -------------------------------------------------------------------------------------
-def simplex_grid(resolution: int, n_categories: int = 3) -> np.ndarray:
+def simplex_grid(resolution: int, *, n_categories: int = 3) -> np.ndarray:
     """Grid of weights ``(i/r, j/r, k/r)`` with ``i + j + k = r`` (``(r+1)(r+2)/2`` points).
 
     Two categories give the ``r + 1`` points ``(i/r, 1 - i/r)``. Points are ordered by the first
@@ -55,8 +76,8 @@ def simplex_grid(resolution: int, n_categories: int = 3) -> np.ndarray:
             hint=f"use a whole number from 1 to {MAX_RESOLUTION} (100 gives 5,151 points).",
         )
     if n_categories == 2:
-        i = np.arange(r, -1, -1)
-        return np.column_stack([i, r - i]) / r
+        first = np.arange(r, -1, -1)
+        return np.column_stack([first, r - first]) / r
     if n_categories != 3:
         raise DataError(f"a simplex map needs 2 or 3 categories, not {n_categories}.")
     i, j = np.meshgrid(np.arange(r, -1, -1), np.arange(r, -1, -1), indexing="ij")
@@ -84,6 +105,7 @@ def parse_weights(text: str, n_categories: int) -> np.ndarray:
 # ---- categories -------------------------------------------------------------------------------
 def map_categories(
     names: Sequence[str],
+    *,
     pick: Sequence[str] | None = None,
     merge: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
@@ -97,22 +119,10 @@ def map_categories(
     if pick is not None and merge is not None:
         raise DataError("choose either categories to keep or a merge, not both.")
     if merge is not None:
-        unknown = sorted(set(merge) - set(names))
-        if unknown:
-            raise DataError(
-                f"unknown categories in the merge: {unknown}.",
-                column="category",
-                hint=f"use names from {names}.",
-            )
+        check_known(merge, names, what="categories in the merge")
         return {c: str(merge[c]) for c in names if c in merge}
     keep = names if pick is None else [str(c) for c in pick]
-    unknown = [c for c in keep if c not in names]
-    if unknown:
-        raise DataError(
-            f"unknown categories {unknown}.",
-            column="category",
-            hint=f"pick from {names}.",
-        )
+    check_known(keep, names, what="categories")
     if len(set(keep)) != len(keep):
         raise DataError(f"categories {keep} repeat a name.", hint="name each category once.")
     return {c: c for c in keep}
@@ -158,15 +168,23 @@ def _averaging(
 class CategoryMoments:
     """Category means and their joint covariance: the inputs of the SE rule.
 
-    Attributes:
-        models: model names (M).
-        categories: map categories (C = 2 or 3).
-        means: ``(M, C)`` observed category means ``m_ic`` (score units; larger is better).
-        cov: ``(M, C, M, C)`` covariance of the category means; under independence it is zero
-            off the ``(i, c, i, c)`` diagonal.
-        paired: True when ``cov`` holds between-model covariances from paired draws.
-        source: how ``cov`` was obtained, for captions.
-        draws: ``(R, M, C)`` draws of the category means (``None`` for the analytic moments).
+    Attributes
+    ----------
+    models
+        model names (M).
+    categories
+        map categories (C = 2 or 3).
+    means
+        ``(M, C)`` observed category means ``m_ic`` (score units; larger is better).
+    cov
+        ``(M, C, M, C)`` covariance of the category means; under independence it is zero
+        off the ``(i, c, i, c)`` diagonal.
+    paired
+        True when ``cov`` holds between-model covariances from paired draws.
+    source
+        how ``cov`` was obtained, for captions.
+    draws
+        ``(R, M, C)`` draws of the category means (``None`` for the analytic moments).
     """
 
     models: tuple[str, ...]
@@ -187,13 +205,14 @@ class CategoryMoments:
 def _task_variances(bench: Benchmark) -> np.ndarray:
     """``(M, T)`` variance of each observed task score (METHODS 5)."""
     if bench.kind == "counts":
-        n = np.where(bench.n > 0, bench.n, 1)
-        p = bench.correct / n
+        counts = np.asarray(bench.n)
+        n = np.where(counts > 0, counts, 1)
+        p = np.asarray(bench.correct) / n
         return p * (1 - p) / n
     if bench.kind == "estimate_se":
         return np.asarray(bench.se, dtype=float) ** 2
     cols = []
-    for it in bench.item_tasks:
+    for it in bench.item_tasks or ():
         k = np.sum(~np.isnan(it.scores), axis=1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -203,7 +222,7 @@ def _task_variances(bench: Benchmark) -> np.ndarray:
 
 
 def moments_from_benchmark(
-    bench: Benchmark, mapping: Mapping[str, str] | None = None
+    bench: Benchmark, *, mapping: Mapping[str, str] | None = None
 ) -> CategoryMoments:
     """Analytic category means and variances under independence (METHODS 5).
 
@@ -213,7 +232,7 @@ def moments_from_benchmark(
     mapping = map_categories(bench.category_names) if mapping is None else mapping
     present = ~np.isnan(bench.estimate)
     groups, a = _averaging(bench.categories, mapping, present, bench.models)
-    sign = np.where(bench.higher_is_better, 1.0, -1.0)
+    sign = np.where(np.asarray(bench.higher_is_better), 1.0, -1.0)
     est = np.where(present, bench.estimate * sign, 0.0)
     var = np.where(present, _task_variances(bench), 0.0)
     means = np.einsum("icj,ij->ic", a, est)
@@ -232,7 +251,9 @@ def moments_from_benchmark(
     )
 
 
-def moments_from_draws(draws: Draws, mapping: Mapping[str, str] | None = None) -> CategoryMoments:
+def moments_from_draws(
+    draws: Draws, *, mapping: Mapping[str, str] | None = None
+) -> CategoryMoments:
     """Category means from ``draws.observed`` and their joint covariance from the draws.
 
     With ``draws.paired`` the between-model covariances are kept (the SE rule then reads the SE
@@ -269,19 +290,31 @@ def moments_from_draws(draws: Draws, mapping: Mapping[str, str] | None = None) -
 class DominanceMap:
     """The SE rule at each weight vector (METHODS 5).
 
-    Attributes:
-        models, categories: labels (``categories`` are the simplex corners / line ends).
-        weights: ``(P, C)`` weight vectors (rows sum to 1).
-        scores: ``(P, M)`` weighted scores ``S_i(w)``.
-        leader, runner_up: ``(P,)`` model indices of the best and second-best ``S(w)``.
-        difference: ``(P,)`` ``S_A - S_B`` (score units, >= 0).
-        se: ``(P,)`` ``SE_AB``, the standard error of the difference.
-        z: the multiplier of the rule.
-        rho: ``(P,)`` the correlation used: the assumed rho everywhere, or the implied rho read
-            from paired draws (``nan`` where both variances are zero).
-        rho_source: ``"assumed"`` or ``"paired draws"``.
-        winner: ``(P,)`` model index of the leader where the lead passes the rule, else -1.
-        source: where the variances came from.
+    Attributes
+    ----------
+    models, categories
+        labels (``categories`` are the simplex corners / line ends).
+    weights
+        ``(P, C)`` weight vectors (rows sum to 1).
+    scores
+        ``(P, M)`` weighted scores ``S_i(w)``.
+    leader, runner_up
+        ``(P,)`` model indices of the best and second-best ``S(w)``.
+    difference
+        ``(P,)`` ``S_A - S_B`` (score units, >= 0).
+    se
+        ``(P,)`` ``SE_AB``, the standard error of the difference.
+    z
+        the multiplier of the rule.
+    rho
+        ``(P,)`` the correlation used: the assumed rho everywhere, or the implied rho read
+        from paired draws (``nan`` where both variances are zero).
+    rho_source
+        ``"assumed"`` or ``"paired draws"``.
+    winner
+        ``(P,)`` model index of the leader where the lead passes the rule, else -1.
+    source
+        where the variances came from.
     """
 
     models: tuple[str, ...]
@@ -304,6 +337,7 @@ class DominanceMap:
         return float(2 * stats.norm.cdf(self.z) - 1)
 
     def name(self, index: int) -> str | None:
+        """The model with index ``index`` (``None`` for a negative index: no winner)."""
         return None if index < 0 else self.models[int(index)]
 
     def shares(self) -> dict[str | None, float]:
@@ -350,7 +384,11 @@ def dominance_map(
     M, C = moments.means.shape
     if M < 2:
         raise DataError("a dominance map compares models; the data has only one.")
-    W = simplex_grid(resolution, C) if weights is None else np.atleast_2d(weights).astype(float)
+    W = (
+        simplex_grid(resolution, n_categories=C)
+        if weights is None
+        else np.atleast_2d(weights).astype(float)
+    )
     if W.shape[1] != C:
         raise DataError(f"weights need {C} values (one per category), got {W.shape[1]}.")
     pair = moments.paired if use_pairing is None else bool(use_pairing and moments.paired)
@@ -406,14 +444,22 @@ def dominance_map(
 class BestProbabilityMap:
     """``P(model i is best at w)``: the share of draws in which i has the largest ``S(w)``.
 
-    Attributes:
-        models, categories: labels.
-        weights: ``(P, C)`` weight vectors.
-        probability: ``(P, M)`` probabilities (rows sum to 1; ties in a draw split the credit).
-        best: ``(P,)`` index of the most probable model.
-        reps: number of draws.
-        mc_error: ``(P,)`` Monte Carlo standard error of ``probability[p, best[p]]``.
-        source: where the draws came from.
+    Attributes
+    ----------
+    models, categories
+        labels.
+    weights
+        ``(P, C)`` weight vectors.
+    probability
+        ``(P, M)`` probabilities (rows sum to 1; ties in a draw split the credit).
+    best
+        ``(P,)`` index of the most probable model.
+    reps
+        number of draws.
+    mc_error
+        ``(P,)`` Monte Carlo standard error of ``probability[p, best[p]]``.
+    source
+        where the draws came from.
     """
 
     models: tuple[str, ...]
@@ -427,6 +473,7 @@ class BestProbabilityMap:
 
     @property
     def best_probability(self) -> np.ndarray:
+        """``(P,)`` probability of the most likely best model at each grid point."""
         return self.probability[np.arange(len(self.best)), self.best]
 
 
@@ -450,7 +497,11 @@ def best_probability_map(
         raise DataError("the probability view needs draws (bootstrap or posterior).")
     X = moments.draws  # (R, M, C)
     R, M, C = X.shape
-    W = simplex_grid(resolution, C) if weights is None else np.atleast_2d(weights).astype(float)
+    W = (
+        simplex_grid(resolution, n_categories=C)
+        if weights is None
+        else np.atleast_2d(weights).astype(float)
+    )
     P = W.shape[0]
     prob = np.empty((P, M))
     Xm = np.ascontiguousarray(X.transpose(1, 0, 2))  # (M, R, C): one model's draws contiguous
@@ -492,13 +543,20 @@ def best_probability_map(
 class WeightedScores:
     """Weighted scores at one weight vector, with normal intervals from the same variances.
 
-    Attributes:
-        models: names, sorted best first.
-        weights: ``(C,)`` the weight vector.
-        estimate, se, low, high: ``(M,)`` ``S_i(w)``, ``sqrt(Var S_i)`` and ``S +- z_L se``.
-        level: interval level.
-        prob_best: ``(M,)`` ``P(best at w)`` from draws, or ``None`` without draws.
-        method: a short description.
+    Attributes
+    ----------
+    models
+        names, sorted best first.
+    weights
+        ``(C,)`` the weight vector.
+    estimate, se, low, high
+        ``(M,)`` ``S_i(w)``, ``sqrt(Var S_i)`` and ``S +- z_L se``.
+    level
+        interval level.
+    prob_best
+        ``(M,)`` ``P(best at w)`` from draws, or ``None`` without draws.
+    method
+        a short description.
     """
 
     models: tuple[str, ...]
@@ -513,11 +571,10 @@ class WeightedScores:
 
 
 def weighted_scores(
-    moments: CategoryMoments, w: np.ndarray, level: float = 0.834
+    moments: CategoryMoments, w: np.ndarray, *, level: float = 0.834
 ) -> WeightedScores:
     """``S_i(w)`` for every model with ``Var S_i = w' Cov(m_i) w`` and a normal interval."""
-    if not 0 < level < 1:
-        raise DataError(f"level {level} must be between 0 and 1.", hint="e.g. 0.834 or 0.95.")
+    check_level(level)
     w = np.asarray(w, dtype=float)
     M, C = moments.means.shape
     if w.shape != (C,):

@@ -11,21 +11,32 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+__all__ = ["Draws"]
+
 
 @dataclass(frozen=True, eq=False)
 class Draws:
     """``values[r, i, j]``: replicate or posterior draw r of model i on task j.
 
-    Attributes:
-        values: ``(R, M, T)`` float array, same unit as ``observed`` (proportions for accuracy).
-        observed: ``(M, T)`` point estimates (the observed scores; posterior means for Bayes).
-        models, tasks, categories: labels aligned with the axes (``categories`` per task).
-        higher_is_better: ``(T,)``; summaries rank on the negation where False (METHODS 0).
-        method: a human-readable name, e.g. ``"bootstrap: task-level binomial"``.
-        paired: True when between-model correlation is preserved (item-level paired bootstrap,
-            joint posterior); False when models were resampled independently.
-        seed: the seed that made the draws (``None`` if not seeded).
-        notes: caveats to show next to results (e.g. "normal approximation").
+    Attributes
+    ----------
+    values
+        ``(R, M, T)`` float array, same unit as ``observed`` (proportions for accuracy).
+    observed
+        ``(M, T)`` point estimates (the observed scores; posterior means for Bayes).
+    models, tasks, categories
+        labels aligned with the axes (``categories`` per task).
+    higher_is_better
+        ``(T,)``; summaries rank on the negation where False (METHODS 0).
+    method
+        a human-readable name, e.g. ``"bootstrap: task-level binomial"``.
+    paired
+        True when between-model correlation is preserved (item-level paired bootstrap,
+        joint posterior); False when models were resampled independently.
+    seed
+        the seed that made the draws (``None`` if not seeded).
+    notes
+        caveats to show next to results (e.g. "normal approximation").
     """
 
     values: np.ndarray
@@ -50,6 +61,7 @@ class Draws:
 
     @property
     def reps(self) -> int:
+        """Number of replicates ``R``."""
         return int(self.values.shape[0])
 
     @property
@@ -59,6 +71,7 @@ class Draws:
 
     @property
     def category_index(self) -> np.ndarray:
+        """``(T,)`` index of each task's category in :attr:`category_names`."""
         names = self.category_names
         return np.array([names.index(c) for c in self.categories], dtype=np.int64)
 

@@ -28,7 +28,7 @@ Choices where the spec is open:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import sparse
@@ -38,11 +38,29 @@ from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import check_choice, check_known, check_level
+
+__all__ = [
+    "DEFAULT_RIDGE",
+    "INTERVALS",
+    "ROUNDS",
+    "EPPResult",
+    "IntervalMethod",
+    "PairTest",
+    "Rounds",
+    "epp",
+    "epp_from_scores",
+    "fit_bradley_terry",
+    "pair_counts",
+    "pair_test",
+    "round_scores",
+    "separated_mask",
+]
 
 Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]
-ROUNDS: tuple[str, ...] = ("tasks", "items")
-INTERVALS: tuple[str, ...] = ("glm", "rounds", "bootstrap")
+ROUNDS: tuple[str, ...] = get_args(Rounds)
+INTERVALS: tuple[str, ...] = get_args(IntervalMethod)
 DEFAULT_RIDGE = 0.01
 _CHUNK = 20_000_000  # elements of one broadcast comparison block (about 20 MB of booleans)
 
@@ -51,26 +69,45 @@ _CHUNK = 20_000_000  # elements of one broadcast comparison block (about 20 MB o
 class EPPResult:
     """A fitted EPP leaderboard (METHODS 8). Arrays are aligned with ``models``.
 
-    Attributes:
-        models: model names.
-        estimate: ``(M,)`` EPP ``beta_i`` in logit units, ``sum = 0``.
-        se, low, high: ``(M,)`` standard errors and interval ends at ``level`` (logit units).
-        level: interval level, e.g. 0.95.
-        method: how the intervals were made (``"glm"``, ``"rounds"`` or ``"bootstrap"``).
-        cov: ``(M, M)`` covariance of ``estimate`` used for the Wald tests.
-        wins, matches: ``(M, M)`` ``W_ij`` (ties count 1/2) and ``N_ij`` shared rounds.
-        win_probability: ``(M, M)`` fitted ``P(row beats column) = invlogit(beta_i - beta_j)``.
-        wald_p: ``(M, M)`` two-sided p-values of ``beta_i = beta_j`` (``nan`` on the diagonal).
-        deviance, df, p_value: deviance against the saturated model, its degrees of freedom
-            (observed pairs - (M - 1)) and chi-square p-value (``nan`` when ``df = 0``).
-        standardized_deviance: ``(D - df) / sqrt(2 df)``, comparable across leaderboards.
-        separated: models flagged by the separation check (their estimates are ridge-bounded).
-        ridge: the ridge penalty used (0 when the plain MLE exists).
-        rounds: what a round is (``"tasks"``, ``"items"`` or a caller's label).
-        n_rounds: number of rounds with at least one match.
-        reps, seed: bootstrap replicates and seed (0 and ``None`` for other methods).
-        replicates: ``(reps, M)`` bootstrap estimates (``None`` for other methods).
-        notes: caveats to show next to the results.
+    Attributes
+    ----------
+    models
+        model names.
+    estimate
+        ``(M,)`` EPP ``beta_i`` in logit units, ``sum = 0``.
+    se, low, high
+        ``(M,)`` standard errors and interval ends at ``level`` (logit units).
+    level
+        interval level, e.g. 0.95.
+    method
+        how the intervals were made (``"glm"``, ``"rounds"`` or ``"bootstrap"``).
+    cov
+        ``(M, M)`` covariance of ``estimate`` used for the Wald tests.
+    wins, matches
+        ``(M, M)`` ``W_ij`` (ties count 1/2) and ``N_ij`` shared rounds.
+    win_probability
+        ``(M, M)`` fitted ``P(row beats column) = invlogit(beta_i - beta_j)``.
+    wald_p
+        ``(M, M)`` two-sided p-values of ``beta_i = beta_j`` (``nan`` on the diagonal).
+    deviance, df, p_value
+        deviance against the saturated model, its degrees of freedom
+        (observed pairs - (M - 1)) and chi-square p-value (``nan`` when ``df = 0``).
+    standardized_deviance
+        ``(D - df) / sqrt(2 df)``, comparable across leaderboards.
+    separated
+        models flagged by the separation check (their estimates are ridge-bounded).
+    ridge
+        the ridge penalty used (0 when the plain MLE exists).
+    rounds
+        what a round is (``"tasks"``, ``"items"`` or a caller's label).
+    n_rounds
+        number of rounds with at least one match.
+    reps, seed
+        bootstrap replicates and seed (0 and ``None`` for other methods).
+    replicates
+        ``(reps, M)`` bootstrap estimates (``None`` for other methods).
+    notes
+        caveats to show next to the results.
     """
 
     models: tuple[str, ...]
@@ -79,7 +116,7 @@ class EPPResult:
     low: np.ndarray
     high: np.ndarray
     level: float
-    method: str
+    method: IntervalMethod
     cov: np.ndarray
     wins: np.ndarray
     matches: np.ndarray
@@ -100,10 +137,14 @@ class EPPResult:
 
     def at_level(self, level: float) -> EPPResult:
         """The same fit with intervals at another ``level`` (no refit, no new bootstrap)."""
-        if not 0.0 < level < 1.0:
-            raise DataError(f"level {level} must be between 0 and 1 (e.g. 0.95).")
+        check_level(level)
         low, high = _interval(self.estimate, self.se, self.replicates, level)
         return replace(self, low=low, high=high, level=level)
+
+    @property
+    def beats_average(self) -> np.ndarray:
+        """``(M,)`` ``P(i beats an average model) = invlogit(beta_i)`` (``sum beta = 0``)."""
+        return expit(self.estimate)
 
     @property
     def empirical(self) -> np.ndarray:
@@ -133,17 +174,18 @@ class PairTest:
     low: float  # interval of P(a beats b) at level
     high: float
     level: float
-    method: str
+    method: IntervalMethod
 
 
 # ---- rounds and matches ----------------------------------------------------------------------
-def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray, tuple[str, ...]]:
+def round_scores(
+    bench: Benchmark, *, rounds: Rounds = "tasks"
+) -> tuple[np.ndarray, tuple[str, ...]]:
     """``(M, K)`` scores per round, negated on lower-is-better tasks, and the round labels."""
-    sign = np.where(bench.higher_is_better, 1.0, -1.0)
+    check_choice(rounds, ROUNDS, name="round kind")
+    sign = np.where(np.asarray(bench.higher_is_better), 1.0, -1.0)
     if rounds == "tasks":
         return bench.estimate * sign, bench.tasks
-    if rounds != "items":
-        raise DataError(f"unknown round kind {rounds!r}; expected one of {ROUNDS}.")
     if bench.item_tasks is None:
         raise DataError(
             f"'{bench.name}' has no item-level scores, so items cannot be rounds.",
@@ -158,7 +200,7 @@ def round_scores(bench: Benchmark, rounds: Rounds = "tasks") -> tuple[np.ndarray
 
 @blas_policy
 def pair_counts(
-    scores: np.ndarray, weights: np.ndarray | None = None
+    scores: np.ndarray, *, weights: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Wins ``W_ij`` (ties 1/2) and matches ``N_ij`` from ``(M, K)`` scores (``nan`` = absent).
 
@@ -210,6 +252,7 @@ def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
 def fit_bradley_terry(
     wins: np.ndarray,
     matches: np.ndarray,
+    *,
     ridge: float = 0.0,
     tol: float = 1e-10,
     start: np.ndarray | None = None,
@@ -329,10 +372,8 @@ def epp_from_scores(
     Any round definition works here (tasks, items, cross-validation splits); ``source`` names
     the data in error messages.
     """
-    if not 0.0 < level < 1.0:
-        raise DataError(f"level {level} must be between 0 and 1 (e.g. 0.95).")
-    if interval not in INTERVALS:
-        raise DataError(f"unknown interval method {interval!r}; expected one of {INTERVALS}.")
+    check_level(level)
+    check_choice(interval, INTERVALS, name="interval method")
     models = tuple(models)
     scores = np.asarray(scores, float)
     M = len(models)
@@ -343,7 +384,7 @@ def epp_from_scores(
     used = (~np.isnan(scores)).sum(axis=0) >= 2
     sep = separated_mask(wins, matches)
     pen = ridge if sep.any() else 0.0
-    beta, cov = fit_bradley_terry(wins, matches, pen)
+    beta, cov = fit_bradley_terry(wins, matches, ridge=pen)
     boot = None
     notes: list[str] = []
     if sep.any():
@@ -434,11 +475,11 @@ def _bootstrap(
     out = np.empty((reps, scores.shape[0]))
     for r in range(reps):
         w = rng.multinomial(K, np.full(K, 1.0 / K)).astype(float)
-        wins, matches = pair_counts(scores, w)
+        wins, matches = pair_counts(scores, weights=w)
         sep = separated_mask(wins, matches)
         # a model absent from every drawn round has no matches: the ridge keeps it at 0
         pen = ridge if (sep.any() or np.any(matches.sum(axis=1) == 0)) else 0.0
-        out[r] = fit_bradley_terry(wins, matches, pen, tol=1e-8, start=start)[0]
+        out[r] = fit_bradley_terry(wins, matches, ridge=pen, tol=1e-8, start=start)[0]
     return out
 
 
@@ -454,7 +495,7 @@ def epp(
     ridge: float = DEFAULT_RIDGE,
 ) -> EPPResult:
     """EPP leaderboard of a benchmark, rounds = tasks (default) or items (METHODS 8)."""
-    scores, _ = round_scores(bench, rounds)
+    scores, _ = round_scores(bench, rounds=rounds)
     return epp_from_scores(
         scores,
         bench.models,
@@ -470,9 +511,7 @@ def epp(
 
 def pair_test(result: EPPResult, a: str, b: str) -> PairTest:
     """Wald test of ``beta_a = beta_b`` with ``P(a beats b)`` and its interval (METHODS 8)."""
-    for m in (a, b):
-        if m not in result.models:
-            raise DataError(f"unknown model {m!r}.", column="model", hint="pick a listed model.")
+    check_known((a, b), result.models, what="models")
     i, j = result.models.index(a), result.models.index(b)
     c = result.cov
     diff = float(result.estimate[i] - result.estimate[j])

@@ -14,6 +14,9 @@ import numpy as np
 
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_choice
+
+__all__ = ["normalize"]
 
 Chance = Mapping[str, float] | Sequence[float] | np.ndarray | None
 
@@ -71,6 +74,7 @@ def normalize(
     **Choice**: a task on which ``low_j == high_j`` is set to 0 (it cannot separate models) and
     named in the notes. Orientation is unchanged: a lower-is-better task stays lower-is-better.
     """
+    check_choice(mode, NORMALIZATIONS, name="normalization")
     values, observed = draws.values, draws.observed
     if mode in ("minmax", "paper"):
         with warnings.catch_warnings():  # a task without any result stays nan, silently
@@ -92,14 +96,10 @@ def normalize(
         flat = [t for t, lo, hi in zip(draws.tasks, low, high, strict=True) if lo == hi]
         if flat:
             note += f" Tasks with one value everywhere are set to 0: {flat}."
-    elif mode == "chance":
+    else:  # "chance"
         low = _chance_vector(draws, chance)
         high = np.ones_like(low)
         note = "Normalized per task: (x - chance) / (1 - chance) (METHODS 3)."
-    else:
-        raise DataError(
-            f"unknown normalization {mode!r}.", hint="use 'minmax', 'paper' or 'chance'."
-        )
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))

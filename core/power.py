@@ -32,6 +32,7 @@ from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.threads import blas_threads
+from benchuq.core.validation import check_choice, check_level
 
 __all__ = [
     "ASSUMPTIONS",
@@ -63,17 +64,28 @@ MAXT_DRAWS = 100_000  # normal draws for the max-T critical value (its MC error 
 class Design:
     """How precisely the models' aggregate scores are measured at the current size.
 
-    Attributes:
-        name: the data set (``"assumptions"`` without data).
-        models: model names; ``estimate`` ``(M,)`` their aggregate scores.
-        cov: ``(M, M)`` covariance of the aggregate estimates at ``n`` items, clusters included.
-        cov_iid: the same with every item its own cluster (``cov`` / ``cov_iid`` = design effect).
-        n: items now over all tasks (``None`` when the data do not say: estimate and se only).
-        cluster_size: mean cluster size ``sum_g m_g^2 / n`` (1 without clusters).
-        rho: the assumed correlation between models, ``None`` when read from paired items.
-        source: how the variances were obtained (shown next to results).
-        group: the score compared (``"overall"``, a category, or a weights label).
-        notes: caveats to show.
+    Attributes
+    ----------
+    name
+        the data set (``"assumptions"`` without data).
+    models
+        model names; ``estimate`` ``(M,)`` their aggregate scores.
+    cov
+        ``(M, M)`` covariance of the aggregate estimates at ``n`` items, clusters included.
+    cov_iid
+        the same with every item its own cluster (``cov`` / ``cov_iid`` = design effect).
+    n
+        items now over all tasks (``None`` when the data do not say: estimate and se only).
+    cluster_size
+        mean cluster size ``sum_g m_g^2 / n`` (1 without clusters).
+    rho
+        the assumed correlation between models, ``None`` when read from paired items.
+    source
+        how the variances were obtained (shown next to results).
+    group
+        the score compared (``"overall"``, a category, or a weights label).
+    notes
+        caveats to show.
     """
 
     name: str
@@ -93,20 +105,30 @@ class Design:
 class PowerPlan:
     """Per pair (arrays over pairs ``a[k]`` vs ``b[k]``), at the family-wise ``level``.
 
-    Attributes:
-        design: the design planned on.
-        a, b: model names; ``estimate`` the observed (or assumed) difference ``a - b``.
-        se: standard error of the difference now; ``var_item``: per-item variance of the
-            difference, items independent (``n * Var``); ``deff``: design effect of clusters;
-            ``icc``: within-cluster correlation of the difference (nan without clusters);
-            ``rho``: correlation of the two models' scores (estimated, or ``design.rho``).
-        mde: minimum detectable difference now, ``(c + z_power) se``.
-        delta: the difference to detect per pair (nan when none was asked for).
-        factor_required: items needed as a multiple of the current items.
-        n_required: items needed (``nan`` without ``delta`` or without ``design.n``).
-        power_now: power now at ``delta``.
-        level, power: family-wise level and power (fractions); ``family``: comparisons in the
-            family; ``correction`` and its ``critical`` value ``c``; ``z_power`` = z_{power}.
+    Attributes
+    ----------
+    design
+        the design planned on.
+    a, b
+        model names; ``estimate`` the observed (or assumed) difference ``a - b``.
+    se
+        standard error of the difference now; ``var_item``: per-item variance of the
+        difference, items independent (``n * Var``); ``deff``: design effect of clusters;
+        ``icc``: within-cluster correlation of the difference (nan without clusters);
+        ``rho``: correlation of the two models' scores (estimated, or ``design.rho``).
+    mde
+        minimum detectable difference now, ``(c + z_power) se``.
+    delta
+        the difference to detect per pair (nan when none was asked for).
+    factor_required
+        items needed as a multiple of the current items.
+    n_required
+        items needed (``nan`` without ``delta`` or without ``design.n``).
+    power_now
+        power now at ``delta``.
+    level, power
+        family-wise level and power (fractions); ``family``: comparisons in the
+        family; ``correction`` and its ``critical`` value ``c``; ``z_power`` = z_{power}.
     """
 
     design: Design
@@ -140,12 +162,12 @@ class PowerPlan:
         """``(pairs, len(n))``: the MDE at ``n`` items."""
         return (self.critical + self.z_power) * self.se_at(n)
 
-    def power_at(self, n: np.ndarray, delta: float | None = None) -> np.ndarray:
+    def power_at(self, n: np.ndarray, *, delta: float | None = None) -> np.ndarray:
         """``(pairs, len(n))``: power at ``n`` items for ``delta`` (default: each pair's)."""
         d = self.delta[:, None] if delta is None else np.full((len(self.a), 1), float(delta))
         return _power(np.abs(d), self.se_at(n), self.critical)
 
-    def sentence(self, k: int, scale: float = 100.0, unit: str = "points") -> str:
+    def sentence(self, k: int, *, scale: float = 100.0, unit: str = "points") -> str:
         """What pair ``k`` means for the next evaluation, for a non-statistician."""
         n = self.design.n
         now = f" ({n:,} items)" if n else ""
@@ -238,10 +260,10 @@ def _check_fraction(value: float, name: str, *, closed: str = "", lo: float = 0.
 
 def critical_value(
     level: float,
+    *,
     family: int = 1,
     correction: Correction = "maxt",
     corr: np.ndarray | None = None,
-    *,
     seed: int = 0,
 ) -> float:
     """The critical value ``c`` of family-wise two-sided tests at ``level`` (METHODS 10).
@@ -252,11 +274,10 @@ def critical_value(
     of Romano & Wolf (2005). Without ``corr``: the statistics are taken as independent (Sidak,
     ``z_{(1 + level^(1/K))/2}``), which is at least as large as max-T for correlated pairs.
     """
-    level = _check_fraction(level, "the level")
+    level = check_level(level)
     if int(family) != family or family < 1:
         raise DataError(f"the family must be a whole number of comparisons >= 1, got {family}.")
-    if correction not in CORRECTIONS:
-        raise DataError(f"unknown correction {correction!r}; use one of {list(CORRECTIONS)}.")
+    check_choice(correction, CORRECTIONS, name="correction")
     K = int(family)
     if correction == "none" or K == 1:
         return float(stats.norm.ppf((1 + level) / 2))
@@ -313,7 +334,9 @@ def _group_label(group: str | Sequence[float] | np.ndarray, names: Sequence[str]
     return "weighted " + ", ".join(f"{c} {x:.2f}" for c, x in zip(names, w, strict=True))
 
 
-def _item_cov(scores: np.ndarray, cluster: tuple[str, ...] | None) -> tuple[np.ndarray, ...]:
+def _item_cov(
+    scores: np.ndarray, cluster: tuple[str, ...] | None
+) -> tuple[np.ndarray, np.ndarray, float]:
     """(cov, cov_iid, sum of squared cluster sizes) of the model means of one task.
 
     Linearised (plug-in bootstrap) covariance of means over present items:
@@ -364,23 +387,24 @@ def design_from_benchmark(
         left = [t for t, ok in zip(sub.tasks, complete, strict=True) if not ok]
         notes.append(f"Left out {len(left)} task(s) where a model has no result: {left[:5]}.")
     w = np.where(use, w, 0.0) / w[use].sum()
-    hib = sub.higher_is_better[use]
-    sign = np.where(sub.higher_is_better, 1.0, -1.0) if 0 < hib.sum() < hib.size else 1.0
+    hib_all = np.asarray(sub.higher_is_better)
+    hib = hib_all[use]
+    sign = np.where(hib_all, 1.0, -1.0) if 0 < hib.sum() < hib.size else np.ones(hib_all.shape)
     estimate = (w * sign * np.nan_to_num(sub.estimate)).sum(axis=1)
     M = len(sub.models)
     cov, cov_iid = np.zeros((M, M)), np.zeros((M, M))
     n, squares, clustered = 0, 0.0, False
     for j in np.flatnonzero(use):
         if sub.kind == "items":
-            it = sub.item_tasks[j]
+            it = (sub.item_tasks or ())[j]
             c, ci, sq = _item_cov(np.asarray(it.scores, dtype=float), it.cluster)
             n_j, clustered = len(it.items), clustered or it.cluster is not None
         else:
             if sub.kind == "counts":
-                p = sub.estimate[:, j]
-                v, n_j = p * (1 - p) / sub.n[:, j], int(sub.n[:, j].max())
+                p, items = sub.estimate[:, j], np.asarray(sub.n)[:, j]
+                v, n_j = p * (1 - p) / items, int(items.max())
             else:
-                v, n_j = sub.se[:, j] ** 2, 0
+                v, n_j = np.asarray(sub.se)[:, j] ** 2, 0
             c = rho * np.sqrt(np.outer(v, v))
             np.fill_diagonal(c, v)
             ci, sq = c, float(n_j)
@@ -486,8 +510,8 @@ def design_from_assumptions(
 
 def plan(
     design: Design,
-    pairs: Sequence[tuple[str, str]] | None = None,
     *,
+    pairs: Sequence[tuple[str, str]] | None = None,
     level: float = 0.95,
     power: float = 0.8,
     delta: float | Sequence[float] | None = None,
@@ -505,7 +529,7 @@ def plan(
     ``MDE = (c + z_power) se`` and ``n = n_now ((c + z_power) se / delta)^2`` leave out the far
     tail, which is below 5e-5 there.
     """
-    level = _check_fraction(level, "the level")
+    level = check_level(level)
     power = _check_fraction(power, "the power", closed="lo", lo=0.5)
     idx = {m: i for i, m in enumerate(design.models)}
     if pairs is None:
@@ -530,7 +554,7 @@ def plan(
         pair_cov = C @ design.cov @ C.T
         scale = np.where(se > 0, se, 1.0)
         corr = pair_cov / np.outer(scale, scale)
-    c = critical_value(level, fam, correction, corr, seed=seed)
+    c = critical_value(level, family=fam, correction=correction, corr=corr, seed=seed)
     z_power = float(stats.norm.ppf(power))
     d = np.full(K, np.nan) if delta is None else np.broadcast_to(np.asarray(delta, float), (K,))
     if np.any(d[np.isfinite(d)] <= 0):

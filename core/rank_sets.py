@@ -68,7 +68,9 @@ class RankSets:
         )
 
 
-def _bounds(better: np.ndarray, worse: np.ndarray, present: np.ndarray):
+def _bounds(
+    better: np.ndarray, worse: np.ndarray, present: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) rank bounds from counts of models surely better / worse."""
     m = int(present.sum())
     low = np.where(present, 1.0 + better, np.nan)

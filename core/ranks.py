@@ -23,8 +23,21 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import check_level
+
+__all__ = [
+    "COMPARE_BLOCK",
+    "COMPARE_MAX_MODELS",
+    "NOISE_SD",
+    "RANK_METHODS",
+    "Ties",
+    "average_and_bin_ranks",
+    "nanmean",
+    "percent_bins",
+    "rank_aggregations",
+    "tie_ranks",
+]
 
 Ties = Literal["average", "min", "max"]
 RANK_METHODS: tuple[str, ...] = (
@@ -190,13 +203,6 @@ def nanmean(x: np.ndarray, axis: int) -> np.ndarray:
         return np.nanmean(x, axis=axis)
 
 
-def check_level(level: float) -> float:
-    """``level`` as a float, or DataError unless 0 < level < 1."""
-    if not 0 < level < 1:
-        raise DataError(f"the interval level must be between 0 and 1, got {level}.")
-    return float(level)
-
-
 def _geometric_score(x: np.ndarray, sign: np.ndarray) -> np.ndarray:
     """Mean over tasks of ``sign_j * log x_ij`` (the log geometric mean, oriented); negative
     scores are left out, a score of 0 on a higher-is-better task gives ``-inf`` (worst)."""
@@ -261,7 +267,9 @@ def _mean_scores(x: np.ndarray, sign: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return _sorted_mean(y), _geometric_score(x, sign)
 
 
-def _all_method_scores(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+def _all_method_scores(
+    x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
+) -> dict[str, np.ndarray]:
     """Aggregates ``(R, M)`` per method, higher = better: the mean, the log geometric mean and
     minus the average per-task rank; ``x`` is ``(R, M, T)``; method 4 adds ``noise``
     ``(M, R, T)`` (without noise it equals method 3). Per-task ranks work on one models-first
@@ -279,7 +287,9 @@ def _all_method_scores(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
     return out
 
 
-def _all_method_ranks(x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None):
+def _all_method_ranks(
+    x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
+) -> dict[str, np.ndarray]:
     """Final positions ``(R, M)`` per method (models ordered by the method's aggregate, ties
     averaged)."""
     return {m: _final_ranks(v) for m, v in _all_method_scores(x, sign, noise).items()}

@@ -38,6 +38,7 @@ from benchuq.core.leader import tied_with_leader
 from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
+from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
     "CORRECTIONS",
@@ -98,7 +99,9 @@ def _oriented(draws: Draws, tasks: np.ndarray) -> tuple[np.ndarray, bool, str]:
     return np.where(hib, 1.0, -1.0), True, " (lower-is-better tasks negated)"
 
 
-def _category_means(draws: Draws, tasks: np.ndarray, mult: np.ndarray):
+def _category_means(
+    draws: Draws, tasks: np.ndarray, mult: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Nan-means over ``tasks`` of the observed and replicate scores times ``mult``."""
     every = len(tasks) == len(draws.tasks)  # no copy for the overall mean
     obs = draws.observed if every else draws.observed[:, tasks]
@@ -225,7 +228,9 @@ def _quantile_columns(
     return est, mc
 
 
-def _interval_columns(values: np.ndarray, levels: np.ndarray, mc_error: bool = True):
+def _interval_columns(
+    values: np.ndarray, levels: np.ndarray, mc_error: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(low, high, mc_low, mc_high) of each column's percentile interval at its own level."""
     est, mc = _quantile_columns(values, np.array([(1 - levels) / 2, (1 + levels) / 2]), mc_error)
     return est[0], est[1], mc[0], mc[1]
@@ -287,13 +292,7 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
 
 
 def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
-    unknown = [m for m in models if m not in draws.models]
-    if unknown:
-        raise DataError(
-            f"unknown model(s) {unknown}.",
-            column="model",
-            hint=f"pick from {list(draws.models)}.",
-        )
+    check_known(models, draws.models, what="models")
     if len(set(models)) != len(models):
         raise DataError(f"a model is listed twice in {list(models)}.", column="model")
     return [draws.models.index(m) for m in models]
@@ -316,9 +315,21 @@ def _holm(p: np.ndarray) -> np.ndarray:
 def _per_pair(d: np.ndarray, est: np.ndarray, level: float) -> MaxT:
     """Unadjusted studentized bootstrap intervals and p-values, one max-T family per pair."""
     fams = [max_t(d[:, [k]], est[[k]], level) for k in range(d.shape[1])]
-    fields = ("estimate", "se", "low", "high", "p_value", "p_stepdown", "below_resolution")
-    joined = {f: np.concatenate([getattr(x, f) for x in fams]) for f in fields}
-    return replace(fams[0], **joined, critical=np.nan)
+
+    def joined(field: str) -> np.ndarray:
+        return np.concatenate([getattr(x, field) for x in fams])
+
+    return replace(
+        fams[0],
+        estimate=joined("estimate"),
+        se=joined("se"),
+        low=joined("low"),
+        high=joined("high"),
+        p_value=joined("p_value"),
+        p_stepdown=joined("p_stepdown"),
+        below_resolution=joined("below_resolution"),
+        critical=np.nan,
+    )
 
 
 def _normal_reference(d: np.ndarray, est: np.ndarray, level: float, holm: bool) -> MaxT:
@@ -384,11 +395,7 @@ def pairwise_differences(
       ``higher_is_better``.
     """
     level = check_level(level)
-    if correction not in CORRECTIONS:
-        raise DataError(
-            f"unknown correction {correction!r}.",
-            hint="use 'maxt', 'bonferroni', 'holm' or 'none'.",
-        )
+    check_choice(correction, CORRECTIONS, name="correction")
     idx = _model_index(draws, models)
     pairs = list(itertools.combinations(range(len(idx)), 2))
     cols = [

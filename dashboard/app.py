@@ -1,7 +1,9 @@
 """Entry of the benchuq dashboard: ``streamlit run dashboard/app.py`` from the repository root.
 
 Adding a page is one line in :data:`PAGES` (file in ``pages/``, title, icon); the page calls
-``dashboard.context.current()`` to get the data, draws, level, weights and model selection.
+``dashboard.context.current()`` to get the data, draws, level, weights and model selection, and
+puts its own settings in the link with ``dashboard.controls.bind`` (registered in
+``dashboard.links``).
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from benchuq.dashboard import context, controls
+from benchuq.dashboard import context, controls, data_notes
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 
 # (file in pages/, title, icon); the first page is the default.
 PAGES: list[tuple[str, str, str]] = [
     ("leaderboard.py", "Leaderboard", ":material/leaderboard:"),
+    ("table.py", "Leaderboard table", ":material/table_view:"),
     ("compare.py", "Compare models", ":material/compare_arrows:"),
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
@@ -31,6 +34,7 @@ PAGES: list[tuple[str, str, str]] = [
 
 
 def main() -> None:
+    """Run one script run: page config, navigation, the sidebar, link notices, the page."""
     st.set_page_config(
         page_title="benchuq — honest leaderboards", page_icon=":material/analytics:", layout="wide"
     )
@@ -42,8 +46,8 @@ def main() -> None:
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)
     controls.show_notices()
+    data_notes.pointer(ctx, pages["data.py"], nav)
     nav.run()
-    controls.finish(ctx.settings)
 
 
 main()

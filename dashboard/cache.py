@@ -13,9 +13,9 @@ parameter.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -26,9 +26,41 @@ from benchuq.core import power, summaries
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.data import Benchmark
+from benchuq.core.dominance import (
+    BestProbabilityMap,
+    CategoryMoments,
+    best_probability_map,
+    map_categories,
+    moments_from_benchmark,
+    moments_from_draws,
+)
 from benchuq.core.draws import Draws
+from benchuq.core.embeddings import (
+    ConsistencyResult,
+    EmbeddingTree,
+    align,
+    binarize,
+    check_clusters,
+    cluster_labels,
+    consistency,
+    fit_tree,
+    load_embedding_sample,
+    parse_prior,
+)
+from benchuq.core.epp import EPPResult, epp
 from benchuq.core.readers import loaders
-from benchuq.dashboard import state
+from benchuq.core.readers.meta import Loaded
+from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
+from benchuq.core.subgroups.estimates import (
+    Grouping,
+    SubgroupResult,
+    Units,
+    UnitWeights,
+    analyze,
+    units_from_benchmark,
+)
+from benchuq.dashboard import session, views_embeddings, views_subgroups, views_table
+from benchuq.dashboard.views_bayes import BayesSettings
 
 
 @dataclass(frozen=True)
@@ -60,36 +92,12 @@ METHODS: dict[str, UncertaintyMethod] = {
 
 
 # ---- Bayesian hierarchical model (METHODS 6): registry entry and cached fits --------------
-# The Bayesian page stores its settings (priors, chains, warm-up, interval kind) in the session
-# under BAYES_STATE; they are part of every cache key, so users with different priors never
-# share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
-BAYES_STATE = "_bayes_settings"
-
-
-@dataclass(frozen=True)
-class BayesSettings:
-    """Run settings of the Bayesian model; ``priors`` are ``core.priors`` spec strings."""
-
-    priors: tuple[str, ...] = ()
-    chains: int = int(state.BAYES_DEFAULTS["chains"])
-    warmup: int = int(state.BAYES_DEFAULTS["warmup"])
-    interval: str = str(state.BAYES_DEFAULTS["interval"])
-    sampler: str = str(state.BAYES_DEFAULTS["sampler"])
-
-    def key(self) -> str:
-        return json.dumps(
-            [list(self.priors), self.chains, self.warmup, self.interval, self.sampler]
-        )
-
-    @classmethod
-    def from_key(cls, key: str) -> BayesSettings:
-        priors, chains, warmup, interval, sampler = json.loads(key)
-        return cls(tuple(priors), int(chains), int(warmup), str(interval), str(sampler))
-
-
+# The Bayesian page's settings (priors, chains, warm-up, interval kind, sampler) are kept in the
+# session (``dashboard.session``); they are part of every cache key, so users with different
+# priors never share a fit. Posterior draws R = the sidebar's "Replicates", split over the chains.
 def bayes_settings() -> BayesSettings:
-    """This session's Bayesian settings (defaults until the Bayesian page changes them)."""
-    return st.session_state.get(BAYES_STATE, BayesSettings())
+    """Return this session's Bayesian settings (defaults until the page or a link sets them)."""
+    return session.stored(BayesSettings)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Sampling the posterior (cached afterwards)…")
@@ -100,17 +108,23 @@ def _bayes_fit(
     draws: int,
     warmup: int,
     seed: int,
-    sampler: str,
+    sampler: Literal["imh", "gibbs"],
     _bench: Benchmark,
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
     return bayes.fit(
-        _bench, specs, chains=chains, draws=draws, warmup=warmup, seed=seed, sampler=sampler
+        _bench,
+        priors=specs,
+        chains=chains,
+        draws=draws,
+        warmup=warmup,
+        seed=seed,
+        sampler=sampler,
     )
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
-    """The cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
+    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
     draws = max(-(-int(reps) // settings.chains), 4)
     return _bayes_fit(
         bench.content_hash,
@@ -126,7 +140,7 @@ def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
     s = BayesSettings.from_key(settings)
-    return bayes_fit(bench, s, reps, seed).to_draws(s.interval)  # type: ignore[arg-type]
+    return bayes_fit(bench, s, reps, seed).to_draws(kind=s.interval)
 
 
 METHODS["bayes"] = UncertaintyMethod(
@@ -143,9 +157,14 @@ METHODS["bayes"] = UncertaintyMethod(
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample data set…")
+def loaded_sample(name: str) -> Loaded:
+    """A bundled sample and what its files say (static files, so the name is a safe key)."""
+    return loaders.read_sample(name)
+
+
 def load_sample(name: str) -> Benchmark:
-    """A bundled sample (static files, so the name is a safe key)."""
-    return loaders.load_sample(name)
+    """A bundled sample (cached)."""
+    return loaded_sample(name).bench
 
 
 def files_digest(files: tuple[tuple[str, bytes], ...], *extra: object) -> str:
@@ -164,9 +183,15 @@ def _load_upload(
     _tasks: tuple[str, bytes] | None,
     _columns: tuple[tuple[str, str], ...],
     _fmt: str,
-) -> Benchmark:
-    return loaders.load_files(
-        list(_files), format=_fmt, tasks=_tasks, columns=dict(_columns) or None, name="upload"
+    _metric: str | None,
+) -> Loaded:
+    return loaders.read_files(
+        list(_files),
+        format=_fmt,
+        tasks=_tasks,
+        metric=_metric,
+        columns=dict(_columns) or None,
+        name="upload",
     )
 
 
@@ -176,11 +201,27 @@ def load_upload(
     tasks: tuple[str, bytes] | None = None,
     columns: dict[str, str] | None = None,
     fmt: str = "auto",
-) -> Benchmark:
-    """Load uploaded files, cached by the digest of their content and the loader options."""
+    metric: str | None = None,
+) -> Loaded:
+    """Load uploaded files (and what they say), cached by the digest of their content and the
+    loader options."""
     cols = tuple(sorted((columns or {}).items()))
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt)
-    return _load_upload(digest, files, tasks, cols, fmt)
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric)
+    return _load_upload(digest, files, tasks, cols, fmt, metric)
+
+
+@st.cache_data(max_entries=32, show_spinner="Building the table…")
+def wide_table(
+    key: str,
+    models: tuple[str, ...],
+    level: float,
+    columns: tuple[views_table.Column, ...],
+    _draws: Draws,
+    _bench: Benchmark,
+) -> views_table.WideTable:
+    """``views_table.wide_table`` for the shown models (``key`` names the draws, see
+    :func:`draws_key`)."""
+    return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
 
 
 # At most 8 draws arrays per process (R x M x T floats each; 2000 x 20 x 57 is 18 MB): a hosted
@@ -204,7 +245,7 @@ def _normalized(
 
 
 def method_settings(method: str) -> str:
-    """The session settings string of ``method`` ("" when it has none)."""
+    """Return the session settings string of ``method`` ("" when it has none)."""
     m = METHODS[method]
     return "" if m.settings is None else m.settings()
 
@@ -216,7 +257,7 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
-    """A string naming one set of cached draws (for caching summaries of them)."""
+    """Return a string naming one set of cached draws (for caching summaries of them)."""
     return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
@@ -235,6 +276,172 @@ def rank_probabilities(
     """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
     shown = _draws_all.select_models(list(models))
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+
+
+# ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
+    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
+    return _fit.to_draws(kind=kind)
+
+
+@st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
+def best_map(
+    key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
+) -> BestProbabilityMap:
+    """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
+    moments = moments_from_draws(_draws.select_models(list(models)), mapping=map_categories(cats))
+    return best_probability_map(moments, resolution=40)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def analytic_moments(
+    content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
+) -> CategoryMoments:
+    """Category means and covariances from the data's counts/SEs (METHODS 5)."""
+    return moments_from_benchmark(_b.subset(models=list(models)), mapping=dict(mapping))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def draw_moments(
+    draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
+) -> CategoryMoments:
+    """Category means and covariances from draws (paired: the models' correlation too)."""
+    return moments_from_draws(_d.select_models(list(models)), mapping=dict(mapping))
+
+
+@st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")
+def probability_map(
+    draws_key: str,
+    models: tuple[str, ...],
+    mapping: tuple[tuple[str, str], ...],
+    resolution: int,
+    _m: CategoryMoments,
+) -> BestProbabilityMap:
+    """``core.dominance.best_probability_map`` of :func:`draw_moments`."""
+    return best_probability_map(_m, resolution=resolution)
+
+
+EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled without refitting
+
+
+@st.cache_resource(max_entries=32, show_spinner="Fitting the EPP model…")
+def epp_fit(
+    content_hash: str,
+    models: tuple[str, ...],
+    rounds: Literal["tasks", "items"],
+    interval: Literal["rounds", "glm", "bootstrap"],
+    reps: int,
+    seed: int,
+    _bench: Benchmark,
+) -> EPPResult:
+    """Fit ``core.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
+
+    Other levels come from ``EPPResult.at_level`` without refitting.
+    """
+    sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
+    return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def subgroup_units(content_hash: str, group_by: Grouping, _bench: Benchmark) -> Units:
+    """``core.subgroups.units_from_benchmark``."""
+    return units_from_benchmark(_bench, group_by=group_by)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def table_units(digest: str, name: str, _data: bytes) -> Units:
+    """Units of an uploaded table (``digest``: SHA-256 of its bytes)."""
+    return views_subgroups.read_table(name, _data)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Estimating (cached afterwards)…")
+def subgroup_analysis(
+    key: str,
+    features: tuple[str, ...],
+    level: float,
+    fs: FsCorrection,
+    kappa: str,
+    crossfit: bool,
+    weights: UnitWeights,
+    seed: int,
+    _units: Units,
+) -> SubgroupResult:
+    """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
+    return analyze(
+        _units,
+        features=features,
+        level=level,
+        fs_correction=fs,
+        kappa=parse_kappa(kappa),
+        crossfit=crossfit,
+        weights=weights,
+        seed=seed,
+    )
+
+
+@st.cache_resource(max_entries=16, show_spinner="Reading embeddings…")
+def embedding_inputs(
+    digest: str, _files: tuple[tuple[str, bytes], ...], _meta: tuple[str, bytes]
+) -> views_embeddings.Inputs:
+    """Aligned embeddings and the meta table of an upload (``digest``: of names and bytes)."""
+    return views_embeddings.read_inputs(_files, _meta)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Reading the sample…")
+def embedding_sample(name: str) -> views_embeddings.Inputs:
+    """Return a bundled embedding sample, aligned."""
+    sets, meta = load_embedding_sample(name)
+    return align(sets, meta), meta
+
+
+@st.cache_resource(max_entries=32, show_spinner="Scoring embeddings…")
+def embedding_scores(
+    digest: str,
+    settings: views_embeddings.EmbeddingsSettings,
+    _inputs: views_embeddings.Inputs,
+) -> tuple[ConsistencyResult, EmbeddingTree | None]:
+    """Score the inputs named by ``digest``: clusters and consistency scores (METHODS 9).
+
+    One meta column gives the clusters; several grow an EmbeddingTree whose leaves are the
+    clusters.
+    """
+    embeddings, meta = _inputs
+    s = settings
+    tree = None
+    if len(s.columns) == 1:
+        labels = cluster_labels(meta, s.columns[0], bins=s.bins)
+        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=s.columns[0])
+    else:
+        pairs = [p for p in s.prior.split(",") if p.strip()]
+        tree = fit_tree(
+            embeddings[s.reference],
+            binarize(meta, list(s.columns), bins=s.bins),
+            reference=s.reference,
+            max_depth=s.depth,
+            min_leaf=s.min_leaf,
+            min_gain=0.0 if s.min_gain else None,
+            prior=parse_prior(pairs),
+            eps=s.eps,
+            seed=s.seed,
+        )
+        labels = tree.labels
+    result = consistency(
+        embeddings,
+        labels,
+        heads=s.heads,
+        dims=s.dims,
+        clip=s.clip,
+        eps=s.eps,
+        folds=s.folds,
+        reps=None if s.auto_reps else s.reps,
+        level=s.level,
+        seed=s.seed,
+        bootstrap=s.bootstrap,
+    )
+    return result, tree
 
 
 # ---- Plan page (METHODS 10): designs read from the data and plans (max-T draws), cached ------
@@ -273,7 +480,7 @@ def power_plan(
     """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
     return power.plan(
         _design,
-        list(pairs),
+        pairs=list(pairs),
         level=level,
         power=power_,
         delta=delta,

@@ -27,7 +27,8 @@ _KEY = "_benchuq_context"
 class Context:
     """The current view.
 
-    Attributes:
+    Attributes
+    ----------
         settings: the global controls (as carried by a shared link).
         bench: the loaded data set, or ``None`` when it failed to load (see ``error``).
         error: the message of a data-loading failure, else ``None``.
@@ -41,6 +42,7 @@ class Context:
 
     @property
     def level(self) -> float:
+        """The sidebar's interval level (a proportion)."""
         return self.settings.level
 
     @property
@@ -54,7 +56,7 @@ class Context:
         return self.settings.normalized_weights()
 
     def require_bench(self) -> Benchmark:
-        """The data set; shows the loading error and stops the page if there is none."""
+        """Return the data set; show the loading error and stop the page if there is none."""
         if self.bench is None:
             st.error(
                 self.error or "No data loaded. Pick a sample or upload files on the Data page."
@@ -63,16 +65,17 @@ class Context:
         return self.bench
 
     def draws_all(self) -> Draws:
-        """Cached draws of every model (metric applied); independent of the model selection."""
+        """Return cached draws of every model (metric applied), whatever the model selection."""
         s = self.settings
         return cache.get_draws(self.require_bench(), s.method, s.reps, s.seed, s.metric)
 
     def draws(self) -> Draws:
-        """Cached draws restricted to the models shown."""
+        """Return cached draws restricted to the models shown."""
         return self.draws_all().select_models(list(self.models))
 
     @property
     def draws_key(self) -> str:
+        """A string naming the cached draws (a cache key for summaries of them)."""
         s = self.settings
         return cache.draws_key(self.require_bench(), s.method, s.reps, s.seed, s.metric)
 
@@ -88,12 +91,12 @@ class Context:
 
 
 def store(ctx: Context) -> None:
-    """Called by the app entry once per run, before the page runs."""
+    """Store the context of this run (the app entry calls it once per run, before the page)."""
     st.session_state[_KEY] = ctx
 
 
 def current() -> Context:
-    """The context of this run (set by ``dashboard/app.py``)."""
+    """Return the context of this run (set by ``dashboard/app.py``)."""
     return st.session_state[_KEY]
 
 

@@ -1,14 +1,20 @@
-"""The global sidebar: data set, uncertainty method, level, metric, weights, models, share link.
+"""The global sidebar, every page's settings in the link, link notices, and the share box.
 
-Widget values live in ``st.session_state`` under fixed keys. On the first run of a session they
-are filled from the URL query string (``dashboard.state``); on every run the query string is
-rewritten from them, so the URL always describes the view (also after a page switch, which
-clears the query string in a real browser).
+This module alone writes the URL. Widget values live in ``st.session_state`` under fixed keys. On
+the first run of a session they are filled from the URL query string (``dashboard.state``): the
+sidebar's controls, and every page's settings (``dashboard.links``), kept in
+``dashboard.session`` until the page is opened. A page calls :func:`bind` with its settings class
+before its widgets (whose keys are the link names) and :meth:`Binding.read` after them; the
+query string is then rewritten from the sidebar and every page's stored settings (non-default
+values only), so the URL always describes the view, also after a page switch (which clears the
+query string in a real browser). The open page travels as the URL's path.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -17,16 +23,28 @@ from streamlit.navigation.page import StreamlitPage
 from benchuq.core.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers import loaders
-from benchuq.dashboard import cache, state
+from benchuq.dashboard import cache, links, publish, session, state
 from benchuq.dashboard.colors import model_colors
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.text import md_escape
+from benchuq.dashboard.views_bayes import BayesSettings
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's uploads
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
-NOTICES_KEY = "_link_notices"
-SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box, and its query
+NOTICES_KEY = "_link_notices"  # [[Notice, query of the run it was shown first or None], ...]
+NOTICE_SLOT = "_notice_slot"  # this run's place (st.empty) for the notices, above the page
+LINKED_KEY = "_linked"  # {settings class name: attributes a link set, not yet checked}
+PENDING_UPLOAD = "_pending_upload"  # a lost upload's link choices, for when it is uploaded again
+SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box
+QUERY_KEY = "_query"  # the query string last written
+RUN_KEY = "_run"  # runs of this session so far
+SHARED_RUN = "_shared_run"  # the run whose share box is drawn
+REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
+S = TypeVar("S", bound="DataclassInstance")
 LEVEL_REASON = (
     "Default 83.4%: two non-overlapping 83.4% intervals correspond roughly to a 5% test of "
     "the difference (Goldstein & Healy 1995)."
@@ -34,7 +52,7 @@ LEVEL_REASON = (
 
 
 def _init_from_url() -> None:
-    """First run of a session: copy valid query parameters into the widgets' state."""
+    """First run of a session: copy valid query parameters into the widgets' and pages' state."""
     ss = st.session_state
     if "_url_read" in ss:
         return
@@ -44,34 +62,45 @@ def _init_from_url() -> None:
     d = state.Settings(method=methods[0])
     ss["data"] = values.get("data", d.data)
     ss["method"] = values.get("method", d.method)
-    ss["level_pct"] = round(100 * float(values.get("level", d.level)), 1)
-    ss["reps"] = int(values.get("reps", d.reps))
-    ss["seed"] = int(values.get("seed", d.seed))
+    ss["level_pct"] = round(100 * float(values.get("level", d.level)), 1)  # type: ignore[arg-type]
+    ss["reps"] = int(values.get("reps", d.reps))  # type: ignore[call-overload]
+    ss["seed"] = int(values.get("seed", d.seed))  # type: ignore[call-overload]
     ss["metric"] = values.get("metric", d.metric)
-    ss["rho"] = float(values.get("rho", d.rho))
     ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
-    bayes, bayes_notices = state.parse_bayes(params)
-    if "priors" in bayes:
-        ss["_pending"]["priors"] = bayes.pop("priors")
-    if bayes:
-        ss[cache.BAYES_STATE] = cache.BayesSettings(**bayes)  # type: ignore[arg-type]
-    ss[NOTICES_KEY] = [*notices, *bayes_notices]
+    if params.get("data") == state.UPLOAD:  # a reload lost the upload: keep these for its return
+        ss[PENDING_UPLOAD], ss["_pending"] = ss["_pending"], {}
+    ss[LINKED_KEY] = {}
+    for cls, _ in links.PAGE_SETTINGS:
+        page: DataclassInstance
+        page, page_notices, linked = state.parse_settings(cls, params)
+        session.keep(page)
+        ss[LINKED_KEY][cls.__name__] = linked
+        notices += page_notices
+    if "priors" in ss[LINKED_KEY]["BayesSettings"]:  # checked against the data's models
+        ss["_pending"]["priors"] = session.stored(BayesSettings).priors
+    ss[NOTICES_KEY] = [[n, None] for n in notices]
     ss["_url_read"] = True
 
 
+def _notice(notice: state.Notice) -> None:
+    st.session_state[NOTICES_KEY].append([notice, None])
+
+
 def _load(data: str) -> tuple[Benchmark | None, str | None]:
-    """The data set named by ``data`` with this session's category edits applied."""
+    """Return the data set named by ``data`` with this session's category edits applied."""
     ss = st.session_state
     try:
         if data == state.UPLOAD:
             bench = ss[UPLOAD_KEY]
+            if PENDING_UPLOAD in ss:
+                ss["_pending"] = ss.pop(PENDING_UPLOAD)
         else:
-            bench = cache.load_sample(data.split(":", 1)[1])
+            bench = _own(data)
             raw = ss.get("_pending", {}).pop("categories", None)
             if raw is not None:  # a link's category edits, once, for the sample it names
                 linked, notice = state.parse_categories(raw, bench.tasks)
                 if notice:
-                    ss[NOTICES_KEY].append(notice)
+                    _notice(notice)
                 if linked:
                     ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = linked
         edits = ss.get(CATEGORY_EDITS_KEY, {}).get(data)
@@ -80,6 +109,13 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
         return None, str(err)
     except Exception as err:
         return None, f"Loading '{data}' failed: {type(err).__name__}: {err}"
+
+
+def _own(data: str) -> Benchmark:
+    """A sample's or a published data set's own data (before this session's edits)."""
+    if data.startswith(state.SHARED):
+        return publish.load_shared(data)
+    return cache.load_sample(data.split(":", 1)[1])
 
 
 def _sync_data_dependent(bench: Benchmark) -> None:
@@ -93,20 +129,20 @@ def _sync_data_dependent(bench: Benchmark) -> None:
     if "weights" in pending:
         weights, notice = state.parse_weights(pending["weights"], cats)
         if notice:
-            ss[NOTICES_KEY].append(notice)
+            _notice(notice)
     if "models" in pending:
         models, notice = state.parse_models(pending["models"], bench.models)
         if notice:
-            ss[NOTICES_KEY].append(notice)
+            _notice(notice)
     if "priors" in pending:
         specs = pending["priors"]
         try:
-            priors = format_prior_specs(parse_prior_specs(list(specs), bench.models))
+            priors = tuple(format_prior_specs(parse_prior_specs(list(specs), bench.models)))
         except DataError as err:
             raw = state.PRIOR_SEPARATOR.join(specs)
-            ss[NOTICES_KEY].append(state.Notice("priors", raw, f"{err}; using the default priors."))
-        else:
-            ss[cache.BAYES_STATE] = replace(cache.bayes_settings(), priors=tuple(priors))
+            _notice(state.Notice("priors", raw, f"{err}; using the default priors."))
+            priors = ()
+        session.keep(replace(cache.bayes_settings(), priors=priors))
     old_cats = ss.get("_bench_cats")
     if weights is None and old_cats == cats:
         weights = tuple(float(ss.get(f"weight_{i}", 1.0)) for i in range(len(cats)))
@@ -124,17 +160,32 @@ def _data_label(value: str) -> str:
     """Selectbox label (pure: AppTest and widget identity need a stable label)."""
     if value == state.UPLOAD:
         return "Uploaded data (this session)"
+    if value.startswith(state.SHARED):
+        return publish.label(value)
     return f"Sample: {value.split(':', 1)[1]}"
 
 
 def sidebar(help_page: StreamlitPage) -> Context:
-    """Render the global controls (linking to ``help_page``) and return the :class:`Context`."""
+    """Render the global controls (linking to ``help_page``) and return the :class:`Context`.
+
+    Parameters
+    ----------
+    help_page : StreamlitPage
+        The Methods page, linked under the level slider.
+
+    Returns
+    -------
+    Context
+        The settings, the loaded data (or its loading error) and the model colours.
+    """
     _init_from_url()
     ss = st.session_state
     sb = st.sidebar
     options = [f"sample:{name}" for name in loaders.SAMPLES]
     if UPLOAD_KEY in ss:
         options.append(state.UPLOAD)
+    shared = [*publish.opened(), ss["data"]]
+    options += [v for v in dict.fromkeys(shared) if v.startswith(state.SHARED)]
     if ss["data"] not in options:
         ss["data"] = state.DEFAULT_DATA
     sb.selectbox(
@@ -142,7 +193,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
         options,
         key="data",
         format_func=_data_label,
-        help="Bundled samples, or your uploaded files (upload them on the Data page).",
+        help="Bundled samples, your uploaded files (upload them on the Data page), or "
+        "published data sets opened from a link.",
     )
     if ss["data"] == state.UPLOAD:
         sb.caption("Files: " + md_escape(ss.get(UPLOAD_LABEL_KEY, "")))
@@ -223,15 +275,6 @@ def sidebar(help_page: StreamlitPage) -> Context:
         models = tuple(m for m in bench.models if m in ss["models"])
         if not models:
             sb.warning("No model selected: showing all.")
-    sb.slider(
-        "Assumed correlation between models (rho)",
-        0.0,
-        state.RHO_RANGE[1],
-        step=0.01,
-        key="rho",
-        help="Used by task-weight maps when draws are not paired (METHODS 5).",
-    )
-
     settings = state.Settings(
         data=ss["data"],
         method=ss["method"],
@@ -239,71 +282,221 @@ def sidebar(help_page: StreamlitPage) -> Context:
         reps=int(ss["reps"]),
         seed=int(ss["seed"]),
         metric=ss["metric"],
-        rho=float(ss["rho"]),
         weights=weights,
         models=models,
     )
-    query = _query(settings)
-    _update_url(query)
-    if ss.setdefault("_first_query", query) != query:
-        ss[NOTICES_KEY] = []
-    ss[SHARE_SLOT] = (st.sidebar.empty(), query)
-    _share_box()
+    start = ss.get(QUERY_KEY)  # the view at the end of the last run
+    for entry in ss[NOTICES_KEY]:
+        if entry[1] is None and start is not None:
+            entry[1] = start  # shown since the last run: kept while the view stays the same
+    ss[RUN_KEY] = ss.get(RUN_KEY, 0) + 1
+    ss[SHARE_SLOT] = st.sidebar.empty()
+    ss["_settings"] = settings
+    _publish()
     colors = model_colors(bench.models) if bench is not None else {}
     return Context(settings=settings, bench=bench, error=error, colors=colors)
 
 
-def _query(settings: state.Settings) -> dict[str, str]:
-    """The link of a view: the global controls, a sample's category edits, and with the
-    Bayesian method its settings."""
+def _query() -> dict[str, str]:
+    """Return the view's link: the sidebar, a sample's category edits, every page's settings."""
+    ss = st.session_state
+    settings: state.Settings = ss["_settings"]
     query = state.to_query(settings)
-    edits = st.session_state.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
+    edits = ss.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
-        own = cache.load_sample(settings.data.split(":", 1)[1])
-        if changed := state.categories_query(edits, own.tasks, own.categories):
-            query["categories"] = changed
-    if settings.method == "bayes":
-        b = cache.bayes_settings()
-        query |= state.bayes_query(b.priors, b.chains, b.warmup, b.interval, b.sampler)
+        try:
+            own = _own(settings.data)
+        except DataError:  # a published data set gone meanwhile: the page says so
+            own = None
+        if own and (changed := state.categories_query(edits, own.tasks, own.categories)):
+            query[state.CATEGORIES_PARAM] = changed
+    for page_settings in session.all_stored():
+        query |= state.settings_query(page_settings)
     return query
 
 
 def _update_url(query: dict[str, str]) -> None:
-    """Write changed parameters and drop optional ones no longer set (only our names: pages may
-    bind their own widgets to other parameters)."""
+    """Write changed parameters and drop ours that are no longer set.
+
+    Names this app does not know are left alone.
+    """
     current = st.query_params.to_dict()
     changed = {k: v for k, v in query.items() if current.get(k) != v}
     if changed:
         st.query_params.update(changed)
-    for name in state.OPTIONAL_PARAM_NAMES:
-        if name in current and name not in query:
-            del st.query_params[name]
+    ours = {*state.PARAM_NAMES, state.CATEGORIES_PARAM, *links.page_names()}
+    for name in ours & set(current) - set(query):
+        del st.query_params[name]
 
 
-def finish(settings: state.Settings) -> None:
-    """After the page ran: settings it changed (the Bayesian model's) go into the URL and the
-    share box."""
-    slot = st.session_state.get(SHARE_SLOT)
-    query = _query(settings)
-    if slot is not None and slot[1] != query:
-        st.session_state[SHARE_SLOT] = (slot[0], query)
-        _update_url(query)
-        _share_box()
-
-
-def _share_box() -> None:
-    slot, query = st.session_state[SHARE_SLOT]
-    with slot.container(), st.expander("Share this view"):
+def _publish() -> None:
+    """Write the view into the URL and the share box; link notices go once the view changed."""
+    ss = st.session_state
+    query = _query()
+    if ss.pop(REBASE_KEY, False):  # the app changed the view (a link value fell back), not the user
+        for entry in ss[NOTICES_KEY]:
+            entry[1] = entry[1] and query
+    kept = [e for e in ss[NOTICES_KEY] if e[1] is None or e[1] == query]
+    if len(kept) != len(ss[NOTICES_KEY]):
+        ss[NOTICES_KEY] = kept
+        _render_notices()
+    if query == ss.get(QUERY_KEY) and ss.get(SHARED_RUN) == ss[RUN_KEY]:
+        return
+    ss[QUERY_KEY] = query
+    _update_url(query)
+    ss[SHARED_RUN] = ss[RUN_KEY]
+    with ss[SHARE_SLOT].container(), st.expander("Share this view"):
         base = (st.context.url or "").split("?", 1)[0]
         st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
         st.caption(
-            "The link carries every control above, a sample's category edits, and with the "
-            "Bayesian method its priors and run settings. Uploaded data cannot travel in a "
-            "link: the recipient must upload the same files."
+            "The link opens this page with every control above, each page's own settings and "
+            "a sample's category edits. Uploaded data travels only once published (Data page, "
+            "'Share these results')."
         )
 
 
 def show_notices() -> None:
-    """Warn about link parameters that were ignored (shown until the user changes a control)."""
-    for notice in st.session_state.get(NOTICES_KEY, []):
-        st.warning(md_escape(str(notice)), icon=":material/link_off:")
+    """Warn about link parameters that were ignored, above the page (until a control changes)."""
+    st.session_state[NOTICE_SLOT] = st.empty()
+    _render_notices()
+
+
+def _render_notices() -> None:
+    slot = st.session_state.get(NOTICE_SLOT)
+    if slot is None:
+        return
+    with slot.container():
+        for notice, _ in st.session_state[NOTICES_KEY]:
+            st.warning(md_escape(str(notice)), icon=":material/link_off:")
+
+
+# ---- a page's settings <-> its widgets and the link -----------------------------------------
+
+
+def _to_ui(spec: state.LinkSpec, value: Any) -> Any:
+    if spec.percent:
+        return round(100 * float(value), 4)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _from_ui(spec: state.LinkSpec, default: Any, value: Any) -> Any:
+    if spec.percent:
+        return round(float(value) / 100, 6)
+    if isinstance(default, tuple):
+        return tuple(str(v) for v in value)
+    return type(default)(value)
+
+
+def _valid(value: Any, options: Sequence[str] | None) -> bool:
+    if options is None:
+        return True
+    if isinstance(value, list | tuple):
+        return set(value) <= set(options)
+    return value in options
+
+
+@dataclass
+class Binding(Generic[S]):
+    """A page's settings bound to its widgets; made by :func:`bind`.
+
+    Attributes
+    ----------
+    value : settings dataclass
+        The settings the widgets start from (checked against the data, automatic choices filled
+        in).
+    auto : dict
+        The automatic choices (``{attribute: value}``) of data-dependent fields.
+    """
+
+    value: S
+    auto: dict[str, Any] = field(default_factory=dict)
+
+    def read(self, **values: Any) -> S:
+        """Return the settings the widgets show now; stores them and rewrites the link.
+
+        Parameters
+        ----------
+        **values
+            Values (in the settings' units) of fields that have no widget of their own key,
+            e.g. priors built by an editor.
+
+        Returns
+        -------
+        settings dataclass
+            The page's settings, automatic choices filled in. A field equal to its automatic
+            choice is stored as the default, so it stays automatic (and out of the link).
+        """
+        ss = st.session_state
+        current: dict[str, Any] = {}
+        defaults: dict[str, Any] = {}
+        for attr, spec, default in state.link_fields(type(self.value)):
+            defaults[attr] = default
+            if attr in values:
+                current[attr] = values[attr]
+                ss[spec.name] = _to_ui(spec, values[attr])
+            else:
+                current[attr] = _from_ui(spec, default, ss[spec.name])
+        settings = replace(self.value, **current)
+        automatic = {a: defaults[a] for a, v in self.auto.items() if current[a] == v}
+        session.keep(replace(settings, **automatic))
+        _publish()
+        return settings
+
+
+def bind(
+    cls: type[S],
+    *,
+    choices: Mapping[str, Sequence[str]] | None = None,
+    auto: Mapping[str, Any] | None = None,
+    checks: Mapping[str, Callable[[Any], str | None]] | None = None,
+) -> Binding[S]:
+    """Bind a page's settings class to its widgets, whose keys are the fields' link names.
+
+    Call it before the page's widgets and call :meth:`Binding.read` after them. The widgets start
+    from their last state, else from this session's stored settings (a link's values on the
+    first visit); data-dependent values not in ``choices`` fall back (with a notice when a link
+    set them).
+
+    Parameters
+    ----------
+    cls : type
+        The page's settings dataclass (registered in ``dashboard.links``).
+    choices : mapping, optional
+        ``{attribute: allowed values}`` of the data-dependent fields.
+    auto : mapping, optional
+        ``{attribute: value}``: what an empty (automatic) data-dependent field means now, e.g.
+        the top three models.
+    checks : mapping, optional
+        ``{attribute: value -> message or None}``: other data-dependent checks (a failing value
+        falls back to the default).
+
+    Returns
+    -------
+    Binding
+        ``.value``: the starting settings; ``.read()``: the settings after the widgets.
+    """
+    ss = st.session_state
+    allowed = dict(choices or {})
+    automatic = dict(auto or {})
+    linked = ss.get(LINKED_KEY, {}).pop(cls.__name__, set())
+    checked, notices = state.check_choices(session.stored(cls), allowed, linked, checks)
+    if checked != session.stored(cls):
+        ss[REBASE_KEY] = True
+    if notices:
+        ss[NOTICES_KEY] += [[n, None] for n in notices]
+        _render_notices()
+    specs = state.link_fields(cls)
+    defaults = {attr: default for attr, _, default in specs}
+    start = {a: v for a, v in automatic.items() if getattr(checked, a) == defaults[a]}
+    value = replace(checked, **start)
+    for attr, spec, _ in specs:
+        if spec.name not in ss or not _valid(ss[spec.name], allowed.get(attr)):
+            ss[spec.name] = _to_ui(spec, getattr(value, attr))
+    return Binding(value, automatic)
+
+
+def seed(key: str, value: Any, options: Sequence[Any] | None = None) -> None:
+    """Start the widget ``key`` at ``value`` unless it has a valid state (one of ``options``)."""
+    ss = st.session_state
+    if key not in ss or (options is not None and ss[key] not in options):
+        ss[key] = value

@@ -1,15 +1,19 @@
-"""Chart downloads: server-side PNG/SVG via kaleido (rendered on click) and interactive HTML.
+"""Downloads: charts as server-side PNG/SVG via kaleido (rendered on click) and interactive HTML.
 
 kaleido 1.x drives the system chromium; one persistent server (``kaleido.start_sync_server``)
 makes an image take about 0.1-0.4 s instead of 3-4 s. Images are produced only when the user
-clicks (deferred downloads), so reruns stay fast.
+clicks (deferred downloads), so reruns stay fast. Every download button of the app comes from
+here: :func:`download_buttons` (a chart), :func:`download_menu` (any files, e.g. the static
+task-weight maps) and :func:`download_csv` (a table).
 """
 
 from __future__ import annotations
 
 import threading
 import warnings
+from collections.abc import Callable, Mapping
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -34,28 +38,63 @@ def image_bytes(fig: go.Figure, fmt: str) -> bytes:
 
 
 def html_bytes(fig: go.Figure) -> bytes:
-    """A standalone interactive HTML file (plotly.js embedded: works offline)."""
+    """Return a standalone interactive HTML file (plotly.js embedded: works offline)."""
     return fig.to_html(include_plotlyjs=True, full_html=True).encode()
 
 
-def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
-    """A "Download chart" popover with PNG, SVG (rendered on click) and interactive HTML."""
-    with st.popover("Download chart", icon=":material/download:"):
-        for fmt, mime, label in (
-            ("png", "image/png", "PNG image"),
-            ("svg", "image/svg+xml", "SVG image"),
-            ("html", "text/html", "Interactive HTML"),
-        ):
+MIMES = {
+    "png": "image/png",
+    "svg": "image/svg+xml",
+    "pdf": "application/pdf",
+    "html": "text/html",
+    "csv": "text/csv",
+}
 
-            def make(fmt: str = fmt) -> bytes:
-                return html_bytes(fig) if fmt == "html" else image_bytes(fig, fmt)
 
+def download_menu(
+    label: str, stem: str, key: str, makers: Mapping[str, tuple[str, Callable[[], bytes]]]
+) -> None:
+    """Show a popover ``label`` with one download per format, each rendered when clicked.
+
+    ``makers``: ``{format: (entry label, () -> bytes)}``; files are named ``stem.format``.
+    """
+    with st.popover(label, icon=":material/download:"):
+        for fmt, (entry, make) in makers.items():
             st.download_button(
-                label,
+                entry,
                 data=make,
                 file_name=f"{stem}.{fmt}",
-                mime=mime,
+                mime=MIMES[fmt],
                 key=f"{key}_{fmt}",
                 on_click="ignore",
                 type="tertiary",
             )
+
+
+def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
+    """Show a "Download chart" popover: PNG, SVG (rendered on click), interactive HTML."""
+    download_menu(
+        "Download chart",
+        stem,
+        key,
+        {
+            "png": ("PNG image", lambda: image_bytes(fig, "png")),
+            "svg": ("SVG image", lambda: image_bytes(fig, "svg")),
+            "html": ("Interactive HTML", lambda: html_bytes(fig)),
+        },
+    )
+
+
+def download_csv(
+    table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
+) -> None:
+    """Show a button that downloads ``table`` as ``stem.csv`` (no index column)."""
+    st.download_button(
+        label,
+        table.to_csv(index=False).encode(),
+        file_name=f"{stem}.csv",
+        mime=MIMES["csv"],
+        on_click="ignore",
+        icon=":material/download:",
+        key=key,
+    )

@@ -27,7 +27,8 @@ FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 class FigureOptions:
     """Display options shared by the builders.
 
-    Attributes:
+    Attributes
+    ----------
         colors: ``{model: colour}`` for every model of the data set (``dashboard.colors``).
         scale: factor applied to scores for display (100 for proportions, 1 otherwise).
         unit: axis label of a score, e.g. ``"accuracy (%)"``.
@@ -40,11 +41,12 @@ class FigureOptions:
     title: str = ""
 
     def color(self, model: str) -> str:
+        """Return the colour of ``model`` (grey when it has none)."""
         return self.colors.get(model, INDETERMINATE)
 
 
 def _layout_spec(title: str, height: int) -> dict:
-    """The shared layout as a plain dict (building figures from dicts is much faster)."""
+    """Return the shared layout as a plain dict (building figures from dicts is much faster)."""
     return {
         "title": {"text": title, "x": 0.0, "xanchor": "left"} if title else None,
         "height": height,
@@ -64,8 +66,11 @@ def _layout_spec(title: str, height: int) -> dict:
 
 
 def _figure(data: list[dict], layout: dict) -> go.Figure:
-    """A figure from plain dicts without plotly's per-property validation (about 10x faster on
-    the leaderboard's rerun path); the builders' output is checked by tests/test_figures.py."""
+    """Build a figure from plain dicts without plotly's per-property validation.
+
+    About 10x faster on the leaderboard's rerun path; the builders' output is checked by
+    tests/test_figures.py.
+    """
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
@@ -116,7 +121,7 @@ def _interval_trace(
 
 
 def _esc(text: object) -> str:
-    """A user string for plotly text (plotly renders a subset of HTML tags in labels)."""
+    """Return a user string for plotly text (plotly renders a subset of HTML tags in labels)."""
     return html.escape(str(text), quote=False)
 
 

@@ -88,8 +88,10 @@ def trace_figure(fit: BayesFit, model: str, options: FigureOptions) -> go.Figure
 def rank_plot_figure(
     fit: BayesFit, model: str, options: FigureOptions, bins: int = 20
 ) -> go.Figure:
-    """Rank plots of ``a`` and ``b``: per chain, the histogram of its draws' ranks among all
-    draws; the dashed line is the count expected when every chain samples the same distribution.
+    """Plot the rank plots of ``a`` and ``b``: per chain, a histogram of its draws' ranks.
+
+    Ranks are among all draws; the dashed line is the count expected when every chain samples the
+    same distribution.
     """
     i = _model_index(fit, model)
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, subplot_titles=("a", "b"))
@@ -121,9 +123,12 @@ def rank_plot_figure(
 
 
 def shrinkage_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
-    """Per task (rows, fewest items first): the direct estimate with its exact interval and the
-    posterior estimate with its credible interval, joined by a line; the vertical line is the
-    model's grand mean ``a / (a + b)``. ``table`` is :meth:`core.bayes.BayesFit.shrinkage`."""
+    """Plot direct vs posterior estimates per task (rows, fewest items first).
+
+    The direct estimate with its exact interval and the posterior estimate with its credible
+    interval are joined by a line; the vertical line is the model's grand mean ``a / (a + b)``.
+    ``table`` is :meth:`core.bayes.BayesFit.shrinkage`.
+    """
     s = options.scale
     t = table.sort_values("n", kind="stable").reset_index(drop=True)
     labels = [f"{_esc(task)} (n={n:,})" for task, n in zip(t["task"], t["n"], strict=True)]

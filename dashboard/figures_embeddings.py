@@ -11,7 +11,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
-from benchuq.core.embeddings.posterior import ConsistencyResult, EmbeddingScore
+from benchuq.core.embeddings.scores import ConsistencyResult, EmbeddingScore
 from benchuq.core.embeddings.tree import EmbeddingTree
 from benchuq.dashboard.figures import FigureOptions, _layout_spec
 
@@ -28,8 +28,11 @@ def _esc(name: object) -> str:
 def score_figure(
     result: ConsistencyResult, metric: str, options: FigureOptions, *, line: bool = False
 ) -> go.Figure:
-    """ALP or accuracy per model with interval error bars: bars, or a line over the models in
-    their given order (e.g. layers 1..L). A dashed line marks the prior-only level."""
+    """Plot ALP or accuracy per model with interval error bars.
+
+    Bars, or a line over the models in their given order (e.g. layers 1..L). A dashed line marks
+    the prior-only level.
+    """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {tuple(METRICS)}, not {metric!r}")
     est = np.array([getattr(s, metric).estimate for s in result.scores])
@@ -106,7 +109,7 @@ def confusion_heatmap(
 
 
 def tree_figure(tree: EmbeddingTree, options: FigureOptions) -> go.Figure:
-    """The EmbeddingTree as an icicle chart: each box is a node, sized by its entities."""
+    """Return the EmbeddingTree as an icicle chart: each box is a node, sized by its entities."""
     ids, parents, labels, values, hover = [], [], [], [], []
     stack: list[tuple[int, str]] = []
     for k, node in enumerate(tree.nodes):

@@ -1,4 +1,4 @@
-"""Pure plotly builders and tables for the EPP page (METHODS 8): ``(result, options) -> figure``.
+"""Pure plotly builders for the EPP page (METHODS 8): ``(result, options) -> figure``.
 
 Model names go into plotly text with ``<``, ``>`` and ``&`` escaped, so a name is never read as
 plotly's pseudo-HTML.
@@ -9,9 +9,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
-from scipy.special import expit
 from scipy.stats import rankdata
 
 from benchuq.core.epp import EPPResult
@@ -27,42 +25,6 @@ def epp_ranks(result: EPPResult, mean_score: np.ndarray) -> tuple[np.ndarray, np
     by_mean = rankdata(-np.asarray(mean_score, float), method="min")
     by_epp = rankdata(-np.round(result.estimate, 10), method="min")
     return by_mean.astype(int), by_epp.astype(int)
-
-
-def leaderboard_table(result: EPPResult, mean_score: np.ndarray) -> pd.DataFrame:
-    """One row per model, best EPP first: EPP with interval, P(beats an average model), ranks."""
-    by_mean, by_epp = epp_ranks(result, mean_score)
-    sep = set(result.separated)
-    rows = [
-        {
-            "model": result.models[i],
-            "EPP": result.estimate[i],
-            "SE": result.se[i],
-            "low": result.low[i],
-            "high": result.high[i],
-            "P(beats average)": float(expit(result.estimate[i])),
-            "rank (EPP)": int(by_epp[i]),
-            "rank (mean score)": int(by_mean[i]),
-            "mean score": float(mean_score[i]),
-            "separated": result.models[i] in sep,
-        }
-        for i in result.order
-    ]
-    return pd.DataFrame(rows)
-
-
-def deviance_table(result: EPPResult) -> pd.DataFrame:
-    """Goodness of fit: deviance against the saturated model, df, p-value, standardized."""
-    pairs = int(np.triu(result.matches > 0, k=1).sum())
-    rows = [
-        ("Deviance D", result.deviance, "against the saturated model (one probability per pair)"),
-        ("Degrees of freedom", result.df, f"{pairs} observed pairs - ({len(result.models)} - 1)"),
-        ("p-value", result.p_value, "chi-square(df); small = the EPP model misfits"),
-        ("Standardized deviance", result.standardized_deviance, "(D - df) / sqrt(2 df)"),
-        ("Rounds", result.n_rounds, f"one round = one {result.rounds.rstrip('s')}"),
-        ("Ridge penalty", result.ridge, "0 unless some model wins or loses every match"),
-    ]
-    return pd.DataFrame(rows, columns=["quantity", "value", "meaning"])
 
 
 def epp_forest_figure(result: EPPResult, options: FigureOptions) -> go.Figure:
@@ -98,7 +60,7 @@ def epp_forest_figure(result: EPPResult, options: FigureOptions) -> go.Figure:
                 name=name,
                 hovertemplate=(
                     f"{name}<br>EPP {est:.2f} [{low:.2f}, {high:.2f}]"
-                    f"<br>P(beats average) {expit(est):.2f}"
+                    f"<br>P(beats average) {result.beats_average[i]:.2f}"
                     + ("<br>separated: bounded by a ridge" if flagged else "")
                     + "<extra></extra>"
                 ),

@@ -111,7 +111,7 @@ def power_figure(
     layout["yaxis"]["range"] = [0, 102]
     shape, note = _level_line(100 * plan.power, f"target {100 * plan.power:g}%")
     layout["shapes"], layout["annotations"] = [shape, _now_line(plan)], [note]
-    data = _pair_traces(plan, n, 100 * plan.power_at(n, delta), "%{y:.0f}%")
+    data = _pair_traces(plan, n, 100 * plan.power_at(n, delta=delta), "%{y:.0f}%")
     return _figure(data, layout)
 
 

@@ -1,4 +1,4 @@
-"""Pure plotly builders and tables for the Subgroups page (METHODS 7): ``(result, options)``.
+"""Pure plotly builders for the Subgroups page (METHODS 7): ``(result, options)``.
 
 Unit, model and subgroup names go into plotly text with ``<``, ``>`` and ``&`` escaped, so a name
 is never read as plotly's pseudo-HTML. Scores are multiplied by ``options.scale``.
@@ -26,8 +26,10 @@ def _plain(name: object) -> str:
 
 
 def unit_rows(result: SubgroupResult, model: str | None = None) -> pd.DataFrame:
-    """Rows of one model (all rows when ``model`` is None), largest subgroup first (by ``n``,
-    or by smallest standard error when ``n`` is unknown)."""
+    """Return the rows of one model (all rows when ``model`` is None), largest subgroup first.
+
+    Size is ``n``, or the smallest standard error when ``n`` is unknown.
+    """
     rows = result.rows if model is None else result.rows[result.rows["model"] == model]
     key = rows["n"].fillna(0) if rows["n"].notna().any() else -rows["se"]
     return rows.assign(_size=key.to_numpy()).sort_values("_size", ascending=False, kind="stable")
@@ -36,8 +38,11 @@ def unit_rows(result: SubgroupResult, model: str | None = None) -> pd.DataFrame:
 def eb_vs_direct_figure(
     result: SubgroupResult, options: FigureOptions, model: str | None = None
 ) -> go.Figure:
-    """Per unit (one model's subgroups): the direct estimate with its interval (grey) and the EB
-    estimate with its robust interval, coloured by the shrinkage weight ``w``; sorted by size."""
+    """Plot direct vs EB estimates per unit (one model's subgroups), sorted by size.
+
+    The direct estimate with its interval (grey) and the EB estimate with its robust interval,
+    coloured by the shrinkage weight ``w``.
+    """
     rows = unit_rows(result, model)
     s = options.scale
     k = len(rows)
@@ -112,8 +117,11 @@ def eb_vs_direct_figure(
 
 
 def shrinkage_figure(result: SubgroupResult, options: FigureOptions) -> go.Figure:
-    """Shrinkage weight ``w`` against subgroup size ``n`` (log axis), one point per unit,
-    coloured by model; with binary scores, the curve ``w = A / (A + p(1-p)/n)`` at the mean p."""
+    """Plot the shrinkage weight ``w`` against subgroup size ``n`` (log axis), one point per unit.
+
+    Points are coloured by model; with binary scores, the curve ``w = A / (A + p(1-p)/n)`` at the
+    mean p.
+    """
     rows = result.rows
     known_n = bool(rows["n"].notna().all())
     x = rows["n"] if known_n else rows["se"]
@@ -160,8 +168,10 @@ def shrinkage_figure(result: SubgroupResult, options: FigureOptions) -> go.Figur
 
 
 def fit_figure(result: SubgroupResult, options: FigureOptions) -> go.Figure:
-    """The regression's fit: direct estimate against the (cross-fitted) prediction f, with the
-    diagonal; points far from it are units the features do not explain."""
+    """Plot the regression's fit: direct estimates against the (cross-fitted) prediction f.
+
+    With the diagonal; points far from it are units the features do not explain.
+    """
     rows = result.rows
     s = options.scale
     lo = float(min(rows["f"].min(), rows["direct"].min())) * s
@@ -198,36 +208,6 @@ def fit_figure(result: SubgroupResult, options: FigureOptions) -> go.Figure:
     layout["xaxis"]["title"] = {"text": f"regression prediction f ({options.unit})"}
     layout["yaxis"].update({"title": {"text": f"direct estimate ({options.unit})"}})
     return _figure(data, layout)
-
-
-def result_table(result: SubgroupResult) -> pd.DataFrame:
-    """The rows for display and download, with readable column names."""
-    return result.rows.rename(
-        columns={
-            "direct": "direct estimate",
-            "direct_low": "direct low",
-            "direct_high": "direct high",
-            "f": "regression f",
-            "eb": "EB estimate",
-            "low": "EB low",
-            "high": "EB high",
-            "w": "weight w",
-        }
-    )
-
-
-def lab_table(lab: LabResult) -> pd.DataFrame:
-    """Overall lab summary: one row per method (DT, SR, EB) with MSE, ratio, coverage, width."""
-    o = lab.overall.iloc[0]
-    return pd.DataFrame(
-        {
-            "method": ["direct (DT)", "regression (SR)", "empirical Bayes (EB)"],
-            "MSE": [o["mse_dt"], o["mse_sr"], o["mse_eb"]],
-            "MSE / MSE(DT)": [1.0, o["ratio_sr"], o["ratio_eb"]],
-            "coverage": [o["cover_dt"], np.nan, o["cover_eb"]],
-            "mean width": [o["width_dt"], np.nan, o["width_eb"]],
-        }
-    )
 
 
 def lab_figure(lab: LabResult, options: FigureOptions) -> go.Figure:

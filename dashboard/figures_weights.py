@@ -80,7 +80,7 @@ MAX_CORNERS = 9  # a hexagon clipped by the triangle's corner planes has at most
 
 @functools.lru_cache(maxsize=8)
 def tile_paths(resolution: int) -> tuple[np.ndarray, np.ndarray]:
-    """Closed tile outlines of the grid: ``(P, MAX_CORNERS + 2, 3)`` rows and a mask of used rows.
+    """Return closed tile outlines: ``(P, MAX_CORNERS + 2, 3)`` rows and a mask of used rows.
 
     Tile p is the hexagon around grid point p of ``simplex_grid(resolution)``, clipped to the
     triangle: its corners, the first corner again (closing it), then a NaN row that separates
@@ -130,7 +130,7 @@ def _tile_trace(
 
 
 def _swatch(name: str, color: str, group: str) -> go.Scatterternary:
-    """A legend entry only: a filled square (fill traces show a line in the legend)."""
+    """Return a legend entry only: a filled square (fill traces show a line in the legend)."""
     return go.Scatterternary(
         a=[None],
         b=[None],
@@ -184,7 +184,7 @@ def _ternary_layout(
 
 
 def _tmpl(name: object) -> str:
-    """A user string safe inside a hovertemplate: HTML-escaped, no ``%{`` template fields."""
+    """Return a user string safe inside a hovertemplate: HTML-escaped, no ``%{`` template fields."""
     return _esc(name).replace("{", "&#123;").replace("}", "&#125;")
 
 
@@ -292,7 +292,7 @@ def dominance_hover(dm: DominanceMap, options: FigureOptions) -> list[str]:
 def dominance_figure(
     dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 700
 ) -> go.Figure:
-    """The SE-rule map: tiles coloured by winner, grey where indeterminate (METHODS 5)."""
+    """Return the SE-rule map: tiles coloured by winner, grey where indeterminate (METHODS 5)."""
     if len(dm.categories) == 2:
         return dominance_line_figure(dm, options, marker, height=min(height, 460))
     tiles = tile_paths(_resolution(dm.weights))

@@ -1,52 +1,55 @@
 """URL query parameters <-> the app's settings (pure functions, no streamlit).
 
-Every global control lives in the query string under these names: ``data`` (``sample:<name>`` or
-``upload``), ``method``, ``level`` (a fraction, e.g. ``0.834``), ``reps``, ``seed``, ``metric``
-(``raw`` or ``normalized``), ``weights`` (comma-separated, in category order), ``rho`` and
-``models`` (comma-separated). Category edits of a bundled sample travel as ``categories``, a
-JSON object ``{task: category}`` of the tasks whose category was changed. With
-``method=bayes`` the Bayesian model's settings that differ from their defaults travel as well:
-``priors`` (``core.priors`` specs ``MODEL:a=...,b=...`` separated by ``;``), ``chains``,
-``warmup``, ``interval`` and ``sampler``. A bad value falls back to its default and yields a
-:class:`Notice` naming the parameter. ``weights``, ``models``, ``priors`` and ``categories``
-depend on the data set, so they are checked once it is loaded (:func:`parse_weights`,
-:func:`parse_models`, ``core.priors.parse_prior_specs``, :func:`parse_categories`).
+Every global control lives in the query string: the fields of :class:`Settings` (``data``:
+``sample:<name>``, ``shared:<id>`` of a published data set, or ``upload``; ``method``,
+``level`` as a proportion, ``reps``, ``seed``, ``metric``, ``weights`` comma-separated in
+category order, ``models`` comma-separated). Category edits of a bundled sample travel as
+``categories``, a JSON object ``{task: category}`` of the tasks whose category was changed.
+Each page's own settings travel too: a page declares them as a frozen dataclass of :func:`link`
+fields (name in the URL, allowed values, default), read by :func:`parse_settings`, checked
+against the data by :func:`check_choices` and written, non-default fields only, by
+:func:`settings_query` (the registry is ``dashboard.links``). A bad value falls back to its
+default and yields a :class:`Notice` naming the parameter. ``weights``, ``models``,
+``categories`` and data-dependent page settings are checked once the data set is loaded
+(:func:`parse_weights`, :func:`parse_models`, :func:`parse_categories`, :func:`check_choices`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 import numpy as np
 
+from benchuq.store import ID_RE
+
 DEFAULT_DATA = "sample:vtab1k"
 UPLOAD = "upload"
+SHARED = "shared:"  # + a published data set's id (benchuq.store)
+# A reload (or a copied link) after an upload: what happened and how to get the data back.
+UPLOAD_LOST = (
+    "uploaded files cannot travel in a link or survive a reload: they live only in the browser "
+    "tab that uploaded them and are never stored on the server. Showing the sample "
+    f"'{DEFAULT_DATA}' meanwhile. To get your data back, upload the same files again on the "
+    "Data page (this link's models and weights are then applied to them), or "
+    "publish them there ('Share these results') for a link that survives reloads."
+)
 DEFAULT_LEVEL = 0.834
 LEVEL_RANGE = (0.5, 0.995)
 REPS_RANGE = (200, 20000)
 DEFAULT_REPS = 2000
 SEED_RANGE = (0, 2**32 - 1)
 METRICS = ("raw", "normalized")
-RHO_RANGE = (0.0, 0.99)
-PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "rho", "models")
-# the Bayesian model's settings travel too when method is "bayes" (non-default values only)
-BAYES_PARAM_NAMES = ("priors", "chains", "warmup", "interval", "sampler")
-# present only when set: the Bayesian settings, and a sample's category edits
-OPTIONAL_PARAM_NAMES = ("categories", *BAYES_PARAM_NAMES)
-BAYES_DEFAULTS: dict[str, int | str] = {
-    "chains": 4,
-    "warmup": 1000,
-    "interval": "parameter",
-    "sampler": "imh",
-}
-CHAINS_RANGE = (1, 8)
-WARMUP_RANGE = (0, 10000)
-INTERVALS = ("parameter", "predictive")
-SAMPLERS = ("imh", "gibbs")
+PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "models")
+CATEGORIES_PARAM = "categories"  # present only when a sample's categories were edited
 PRIOR_SEPARATOR = ";"
+S = TypeVar("S", bound="DataclassInstance")
 
 
 @dataclass(frozen=True)
@@ -58,26 +61,240 @@ class Notice:
     message: str
 
     def __str__(self) -> str:
+        """Return the notice as shown above the page."""
         return f"Link parameter '{self.param}' = '{self.value}' ignored: {self.message}"
+
+
+# ---- page settings in the link ------------------------------------------------------------
+# A page declares its settings as a frozen dataclass whose fields are made by :func:`link`: the
+# query parameter's name, what it may hold and its default. These functions read such a class
+# from the query string, check data-dependent choices and write it back (non-default fields
+# only). ``dashboard.controls`` is the one place that writes the URL; ``dashboard.links`` lists
+# every page's class.
+LINK_KEY = "benchuq_link"
+ON_OFF = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+Choice = str | int | float
+
+
+@dataclass(frozen=True)
+class LinkSpec:
+    """How one settings field travels in the URL.
+
+    Attributes
+    ----------
+    name : str
+        The query parameter (also the key of the field's widget in the session state).
+    doc : str
+        What the value means, for people (the README's table of link parameters).
+    choices : tuple
+        The allowed values when they are fixed (strings, or numbers of a select slider).
+    bounds : tuple of float, optional
+        ``(lo, hi)`` of a number.
+    data : bool
+        The allowed values depend on the loaded data; the page checks them with
+        :func:`check_choices` once it has the data.
+    percent : bool
+        A level: a proportion in the URL (``0.95``), percent on screen (``95``).
+    sep : str
+        Separator of a list value.
+    """
+
+    name: str
+    doc: str
+    choices: tuple[Choice, ...] = ()
+    bounds: tuple[float, float] | None = None
+    data: bool = False
+    percent: bool = False
+    sep: str = ","
+
+
+def link(
+    name: str,
+    default: object,
+    doc: str,
+    *,
+    choices: Sequence[Choice] = (),
+    bounds: tuple[float, float] | None = None,
+    data: bool = False,
+    percent: bool = False,
+    sep: str = ",",
+) -> Any:
+    """Make a dataclass field that travels in the link as ``name`` (see :class:`LinkSpec`).
+
+    The field's type follows its default: ``bool`` (``on``/``off``), ``int``, ``float``, ``str``
+    or a tuple of strings (``sep``-separated). An empty default (``""`` or ``()``) of a
+    data-dependent field means "the page's automatic choice" (e.g. the top three models).
+    """
+    spec = LinkSpec(name, doc, tuple(choices), bounds, data, percent, sep)
+    return field(default=default, metadata={LINK_KEY: spec})
+
+
+def link_fields(cls: type) -> list[tuple[str, LinkSpec, Any]]:
+    """``(attribute, spec, default)`` of every linked field of a settings dataclass."""
+    return [
+        (f.name, f.metadata[LINK_KEY], f.default) for f in fields(cls) if LINK_KEY in f.metadata
+    ]
+
+
+def _describe(spec: LinkSpec, default: object) -> str:
+    if isinstance(default, bool):
+        return "on or off"
+    if spec.choices:
+        return "one of " + ", ".join(format_value(c) for c in spec.choices)
+    if spec.bounds is not None:
+        what = "a whole number" if isinstance(default, int) else "a number"
+        return f"{what} from {spec.bounds[0]:g} to {spec.bounds[1]:g}"
+    return spec.doc
+
+
+def parse_value(spec: LinkSpec, default: object, raw: str) -> tuple[object, str | None]:
+    """Return the value of ``raw`` for a field (spec, default), or ``(default, message)``."""
+    value: object = None
+    if isinstance(default, bool):
+        value = ON_OFF.get(raw.strip().lower())
+    elif isinstance(default, int | float):
+        lo, hi = spec.bounds or (-math.inf, math.inf)
+        value = _number(raw, type(default), lo, hi)
+        if (
+            value is not None
+            and spec.choices
+            and not any(math.isclose(float(value), float(c)) for c in spec.choices)
+        ):
+            value = None
+    elif isinstance(default, tuple):
+        value = tuple(p.strip() for p in raw.split(spec.sep) if p.strip())
+        if spec.choices and not set(value) <= set(spec.choices):
+            value = None
+    else:
+        value = raw if not spec.choices or raw in spec.choices else None
+    if value is None:
+        shown = format_value(default) if default not in ("", ()) else "the automatic choice"
+        return default, f"expected {_describe(spec, default)}; using {shown}."
+    return value, None
+
+
+def format_value(value: object, sep: str = ",") -> str:
+    """Return a field's value as it appears in the URL."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return _fmt(value)
+    if isinstance(value, tuple):
+        return sep.join(str(v) for v in value)
+    return str(value)
+
+
+def parse_settings(cls: type[S], params: Mapping[str, str]) -> tuple[S, list[Notice], set[str]]:
+    """Return the settings ``cls`` described by ``params``, notices and the attributes set.
+
+    Bad values yield notices and keep their defaults; the attributes the link set are returned
+    so that their data-dependent values can be checked later (:func:`check_choices`).
+    """
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
+    for attr, spec, default in link_fields(cls):
+        if spec.name not in params:
+            continue
+        value, message = parse_value(spec, default, params[spec.name])
+        if message is None:
+            values[attr] = value
+        else:
+            notices.append(Notice(spec.name, params[spec.name], message))
+    return cls(**values), notices, set(values)
+
+
+def settings_query(settings: object) -> dict[str, str]:
+    """Return the query parameters of the fields that differ from their defaults."""
+    return {
+        spec.name: format_value(getattr(settings, attr), spec.sep)
+        for attr, spec, default in link_fields(type(settings))
+        if getattr(settings, attr) != default
+    }
+
+
+def check_choices(
+    settings: S,
+    allowed: Mapping[str, Sequence[str]],
+    linked: Collection[str] = (),
+    checks: Mapping[str, Callable[[Any], str | None]] | None = None,
+) -> tuple[S, list[Notice]]:
+    """Check data-dependent fields against ``allowed`` and ``checks``.
+
+    ``allowed`` is ``{attribute: values}``; ``checks`` is ``{attribute: value -> message, or None
+    when the value is fine}``.
+
+    A choice that is not allowed falls back to the default; a list keeps its allowed items (all
+    gone: the default); a value that fails its check falls back to the default. Only attributes
+    in ``linked`` (set by a link) yield a notice; a value left from another data set falls back
+    silently.
+    """
+    changes: dict[str, object] = {}
+    notices: list[Notice] = []
+    specs = {attr: (spec, default) for attr, spec, default in link_fields(type(settings))}
+    for attr, check in (checks or {}).items():
+        spec, default = specs[attr]
+        value = getattr(settings, attr)
+        if value == default or (message := check(value)) is None:
+            continue
+        changes[attr] = default
+        if attr in linked:
+            notices.append(Notice(spec.name, format_value(value, spec.sep), message))
+    for attr, options in allowed.items():
+        spec, default = specs[attr]
+        value = getattr(settings, attr)
+        if value == default:
+            continue
+        ok = set(options)
+        if isinstance(value, tuple):
+            kept = tuple(v for v in value if v in ok)
+            if kept == value:
+                continue
+            changes[attr] = kept or default
+            message = f"{', '.join(v for v in value if v not in ok)} not in the data; " + (
+                "dropped." if kept else "using the automatic choice."
+            )
+        elif value in ok:
+            continue
+        else:
+            changes[attr] = default
+            shown = format_value(default) if default != "" else "the automatic choice"
+            shown_options = ", ".join(options[:8]) + (", ..." if len(options) > 8 else "")
+            message = f"not available for this data (expected one of {shown_options}); "
+            message += f"using {shown}."
+        if attr in linked:
+            notices.append(Notice(spec.name, format_value(value, spec.sep), message))
+    return (replace(settings, **changes) if changes else settings), notices
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The global controls of one view (everything a shared link carries).
+    """The global controls of one view (the sidebar; everything every page shares).
 
-    ``level`` is a fraction; ``weights`` are the raw numbers entered, one per category (see
+    ``level`` is a proportion; ``weights`` are the raw numbers entered, one per category (see
     :meth:`normalized_weights`); ``models`` are the models shown, in data-set order.
     """
 
-    data: str = DEFAULT_DATA
-    method: str = "bootstrap"
-    level: float = DEFAULT_LEVEL
-    reps: int = DEFAULT_REPS
-    seed: int = 0
-    metric: str = "raw"
-    rho: float = 0.0
-    weights: tuple[float, ...] = ()
-    models: tuple[str, ...] = ()
+    data: str = link(
+        "data",
+        DEFAULT_DATA,
+        "`sample:<name>` (a bundled sample), `shared:<id>` (a published data set) or `upload` "
+        "(this session's upload)",
+        data=True,
+    )
+    method: str = link("method", "bootstrap", "`bootstrap` or `bayes` (Bayesian model)", data=True)
+    level: float = link("level", DEFAULT_LEVEL, "interval level", bounds=LEVEL_RANGE, percent=True)
+    reps: int = link("reps", DEFAULT_REPS, "replicates or posterior draws", bounds=REPS_RANGE)
+    seed: int = link("seed", 0, "random seed", bounds=SEED_RANGE)
+    metric: str = link("metric", "raw", "score scale", choices=METRICS)
+    weights: tuple[float, ...] = link(
+        "weights",
+        (),
+        "one non-negative number per category, comma-separated (default: 1 each)",
+        data=True,
+    )
+    models: tuple[str, ...] = link(
+        "models", (), "the models shown, comma-separated (default: all)", data=True
+    )
 
     def normalized_weights(self) -> np.ndarray:
         """Weights rescaled to sum to 1 (equal weights if they are all 0)."""
@@ -123,12 +340,14 @@ def parse_static(
     if "data" in params:
         data = params["data"]
         if data == UPLOAD and not has_upload:
+            bad("data", UPLOAD_LOST)
+        elif data.startswith(SHARED) and not ID_RE.fullmatch(data.removeprefix(SHARED)):
             bad(
                 "data",
-                "uploaded data cannot travel in a link; showing the default sample "
-                f"'{DEFAULT_DATA}'. Upload the file again on the Data page.",
+                "not a published data set id (32 letters and digits after 'shared:'; copy "
+                f"the whole link); using '{DEFAULT_DATA}'.",
             )
-        elif data == UPLOAD or (data.startswith("sample:") and data[7:] in samples):
+        elif data in (UPLOAD, *(f"sample:{s}" for s in samples)) or data.startswith(SHARED):
             values["data"] = data
         else:
             bad(
@@ -136,97 +355,30 @@ def parse_static(
                 f"expected one of {', '.join('sample:' + s for s in samples)}; "
                 f"using '{DEFAULT_DATA}'.",
             )
-    _check_choices(params, (("method", tuple(methods), methods[0]),), values, notices)
-    checks = (
-        ("level", float, LEVEL_RANGE, DEFAULT_LEVEL),
-        ("reps", int, REPS_RANGE, DEFAULT_REPS),
-        ("seed", int, SEED_RANGE, 0),
-        ("rho", float, RHO_RANGE, 0.0),
-    )
-    _check_numbers(params, checks, values, notices)
-    _check_choices(params, (("metric", METRICS, "raw"),), values, notices)
-    return values, notices
-
-
-def _check_numbers(
-    params: Mapping[str, str],
-    checks: Sequence[tuple[str, type, tuple[float, float], float]],
-    values: dict[str, object],
-    notices: list[Notice],
-) -> None:
-    """``(name, int|float, (lo, hi), default)``: a valid number goes to ``values``, a bad one
-    to ``notices``; absent names are skipped."""
-    for name, kind, (lo, hi), default in checks:
-        if name not in params:
-            continue
-        value = _number(params[name], kind, lo, hi)
-        if value is None:
-            what = "a whole number" if kind is int else "a number"
-            message = f"expected {what} from {lo:g} to {hi:g}; using {default:g}."
-            notices.append(Notice(name, str(params[name]), message))
+    if "method" in params:
+        if params["method"] in methods:
+            values["method"] = params["method"]
         else:
-            values[name] = value
-
-
-def _check_choices(
-    params: Mapping[str, str],
-    checks: Sequence[tuple[str, Sequence[str], str]],
-    values: dict[str, object],
-    notices: list[Notice],
-) -> None:
-    """``(name, allowed, default)``: as :func:`_check_numbers`, for a choice among names."""
-    for name, allowed, default in checks:
-        if name not in params:
+            bad("method", f"expected one of {', '.join(methods)}; using '{methods[0]}'.")
+    for attr, spec, default in link_fields(Settings):
+        if spec.data or attr not in params:
             continue
-        if params[name] in allowed:
-            values[name] = params[name]
+        value, message = parse_value(spec, default, params[attr])
+        if message is None:
+            values[attr] = value
         else:
-            message = f"expected one of {', '.join(allowed)}; using '{default}'."
-            notices.append(Notice(name, str(params[name]), message))
-
-
-def parse_bayes(params: Mapping[str, str]) -> tuple[dict[str, object], list[Notice]]:
-    """Check ``chains``, ``warmup``, ``interval`` and ``sampler``; ``priors`` is returned as a
-    tuple of spec strings (checked against the data's models by the caller)."""
-    values: dict[str, object] = {}
-    notices: list[Notice] = []
-    numbers = [
-        ("chains", int, CHAINS_RANGE, BAYES_DEFAULTS["chains"]),
-        ("warmup", int, WARMUP_RANGE, BAYES_DEFAULTS["warmup"]),
-    ]
-    _check_numbers(params, numbers, values, notices)  # type: ignore[arg-type]
-    choices = [
-        ("interval", INTERVALS, str(BAYES_DEFAULTS["interval"])),
-        ("sampler", SAMPLERS, str(BAYES_DEFAULTS["sampler"])),
-    ]
-    _check_choices(params, choices, values, notices)
-    if params.get("priors", "").strip():
-        specs = [p.strip() for p in params["priors"].split(PRIOR_SEPARATOR)]
-        values["priors"] = tuple(p for p in specs if p)
+            bad(attr, message)
     return values, notices
-
-
-def bayes_query(
-    priors: Sequence[str], chains: int, warmup: int, interval: str, sampler: str
-) -> dict[str, str]:
-    """The query parameters of the Bayesian settings that differ from their defaults."""
-    query = {"priors": PRIOR_SEPARATOR.join(priors)} if priors else {}
-    for name, value in (
-        ("chains", chains),
-        ("warmup", warmup),
-        ("interval", interval),
-        ("sampler", sampler),
-    ):
-        if value != BAYES_DEFAULTS[name]:
-            query[name] = str(value)
-    return query
 
 
 def categories_query(
     edits: Mapping[str, str], tasks: Sequence[str], original: Sequence[str]
 ) -> str:
-    """The ``categories`` parameter: the edited tasks whose category differs from the data
-    set's own (in task order), as compact JSON; ``""`` when nothing differs."""
+    """Return the ``categories`` parameter: the edited tasks' categories, as compact JSON.
+
+    Only the tasks whose category differs from the data set's own (in task order); ``""`` when
+    nothing differs.
+    """
     changed = {
         t: edits[t] for t, c in zip(tasks, original, strict=True) if t in edits and edits[t] != c
     }
@@ -234,8 +386,11 @@ def categories_query(
 
 
 def parse_categories(raw: str, tasks: Sequence[str]) -> tuple[dict[str, str], Notice | None]:
-    """``{task: category}`` from the ``categories`` parameter; unknown tasks and blank
-    categories are dropped with a notice (an unreadable value drops everything)."""
+    """Read ``{task: category}`` from the ``categories`` parameter.
+
+    Unknown tasks and blank categories are dropped with a notice (an unreadable value drops
+    everything).
+    """
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
@@ -269,8 +424,9 @@ def parse_weights(
 ) -> tuple[tuple[float, ...] | None, Notice | None]:
     """Comma-separated non-negative weights, one per category, not all 0."""
     parts = [p.strip() for p in raw.split(",")]
-    nums = [_number(p, float, 0.0, 1e6) for p in parts]
-    if len(parts) != len(categories) or any(x is None for x in nums) or sum(nums) <= 0:
+    parsed = [_number(p, float, 0.0, 1e6) for p in parts]
+    nums = [float(x) for x in parsed if x is not None]
+    if len(parts) != len(categories) or len(nums) != len(parts) or sum(nums) <= 0:
         cats = ", ".join(categories)
         return None, Notice(
             "weights",
@@ -278,7 +434,7 @@ def parse_weights(
             f"expected {len(categories)} non-negative numbers "
             f"(not all 0) for the categories {cats}; using equal weights.",
         )
-    return tuple(float(x) for x in nums), None
+    return tuple(nums), None
 
 
 def parse_models(raw: str, models: Sequence[str]) -> tuple[tuple[str, ...] | None, Notice | None]:
@@ -298,7 +454,7 @@ def _fmt(x: float) -> str:
 
 
 def to_query(settings: Settings) -> dict[str, str]:
-    """The query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
+    """Return the query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
     return {
         "data": settings.data,
         "method": settings.method,
@@ -307,6 +463,5 @@ def to_query(settings: Settings) -> dict[str, str]:
         "seed": str(settings.seed),
         "metric": settings.metric,
         "weights": ",".join(_fmt(w) for w in settings.weights),
-        "rho": _fmt(settings.rho),
         "models": ",".join(settings.models),
     }

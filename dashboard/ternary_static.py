@@ -19,6 +19,8 @@ import numpy as np
 matplotlib.use("Agg")  # python-ternary imports pyplot: set the headless backend first
 
 import ternary
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
@@ -50,7 +52,7 @@ def _ternary_figure(
     weights: np.ndarray,
     rgba: Sequence[tuple[float, float, float, float]],
     categories: Sequence[str],
-    handles: list[Patch],
+    handles: Sequence[Artist],
     legend_title: str,
     title: str,
     subtitle: str,
@@ -77,10 +79,10 @@ def _ternary_figure(
         ticks=[f"{100 * t / r:.0f}%" for t in range(0, r + 1, step)],
     )
     h = r * np.sqrt(3) / 2
-    label = {"fontsize": 12, "fontweight": "bold"}
-    ax.text(r / 2, h + 0.07 * r, categories[0], ha="center", va="bottom", **label)
-    ax.text(-0.04 * r, -0.1 * r, categories[1], ha="center", va="top", **label)
-    ax.text(1.04 * r, -0.1 * r, categories[2], ha="center", va="top", **label)
+    corners = [(r / 2, h + 0.07 * r, "bottom"), (-0.04 * r, -0.1 * r, "top")]
+    corners.append((1.04 * r, -0.1 * r, "top"))
+    for (x, y, va), name in zip(corners, categories, strict=True):
+        ax.text(x, y, name, ha="center", va=va, fontsize=12, fontweight="bold")
     if marker is not None:
         m = np.asarray(marker, dtype=float) * r
         x, y = project_point((m[2], m[0], m[1]))
@@ -138,7 +140,7 @@ def dominance_image(
     title: str = "Which model wins at each task weighting?",
     marker: np.ndarray | None = None,
 ) -> bytes:
-    """The SE-rule map (METHODS 5) as PNG, SVG or PDF bytes."""
+    """Return the SE-rule map (METHODS 5) as PNG, SVG or PDF bytes."""
     shares = dm.shares()
     palette = {
         k: INDETERMINATE if k < 0 else colors.get(dm.models[k], INDETERMINATE)
@@ -185,7 +187,7 @@ def probability_image(
     title: str = "Which model is most likely best at each task weighting?",
     marker: np.ndarray | None = None,
 ) -> bytes:
-    """The probability view as PNG, SVG or PDF (shade = P(best) band, as in the app).
+    """Return the probability view as PNG, SVG or PDF (shade = P(best) band, as in the app).
 
     Three categories give the hexagon-tiled triangle; two give stacked P(best) bands along the
     weight of the first category with a strip of the most likely best model.
@@ -224,8 +226,8 @@ def probability_image(
     return _save(fig, fmt)
 
 
-def _line_axes(categories: Sequence[str]) -> tuple[Figure, object, object]:
-    """A line chart over the first category's weight, and the strip underneath it."""
+def _line_axes(categories: Sequence[str]) -> tuple[Figure, Axes, Axes]:
+    """Return a line chart over the first category's weight, and the strip underneath it."""
     fig = Figure(figsize=(9.0, 5.0), dpi=150)
     FigureCanvasAgg(fig)
     ax, strip = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [5, 1]})
@@ -237,10 +239,10 @@ def _line_axes(categories: Sequence[str]) -> tuple[Figure, object, object]:
 
 def _finish_line(
     fig: Figure,
-    axes: tuple[object, object],
+    axes: tuple[Axes, Axes],
     x: np.ndarray,
     strip_colors: Sequence[object],
-    handles: list[Patch],
+    handles: Sequence[Artist],
     legend_title: str,
     title: str,
     subtitle: str,
@@ -271,7 +273,7 @@ def _finish_line(
 def _line_figure(
     dm: DominanceMap,
     colors: dict[str, str],
-    handles: list[Patch],
+    handles: Sequence[Artist],
     title: str,
     subtitle: str,
     marker: np.ndarray | None,
@@ -302,7 +304,7 @@ def _probability_line_figure(
     pm: BestProbabilityMap,
     colors: dict[str, str],
     rgba: Sequence[tuple[float, float, float, float]],
-    handles: list[Patch],
+    handles: Sequence[Artist],
     title: str,
     subtitle: str,
     marker: np.ndarray | None,
@@ -333,8 +335,11 @@ def _probability_line_figure(
 
 
 def _save(fig: Figure, fmt: str) -> bytes:
-    """``fig`` as ``fmt`` bytes; every text is drawn literally (a ``$`` in a model, category or
-    data set name would otherwise start matplotlib mathtext, which can fail to parse)."""
+    """Render ``fig`` as ``fmt`` bytes; every text is drawn literally.
+
+    A ``$`` in a model, category or data set name would otherwise start matplotlib mathtext,
+    which can fail to parse.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r}: use one of {sorted(FORMATS)}.")
     for text in fig.findobj(Text):

@@ -26,6 +26,7 @@ WEIGHTED = "weighted"
 
 
 def group_label(group: str) -> str:
+    """Return the display name of a score group (overall, weighted or a category)."""
     if group == WEIGHTED:
         return "Weighted score S(w)"
     if group == "overall":
@@ -71,7 +72,7 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
 
 
 def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
-    """The leaderboard in display units (e.g. percentage points), columns named for people."""
+    """Return the leaderboard in display units (e.g. percent), with columns named for people."""
     out = pd.DataFrame(
         {
             "group": table["group"].map(group_label),
@@ -88,14 +89,16 @@ def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
 
 
 def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
-    """The ``k`` models with the largest observed group score."""
+    """Return the ``k`` models with the largest observed group score."""
     scores = summaries.group_scores(draws, group)
     order = np.argsort(-np.asarray(scores.observed), kind="stable")
     return [draws.models[i] for i in order[:k]]
 
 
 def verdict(row: pd.Series, level: float, correction: str, scale: float, unit: str) -> str:
-    """A plain-language sentence for one pairwise difference row (``a, b, estimate, low, high``).
+    """Return a plain-language sentence for one pairwise difference row.
+
+    ``row`` has ``a, b, estimate, low, high``.
 
     Returns text with model names unescaped; the caller escapes it before rendering markdown.
     """

@@ -342,7 +342,7 @@ def pair_table(plan: pw.PowerPlan, scale: float) -> pd.DataFrame:
 
 def plan_csv(plan: pw.PowerPlan, scale: float, unit: str) -> bytes:
     """The pair table with each pair's sentence, as CSV."""
-    sentences = [plan.sentence(k, scale, unit) for k in range(len(plan.a))]
+    sentences = [plan.sentence(k, scale=scale, unit=unit) for k in range(len(plan.a))]
     return pair_table(plan, scale).assign(sentence=sentences).to_csv(index=False).encode()
 
 

@@ -1,46 +1,27 @@
 """Win probabilities (EPP meta-score, METHODS 8): Bradley-Terry leaderboard, fit and pair test."""
 
-import hashlib
-
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
-from benchuq.core.data import Benchmark
-from benchuq.core.epp import EPPResult, epp, pair_test
+from benchuq.core.epp import pair_test
+from benchuq.dashboard import cache, controls
+from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures_epp import (
-    deviance_table,
     epp_forest_figure,
     epp_heatmap,
     fit_figure,
-    leaderboard_table,
     rank_slope_figure,
 )
 from benchuq.dashboard.text import md_escape
 
-INTERVAL_LABELS = {
-    "rounds": "Robust to shared rounds",
-    "glm": "GLM (matches independent)",
-    "bootstrap": "Bootstrap over rounds",
-}
-ROUND_LABELS = {"tasks": "Tasks", "items": "Items"}
-FIT_LEVEL = 0.95  # cached fits are made at this level and re-levelled without refitting
 
-
-@st.cache_resource(max_entries=32, show_spinner="Fitting the EPP model…")
-def _fit(
-    content_hash: str,
-    models: tuple[str, ...],
-    rounds: str,
-    interval: str,
-    reps: int,
-    seed: int,
-    _bench: Benchmark,
-) -> EPPResult:
-    """``core.epp.epp`` on the shown models, keyed by the data's content hash."""
-    sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
-    return epp(sub, rounds=rounds, level=FIT_LEVEL, interval=interval, reps=reps, seed=seed)
+def chart(fig: go.Figure, key: str, stem: str) -> None:
+    """A chart with its download menu."""
+    st.plotly_chart(fig, key=key, config={"displaylogo": False})
+    download_buttons(fig, f"{stem}_{bench.name}", key=f"dl_{key}")
 
 
 ctx = current()
@@ -58,43 +39,40 @@ with guard("The EPP analysis"):
     if len(models) < 2:
         st.warning("Pick at least two models in the sidebar.")
         st.stop()
+    sub = bench.subset(models=list(models)) if models != bench.models else bench
+    rounds_options = ve.round_options(bench)
+    link = controls.bind(
+        ve.EppSettings,
+        choices={"rounds": rounds_options},
+        auto={"rounds": ve.default_rounds(bench)},
+    )
     c1, c2 = st.columns(2)
-    round_options = ("tasks", "items") if bench.item_tasks is not None else ("tasks",)
-    rounds = c1.radio(
-        "A round is one",
-        round_options,
-        index=len(round_options) - 1 if len(bench.tasks) < 3 else 0,
-        format_func=ROUND_LABELS.get,
-        key="epp_rounds",
+    c1.radio(
+        "A round is one", rounds_options, format_func=ve.ROUND_LABELS.get, key="epp_rounds",
         horizontal=True,
         help="Items as rounds are available when the data are item-level (and the default when "
         "there are fewer than three tasks: a single task would decide every pair at once).",
-    )
-    interval = c2.radio(
-        "Intervals",
-        tuple(INTERVAL_LABELS),
-        format_func=INTERVAL_LABELS.get,
-        key="epp_interval",
-        horizontal=True,
+    )  # fmt: skip
+    c2.radio(
+        "Intervals", tuple(ve.INTERVAL_LABELS), format_func=ve.INTERVAL_LABELS.get,
+        key="epp_interval", horizontal=True,
         help="All matches of one round share the models' scores, so they are not independent: "
         "GLM intervals (as in the EPP paper) can be far too narrow. 'Robust to shared rounds' "
         "(cluster-robust by round, the default) and the bootstrap over rounds account for it.",
-    )
+    )  # fmt: skip
+    s = link.read()
     level = ctx.level
-    boot = interval == "bootstrap"  # replicates and seed only matter to the bootstrap
-    result = _fit(
+    boot = s.interval == "bootstrap"  # replicates and seed only matter to the bootstrap
+    result = cache.epp_fit(
         bench.content_hash,
         models,
-        rounds,
-        interval,
+        ve.rounds_of(s),
+        s.interval,
         int(ctx.settings.reps) if boot else 0,
         int(ctx.settings.seed) if boot else 0,
         bench,
     ).at_level(level)
-    sub = bench.subset(models=list(models)) if models != bench.models else bench
-    sign = np.where(sub.higher_is_better, 1.0, -1.0)
-    mean_score = np.nanmean(sub.estimate * sign, axis=1)
-
+    mean_score = ve.mean_scores(sub)
     if result.separated:
         st.warning(
             "Separation: "
@@ -105,51 +83,33 @@ with guard("The EPP analysis"):
             icon=":material/warning:",
         )
     st.caption(
-        f"{result.n_rounds} rounds ({md_escape(result.rounds)}), {len(models)} models; "
-        f"{100 * level:.1f}% intervals ({md_escape(INTERVAL_LABELS[interval])}, level from the "
+        f"{result.n_rounds} rounds ({result.rounds}), {len(models)} models; "
+        f"{100 * level:.1f}% intervals ({ve.INTERVAL_LABELS[s.interval]}, level from the "
         "sidebar)."
     )
-
     left, right = st.columns(2)
     with left:
-        fig = epp_forest_figure(result, ctx.figure_options("EPP leaderboard"))
-        st.plotly_chart(fig, key="epp_forest", config={"displaylogo": False})
-        download_buttons(fig, f"epp_{bench.name}", key="dl_epp_forest")
+        chart(epp_forest_figure(result, ctx.figure_options("EPP leaderboard")), "epp_forest", "epp")
     with right:
-        fig = rank_slope_figure(
-            result, mean_score, ctx.figure_options("Mean score vs EPP: where the orders differ")
-        )
-        st.plotly_chart(fig, key="epp_slope", config={"displaylogo": False})
-        download_buttons(fig, f"epp_vs_mean_{bench.name}", key="dl_epp_slope")
-    table = leaderboard_table(result, mean_score)
+        title = "Mean score vs EPP: where the orders differ"
+        fig = rank_slope_figure(result, mean_score, ctx.figure_options(title))
+        chart(fig, "epp_slope", "epp_vs_mean")
+    table = ve.leaderboard_table(result, mean_score)
+    numbers = ("EPP", "SE", "low", "high", "P(beats average)", "mean score")
     st.dataframe(
         table,
         hide_index=True,
-        column_config={
-            c: st.column_config.NumberColumn(format="%.3f")
-            for c in ("EPP", "SE", "low", "high", "P(beats average)", "mean score")
-        },
+        column_config={c: st.column_config.NumberColumn(format="%.3f") for c in numbers},
     )
-    st.download_button(
-        "Download EPP table (CSV)",
-        table.to_csv(index=False).encode(),
-        file_name=f"epp_{bench.name}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        icon=":material/download:",
-    )
-    if np.any(~sub.higher_is_better):
+    download_csv(table, f"epp_{bench.name}", "Download EPP table (CSV)")
+    if not np.all(np.asarray(sub.higher_is_better, dtype=bool)):
         st.caption("Mean score: lower-is-better tasks enter with their sign flipped.")
-
     fig = epp_heatmap(result, ctx.figure_options("Fitted P(row beats column)"))
-    st.plotly_chart(fig, key="epp_heatmap", config={"displaylogo": False})
-    download_buttons(fig, f"epp_win_probability_{bench.name}", key="dl_epp_heat")
-
+    chart(fig, "epp_heatmap", "epp_win_probability")
     left, right = st.columns(2)
     with left:
         fig = fit_figure(result, ctx.figure_options("Goodness of fit: predicted vs observed"))
-        st.plotly_chart(fig, key="epp_fit", config={"displaylogo": False})
-        download_buttons(fig, f"epp_fit_{bench.name}", key="dl_epp_fit")
+        chart(fig, "epp_fit", "epp_fit")
         st.caption(
             "One point per pair. Bars: ±2 binomial standard errors around the observed share at "
             "the predicted probability; points far from the diagonal are pairs the one-number-"
@@ -157,48 +117,25 @@ with guard("The EPP analysis"):
         )
     with right:
         st.subheader("Deviance")
-        st.dataframe(deviance_table(result), hide_index=True)
-        if result.df > 0:
-            verdict = (
-                "no evidence that one EPP per model misses structure"
-                if result.p_value >= 0.05
-                else "the pairs disagree with a single EPP per model (p < 0.05): some models are "
-                "stronger against some opponents than their EPP says"
-            )
-            st.markdown(
-                f"Deviance {result.deviance:.1f} on {result.df} df (p = {result.p_value:.3g}): "
-                f"{verdict}."
-            )
-        else:
-            st.markdown("With two models there are no degrees of freedom left to test the fit.")
+        st.dataframe(ve.deviance_table(result), hide_index=True)
+        st.markdown(ve.deviance_verdict(result))
 
     st.subheader("Pair test")
-    p1, p2 = st.columns(2)
     order = [result.models[i] for i in result.order]
-    pick = hashlib.sha256(repr((bench.content_hash, models)).encode()).hexdigest()[:12]
-    a = p1.selectbox("Model A", order, index=0, key=f"epp_a_{pick}")
-    b = p2.selectbox("Model B", order, index=min(1, len(order) - 1), key=f"epp_b_{pick}")
-    if a == b:
+    pair = controls.bind(
+        ve.EppPair,
+        choices={"a": order, "b": order},
+        auto={"a": order[0], "b": order[min(1, len(order) - 1)]},
+    )
+    p1, p2 = st.columns(2)
+    p1.selectbox("Model A", order, key="epp_a")
+    p2.selectbox("Model B", order, key="epp_b")
+    ab = pair.read()
+    if ab.a == ab.b:
         st.info("Pick two different models.")
     else:
-        t = pair_test(result, a, b)
-        i, j = result.models.index(a), result.models.index(b)
-        won, shared = result.wins[i, j], result.matches[i, j]
-        if np.isnan(t.p_value):
-            finding = "the test is not defined (zero standard error)."
-        elif t.p_value < 0.05:
-            better = a if t.estimate > 0 else b
-            finding = f"significant at the 5% level: **{md_escape(better)}** is the stronger model."
-        else:
-            finding = "not significant at the 5% level: the data cannot tell them apart."
-        st.markdown(
-            f"The EPP model says **{md_escape(a)}** beats **{md_escape(b)}** in "
-            f"{100 * t.probability:.0f}% of rounds ({100 * t.level:.1f}% interval "
-            f"{100 * t.low:.0f}%–{100 * t.high:.0f}%). Observed: {md_escape(a)} won {won:g} of "
-            f"{shared:g} shared rounds (ties count ½). Wald test of equal EPP: "
-            f"z = {t.statistic:.2f}, p = {t.p_value:.3g}; {finding}"
-        )
-        if a in result.separated or b in result.separated:
+        st.markdown(ve.pair_text(result, pair_test(result, ab.a, ab.b), ab.a, ab.b))
+        if ab.a in result.separated or ab.b in result.separated:
             st.caption("One of these models is separated: its EPP is ridge-bounded.")
     for note in result.notes:
         st.caption(md_escape(note))

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from benchuq.dashboard import views
+from benchuq.dashboard import cache, views
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import forest_figure
 from benchuq.dashboard.text import md_escape
 
@@ -13,10 +13,11 @@ st.title("Leaderboard")
 bench = ctx.require_bench()
 level = ctx.level
 point = "posterior mean" if ctx.settings.method == "bayes" else "observed score"
+method = cache.METHODS[ctx.settings.method].label.lower()
 st.caption(
     f"Point = {point}; bar = {100 * level:.1f}% percentile interval over "
-    f"{ctx.settings.reps} draws ({md_escape(ctx.settings.method)}). Two non-overlapping "
-    "83.4% intervals correspond roughly to a 5% test; overlapping 95% intervals do **not** mean "
+    f"{ctx.settings.reps} draws ({method}). Two non-overlapping 83.4% intervals correspond "
+    "roughly to a 5% test; overlapping 95% intervals do **not** mean "
     "'no difference'. **≈ leader** (open marker): the paired difference from the leader has an "
     f"interval containing 0 at {100 * views.overlap_test_level(level):.1f}% (the test that "
     f"overlap of two {100 * level:.1f}% intervals approximates)."
@@ -55,13 +56,6 @@ with guard("The leaderboard"):
         "interval end; if it is large next to the differences you care about, raise the "
         "number of replicates."
     )
-    st.download_button(
-        "Download table (CSV)",
-        shown.to_csv(index=False).encode(),
-        file_name=f"leaderboard_{bench.name}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        icon=":material/download:",
-    )
-    for note in dict.fromkeys((*bench.notes, *draws.notes)):
+    download_csv(shown, f"leaderboard_{bench.name}")
+    for note in draws.notes:  # the data's own notes: the Data page (linked at the top)
         st.caption(md_escape(note))

@@ -59,7 +59,9 @@ def show_plan(design: pw.Design) -> None:
     plan = cache.power_plan(key, pairs, s.level, s.power, d, s.family or None, s.correction, design)
     st.subheader("What each pair can detect")
     st.markdown(
-        "\n".join("- " + md_escape(plan.sentence(k, scale, unit)) for k in range(len(pairs)))
+        "\n".join(
+            "- " + md_escape(plan.sentence(k, scale=scale, unit=unit)) for k in range(len(pairs))
+        )
     )
     sub = vp.subtitle(plan)
     notes = [sub.replace("\n", " · "), *vp.caveats(plan)]

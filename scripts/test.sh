@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Run the tests"; .ci/run calls exactly this).
 # Installs what the tests need (the package with its test extras, Debian's chromium for the
-# real-browser tests), then lints, checks formatting and runs the whole suite.
+# real-browser tests), then lints, checks formatting, type-checks (scripts/typecheck.py: mypy on
+# the packages listed in pyproject's [tool.mypy]) and runs the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,7 @@ fi
 
 python3 -m ruff check .
 python3 -m ruff format --check .
+python3 scripts/typecheck.py
 
 status=0
 python3 -m pytest -q -p no:cacheprovider "$@" || status=$?

@@ -69,26 +69,38 @@ def run_app(timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterato
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start (exit code {proc.poll()})")
-            time.sleep(0.3)
+        wait_serving(proc, f"{url}/_stcore/health", "streamlit", timeout, body="ok")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
+
+
+def wait_serving(
+    proc: subprocess.Popen, url: str, name: str, timeout: float, body: str | None = None
+) -> None:
+    """Poll ``url`` until it answers (with ``body``, when given); fail if ``proc`` exits first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if body is None or r.read().decode().strip() == body:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not start (exit code {proc.poll()})")
+        time.sleep(0.3)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server this test session started, by its PID: terminate, then kill."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def chromium_available() -> bool:

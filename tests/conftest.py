@@ -7,16 +7,27 @@
 - ``app_server`` (session): base URL of ``benchuq app`` on a free port.
 - ``browser`` (session): Playwright chromium (Debian ``/usr/bin/chromium``). Skipped when chromium
   or playwright is missing, but a failure when the environment variable ``CI`` is set.
+- ``s3_env`` (session): a real S3-compatible server (moto's server mode, ``tests/s3_server.py``)
+  and the environment that points the publishing store at it.
+- The publishing store (``BENCHUQ_STORE``) is a fresh temporary folder for the whole session:
+  no test writes to ``~/.benchuq``.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 
 import pytest
 from browser_utils import CHROMIUM, CHROMIUM_ARGS, ENTRY, chromium_available, run_app
+from s3_server import run_s3
 from streamlit.testing.v1 import AppTest
+
+os.environ["BENCHUQ_STORE"] = tempfile.mkdtemp(prefix="benchuq-store-")
+atexit.register(shutil.rmtree, os.environ["BENCHUQ_STORE"], ignore_errors=True)
 
 #: Query parameters for fast app tests (small R; the default is 2000).
 FAST_QUERY: dict[str, str] = {"reps": "200"}
@@ -62,3 +73,9 @@ def browser() -> Iterator[object]:
 def app_server() -> Iterator[str]:
     with run_app() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def s3_env() -> Iterator[dict[str, str]]:
+    with run_s3() as env:
+        yield env

@@ -54,7 +54,7 @@ def test_trace_and_rank_plots(fit: bayes.BayesFit) -> None:
 
 
 def test_shrinkage_figure_and_table(fit: bayes.BayesFit) -> None:
-    table = fit.shrinkage("m2", 0.9)
+    table = fit.shrinkage("m2", level=0.9)
     assert list(table["task"]) == ["tiny", "t2", "t3", "t4"]
     assert np.all(table["direct_low"] <= table["direct"])
     assert np.all(table["direct"] <= table["direct_high"])
@@ -174,7 +174,7 @@ def test_page_sampler_choice_refits_with_the_same_posterior(make_app) -> None:
     at = make_app(QUERY).run()
     at.switch_page(PAGE).run()
     imh = _intervals(at)["Bayesian: parameter θ"]
-    at.radio(key="bayes_sampler").set_value("gibbs").run()
+    at.radio(key="sampler").set_value("gibbs").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert any(c.value.startswith("Sampler: Gibbs") for c in at.caption)
     gibbs = _intervals(at)["Bayesian: parameter θ"]
@@ -199,22 +199,24 @@ def test_bayes_settings_and_priors_travel_in_the_link(make_app) -> None:
     assert not at.exception and not at.error, [e.value for e in at.error]
     shown = at.dataframe[0].value.set_index("model")
     assert shown.loc["B", "a"] == "normal(50,5)" and shown.loc["A", "a"] == "exponential(0.0001)"
-    assert at.number_input(key="bayes_chains").value == 2
-    assert at.number_input(key="bayes_warmup").value == 300
-    assert at.radio(key="bayes_interval").value == "predictive"
-    assert at.radio(key="bayes_sampler").value == "gibbs"
+    assert at.number_input(key="chains").value == 2
+    assert at.number_input(key="warmup").value == 300
+    assert at.radio(key="interval").value == "predictive"
+    assert at.radio(key="sampler").value == "gibbs"
     assert {k: at.query_params[k] for k in q} == q
     # a change on the page reaches the link in the same run; defaults leave it
-    at.number_input(key="bayes_chains").set_value(3).run()
+    at.number_input(key="chains").set_value(3).run()
     assert at.query_params["chains"] == "3"
-    at.radio(key="bayes_sampler").set_value("imh").run()
+    at.radio(key="sampler").set_value("imh").run()
     assert "sampler" not in at.query_params
     at.button(key="bayes_reset").click().run()
     assert "priors" not in at.query_params
     link = next(c.value for c in at.get("code") if "?" in c.value)
     assert "chains=3" in link and "priors" not in link
-    at.selectbox(key="method").set_value("bootstrap").run()
-    assert not set(at.query_params) & {"priors", "chains", "warmup", "interval", "sampler"}
+    at.selectbox(key="method").set_value("bootstrap").run()  # the Bayesian page's view stays
+    assert at.query_params["chains"] == "3" and "priors" not in at.query_params
+    at.number_input(key="chains").set_value(4).run()  # back to the default: out of the link
+    assert "chains" not in at.query_params and at.query_params["interval"] == "predictive"
 
 
 def test_bad_bayes_link_values_fall_back_with_a_notice(make_app) -> None:
@@ -226,5 +228,5 @@ def test_bad_bayes_link_values_fall_back_with_a_notice(make_app) -> None:
         assert f"'{name}'" in text, name
     assert "not in the data" in text
     at.switch_page(PAGE).run()
-    assert at.number_input(key="bayes_chains").value == 4
+    assert at.number_input(key="chains").value == 4
     assert set(at.dataframe[0].value["a"]) == {"exponential(0.0001)"}

@@ -12,7 +12,8 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from benchuq.core.embeddings.posterior import consistency, synthetic_clusters
+from benchuq.core.embeddings.scores import consistency
+from benchuq.core.embeddings.synthetic import synthetic_clusters
 from benchuq.core.embeddings.tree import binarize, fit_tree
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
@@ -24,8 +25,8 @@ def _open(make_app: Callable[..., AppTest]) -> AppTest:
     at = make_app()
     at.run()
     at.switch_page(PAGE).run()
-    at.checkbox(key="emb_auto_reps").uncheck().run()
-    at.number_input(key="emb_reps").set_value(100).run()
+    at.checkbox(key="embeddings_auto_reps").uncheck().run()
+    at.number_input(key="embeddings_reps").set_value(100).run()
     return at
 
 
@@ -45,7 +46,7 @@ def _npz(**arrays: np.ndarray) -> bytes:
 
 
 def _upload(at: AppTest, emb: bytes, meta: pd.DataFrame, name: str = "models.npz") -> AppTest:
-    at.radio(key="emb_source").set_value("Upload").run()
+    at.radio(key="embeddings_source").set_value("upload").run()
     at.get("file_uploader")  # the uploaders exist once 'Upload' is chosen
     meta_bytes = meta.to_csv(index=False).encode()
     at.file_uploader(key="emb_files").set_value([(name, emb, "application/octet-stream")])
@@ -77,9 +78,9 @@ def test_sample_page_shows_scores_confusion_and_table(make_app) -> None:
 
 def test_synthetic_sample_line_chart_and_accuracy(make_app) -> None:
     at = _open(make_app)
-    at.selectbox(key="emb_sample").set_value("synthetic").run()
-    at.radio(key="emb_metric").set_value("accuracy").run()
-    at.radio(key="emb_chart").set_value("Line over layers (file order)").run()
+    at.selectbox(key="embeddings_sample").set_value("synthetic").run()
+    at.radio(key="embeddings_score").set_value("accuracy").run()
+    at.radio(key="embeddings_chart").set_value("line").run()
     _clean(at)
     score = _charts(at)[0]["data"][0]
     assert score["type"] == "scatter" and score["x"] == ["separated", "partial", "overlapping"]
@@ -92,14 +93,14 @@ def test_several_features_grow_a_tree(make_app) -> None:
     at = _open(make_app)
     [columns] = [m for m in at.multiselect if m.label.startswith("Clusters")]
     columns.set_value(["dataset", "length_words"]).run()
-    at.number_input(key="emb_depth").set_value(2).run()
+    at.number_input(key="embeddings_depth").set_value(2).run()
     _clean(at)
     assert "icicle" in [c["data"][0]["type"] for c in _charts(at)]
     assert at.code[0].value.startswith("all (805): split on [length_words")
-    at.text_input(key="emb_prior").set_value("dataset=1e300").run()
+    at.text_input(key="embeddings_prior").set_value("dataset=1e300").run()
     _clean(at)
     assert at.code[0].value.startswith("all (805): split on [dataset")
-    at.text_input(key="emb_prior").set_value("dataset").run()
+    at.text_input(key="embeddings_prior").set_value("dataset").run()
     assert not at.exception and "COLUMN=WEIGHT" in at.error[0].value
 
 
@@ -112,9 +113,9 @@ def test_upload_scores_the_files(make_app) -> None:
     assert table.loc["good", "accuracy"] > table.loc["noise", "accuracy"]
     assert not at.warning
     # a tiny ridge makes out-of-fold posteriors extreme: heavy clipping is flagged
-    at.number_input(key="emb_eps").set_value(1e-6).run()
-    at.number_input(key="emb_dims").set_value(4).run()
-    at.number_input(key="emb_clip").set_value(0.1).run()
+    at.number_input(key="embeddings_eps").set_value(1e-6).run()
+    at.number_input(key="embeddings_dims").set_value(4).run()
+    at.number_input(key="embeddings_clip").set_value(0.1).run()
     assert any("optimistic" in w.value for w in at.warning)
 
 
@@ -128,7 +129,7 @@ def test_bootstrap_choice_is_applied_and_named(make_app) -> None:
         "scores": "held fixed",
     }
     for mode, phrase in phrases.items():
-        at.radio(key="emb_bootstrap").set_value(mode).run()
+        at.radio(key="embeddings_bootstrap").set_value(mode).run()
         _clean(at)
         assert any(phrase in c.value for c in at.caption)
         row = at.dataframe[0].value.iloc[0]

@@ -11,14 +11,13 @@ from conftest import page_path
 from benchuq.core.epp import epp_from_scores
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_epp import (
-    deviance_table,
     epp_forest_figure,
     epp_heatmap,
     epp_ranks,
     fit_figure,
-    leaderboard_table,
     rank_slope_figure,
 )
+from benchuq.dashboard.views_epp import deviance_table, leaderboard_table
 
 MODELS = ("<b>bold</b>", "beta", "gamma", "delta")
 

@@ -46,9 +46,8 @@ def test_default_view_is_the_vtab_leaderboard_with_a_full_link(make_app) -> None
         "seed",
         "metric",
         "weights",
-        "rho",
         "models",
-    }
+    }  # page settings join only when they differ from their defaults
     assert q["data"] == "sample:vtab1k" and q["level"] == "0.834" and q["weights"] == "1,1,1"
     assert len(q["models"].split(",")) == 16
     assert not at.warning
@@ -69,13 +68,12 @@ def test_a_link_restores_the_same_view(make_app) -> None:
         "rho": "0.3",
         "models": "Sup-100%,Rotation,VAE",
     }
-    at = make_app({**q, "z": "1.5"}).run()  # z: a page's own parameter, left alone
+    at = make_app({**q, "z": "1.5"}).run()  # rho, z: the Task weights page's, kept
     _clean(at)
     assert at.slider(key="level_pct").value == 90.0
     assert at.number_input(key="reps").value == 300
     assert at.number_input(key="seed").value == 5
     assert at.radio(key="metric").value == "normalized"
-    assert at.slider(key="rho").value == pytest.approx(0.3)
     assert at.number_input(key="weight_0").value == 2.0
     assert at.multiselect(key="models").value == ["Sup-100%", "Rotation", "VAE"]
     assert dict(at.query_params) == {**q, "z": "1.5"}
@@ -154,12 +152,11 @@ def test_sidebar_controls_reach_the_link_and_the_charts(make_app) -> None:
     assert any("natural 0.60" in c.value for c in at.caption)
     at.number_input(key="seed").set_value(11).run()
     at.number_input(key="reps").set_value(500).run()
-    at.slider(key="rho").set_value(0.5).run()
     at.radio(key="metric").set_value("normalized").run()
     at.selectbox(key="method").set_value("bootstrap").run()
     _clean(at)
     q = at.query_params
-    assert (q["seed"], q["reps"], q["rho"], q["metric"]) == ("11", "500", "0.5", "normalized")
+    assert (q["seed"], q["reps"], q["metric"]) == ("11", "500", "normalized")
     # all weights 0: equal weights, with a warning
     for i in range(3):
         at.number_input(key=f"weight_{i}").set_value(0.0)
@@ -191,7 +188,7 @@ def test_compare_page(make_app) -> None:
     charts = _charts(at)
     assert [c["data"][0]["type"] for c in charts] == ["scatter", "heatmap"]
     at.radio(key="compare_correction").set_value("bonferroni").run()
-    at.selectbox(key="compare_group").set_value("weighted").run()
+    at.selectbox(key="compare_score").set_value("weighted").run()
     _clean(at)
     assert any("Bonferroni" in v.value for v in at.markdown)
     at.slider(key="compare_level").set_value(90.0).run()

@@ -20,11 +20,10 @@ from benchuq.dashboard.figures_subgroups import (
     eb_vs_direct_figure,
     fit_figure,
     lab_figure,
-    lab_table,
-    result_table,
     shrinkage_figure,
     unit_rows,
 )
+from benchuq.dashboard.views_subgroups import lab_table, result_table
 from tests.test_subgroups import counts_bench
 
 MODELS = {"<b>bold</b>": "#111111", "beta": "#222222"}
@@ -36,7 +35,7 @@ def result():
     n = rng.integers(5, 200, size=(2, 15))
     bench = counts_bench(n, rng.binomial(n, 0.6))
     bench = bench._replace(models=tuple(MODELS))
-    return analyze(units_from_benchmark(bench, "task"))
+    return analyze(units_from_benchmark(bench, group_by="task"))
 
 
 def test_eb_chart_sorted_by_size_coloured_by_weight_and_escaped(result) -> None:
@@ -80,7 +79,9 @@ def test_figures_with_undefined_intervals() -> None:
 def test_lab_figure_and_table() -> None:
     rng = np.random.default_rng(1)
     n = rng.integers(50, 100, size=(3, 6))
-    lab = simulate(counts_bench(n, rng.binomial(n, 0.7)), "task", 8, reps=4, seed=0)
+    lab = simulate(
+        counts_bench(n, rng.binomial(n, 0.7)), group_by="task", n_per_group=8, reps=4, seed=0
+    )
     table = lab_table(lab)
     assert list(table["method"]) == ["direct (DT)", "regression (SR)", "empirical Bayes (EB)"]
     assert table["MSE / MSE(DT)"].iloc[0] == 1.0 and np.isnan(table["coverage"].iloc[1])
@@ -116,10 +117,10 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
     assert len(table) == 304 and (table["EB low"] <= table["EB estimate"]).all()
     text = " ".join(m.value for m in at.markdown)
     assert "*average* coverage" in text
-    at.radio(key="sub_kappa").set_value("inf").run()
+    at.radio(key="subgroups_kappa").set_value("inf").run()
     assert {m.label: m.value for m in at.metric}["Kurtosis κ used"] == "∞"
     before = {m.label: m.value for m in at.metric}["A (prior second moment)"]
-    at.radio(key="sub_weights").set_value("precision").run()
+    at.radio(key="subgroups_weights").set_value("precision").run()
     assert not at.exception, [e.value for e in at.exception]
     assert {m.label: m.value for m in at.metric}["A (prior second moment)"] != before
 
@@ -127,10 +128,10 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
 def test_item_subgroups_and_simulation_lab(make_app) -> None:
     at = _open(make_app, {"data": "sample:alpaca_eval"})
     assert not at.error, [e.value for e in at.error]
-    assert at.radio(key="sub_group_subgroup_task").value == "subgroup"
+    assert at.radio(key="subgroups_units").value == "subgroup"
     assert {m.label: m.value for m in at.metric}["Units"] == "45"
-    at.number_input(key="sub_lab_n").set_value(20)
-    at.slider(key="sub_lab_reps").set_value(10)
+    at.number_input(key="subgroups_lab_n").set_value(20)
+    at.slider(key="subgroups_lab_reps").set_value(10)
     at.button(key="sub_lab_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
     lab = at.dataframe[1].value
@@ -142,11 +143,11 @@ def test_item_subgroups_and_simulation_lab(make_app) -> None:
 
 def test_uploaded_table_degenerate_and_bad(make_app) -> None:
     at = _open(make_app)
-    at.radio(key="sub_source").set_value("table").run()
+    at.radio(key="subgroups_source").set_value("table").run()
     assert any("Upload a CSV table" in i.value for i in at.info)
     equal = "unit,estimate,se\n" + "".join(f"<i>u{i}</i>,0.5,0.05\n" for i in range(8))
     at.file_uploader(key="sub_table").set_value(("units.csv", equal.encode(), "text/csv")).run()
-    at.selectbox(key="sub_fs").set_value("none").run()
+    at.selectbox(key="subgroups_fs").set_value("none").run()
     assert not at.exception, [e.value for e in at.exception]
     info = " ".join(i.value for i in at.info)
     assert "robust interval is undefined" in info and "All direct estimates are equal" in info

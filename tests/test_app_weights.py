@@ -107,12 +107,12 @@ def test_url_parameters_drive_the_page(make_app) -> None:
 
 def test_view_resolution_and_metric(make_app) -> None:
     at = open_page(make_app)
-    at.select_slider(key="w_resolution").set_value(20).run()
+    at.select_slider(key="weights_grid").set_value(20).run()
     assert hover_points(charts(at)[0]) == 231
-    at.radio(key="w_view").set_value("prob").run()
+    at.radio(key="weights_view").set_value("prob").run()
     (fig,) = charts(at)
     assert any(str(t.get("name", "")).startswith("P(best) 95%") for t in fig["data"])
-    at.radio(key="w_view").set_value("both").run()
+    at.radio(key="weights_view").set_value("both").run()
     assert len(charts(at)) == 2
     labels = [b.proto.label for b in at.get("download_button")]
     assert "P(best) PDF" in labels and "SE map PNG" in labels
@@ -124,16 +124,16 @@ def test_view_resolution_and_metric(make_app) -> None:
 
 def test_more_than_three_categories_pick_or_merge(make_app) -> None:
     at = open_page(make_app, data="sample:mmlu")
-    assert at.radio(key="w_reduce").value == "pick"
+    assert at.radio(key="weights_reduce").value == "pick"
     fig = charts(at)[0]
     assert fig["data"][0]["type"] == "scatterternary"
-    at.multiselect(key="w_pick").set_value(["STEM", "humanities"]).run()
+    at.multiselect(key="weights_pick").set_value(["STEM", "humanities"]).run()
     assert not at.exception and not at.error
     fig = charts(at)[0]
     assert {t["type"] for t in fig["data"]} == {"scatter", "bar"}  # two categories: a line
-    at.radio(key="w_reduce").set_value("merge").run()
-    for k, group in enumerate(("group 1", "group 2", "group 2", "group 3")):
-        at.selectbox(key=f"w_merge_{k}").set_value(group)
+    at.radio(key="weights_reduce").set_value("merge").run()
+    for k, group in enumerate(("1", "2", "2", "3")):
+        at.selectbox(key=f"weights_merge_{k}").set_value(group)
     at.run()
     assert not at.exception and not at.error
     fig = charts(at)[0]
@@ -161,10 +161,10 @@ def test_paired_item_data_read_rho_from_draws(make_app) -> None:
     assert not at.exception and not at.error
     at.switch_page(page_path(PAGE)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.toggle(key="w_pairing").value is True
+    assert at.toggle(key="weights_pairing").value is True
     assert "read from paired draws" in caption_text(at)
     paired = grey_share(charts(at)[0])
-    at.toggle(key="w_pairing").set_value(False).run()
+    at.toggle(key="weights_pairing").set_value(False).run()
     assert "pairing switched off" in caption_text(at)
     assert grey_share(charts(at)[0]) > paired  # ignoring the positive correlation: wider SEs
 
@@ -178,8 +178,8 @@ def test_one_category_explains_instead_of_failing(make_app) -> None:
 def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make_app) -> None:
     at = open_page(make_app)
     assert at.expander[0].label.startswith("Categories on the map")
-    assert at.multiselect(key="w_pick").value == ["natural", "specialized", "structured"]
-    at.multiselect(key="w_pick").set_value(["natural", "structured"]).run()
+    assert at.multiselect(key="weights_pick").value == ["natural", "specialized", "structured"]
+    at.multiselect(key="weights_pick").set_value(["natural", "structured"]).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     (fig,) = charts(at)
     assert {t["type"] for t in fig["data"]} == {"scatter", "bar"}
@@ -191,7 +191,7 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
     assert "natural 50%, structured 50%" in caption_text(at)  # sidebar weights on the map
     labels = [b.proto.label for b in at.get("download_button")]
     assert not any(x.startswith("P(best)") for x in labels)  # SE view: no P(best) map computed
-    at.radio(key="w_view").set_value("prob").run()
+    at.radio(key="weights_view").set_value("prob").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     (fig,) = charts(at)
     assert fig["layout"]["yaxis"]["title"]["text"] == "P(best)"
@@ -201,9 +201,9 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
         "P(best) SVG",
         "P(best) PDF",
     ]
-    at.radio(key="w_view").set_value("both").run()
+    at.radio(key="weights_view").set_value("both").run()
     assert not at.exception and not at.error
     assert len(charts(at)) == 2
-    at.multiselect(key="w_pick").set_value(["natural"]).run()  # one category: explained
+    at.multiselect(key="weights_pick").set_value(["natural"]).run()  # one category: explained
     assert not at.exception
     assert any("needs 2 or 3 categories" in e.value for e in at.error)

@@ -538,7 +538,7 @@ def test_enough_cases() -> None:
 
 def test_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("# not data")
-    with pytest.raises(DataError, match="no data files") as err:
+    with pytest.raises(DataError, match=r"no results among the files.*notes\.md") as err:
         load_path(tmp_path)
     assert err.value.file == str(tmp_path) and err.value.hint
 

@@ -14,7 +14,8 @@ from scipy import special, stats
 from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import ModelPrior, Prior
-from benchuq.core.data import Benchmark, DataError
+from benchuq.core.data import Benchmark
+from benchuq.core.validation import InvalidArgument
 
 
 def _bench(k: np.ndarray, n: np.ndarray) -> Benchmark:
@@ -129,7 +130,8 @@ def test_same_posterior_as_the_gibbs_sampler() -> None:
     k = rng.binomial(n, rng.beta([[8], [2], [30]], [[3], [2], [1]], (3, 10)))
     prior = {"m2": ModelPrior(a=Prior("gamma", (2.0, 0.01)), b=Prior("normal", (5.0, 2.0)))}
     fits = {
-        s: bayes.fit(_bench(k, n), prior, draws=1500, seed=1, sampler=s) for s in ("imh", "gibbs")
+        s: bayes.fit(_bench(k, n), priors=prior, draws=1500, seed=1, sampler=s)
+        for s in ("imh", "gibbs")
     }
     stats_ = {}
     for s, f in fits.items():
@@ -157,9 +159,9 @@ def test_low_acceptance_falls_back_to_gibbs(monkeypatch: pytest.MonkeyPatch) -> 
     assert np.mean(np.diff(fit.a, axis=1) == 0) < 0.01
 
 
-def test_unknown_sampler_is_a_data_error() -> None:
+def test_unknown_sampler_is_an_invalid_argument() -> None:
     k, n = np.array([[4, 6]]), np.array([[10, 10]])
-    with pytest.raises(DataError, match="sampler"):
+    with pytest.raises(InvalidArgument, match="sampler"):
         bayes.fit(_bench(k, n), sampler="nuts")  # type: ignore[arg-type]
 
 
@@ -170,7 +172,7 @@ def test_tight_prior_on_one_parameter_matches_numerical_integration() -> None:
     the switch this model falls back to the Gibbs sampler, which gives R-hat about 1.16.)"""
     k, n = np.array([[30, 55, 80, 10]]), np.array([[100, 100, 100, 100]])
     prior = ModelPrior(a=Prior("normal", (2000.0, 10.0)))
-    fit = bayes.fit(_bench(k, n), {"m0": prior}, chains=4, draws=1500, warmup=200, seed=5)
+    fit = bayes.fit(_bench(k, n), priors={"m0": prior}, chains=4, draws=1500, warmup=200, seed=5)
     assert fit.acceptance is not None and fit.acceptance[0] > 0.7
     a = np.linspace(1930.0, 2070.0, 600)[:, None]
     lb = np.linspace(0.0, 12.0, 1200)[None, :]  # grid in (a, log b)

@@ -30,7 +30,7 @@ def write_table(path: Path, z: np.ndarray, se: np.ndarray) -> str:
 
 def test_json_contract_on_mmlu(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "sample:mmlu")
-    assert set(out) == {"mu2", "kappa", "alpha", "fs_correction", "weights", "rows"}
+    assert set(out) == {"mu2", "kappa", "alpha", "level", "fs_correction", "weights", "rows"}
     assert out["alpha"] == 0.05 and out["fs_correction"] == "PMT" and out["weights"] == "equal"
     assert len(out["rows"]) == 20 * 57
     for row in out["rows"][:50]:
@@ -96,6 +96,8 @@ def test_text_output_and_features(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["sample:mmlu", "--alpha", "5"], "--alpha 5.0 must be between 0 and 1"),
+        (["sample:mmlu", "--level", "95"], "--level 95.0 must be between 0 and 1"),
+        (["sample:mmlu", "--level", "0.9", "--alpha", "0.1"], "not both"),
         (["sample:mmlu", "--kappa", "0.5"], "kappa 0.5 must be >= 1"),
         (["sample:mmlu", "--features", "colour"], "unknown feature"),
         (["sample:mmlu", "--group-by", "subgroup"], "no item-level 'subgroup' column"),
@@ -106,6 +108,21 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], mess
     assert main(["eb", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("benchuq eb: error:") and message in err
+
+
+def test_level_and_the_deprecated_alpha_agree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--alpha`` still works (with a note on stderr) and means ``--level 1 - alpha``."""
+    path = write_table(tmp_path / "t.csv", *TV3[:2])
+    by_level = run_json(capsys, path, "--level", "0.9")
+    assert main(["eb", path, "--alpha", "0.1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "--alpha is deprecated; use --level 0.9" in captured.err
+    by_alpha = json.loads(captured.out)
+    assert by_alpha == by_level
+    assert (by_level["level"], by_level["alpha"]) == (0.9, 0.1)
+    assert by_level["rows"] != run_json(capsys, path)["rows"]  # the default level is 0.95
 
 
 def test_bad_unit_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

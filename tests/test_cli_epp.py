@@ -30,8 +30,10 @@ def test_json_contract_on_vtab(capsys: pytest.CaptureFixture[str]) -> None:
     }
     assert len(out["rows"]) == 16
     for row in out["rows"]:
-        assert set(row) == {"model", "epp", "se", "low", "high"}
+        assert set(row) == {"model", "epp", "se", "low", "high", "p_beats_average"}
         assert row["low"] < row["epp"] < row["high"] and row["se"] > 0
+        # an average model has EPP 0 (the scores sum to 0): P(beats it) = invlogit(epp)
+        assert row["p_beats_average"] == pytest.approx(expit(row["epp"]), rel=1e-12)
     epps = [r["epp"] for r in out["rows"]]
     assert epps == sorted(epps, reverse=True)
     assert sum(epps) == pytest.approx(0.0, abs=1e-9)

@@ -34,7 +34,7 @@ def test_alpaca_eval_rows_and_sentences(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_family_size_and_corrections(capsys: pytest.CaptureFixture[str]) -> None:
-    base = ["sample:mmlu", "--models", "llama-30B_mmlu_5-shot", "llama-13B_mmlu_5-shot"]
+    base = ["sample:mmlu", "--models", "llama-30b", "llama-13b"]
     one = run_json(capsys, *base)
     assert one["pairs"] == 1 and "n_required" not in one["rows"][0]
     assert "assumed rho = 0" in one["source"] and one["rho_assumed"] == 0

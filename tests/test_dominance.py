@@ -21,6 +21,7 @@ from benchuq.core.dominance import (
     z_for_level,
 )
 from benchuq.core.draws import Draws
+from benchuq.core.validation import InvalidArgument
 
 
 def hand_bench() -> Benchmark:
@@ -63,7 +64,7 @@ def test_grid_has_all_points_on_the_simplex() -> None:
     np.testing.assert_allclose(g.sum(axis=1), 1.0)
     assert len({tuple(np.round(r * 100).astype(int)) for r in g}) == 5151
     np.testing.assert_array_equal(g[0], [1, 0, 0])
-    line = simplex_grid(4, 2)
+    line = simplex_grid(4, n_categories=2)
     np.testing.assert_allclose(line, [[1, 0], [0.75, 0.25], [0.5, 0.5], [0.25, 0.75], [0, 1]])
 
 
@@ -211,22 +212,25 @@ def test_four_categories_need_a_pick_or_a_merge() -> None:
     b = four_category_bench()
     with pytest.raises(DataError, match="2 or 3 categories"):
         moments_from_benchmark(b)
-    picked = moments_from_benchmark(b, map_categories(b.category_names, pick=["p", "q", "s"]))
+    picked = moments_from_benchmark(
+        b, mapping=map_categories(b.category_names, pick=["p", "q", "s"])
+    )
     assert picked.categories == ("p", "q", "s")
     np.testing.assert_allclose(picked.means[0], [0.9, 0.5, 0.3])
     merged = moments_from_benchmark(
-        b, map_categories(b.category_names, merge={"p": "pq", "q": "pq", "r": "r", "s": "s"})
+        b,
+        mapping=map_categories(b.category_names, merge={"p": "pq", "q": "pq", "r": "r", "s": "s"}),
     )
     assert merged.categories == ("pq", "r", "s")
     np.testing.assert_allclose(merged.means[0], [0.7, 0.5, 0.3])
     np.testing.assert_allclose(merged.variances[0], [0.0002 / 4, 0.0001, 0.0002 / 4])
-    with pytest.raises(DataError, match="unknown categories"):
+    with pytest.raises(InvalidArgument, match="unknown categories"):
         map_categories(b.category_names, pick=["p", "nope", "s"])
 
 
 def test_two_categories_give_a_line() -> None:
     b = four_category_bench()
-    m = moments_from_benchmark(b, map_categories(b.category_names, pick=["p", "s"]))
+    m = moments_from_benchmark(b, mapping=map_categories(b.category_names, pick=["p", "s"]))
     d = dominance_map(m, resolution=10)
     assert d.weights.shape == (11, 2)
     assert d.winner[0] == 0 and d.winner[-1] == 1  # a wins on p, b wins on s
@@ -439,7 +443,7 @@ def test_weights_between_data_and_map_categories() -> None:
     point = np.array([0.2, 0.5, 0.3])
     w = from_map_weights(point, names, b.categories, merge)
     np.testing.assert_allclose(w, [0.2, 0.25, 0.25, 0.3])
-    m = moments_from_benchmark(b, merge)
+    m = moments_from_benchmark(b, mapping=merge)
     per_cat = np.array(
         [
             [

@@ -10,20 +10,20 @@ import pytest
 
 from benchuq.core.subgroups.ebci import (
     _cva_parts,
+    _cvb,
     _g,
+    _lam,
     _rho_bound_v,
+    _rt0,
     _t0_lookup,
     _t0_v,
     cva,
     cva_table,
     cva_v,
-    cvb,
     ebci,
-    lam,
     moments,
     rho,
     rho_lp,
-    rt0,
 )
 
 INF = math.inf
@@ -61,12 +61,12 @@ def test_intermediate_values() -> None:
         5.0: (34.3741873469, 22.9564392374),
         1.0: (0.0, 0.0),
     }.items():
-        assert rt0(chi) == pytest.approx((t0, t1), abs=1e-8)
+        assert _rt0(chi) == pytest.approx((t0, t1), abs=1e-8)
     assert rho(1, 3, 11.9699639845401).size == pytest.approx(6.021604102e-05, rel=1e-6)
     assert rho(7.84, 8, 7.1324290147839279896).size == pytest.approx(0.09805099, abs=1e-8)
-    assert lam(0.0, 42.2201)[1] == pytest.approx(1932.78377442, rel=1e-8)
-    assert lam(0.000759676644983789, 2.85710241617874)[0] == pytest.approx(0.00827903, abs=1e-8)
-    assert cvb(1.0, 0.05) == pytest.approx(2.6461455482, abs=1e-9)
+    assert _lam(0.0, 42.2201)[1] == pytest.approx(1932.78377442, rel=1e-8)
+    assert _lam(0.000759676644983789, 2.85710241617874)[0] == pytest.approx(0.00827903, abs=1e-8)
+    assert _cvb(1.0, 0.05) == pytest.approx(2.6461455482, abs=1e-9)
 
 
 def test_least_favourable_distributions() -> None:
@@ -118,8 +118,8 @@ TV3_ROWS = [
 def test_tv3(method: str) -> None:
     z, se, f = TV3
     assert f[0] == pytest.approx(0.680948983409, abs=1e-11)
-    res = ebci(z, se, f, alpha=0.05, method=method)
-    res_inf = ebci(z, se, f, alpha=0.05, kappa=INF, method=method)
+    res = ebci(z, se, f, level=0.95, method=method)
+    res_inf = ebci(z, se, f, level=0.95, kappa=INF, method=method)
     assert res.moments.mu2 == pytest.approx(0.0227800493885, abs=1e-12)
     assert res.moments.kappa == pytest.approx(11.0606875625, abs=1e-9)
     assert ebci(z, se, f, fs_correction="none", method=method).moments == pytest.approx(
@@ -144,7 +144,7 @@ def test_tv3(method: str) -> None:
 def test_tv4_truncations(method: str) -> None:
     z, se, f = TV4
     assert f[0] == pytest.approx(0.706322843413, abs=1e-11)
-    pmt = ebci(z, se, f, alpha=0.05, fs_correction="PMT", method=method)
+    pmt = ebci(z, se, f, level=0.95, fs_correction="PMT", method=method)
     assert pmt.moments.mu2_raw == pytest.approx(-0.00123678232173, abs=1e-13)
     assert pmt.moments.kappa_raw == pytest.approx(46.5719126716, abs=1e-8)
     assert pmt.moments.mu2 == pytest.approx(0.000766922854989, abs=1e-14)
@@ -153,12 +153,12 @@ def test_tv4_truncations(method: str) -> None:
     assert pmt.w[0] == pytest.approx(0.1873627842, abs=1e-9)
     assert pmt.cva[0] == pytest.approx(7.5620459019, abs=1e-6)
     assert pmt.half_length[0] == pytest.approx(0.0817156367, abs=1e-6)
-    fp = ebci(z, se, f, alpha=0.05, fs_correction="FPLIB", method=method)
+    fp = ebci(z, se, f, level=0.95, fs_correction="FPLIB", method=method)
     assert fp.moments.mu2 == pytest.approx(0.00101753993597, abs=1e-13)
     assert fp.moments.kappa == pytest.approx(109.361057214, abs=1e-6)
     assert fp.cva[0] == pytest.approx(6.4184955669, abs=1e-6)
     assert fp.half_length[0] == pytest.approx(0.0867142826, abs=1e-6)
-    none = ebci(z, se, f, alpha=0.05, fs_correction="none", method=method)
+    none = ebci(z, se, f, level=0.95, fs_correction="none", method=method)
     assert none.moments.mu2 == 0.0
     assert np.all(np.isnan(none.half_length)) and np.all(np.isnan(none.low))
     assert np.array_equal(none.estimate, f)  # the regression fit, not R's residual
@@ -211,12 +211,12 @@ def test_lp_check_agrees_with_the_dual_on_tv1() -> None:
     at the TV1 critical values, and the check neither warns nor changes the value."""
     binding = 0
     for m2, kappa, alpha, ref in TV1:
-        t0, _ = rt0(ref)
+        t0, _ = _rt0(ref)
         if kappa in (1, INF) or m2 == 0 or m2 * kappa >= t0:
             continue
         binding += 1
         dual = rho(m2, kappa, ref)
-        assert rho_lp(m2, kappa, ref, dual.x).size == pytest.approx(dual.size, abs=1e-7)
+        assert rho_lp(m2, kappa, ref, extra=dual.x).size == pytest.approx(dual.size, abs=1e-7)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert cva(m2, kappa, alpha, check=True) == pytest.approx(ref, abs=1e-6)
@@ -376,7 +376,7 @@ def test_average_coverage_by_simulation() -> None:
     for _ in range(reps):
         mu = np.where(rng.random(G) < 0.05, 4.0, 0.0)
         z = mu + se * rng.normal(size=G)
-        res = ebci(z, se, np.full(G, z.mean()), alpha=alpha)
+        res = ebci(z, se, np.full(G, z.mean()), level=1 - alpha)
         cover_robust.append(np.mean((res.low <= mu) & (mu <= res.high)))
         half_p = 1.959964 * np.sqrt(res.w) * se
         cover_param.append(np.mean(np.abs(res.estimate - mu) <= half_p))

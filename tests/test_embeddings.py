@@ -12,28 +12,32 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
 from benchuq.core.data import DataError
+from benchuq.core.embeddings.io import (
+    align,
+    check_clusters,
+    cluster_labels,
+    read_embeddings,
+    read_meta,
+)
 from benchuq.core.embeddings.posterior import (
-    REFIT_BUDGET,
-    SYNTHETIC_CASES,
     _folds,
+    choose_heads,
+    gaussian_stats,
+    head_posteriors,
+    log_posterior,
+)
+from benchuq.core.embeddings.resample import (
+    REFIT_BUDGET,
     _influence_head,
     _perturbation_weights,
     _refit_head,
     _resample_counts,
-    align,
-    check_clusters,
-    choose_heads,
-    cluster_labels,
-    consistency,
-    gaussian_stats,
-    head_posteriors,
     linear_cost,
-    log_posterior,
-    read_embeddings,
-    read_meta,
     refit_cost,
-    synthetic_clusters,
 )
+from benchuq.core.embeddings.scores import consistency
+from benchuq.core.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters
+from benchuq.core.validation import InvalidArgument
 
 
 # ---- the synthetic study of [MHP] ------------------------------------------------------------
@@ -222,10 +226,10 @@ def test_auto_mode_picks_linear_when_refitting_is_over_budget(
     x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
     refit, linear = refit_cost(120, 3, 5, [3] * 4, 200), linear_cost(120, 3, 5, [3] * 4, 1000)
     assert linear < refit
-    monkeypatch.setattr("benchuq.core.embeddings.posterior.REFIT_BUDGET", (linear + refit) / 2)
+    monkeypatch.setattr("benchuq.core.embeddings.resample.REFIT_BUDGET", (linear + refit) / 2)
     res = consistency({"m": x}, y, seed=1, heads=4, dims=3)
     assert res.settings["bootstrap"] == "linear" and res.settings["reps"] == 1000
-    monkeypatch.setattr("benchuq.core.embeddings.posterior.REFIT_BUDGET", linear / 2)
+    monkeypatch.setattr("benchuq.core.embeddings.resample.REFIT_BUDGET", linear / 2)
     assert consistency({"m": x}, y, seed=1, heads=4, dims=3).settings["bootstrap"] == "scores"
     # the benchmark's size (20,000 entities, 16 heads x 64 dims, 8 clusters): linear, not scores
     assert linear_cost(20_000, 8, 5, [64] * 16, 1000) <= REFIT_BUDGET
@@ -240,7 +244,7 @@ def test_auto_mode_refits_small_problems_and_says_so() -> None:
     assert fast.settings["reps"] == 1000 and "held fixed" in fast.scores[0].alp.method
     assert fast.scores[0].alp.estimate == small.scores[0].alp.estimate
     assert refit_cost(20_000, 8, 5, [64] * 16, 200) > REFIT_BUDGET
-    with pytest.raises(DataError, match="bootstrap 'exact'"):
+    with pytest.raises(InvalidArgument, match="bootstrap 'exact'"):
         consistency({"m": x}, y, bootstrap="exact")
 
 
@@ -265,7 +269,7 @@ def test_paired_differences_find_the_better_model() -> None:
     x, y = synthetic_clusters("partial", k=4, n=100, d=8, seed=0)
     noisy = x + np.random.default_rng(1).standard_normal(x.shape) * 1.5
     res = consistency({"clean": x, "noisy": noisy}, y, reps=300)
-    diff = res.differences("clean").iloc[0]
+    diff = res.differences(reference="clean").iloc[0]
     assert diff["model"] == "noisy"
     assert diff["alp_diff_high"] < 0 and diff["accuracy_diff_high"] < 0
     assert res.alp_draws.shape == (300, 2)

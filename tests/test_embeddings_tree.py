@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from benchuq.core.data import DataError
-from benchuq.core.embeddings.posterior import consistency
+from benchuq.core.embeddings.scores import consistency
 from benchuq.core.embeddings.tree import binarize, fit_tree, parse_prior
 
 

@@ -20,6 +20,7 @@ from benchuq.core.epp import (
     round_scores,
     separated_mask,
 )
+from benchuq.core.validation import InvalidArgument
 
 
 def _bench(est: np.ndarray, hib: np.ndarray | None = None) -> Benchmark:
@@ -167,6 +168,15 @@ def test_bootstrap_is_reproducible_with_a_seed() -> None:
     assert a.seed == 5 and a.reps == 60
 
 
+def test_beats_average_is_the_win_probability_against_an_epp_0_model() -> None:
+    """A model with EPP 0 (the mean of the scores) added to the fit: each model beats it with
+    probability ``beats_average``."""
+    res = epp(_bench(np.random.default_rng(4).uniform(0.2, 0.8, size=(4, 12))))
+    beta = np.append(res.estimate, 0.0)  # the average player
+    np.testing.assert_allclose(res.beats_average, expit(beta[:4] - beta[4]), rtol=1e-12)
+    assert np.argmax(res.beats_average) == res.order[0]
+
+
 def test_model_that_wins_every_match_is_flagged_and_finite() -> None:
     rng = np.random.default_rng(1)
     est = rng.uniform(0.3, 0.7, size=(5, 10))
@@ -235,7 +245,8 @@ def test_weighted_counts_equal_repeated_rounds() -> None:
     scores = rng.integers(0, 3, size=(4, 6)).astype(float)
     w = np.array([0, 2, 1, 0, 3, 1])
     np.testing.assert_array_equal(
-        pair_counts(scores, w.astype(float))[0], pair_counts(np.repeat(scores, w, axis=1))[0]
+        pair_counts(scores, weights=w.astype(float))[0],
+        pair_counts(np.repeat(scores, w, axis=1))[0],
     )
 
 
@@ -277,7 +288,7 @@ def test_deviance_table_and_pair_test_are_consistent() -> None:
     assert t.probability == pytest.approx(p[1, 4])
     assert t.low < t.probability < t.high and t.level == 0.9
     np.testing.assert_allclose(res.wald_p, res.wald_p.T)
-    with pytest.raises(DataError, match="unknown model"):
+    with pytest.raises(InvalidArgument, match="unknown model"):
         pair_test(res, "m1", "nope")
 
 
@@ -288,9 +299,9 @@ def test_two_models_have_no_deviance_degrees_of_freedom() -> None:
 
 
 def test_bad_level_and_method_raise() -> None:
-    with pytest.raises(DataError, match="level"):
+    with pytest.raises(InvalidArgument, match="level"):
         epp(_bench(np.eye(3)), level=95)
-    with pytest.raises(DataError, match="interval method"):
+    with pytest.raises(InvalidArgument, match="interval method"):
         epp(_bench(np.eye(3)), interval="exact")  # type: ignore[arg-type]
 
 

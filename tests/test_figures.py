@@ -210,7 +210,6 @@ def test_parse_static_accepts_valid_values() -> None:
         "reps": "500",
         "seed": "7",
         "metric": "normalized",
-        "rho": "0.5",
     }
     values, notices = state.parse_static(q, samples=SAMPLES, methods=("bootstrap",))
     assert notices == []
@@ -221,7 +220,6 @@ def test_parse_static_accepts_valid_values() -> None:
         "reps": 500,
         "seed": 7,
         "metric": "normalized",
-        "rho": 0.5,
     }
 
 
@@ -237,7 +235,6 @@ def test_parse_static_accepts_valid_values() -> None:
         ("reps", "5"),
         ("seed", "-1"),
         ("metric", "log"),
-        ("rho", "1.5"),
     ],
 )
 def test_parse_static_rejects_bad_values_with_a_named_notice(param: str, value: str) -> None:
@@ -266,7 +263,6 @@ def test_query_round_trip() -> None:
         reps=500,
         seed=3,
         metric="normalized",
-        rho=0.25,
         weights=(1.0, 2.0),
         models=("a", "b"),
     )
@@ -276,7 +272,7 @@ def test_query_round_trip() -> None:
     assert not notices
     assert state.parse_weights(q["weights"], ("x", "y"))[0] == s.weights
     assert state.parse_models(q["models"], ("a", "b", "c"))[0] == s.models
-    assert values["level"] == s.level and values["rho"] == s.rho
+    assert values["level"] == s.level
     np.testing.assert_allclose(s.normalized_weights(), [1 / 3, 2 / 3])
     np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
 
@@ -291,28 +287,6 @@ def test_category_edits_round_trip_through_the_query() -> None:
     kept, notice = state.parse_categories('{"t1": "x", "zz": "y", "t3": ""}', tasks)
     assert kept == {"t1": "x"} and notice is not None and "zz, t3" in notice.message
     assert state.parse_categories("[1, 2]", tasks)[0] == {}
-
-
-def test_bayes_settings_round_trip_through_the_query() -> None:
-    priors = ("*:a=normal(50,5)", "m1:b=gamma(2,0.01)")
-    q = state.bayes_query(priors, 2, 1000, "predictive", "imh")
-    assert q == {
-        "priors": "*:a=normal(50,5);m1:b=gamma(2,0.01)",
-        "chains": "2",
-        "interval": "predictive",
-    }  # defaults (warmup 1000, sampler imh) stay out of the link
-    values, notices = state.parse_bayes(q)
-    assert not notices
-    assert values == {"priors": priors, "chains": 2, "interval": "predictive"}
-    assert state.bayes_query((), **state.BAYES_DEFAULTS) == {}  # type: ignore[arg-type]
-    bad = {"chains": "0", "warmup": "x", "interval": "both", "sampler": "nuts", "priors": " "}
-    values, notices = state.parse_bayes(bad)
-    assert values == {} and [n.param for n in notices] == [
-        "chains",
-        "warmup",
-        "interval",
-        "sampler",
-    ]
 
 
 @pytest.mark.slow

@@ -130,7 +130,7 @@ def test_probability_figure_hover_matches_the_map() -> None:
 
 def test_two_categories_draw_a_line_with_a_winner_strip() -> None:
     b = bench()
-    m = moments_from_benchmark(b, map_categories(b.category_names, pick=["x", "z"]))
+    m = moments_from_benchmark(b, mapping=map_categories(b.category_names, pick=["x", "z"]))
     dm = dominance_map(m, resolution=10)
     fig = dominance_figure(dm, OPTS, marker=np.array([0.5, 0.5]))
     bar = next(t for t in fig.data if t.type == "bar")
@@ -152,7 +152,7 @@ def test_static_probability_and_line_images() -> None:
     b = bench()
     pm = best_probability_map(moments_from_draws(draws(b, 100)), resolution=8)
     assert probability_image(pm, OPTS.colors, "png", data="fig").startswith(b"\x89PNG")
-    m = moments_from_benchmark(b, map_categories(b.category_names, pick=["x", "y"]))
+    m = moments_from_benchmark(b, mapping=map_categories(b.category_names, pick=["x", "y"]))
     line = dominance_image(dominance_map(m, resolution=8), OPTS.colors, "png", data="fig")
     assert line.startswith(b"\x89PNG")
 
@@ -166,8 +166,8 @@ def test_subtitle_states_z_rho_level_and_data() -> None:
 
 def line_maps(b: Benchmark, pick: list[str], resolution: int = 10):
     m = map_categories(b.category_names, pick=pick)
-    dm = dominance_map(moments_from_benchmark(b, m), resolution=resolution)
-    pm = best_probability_map(moments_from_draws(draws(b, 200), m), resolution=resolution)
+    dm = dominance_map(moments_from_benchmark(b, mapping=m), resolution=resolution)
+    pm = best_probability_map(moments_from_draws(draws(b, 200), mapping=m), resolution=resolution)
     return dm, pm
 
 
@@ -307,8 +307,8 @@ def test_static_images_draw_dollar_signs_literally() -> None:
     dm = dominance_map(moments_from_benchmark(b), resolution=5)
     pm = best_probability_map(moments_from_draws(draws(b, 50)), resolution=5)
     m2 = map_categories(b.category_names, pick=["x", "z"])
-    line = dominance_map(moments_from_benchmark(b, m2), resolution=5)
-    pline = best_probability_map(moments_from_draws(draws(b, 50), m2), resolution=5)
+    line = dominance_map(moments_from_benchmark(b, mapping=m2), resolution=5)
+    pline = best_probability_map(moments_from_draws(draws(b, 50), mapping=m2), resolution=5)
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         for out in (
             dominance_image(dm, OPTS.colors, "svg", data=b.name),

@@ -12,6 +12,7 @@ from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.readers.loaders import load_sample
 from benchuq.core.summaries import pairwise_differences
+from benchuq.core.validation import InvalidArgument
 
 Z95, Z80 = stats.norm.ppf(0.975), stats.norm.ppf(0.8)
 
@@ -45,7 +46,9 @@ def half_width_ratio(bench: Benchmark, models: list[str], reps: int, correction:
     draws = bootstrap(bench, reps=reps, seed=11)
     diffs = pairwise_differences(draws, models, level=0.95, correction=correction)
     design = pw.design_from_benchmark(bench, models=models)
-    plan = pw.plan(design, list(zip(diffs["a"], diffs["b"], strict=True)), correction=correction)
+    plan = pw.plan(
+        design, pairs=list(zip(diffs["a"], diffs["b"], strict=True)), correction=correction
+    )
     half = (diffs["high"] - diffs["low"]).to_numpy() / 2
     c = plan.critical
     return plan.mde / (half * (c + plan.z_power) / c)
@@ -79,12 +82,12 @@ def test_clustered_design_matches_cluster_bootstrap_and_truth() -> None:
     ratio = half_width_ratio(bench, ["A", "B", "C"], 4000, "none")
     assert np.all(np.abs(ratio - 1) < 0.05), ratio
     design = pw.design_from_benchmark(bench)
-    plan = pw.plan(design, [("A", "B")])
+    plan = pw.plan(design, pairs=[("A", "B")])
     assert design.cluster_size == 5 and "clustered" in design.source
     assert plan.icc[0] == pytest.approx(icc, abs=0.06)
     assert plan.deff[0] == pytest.approx(1 + 4 * plan.icc[0])
     big, _ = clustered_bench(groups=400, m=1)
-    assert pw.plan(pw.design_from_benchmark(big), [("A", "B")]).deff[0] == pytest.approx(1)
+    assert pw.plan(pw.design_from_benchmark(big), pairs=[("A", "B")]).deff[0] == pytest.approx(1)
 
 
 def test_item_design_is_the_paired_variance() -> None:
@@ -92,7 +95,7 @@ def test_item_design_is_the_paired_variance() -> None:
     y = bench.item_tasks[0].scores
     design = pw.design_from_benchmark(bench)
     assert design.n == 50 and design.rho is None and design.cluster_size == 1
-    plan = pw.plan(design, [("A", "B"), ("A", "C")], correction="none", delta=0.02)
+    plan = pw.plan(design, pairs=[("A", "B"), ("A", "C")], correction="none", delta=0.02)
     d = y[0] - y[1]
     assert plan.var_item[0] == pytest.approx(d.var())
     assert plan.se[0] == pytest.approx(d.std() / np.sqrt(50))
@@ -154,21 +157,27 @@ def test_estimate_and_se_sizes_are_relative() -> None:
 
 
 def test_critical_values() -> None:
-    assert pw.critical_value(0.95, 3, "none") == pytest.approx(Z95)
-    assert pw.critical_value(0.95, 3, "bonferroni") == pytest.approx(stats.norm.ppf(1 - 0.05 / 6))
+    assert pw.critical_value(0.95, family=3, correction="none") == pytest.approx(Z95)
+    assert pw.critical_value(0.95, family=3, correction="bonferroni") == pytest.approx(
+        stats.norm.ppf(1 - 0.05 / 6)
+    )
     sidak = stats.norm.ppf((1 + 0.95 ** (1 / 3)) / 2)
-    assert pw.critical_value(0.95, 3, "maxt") == pytest.approx(sidak)
-    assert pw.critical_value(0.95, 3, "maxt", np.eye(3)) == pytest.approx(sidak, rel=0.01)
-    assert pw.critical_value(0.95, 3, "maxt", np.ones((3, 3))) == pytest.approx(Z95, rel=0.01)
+    assert pw.critical_value(0.95, family=3, correction="maxt") == pytest.approx(sidak)
+    assert pw.critical_value(0.95, family=3, correction="maxt", corr=np.eye(3)) == pytest.approx(
+        sidak, rel=0.01
+    )
+    assert pw.critical_value(
+        0.95, family=3, correction="maxt", corr=np.ones((3, 3))
+    ) == pytest.approx(Z95, rel=0.01)
     # the pairs of three models with equal variances: correlations +-1/2, c below Bonferroni
     design = pw.design_from_assumptions([0.7, 0.7, 0.7], 500)
     maxt = pw.plan(design).critical
     assert Z95 < maxt < pw.plan(design, correction="bonferroni").critical
     assert pw.plan(design, family=1).critical == pytest.approx(Z95)
     with pytest.raises(DataError, match="whole number"):
-        pw.critical_value(0.95, 0)
-    with pytest.raises(DataError, match="unknown correction"):
-        pw.critical_value(0.95, 2, "holm")  # type: ignore[arg-type]
+        pw.critical_value(0.95, family=0)
+    with pytest.raises(InvalidArgument, match="unknown correction"):
+        pw.critical_value(0.95, family=2, correction="holm")  # type: ignore[arg-type]
 
 
 def test_assumptions_design_and_its_messages() -> None:
@@ -197,7 +206,7 @@ def test_assumptions_design_and_its_messages() -> None:
     with pytest.raises(DataError, match="> 0"):
         pw.plan(design, delta=-0.01)
     with pytest.raises(DataError, match="two different models"):
-        pw.plan(design, [("model 1", "model 1")])
+        pw.plan(design, pairs=[("model 1", "model 1")])
 
 
 def test_split_budget() -> None:

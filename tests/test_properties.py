@@ -18,7 +18,7 @@ from benchuq.core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
-from benchuq.dashboard import state
+from benchuq.dashboard import links, state
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -163,23 +163,26 @@ _PARAM_TEXT = st.text(
 ) | st.sampled_from(["", " ", "nan", "inf", "-1", "1e309", "{}", "[]", '{"a":1}', "a;b", ",,"])
 
 
+_ALL_NAMES = [name for name, *_ in links.rows()]
+
+
 @settings(max_examples=300, deadline=None)
-@given(
-    st.dictionaries(
-        st.sampled_from(state.PARAM_NAMES + state.OPTIONAL_PARAM_NAMES), _PARAM_TEXT, max_size=8
-    )
-)
+@given(st.dictionaries(st.sampled_from(_ALL_NAMES), _PARAM_TEXT, max_size=8))
 def test_any_link_parameters_parse_to_values_or_named_notices(params: dict[str, str]) -> None:
     """Whatever a link holds, parsing never raises: each value is used or named in a notice."""
     values, notices = state.parse_static(params, samples=("toy",), methods=("bootstrap", "bayes"))
-    bayes, bayes_notices = state.parse_bayes(params)
-    named = {n.param for n in [*notices, *bayes_notices]}
-    for name in ("data", "method", "level", "reps", "seed", "metric", "rho"):
+    named = {n.param for n in notices}
+    for name in ("data", "method", "level", "reps", "seed", "metric"):
         if name in params:
             assert (name in values) != (name in named), name
-    for name in ("chains", "warmup", "interval", "sampler"):
-        if name in params:
-            assert (name in bayes) != (name in named), name
+    for cls, _ in links.PAGE_SETTINGS:
+        page, page_notices, linked = state.parse_settings(cls, params)
+        named = {n.param for n in page_notices}
+        for attr, spec, _ in state.link_fields(cls):
+            if spec.name in params:
+                assert (attr in linked) != (spec.name in named), spec.name
+        query = state.settings_query(page)  # what the app writes back reads the same
+        assert state.settings_query(state.parse_settings(cls, query)[0]) == query
     for raw in (params.get("weights"), params.get("models"), params.get("categories")):
         if raw is not None:
             state.parse_weights(raw, ("x", "y"))

@@ -62,7 +62,9 @@ SAMPLERS = ("imh", "gibbs")
 def test_sbc_ranks_uniform_and_intervals_cover(sampler: str) -> None:
     rng = np.random.default_rng(20240601)
     bench, priors, truth = _simulate(rng)
-    fit = bayes.fit(bench, priors, chains=2, draws=100, warmup=100, thin=2, seed=7, sampler=sampler)
+    fit = bayes.fit(
+        bench, priors=priors, chains=2, draws=100, warmup=100, thin=2, seed=7, sampler=sampler
+    )
     if sampler == "imh":
         assert fit.acceptance is not None and np.nanmin(fit.acceptance) > 0.4
     post = {
@@ -106,7 +108,7 @@ def test_sbc_detects_a_wrong_prior(sampler: str) -> None:
     wrong = ModelPrior(a=Prior("gamma", (40.0, 1.0)), b=Prior("gamma", (3.0, 1.0)))
     fit = bayes.fit(
         bench,
-        dict.fromkeys(bench.models, wrong),
+        priors=dict.fromkeys(bench.models, wrong),
         chains=2,
         draws=50,
         warmup=100,

@@ -11,6 +11,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.readers.loaders import load_sample
+from benchuq.core.subgroups.ebci import parse_kappa
 from benchuq.core.subgroups.estimates import (
     ROW_COLUMNS,
     analyze,
@@ -19,6 +20,7 @@ from benchuq.core.subgroups.estimates import (
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.validation import InvalidArgument
 from tests.test_ebci import TV3, TV3_ROWS
 
 
@@ -46,15 +48,15 @@ def random_counts(M: int = 4, T: int = 12, seed: int = 0) -> Benchmark:
 
 def test_units_from_counts_and_wilson() -> None:
     bench = random_counts()
-    units = units_from_benchmark(bench, "task")
+    units = units_from_benchmark(bench, group_by="task")
     assert len(units) == 48 and units.binary
     assert units.unit[0] == "m0 | t0"
     assert np.allclose(units.direct, (bench.correct / bench.n).ravel())
-    res = analyze(units, alpha=0.1)
+    res = analyze(units, level=0.9)
     assert list(res.rows.columns) == list(ROW_COLUMNS)
     lo, hi = proportion_confint(units.k, units.n, alpha=0.1, method="wilson")
     assert np.allclose(res.rows["direct_low"], lo) and np.allclose(res.rows["direct_high"], hi)
-    cat = units_from_benchmark(bench, "category")
+    cat = units_from_benchmark(bench, group_by="category")
     assert len(cat) == 8 and cat.n[0] == bench.n[0, :6].sum()
 
 
@@ -74,7 +76,7 @@ def test_continuous_items_use_t_intervals() -> None:
         estimate=scores.mean(axis=1, keepdims=True),
         item_tasks=(ItemTask(tuple(str(i) for i in range(40)), scores, None, sub),),
     )  # fmt: skip
-    units = units_from_benchmark(bench, "subgroup")
+    units = units_from_benchmark(bench, group_by="subgroup")
     assert not units.binary and units.subgroup[:3] == ("x", "x", "x")
     x = scores[0, :12]
     assert units.direct[0] == pytest.approx(x.mean())
@@ -99,7 +101,7 @@ def test_unit_table_without_crossfit_reproduces_tv3() -> None:
         assert row["eb"] == pytest.approx(est, abs=1e-9)
         assert row["cva"] == pytest.approx(cv, abs=1e-6)
         assert row["high"] - row["eb"] == pytest.approx(half, abs=1e-6)
-    inf = analyze(units_from_table(df), crossfit=False, kappa="inf")
+    inf = analyze(units_from_table(df), crossfit=False, kappa=math.inf)
     assert inf.kappa == math.inf and inf.rows["cva"][0] == pytest.approx(2.1539663705, abs=1e-6)
 
 
@@ -131,7 +133,7 @@ def test_precision_weights_by_hand() -> None:
 
 
 def test_crossfit_prediction_ignores_own_estimate() -> None:
-    units = units_from_benchmark(random_counts(M=5, T=20, seed=2), "task")
+    units = units_from_benchmark(random_counts(M=5, T=20, seed=2), group_by="task")
     res = analyze(units, features=["intercept", "model", "category"], seed=3)
     assert res.crossfit
     bumped = units.__class__(**{**units.__dict__, "direct": units.direct.copy()})
@@ -153,7 +155,7 @@ def test_eb_beats_direct_on_simulated_truth() -> None:
     err_dt, err_eb, cover = [], [], []
     for _ in range(reps):
         n = np.full((M, T), 15)
-        units = units_from_benchmark(counts_bench(n, rng.binomial(n, truth)), "task")
+        units = units_from_benchmark(counts_bench(n, rng.binomial(n, truth)), group_by="task")
         rows = analyze(units).rows
         mu = truth.ravel()
         err_dt.append(np.mean((rows["direct"] - mu) ** 2))
@@ -166,7 +168,7 @@ def test_eb_beats_direct_on_simulated_truth() -> None:
 # ---- degenerate inputs ------------------------------------------------------------------------
 def test_all_subgroups_equal() -> None:
     n = np.full((3, 8), 20)
-    units = units_from_benchmark(counts_bench(n, np.full((3, 8), 14)), "task")
+    units = units_from_benchmark(counts_bench(n, np.full((3, 8), 14)), group_by="task")
     res = analyze(units)
     assert any("All direct estimates are equal" in s for s in res.notes)
     assert any("PMT floor" in s for s in res.notes)
@@ -182,11 +184,11 @@ def test_all_subgroups_equal() -> None:
 def test_one_subgroup_and_one_unit() -> None:
     rng = np.random.default_rng(0)
     n = rng.integers(20, 50, size=(6, 1))
-    units = units_from_benchmark(counts_bench(n, rng.binomial(n, 0.5)), "task")
+    units = units_from_benchmark(counts_bench(n, rng.binomial(n, 0.5)), group_by="task")
     assert units.default_features == ("intercept",)  # a model effect would fit exactly
     res = analyze(units)
     assert np.all(np.isfinite(res.rows["eb"]))
-    single = units_from_benchmark(counts_bench(np.array([[30]]), np.array([[12]])), "task")
+    single = units_from_benchmark(counts_bench(np.array([[30]]), np.array([[12]])), group_by="task")
     one = analyze(single)
     assert one.rows["eb"][0] == pytest.approx(0.4) and one.rows["w"][0] == 1.0
     assert "EB = direct" in one.notes[-1]
@@ -195,7 +197,7 @@ def test_one_subgroup_and_one_unit() -> None:
 def test_zero_items_and_extreme_accuracy() -> None:
     n = np.array([[20, 0, 15, 10], [25, 30, 12, 10]])
     k = np.array([[20, 0, 0, 5], [0, 30, 6, 5]])
-    units = units_from_benchmark(counts_bench(n, k), "task")
+    units = units_from_benchmark(counts_bench(n, k), group_by="task")
     assert len(units) == 7 and "left out" in units.notes[0]
     res = analyze(units)
     assert np.all(res.rows["se"] > 0) and np.all(np.isfinite(res.rows["low"]))
@@ -214,15 +216,18 @@ def test_table_errors_name_row_and_column() -> None:
         units_from_table(pd.DataFrame({**ok, "unit": ["a", "a"]}), file="t.csv")
     units = units_from_table(pd.DataFrame({**ok, "size": [3.0, 4.0]}))
     assert units.features == ("intercept", "size")
-    with pytest.raises(DataError, match="unknown feature"):
+    with pytest.raises(InvalidArgument, match="unknown feature"):
         analyze(units, features=["intercept", "colour"])
-    with pytest.raises(DataError, match="kappa"):
-        analyze(units, kappa="big")
+    with pytest.raises(InvalidArgument, match="kappa"):
+        analyze(units, kappa=0.5)
+    with pytest.raises(InvalidArgument, match="kappa 'big'"):
+        parse_kappa("big")
+    assert parse_kappa("inf") == math.inf and parse_kappa("3") == 3.0
 
 
 def test_subgroup_grouping_needs_item_subgroups() -> None:
     with pytest.raises(DataError, match="subgroup"):
-        units_from_benchmark(random_counts(), "subgroup")
+        units_from_benchmark(random_counts(), group_by="subgroup")
 
 
 # ---- simulation lab ---------------------------------------------------------------------------
@@ -230,7 +235,7 @@ def test_subgroup_grouping_needs_item_subgroups() -> None:
 def test_lab_on_mmlu_meets_fpam_targets() -> None:
     """Truth = full 5-shot MMLU counts; 10 items per subject. (R = 200 figures: benchmarks/.)"""
     calls: list[int] = []
-    lab = simulate(load_sample("mmlu"), "task", n_per_group=10, reps=25, seed=1,
+    lab = simulate(load_sample("mmlu"), group_by="task", n_per_group=10, reps=25, seed=1,
                    progress=lambda done, total: calls.append(done))  # fmt: skip
     assert calls == list(range(1, 26))
     overall = lab.overall.iloc[0]
@@ -241,7 +246,7 @@ def test_lab_on_mmlu_meets_fpam_targets() -> None:
 
 
 def test_lab_on_item_subgroups_runs() -> None:
-    lab = simulate(load_sample("alpaca_eval"), "subgroup", n_per_group=15, reps=3, seed=0)
+    lab = simulate(load_sample("alpaca_eval"), group_by="subgroup", n_per_group=15, reps=3, seed=0)
     row = lab.overall.iloc[0]
     assert set(lab.per_subgroup["subgroup"]) == {
         "helpful_base", "koala", "oasst", "selfinstruct", "vicuna",
@@ -252,11 +257,11 @@ def test_lab_on_item_subgroups_runs() -> None:
 
 def test_lab_with_precision_weights() -> None:
     bench = random_counts(M=3, T=15, seed=4)
-    lab = simulate(bench, "task", n_per_group=12, reps=20, seed=1, weights="precision")
-    equal = simulate(bench, "task", n_per_group=12, reps=20, seed=1)
+    lab = simulate(bench, group_by="task", n_per_group=12, reps=20, seed=1, weights="precision")
+    equal = simulate(bench, group_by="task", n_per_group=12, reps=20, seed=1)
     a, b = lab.overall.iloc[0], equal.overall.iloc[0]
     assert a["mse_dt"] == pytest.approx(b["mse_dt"])  # the same samples
     assert a["mse_eb"] != pytest.approx(b["mse_eb"])  # shrunk toward another f
     assert 0.5 <= a["cover_eb"] <= 1 and a["ratio_eb"] < 1.5
-    with pytest.raises(DataError, match="weights must be"):
-        simulate(bench, "task", reps=2, weights="heavy")
+    with pytest.raises(InvalidArgument, match="unknown weights 'heavy'"):
+        simulate(bench, group_by="task", reps=2, weights="heavy")

@@ -19,6 +19,7 @@ from benchuq.core.summaries import (
     percentile_interval,
     win_probabilities,
 )
+from benchuq.core.validation import InvalidArgument
 
 
 def make_draws(
@@ -131,7 +132,7 @@ def test_interval_with_gaps_and_all_missing() -> None:
 
 
 def test_level_outside_zero_one_raises() -> None:
-    with pytest.raises(DataError, match="level"):
+    with pytest.raises(InvalidArgument, match="level"):
         percentile_interval(group_scores(random_draws(R=5)), 1.2)
 
 
@@ -212,9 +213,9 @@ def test_bonferroni_holm_and_maxt() -> None:
 
 def test_pairwise_errors_and_single_model() -> None:
     d = random_draws(R=10)
-    with pytest.raises(DataError, match="unknown model"):
+    with pytest.raises(InvalidArgument, match="unknown model"):
         pairwise_differences(d, ["m0", "zz"])
-    with pytest.raises(DataError, match="correction"):
+    with pytest.raises(InvalidArgument, match="correction"):
         pairwise_differences(d, ["m0", "m1"], correction="sidak")
     empty = pairwise_differences(d, ["m0"])
     assert isinstance(empty, pd.DataFrame) and empty.empty
@@ -271,7 +272,7 @@ def test_chance_normalization_and_errors() -> None:
         normalize(d, mode="chance")
     with pytest.raises(DataError, match="t1"):
         normalize(d, mode="chance", chance={"t0": 0.5})
-    with pytest.raises(DataError, match="normalization"):
+    with pytest.raises(InvalidArgument, match="normalization"):
         normalize(d, mode="zscore")
 
 

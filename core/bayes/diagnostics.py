@@ -23,6 +23,8 @@ import numpy as np
 from scipy import special
 from scipy.fft import irfft, next_fast_len, rfft
 
+__all__ = ["RHAT_WARN", "ess_bulk", "ess_tail", "rhat", "summary"]
+
 RHAT_WARN = 1.01  # METHODS 6: warn when R-hat exceeds this
 
 
@@ -143,10 +145,14 @@ def _rhat_from(s: np.ndarray, z: np.ndarray) -> np.ndarray:
 def rhat(x: np.ndarray) -> np.ndarray:
     """Rank-normalised split R-hat: max of the bulk and folded (tail) versions.
 
-    Args:
-        x: ``(..., chains, draws)`` with at least 2 chains and 4 draws.
+    Parameters
+    ----------
+    x
+        ``(..., chains, draws)`` with at least 2 chains and 4 draws.
 
-    Returns:
+    Returns
+    -------
+    numpy.ndarray
         ``(...)`` R-hat values (1 at convergence; warn above :data:`RHAT_WARN`).
     """
     s = _split(np.asarray(x, dtype=float))
@@ -158,7 +164,7 @@ def ess_bulk(x: np.ndarray) -> np.ndarray:
     return _ess(_z_scale(_split(np.asarray(x, dtype=float))))
 
 
-def ess_tail(x: np.ndarray, prob: float = 0.05) -> np.ndarray:
+def ess_tail(x: np.ndarray, *, prob: float = 0.05) -> np.ndarray:
     """Tail ESS: min of the ESS of ``1{x <= q_prob}`` and ``1{x <= q_(1-prob)}``, ``(...)``."""
     x = np.asarray(x, dtype=float)
     pooled = x.reshape(*x.shape[:-2], -1)

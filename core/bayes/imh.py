@@ -30,6 +30,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+__all__ = ["LogDensity", "Proposal", "Switch", "fit_proposal", "quality", "run"]
+
 LogDensity = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 GRID = 24  # grid points per coordinate in fit_proposal
@@ -45,6 +47,7 @@ def fit_proposal(
     y0: np.ndarray,
     half0: tuple[float, float],
     bound: float,
+    *,
     rounds: int = 12,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean ``(M, 2)`` and covariance ``(M, 2, 2)`` of each model's target, and whether its grid
@@ -120,6 +123,7 @@ class Proposal:
         return self.mean[:, 0] + l00 * z0, self.mean[:, 1] + l10 * z0 + l11 * z1
 
     def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Log density of the proposal at ``(x, y)``, one value per model (``(..., M)``)."""
         dx, dy = x - self.mean[:, 0], y - self.mean[:, 1]
         z0 = self.inv[:, 0, 0] * dx  # the inverse of a lower-triangular matrix is lower
         z1 = self.inv[:, 1, 0] * dx + self.inv[:, 1, 1] * dy
@@ -149,18 +153,20 @@ class Switch:
     def sample(
         self, rng: np.random.Generator, size: tuple[int, ...]
     ) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` draws per model: from the first proposal, or the second where it is used."""
         x1, y1 = self.first.sample(rng, size)
         x2, y2 = self.from_second(*self.second.sample(rng, size))
         return np.where(self.use_second, x2, x1), np.where(self.use_second, y2, y1)
 
     def logpdf(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Log density at ``(x, y)`` of the proposal each model uses."""
         with np.errstate(invalid="ignore", over="ignore"):
             second = self.second.logpdf(*self.to_second(x, y))
         return np.where(self.use_second, second, self.first.logpdf(x, y))
 
 
 def quality(
-    logp: LogDensity, proposal: Proposal, rng: np.random.Generator, size: int = 256
+    logp: LogDensity, proposal: Proposal, rng: np.random.Generator, *, size: int = 256
 ) -> np.ndarray:
     """Importance-sampling efficiency ``(sum w)^2 / (size sum w^2)`` of ``proposal`` for each
     model's target, ``(M,)`` in ``[0, 1]`` (1 = proposal equals target); from ``size`` draws."""
@@ -181,6 +187,7 @@ def run(
     y0: np.ndarray,
     iterations: int,
     rng: np.random.Generator,
+    *,
     cells: int = 1,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``iterations`` independence MH steps from ``(x0, y0)`` ``(C, M)``.

@@ -28,6 +28,18 @@ from scipy import special, stats
 
 from benchuq.core.data import DataError
 
+__all__ = [
+    "DEFAULT_PRIOR",
+    "DEFAULT_RATE",
+    "FAMILIES",
+    "LogPrior",
+    "ModelPrior",
+    "Prior",
+    "format_prior_specs",
+    "parse_prior",
+    "parse_prior_specs",
+]
+
 FAMILIES: dict[str, tuple[str, ...]] = {
     "exponential": ("rate",),
     "normal": ("mean", "sd"),

@@ -1,24 +1,58 @@
-"""Embedding consistency: multi-head Gaussian posterior scores and the EmbeddingTree (METHODS 9)."""
+"""Embedding consistency: multi-head Gaussian posterior scores and the EmbeddingTree (METHODS 9).
 
-from benchuq.core.embeddings.posterior import (
-    BOOTSTRAP_MODES,
-    ConsistencyResult,
+:mod:`.io` (embedding and meta files, alignment, cluster labels, samples), :mod:`.posterior`
+(the Gaussian model), :mod:`.resample` (the three bootstrap engines), :mod:`.scores`
+(``consistency`` -> ``ConsistencyResult``), :mod:`.tree` (``fit_tree`` -> ``EmbeddingTree``) and
+:mod:`.synthetic` (the [MHP] synthetic study). No package attribute is named like a submodule.
+"""
+
+from benchuq.core.embeddings.io import (
+    EMBEDDING_SAMPLES,
+    EMBEDDING_SUFFIXES,
+    META_SUFFIXES,
+    SAMPLE_LABELS,
     EmbeddingSet,
-    consistency,
+    align,
+    check_clusters,
+    cluster_labels,
     load_embedding_sample,
     read_embeddings,
     read_meta,
 )
-from benchuq.core.embeddings.tree import EmbeddingTree, fit_tree
+from benchuq.core.embeddings.posterior import DEFAULT_EPS
+from benchuq.core.embeddings.resample import BOOTSTRAP_MODES, BootstrapMode
+from benchuq.core.embeddings.scores import (
+    ConsistencyResult,
+    EmbeddingScore,
+    ScoreInterval,
+    consistency,
+)
+from benchuq.core.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters
+from benchuq.core.embeddings.tree import EmbeddingTree, binarize, fit_tree, parse_prior
 
 __all__ = [
     "BOOTSTRAP_MODES",
+    "DEFAULT_EPS",
+    "EMBEDDING_SAMPLES",
+    "EMBEDDING_SUFFIXES",
+    "META_SUFFIXES",
+    "SAMPLE_LABELS",
+    "SYNTHETIC_CASES",
+    "BootstrapMode",
     "ConsistencyResult",
+    "EmbeddingScore",
     "EmbeddingSet",
     "EmbeddingTree",
+    "ScoreInterval",
+    "align",
+    "binarize",
+    "check_clusters",
+    "cluster_labels",
     "consistency",
     "fit_tree",
     "load_embedding_sample",
+    "parse_prior",
     "read_embeddings",
     "read_meta",
+    "synthetic_clusters",
 ]

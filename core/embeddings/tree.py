@@ -30,6 +30,9 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 from benchuq.core.embeddings.posterior import DEFAULT_EPS, choose_heads, single_blas_thread
+from benchuq.core.validation import check_columns
+
+__all__ = ["BinaryFeature", "EmbeddingTree", "TreeNode", "binarize", "fit_tree", "parse_prior"]
 
 
 @dataclass(frozen=True)
@@ -46,14 +49,14 @@ def binarize(meta: pd.DataFrame, columns: Sequence[str], *, bins: int = 4) -> li
     """Binary features of ``columns`` (see the module docstring)."""
     file = meta.attrs.get("file", "meta")
     out: list[BinaryFeature] = []
+    check_columns(
+        meta.columns,
+        columns,
+        what="meta column",
+        file=file,
+        hint="pick the tree features among the listed columns.",
+    )
     for col in columns:
-        if col not in meta.columns:
-            raise DataError(
-                f"no meta column '{col}'; columns are {list(map(str, meta.columns))}.",
-                file=file,
-                column=col,
-                hint="pick the tree features among the listed columns.",
-            )
         v = meta[col]
         if v.isna().any():
             raise DataError(
@@ -98,14 +101,21 @@ def parse_prior(items: Sequence[str]) -> dict[str, float]:
 class TreeNode:
     """One node in pre-order.
 
-    Attributes:
-        depth: 0 for the root.
-        condition: the test that leads here from the parent (``"all"`` for the root).
-        size: entities in the node.
-        split: label of the binary feature that splits it (``None`` for a leaf).
-        gain: MAP log-likelihood gain of that split over one Gaussian, nats per entity,
-            averaged over heads (``None`` for a leaf).
-        leaf: the cluster name for a leaf, else ``None``.
+    Attributes
+    ----------
+    depth
+        0 for the root.
+    condition
+        the test that leads here from the parent (``"all"`` for the root).
+    size
+        entities in the node.
+    split
+        label of the binary feature that splits it (``None`` for a leaf).
+    gain
+        MAP log-likelihood gain of that split over one Gaussian, nats per entity,
+        averaged over heads (``None`` for a leaf).
+    leaf
+        the cluster name for a leaf, else ``None``.
     """
 
     depth: int
@@ -127,6 +137,7 @@ class EmbeddingTree:
 
     @property
     def leaves(self) -> tuple[str, ...]:
+        """Leaf labels (the clusters), in pre-order."""
         return tuple(n.leaf for n in self.nodes if n.leaf is not None)
 
     def table(self) -> pd.DataFrame:

@@ -35,6 +35,8 @@ from benchuq.core.readers.table import (
     text_column,
 )
 
+__all__ = ["FEW_NAMES", "ITEM_COLUMNS", "ItemRecords", "item_records", "items_benchmark"]
+
 ITEM_COLUMNS = ("model", "task", "item", "score")
 LABEL_COLUMNS = ("cluster", "subgroup", "category")
 #: Columns with few distinct values, read dictionary-encoded (Parquet's own dictionaries, Arrow's

@@ -16,6 +16,8 @@ names it when there are several); several epochs of one sample are averaged; a s
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 import numpy as np
 import pandas as pd
 
@@ -32,16 +34,31 @@ from benchuq.core.readers.table import (
     text_column,
 )
 
+__all__ = [
+    "ALPACA_COLUMNS",
+    "ALPACA_TASK",
+    "INSPECT_VALUES",
+    "alpaca_benchmark",
+    "alpaca_leaderboard_benchmark",
+    "alpaca_table",
+    "inspect_benchmark",
+    "is_alpaca",
+    "is_alpaca_leaderboard",
+    "is_inspect",
+]
+
 ALPACA_TASK = "alpaca_eval"
 ALPACA_COLUMNS = ("generator_2", "preference")
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
 
 def is_alpaca(columns: set[str]) -> bool:
+    """Whether a table has the columns of AlpacaEval annotations."""
     return set(ALPACA_COLUMNS) <= columns
 
 
 def is_alpaca_leaderboard(columns: set[str]) -> bool:
+    """Whether a table is an AlpacaEval leaderboard (``win_rate``, ``standard_error``)."""
     return {"win_rate", "standard_error"} <= columns
 
 
@@ -128,7 +145,8 @@ def alpaca_leaderboard_benchmark(table: Table, *, name: str) -> Benchmark:
     )
 
 
-def is_inspect(obj: object) -> bool:
+def is_inspect(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an inspect_ai eval log (``eval`` and ``status``)."""
     return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "status" in obj
 
 
@@ -145,7 +163,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
     model, task = str(ev.get("model") or "model"), str(ev.get("task") or "task")
     notes = []
     if obj.get("status") != "success":
-        notes.append(f"{src.name}: the eval's status is '{obj.get('status')}', not 'success'.")
+        notes.append(f"the eval's status is '{obj.get('status')}', not 'success'.")
     samples = obj.get("samples")
     if not isinstance(samples, list) or not samples:
         raise DataError(
@@ -169,7 +187,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
         if scorer is None:
             scorer = metric if metric in sc else next(iter(sc))
             if len(sc) > 1:
-                notes.append(f"{src.name}: used scorer '{scorer}' of {sorted(sc)}.")
+                notes.append(f"used scorer '{scorer}' of {sorted(sc)}.")
         entry = sc.get(scorer)
         value = entry.get("value") if isinstance(entry, dict) else None
         x = _inspect_value(value)
@@ -195,7 +213,7 @@ def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
         }
     )
     if frame["item"].duplicated().any():
-        notes.append(f"{src.name}: scores of several epochs averaged per sample.")
+        notes.append("scores of several epochs averaged per sample.")
         frame = frame.groupby("item", sort=False, as_index=False).agg(
             model=("model", "first"),
             task=("task", "first"),

@@ -7,39 +7,53 @@ comes from, in order: ``n-samples`` (``effective``), the task table, the bundled
 lm-eval's convention ``se^2 = p(1-p)/(n-1)`` (the sample standard deviation over sqrt(n), which
 reproduces whole counts on the bundled files). ``correct = metric * n`` must be whole to 1e-6 on
 the proportion scale: with a stated n a mismatch is an error; with a backed-out n the task is
-skipped with a note. Tasks without the metric (e.g. only ``mcc``) and groups/aggregates (``mmlu``,
-``mmlu_stem`` ...) are skipped with a note. MMLU tasks are named by subject and get the MMLU
-category; other tasks get their parent group as category, else ``"ungrouped"``.
+skipped with a note. Tasks without the metric (e.g. only ``mcc``) are skipped with a note saying
+which metric they have. MMLU tasks are named by subject.
 
-Sample files (``samples_<task>_<timestamp>.jsonl``) become item scores: item = ``doc_id``, score =
-the metric field; ``resps``/``arguments`` (whose layout drifted between versions) are not read.
-The model name comes from a results file in the same folder, else the folder or file name.
+Groups (``groups``, ``group_subtasks``) are read as groups, not as tasks: each task's category is
+its top-level group (``mmlu`` for every MMLU subject of a v0.4 run), a task outside any group is a
+category of its own, and without group information MMLU subjects get the MMLU authors' categories
+(STEM, humanities, social sciences, other). The group tree goes into :class:`Meta` (group scores
+are recomputed from the subtasks, :mod:`benchuq.core.groups`), with per task the harness version,
+the task version, n-shot and the metric read, and the metrics the file offers.
+
+Sample files: :mod:`.lm_eval_samples`; both together: :mod:`.lm_eval_output`; names:
+:mod:`.lm_eval_names`.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 import numpy as np
-import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers.items import items_benchmark
+from benchuq.core.readers.lm_eval_names import model_name
 from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
-from benchuq.core.readers.table import Source, parse_json, text_lines
+from benchuq.core.readers.meta import Group, Meta, MissingMetric, TaskRun
+from benchuq.core.readers.notes import count, listing
+from benchuq.core.readers.table import Source, parse_json
 from benchuq.core.resources import mmlu_subject_table
 
-SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
+__all__ = [
+    "Outline",
+    "file_metrics",
+    "is_results",
+    "read_results",
+    "results_categories",
+    "results_outline",
+]
+
 MMLU_PREFIXES = ("hendrycksTest-", "mmlu_")
 MMLU_GROUPS = frozenset(
     {"mmlu", "mmlu_stem", "mmlu_humanities", "mmlu_other", "mmlu_social_sciences"}
 )
-PREFERRED_SAMPLE_METRICS = ("acc", "acc_norm", "exact_match", "em", "pass@1")
+NOT_METRICS = frozenset({"alias", "name", "sample_len", "sample_count", "samples"})
 
 
-def is_results(obj: object) -> bool:
+def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a parsed JSON value is an lm-evaluation-harness results file."""
     return (
         isinstance(obj, dict)
         and isinstance(obj.get("results"), dict)
@@ -47,45 +61,119 @@ def is_results(obj: object) -> bool:
     )
 
 
-def model_name(obj: dict, file: str) -> str:
-    """``pretrained=`` (with ``@revision``) from the config, else ``model_name``, else the file."""
-    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
-    args = config.get("model_args")
-    if isinstance(args, str):
-        args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
-    pretrained = args.get("pretrained") if isinstance(args, dict) else None
-    if isinstance(pretrained, str) and pretrained and not pretrained.startswith(("/", ".", "~")):
-        rev = args.get("revision") or config.get("model_revision")
-        return f"{pretrained}@{rev}" if rev and rev != "main" else pretrained
-    if isinstance(obj.get("model_name"), str) and obj["model_name"]:
-        return obj["model_name"]
-    return file.rsplit("/", 1)[-1].removesuffix(".json")
-
-
 def _metric(entry: dict, metric: str) -> tuple[float | None, float | None, str | None]:
     """The metric value and its stderr from a results entry (either key style)."""
     if metric in entry:
-        return _num(entry[metric]), _num(entry.get(f"{metric}_stderr")), None
+        return number(entry[metric]), number(entry.get(f"{metric}_stderr")), None
     keys = sorted(k for k in entry if k.startswith(metric + ","))
     if not keys:
         return None, None, None
     key = f"{metric},none" if f"{metric},none" in keys else keys[0]
     filt = key.split(",", 1)[1]
-    return _num(entry[key]), _num(entry.get(f"{metric}_stderr,{filt}")), filt
+    return number(entry[key]), number(entry.get(f"{metric}_stderr,{filt}")), filt
 
 
-def _num(v: object) -> float | None:
+def number(v: object) -> float | None:
+    """A finite number (not a bool) as float, else ``None``."""
     if isinstance(v, bool) or not isinstance(v, int | float):
         return None
     return float(v) if np.isfinite(v) else None
 
 
+def entry_metrics(entry: object) -> list[str]:
+    """The metrics of a results entry (``"acc,none"`` -> ``acc``; stderr and labels left out)."""
+    if not isinstance(entry, dict):
+        return []
+    names = (k.split(",", 1)[0] for k, v in entry.items() if number(v) is not None)
+    return list(dict.fromkeys(n for n in names if n not in NOT_METRICS and "_stderr" not in n))
+
+
+def file_metrics(obj: dict) -> tuple[str, ...]:
+    """Every metric any task of a results file reports (for a metric selector)."""
+    out: dict[str, None] = {}
+    for entry in obj["results"].values():
+        out.update(dict.fromkeys(entry_metrics(entry)))
+    return tuple(out)
+
+
+def _dict(obj: dict, key: str) -> dict:
+    """``obj[key]`` when it is an object, else ``{}`` (files differ in which parts they have)."""
+    return v if isinstance(v := obj.get(key), dict) else {}
+
+
 def mmlu_subject(task: str) -> str | None:
+    """The MMLU subject a task name stands for (prefix removed), else ``None``."""
     table = mmlu_subject_table()
     for p in MMLU_PREFIXES:
         if task.startswith(p) and task[len(p) :] in table.index:
             return task[len(p) :]
     return None
+
+
+def _structure(obj: dict) -> tuple[set[str], dict[str, str], dict[str, list[str]]]:
+    """Group names, member -> parent group, group -> members (from groups/group_subtasks)."""
+    subtasks = _dict(obj, "group_subtasks")
+    tree = {g: [str(x) for x in s] for g, s in subtasks.items() if isinstance(s, list) and s}
+    groups = set(obj.get("groups") or {}) | set(tree)
+    parent = {s: g for g, subs in tree.items() for s in subs}
+    return groups, parent, tree
+
+
+def _top(task: str, parent: dict[str, str]) -> str | None:
+    g, seen = parent.get(task), set()
+    while g is not None and g in parent and g not in seen:
+        seen.add(g)
+        g = parent[g]
+    return g
+
+
+def results_categories(obj: dict) -> dict[str, str]:
+    """Task (our name) -> category from a results file's group structure (see the docstring)."""
+    _, parent, _ = _structure(obj)
+    out = {}
+    for task in obj["results"]:
+        name = mmlu_subject(task) or task
+        top = _top(task, parent)
+        out[name] = top if top is not None else _ungrouped_category(task, name)
+    return out
+
+
+def _ungrouped_category(task: str, name: str) -> str:
+    subject = mmlu_subject(task)
+    if subject is not None:
+        return str(mmlu_subject_table().loc[subject, "category"])
+    return name
+
+
+def _groups(obj: dict) -> tuple[Group, ...]:
+    groups, parent, tree = _structure(obj)
+
+    def leaves(g: str, seen: frozenset[str]) -> list[str]:
+        out: list[str] = []
+        for m in tree.get(g, []):
+            if m in tree and m not in seen:
+                out += leaves(m, seen | {m})
+            elif m not in groups:
+                out.append(mmlu_subject(m) or m)
+        return out
+
+    return tuple(
+        Group(g, tuple(dict.fromkeys(leaves(g, frozenset({g})))), parent.get(g))
+        for g in tree
+        if g in groups
+    )
+
+
+def harness_label(obj: dict) -> str:
+    """The harness and its version as the file states them."""
+    version = obj.get("lm_eval_version")
+    git = obj.get("git_hash")
+    parts = [f"lm-eval {version}" if version else "lm-eval"]
+    if git:
+        parts.append(f"git {str(git)[:7]}")
+    if "n-samples" not in obj and "configs" not in obj:
+        parts.append("results format before v0.4")
+    return ", ".join(parts)
 
 
 @dataclass
@@ -95,13 +183,33 @@ class _Row:
     n: int
     correct: int
     hib: bool
+    metric: str
 
 
-def results_benchmark(
-    src: Source, *, metric: str = "acc", tasks: TaskInfo | None = None
-) -> Benchmark:
-    """One model's results file as a counts :class:`Benchmark` (see the module docstring)."""
-    obj = parse_json(src)
+def _skipped_metric_notes(missing: dict[str, list[str]], metric: str) -> list[str]:
+    """One note per set of metrics the skipped tasks have instead of ``metric``."""
+    by_have: dict[tuple[str, ...], list[str]] = {}
+    for task, have in missing.items():
+        by_have.setdefault(tuple(have), []).append(task)
+    notes = []
+    for metrics, tasks in by_have.items():
+        what = ", ".join(metrics) if metrics else "none"
+        if len(tasks) == 1:
+            verb = "its metric is" if len(metrics) == 1 else "its metrics are"
+            notes.append(f"task '{tasks[0]}' skipped — {verb} {what}, not {metric}.")
+            continue
+        verb = "their metric is" if len(metrics) == 1 else "their metrics are"
+        note = f"{len(tasks)} tasks skipped — {verb} {what}, not {metric}: {listing(tasks)}."
+        notes.append(note + ("\ntasks: " + ", ".join(tasks) if len(tasks) > 5 else ""))
+    return notes
+
+
+def read_results(
+    src: Source, *, metric: str = "acc", tasks: TaskInfo | None = None, obj: object = None
+) -> tuple[Benchmark, Meta]:
+    """One model's results file as a counts :class:`Benchmark` and its :class:`Meta` (``obj``:
+    the file's JSON if already parsed)."""
+    obj = parse_json(src) if obj is None else obj
     if not is_results(obj):
         raise DataError(
             "not an lm-evaluation-harness results file (no 'results' object with 'versions' or "
@@ -110,16 +218,13 @@ def results_benchmark(
             hint="choose the results_*.json file written by lm_eval, or pick another format.",
         )
     results = obj["results"]
-    group_subtasks = (
-        obj.get("group_subtasks") if isinstance(obj.get("group_subtasks"), dict) else {}
-    )
-    groups = set(obj.get("groups") or {}) | {g for g, s in group_subtasks.items() if s}
-    parent = {s: g for g, subs in group_subtasks.items() if isinstance(subs, list) for s in subs}
-    n_samples = obj.get("n-samples") if isinstance(obj.get("n-samples"), dict) else {}
-    hib_table = obj.get("higher_is_better") if isinstance(obj.get("higher_is_better"), dict) else {}
-    mmlu = mmlu_subject_table()
+    groups, _, _ = _structure(obj)
+    categories = results_categories(obj)
+    n_samples = _dict(obj, "n-samples")
+    hib_table = _dict(obj, "higher_is_better")
     rows: list[_Row] = []
-    skipped_metric, skipped_group, skipped_n, filters = [], [], [], set()
+    missing: dict[str, list[str]] = {}
+    skipped_group, skipped_n, filters = [], [], set()
     limited: list[str] = []
     for task, entry in results.items():
         if task in groups or task in MMLU_GROUPS:
@@ -134,7 +239,7 @@ def results_benchmark(
             )
         value, se, filt = _metric(entry, metric)
         if value is None:
-            skipped_metric.append(task)
+            missing[task] = entry_metrics(entry)
             continue
         if filt and filt != "none":
             filters.add(filt)
@@ -145,19 +250,18 @@ def results_benchmark(
                 column=metric,
                 hint="choose a per-item metric such as acc or acc_norm.",
             )
-        subject = mmlu_subject(task)
-        name = subject or task
+        name = mmlu_subject(task) or task
         n, how = _task_n(task, name, n_samples, tasks, value, se)
         if n is None:
             skipped_n.append(task)
             continue
-        count = value * n
-        if abs(value - round(count) / n) > WHOLE_TOL:
+        total = value * n
+        if abs(value - round(total) / n) > WHOLE_TOL:
             if how == "stderr":
                 skipped_n.append(task)
                 continue
             raise DataError(
-                f"task '{task}': {metric} x n = {value:.6g} x {n} = {count:.4f} is not a whole "
+                f"task '{task}': {metric} x n = {value:.6g} x {n} = {total:.4f} is not a whole "
                 f"number of items (n from {how}).",
                 file=src.name,
                 column=metric,
@@ -166,74 +270,118 @@ def results_benchmark(
             )
         if tasks is not None and name in tasks.category:
             category = tasks.category[name]
-        elif subject is not None:
-            category = str(mmlu.loc[subject, "category"])
         else:
-            category = _top_group(task, parent)
+            category = categories[name]
         hib = (
             hib_table.get(task, {}).get(metric, True)
             if isinstance(hib_table.get(task), dict)
             else True
         )
-        rows.append(_Row(name, category, int(n), round(count), bool(hib)))
+        used = metric if not filt or filt == "none" else f"{metric},{filt}"
+        rows.append(_Row(name, category, int(n), round(total), bool(hib), used))
         ns = n_samples.get(task)
         if isinstance(ns, dict) and isinstance(ns.get("original"), int) and ns["original"] > n:
             limited.append(f"{name} ({n} of {ns['original']})")
     if not rows:
-        raise DataError(
+        have = sorted({m for ms in missing.values() for m in ms})
+        raise (MissingMetric if missing else DataError)(
             f"no task in this file has the metric '{metric}'.",
             file=src.name,
             column=metric,
-            hint="choose another metric (e.g. acc_norm) or a file with accuracy results.",
+            hint=f"choose one of the metrics it has ({', '.join(have) or 'none'}), or a file "
+            "with accuracy results.",
         )
-    notes = []
-    if skipped_metric:
-        notes.append(
-            f"{src.name}: skipped {len(skipped_metric)} task(s) without '{metric}': "
-            f"{', '.join(sorted(skipped_metric)[:8])}."
-        )
+    notes = _skipped_metric_notes(missing, metric)
     if skipped_group:
         notes.append(
-            f"{src.name}: skipped {len(skipped_group)} group aggregate(s): "
-            f"{', '.join(sorted(skipped_group)[:8])}."
+            f"{count(len(skipped_group), 'group aggregate')} read as groups, not tasks: "
+            f"{listing(sorted(skipped_group))}."
         )
     if skipped_n:
         notes.append(
-            f"{src.name}: skipped {len(skipped_n)} task(s) whose item count is unknown: "
-            f"{', '.join(sorted(skipped_n)[:8])} (give n in a task table)."
+            f"{count(len(skipped_n), 'task')} skipped — item count unknown: "
+            f"{listing(sorted(skipped_n))} (give n in a task table)."
         )
     if limited:
         notes.append(
-            f"{src.name}: {len(limited)} task(s) were scored on part of their items (lm_eval "
-            f"--limit): {', '.join(limited[:5])}."
+            f"{count(len(limited), 'task')} scored on part of the items (lm_eval --limit): "
+            f"{listing(limited)}."
         )
     if filters:
-        notes.append(f"{src.name}: used the lm-eval filter(s) {sorted(filters)}.")
+        notes.append(f"used the lm-eval filter(s) {sorted(filters)}.")
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
     model = model_name(obj, src.name)
-    n = np.array([[r.n for r in rows]], dtype=np.int64)
+    n_items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
-    return Benchmark(
+    bench = Benchmark(
         name=model,
         models=(model,),
         tasks=tuple(r.task for r in rows),
         categories=tuple(r.category for r in rows),
         kind="counts",
-        estimate=k / n,
-        n=n,
+        estimate=k / n_items,
+        n=n_items,
         correct=k,
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
     )
+    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows])
 
 
-def _top_group(task: str, parent: dict[str, str]) -> str:
-    g, seen = parent.get(task), set()
-    while g is not None and g in parent and g not in seen:
-        seen.add(g)
-        g = parent[g]
-    return g or "ungrouped"
+def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta:
+    """Provenance of the tasks read, the group tree and the file's metrics."""
+    harness = harness_label(obj)
+    versions, shots, config = _dict(obj, "versions"), _dict(obj, "n-shot"), _dict(obj, "config")
+    default_shots = config.get("num_fewshot")
+    raw = {mmlu_subject(t) or t: t for t in obj["results"]}
+    runs = []
+    for task, used in read:
+        key = raw.get(task, task)
+        shot = shots.get(key, default_shots)
+        version = versions.get(key, "")
+        runs.append(
+            TaskRun(
+                model,
+                task,
+                file,
+                harness,
+                "" if version is None else str(version),
+                "" if shot is None else str(shot),
+                used,
+            )
+        )
+    return Meta(runs=tuple(runs), groups=_groups(obj), metrics=file_metrics(obj))
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What a results file says without reading its counts (for sample files next to it)."""
+
+    model: str
+    with_metric: tuple[str, ...]
+    tasks: tuple[str, ...]
+    categories: dict[str, str]
+    meta: Meta
+
+
+def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
+    """Model, tasks (our names; those with ``metric``), categories and :class:`Meta` of a
+    results file, without checking its counts."""
+    obj = parse_json(src) if obj is None else obj
+    if not is_results(obj):
+        raise DataError("not an lm-evaluation-harness results file.", file=src.name)
+    groups, _, _ = _structure(obj)
+    entries = {t: e for t, e in obj["results"].items() if t not in groups and t not in MMLU_GROUPS}
+    tasks = tuple(mmlu_subject(t) or t for t in entries)
+    with_metric = tuple(
+        mmlu_subject(t) or t
+        for t, e in entries.items()
+        if isinstance(e, dict) and _metric(e, metric)[0] is not None
+    )
+    model = model_name(obj, src.name)
+    meta = _meta(obj, src.name, model, [(t, "") for t in tasks])
+    return Outline(model, with_metric, tasks, results_categories(obj), meta)
 
 
 def _task_n(
@@ -259,116 +407,3 @@ def _task_n(
     if se is not None and se > 0 and 0 < value < 1:
         return round(value * (1 - value) / se**2 + 1), "stderr"
     return None, ""
-
-
-def samples_benchmark(src: Source, *, metric: str = "acc", model: str | None = None) -> Benchmark:
-    """One ``samples_<task>_<timestamp>.jsonl`` file as item scores of one model and task."""
-    base = src.name.rsplit("/", 1)[-1]
-    m = SAMPLES_RE.match(base)
-    task = m.group("task") if m else base.removesuffix(".jsonl").removeprefix("samples_")
-    docs, scores, lines, notes = [], [], [], []
-    used: str | None = None
-    other_filters = 0
-    filt_first: str | None = None
-    for lineno, line in text_lines(src):  # one line at a time (samples files can be large)
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise DataError(
-                f"line {lineno} is not valid JSON ({err.msg}).",
-                file=src.name,
-                row=lineno,
-                hint="each line of a samples file must be one JSON object.",
-            ) from None
-        if not isinstance(rec, dict) or "doc_id" not in rec:
-            raise DataError(
-                f"line {lineno} is not an lm-eval sample record (no 'doc_id').",
-                file=src.name,
-                row=lineno,
-                column="doc_id",
-                hint="choose a samples_<task>_<time>.jsonl file written by lm_eval --log_samples.",
-            )
-        filt = rec.get("filter")
-        if filt is not None:
-            filt_first = filt_first or str(filt)
-            if str(filt) != filt_first:
-                other_filters += 1
-                continue
-        if used is None:
-            used = _pick_metric(rec, metric)
-            if used is None:
-                raise DataError(
-                    f"line {lineno} has no numeric metric field (looked for '{metric}').",
-                    file=src.name,
-                    row=lineno,
-                    column=metric,
-                    hint="choose the metric the task logs per item (e.g. acc or exact_match).",
-                )
-        v = rec.get(used)
-        x = _num(float(v)) if isinstance(v, str) and _is_number(v) else _num(v)
-        if isinstance(v, bool):
-            x = float(v)
-        if x is None:
-            raise DataError(
-                f"line {lineno}: '{used}' is {str(v)[:40]!r}, not a number.",
-                file=src.name,
-                row=lineno,
-                column=used,
-                hint="every sample needs a numeric score for the chosen metric.",
-            )
-        docs.append(str(rec["doc_id"]))
-        scores.append(x)
-        lines.append(lineno)
-    if not docs:
-        raise DataError(
-            "the samples file has no records.",
-            file=src.name,
-            hint="choose a non-empty samples_<task>_<time>.jsonl file.",
-        )
-    if other_filters:
-        notes.append(
-            f"{src.name}: used the records of filter '{filt_first}'; {other_filters} records of "
-            "other filters were left out."
-        )
-    if used != metric:
-        notes.append(f"{src.name}: no '{metric}' per sample; used '{used}'.")
-    frame = pd.DataFrame(
-        {
-            "model": model or _folder_model(src.name),
-            "task": task,
-            "item": docs,
-            "score": scores,
-            "row": lines,
-            "file": src.name,
-        }
-    )
-    return items_benchmark(frame, name=task, notes=tuple(notes))
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def _pick_metric(rec: dict, metric: str) -> str | None:
-    def numeric(k: str) -> bool:
-        v = rec.get(k)
-        return isinstance(v, int | float) or (isinstance(v, str) and _is_number(v))
-
-    if numeric(metric):
-        return metric
-    listed = rec.get("metrics") if isinstance(rec.get("metrics"), list) else []
-    for k in (*PREFERRED_SAMPLE_METRICS, *listed):
-        if numeric(k):
-            return k
-    return None
-
-
-def _folder_model(name: str) -> str:
-    parts = name.split("/")
-    return parts[-2] if len(parts) > 1 else "model"

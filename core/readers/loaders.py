@@ -1,78 +1,77 @@
 """Loading results into a :class:`core.data.Benchmark` (METHODS 0): files, folders, samples.
 
 Entry points: :func:`load_path` (a file or a folder), :func:`load_files` (uploaded bytes, what the
-dashboard gets), :func:`load_sample` and :func:`resolve` (``sample:<name>``, a file or a folder).
+dashboard gets), :func:`load_sample` and :func:`resolve` (``sample:<name>``, or one or more
+files, folders, zip archives and glob patterns: the CLI's ``DATA``). Each has a ``read_*`` twin
+returning a :class:`~benchuq.core.readers.meta.Loaded`: the benchmark and what the files said
+about it (provenance, lm-eval groups, the metrics on offer).
+
 Formats (``format=``): ``long``, ``wide``, ``items``, ``lm_eval``, ``lm_eval_samples``,
-``alpaca_eval``, ``inspect``, or ``auto`` (detected from each file's content). Every failure is a
-:class:`DataError` naming the file, row and column and saying how to fix it.
+``alpaca_eval``, ``inspect``, ``helm``, or ``auto`` (detected from each file's content). In a
+collection (a folder, an archive, several files) files that are not results are skipped with one
+note (:mod:`.classify`, :mod:`.files`); a file that claims to be a result and is broken stops
+the load. Every failure is a :class:`DataError` naming the file, row and column and saying how to
+fix it. Notes from many files are said once with a count (:mod:`.notes`).
 """
 
 from __future__ import annotations
 
-import glob
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
+from typing import NoReturn, TypeVar
 
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS, item_records, items_benchmark
+from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
+from benchuq.core.readers.files import Gathered, expand_archives, gather_paths, is_zip
+from benchuq.core.readers.helm import helm_run
+from benchuq.core.readers.items import item_records, items_benchmark
 from benchuq.core.readers.judged import (
     alpaca_benchmark,
     alpaca_leaderboard_benchmark,
     inspect_benchmark,
-    is_alpaca,
-    is_alpaca_leaderboard,
-    is_inspect,
 )
-from benchuq.core.readers.lm_eval import (
-    SAMPLES_RE,
-    is_results,
-    model_name,
-    results_benchmark,
-    samples_benchmark,
+from benchuq.core.readers.lm_eval import Outline, read_results
+from benchuq.core.readers.lm_eval_output import (
+    Part,
+    choose_lm_eval,
+    folder_of,
+    harmonize,
+    results_for,
+    with_results_info,
 )
-from benchuq.core.readers.long import (
-    ALIASES,
-    TaskInfo,
-    apply_aliases,
-    long_benchmark,
-    read_task_table,
-    wide_to_long,
-)
+from benchuq.core.readers.lm_eval_samples import read_samples
+from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
 from benchuq.core.readers.merge import merge
+from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
+from benchuq.core.readers.notes import count, group_notes, listing
 from benchuq.core.readers.table import (
     ArrowTable,
     Source,
     Table,
     check_mapping,
-    header_table,
-    is_parquet,
-    jsonl_table,
     looks_like_json,
-    parse_json,
-    read_arrow,
     read_table,
-    records_table,
-    rename_columns,
 )
 
+__all__ = [
+    "FORMATS",
+    "SAMPLES",
+    "load_files",
+    "load_path",
+    "load_sample",
+    "read_data",
+    "read_files",
+    "read_paths",
+    "read_sample",
+    "resolve",
+]
+
 SAMPLE_DIR = Path(str(files("benchuq.sample_data")))
-FORMATS: tuple[str, ...] = (
-    "auto",
-    "long",
-    "wide",
-    "items",
-    "lm_eval",
-    "lm_eval_samples",
-    "alpaca_eval",
-    "inspect",
-)
-#: Files a folder load reads (others, such as README.md, are ignored).
-DATA_SUFFIXES = frozenset({".csv", ".tsv", ".txt", ".json", ".jsonl", ".parquet", ".pq"})
+FORMATS: tuple[str, ...] = ("auto", *DATA_KINDS)
 SAMPLES: dict[str, str] = {
     "vtab1k": "VTAB-1k: 16 vision models x 19 tasks in 3 categories, integer counts (2019).",
     "mmlu": "MMLU 5-shot: 20 language models x 57 subjects in 4 categories, counts (lm-eval).",
@@ -92,40 +91,89 @@ _SAMPLE_NOTES: dict[str, tuple[str, ...]] = {
     ),
     "mmlu": (
         "MMLU 5-shot (lm-evaluation-harness results of LLaMA, MPT-7B and Pythia): "
-        "correct = acc x n_test, exact for every subject.",
+        "correct = acc x n_test, exact for every subject. Models are named by their files "
+        "(family and size, lower case; every Pythia model at its final checkpoint, step "
+        "143000).",
     ),
     "alpaca_eval": (
         "AlpacaEval 2.0 (tatsu-lab/alpaca_eval): per-instruction preference of GPT-4 Turbo "
         "against gpt4_1106_preview; subgroups = instruction source.",
     ),
 }
+#: The bundled MMLU files name models three ways (a file name, a hub id, a hub id@revision);
+#: the sample uses the model part of each file name: ``llama-30B_mmlu_5-shot.json`` -> llama-30b.
+_MMLU_SUFFIXES = ("_mmlu_5-shot", "-5shot_step143000")
 
 
 def load_sample(name: str) -> Benchmark:
     """A bundled sample data set by name (see :data:`SAMPLES`)."""
+    return read_sample(name).bench
+
+
+def read_sample(name: str) -> Loaded:
+    """:func:`load_sample` with what the files say (:class:`Loaded`)."""
     if name not in _SAMPLE_FILES:
         raise DataError(
             f"unknown sample '{name}'.",
             hint=f"choose one of {sorted(SAMPLES)} (e.g. sample:vtab1k).",
         )
     file, fmt = _SAMPLE_FILES[name]
-    bench = load_path(SAMPLE_DIR / file, format=fmt, name=name)
+    loaded = read_paths([SAMPLE_DIR / file], format=fmt, name=name)
+    if name == "mmlu":
+        loaded = _rename_models(loaded, _mmlu_names(loaded.meta))
     extra = _SAMPLE_NOTES.get(name, ())
-    return bench._replace(notes=extra + bench.notes) if extra else bench
+    bench = loaded.bench
+    return Loaded(bench._replace(notes=extra + bench.notes), loaded.meta)
+
+
+def _mmlu_names(meta: Meta) -> dict[str, str]:
+    out = {}
+    for run in meta.runs:
+        stem = run.file.rsplit("/", 1)[-1].removesuffix(".json")
+        for suffix in _MMLU_SUFFIXES:
+            stem = stem.removesuffix(suffix)
+        out[run.model] = stem.lower()
+    return out
+
+
+def _rename_models(loaded: Loaded, names: dict[str, str]) -> Loaded:
+    bench, meta = loaded.bench, loaded.meta
+    runs = tuple(TaskRun(**{**r.__dict__, "model": names.get(r.model, r.model)}) for r in meta.runs)
+    models = tuple(names.get(m, m) for m in bench.models)
+    return Loaded(bench._replace(models=models), Meta(runs, meta.groups, meta.metrics))
 
 
 def resolve(
-    data: str,
+    data: str | Sequence[str],
     *,
     format: str = "auto",
     tasks: str | None = None,
-    metric: str = "acc",
+    metric: str | None = None,
     name: str | None = None,
 ) -> Benchmark:
-    """``sample:<name>``, a file or a folder (the CLI's ``DATA`` argument)."""
-    if data.startswith("sample:"):
-        return load_sample(data.split(":", 1)[1])
-    return load_path(data, format=format, tasks=tasks, metric=metric, name=name)
+    """``sample:<name>``, or files, folders, zips and globs (the CLI's ``DATA`` arguments)."""
+    return read_data(data, format=format, tasks=tasks, metric=metric, name=name).bench
+
+
+def read_data(
+    data: str | Sequence[str],
+    *,
+    format: str = "auto",
+    tasks: str | None = None,
+    metric: str | None = None,
+    name: str | None = None,
+) -> Loaded:
+    """:func:`resolve` with what the files say (:class:`Loaded`)."""
+    items = [data] if isinstance(data, str) else list(data)
+    samples = [d for d in items if str(d).startswith("sample:")]
+    if samples:
+        if len(items) > 1:
+            raise DataError(
+                f"'{samples[0]}' cannot be combined with other data.",
+                hint="give one sample:<name>, or files and folders.",
+            )
+        return read_sample(samples[0].split(":", 1)[1])
+    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name)
 
 
 def load_path(
@@ -133,74 +181,39 @@ def load_path(
     *,
     format: str = "auto",
     tasks: str | Path | None = None,
-    metric: str = "acc",
+    metric: str | None = None,
     name: str | None = None,
 ) -> Benchmark:
-    """Load a file, every file of a folder (recursively; hidden files skipped) or the files a
-    glob pattern such as ``runs/part-*.parquet`` matches (shards of one item table are read as
-    one table)."""
-    p = Path(path)
-    if not p.exists() and any(ch in str(path) for ch in "*?["):  # a glob of shards
-        root = Path(re.split(r"[*?\[]", str(path), maxsplit=1)[0] + "x").parent
-        matches = sorted(Path(f) for f in glob.glob(str(path), recursive=True))
-        matches = [f for f in matches if f.is_file()]
-        if not matches:
-            raise DataError("no file matches the pattern.", file=str(path), hint="check it.")
-        sources = [(str(f.relative_to(root)), f.read_bytes()) for f in matches]
-        default_name = root.name or "data"
-    elif not p.exists():
-        raise DataError("no such file or folder.", file=str(path), hint="check the path.")
-    elif p.is_dir():
-        files = sorted(
-            f
-            for f in p.rglob("*")
-            if f.is_file() and not _hidden(f, p) and f.suffix.lower() in DATA_SUFFIXES
-        )
-        if not files:
-            raise DataError(
-                f"the folder contains no data files ({', '.join(sorted(DATA_SUFFIXES))}).",
-                file=str(path),
-                hint="put result files in it.",
-            )
-        sources = [(str(f.relative_to(p)), f.read_bytes()) for f in files]
-        default_name = p.name
-    else:
-        sources = [(p.name, p.read_bytes())]
-        default_name = p.stem
+    """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive."""
+    return read_paths([path], format=format, tasks=tasks, metric=metric, name=name).bench
+
+
+def read_paths(
+    paths: Sequence[str | Path],
+    *,
+    format: str = "auto",
+    tasks: str | Path | None = None,
+    metric: str | None = None,
+    name: str | None = None,
+) -> Loaded:
+    """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
+    got: Gathered = gather_paths(paths)
     task_src = None
     if tasks is not None:
         tp = Path(tasks)
         if not tp.is_file():
             raise DataError("the task table file does not exist.", file=str(tasks))
         task_src = (tp.name, tp.read_bytes())
-    return load_files(
-        sources, format=format, tasks=task_src, metric=metric, name=name or default_name
+    return read_files(
+        list(got.files),
+        format=format,
+        tasks=task_src,
+        metric=metric,
+        name=name or got.name,
+        collection=got.collection,
+        skipped=got.skipped,
+        origin=str(paths[0]) if len(paths) == 1 else None,
     )
-
-
-def _hidden(f: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in f.relative_to(root).parts)
-
-
-@dataclass
-class _File:
-    """One input file after classification: its kind and what was parsed from it."""
-
-    src: Source
-    kind: str
-    table: Table | ArrowTable | list[ArrowTable] | None = None
-    raw_columns: tuple[str, ...] = ()
-
-
-DATA_KINDS = ("long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect")
-AUX_LABELS = {
-    "task_table": "a task table (task, category, n)",
-    "instructions": "an AlpacaEval instruction list",
-    "alpaca_leaderboard": "an AlpacaEval leaderboard summary",
-}
-AUX_KINDS = tuple(AUX_LABELS)
-#: With a ``model`` column, any of these marks a long table (so a missing ``task`` is reported).
-LONG_SCORE_COLUMNS = frozenset({"n", "correct", "accuracy", "estimate", "se"})
 
 
 def load_files(
@@ -208,41 +221,63 @@ def load_files(
     *,
     format: str = "auto",
     tasks: tuple[str, bytes] | None = None,
-    metric: str = "acc",
+    metric: str | None = None,
     columns: dict[str, str] | None = None,
     name: str | None = None,
 ) -> Benchmark:
-    """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`.
+    """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
+    return read_files(
+        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name
+    ).bench
 
-    In a folder or a multi-file upload, a task table (``task, category, n``), AlpacaEval's
-    instruction list and, next to annotations, its leaderboard file are recognised and used or
-    set aside (with a note); lm-eval results files next to sample files name the model.
+
+def read_files(
+    files: list[tuple[str, bytes]],
+    *,
+    format: str = "auto",
+    tasks: tuple[str, bytes] | None = None,
+    metric: str | None = None,
+    columns: dict[str, str] | None = None,
+    name: str | None = None,
+    collection: bool | None = None,
+    skipped: Sequence[str] = (),
+    origin: str | None = None,
+) -> Loaded:
+    """Uploaded files (or a gathered folder) as one data set (:class:`Loaded`).
+
+    ``collection`` (default: more than one file, or a zip archive) makes files that are not
+    results skipped with a note instead of reported as errors; ``skipped`` names files set aside
+    unread; ``origin`` (the folder) is named when there are no results at all. A task table
+    (``task, category, n``), AlpacaEval's instruction list and, next to annotations, its
+    leaderboard file are recognised and used or set aside (with a note); lm-eval results files
+    next to sample files name the model; HELM runs are read with their folder's run_spec.json.
     """
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
-    if not files:
+    if not files and not skipped:
         raise DataError("no files were given.", hint="upload at least one results file.")
-    sources = [Source(str(n), bytes(b)) for n, b in files]
-    classified = [_classify(src, columns) for src in sources]
+    if collection is None:
+        collection = len(files) > 1 or any(is_zip(bytes(b)) for _, b in files)
+    expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
+    sources = [Source(n, b) for n, b in expanded]
+    classified = [
+        _with_file(partial(classify, s, columns, lenient=collection), s.name) for s in sources
+    ]
     if columns:
         check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
+    others = [f for f in classified if f.kind == "other"]
+    classified = [f for f in classified if f.kind != "other"]
     notes: list[str] = []
+    skip_note = _skip_note(others, [*skipped, *more])
     task_info = None
     if tasks is not None:
         task_info = read_task_table(read_table(Source(*tasks)))
     task_tables = [f for f in classified if f.kind == "task_table"]
-    data = [f for f in classified if f.kind not in AUX_KINDS]
+    data = [f for f in classified if f.kind not in AUX_LABELS]
     if not data and len(classified) == 1 and classified[0].kind == "alpaca_leaderboard":
         data = classified
     if not data:
-        raise DataError(
-            "no results in the file(s): "
-            + ", ".join(f"'{f.src.name}' looks like {AUX_LABELS[f.kind]}" for f in classified)
-            + ".",
-            file=classified[0].src.name,
-            hint="load the results files (with model names and scores); a task table goes with "
-            "them (in the same folder, or as the task table).",
-        )
+        _no_results(classified, others, skip_note, origin)
     if task_tables:
         if task_info is not None or len(task_tables) > 1:
             raise DataError(
@@ -250,36 +285,190 @@ def load_files(
                 file=task_tables[-1].src.name,
                 hint="give one task table (task, category, n).",
             )
-        task_info = read_task_table(task_tables[0].table)
+        task_info = read_task_table(_table_of(task_tables[0]))
         notes.append(f"task table: '{task_tables[0].src.name}'.")
     for f in classified:
         if f.kind in ("instructions", "alpaca_leaderboard") and f not in data:
             notes.append(f"'{f.src.name}' ({AUX_LABELS[f.kind]}) was set aside.")
+    if skip_note:
+        notes.append(skip_note)
     if format != "auto":
-        # with sample files, lm-eval results files stay what they are: they name the model
-        keep = ("lm_eval",) if format == "lm_eval_samples" else ()
-        data = [f if f.kind in keep else _File(f.src, format, f.table) for f in data]
-    shards = [f for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
-    if 1 < len(shards) == len(data):  # shards of one item table: read as one
-        data = [_File(shards[0].src, "items", [f.table for f in shards])]
-    samples_present = any(f.kind == "lm_eval_samples" for f in data)
-    if samples_present:
-        results = [f for f in data if f.kind == "lm_eval"]
-        data = [f for f in data if f.kind != "lm_eval"]
-        models = _sample_models(results)
-    else:
-        models = {}
+        # lm-eval results and sample files stay what they are (_parts picks by the format)
+        keep = ("lm_eval", "lm_eval_samples") if format.startswith("lm_eval") else ()
+        data = [f if f.kind in keep else File(f.src, format, f.table) for f in data]
+    shards = [f.table for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
+    if 1 < len(shards) == len(data):  # shards of one item table: read as one (issue 18)
+        data = [File(data[0].src, "items", shards)]
     default = name or (_stem(sources[0].name) if len(sources) == 1 else "data")
-    parts = [
-        (
-            f.src.name,
-            _with_file(lambda f=f: _one(f, task_info, metric, models, default), f.src.name),
-        )
-        for f in data
-    ]
-    bench = _with_file(lambda: merge(parts, name=default), sources[0].name)
+    parts, lm_notes = _parts(data, classified, task_info, metric, format, default)
+    notes += lm_notes
+    file_notes = [(file, note) for file, b, _ in parts for note in b.notes]
+    bench, labels = _with_file(
+        lambda: merge([(file, b._replace(notes=())) for file, b, _ in parts], name=default),
+        sources[0].name,
+    )
+    meta = Meta.join(m for _, _, m in parts)
+    runs = tuple(
+        TaskRun(**{**r.__dict__, "model": labels.get((r.file, r.model), r.model)})
+        for r in meta.runs
+    )
+    meta = Meta(runs, meta.groups, meta.metrics)
     if task_info is not None:
         bench = _apply_task_info(bench, task_info)
+    notes += [*_gap_notes(bench), *group_notes(file_notes, named=len(parts) > 1), *bench.notes]
+    return Loaded(bench._replace(notes=tuple(notes)), meta)
+
+
+def _skip_note(others: list[File], unread: Sequence[str]) -> str:
+    """One note naming every file that is not a result (with why, on the detail lines)."""
+    why = [(f.src.name, f.reason) for f in others]
+    why += [(n, "hidden, or a binary kind of file (not read)") for n in unread]
+    if not why:
+        return ""
+    names = [n for n, _ in why]
+    head = f"{count(len(names), 'file')} skipped — not results: {listing(names)}."
+    return head + "\n" + "\n".join(f"{n}: {r}" for n, r in why)
+
+
+def _no_results(
+    classified: list[File], others: list[File], skip_note: str, origin: str | None
+) -> NoReturn:
+    if classified:
+        what = [f"'{f.src.name}' looks like {AUX_LABELS[f.kind]}" for f in classified]
+        raise DataError(
+            "no results in the file(s): " + ", ".join(what) + ".",
+            file=classified[0].src.name,
+            hint="load the results files (with model names and scores); a task table goes with "
+            "them (in the same folder, or as the task table).",
+        )
+    raise DataError(
+        "no results among the files: " + skip_note.replace("\n", "; "),
+        file=origin or (others[0].src.name if others else None),
+        hint="give the result files (lm-eval results_*.json, HELM run folders, tables with a "
+        "model column ...).",
+    )
+
+
+def _parts(
+    data: list[File],
+    classified: list[File],
+    tasks: TaskInfo | None,
+    metric: str | None,
+    format: str,
+    name: str,
+) -> tuple[list[Part], list[str]]:
+    """Each data file read in its format (lm-eval results and samples decided together, HELM
+    runs with their folder's run_spec.json and stats.json)."""
+    use_samples, outlines, notes = choose_lm_eval(data, format, metric or "acc")
+    if use_samples:
+        data = [f for f in data if f.kind != "lm_eval"]
+    else:
+        data = [f for f in data if f.kind != "lm_eval_samples"]
+    helm_aux = [(f.kind, f.src) for f in classified if f.kind in ("helm_spec", "helm_stats")]
+    parsed = {id(f.src): f.obj for f in classified if f.obj is not None}
+    parts: list[Part] = []
+    missing: list[MissingMetric] = []
+    for f in data:
+        try:
+            parts.append(
+                _with_file(
+                    partial(_one, f, tasks, metric, outlines, helm_aux, parsed, name), f.src.name
+                )
+            )
+        except MissingMetric as err:
+            missing.append(err)
+    if missing and not parts:
+        raise missing[0]
+    if missing:
+        notes.append(
+            f"{count(len(missing), 'file')} skipped — no score of '{metric or 'acc'}' in them: "
+            f"{listing([str(e.file) for e in missing])}."
+        )
+    if use_samples and outlines:
+        parts = with_results_info(parts, outlines)
+    return harmonize(parts, tasks), notes
+
+
+def _one(
+    f: File,
+    tasks: TaskInfo | None,
+    metric: str | None,
+    outlines: dict[str, Outline],
+    helm_aux: list[tuple[str, Source]],
+    parsed: dict[int, object],
+    name: str,
+) -> Part:
+    """One data file in its format: (file, benchmark, meta)."""
+    src, kind = f.src, f.kind
+    if kind in ("lm_eval", "inspect", "helm") and not looks_like_json(src):
+        raise DataError(
+            f"this is not a JSON file; format '{kind}' reads JSON ("
+            + {
+                "lm_eval": "lm-evaluation-harness results",
+                "inspect": "inspect_ai logs",
+                "helm": "HELM per_instance_stats.json",
+            }[kind]
+            + ").",
+            file=src.name,
+            hint="choose the format that matches the file, or 'auto'.",
+        )
+    if kind == "lm_eval":
+        b, m = read_results(src, metric=metric or "acc", tasks=tasks, obj=f.obj)
+        return src.name, b, m
+    if kind == "lm_eval_samples":
+        o = results_for(src.name, outlines)
+        known = o.tasks if o else ()
+        b, m = read_samples(
+            src, metric=metric or "acc", model=o.model if o else None, known_tasks=known
+        )
+        return src.name, b, m
+    if kind == "helm":
+        spec, stats = _helm_partners(src, helm_aux)
+        b, m = helm_run(spec, src, stats, metric=metric, parsed=parsed)
+        return src.name, b, m
+    if kind == "inspect":
+        return src.name, inspect_benchmark(src, metric=metric or "acc"), Meta()
+    if kind == "items":  # Arrow-read tables (and shards) as they are
+        records = item_records(f.table if f.table is not None else read_table(src))
+        return src.name, items_benchmark(records, name=name), Meta()
+    return src.name, _table_part(kind, _table_of(f), tasks, name), Meta()
+
+
+def _table_of(f: File) -> Table:
+    """The table parsed at classification, or the file read as a (pandas) table now."""
+    return f.table if isinstance(f.table, Table) else read_table(f.src)
+
+
+def _table_part(kind: str, table: Table, tasks: TaskInfo | None, name: str) -> Benchmark:
+    """A table file in its format (long, wide, AlpacaEval)."""
+    if kind == "long":
+        return long_benchmark(table, tasks=tasks, name=name)
+    if kind == "wide":
+        return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
+    if kind == "alpaca_eval":
+        return alpaca_benchmark(table, name=name)
+    return alpaca_leaderboard_benchmark(table, name=name)
+
+
+def _helm_partners(src: Source, aux: list[tuple[str, Source]]) -> tuple[Source, Source | None]:
+    """The run_spec.json (required) and stats.json in a per_instance_stats.json's folder."""
+    near = [(k, s) for k, s in aux if folder_of(s.name) == folder_of(src.name)]
+    specs = [s for k, s in near if k == "helm_spec"]
+    stats = [s for k, s in near if k == "helm_stats"]
+    if len(specs) != 1:
+        raise DataError(
+            "this HELM per_instance_stats.json has "
+            + ("no run_spec.json" if not specs else f"{len(specs)} run_spec.json files")
+            + " next to it, so its model and scenario are unknown.",
+            file=src.name,
+            hint="load the HELM run folders as they are (benchmark_output/runs/<suite>/), or "
+            "upload the suite folder as a .zip; loose files of several runs cannot be matched.",
+        )
+    return specs[0], stats[0] if len(stats) == 1 else None
+
+
+def _gap_notes(bench: Benchmark) -> list[str]:
+    notes = []
     absent = int(np.isnan(bench.estimate).sum())
     if absent:
         notes.append(f"{absent} model-task results are missing (shown as blanks).")
@@ -294,13 +483,13 @@ def load_files(
         )
     if len(bench.models) == 1:
         notes.append("only one model: intervals work; comparisons need two or more models.")
-    return bench._replace(notes=tuple(notes) + bench.notes) if notes else bench
+    return notes
 
 
 def _apply_task_info(bench: Benchmark, info: TaskInfo) -> Benchmark:
     """Categories and chance levels from the task table override the files' own."""
     chance = np.array(
-        [info.chance.get(t, c) for t, c in zip(bench.tasks, bench.chance, strict=True)]
+        [info.chance.get(t, c) for t, c in zip(bench.tasks, np.asarray(bench.chance), strict=True)]
     )
     return bench.with_categories(info.category)._replace(chance=chance)
 
@@ -310,153 +499,10 @@ def _stem(name: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
-def _classify(src: Source, columns: dict[str, str] | None) -> _File:
-    """Detect one file's kind from its content."""
-    base = src.name.rsplit("/", 1)[-1]
-    if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
-        return _File(src, "lm_eval_samples")
-    head = header_table(src)  # long item tables: read at Arrow speed (issue 18)
-    if head is not None and (f := _table_kind(src, head, columns)).kind == "items":
-        arrow = read_arrow(src, apply_aliases(f.table), FEW_NAMES)
-        if arrow is not None:
-            return _File(src, "items", arrow, f.raw_columns)
-    if base.endswith(".jsonl"):
-        return _table_kind(src, jsonl_table(src), columns)
-    if is_parquet(src):
-        return _table_kind(src, read_table(src), columns)
-    if looks_like_json(src):
-        obj = parse_json(src)
-        if is_results(obj):
-            return _File(src, "lm_eval")
-        if is_inspect(obj):
-            return _File(src, "inspect")
-        return _table_kind(src, records_table(src.name, obj), columns)
-    return _table_kind(src, read_table(src), columns)
+T = TypeVar("T")
 
 
-def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> _File:
-    table = rename_columns(raw, columns)
-    cols = set(apply_aliases(table).frame.columns)
-    if is_alpaca(cols):
-        kind = "alpaca_eval"
-    elif is_alpaca_leaderboard(set(table.frame.columns)):
-        kind = "alpaca_leaderboard"
-    elif set(ITEM_COLUMNS) <= cols:
-        kind = "items"
-    elif {"model", "task"} <= cols or ("model" in cols and cols & LONG_SCORE_COLUMNS):
-        kind = "long"
-    elif "task" in cols and cols & {"category", "n"} and "model" not in cols:
-        kind = "task_table"
-    elif {"instruction", "instruction_index"} <= cols:
-        kind = "instructions"
-    else:
-        kind = "wide"
-    return _File(src, kind, table, tuple(str(c) for c in raw.frame.columns))
-
-
-def detect_format(src: Source) -> str:
-    """The format ``auto`` picks for one file (``task_table`` etc. for auxiliary files)."""
-    return _classify(src, None).kind
-
-
-def _sample_models(results: list[_File]) -> dict[str, str]:
-    """Folder (and results timestamp) -> model name, from lm-eval results files."""
-    out: dict[str, str] = {}
-    for f in results:
-        model = model_name(parse_json(f.src), f.src.name)
-        folder = f.src.name.rsplit("/", 1)[0] if "/" in f.src.name else ""
-        out.setdefault(folder, model)
-        ts = f.src.name.rsplit("results_", 1)[-1].removesuffix(".json")
-        out[f"{folder}|{ts}"] = model
-    return out
-
-
-def _one(
-    f: _File, tasks: TaskInfo | None, metric: str, models: dict[str, str], name: str
-) -> Benchmark:
-    """The benchmark of one data file in its format."""
-    src, kind = f.src, f.kind
-    table = f.table if kind == "items" or isinstance(f.table, Table) else None
-    if kind in ("long", "wide", "items", "alpaca_eval") and table is None:
-        table = read_table(src)
-    if kind == "long":
-        return long_benchmark(table, tasks=tasks, name=name)
-    if kind == "wide":
-        return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
-    if kind == "items":
-        return items_benchmark(item_records(table), name=name)
-    if kind == "alpaca_eval":
-        return alpaca_benchmark(table, name=name)
-    if kind == "alpaca_leaderboard":
-        return alpaca_leaderboard_benchmark(table, name=name)
-    if kind in ("lm_eval", "inspect") and not looks_like_json(src):
-        raise DataError(
-            f"this is not a JSON file; format '{kind}' reads "
-            + ("lm-evaluation-harness results JSON." if kind == "lm_eval" else "inspect_ai logs."),
-            file=src.name,
-            hint="choose the format that matches the file, or 'auto'.",
-        )
-    if kind == "lm_eval":
-        return results_benchmark(src, metric=metric, tasks=tasks)
-    if kind == "inspect":
-        return inspect_benchmark(src, metric=metric)
-    folder = src.name.rsplit("/", 1)[0] if "/" in src.name else ""
-    m = SAMPLES_RE.match(src.name.rsplit("/", 1)[-1])
-    model = models.get(f"{folder}|{m.group('ts')}" if m else "") or models.get(folder)
-    return samples_benchmark(src, metric=metric, model=model)
-
-
-def required_columns(format: str) -> tuple[str, ...]:
-    """The columns a table of ``format`` needs (the long format also accepts ``accuracy`` with
-    n, or ``estimate, se``, in place of ``n, correct``; see :func:`missing_columns`)."""
-    return REQUIRED.get(format, ())
-
-
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "long": ("model", "task", "n", "correct"),
-    "wide": ("model",),
-    "items": ITEM_COLUMNS,
-    "alpaca_eval": ("generator_2", "preference", "instruction_index"),
-}
-OPTIONAL: dict[str, tuple[str, ...]] = {
-    "long": ("category", "accuracy", "estimate", "se", "chance", "higher_is_better"),
-    "items": ("cluster", "subgroup", "category"),
-    "alpaca_eval": ("dataset", "instruction"),
-}
-
-
-def missing_columns(
-    columns: list[str], format: str = "long", *, task_table: bool = False
-) -> list[str]:
-    """Which of our columns a table with ``columns`` still lacks for ``format`` (for a column
-    mapper). For ``long``: ``n, correct``, or ``accuracy`` with ``n`` (``n`` may come from a task
-    table), or ``estimate, se``."""
-    have = {c.strip().lower() for c in columns}
-    for ours, alts in ALIASES.items():
-        if have & set(alts):
-            have.add(ours)
-    if format == "long":
-        need = ["model", "task"]
-        if "correct" in have or "accuracy" in have:
-            need += [] if task_table else ["n"]
-            need += ["correct"] if "accuracy" not in have else []
-        elif "estimate" in have:
-            need += ["se"]
-        else:
-            need += ["correct"] + ([] if task_table else ["n"])
-        return [c for c in need if c not in have]
-    if format == "alpaca_eval" and "instruction" in have:
-        have.add("instruction_index")
-    return [c for c in required_columns(format) if c not in have]
-
-
-def file_columns(file: tuple[str, bytes]) -> list[str]:
-    """The column names of a table file, for a column mapper (empty for JSON result logs)."""
-    f = _classify(Source(str(file[0]), bytes(file[1])), None)
-    return list(f.raw_columns)
-
-
-def _with_file(make: Callable[[], Benchmark], file: str) -> Benchmark:
+def _with_file(make: Callable[[], T], file: str) -> T:
     """Run ``make()``; a DataError without a file name gets ``file``."""
     try:
         return make()

@@ -31,6 +31,18 @@ from benchuq.core.readers.table import (
 )
 from benchuq.core.resources import mmlu_subject_table
 
+__all__ = [
+    "ALIASES",
+    "FALSE",
+    "TRUE",
+    "WHOLE_TOL",
+    "TaskInfo",
+    "apply_aliases",
+    "long_benchmark",
+    "read_task_table",
+    "wide_to_long",
+]
+
 ALIASES: dict[str, tuple[str, ...]] = {
     "task": ("subject", "benchmark"),
     "model": ("model_name",),

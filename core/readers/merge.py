@@ -2,7 +2,8 @@
 
 Models are matched by name and tasks by name. A model name that appears in two files whose task
 sets overlap is a second run of that model: it is kept apart as ``"name (2)"`` with a note. If the
-task sets do not overlap, the files are parts of one run and are joined into one row.
+task sets do not overlap, the files are parts of one run and are joined into one row. The parts'
+own notes are the loader's business (it groups them over files); merge adds only its own.
 """
 
 from __future__ import annotations
@@ -11,11 +12,17 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
 
+__all__ = ["merge"]
 
-def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
-    """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind."""
+
+def merge(
+    parts: list[tuple[str, Benchmark]], *, name: str
+) -> tuple[Benchmark, dict[tuple[str, str], str]]:
+    """One :class:`Benchmark` from ``[(file name, benchmark), ...]`` of the same kind, and the
+    label each ``(file, model)`` got (``"name (2)"`` for a second run)."""
     if len(parts) == 1:
-        return parts[0][1]._replace(name=name)
+        file, b = parts[0]
+        return b._replace(name=name, notes=()), {(file, m): m for m in b.models}
     kind = parts[0][1].kind
     for file, b in parts[1:]:
         if b.kind != kind:
@@ -32,7 +39,8 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
     rows: list[tuple[str, str, Benchmark, int]] = []  # (model label, file, bench, row index)
     seen_tasks: dict[str, set[str]] = {}
     for file, b in parts:
-        for t, c, ch, h in zip(b.tasks, b.categories, b.chance, b.higher_is_better, strict=True):
+        chances, hibs = np.asarray(b.chance), np.asarray(b.higher_is_better)
+        for t, c, ch, h in zip(b.tasks, b.categories, chances, hibs, strict=True):
             if t in tasks and tasks[t] != c:
                 raise DataError(
                     f"task '{t}' has category '{c}' here but '{tasks[t]}' in another file.",
@@ -45,11 +53,11 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
             hib.setdefault(t, bool(h))
         for i, m in enumerate(b.models):
             done = set(np.array(b.tasks)[~np.isnan(b.estimate[i])])
-            label, k = m, 1
+            label, copy = m, 1
             while label in seen_tasks and seen_tasks[label] & done:
-                k += 1
-                label = f"{m} ({k})"
-            if k > 1:
+                copy += 1
+                label = f"{m} ({copy})"
+            if copy > 1:
                 notes.append(
                     f"model '{m}' appears in more than one file with the same tasks; the run in "
                     f"'{file}' is shown as '{label}'."
@@ -73,7 +81,7 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
             se[mi, cols] = b.se[i, have]
         if b.n is not None:
             n[mi, cols] = b.n[i, have]
-            k[mi, cols] = b.correct[i, have]
+            k[mi, cols] = np.asarray(b.correct)[i, have]
     kw: dict[str, object] = {}
     if kind == "estimate_se":
         kw["se"] = se
@@ -81,9 +89,8 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
         kw.update(n=n, correct=k)
     if kind == "items":
         kw["item_tasks"] = tuple(_merge_items(t, models, rows) for t in task_names)
-    for _, b in parts:
-        notes.extend(x for x in b.notes if x not in notes)
-    return Benchmark(
+    labels = {(file, b.models[i]): label for label, file, b, i in rows}
+    bench = Benchmark(
         name=name,
         models=tuple(models),
         tasks=tuple(task_names),
@@ -95,6 +102,7 @@ def merge(parts: list[tuple[str, Benchmark]], *, name: str) -> Benchmark:
         notes=tuple(notes),
         **kw,  # type: ignore[arg-type]
     )
+    return bench, labels
 
 
 def _kind_label(kind: str) -> str:

@@ -31,6 +31,29 @@ import pyarrow.parquet as pq
 
 from benchuq.core.data import DataError
 
+__all__ = [
+    "BLANK_LINE",
+    "KNOWN_COLUMNS",
+    "ROW_NOTE",
+    "Source",
+    "Table",
+    "check_mapping",
+    "decode_text",
+    "integer_column",
+    "is_parquet",
+    "jsonl_table",
+    "looks_like_json",
+    "number_column",
+    "parse_json",
+    "read_delimited",
+    "read_parquet",
+    "read_table",
+    "records_table",
+    "rename_columns",
+    "require_columns",
+    "text_column",
+]
+
 ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
 KNOWN_COLUMNS = frozenset(
     "model task category n correct accuracy estimate se chance higher_is_better item score "
@@ -217,6 +240,7 @@ def _read_delimited_slow(src: Source, text: str, sep: str) -> Table:
 
 
 def read_parquet(src: Source) -> Table:
+    """A Parquet file as a :class:`Table` (a DataError naming the file if unreadable)."""
     try:
         frame = pd.read_parquet(io.BytesIO(src.data))
     except Exception as err:  # pyarrow raises several unrelated types for corrupt files
@@ -306,10 +330,12 @@ def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def is_parquet(src: Source) -> bool:
+    """Whether the file starts with Parquet's magic bytes."""
     return src.data[:4] == b"PAR1"
 
 
 def looks_like_json(src: Source) -> bool:
+    """Whether the file's first non-blank byte opens a JSON object or array."""
     return src.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 
@@ -400,7 +426,7 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
     else:
         blank = np.zeros(len(raw), bool)
         x = raw.to_numpy(float)
-    for i in np.flatnonzero(blank):
+    for i in map(int, np.flatnonzero(blank)):
         if not allow_missing:
             raise DataError(
                 f"the value is missing {ROW_NOTE}.",

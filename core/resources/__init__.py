@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
+__all__ = ["HERE", "mmlu_subject_table"]
+
 HERE = Path(__file__).resolve().parent
 
 

@@ -5,7 +5,7 @@ critical value, ``m2`` the second moment of ``b`` (``sigma^2 / mu2``) and ``kapp
 
 Three ways to the critical value, all the same function:
 
-- :func:`cva` (with :func:`r` ... :func:`rho`) follows EBCI.md sections 3-5 step by step on
+- :func:`cva` (with :func:`_r` ... :func:`rho`) follows EBCI.md sections 3-5 step by step on
   Python floats (``math.erfc``); it is the reference that reproduces TV1.
 - :func:`cva_v` solves many ``m2`` at once with the same steps and shortcuts, vectorised: the
   roots by safeguarded Newton with analytic derivatives in ``chi`` (envelope theorem); ``t0``
@@ -23,7 +23,7 @@ Three ways to the critical value, all the same function:
 
 Choices where the spec is open:
 
-- ``CVb(B, alpha)`` for ``B < 10`` is the root of ``r(B^2, c) = alpha`` (the same quantity as the
+- ``CVb(B, alpha)`` for ``B < 10`` is the root of ``_r(B^2, c) = alpha`` (the same quantity as the
   square root of the noncentral chi-square quantile, computed with the normal cdf, which is
   accurate in the far tail); for ``B >= 10`` it is ``B + z_{1-alpha}`` as in the spec.
 - Bounded minimizations use Brent's method (as R ``optimize``) with the spec's tolerances
@@ -47,16 +47,41 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import optimize, special
 
+from benchuq.core.validation import InvalidArgument, check_choice, check_level
+
+__all__ = [
+    "FS_CORRECTIONS",
+    "CvaMethod",
+    "CvaTable",
+    "EBCIResult",
+    "FsCorrection",
+    "Kappa",
+    "Moments",
+    "Rho",
+    "cva",
+    "cva_table",
+    "cva_v",
+    "ebci",
+    "moments",
+    "parse_kappa",
+    "rho",
+    "rho_lp",
+    "rho_v",
+]
+
 FsCorrection = Literal["PMT", "none", "FPLIB"]
-FS_CORRECTIONS: tuple[str, ...] = ("PMT", "none", "FPLIB")
+FS_CORRECTIONS: tuple[str, ...] = get_args(FsCorrection)
+# The kurtosis constraint: "estimated" from the data, or a number >= 1 (``inf``: none).
+Kappa = float | Literal["estimated"]
+CvaMethod = Literal["table", "exact"]
 
 _SQRT2 = math.sqrt(2.0)
 _SQRT2PI = math.sqrt(2.0 * math.pi)
@@ -71,8 +96,8 @@ def _cdf(x: float) -> float:
     return 0.5 * math.erfc(-x / _SQRT2)
 
 
-# ---- EBCI.md section 3: non-coverage r(t, chi) and its derivatives in t ------------------------
-def r(t: float, chi: float) -> float:
+# ---- EBCI.md section 3: non-coverage _r(t, chi) and its derivatives in t ------------------------
+def _r(t: float, chi: float) -> float:
     """Non-coverage ``P(|N(0,1) + sqrt(t)| > chi)``; 1 when ``sqrt(t) - chi > 5``."""
     st = math.sqrt(t)
     if st - chi > 5.0:
@@ -80,16 +105,16 @@ def r(t: float, chi: float) -> float:
     return _cdf(-st - chi) + _cdf(st - chi)
 
 
-def r1(t: float, chi: float) -> float:
-    """First derivative of :func:`r` in ``t`` (limit ``chi * phi(chi)`` below 1e-8)."""
+def _r1(t: float, chi: float) -> float:
+    """First derivative of :func:`_r` in ``t`` (limit ``chi * phi(chi)`` below 1e-8)."""
     if t < 1e-8:
         return chi * _pdf(chi)
     st = math.sqrt(t)
     return (_pdf(st - chi) - _pdf(st + chi)) / (2.0 * st)
 
 
-def r2(t: float, chi: float) -> float:
-    """Second derivative of :func:`r` in ``t`` (small-t limit below 2e-6)."""
+def _r2(t: float, chi: float) -> float:
+    """Second derivative of :func:`_r` in ``t`` (small-t limit below 2e-6)."""
     if t < 2e-6:
         return _pdf(chi) * chi * (chi * chi - 3.0) / 6.0
     st = math.sqrt(t)
@@ -97,8 +122,8 @@ def r2(t: float, chi: float) -> float:
     return num / (4.0 * t**1.5)
 
 
-def r3(t: float, chi: float) -> float:
-    """Third derivative of :func:`r` in ``t`` (small-t limit below 2e-4)."""
+def _r3(t: float, chi: float) -> float:
+    """Third derivative of :func:`_r` in ``t`` (small-t limit below 2e-4)."""
     if t < 2e-4:
         return _pdf(chi) * (chi**5 - 10.0 * chi**3 + 15.0 * chi) / 60.0
     st = math.sqrt(t)
@@ -109,19 +134,19 @@ def r3(t: float, chi: float) -> float:
 
 
 @lru_cache(maxsize=4096)
-def rt0(chi: float) -> tuple[float, float]:
-    """``(t0, t1)``: tangent point from ``(0, r(0))`` and inflection point of ``r(., chi)``."""
+def _rt0(chi: float) -> tuple[float, float]:
+    """``(t0, t1)``: tangent point from ``(0, _r(0))`` and inflection point of ``_r(., chi)``."""
     c2 = chi * chi
     if c2 < 3.0:
         return 0.0, 0.0
-    if abs(r2(c2 - 1.5, chi)) < 1e-12 or c2 - 3.0 == c2:
+    if abs(_r2(c2 - 1.5, chi)) < 1e-12 or c2 - 3.0 == c2:
         t1 = c2 - 1.5
     else:
-        t1 = optimize.brentq(r2, c2 - 3.0, c2, args=(chi,), xtol=_XTOL)
-    r0 = r(0.0, chi)
+        t1 = optimize.brentq(_r2, c2 - 3.0, c2, args=(chi,), xtol=_XTOL)
+    r0 = _r(0.0, chi)
 
     def h(t: float) -> float:
-        return r(t, chi) - t * r1(t, chi) - r0
+        return _r(t, chi) - t * _r1(t, chi) - r0
 
     lo, up = t1, 2.0 * c2
     while h(up) < 0:
@@ -130,28 +155,28 @@ def rt0(chi: float) -> tuple[float, float]:
     return t0, t1
 
 
-def rho0(m2: float, chi: float) -> float:
+def _rho0(m2: float, chi: float) -> float:
     """Worst-case non-coverage under ``E t = m2`` only (``kappa = inf``): concave majorant."""
-    t0, _ = rt0(chi)
+    t0, _ = _rt0(chi)
     if m2 >= t0:
-        return r(m2, chi)
-    return r(t0, chi) + (m2 - t0) * r1(t0, chi)
+        return _r(m2, chi)
+    return _r(t0, chi) + (m2 - t0) * _r1(t0, chi)
 
 
-def delta(x: float, x0: float, chi: float) -> float:
-    """``delta(x; x0)``: slope of the quadratic through ``r`` tangent at ``x0``."""
+def _delta(x: float, x0: float, chi: float) -> float:
+    """``_delta(x; x0)``: slope of the quadratic through ``r`` tangent at ``x0``."""
     d = x - x0
     if abs(d) < 1e-4:
-        return r2(x0, chi) / 2.0
-    return (r(x, chi) - r(x0, chi) - r1(x0, chi) * d) / (d * d)
+        return _r2(x0, chi) / 2.0
+    return (_r(x, chi) - _r(x0, chi) - _r1(x0, chi) * d) / (d * d)
 
 
-def delta1(x: float, x0: float, chi: float) -> float:
-    """Derivative of :func:`delta` in ``x``."""
+def _delta1(x: float, x0: float, chi: float) -> float:
+    """Derivative of :func:`_delta` in ``x``."""
     d = x - x0
     if abs(d) < 1e-3:
-        return r3(x0, chi) / 6.0
-    return (r1(x, chi) + r1(x0, chi) - 2.0 * (r(x, chi) - r(x0, chi)) / d) / (d * d)
+        return _r3(x0, chi) / 6.0
+    return (_r1(x, chi) + _r1(x0, chi) - 2.0 * (_r(x, chi) - _r(x0, chi)) / d) / (d * d)
 
 
 def _fmin(fun: Callable[[float], float], a: float, b: float, tol: float) -> tuple[float, float]:
@@ -207,12 +232,12 @@ def _fmin(fun: Callable[[float], float], a: float, b: float, tol: float) -> tupl
     return fx, x
 
 
-def lam(x0: float, chi: float) -> tuple[float, float]:
-    """``LAM(x0)``: ``(max_x delta(x; x0), argmax)`` over ``x`` in ``[0, t0]`` (chi^2 >= 3)."""
-    t0, t1 = rt0(chi)
+def _lam(x0: float, chi: float) -> tuple[float, float]:
+    """``LAM(x0)``: ``(max_x _delta(x; x0), argmax)`` over ``x`` in ``[0, t0]`` (chi^2 >= 3)."""
+    t0, t1 = _rt0(chi)
     grid = [0.0, t1] if x0 >= min(t1, t0) else sorted({0.0, x0, t1, t0})
-    d = [delta(x, x0, chi) for x in grid]
-    d1 = [delta1(x, x0, chi) for x in grid]
+    d = [_delta(x, x0, chi) for x in grid]
+    d1 = [_delta1(x, x0, chi) for x in grid]
     at0 = d[0]
     pos = [v >= 0 for v in d1]
     neg = [i for i, v in enumerate(d1) if v < 0]
@@ -225,14 +250,14 @@ def lam(x0: float, chi: float) -> tuple[float, float]:
         j = int(np.argmax(d))
         lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, len(grid) - 1)]
     else:
-        raise ArithmeticError(f"multiple optima in delta(x; x0={x0}, chi={chi})")
-    rx0, r1x0, half_r2 = r(x0, chi), r1(x0, chi), r2(x0, chi) / 2.0
+        raise ArithmeticError(f"multiple optima in _delta(x; x0={x0}, chi={chi})")
+    rx0, r1x0, half_r2 = _r(x0, chi), _r1(x0, chi), _r2(x0, chi) / 2.0
 
     def neg_delta(x: float) -> float:
         d = x - x0
         if abs(d) < 1e-4:
             return -half_r2
-        return -(r(x, chi) - rx0 - r1x0 * d) / (d * d)
+        return -(_r(x, chi) - rx0 - r1x0 * d) / (d * d)
 
     val, arg = _fmin(neg_delta, lo, hi, _XTOL)
     val = -val
@@ -251,18 +276,18 @@ class Rho:
     p: tuple[float, ...]
 
 
-def rho_lp(m2: float, kappa: float, chi: float, extra: tuple[float, ...] = ()) -> Rho:
+def rho_lp(m2: float, kappa: float, chi: float, *, extra: Sequence[float] = ()) -> Rho:
     """The primal of EBCI.md section 4 as a linear program on a grid (R ``check=TRUE``).
 
     Support: ``m2``, the points ``extra`` (the dual's least-favourable points) and 5,000 equally
-    spaced points on ``[0, t0]``; maximise ``sum p_i r(x_i, chi)`` subject to ``sum p_i = 1``,
+    spaced points on ``[0, t0]``; maximise ``sum p_i _r(x_i, chi)`` subject to ``sum p_i = 1``,
     ``sum p_i x_i = m2``, ``sum p_i x_i^2 <= kappa m2^2``, ``p >= 0`` (HiGHS). A grid restricts
     the distributions, so the value is a lower bound of rho, tight to the grid's resolution.
     The constraints are scaled by ``m2`` and ``m2^2``. ``size`` is ``nan`` if the LP fails.
     """
     if not m2 > 0.0:
-        raise ValueError(f"the LP needs m2 > 0, got {m2}")
-    t0, _ = rt0(chi)
+        raise InvalidArgument(f"the LP needs m2 > 0, got {m2}.")
+    t0, _ = _rt0(chi)
     x = np.unique(np.concatenate([[m2], np.asarray(extra, float), np.linspace(0.0, t0, 5000)]))
     x = x[x >= 0.0]
     a_ub = (x / m2) ** 2 if math.isfinite(kappa) else None
@@ -289,7 +314,7 @@ def _lf_moments(lf: Rho, chi: float) -> tuple[float, float, float]:
     return size, mean, float(p @ x**2) / mean**2 if mean > 0 else math.nan
 
 
-def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
+def rho(m2: float, kappa: float, chi: float, *, check: bool = False) -> Rho:
     """``rho(m2, kappa, chi)`` (EBCI.md section 4), with the dual when the kurtosis binds.
 
     ``check=True`` is R's ``check=TRUE``: where the dual's least-favourable distribution misses
@@ -299,13 +324,13 @@ def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
     out = _rho(m2, kappa, chi)
     if not check:
         return out
-    t0, _ = rt0(chi)
+    t0, _ = _rt0(chi)
     if kappa == 1.0 or m2 >= t0 or math.isinf(kappa) or m2 * kappa >= t0:
         return out  # no dual: the check is for section 4, case 4
     size, mean, kurt = _lf_moments(out, chi)
     if max(abs(size - out.size), abs(mean - m2), abs(kurt - kappa)) <= 1e-4:
         return out
-    lp = rho_lp(m2, kappa, chi, out.x)
+    lp = rho_lp(m2, kappa, chi, extra=out.x)
     if math.isnan(lp.size):
         return Rho(math.nan, out.x, out.p)
     if abs(lp.size - out.size) >= 1e-4:
@@ -320,40 +345,73 @@ def rho(m2: float, kappa: float, chi: float, check: bool = False) -> Rho:
 
 def _rho(m2: float, kappa: float, chi: float) -> Rho:
     """:func:`rho` without the LP check."""
-    t0, _ = rt0(chi)
+    t0, _ = _rt0(chi)
     if kappa == 1.0 or m2 >= t0:
-        return Rho(r(m2, chi), (m2,), (1.0,))
+        return Rho(_r(m2, chi), (m2,), (1.0,))
     if math.isinf(kappa) or m2 * kappa >= t0:
-        return Rho(rho0(m2, chi), (0.0, t0), (1.0 - m2 / t0, m2 / t0))
-    tbar = lam(0.0, chi)[1]
+        return Rho(_rho0(m2, chi), (0.0, t0), (1.0 - m2 / t0, m2 / t0))
+    tbar = _lam(0.0, chi)[1]
     k2 = kappa * m2 * m2
 
     def lambar(x0: float) -> float:
         if x0 >= tbar:
-            return delta(0.0, x0, chi)
-        return max(lam(x0, chi)[0], 0.0)
+            return _delta(0.0, x0, chi)
+        return max(_lam(x0, chi)[0], 0.0)
 
     def dual(x0: float) -> float:
-        return r(x0, chi) + r1(x0, chi) * (m2 - x0) + lambar(x0) * (k2 - 2.0 * x0 * m2 + x0 * x0)
+        return _r(x0, chi) + _r1(x0, chi) * (m2 - x0) + lambar(x0) * (k2 - 2.0 * x0 * m2 + x0 * x0)
 
     below = _fmin(dual, 0.0, tbar, 1e-9) if tbar > 0 else (dual(0.0), 0.0)
     above = _fmin(dual, tbar, t0, 1e-9)
     size, xstar = below if below[0] < above[0] else above
-    a, b = sorted((xstar, lam(xstar, chi)[1]))
+    a, b = sorted((xstar, _lam(xstar, chi)[1]))
     pa = (m2 - b) / (a - b) if a != b else 1.0
     return Rho(size, (a, b), (pa, 1.0 - pa))
 
 
 # ---- EBCI.md section 5: the critical value --------------------------------------------------
 def _check_levels(kappa: float, alpha: float) -> None:
-    """``ValueError`` unless ``0 < alpha < 1`` and ``kappa >= 1`` (a kurtosis; ``inf`` allowed)."""
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    """:class:`InvalidArgument` unless ``0 < alpha < 1`` and ``kappa >= 1`` (``inf`` allowed)."""
+    check_level(alpha, name="alpha")
+    _check_kurtosis(kappa)
+
+
+def _check_kurtosis(kappa: float) -> float:
+    """``kappa`` as a float if it is a kurtosis (``>= 1``, ``inf`` allowed), else raise."""
     if not kappa >= 1.0:
-        raise ValueError(f"kappa is a kurtosis and must be >= 1 (or inf), got {kappa}")
+        raise InvalidArgument(
+            f"kappa {kappa} must be >= 1 (a kurtosis).",
+            hint="use 'estimated', a number >= 1, or inf to drop the kurtosis constraint.",
+        )
+    return float(kappa)
 
 
-def cvb(b: float, alpha: float) -> float:
+def parse_kappa(kappa: str | float) -> Kappa:
+    """A :data:`Kappa` from a flag or widget: ``"estimated"``, ``"inf"`` or a number >= 1.
+
+    Also accepts ``"infinite"``/``"infinity"`` and numbers as text. Raises
+    :class:`InvalidArgument` for anything else.
+    """
+    if isinstance(kappa, str):
+        if kappa == "estimated":
+            return "estimated"
+        if kappa in ("inf", "infinite", "infinity"):
+            return math.inf
+        try:
+            kappa = float(kappa)
+        except ValueError:
+            raise InvalidArgument(
+                f"kappa {kappa!r} is not 'estimated', 'inf' or a number >= 1."
+            ) from None
+    return _check_kurtosis(kappa)
+
+
+def _alpha(level: float) -> float:
+    """``1 - level`` rounded to 12 decimals (so level 0.95 gives alpha 0.05 exactly)."""
+    return round(1.0 - check_level(level), 12)
+
+
+def _cvb(b: float, alpha: float) -> float:
     """Critical value under ``kappa = 1``: ``|N(b, 1)|`` exceeds it with probability alpha."""
     if b >= 10.0:
         return b + float(special.ndtri(1.0 - alpha))
@@ -361,10 +419,10 @@ def cvb(b: float, alpha: float) -> float:
     if b == 0.0:
         return z
     t = b * b
-    return optimize.brentq(lambda c: r(t, c) - alpha, z, b + z + 1.0, xtol=_XTOL)
+    return optimize.brentq(lambda c: _r(t, c) - alpha, z, b + z + 1.0, xtol=_XTOL)
 
 
-def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, check: bool = False) -> float:
+def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, *, check: bool = False) -> float:
     """Exact robust critical value ``cva_alpha(m2, kappa)``: root of ``rho(m2, kappa, .) = alpha``.
 
     ``m2 = inf`` gives ``nan`` (no information about the unit beyond the regression).
@@ -383,13 +441,13 @@ def _cva(m2: float, kappa: float, alpha: float) -> float:
     if math.isinf(m2) or math.isnan(m2):
         return math.nan
     if m2 == 0.0 or kappa == 1.0:
-        return cvb(math.sqrt(m2), alpha)
+        return _cvb(math.sqrt(m2), alpha)
     if 1.0 / m2 < 1e-12:
         kappa = math.inf
-    lo = cvb(math.sqrt(m2), alpha) - 0.01
+    lo = _cvb(math.sqrt(m2), alpha) - 0.01
     up = math.sqrt((1.0 + m2) / alpha)
-    if abs(rho0(m2, up) - alpha) >= 9e-6:
-        up = optimize.brentq(lambda c: rho0(m2, c) - alpha, lo, up, xtol=_XTOL)
+    if abs(_rho0(m2, up) - alpha) >= 9e-6:
+        up = optimize.brentq(lambda c: _rho0(m2, c) - alpha, lo, up, xtol=_XTOL)
     if math.isinf(kappa) or rho(m2, kappa, up).size - alpha >= -1e-5:
         return up
     return optimize.brentq(lambda c: rho(m2, kappa, c).size - alpha, lo, up, xtol=_XTOL)
@@ -420,7 +478,7 @@ def _r2_v(t: np.ndarray, chi: np.ndarray) -> np.ndarray:
 
 
 def _rc_v(t: np.ndarray, chi: np.ndarray) -> np.ndarray:
-    """Derivative of :func:`r` in ``chi``."""
+    """Derivative of :func:`_r` in ``chi``."""
     st = np.sqrt(t)
     return np.where(st - chi > 5.0, 0.0, -_phi_v(st + chi) - _phi_v(st - chi))
 
@@ -472,7 +530,7 @@ def _newton_v(
 
 
 def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
-    """``t0(chi)`` elementwise: root of ``h(t) = r(t) - t r'(t) - r(0)`` above ``chi^2 - 3``.
+    """``t0(chi)`` elementwise: root of ``h(t) = _r(t) - t r'(t) - _r(0)`` above ``chi^2 - 3``.
 
     Up to 6 plain Newton steps (``h'(t) = -t r''(t)``) from ``guess`` (the caller's previous
     ``t0`` for a nearby ``chi``) or else a rough fit of ``t0 / (chi^2 - 3)``, kept where they
@@ -530,10 +588,10 @@ def _t0_v(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
         ok = h(lo, ct) < 0
         if ok.any():
             start = rough[idx[ok]]
-            floor = 2e-15 * special.ndtr(-ct[ok])  # rounding floor of h (terms of size r(0))
+            floor = 2e-15 * special.ndtr(-ct[ok])  # rounding floor of h (terms of size _r(0))
             t0[idx[ok]] = _newton_v(h_dh, lo[ok], up[ok], start, True, ct[ok], ftol=floor)
         for j in idx[~ok]:  # chi^2 barely above 3, or r underflows: the exact routine
-            t0[j] = rt0(float(c[j]))[0]
+            t0[j] = _rt0(float(c[j]))[0]
     out[need] = t0
     return out
 
@@ -555,7 +613,7 @@ def _t0_lookup(chi: np.ndarray, guess: np.ndarray | None = None) -> np.ndarray:
     """``t0(chi)`` by cubic interpolation in :func:`_t0_nodes` (relative error <= 2e-8 above
     ``chi = sqrt(3) + 0.05``, absolute <= 2e-7 below); :func:`_t0_v` beyond the grid.
 
-    ``t0`` enters ``rho`` at a maximum (of ``(r(t) - r(0)) / t``), so this error moves ``rho``
+    ``t0`` enters ``rho`` at a maximum (of ``(_r(t) - _r(0)) / t``), so this error moves ``rho``
     and its ``chi`` derivative only to second order.
     """
     first, last, step = _T0_GRID
@@ -615,7 +673,7 @@ def _bound_grid(
         better = gain > 0
         best = np.where(better, vals[rows, j], best)
         s_best = np.where(better, pts[rows, j], s_best)
-        small = np.all(gain <= 1e-13 * best)
+        small = bool(np.all(gain <= 1e-13 * best))
         if k >= 2 and small and small_before and moderate:  # gains shrink ~64-fold a pass
             break
         small_before = small
@@ -641,7 +699,7 @@ def _g(s: np.ndarray, m2: np.ndarray, k1: float, chi: np.ndarray) -> np.ndarray:
 
 
 def _r012_v(t: np.ndarray, chi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`r` and its first two derivatives in ``t`` (one pair of normal densities)."""
+    """:func:`_r` and its first two derivatives in ``t`` (one pair of normal densities)."""
     small = t < 2e-6
     tt = np.where(small, 1.0, t)
     st = np.sqrt(tt)
@@ -758,8 +816,8 @@ def _rho_dv(
     """``rho(m2, kappa, chi)`` elementwise (1-d arrays), its derivative in ``chi``, ``t0`` and
     the maximiser ``s`` of :func:`_rho_bound_v` (``nan`` where the kurtosis does not bind).
 
-    On the tangent piece ``rho0 = r(0) + m2 (r(t0) - r(0)) / t0`` with ``t0`` the maximiser of
-    ``(r(t) - r(0)) / t``, so by the envelope theorem ``d rho0 / d chi = r_chi(0) +
+    On the tangent piece ``rho0 = _r(0) + m2 (_r(t0) - _r(0)) / t0`` with ``t0`` the maximiser of
+    ``(_r(t) - _r(0)) / t``, so by the envelope theorem ``d rho0 / d chi = r_chi(0) +
     m2 (r_chi(t0) - r_chi(0)) / t0``. ``t0_guess`` starts the Newton solve of ``t0`` beyond the
     table of :func:`_t0_lookup`; ``s_guess`` that of ``s`` (``search``: see
     :func:`_rho_bound_v`).
@@ -816,7 +874,7 @@ def _cv_root_v(
 
 
 def _cvb_v(b: np.ndarray, alpha: float) -> np.ndarray:
-    """:func:`cvb` elementwise."""
+    """:func:`_cvb` elementwise."""
     z = float(special.ndtri(1.0 - alpha / 2.0))
     out = b + float(special.ndtri(1.0 - alpha))
     small = b < 10.0
@@ -959,16 +1017,19 @@ class CvaTable:
 
     @property
     def flagged(self) -> np.ndarray:
+        """``(n - 1,)`` intervals where an interpolated piece missed by more than ``tol``."""
         return ~((self.miss_inf <= self.tol) & (self.miss_root <= self.tol))
 
     @property
     def check_error(self) -> float:
+        """Largest midpoint miss of an interpolated piece over the intervals not flagged."""
         good = ~self.flagged
         return float(
             max(self.miss_inf[good].max(initial=0.0), self.miss_root[good].max(initial=0.0))
         )
 
     def __call__(self, m2: np.ndarray) -> np.ndarray:
+        """Critical values at ``m2`` (same shape; ``nan`` for ``m2 < 0`` or ``nan``)."""
         m2 = np.asarray(m2, float)
         flat = m2.ravel()
         x = np.log(np.where(flat > 0, flat, np.nan))
@@ -998,6 +1059,7 @@ def cva_table(
     m2_max: float,
     kappa: float,
     alpha: float,
+    *,
     points_per_e: int = 16,
     tol: float = 2e-7,
 ) -> CvaTable:
@@ -1011,7 +1073,7 @@ def cva_table(
     show as midpoint misses above ``tol``; values in those intervals are solved directly.
     """
     if not (0 < m2_min <= m2_max < math.inf):
-        raise ValueError(f"need 0 < m2_min <= m2_max < inf, got {m2_min}, {m2_max}")
+        raise InvalidArgument(f"need 0 < m2_min <= m2_max < inf, got {m2_min}, {m2_max}.")
     _check_levels(kappa, alpha)
     lo, hi = math.log(m2_min), math.log(m2_max)
     n = max(_STENCIL + 1, math.ceil((hi - lo) * points_per_e) + 1)
@@ -1060,7 +1122,7 @@ class Moments:
     kappa: float
     mu2_raw: float
     kappa_raw: float
-    fs_correction: str
+    fs_correction: FsCorrection
 
 
 def _truncated_mean(m: float, v: float) -> float:
@@ -1075,8 +1137,9 @@ def _truncated_mean(m: float, v: float) -> float:
 def moments(
     eps: np.ndarray,
     se: np.ndarray,
+    *,
     weights: np.ndarray | None = None,
-    fs_correction: str = "PMT",
+    fs_correction: FsCorrection = "PMT",
 ) -> Moments:
     """Estimate ``mu2`` and ``kappa`` from residuals ``eps = Z - f`` and standard errors ``se``.
 
@@ -1084,8 +1147,7 @@ def moments(
     with the correction ``PMT`` (default), ``none`` or ``FPLIB`` of EBCI.md section 2. With
     ``none`` and ``mu2 = 0`` the kurtosis is undefined and returned as ``inf``.
     """
-    if fs_correction not in FS_CORRECTIONS:
-        raise ValueError(f"fs_correction must be one of {FS_CORRECTIONS}, got {fs_correction!r}")
+    check_choice(fs_correction, FS_CORRECTIONS, name="fs_correction")
     eps = np.asarray(eps, float)
     s2 = np.asarray(se, float) ** 2
     w = np.ones_like(eps) if weights is None else np.asarray(weights, float)
@@ -1119,8 +1181,9 @@ class EBCIResult:
     """Robust EB estimates and intervals ``estimate +- half_length`` (scale of ``Z``).
 
     Arrays are per unit: ``w`` shrinkage weight ``mu2 / (mu2 + se^2)``, ``m2 = se^2 / mu2``,
-    ``cva`` critical value. ``level = 1 - alpha`` is an *average* coverage over units [AKP].
-    ``method`` is ``"table"`` (fast path) or ``"exact"`` (how cva was computed).
+    ``cva`` critical value. ``level`` is an *average* coverage over units [AKP] (``alpha =
+    1 - level``). ``kappa`` is the kurtosis used. ``method`` is ``"table"`` (fast path) or
+    ``"exact"`` (how cva was computed).
     """
 
     estimate: np.ndarray
@@ -1132,41 +1195,44 @@ class EBCIResult:
     cva: np.ndarray
     moments: Moments
     kappa: float
-    alpha: float
-    method: str
+    level: float
+    method: CvaMethod
     notes: tuple[str, ...]
 
     @property
-    def level(self) -> float:
-        return 1.0 - self.alpha
+    def alpha(self) -> float:
+        """``1 - level``, the average non-coverage (EBCI.md's ``alpha``)."""
+        return _alpha(self.level)
 
 
 def ebci(
     z: np.ndarray,
     se: np.ndarray,
     f: np.ndarray,
-    alpha: float = 0.05,
-    fs_correction: str = "PMT",
-    kappa: float | None = None,
+    *,
+    level: float = 0.95,
+    fs_correction: FsCorrection = "PMT",
+    kappa: Kappa = "estimated",
     weights: np.ndarray | None = None,
-    method: Literal["table", "exact"] = "table",
+    method: CvaMethod = "table",
 ) -> EBCIResult:
     """Robust EBCIs ``mu_hat +- cva_alpha(se^2/mu2, kappa) * w * se`` (METHODS 7, EBCI.md).
 
-    ``kappa=None`` uses the estimated kurtosis; pass ``math.inf`` to use the second moment only.
+    ``level`` is the average coverage ``1 - alpha``. ``kappa="estimated"`` uses the estimated
+    kurtosis; a number >= 1 fixes it, ``math.inf`` uses the second moment only.
     ``method="table"`` solves the distinct m2 values with :func:`cva_v` when there are at most 64
     of them (e.g. equal subgroup sizes) and otherwise uses :func:`cva_table` over their range;
     ``"exact"`` runs the reference :func:`cva` per unit.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    if kappa is not None:
-        _check_levels(kappa, alpha)
+    alpha = _alpha(level)
+    if kappa != "estimated":
+        kappa = _check_kurtosis(kappa)
+    check_choice(method, get_args(CvaMethod), name="method")
     z, se, f = (np.asarray(a, float) for a in (z, se, f))
     if not (z.shape == se.shape == f.shape) or z.ndim != 1 or len(z) == 0:
-        raise ValueError("z, se and f must be 1-d arrays of the same nonzero length")
-    mom = moments(z - f, se, weights, fs_correction)
-    kap = mom.kappa if kappa is None else float(kappa)
+        raise InvalidArgument("z, se and f must be 1-d arrays of the same nonzero length.")
+    mom = moments(z - f, se, weights=weights, fs_correction=fs_correction)
+    kap = mom.kappa if kappa == "estimated" else kappa
     notes: list[str] = []
     if mom.mu2 <= 0:
         notes.append(
@@ -1185,7 +1251,7 @@ def ebci(
             nan,
             mom,
             kap,
-            alpha,
+            level,
             method,
             tuple(notes),
         )
@@ -1198,7 +1264,7 @@ def ebci(
     else:
         pos = m2[m2 > 0]
         cv = np.full(m2.shape, np.nan)
-        cv[m2 == 0] = cvb(0.0, alpha)
+        cv[m2 == 0] = _cvb(0.0, alpha)
         uniq, inverse = np.unique(pos, return_inverse=True)
         if 0 < len(uniq) <= 64:  # few distinct m2 (e.g. equal n): solve them directly
             cv[m2 > 0] = cva_v(uniq, kap, alpha)[inverse]
@@ -1206,5 +1272,5 @@ def ebci(
             cv[m2 > 0] = cva_table(float(uniq[0]), float(uniq[-1]), kap, alpha)(pos)
     half = cv * w * se
     return EBCIResult(
-        est, half, est - half, est + half, w, m2, cv, mom, kap, alpha, method, tuple(notes)
+        est, half, est - half, est + half, w, m2, cv, mom, kap, level, method, tuple(notes)
     )

@@ -28,6 +28,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -36,10 +37,43 @@ from scipy import stats
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.subgroups.ebci import FS_CORRECTIONS, ebci
+from benchuq.core.subgroups.ebci import (
+    FS_CORRECTIONS,
+    FsCorrection,
+    Kappa,
+    _alpha,
+    _check_kurtosis,
+    ebci,
+)
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import check_choice, check_columns, check_known
 
-GROUPINGS: tuple[str, ...] = ("task", "category", "subgroup")
+__all__ = [
+    "BASE_FEATURES",
+    "GROUPINGS",
+    "ROW_COLUMNS",
+    "TABLE_COLUMNS",
+    "UNIT_WEIGHTS",
+    "Grouping",
+    "LabResult",
+    "SubgroupResult",
+    "UnitWeights",
+    "Units",
+    "analyze",
+    "binomial_se",
+    "crossfit_operator",
+    "design",
+    "direct_interval",
+    "is_unit_table",
+    "simulate",
+    "units_from_benchmark",
+    "units_from_table",
+]
+
+Grouping = Literal["task", "category", "subgroup"]
+GROUPINGS: tuple[str, ...] = get_args(Grouping)
+UnitWeights = Literal["equal", "precision"]
+UNIT_WEIGHTS: tuple[str, ...] = get_args(UnitWeights)
 BASE_FEATURES: tuple[str, ...] = ("intercept", "model", "subgroup", "category", "log_n")
 ROW_COLUMNS: tuple[str, ...] = (
     "unit", "model", "subgroup", "n", "direct", "direct_low", "direct_high", "se", "f", "eb",
@@ -51,14 +85,22 @@ ROW_COLUMNS: tuple[str, ...] = (
 class Units:
     """Direct estimates per unit (all arrays have one entry per unit).
 
-    Attributes:
-        unit: ``"model | subgroup"`` labels (or the table's ``unit``).
-        model, subgroup, category: labels ("" when the input has none).
-        n: items per unit (``nan`` if unknown); k: correct items (binary data) else ``None``.
-        direct, se: the direct estimate and its standard error.
-        binary: scores are 0/1 (Wilson intervals, guarded binomial variance).
-        covariates: extra numeric columns usable as regression features (table input).
-        source: how the units were defined, for captions.
+    Attributes
+    ----------
+    unit
+        ``"model | subgroup"`` labels (or the table's ``unit``).
+    model, subgroup, category
+        labels ("" when the input has none).
+    n
+        items per unit (``nan`` if unknown); k: correct items (binary data) else ``None``.
+    direct, se
+        the direct estimate and its standard error.
+    binary
+        scores are 0/1 (Wilson intervals, guarded binomial variance).
+    covariates
+        extra numeric columns usable as regression features (table input).
+    source
+        how the units were defined, for captions.
     """
 
     unit: tuple[str, ...]
@@ -145,15 +187,14 @@ def _finish(
     )
 
 
-def units_from_benchmark(bench: Benchmark, group_by: str = "task") -> Units:
+def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Units:
     """Units (model, subgroup) of a benchmark.
 
     ``group_by``: ``"task"`` (each task a subgroup), ``"category"`` (pool a category's tasks;
     counts and items) or ``"subgroup"`` (item-level data: the items' ``subgroup`` label, over all
     tasks; with several tasks the label is ``task/subgroup``).
     """
-    if group_by not in GROUPINGS:
-        raise DataError(f"unknown grouping {group_by!r}; use one of {GROUPINGS}.")
+    check_choice(group_by, GROUPINGS, name="grouping")
     M, T = bench.shape
     notes: list[str] = []
     if group_by == "subgroup":
@@ -170,22 +211,19 @@ def units_from_benchmark(bench: Benchmark, group_by: str = "task") -> Units:
         n = np.where(np.isnan(est), 0.0, np.inf)
         units = _finish(model, sub, cat, n, None, est, se, False, "tasks", notes)
         return Units(**{**units.__dict__, "n": np.full(len(units), np.nan)})
-    if bench.kind == "counts" or all(it.binary for it in bench.item_tasks or ()):
-        n, k = _counts(bench)
-        binary = True
-    else:
-        n, k = None, None
-        binary = False
+    items = bench.item_tasks or ()
+    binary = bench.kind == "counts" or all(it.binary for it in items)
     if group_by == "task":
         model = [m for m in bench.models for _ in range(T)]
         sub, cat = list(bench.tasks) * M, list(bench.categories) * M
         if binary:
+            n, k = _counts(bench)
             nn, kk = n.ravel().astype(float), k.ravel().astype(float)
             with np.errstate(invalid="ignore", divide="ignore"):
                 return _finish(
                     model, sub, cat, nn, kk, kk / nn, binomial_se(kk, nn), True, "tasks", notes
                 )
-        cols = [_mean_se(it.scores) for it in bench.item_tasks]
+        cols = [_mean_se(it.scores) for it in items]
         nn = np.stack([c[0] for c in cols], axis=1).ravel()
         mean = np.stack([c[1] for c in cols], axis=1).ravel()
         se = np.stack([c[2] for c in cols], axis=1).ravel()
@@ -195,6 +233,7 @@ def units_from_benchmark(bench: Benchmark, group_by: str = "task") -> Units:
     model = [m for m in bench.models for _ in names]
     sub = list(names) * M
     if binary:
+        n, k = _counts(bench)
         nn = np.stack([n[:, cidx == c].sum(axis=1) for c in range(len(names))], axis=1).ravel()
         kk = np.stack([k[:, cidx == c].sum(axis=1) for c in range(len(names))], axis=1).ravel()
         nn, kk = nn.astype(float), kk.astype(float)
@@ -203,7 +242,7 @@ def units_from_benchmark(bench: Benchmark, group_by: str = "task") -> Units:
                 model, sub, sub, nn, kk, kk / nn, binomial_se(kk, nn), True, "categories", notes
             )
     cols = [
-        _mean_se(np.concatenate([bench.item_tasks[j].scores for j in np.flatnonzero(cidx == c)], 1))
+        _mean_se(np.concatenate([items[j].scores for j in np.flatnonzero(cidx == c)], 1))
         for c in range(len(names))
     ]
     nn = np.stack([c[0] for c in cols], axis=1).ravel()
@@ -215,8 +254,9 @@ def units_from_benchmark(bench: Benchmark, group_by: str = "task") -> Units:
 def _counts(bench: Benchmark) -> tuple[np.ndarray, np.ndarray]:
     if bench.kind == "counts":
         return np.asarray(bench.n), np.asarray(bench.correct)
-    n = np.stack([np.sum(~np.isnan(it.scores), axis=1) for it in bench.item_tasks], axis=1)
-    k = np.stack([np.nansum(it.scores, axis=1) for it in bench.item_tasks], axis=1)
+    items = bench.item_tasks or ()
+    n = np.stack([np.sum(~np.isnan(it.scores), axis=1) for it in items], axis=1)
+    k = np.stack([np.nansum(it.scores, axis=1) for it in items], axis=1)
     return n, k
 
 
@@ -276,18 +316,16 @@ def is_unit_table(columns: Sequence[str]) -> bool:
     return set(TABLE_COLUMNS) <= lower
 
 
-def units_from_table(df: pd.DataFrame, file: str = "table") -> Units:
+def units_from_table(df: pd.DataFrame, *, file: str = "table") -> Units:
     """Units from a table ``unit, estimate, se`` (optional ``model``, ``subgroup``, ``n`` and
     numeric covariate columns). Bad values raise :class:`DataError` naming file, row, column."""
     df = df.rename(columns={c: str(c).strip().lower() for c in df.columns})
-    missing = [c for c in TABLE_COLUMNS if c not in df.columns]
-    if missing:
-        raise DataError(
-            f"missing column(s) {missing}.",
-            file=file,
-            column=missing[0],
-            hint="the table needs columns unit, estimate, se (one row per unit).",
-        )
+    check_columns(
+        df.columns,
+        TABLE_COLUMNS,
+        file=file,
+        hint="the table needs columns unit, estimate, se (one row per unit).",
+    )
     if len(df) == 0:
         raise DataError("the table has no rows.", file=file, hint="add one row per unit.")
     for col in ("estimate", "se"):
@@ -346,12 +384,7 @@ def units_from_table(df: pd.DataFrame, file: str = "table") -> Units:
 # ---- regression f -----------------------------------------------------------------------------
 def design(units: Units, features: Sequence[str]) -> pd.DataFrame:
     """Design matrix for ``features``: intercept, dummy-coded labels, ``log_n``, covariates."""
-    unknown = [f for f in features if f not in (*BASE_FEATURES, *units.covariates.columns)]
-    if unknown:
-        raise DataError(
-            f"unknown feature(s) {unknown}.",
-            hint=f"use some of {list(units.features)}.",
-        )
+    check_known(features, (*BASE_FEATURES, *units.covariates.columns), what="features")
     cols: dict[str, np.ndarray] = {}
     G = len(units)
     for f in features:
@@ -408,8 +441,9 @@ def crossfit_operator(
 
 
 # ---- the analysis -----------------------------------------------------------------------------
-def direct_interval(units: Units, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def direct_interval(units: Units, *, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Wilson (binary), Student t (continuous with n) or normal (n unknown) intervals."""
+    alpha = _alpha(level)
     z = float(stats.norm.ppf(1 - alpha / 2))
     if units.binary and units.k is not None:
         n, k = units.n, units.k
@@ -430,9 +464,10 @@ class SubgroupResult:
 
     ``rows`` has columns :data:`ROW_COLUMNS` (``f`` = SR, ``eb`` with robust interval
     ``low``-``high``, ``w`` shrinkage weight, ``cva`` critical value); the intervals have
-    *average* coverage ``1 - alpha`` over units [AKP]. ``mu2`` is A, the prior second moment of
-    ``mu - f`` (``*_raw`` before the finite-sample correction); ``kappa`` is the kurtosis used
-    (``inf`` when the user drops the kurtosis constraint). ``coef`` is the full-data fit (term,
+    *average* coverage ``level`` over units [AKP] (``alpha = 1 - level``). ``mu2`` is A, the
+    prior second moment of ``mu - f`` (``*_raw`` before the finite-sample correction); ``kappa``
+    is the kurtosis used (``inf`` when the user drops the kurtosis constraint; ``nan`` when there
+    are too few units to estimate it). ``coef`` is the full-data fit (term,
     estimate) and ``r2_cv`` the share of the direct estimates' variance that f explains.
     """
 
@@ -442,49 +477,57 @@ class SubgroupResult:
     kappa: float
     kappa_estimated: float
     kappa_raw: float
-    alpha: float
-    fs_correction: str
+    level: float
+    fs_correction: FsCorrection
     features: tuple[str, ...]
     crossfit: bool
-    weights: str
+    weights: UnitWeights
     coef: pd.DataFrame
     r2_cv: float
     source: str
     notes: tuple[str, ...]
 
     @property
-    def level(self) -> float:
-        return 1.0 - self.alpha
+    def alpha(self) -> float:
+        """``1 - level``, the average non-coverage."""
+        return _alpha(self.level)
+
+
+def _check_options(
+    level: float, fs_correction: FsCorrection, kappa: Kappa, weights: UnitWeights
+) -> Kappa:
+    """Check the options :func:`analyze` and :func:`simulate` share; returns ``kappa``."""
+    _alpha(level)
+    check_choice(fs_correction, FS_CORRECTIONS, name="fs_correction")
+    check_choice(weights, UNIT_WEIGHTS, name="weights")
+    return kappa if kappa == "estimated" else _check_kurtosis(kappa)
 
 
 @blas_policy
 def analyze(
     units: Units,
+    *,
     features: Sequence[str] | None = None,
-    alpha: float = 0.05,
-    fs_correction: str = "PMT",
-    kappa: str | float = "estimated",
+    level: float = 0.95,
+    fs_correction: FsCorrection = "PMT",
+    kappa: Kappa = "estimated",
     crossfit: bool = True,
-    weights: str = "equal",
+    weights: UnitWeights = "equal",
     seed: int = 0,
 ) -> SubgroupResult:
     """DT, SR and EB estimates with robust EBCIs for ``units`` (METHODS 7, EBCI.md).
 
-    ``kappa``: ``"estimated"`` or ``"inf"``/``math.inf`` (second-moment constraint only) or a
-    number >= 1. ``weights``: ``"equal"`` or ``"precision"`` (for f and the moments).
+    ``level``: the average coverage of the EB intervals (and the coverage of each direct one).
+    ``kappa``: ``"estimated"``, a number >= 1, or ``math.inf`` (second-moment constraint only);
+    :func:`~benchuq.core.subgroups.ebci.parse_kappa` reads it from text. ``weights``:
+    ``"equal"`` or ``"precision"`` (for f and the moments).
     """
-    if not 0.0 < alpha < 1.0:
-        raise DataError(f"alpha {alpha} must be between 0 and 1 (e.g. 0.05).")
-    if fs_correction not in FS_CORRECTIONS:
-        raise DataError(f"fs_correction must be one of {FS_CORRECTIONS}, not {fs_correction!r}.")
-    if weights not in ("equal", "precision"):
-        raise DataError(f"weights must be 'equal' or 'precision', not {weights!r}.")
-    kap = _kappa(kappa)
+    kap = _check_options(level, fs_correction, kappa, weights)
     feats = tuple(features) if features else units.default_features
     notes = list(units.notes)
     z, se = units.direct, units.se
     G = len(units)
-    dlow, dhigh = direct_interval(units, alpha)
+    dlow, dhigh = direct_interval(units, level=level)
     base = {
         "unit": units.unit, "model": units.model, "subgroup": units.subgroup, "n": units.n,
         "direct": z, "direct_low": dlow, "direct_high": dhigh, "se": se,
@@ -502,8 +545,9 @@ def analyze(
              "cva": np.nan}
         )  # fmt: skip
         return SubgroupResult(
-            rows, math.nan, math.nan, kap, math.nan, math.nan, alpha, fs_correction, feats,
-            False, weights, coef, math.nan, units.source, tuple(notes),
+            rows, math.nan, math.nan, math.nan if kap == "estimated" else kap, math.nan,
+            math.nan, level, fs_correction, feats, False, weights, coef, math.nan, units.source,
+            tuple(notes),
         )  # fmt: skip
     if np.all(se == 0):
         raise DataError(
@@ -518,7 +562,7 @@ def analyze(
             f"Too few units ({G}) for {X.shape[1]} regression columns to cross-fit; f is fitted "
             "on all units (in-sample), which shrinks a little too much."
         )
-    res = ebci(z, se, f, alpha, fs_correction, None if kap is None else kap, omega)
+    res = ebci(z, se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega)
     mom = res.moments
     notes.extend(res.notes)
     if np.ptp(z) == 0:
@@ -529,7 +573,7 @@ def analyze(
             "explains, so EB shrinks strongly toward the regression."
         )
     kurtosis_plain = mom.kappa_raw * (mom.mu2_raw / mom.mu2) ** 2 if mom.mu2 > 0 else math.inf
-    if fs_correction == "PMT" and kap is None and mom.kappa > kurtosis_plain:
+    if fs_correction == "PMT" and kap == "estimated" and mom.kappa > kurtosis_plain:
         notes.append("kappa is at its PMT floor (too few units to estimate a kurtosis).")
     ss = float(np.sum(omega * (z - np.average(z, weights=omega)) ** 2))
     r2 = 1.0 - float(np.sum(omega * (z - f) ** 2)) / ss if ss > 0 else math.nan
@@ -551,7 +595,7 @@ def analyze(
         kappa=res.kappa,
         kappa_estimated=mom.kappa,
         kappa_raw=mom.kappa_raw,
-        alpha=alpha,
+        level=level,
         fs_correction=fs_correction,
         features=feats,
         crossfit=crossfitted,
@@ -561,23 +605,6 @@ def analyze(
         source=units.source,
         notes=tuple(notes),
     )
-
-
-def _kappa(kappa: str | float) -> float | None:
-    if isinstance(kappa, str):
-        if kappa == "estimated":
-            return None
-        if kappa in ("inf", "infinite", "infinity"):
-            return math.inf
-        try:
-            kappa = float(kappa)
-        except ValueError:
-            raise DataError(
-                f"kappa {kappa!r} is not 'estimated', 'inf' or a number >= 1."
-            ) from None
-    if not kappa >= 1:
-        raise DataError(f"kappa {kappa} must be >= 1 (a kurtosis).")
-    return float(kappa)
 
 
 # ---- simulation lab ([FPAM] protocol) ---------------------------------------------------------
@@ -598,24 +625,30 @@ class LabResult:
     overall: pd.DataFrame
     reps: int
     n_per_group: int
-    alpha: float
+    level: float
     mean_ratio_eb_by_model: float
     notes: tuple[str, ...]
+
+    @property
+    def alpha(self) -> float:
+        """``1 - level``, the average non-coverage."""
+        return _alpha(self.level)
 
 
 def simulate(
     bench: Benchmark,
-    group_by: str = "task",
+    *,
+    group_by: Grouping = "task",
     n_per_group: int = 10,
     reps: int = 200,
     features: Sequence[str] | None = None,
-    alpha: float = 0.05,
-    fs_correction: str = "PMT",
-    kappa: str | float = "estimated",
+    level: float = 0.95,
+    fs_correction: FsCorrection = "PMT",
+    kappa: Kappa = "estimated",
     crossfit: bool = True,
+    weights: UnitWeights = "equal",
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
-    weights: str = "equal",
 ) -> LabResult:
     """The [FPAM] protocol (METHODS 7) on ``bench`` taken as the truth.
 
@@ -625,13 +658,12 @@ def simulate(
     ``progress(done, reps)`` is called after each rep. ``weights`` as in :func:`analyze`; with
     ``"precision"`` each rep refits f with its own ``1/se^2``.
     """
-    if weights not in ("equal", "precision"):
-        raise DataError(f"weights must be 'equal' or 'precision', not {weights!r}.")
+    kap = _check_options(level, fs_correction, kappa, weights)
     if n_per_group < 2:
         raise DataError(f"n_per_group {n_per_group} is too small; use at least 2 items.")
     if reps < 1:
         raise DataError(f"reps {reps} must be at least 1.")
-    truth = units_from_benchmark(bench, group_by)
+    truth = units_from_benchmark(bench, group_by=group_by)
     rng = np.random.default_rng(seed)
     notes: list[str] = []
     if truth.k is None and bench.kind != "items":
@@ -639,8 +671,11 @@ def simulate(
             "the simulation lab needs counts or item-level data (the truth must be resampled).",
             hint="load a data set with counts or item scores.",
         )
-    draw = _count_sampler(truth, n_per_group) if truth.k is not None else None
-    items = None if draw else _item_sampler(bench, group_by, truth, n_per_group)
+    draw = (
+        _count_sampler(truth, n_per_group)
+        if truth.k is not None
+        else _item_sampler(bench, group_by, truth, n_per_group)
+    )
     small = int(np.sum(truth.n < n_per_group))
     if small:
         notes.append(
@@ -651,23 +686,24 @@ def simulate(
         raise DataError(f"the simulation lab needs at least 3 units, found {G}.")
     X = design(truth, tuple(features) if features else truth.default_features)
     P, _ = crossfit_operator(X, np.ones(G), crossfit, seed)
-    kap = _kappa(kappa)
     sq = {m: np.zeros(G) for m in ("dt", "sr", "eb")}
     cover = {m: np.zeros(G) for m in ("dt", "eb")}
     width = {m: np.zeros(G) for m in ("dt", "eb")}
     defined = np.zeros(G)
     for r in range(reps):
-        sample = draw(rng) if draw else items(rng)
+        sample = draw(rng)
         z = sample.direct
         omega = None
         if weights == "precision":
             omega = 1.0 / np.maximum(sample.se, 1e-12) ** 2
             P, _ = crossfit_operator(X, omega, crossfit, seed)
         f = P @ z
-        res = ebci(z, sample.se, f, alpha, fs_correction, kap, omega)
+        res = ebci(
+            z, sample.se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega
+        )
         for m, est in (("dt", z), ("sr", f), ("eb", res.estimate)):
             sq[m] += (est - truth.direct) ** 2
-        dlow, dhigh = direct_interval(sample, alpha)
+        dlow, dhigh = direct_interval(sample, level=level)
         cover["dt"] += (dlow <= truth.direct) & (truth.direct <= dhigh)
         width["dt"] += dhigh - dlow
         if np.all(np.isfinite(res.half_length)):
@@ -707,7 +743,7 @@ def simulate(
         overall=summarise(None).drop(columns="all"),
         reps=reps,
         n_per_group=n_per_group,
-        alpha=alpha,
+        level=level,
         mean_ratio_eb_by_model=float(per_model["ratio_eb"].mean()),
         notes=tuple(notes),
     )
@@ -724,7 +760,7 @@ def _with_sample(truth: Units, n: np.ndarray, k: np.ndarray | None, mean: np.nda
 
 def _count_sampler(truth: Units, n_per_group: int) -> Callable[[np.random.Generator], Units]:
     N = truth.n.astype(np.int64)
-    K = truth.k.astype(np.int64)
+    K = np.asarray(truth.k).astype(np.int64)
     draw_n = np.minimum(N, n_per_group)
 
     def draw(rng: np.random.Generator) -> Units:

@@ -1,0 +1,33 @@
+"""Notes on the current data, shown once: one collapsed expander on the Data page, a one-line
+pointer on every other page (texts from ``dashboard.views_data``)."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.navigation.page import StreamlitPage
+
+from benchuq.dashboard.context import Context
+from benchuq.dashboard.text import md_escape
+from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
+
+__all__ = ["expander", "pointer"]
+
+
+def expander(notes: tuple[str, ...]) -> None:
+    """Every note (headline, then its files and tasks) in one collapsed expander."""
+    if not notes:
+        return
+    with st.expander(notes_title(notes), expanded=False, icon=":material/info:"):
+        for item in note_items(notes):
+            st.markdown("- " + md_escape(item.headline))
+            if item.details:
+                st.caption("  \n".join(md_escape(d) for d in item.details))
+
+
+def pointer(ctx: Context, data_page: StreamlitPage, current: StreamlitPage) -> None:
+    """One line linking to the Data page when the data has notes (not on the Data page)."""
+    if ctx.bench is None or current.url_path == data_page.url_path:
+        return
+    text = pointer_text(ctx.bench.notes)
+    if text:
+        st.page_link(data_page, label=md_escape(text), icon=":material/info:")

@@ -1,0 +1,202 @@
+"""Published data sets in the app: the Data page's "Share these results" block, the delete link,
+and opening ``data=shared:<id>`` links (the sidebar calls :func:`load_shared`).
+
+- Publishing is an explicit act (a button under a sentence saying who can see the data); it
+  stores the data in use, with this session's category edits, through :mod:`benchuq.store`, and
+  then switches the session to ``shared:<id>``, so the address bar, the sidebar's "Share this
+  view" and a reload all carry the published data.
+- Opening a published data set checks the store's index once per browser session (a reload is a
+  new session, so a deleted or expired id says so at once) and then reads the data from a cache
+  keyed by its content hash and id: only published data is ever shared between sessions.
+- The delete link opens the Data page with ``delete=<token>``; nothing is deleted until the
+  person confirms.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from benchuq import store
+from benchuq.core.data import Benchmark, DataError
+from benchuq.dashboard import state
+from benchuq.dashboard.context import Context
+from benchuq.dashboard.text import md_escape
+
+CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
+RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session
+MESSAGE = "_publish_message"  # (kind, text) shown once by the block
+DELETE_PARAM = "delete"
+DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Loading the published data set…")
+def _published(content_hash: str, ident: str) -> Benchmark:
+    """A published data set, cached by its content hash and id (no private data in the key)."""
+    return store.open_store().load(ident)
+
+
+def load_shared(data: str) -> Benchmark:
+    """The published data set ``shared:<id>``; unknown, expired or deleted ids raise a
+    :class:`~benchuq.store.StoreError` whose text says so."""
+    checked = st.session_state.setdefault(CHECKED, {})
+    if data not in checked:
+        checked[data] = store.open_store().record(data).content_hash
+    return _published(checked[data], store.parse_shared(data))
+
+
+def opened() -> list[str]:
+    """Published data sets this session has opened (the sidebar lists them)."""
+    return list(st.session_state.get(CHECKED, {}))
+
+
+def label(data: str) -> str:
+    """The sidebar's name of ``shared:<id>``."""
+    return f"Published: {data.removeprefix(store.PREFIX)[:8]}…"
+
+
+def _root() -> str:
+    """The app's address without the page path (``""`` when unknown, e.g. in AppTest)."""
+    base = (st.context.url or "").split("?", 1)[0].rstrip("/")
+    return base.removesuffix(f"/{DATA_PAGE}")
+
+
+def _view_link(data: str) -> str:
+    """The current view's link with ``data`` (every other parameter as in the address bar)."""
+    query = {k: v for k, v in st.query_params.to_dict().items() if k != DELETE_PARAM}
+    query["data"] = data
+    return f"{_root()}/?{urlencode(query, safe=':,')}"
+
+
+def _delete_link(receipt: dict[str, str]) -> str:
+    return f"{_root()}/{receipt['delete_link']}"
+
+
+def _publish(bench: Benchmark, source: str) -> None:
+    """Callback of the publish button."""
+    ss = st.session_state
+    try:
+        receipt = store.open_store().publish(bench, days=int(ss["share_days"]), source=source)
+    except (DataError, OSError) as err:
+        ss[MESSAGE] = ("error", f"Publishing failed: {err}")
+        return
+    value = f"{store.PREFIX}{receipt.id}"
+    ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
+    ss.setdefault(CHECKED, {})[value] = bench.content_hash
+    ss["data"] = value
+
+
+def _delete(data: str, token: str) -> None:
+    """Callback of the delete confirmation."""
+    ss = st.session_state
+    try:
+        store.open_store().unpublish(data, token)
+    except (DataError, OSError) as err:
+        ss[MESSAGE] = ("error", f"Not deleted: {err}")
+    else:
+        ss[MESSAGE] = (
+            "success",
+            f"Deleted {data}: its data is gone from the store, and anyone opening its link "
+            "now reads that it was deleted.",
+        )
+        ss.get(CHECKED, {}).pop(data, None)
+        ss.get(RECEIPTS, {}).pop(data, None)
+        ss["data"] = state.DEFAULT_DATA
+    st.query_params.pop(DELETE_PARAM, None)
+
+
+def _keep() -> None:
+    st.query_params.pop(DELETE_PARAM, None)
+
+
+def _delete_prompt(data: str) -> None:
+    token = st.query_params.get(DELETE_PARAM)
+    if not token:
+        return
+    if not data.startswith(store.PREFIX):
+        st.warning("This delete link names no published data set (its data= part is missing).")
+        return
+    st.warning(
+        f"Delete the published data set {md_escape(data)}? Its data is removed from the store "
+        "and anyone opening its link reads that it was deleted. This cannot be undone.",
+        icon=":material/delete:",
+    )
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.button(
+        "Delete it", key="delete_shared", type="primary", on_click=_delete, args=(data, token)
+    )
+    c2.button("Keep it", key="keep_shared", on_click=_keep)
+
+
+def _published_info(data: str, receipt: dict[str, str] | None) -> None:
+    if receipt is None:
+        st.info(
+            f"In use: the published data set {md_escape(data)}. Anyone who has its link can "
+            "see it; it stays until it expires (see the note below) unless its publisher "
+            "deletes it.",
+            icon=":material/public:",
+        )
+        st.code(_view_link(data), language=None, wrap_lines=True)
+        return
+    st.success(
+        f"Published until {receipt['expires'][:10]}. Anyone who has this link sees these data "
+        "and this view:",
+        icon=":material/public:",
+    )
+    st.code(_view_link(data), language=None, wrap_lines=True)
+    st.markdown(
+        "**Delete link** — keep it private; it is shown only in this browser tab. Opening it "
+        "asks before deleting."
+    )
+    st.code(_delete_link(receipt), language=None, wrap_lines=True)
+    st.caption(
+        f"Or from a terminal: `benchuq unpublish {receipt['id']} --token "
+        f"{receipt['delete_token']}` (with the same BENCHUQ_STORE as this app)."
+    )
+
+
+def _publish_form(bench: Benchmark, source: str) -> None:
+    try:
+        config = store.StoreConfig.from_env()
+    except DataError as err:
+        st.error(f"Publishing is not available: {err}")
+        return
+    st.markdown(
+        f"Publishing stores the data in use — {len(bench.models)} models × {len(bench.tasks)} "
+        "tasks as parsed, with your category edits and notes, not your files — in "
+        f"{md_escape(config.describe())}. **Anyone who has the link can see these data**; "
+        "nobody can find them without it. You get a delete link; the data are removed when "
+        "they expire."
+    )
+    c1, c2 = st.columns([1, 2])
+    c1.number_input("Keep for (days)", 1, config.max_days, value=config.days, key="share_days")
+    c2.button(
+        "Publish and get a link",
+        key="publish",
+        type="primary",
+        icon=":material/share:",
+        on_click=_publish,
+        args=(bench, source),
+    )
+
+
+def share_block(ctx: Context, source: str = "") -> None:
+    """The Data page's "Share these results": publish the upload, show the links of a published
+    data set, or confirm a delete link. ``source`` names the uploaded files (provenance)."""
+    st.subheader("Share these results")
+    data = ctx.settings.data
+    _delete_prompt(data)
+    kind, text = st.session_state.pop(MESSAGE, ("", ""))
+    if kind:
+        getattr(st, kind)(md_escape(text))
+    if data.startswith(store.PREFIX):
+        if ctx.bench is not None:
+            _published_info(data, st.session_state.get(RECEIPTS, {}).get(data))
+    elif data.startswith("sample:"):
+        st.caption(
+            "Bundled samples travel in links as they are: copy the sidebar's 'Share this view'. "
+            "Upload your own results above to publish them."
+        )
+    elif ctx.bench is not None:
+        _publish_form(ctx.bench, source)

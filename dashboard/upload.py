@@ -1,0 +1,136 @@
+"""The Data page's session actions: read this session's uploads, use a sample, edit categories.
+
+An upload is read by ``dashboard.cache.load_upload`` (keyed by content, never by file name); on
+success its :class:`~benchuq.core.data.Benchmark` becomes the current data (``UPLOAD_KEY``, read
+by the sidebar) and what the files said (notes, run details, groups, metrics) is kept next to it
+(``UPLOAD_INFO_KEY``). A failure leaves the previous data in use and the message for the page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from benchuq.core.data import DataError
+from benchuq.core.readers.classify import file_columns
+from benchuq.core.readers.meta import Loaded
+from benchuq.core.readers.table import KNOWN_COLUMNS
+from benchuq.dashboard import cache, state
+from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
+from benchuq.dashboard.views_data import DEFAULT_METRIC
+
+__all__ = [
+    "UPLOAD_INFO_KEY",
+    "apply_categories",
+    "column_map",
+    "load_uploads",
+    "loaded_for",
+    "new_files",
+    "reset_categories",
+    "sync_column_mapper",
+    "use_sample",
+]
+
+UPLOAD_INFO_KEY = "_upload_info"  # session-only: the Loaded of this session's uploads
+ERROR_KEY = "_upload_error"
+IGNORE = "(keep as is)"
+ss = st.session_state
+
+
+def column_map() -> dict[str, str]:
+    """The column mapper's choices ``{their column: ours}``."""
+    cols = ss.get("_colmap_cols", [])
+    return {
+        c: ss[f"colmap_{i}"] for i, c in enumerate(cols) if ss.get(f"colmap_{i}", IGNORE) != IGNORE
+    }
+
+
+def new_files() -> None:
+    """Callback of the uploader: other files may offer other metrics, so start from the default."""
+    ss["upload_metric"] = DEFAULT_METRIC
+    load_uploads()
+
+
+def load_uploads() -> None:
+    """Callback: read this session's uploads; on success they become the current data."""
+    files = ss.get("uploader") or []
+    if not files:
+        ss.pop(ERROR_KEY, None)
+        return
+    data = tuple((f.name, f.getvalue()) for f in files)
+    table = ss.get("task_table")
+    tasks = (table.name, table.getvalue()) if table is not None else None
+    try:
+        loaded = cache.load_upload(
+            data,
+            tasks=tasks,
+            columns=column_map(),
+            fmt=ss.get("upload_format", "auto"),
+            metric=ss.get("upload_metric") or None,
+        )
+    except DataError as err:
+        ss[ERROR_KEY] = str(err)
+        return
+    except Exception as err:
+        ss[ERROR_KEY] = f"Reading the upload failed: {type(err).__name__}: {err}"
+        return
+    ss.pop(ERROR_KEY, None)
+    ss[UPLOAD_KEY] = loaded.bench
+    ss[UPLOAD_INFO_KEY] = loaded
+    names = ", ".join(f.name for f in files)
+    ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
+    ss.get(CATEGORY_EDITS_KEY, {}).pop(state.UPLOAD, None)
+    ss["data"] = state.UPLOAD
+
+
+def sync_column_mapper() -> list[str]:
+    """The first uploaded table's columns that benchuq does not know (the mapper's rows)."""
+    files = ss.get("uploader") or []
+    unknown: list[str] = []
+    if files:
+        try:
+            cols = file_columns((files[0].name, files[0].getvalue()))
+        except (DataError, ValueError):
+            cols = []
+        unknown = [c for c in cols if c not in KNOWN_COLUMNS]
+    if unknown != ss.get("_colmap_cols", []):
+        for i in range(len(ss.get("_colmap_cols", []))):
+            ss.pop(f"colmap_{i}", None)
+        ss["_colmap_cols"] = unknown
+    return unknown
+
+
+def use_sample(value: str) -> None:
+    """Switch the sidebar's data set to ``value`` (a button callback)."""
+    ss["data"] = value
+
+
+def apply_categories(data: str, mapping: dict[str, str]) -> None:
+    """Keep the category editor's ``{task: category}`` for ``data`` (every task needs one)."""
+    blank = [t for t, c in mapping.items() if not str(c or "").strip()]
+    if blank:
+        ss["_category_error"] = (
+            f"Tasks without a category: {', '.join(blank[:5])}. Give every "
+            "task a category (or one category such as 'all')."
+        )
+        return
+    ss.pop("_category_error", None)
+    ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = {t: str(c).strip() for t, c in mapping.items()}
+
+
+def reset_categories(data: str) -> None:
+    """Forget this session's category edits of ``data``."""
+    ss.get(CATEGORY_EDITS_KEY, {}).pop(data, None)
+    ss.pop("_category_error", None)
+
+
+def loaded_for(data: str) -> Loaded | None:
+    """What the files of the data set ``data`` said (``None`` for a published data set, whose
+    files are not kept, or when it is not loaded)."""
+    if data == state.UPLOAD:
+        return ss.get(UPLOAD_INFO_KEY)
+    if not data.startswith("sample:"):
+        return None
+    try:
+        return cache.loaded_sample(data.split(":", 1)[1])
+    except DataError:
+        return None

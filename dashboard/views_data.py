@@ -1,0 +1,106 @@
+"""What the Data page shows, built from a loaded data set (pure; no streamlit).
+
+Notes are shown once, grouped and counted (``core.readers.notes``): the Data page lists them in
+one collapsed expander, every other page has a one-line pointer. The run details table says
+where each model's results come from (harness and version, n-shot, task versions, metric).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchuq.core.data import Benchmark
+from benchuq.core.readers.meta import Meta
+from benchuq.core.readers.notes import count, headline
+
+__all__ = [
+    "DEFAULT_METRIC",
+    "MAPPABLE_COLUMNS",
+    "NoteItem",
+    "categories_frame",
+    "metric_label",
+    "metric_options",
+    "note_items",
+    "notes_title",
+    "pointer_text",
+    "preview",
+    "run_details",
+]
+
+#: The metric selector's "each format's own default" (acc for lm-eval, HELM's main metric).
+DEFAULT_METRIC = ""
+#: What a column of an uploaded table can be mapped to.
+MAPPABLE_COLUMNS = (
+    *("model", "task", "category", "n", "correct", "accuracy", "estimate", "se", "chance"),
+    *("higher_is_better", "item", "score", "cluster", "subgroup"),
+)
+
+
+@dataclass(frozen=True)
+class NoteItem:
+    """One note: its headline and the detail lines (files, tasks), possibly empty."""
+
+    headline: str
+    details: tuple[str, ...]
+
+
+def note_items(notes: tuple[str, ...]) -> list[NoteItem]:
+    """Each note as a headline (its first line) and its detail lines."""
+    return [NoteItem(headline(n), tuple(n.split("\n")[1:])) for n in notes]
+
+
+def notes_title(notes: tuple[str, ...]) -> str:
+    """The notes expander's title."""
+    return f"Notes on this data ({len(notes)})"
+
+
+def pointer_text(notes: tuple[str, ...]) -> str:
+    """The one line other pages show (``""`` when there is nothing to read)."""
+    if not notes:
+        return ""
+    return f"{count(len(notes), 'note')} on this data: see the Data page."
+
+
+def metric_options(meta: Meta | None) -> list[str]:
+    """Metric choices for an upload: the default, then every metric its files offer."""
+    return [DEFAULT_METRIC, *(meta.metrics if meta else ())]
+
+
+def metric_label(metric: str) -> str:
+    """How the metric picker shows ``metric``."""
+    if metric == DEFAULT_METRIC:
+        return "default (acc; HELM: the main metric)"
+    return metric
+
+
+def run_details(meta: Meta) -> pd.DataFrame:
+    """Per model and harness: tasks, n-shot, task versions and metrics (values joined when
+    they vary over tasks)."""
+    runs = meta.runs_frame()
+    if runs.empty:
+        return runs
+
+    def joined(values: pd.Series) -> str:
+        distinct = [v for v in dict.fromkeys(values.astype(str)) if v]
+        return ", ".join(distinct[:6]) + (f", … ({len(distinct)})" if len(distinct) > 6 else "")
+
+    out = runs.groupby(["model", "harness"], sort=False).agg(
+        tasks=("task", "nunique"),
+        n_shot=("n_shot", joined),
+        versions=("version", joined),
+        metric=("metric", joined),
+        files=("file", "nunique"),
+    )
+    return out.reset_index().rename(columns={"n_shot": "n-shot", "versions": "task versions"})
+
+
+def categories_frame(bench: Benchmark) -> pd.DataFrame:
+    """Task and category, for the category editor."""
+    return pd.DataFrame({"task": bench.tasks, "category": bench.categories})
+
+
+def preview(bench: Benchmark) -> pd.DataFrame:
+    """Observed score per model (rows) and task (columns)."""
+    return pd.DataFrame(bench.estimate, index=list(bench.models), columns=list(bench.tasks))

@@ -1,0 +1,104 @@
+"""Embeddings page: widget groups (upload, settings).
+
+Widget keys are the page's link names (``views_embeddings.EmbeddingsSettings``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from benchuq.core.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
+from benchuq.dashboard import cache
+from benchuq.dashboard import views_embeddings as ve
+
+
+def embedding_upload() -> tuple[str, ve.Inputs] | None:
+    """Embeddings: upload embedding files and a meta table; ``(digest, inputs)`` or ``None``."""
+    c1, c2 = st.columns(2)
+    files = c1.file_uploader(
+        "Embedding files (one model or layer each; .npz may hold several)",
+        type=[s.lstrip(".") for s in EMBEDDING_SUFFIXES],
+        accept_multiple_files=True,
+        key="emb_files",
+        help=".npy: rows follow the meta table. .npz: an 'ids' array plus one (N, D) array "
+        "per model or layer. CSV/Parquet: an 'id' column and one column per dimension, or one "
+        "column holding each vector as a list.",
+    )
+    meta_file = c2.file_uploader(
+        "Meta table (id + features)", type=[s.lstrip(".") for s in META_SUFFIXES], key="emb_meta"
+    )
+    if not files or meta_file is None:
+        st.info("Upload at least one embedding file and the meta table.")
+        return None
+    raw = tuple((f.name, f.getvalue()) for f in files)
+    meta = (meta_file.name, meta_file.getvalue())
+    digest = ve.upload_digest((*raw, meta))
+    return digest, cache.embedding_inputs(digest, raw, meta)
+
+
+def embedding_settings(models: tuple[str, ...], tree: bool) -> None:
+    """Show the Embeddings page's settings (widget keys = link names).
+
+    Heads, dimensions, clip, eps, folds, replicates, level, seed, bins and, for several features
+    (``tree``), the EmbeddingTree's settings.
+    """
+    c1, c2, c3, c4 = st.columns(4)
+    c1.number_input("Heads", 1, 64, key="embeddings_heads")
+    c2.number_input("Dimensions per head", 1, 4096, key="embeddings_dims")
+    c3.number_input(
+        "Clip (leave out posteriors below)",
+        0.0,
+        0.5,
+        format="%.0e",
+        key="embeddings_clip",
+        help="Entities whose posterior of their own cluster is below this are left out of "
+        "the ALP of that head; the share left out is shown in the table.",
+    )
+    c4.number_input(
+        "Ridge eps",
+        1e-6,
+        100.0,
+        format="%g",
+        key="embeddings_eps",
+        help="Every covariance gets eps × (within-cluster variance per dimension) × "
+        "(dimensions per head) / (mean cluster size) added to its diagonal: more shrinkage "
+        "when clusters are small relative to the dimensions. A tiny eps gives overconfident "
+        "posteriors with small clusters.",
+    )
+    c1, c2, c3, c4 = st.columns(4)
+    c1.number_input(
+        "Cross-fitting folds",
+        1,
+        10,
+        key="embeddings_folds",
+        help="1 = fit and score on the same entities, as in the paper; this overfits when "
+        "clusters are small relative to the dimensions per head.",
+    )
+    auto = c2.checkbox(
+        "Default replicates",
+        key="embeddings_auto_reps",
+        help="200 when the Gaussians are refitted, 1000 for the linearised refit and when "
+        "scores are resampled.",
+    )
+    if not auto:
+        c2.number_input("Bootstrap replicates", 50, 5000, step=50, key="embeddings_reps")
+    c3.slider("Interval level (%)", 50.0, 99.0, step=1.0, key="embeddings_level", format="%.0f")
+    c4.number_input("Seed", 0, 2**31 - 1, key="embeddings_seed")
+    c1.number_input("Quantile bins (numeric features)", 2, 10, key="embeddings_bins")
+    if not tree:
+        return
+    c2.selectbox("Tree grown on", models, key="embeddings_reference")
+    c3.number_input("Tree depth limit", 1, 6, key="embeddings_depth")
+    c4.number_input("Minimum leaf size", 2, 10_000, key="embeddings_min_leaf")
+    c1.text_input(
+        "Prior weights",
+        key="embeddings_prior",
+        placeholder="dataset=2, length_words=0.5",
+        help="COLUMN=WEIGHT pairs, comma-separated; a weight above 1 favours splitting "
+        "on that feature (its MAP score gets + log weight). Default 1.",
+    )
+    st.checkbox(
+        "Split only where the likelihood rises (gain > 0)",
+        key="embeddings_min_gain",
+        help="Without this the tree splits whenever the depth and leaf-size limits allow.",
+    )

@@ -1,0 +1,51 @@
+"""Leaderboard table: models x summaries, groups, categories and tasks, an interval in each cell."""
+
+import streamlit as st
+
+from benchuq.dashboard import cache, upload, views_table
+from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.text import md_escape
+
+ctx = current()
+st.title("Leaderboard table")
+bench = ctx.require_bench()
+st.caption(
+    f"Each cell: observed score [{100 * ctx.level:.1f}% percentile interval] over "
+    f"{ctx.settings.reps} draws ({md_escape(ctx.settings.method)}), in "
+    f"{md_escape(ctx.figure_options().unit)}. Group columns as lm-eval reports them weigh each "
+    "task by its number of items ('size-weighted'); 'mean of k tasks' weighs every task the "
+    "same, as the categories and Overall do."
+)
+with guard("The table"):
+    loaded = upload.loaded_for(ctx.settings.data)
+    columns = views_table.table_columns(bench, loaded.meta.groups if loaded else ())
+    table = cache.wide_table(ctx.draws_key, ctx.models, ctx.level, columns, ctx.draws_all(), bench)
+    c1, c2, c3 = st.columns([2, 2, 1])
+    query = c1.text_input("Search models or columns", key="table_query")
+    kinds = c2.multiselect(
+        "Columns",
+        ["Summaries", "Groups", "Categories", "Tasks"],
+        default=["Summaries", "Groups", "Categories", "Tasks"],
+        key="table_kinds",
+    )
+    descending = c3.toggle("Best first", value=True, key="table_descending")
+    sort_by = st.selectbox("Sort by", [c.label for c in columns], key="table_sort")
+    shown = views_table.select(
+        table, query=query, kinds=kinds, sort_by=sort_by, descending=descending
+    )
+    st.dataframe(  # models as the index: it stays in view while scrolling sideways
+        views_table.cell_texts(shown, ctx.figure_options().scale).set_index("model"),
+        height=min(38 + 35 * len(shown.models), 720),
+    )
+    st.caption(
+        f"{len(shown.models)} of {len(table.models)} models, {len(shown.columns)} of "
+        f"{len(table.columns)} columns. The download holds every shown cell as numbers."
+    )
+    st.download_button(
+        "Download table (CSV)",
+        views_table.to_csv(shown),
+        file_name=f"table_{bench.name}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/download:",
+    )

@@ -1,0 +1,88 @@
+"""Real browser: a page's own choices travel in the copied link (issue #14.4).
+
+On Compare, pick the "structured" score, Bonferroni and five models; the copied URL, opened in a
+fresh browser context, shows the same page, the same choices and the same numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+TIMEOUT = 120_000
+
+
+def _ready(page) -> None:
+    page.get_by_role("heading", name="Compare models").first.wait_for(timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    wait_charts(page, TIMEOUT)
+    assert exceptions_shown(page) == []
+
+
+def _after(page, pattern: str) -> None:
+    """Wait for the URL to show the change, then for the app to settle."""
+    page.wait_for_url(re.compile(pattern), timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+
+
+def _chips(page) -> list[str]:
+    box = page.get_by_test_id("stMain").get_by_test_id("stMultiSelect")
+    names = box.get_by_role("button", name=re.compile("^Remove ")).all()
+    return [n.get_attribute("aria-label").removeprefix("Remove ") for n in names]
+
+
+def _choices(page) -> tuple[str, bool, list[str]]:
+    main = page.get_by_test_id("stMain")
+    box = main.get_by_test_id("stSelectbox").filter(has_text="Score")
+    score = box.locator("input").input_value() or box.inner_text().splitlines()[-1]
+    radio = main.get_by_test_id("stRadio").filter(has_text="Correction")
+    bonferroni = radio.get_by_role("radio", name="Bonferroni").is_checked()
+    return score.strip(), bonferroni, sorted(_chips(page))
+
+
+def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
+    first = browser.new_context(viewport=VIEWPORT)
+    page = first.new_page()
+    page.goto(f"{app_server}/compare?reps=500")
+    _ready(page)
+    assert len(_chips(page)) == 3  # the top three by default
+    main = page.get_by_test_id("stMain")
+
+    main.get_by_test_id("stSelectbox").filter(has_text="Score").locator("input").click()
+    page.get_by_role("option", name="structured", exact=True).click()
+    _after(page, r"compare_score=structured")
+    main.get_by_test_id("stRadio").filter(has_text="Correction").get_by_text("Bonferroni").click()
+    _after(page, r"compare_correction=bonferroni")
+    for name in ("Rotation", "VAE"):
+        main.get_by_test_id("stMultiSelect").locator("input").click()
+        page.keyboard.type(name)  # the option list is virtualised: filter it by typing
+        page.get_by_role("option", name=name, exact=True).click()
+        page.keyboard.press("Escape")
+        _after(page, rf"compare_models=[^&]*{name}")
+    wait_charts(page, TIMEOUT)
+    chosen = _choices(page)
+    assert chosen[:2] == ("structured", True)
+    assert len(chosen[2]) == 5 and {"Rotation", "VAE"} <= set(chosen[2])
+    verdicts = main.inner_text().split("Verdicts", 1)[1].split("Pairwise differences", 1)[0]
+    assert verdicts.count("Bonferroni") >= 10  # ten pairs, each with its verdict
+    link = page.url
+    view = main.inner_text()
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Share this view").click()
+    shared = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
+    assert shared.startswith(f"{app_server}/compare?") and "compare_score=structured" in shared
+    screenshot(page, "links_compare_first")
+
+    second = browser.new_context(viewport=VIEWPORT)  # a fresh browser: no session, no cookies
+    other = second.new_page()
+    other.goto(link)
+    _ready(other)
+    assert "/compare?" in other.url  # the same page is open
+    assert _choices(other) == chosen
+    assert other.get_by_test_id("stMain").inner_text() == view  # same choices, same numbers
+    screenshot(other, "links_compare_second")
+    first.close()
+    second.close()
