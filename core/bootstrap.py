@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -312,7 +313,12 @@ def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 # spreading 1-bit codes to 2 bits keeps it, so the out-of-core backends can always use 2 bits).
 PACK_CHUNK = 2**16  # items packed at a time (the key chunk stays in cache over the models)
 DIRECT_BITS = 20  # keys of at most this many bits are counted directly (np.bincount)
-_KEY_DTYPES = ((8, np.uint8), (16, np.uint16), (32, np.uint32), (64, np.uint64))
+_KEY_DTYPES: tuple[tuple[int, type[np.unsignedinteger[Any]]], ...] = (
+    (8, np.uint8),
+    (16, np.uint16),
+    (32, np.uint32),
+    (64, np.uint64),
+)
 
 
 def _pack_words(state: np.ndarray, order: np.ndarray, bits: int) -> np.ndarray:
@@ -365,10 +371,10 @@ def _distinct_words(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         order = np.argsort(uniques)
         return uniques[order].astype(np.uint64)[:, None], np.bincount(ids)[order]
     first, ids, counts = _first_appearance(_hash_rows(words))
-    if not np.array_equal(words, words[first[ids]]):
+    if np.array_equal(words, words[first[ids]]):
+        uniq = words[first]
+    else:
         uniq, counts = np.unique(words, axis=0, return_counts=True)
-        first = None
-    uniq = words[first] if first is not None else uniq
     order = np.lexsort(uniq.T)  # the last word is the most significant
     return uniq[order], counts[order]
 
@@ -419,7 +425,7 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
         np.add.at(V, cid, vals.T)
         np.add.at(A, cid, answered.T.astype(float))
         return _Units(V, A, np.ones(G))
-    if task.binary:
+    if task.state is not None:  # binary
         return _pattern_units(*_patterns(task.state, np.arange(M) if order is None else order))
     vals = np.asarray(task.values, dtype=float).T
     answered = ~np.isnan(vals)
@@ -504,8 +510,9 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     if bench.item_tasks is None:
         raise DataError("the paired bootstrap needs item-level scores.", column="score")
     om, _ = _canonical(bench.models)
-    clustered = any(task.cluster is not None for task in bench.item_tasks)
-    values = _paired_values(bench, reps, seed, lambda j: _units(bench.item_tasks[j], om))
+    tasks = bench.item_tasks
+    clustered = any(task.cluster is not None for task in tasks)
+    values = _paired_values(bench, reps, seed, lambda j: _units(tasks[j], om))
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []
     if clustered:

@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Literal, overload
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
@@ -84,6 +85,8 @@ class Labels(Sequence[str]):
     """
 
     __slots__ = ("codes", "names")
+    names: pa.Array
+    codes: np.ndarray | None
 
     def __init__(self, names: pa.Array | Sequence[str], codes: np.ndarray | None = None) -> None:
         if not isinstance(names, pa.Array):
@@ -133,7 +136,7 @@ class Labels(Sequence[str]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return np.array(self._strings().to_pylist(), dtype=dtype or str)
 
     def __repr__(self) -> str:
@@ -153,6 +156,10 @@ class Labels(Sequence[str]):
             h.update(memoryview(data)[int(offsets[0]) : int(offsets[-1])])
 
 
+@overload
+def _labels(x: Sequence[str] | Labels, *, encode: bool = True) -> Labels: ...
+@overload
+def _labels(x: None, *, encode: bool = True) -> None: ...
 def _labels(x: Sequence[str] | Labels | None, *, encode: bool = True) -> Labels | None:
     """``x`` as :class:`Labels`: codes into distinct names (``encode``) or one name per label."""
     if x is None or isinstance(x, Labels):
@@ -174,6 +181,12 @@ class ItemTask:
     """
 
     __slots__ = ("_answered", "cluster", "items", "state", "subgroup", "values")
+    items: Labels
+    state: np.ndarray | None
+    values: np.ndarray | None
+    cluster: Labels | None
+    subgroup: Labels | None
+    _answered: np.ndarray | None
 
     def __init__(
         self,
@@ -185,8 +198,7 @@ class ItemTask:
         scores = np.asarray(scores, dtype=float)
         if scores.ndim != 2:
             raise DataError("item scores must be a (models, items) matrix.", column="score")
-        state, values = _pack(scores)
-        self._set(_labels(items, encode=False), state, values, _labels(cluster), _labels(subgroup))
+        self._set(_labels(items, encode=False), _pack(scores), _labels(cluster), _labels(subgroup))
 
     @classmethod
     def stored(
@@ -199,20 +211,14 @@ class ItemTask:
         """Scores already in storage form, kept as they are (made read-only): a uint8 ``state``
         of 0, 1 and :data:`MISSING`, or float32/float64 ``values`` (``nan`` = missing)."""
         self = cls.__new__(cls)
-        binary = data.dtype == np.uint8
-        state, values = (data, None) if binary else (None, data)
-        self._set(_labels(items, encode=False), state, values, _labels(cluster), _labels(subgroup))
+        self._set(_labels(items, encode=False), data, _labels(cluster), _labels(subgroup))
         return self
 
     def _set(
-        self,
-        items: Labels | None,
-        state: np.ndarray | None,
-        values: np.ndarray | None,
-        cluster: Labels | None,
-        subgroup: Labels | None,
+        self, items: Labels, data: np.ndarray, cluster: Labels | None, subgroup: Labels | None
     ) -> None:
-        data = state if state is not None else values
+        """Check the label lengths and store ``data`` as ``state`` (uint8) or ``values``."""
+        binary = data.dtype == np.uint8
         for label, x in (("item", items), ("cluster", cluster), ("subgroup", subgroup)):
             if x is not None and len(x) != data.shape[1]:
                 raise DataError(f"{len(x)} {label} labels for {data.shape[1]} items.", column=label)
@@ -220,8 +226,8 @@ class ItemTask:
         put = object.__setattr__
         for k, v in (
             ("items", items),
-            ("state", state),
-            ("values", values),
+            ("state", data if binary else None),
+            ("values", None if binary else data),
             ("cluster", cluster),
             ("subgroup", subgroup),
             ("_answered", None),
@@ -232,8 +238,15 @@ class ItemTask:
         raise AttributeError("ItemTask is immutable")
 
     def __reduce__(self) -> tuple[object, ...]:
-        data = self.state if self.state is not None else self.values
-        return (ItemTask.stored, (self.items, data, self.cluster, self.subgroup))
+        return (ItemTask.stored, (self.items, self._data, self.cluster, self.subgroup))
+
+    @property
+    def _data(self) -> np.ndarray:
+        """The stored matrix: ``state`` when binary, else ``values`` (exactly one is set)."""
+        if self.state is not None:
+            return self.state
+        assert self.values is not None
+        return self.values
 
     @property
     def binary(self) -> bool:
@@ -243,14 +256,14 @@ class ItemTask:
     @property
     def shape(self) -> tuple[int, int]:
         """``(models, items)``."""
-        data = self.state if self.state is not None else self.values
-        return data.shape  # type: ignore[return-value]
+        M, n = self._data.shape
+        return M, n
 
     @property
     def scores(self) -> np.ndarray:
         """``(M, n)`` float64 scores, ``nan`` where missing (a new array on each access)."""
         if self.state is None:
-            out = self.values.astype(float)
+            out = self._data.astype(float)
         else:
             out = self.state.astype(float)
             out[self.state == MISSING] = np.nan
@@ -260,19 +273,21 @@ class ItemTask:
     @property
     def answered(self) -> np.ndarray:
         """``(M,)`` number of items each model has a score for."""
-        if self._answered is None:
+        answered = self._answered
+        if answered is None:
             if self.state is not None:
-                a = self.shape[1] - _count_rows(self.state, MISSING)
+                a = self.shape[1] - _count_rows(self.state, int(MISSING))
             else:
-                a = self.shape[1] - np.isnan(self.values).sum(axis=1)
-            object.__setattr__(self, "_answered", np.asarray(a, np.int64))
-        return self._answered
+                a = self.shape[1] - np.isnan(self._data).sum(axis=1)
+            answered = np.asarray(a, np.int64)
+            object.__setattr__(self, "_answered", answered)
+        return answered
 
     def sums(self) -> np.ndarray:
         """``(M,)`` sum of each model's scores (its number correct for binary scores)."""
         if self.state is not None:
             return _count_rows(self.state, 1).astype(float)
-        return np.nansum(self.values, axis=1, dtype=float)
+        return np.asarray(np.nansum(self._data, axis=1, dtype=np.float64))
 
     def means(self) -> np.ndarray:
         """``(M,)`` mean score of each model over its answered items (``nan`` if none)."""
@@ -283,19 +298,17 @@ class ItemTask:
     @property
     def nbytes(self) -> int:
         """Bytes held by the scores and label codes (names are shared strings)."""
-        data = self.state if self.state is not None else self.values
         codes = [x.codes for x in (self.cluster, self.subgroup) if x is not None]
-        return int(data.nbytes + sum(c.nbytes for c in codes if c is not None))
+        return int(self._data.nbytes + sum(c.nbytes for c in codes if c is not None))
 
     def take_models(self, rows: Sequence[int] | np.ndarray) -> ItemTask:
         """The same items for the models ``rows`` (in that order)."""
         idx = np.asarray(rows, dtype=np.intp)
-        data = self.state if self.state is not None else self.values
-        return ItemTask.stored(self.items, data[idx], self.cluster, self.subgroup)
+        return ItemTask.stored(self.items, self._data[idx], self.cluster, self.subgroup)
 
     def hash_into(self, h: hashlib._Hash) -> None:
         """Feed everything that affects a result to ``h``."""
-        data = self.state if self.state is not None else self.values
+        data = self._data
         h.update(f"{data.dtype}{data.shape}".encode())
         h.update(np.ascontiguousarray(data).tobytes())
         for x in (self.items, self.cluster, self.subgroup):
@@ -314,9 +327,9 @@ def _count_rows(state: np.ndarray, value: int) -> np.ndarray:
     return out
 
 
-def _pack(scores: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """(state, None) when every score is 0, 1 or nan, else (None, values): float32 when that
-    holds every score exactly, float64 otherwise."""
+def _pack(scores: np.ndarray) -> np.ndarray:
+    """The storage form of ``scores``: a uint8 ``state`` when every score is 0, 1 or nan, else
+    ``values`` as float32 when that holds every score exactly, float64 otherwise."""
     M, n = scores.shape
     step = max(1, _ROWS_PER_PASS // max(M, 1))
     binary, exact = True, True
@@ -330,8 +343,8 @@ def _pack(scores: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         for a in range(0, n, step):
             part = scores[:, a : a + step]
             state[:, a : a + step] = np.where(np.isnan(part), MISSING, part)
-        return state, None
-    return None, scores.astype(np.float32 if exact else float)
+        return state
+    return scores.astype(np.float32 if exact else float)
 
 
 @overload

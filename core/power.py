@@ -335,7 +335,7 @@ def _group_label(group: str | Sequence[float] | np.ndarray, names: Sequence[str]
 
 
 def _item_cov(
-    scores: np.ndarray, cluster: tuple[str, ...] | None
+    scores: np.ndarray, cluster: Sequence[str] | None
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """(cov, cov_iid, sum of squared cluster sizes) of the model means of one task.
 

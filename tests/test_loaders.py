@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchuq.core.data import Benchmark, DataError
+from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.readers.classify import detect_format, file_columns
 from benchuq.core.readers.columns import missing_columns, required_columns
 from benchuq.core.readers.loaders import (
@@ -515,7 +515,9 @@ def test_item_formats_and_shards_read_alike(
         shuffled.iloc[k::3].to_parquet(shards / f"part-{k}.parquet")
     for path in ("x.parquet", "x.tsv", "x.jsonl"):
         _same(load_path(tmp_path / path), want)
-    by_folder, by_glob = load_path(shards), load_path(str(shards / "part-*.parquet"))
+    # default names differ (the folder's name; "data" for a pattern), so both are given one
+    by_folder = load_path(shards, name="shards")
+    by_glob = load_path(str(shards / "part-*.parquet"), name="shards")
     assert by_folder.models == by_glob.models and by_folder.content_hash == by_glob.content_hash
     for j, t in enumerate(want.tasks):  # shuffled rows: same scores per (model, item)
         a, b = want.item_tasks[j], by_folder.item_tasks[by_folder.tasks.index(t)]
@@ -523,6 +525,19 @@ def test_item_formats_and_shards_read_alike(
         rows = [by_folder.models.index(m) for m in want.models]
         assert np.array_equal(a.scores, b.scores[np.ix_(rows, pos)], equal_nan=True)
     assert want.item_tasks[0].binary and want.n.sum() == len(frame)
+
+
+def test_each_item_task_is_stored_as_if_alone() -> None:
+    """A binary task next to continuous ones is kept as bytes and an exact one as float32, as
+    ItemTask stores each alone: storage, content hash and bootstrap ignore the other tasks."""
+    rows = [("t", 1, 0), ("u", 0.5, 0.1), ("v", 0.5, 0.25)]
+    text = "model,task,item,score\n" + "".join(f"A,{t},1,{a}\nB,{t},1,{b}\n" for t, a, b in rows)
+    bench = load_files([("x.csv", text.encode())])
+    t, u, v = bench.item_tasks
+    assert t.binary and t.state.dtype == np.uint8
+    assert u.values.dtype == np.float64 and v.values.dtype == np.float32
+    alone = tuple(ItemTask(it.items, it.scores) for it in bench.item_tasks)
+    assert bench._replace(item_tasks=alone).content_hash == bench.content_hash
 
 
 def test_item_names_are_stripped_and_checked_once(tmp_path: Path) -> None:

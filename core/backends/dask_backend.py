@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -34,6 +35,9 @@ import pyarrow.parquet as pq
 from benchuq.core.backends import DataSource
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+
+if TYPE_CHECKING:  # distributed is imported only when the backend runs
+    from distributed import Client, LocalCluster
 
 __all__ = ["BUCKETS", "open_dask"]
 
@@ -164,7 +168,7 @@ def bucket_sums(
     return right, answered
 
 
-def _client(workers: int | None, scheduler: str | None):
+def _client(workers: int | None, scheduler: str | None) -> tuple[Client, LocalCluster | None]:
     from distributed import Client, LocalCluster
 
     if scheduler:
@@ -253,7 +257,7 @@ def open_dask(
     return DataSource(bench, draws)
 
 
-def _close(client, cluster) -> None:
+def _close(client: Client, cluster: LocalCluster | None) -> None:
     client.close()
     if cluster is not None:
         cluster.close()

@@ -191,6 +191,7 @@ def _aggregate(
         dup = con.execute(
             "SELECT model, task, item FROM src GROUP BY ALL HAVING count(*) > 1 LIMIT 1"
         ).fetchone()
+        assert dup is not None  # a flagged group has a repeated (model, task, item)
         raise DataError(
             f"model '{dup[0]}', task '{dup[1]}', item '{dup[2]}' appears more than once.",
             file=files[0].name,

@@ -119,7 +119,7 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
         if suffix in (".json", ".jsonl", ".parquet", ".pq") or _header_claims(src):
             raise
         return File(src, "other", reason="text that is not a table")
-    if f.kind == "wide" and not _wide_shaped(f.table):
+    if f.kind == "wide" and not (isinstance(f.table, Table) and _wide_shaped(f.table)):
         return File(src, "other", reason="a table without a model column")
     return f
 
@@ -146,7 +146,7 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
         return File(src, "lm_eval_samples")
     head = header_table(src)  # long item tables: read at Arrow speed (issue 18)
     if head is not None and (f := _table_kind(src, head, columns)).kind == "items":
-        arrow = read_arrow(src, apply_aliases(f.table), FEW_NAMES)
+        arrow = read_arrow(src, apply_aliases(rename_columns(head, columns)), FEW_NAMES)
         if arrow is not None:
             return File(src, "items", arrow, f.raw_columns)
     if base.endswith(".jsonl"):
@@ -185,10 +185,8 @@ def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> File
     return File(src, kind, table, tuple(str(c) for c in raw.frame.columns))
 
 
-def _wide_shaped(table: Table | None) -> bool:
+def _wide_shaped(table: Table) -> bool:
     """A ``model`` column, or names in the first column and numbers in most other cells."""
-    if table is None:
-        return False
     frame = table.frame
     if "model" in frame.columns:
         return True

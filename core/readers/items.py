@@ -60,7 +60,8 @@ class Codes:
 @dataclass(frozen=True)
 class Rows:
     """Where each record came from: ``files`` with their record ranges ``starts`` and the
-    reported row of their first record, or explicit per-record ``file``/``row`` arrays."""
+    reported row of their first record (Arrow shards), or explicit per-record ``file``/``row``
+    arrays (the pandas path); exactly one of the two is given."""
 
     files: tuple[str, ...]
     starts: np.ndarray | None = None
@@ -70,10 +71,12 @@ class Rows:
 
     def locate(self, i: int) -> tuple[str, int]:
         """(file name, reported row) of record ``i``."""
-        if self.row is not None:
+        if self.file is not None and self.row is not None:
             return self.files[int(self.file[i])], int(self.row[i])
-        f = int(np.searchsorted(self.starts, i, side="right")) - 1
-        return self.files[f], self.first_rows[f] + int(i - self.starts[f])
+        starts = self.starts
+        assert starts is not None
+        f = int(np.searchsorted(starts, i, side="right")) - 1
+        return self.files[f], self.first_rows[f] + int(i - starts[f])
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,9 @@ class ItemRecords:
         file, files = pd.factorize(frame["file"].to_numpy(object))
         rows = Rows(tuple(map(str, files)), file=file, row=frame["row"].to_numpy(np.int64))
         return cls(
-            *(codes(c) for c in ("model", "task", "item")),
+            model=codes("model"),
+            task=codes("task"),
+            item=codes("item"),
             score=frame["score"].to_numpy(float),
             labels={c: codes(c) for c in LABEL_COLUMNS if c in frame.columns},
             rows=rows,
@@ -117,16 +122,15 @@ def item_records(tables: Table | ArrowTable | Sequence[ArrowTable]) -> ItemRecor
     for t in shards:
         _require(t.name, set(t.columns), t.num_rows)
     lengths = [t.num_rows for t in shards]
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     rows = Rows(
-        tuple(t.name for t in shards),
-        starts=np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-        first_rows=tuple(t.first_row for t in shards),
+        tuple(t.name for t in shards), starts=starts, first_rows=tuple(t.first_row for t in shards)
     )
     present = [c for c in LABEL_COLUMNS if all(c in t.columns for t in shards)]
     text = {c: _encode([t.column(c) for t in shards], c, rows) for c in ("model", "task", "item")}
     return ItemRecords(
         **text,
-        score=_scores(shards, rows),
+        score=_scores(shards, starts, rows),
         labels={c: _encode([t.column(c) for t in shards], c, rows) for c in present},
         rows=rows,
     )
@@ -226,13 +230,13 @@ def _empty(column: str, i: int, rows: Rows) -> None:
     )
 
 
-def _scores(shards: list[ArrowTable], rows: Rows) -> np.ndarray:
-    """The score column as float64; text scores (``75%``) and blanks go through
-    :func:`number_column` for its parsing and messages."""
-    out = np.empty(rows.starts[-1])
+def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndarray:
+    """The score column as float64 (shard ``k`` in records ``starts[k]:starts[k+1]``); text
+    scores (``75%``) and blanks go through :func:`number_column` for its parsing and messages."""
+    out = np.empty(starts[-1])
     for k, t in enumerate(shards):
         col = t.column("score")
-        a, b = rows.starts[k], rows.starts[k + 1]
+        a, b = starts[k], starts[k + 1]
         if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
             if pa.types.is_dictionary(col.type):
                 col = col.cast(col.type.value_type)
@@ -286,16 +290,17 @@ def items_benchmark(
         data = np.full((M, P), np.nan)
         _fill(data, rec.model.codes, col, score)
         filled = P * M - int(np.count_nonzero(np.isnan(data)))
-        if np.array_equal(score.astype(np.float32), score):  # exact in float32 (data.py)
-            data = data.astype(np.float32)
     if filled != len(rec):
         _duplicate_error(rec, col)
     labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
+    # mixed scores: each task stored as ItemTask makes it (bytes if binary, float32 if exact), so
+    # the storage, the content hash and the bootstrap do not depend on the other tasks
+    make = ItemTask.stored if binary else ItemTask
     items = []
     for j in range(T):
         a, b = int(bounds[j]), int(bounds[j + 1])
         items.append(
-            ItemTask.stored(
+            make(
                 Labels(rec.item.names, item_code[a:b]),
                 data[:, a:b],
                 *(
@@ -346,8 +351,8 @@ def _columns(
         item_code = np.argsort(owner.astype(key_type), kind="stable").astype(np.int32)
         pos = np.empty(D, np.int32 if D < 2**31 else np.int64)
         pos[item_code] = np.arange(D)
-        col = pos[item]
-        task_of = owner[item_code]
+        col: np.ndarray = pos[item]
+        task_of: np.ndarray = owner[item_code]
     else:
         key = task.astype(np.int64) * D + item
         if T * D <= max(DIRECT_PAIRS_PER_ROW * len(key), 2**20):

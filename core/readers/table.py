@@ -482,18 +482,22 @@ class ArrowTable:
     columns: dict[str, str]
     first_row: int
     blank_is_missing: bool
-    table: pa.Table | None = None  # text formats: the needed columns, read at once
-    parquet: pq.ParquetFile | None = None  # Parquet: read one column at a time
+    #: text formats: the needed columns, read at once; Parquet: the file, read a column at a time
+    data: pa.Table | pq.ParquetFile
 
     @property
     def num_rows(self) -> int:
-        return self.table.num_rows if self.table is not None else self.parquet.metadata.num_rows
+        """Rows in the table (for Parquet, from its footer)."""
+        if isinstance(self.data, pa.Table):
+            return int(self.data.num_rows)
+        return int(self.data.metadata.num_rows)
 
     def column(self, ours: str) -> pa.ChunkedArray:
+        """Our column ``ours`` (the file's ``columns[ours]``)."""
         theirs = self.columns[ours]
-        if self.table is not None:
-            return self.table.column(theirs)
-        return self.parquet.read(columns=[theirs]).column(0)
+        if isinstance(self.data, pa.Table):
+            return self.data.column(theirs)
+        return self.data.read(columns=[theirs]).column(0)
 
 
 def _head_text(src: Source) -> str | None:
@@ -566,17 +570,17 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
     try:
         if is_parquet(src):
             schema = pq.read_schema(pa.BufferReader(src.data))
-            text = [
+            strings = [
                 columns[c]
                 for c in few_names
                 if c in columns
                 and schema.field(columns[c]).type in (pa.string(), pa.large_string())
             ]
-            parquet = pq.ParquetFile(pa.BufferReader(src.data), read_dictionary=text)
-            return ArrowTable(src.name, columns, 2, False, parquet=parquet)
+            parquet = pq.ParquetFile(pa.BufferReader(src.data), read_dictionary=strings)
+            return ArrowTable(src.name, columns, 2, False, parquet)
         if src.name.lower().endswith(".jsonl"):
             table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
-            return ArrowTable(src.name, columns, 1, False, table=table)
+            return ArrowTable(src.name, columns, 1, False, table)
         text = _head_text(src) or ""
         lines = text.splitlines()
         sep = _sniff_delimiter("\n".join(lines[:-1] or lines), src.name)
@@ -598,4 +602,4 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
         pc.any(pc.equal(c.dictionary, "")).as_py() for c in first.chunks
     ):  # an empty line (read as a row of empty fields) or an empty name: the pandas way
         return None
-    return ArrowTable(src.name, columns, 2, True, table=table)
+    return ArrowTable(src.name, columns, 2, True, table)
