@@ -225,11 +225,12 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
 
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
-    if len(args.data) != 1:
-        if args.backend not in (None, "memory"):
+    if len(args.data) != 1 or args.tasks is not None or args.format not in ("auto", "items"):
+        if args.backend not in (None, "memory"):  # these backends read neither --tasks nor formats
             raise UsageError(
                 f"--backend {args.backend} reads one DATA (a Parquet file, a folder or a glob "
-                f"of Parquet shards); got {len(args.data)}."
+                f"of Parquet item shards; got {len(args.data)}), without --tasks and with "
+                "--format auto or items."
             )
         return None
     backend = choose_backend(args.data[0], args.backend)

@@ -117,3 +117,7 @@ def test_cli_backend_flag_gives_the_same_leaderboard(
     assert out["memory"]["rows"] == out["duckdb"]["rows"]  # same models, same numbers
     assert main(["ranks", str(folder), "--backend", "dask", "--workers", "0"]) == 2
     assert "--workers 0" in capsys.readouterr().err
+    # a task table or another format would be ignored out of core: refused, not dropped
+    assert main(["ranks", str(folder), "--backend", "duckdb", "--tasks", "t.csv"]) == 2
+    assert "without --tasks" in capsys.readouterr().err
+    assert main(["ranks", str(folder), "--backend", "duckdb", "--format", "long"]) == 2

@@ -540,6 +540,17 @@ def test_each_item_task_is_stored_as_if_alone() -> None:
     assert bench._replace(item_tasks=alone).content_hash == bench.content_hash
 
 
+def test_shards_must_agree_on_label_columns() -> None:
+    """A cluster column in one shard only is refused (dropping it would ignore the clusters)."""
+    one = "model,task,item,score,cluster\nA,t,1,1,c1\nB,t,1,0,c1\n"
+    two = "model,task,item,score\nA,t,2,0\nB,t,2,1\n"
+    with pytest.raises(DataError, match="no 'cluster' column") as err:
+        load_files([("a.csv", one.encode()), ("b.csv", two.encode())])
+    assert err.value.file == "b.csv" and err.value.column == "cluster"
+    both = load_files([("a.csv", one.encode()), ("b.csv", one.replace(",1,", ",2,").encode())])
+    assert both.item_tasks[0].cluster == ("c1", "c1")
+
+
 def test_item_names_are_stripped_and_checked_once(tmp_path: Path) -> None:
     text = "model,task,item,score\nA ,t,1,1\n A,t,2,0\nB,t,1,1\n"
     bench = load_files([("x.csv", text.encode())])

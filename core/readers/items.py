@@ -126,7 +126,16 @@ def item_records(tables: Table | ArrowTable | Sequence[ArrowTable]) -> ItemRecor
     rows = Rows(
         tuple(t.name for t in shards), starts=starts, first_rows=tuple(t.first_row for t in shards)
     )
-    present = [c for c in LABEL_COLUMNS if all(c in t.columns for t in shards)]
+    for c in LABEL_COLUMNS:  # a label column in some shards only would be dropped silently
+        lacking = [t.name for t in shards if c not in t.columns]
+        if 0 < len(lacking) < len(shards):
+            raise DataError(
+                f"this file has no '{c}' column, but other files of the item table do.",
+                file=lacking[0],
+                column=c,
+                hint=f"give every file the same columns (add '{c}', or drop it everywhere).",
+            )
+    present = [c for c in LABEL_COLUMNS if c in shards[0].columns]
     text = {c: _encode([t.column(c) for t in shards], c, rows) for c in ("model", "task", "item")}
     return ItemRecords(
         **text,
