@@ -3,6 +3,8 @@ the Dask backend gives bit-identical draws on 1, 2 and 4 worker processes."""
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,14 @@ from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.readers import load_path
+
+
+@pytest.fixture(autouse=True)
+def _plain_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's worker processes start by importing the parent's ``__main__``: an AppTest earlier in
+    the session leaves the app script there (streamlit runs it as ``__main__``), and a worker
+    would run the app and fail to start. The workers get an empty ``__main__`` instead."""
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
 
 
 def write_shards(folder: Path, seed: int = 0, models: int = 5, items: int = 240) -> Path:
