@@ -21,6 +21,7 @@ from benchuq.dashboard.views_embeddings import (
 )
 from benchuq.dashboard.views_epp import EppPair, EppSettings
 from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
+from benchuq.dashboard.views_table import TableSettings
 from benchuq.dashboard.views_weights import WeightsSettings
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 #: (settings class, title of the page that owns it), in menu order.
 PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
+    (TableSettings, "Leaderboard table"),
     (CompareSettings, "Compare models"),
     (RanksSettings, "Ranks"),
     (WeightsSettings, "Task weights"),

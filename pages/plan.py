@@ -104,6 +104,9 @@ ctx, ss = current(), st.session_state
 if "_plan_link" not in ss:  # the page's first run: a link's settings go into the widgets
     ss["_plan_link"], ss["_plan_notices"] = vp.parse_link(st.query_params.to_dict())
     ss.update(vp.widget_state(ss["_plan_link"]))
+elif "_plan_kept" in ss:  # back from another page (which dropped these widgets' state)
+    for key, value in vp.widget_state(ss["_plan_kept"]).items():
+        ss.setdefault(key, value)
 for key, value in vp.widget_state(vp.DEFAULTS).items():
     ss.setdefault(key, value)
 st.title("Plan the next evaluation")
@@ -127,7 +130,8 @@ with guard("The plan"):
         show_plan(design)
 for notice in ss["_plan_notices"]:
     box.warning(md_escape(str(notice)), icon=":material/link_off:")
-query = vp.to_query(vp.from_widgets(ss), top if mode == "data" else ())
+ss["_plan_kept"] = vp.from_widgets(ss)
+query = vp.to_query(ss["_plan_kept"], top if mode == "data" else ())
 if ss.setdefault("_plan_first_query", query) != query:
     ss["_plan_notices"] = []
 st.query_params.update({k: v for k, v in query.items() if st.query_params.get(k) != v})

@@ -2,7 +2,10 @@
 # The project's one test command (README "Run the tests"; .ci/run calls exactly this).
 # Installs what the tests need (the package with its test extras, Debian's chromium for the
 # real-browser tests), then lints, checks formatting, type-checks (scripts/typecheck.py: mypy on
-# the packages listed in pyproject's [tool.mypy]) and runs the whole suite.
+# the packages listed in pyproject's [tool.mypy]) and runs the whole suite (the wheel test
+# included). Then the floor check: every direct dependency at its declared minimum in a fresh venv
+# (tests/floors.py), where the lint, the format check and the fast suite run again, and then the
+# smoke check of the product (tests/smoke.py) on the runtime minimums. Any failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,14 +19,28 @@ if ! command -v chromium >/dev/null 2>&1; then
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-python3 -m ruff check .
-python3 -m ruff format --check .
-python3 scripts/typecheck.py
+checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest
+    local py=$1 status=0
+    shift
+    "$py" -m ruff check . || status=$?
+    "$py" -m ruff format --check . || status=$?
+    "$py" -m pytest -q -p no:cacheprovider "$@" || status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "pytest collected no tests: that is a failure, not a pass." >&2
+        status=1
+    fi
+    return "$status"
+}
 
 status=0
-python3 -m pytest -q -p no:cacheprovider "$@" || status=$?
-if [ "$status" -eq 5 ]; then
-    echo "pytest collected no tests: that is a failure, not a pass." >&2
-    exit 1
-fi
+python3 scripts/typecheck.py || status=$?  # against the newest stubs only: old ones type differently
+checks python3 "$@" || status=$?
+
+echo "Floor check: every dependency at its declared minimum (tests/floors.py) ..."
+floors=$(mktemp -d)
+trap 'rm -rf "$floors"' EXIT
+floor_python=$(python3 tests/floors.py "$floors")
+checks "$floor_python" -m "not slow and not browser and not install" || status=$?
+python3 tests/floors.py --runtime "$floors" >/dev/null
+"$floor_python" tests/smoke.py || status=$?
 exit "$status"

@@ -44,14 +44,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def run_app(timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterator[str]:
+def run_app(
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+    launcher: tuple[str, ...] = (sys.executable, "-m", "benchuq"),
+    cwd: Path = ROOT,
+) -> Iterator[str]:
     """Start ``benchuq app`` (the installed launcher) on a free port; yield its base URL; stop it
-    by its PID. ``env`` adds environment variables (e.g. the store's location)."""
+    by its PID. ``env`` adds environment variables (e.g. the store's location); ``launcher`` and
+    ``cwd`` run another install (the wheel test's venv) from another folder."""
     port = free_port()
     cmd = [
-        sys.executable,
-        "-m",
-        "benchuq",
+        *launcher,
         "app",
         "--headless",
         "--host",
@@ -65,7 +69,7 @@ def run_app(timeout: float = 60.0, env: dict[str, str] | None = None) -> Iterato
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"server_{port}.log", "wb")
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
     )
     url = f"http://127.0.0.1:{port}"
     try:
