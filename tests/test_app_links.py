@@ -31,6 +31,10 @@ CASES = {
         },
     ),
     "ranks.py": ({"ranks_level": "0.8"}, {"ranks_level": 80.0}),
+    "plan.py": (
+        {"data": "sample:alpaca_eval", "plan_delta": "2", "plan_power": "0.9"},
+        {"plan_delta": 2.0, "plan_power": 90.0},
+    ),
     "table.py": (
         {
             "table_query": "Sup",

@@ -78,6 +78,7 @@ from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes.priors import LogPrior, ModelPrior
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
@@ -300,6 +301,7 @@ def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.asarray(bench.n, np.int64), np.asarray(bench.correct, np.int64), present
 
 
+@blas_policy
 class _SamplerSettings(TypedDict):
     """The settings :func:`fit` passes to both samplers."""
 

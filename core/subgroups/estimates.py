@@ -45,6 +45,7 @@ from benchuq.core.subgroups.ebci import (
     _check_kurtosis,
     ebci,
 )
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
 
 __all__ = [
@@ -502,6 +503,7 @@ def _check_options(
     return kappa if kappa == "estimated" else _check_kurtosis(kappa)
 
 
+@blas_policy
 def analyze(
     units: Units,
     *,
