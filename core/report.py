@@ -197,12 +197,12 @@ def _lead_sentences(
         return [
             f"{leader} leads with {score}.",
             f"Every other model scores lower than {leader}, and the data can tell each of them "
-            f"apart from {leader} (the difference from {leader} has a {q} interval above 0, "
-            "one model at a time).",
+            f"apart from {leader} ({leader}'s lead over each has a {q} interval above 0, one "
+            "model at a time).",
         ]
     return [
         f"No clear winner: {leader} has the highest score, {score}, but the data cannot tell "
-        f"{_names(tied)} apart from it (the difference from {leader} has a {q} interval that "
+        f"{_names(tied)} apart from it ({leader}'s lead over each has a {q} interval that "
         "includes 0).",
     ]
 
