@@ -3,6 +3,7 @@ document is self-contained (dashboard.report)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import numpy as np
@@ -139,7 +140,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
     assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 4
     for sentence in f.headline + f.caveats:
-        assert sentence.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in doc
+        assert html.escape(sentence) in doc
     assert "sha256 abc" in doc and "?data=upload" in doc
 
 
