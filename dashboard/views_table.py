@@ -29,6 +29,7 @@ from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.groups import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.core.readers.meta import Group
+from benchuq.dashboard.text import csv_bytes
 
 __all__ = ["Column", "WideTable", "cell_texts", "select", "table_columns", "to_csv", "wide_table"]
 
@@ -202,4 +203,4 @@ def to_csv(table: WideTable) -> bytes:
         out[c.label] = table.estimate[:, j]
         out[f"{c.label} low"] = table.low[:, j]
         out[f"{c.label} high"] = table.high[:, j]
-    return pd.DataFrame(out).to_csv(index=False).encode()
+    return csv_bytes(pd.DataFrame(out))

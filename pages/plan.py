@@ -120,7 +120,11 @@ with guard("The plan"):
         design = vp.assumptions_design(vp.from_widgets(ss))
     elif ctx.bench is None:
         design = None
-        st.error(ctx.error or "No data loaded. Pick a sample or upload files on the Data page.")
+        st.error(
+            md_escape(
+                ctx.error or "No data loaded. Pick a sample or upload files on the Data page."
+            )
+        )
     else:
         design, top = data_design(ctx.bench)
     if design is not None:
