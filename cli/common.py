@@ -172,13 +172,13 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def read_file(path: str) -> bytes:
-    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DataError("no such file.", file=path, hint="check the path.") from None
-    except OSError as err:
-        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
+    """The bytes of the file ``path`` (read up to the size cap of ``core.readers.files``); a
+    missing, unreadable or too large file is a DataError naming it."""
+    from benchuq.core.readers.files import read_capped
+
+    if not Path(path).exists():
+        raise DataError("no such file.", file=path, hint="check the path.")
+    return read_capped(path)
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:

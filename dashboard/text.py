@@ -21,7 +21,8 @@ import pandas as pd
 
 __all__ = ["csv_bytes", "csv_cell", "md_escape", "plotly_escape", "visible"]
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
+_SETEXT = re.compile(r"(?m)^(\s*)=")  # a line of '=' would turn the line above into a heading
 # bidi embeddings/overrides/isolates and marks, zero-width and BOM characters, C0/C1 controls
 # other than tab and newline
 _INVISIBLE = re.compile(
@@ -43,7 +44,7 @@ def md_escape(text: object) -> str:
     :class:`~benchuq.core.data.DataError`), goes into ``st.markdown``, ``st.caption``,
     ``st.error``/``st.warning`` or a widget label (all of which render Markdown).
     """
-    return _MD_SPECIAL.sub(r"\\\1", visible(text))
+    return _SETEXT.sub(r"\1\\=", _MD_SPECIAL.sub(r"\\\1", visible(text)))
 
 
 def plotly_escape(text: object) -> str:
