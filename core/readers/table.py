@@ -463,29 +463,29 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
 _NONFINITE = {"nan", "inf", "-inf", "+inf", "infinity", "-infinity", "none", "null", "na", "n/a"}
 
 
+def _count_error(table: Table, column: str, i: int, what: str) -> DataError:
+    return DataError(
+        f"{what} for a count {ROW_NOTE}.",
+        file=table.name,
+        row=table.row(i),
+        column=column,
+        hint=f"'{column}' counts items; give whole numbers up to {2**53:,}.",
+    )
+
+
 def integer_column(table: Table, column: str) -> np.ndarray:
     """A column of whole numbers (``12`` or ``12.0``); fractions, booleans and counts beyond
     2**53 (not exact as floats) are errors by row."""
     raw = table.frame[column]
     flags = np.flatnonzero(raw.map(lambda v: isinstance(v, bool | np.bool_)).to_numpy(bool))
     if flags.size:
-        raise DataError(
-            f"{raw.iloc[int(flags[0])]} is a boolean, not a count {ROW_NOTE}.",
-            file=table.name,
-            row=table.row(int(flags[0])),
-            column=column,
-            hint=f"'{column}' counts items; give whole numbers.",
+        raise _count_error(
+            table, column, int(flags[0]), f"a boolean ({raw.iloc[int(flags[0])]}) is not valid"
         )
     x = number_column(table, column)
     big = np.flatnonzero(np.abs(x) > 2.0**53)
     if big.size:
-        raise DataError(
-            f"{x[big[0]]:g} is too large for a count {ROW_NOTE}.",
-            file=table.name,
-            row=table.row(int(big[0])),
-            column=column,
-            hint=f"'{column}' counts items; give at most {2**53:,}.",
-        )
+        raise _count_error(table, column, int(big[0]), f"{x[big[0]]:g} is too large")
     bad = np.flatnonzero(np.abs(x - np.round(x)) > 1e-9)
     if bad.size:
         raise DataError(
