@@ -23,7 +23,9 @@ __all__ = [
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "check_caps",
     "check_level",
+    "check_pairwise",
     "fit_bayes",
     "load_benchmark",
     "make_draws",
@@ -34,6 +36,20 @@ __all__ = [
 
 class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
+
+
+def check_caps(args: argparse.Namespace) -> None:
+    """Hard limits of ``--reps``, ``--chains``, ``--draws`` and ``--warmup`` (``core.budget.CAPS``),
+    and at least 50 replicates (fewer give percentile intervals of no width), before any work."""
+    from benchuq.core.budget import CAPS, check_cap
+
+    for name in CAPS:
+        value = getattr(args, name, None)
+        if isinstance(value, int):
+            check_cap(name, value, flag=f"--{name}")
+    reps = getattr(args, "reps", None)
+    if isinstance(reps, int) and reps < 50:
+        raise UsageError(f"--reps {reps} is too few; use at least 50 (2000 is typical).")
 
 
 # core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
@@ -202,13 +218,25 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     """Draws of per-task performance by the method the flags name."""
     from benchuq.core.bootstrap import bootstrap
+    from benchuq.core.budget import check_cells
 
     if getattr(args, "method", "bootstrap") == "bayes":
         return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
+    check_cells(args.reps, len(bench.models), len(bench.tasks))
     return bootstrap(bench, reps=args.reps, seed=args.seed)
+
+
+def check_pairwise(
+    args: argparse.Namespace, bench: Benchmark, what: str, models: int | None = None
+) -> None:
+    """Refuse pairwise work (``reps x models^2``; default all models) over the per-request
+    budget (core.budget)."""
+    from benchuq.core.budget import check_pairs
+
+    check_pairs(getattr(args, "reps", 1) or 1, models or len(bench.models), what=what)
 
 
 def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:

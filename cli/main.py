@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from benchuq.cli.common import UsageError, print_notes
+from benchuq.cli.common import UsageError, check_caps, print_notes
 from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_caps(args)
         code = int(args.func(args) or 0)
     except (DataError, InvalidArgument, UsageError) as err:
         print(f"benchuq {args.command}: error: {err}", file=sys.stderr)

@@ -16,6 +16,7 @@ import streamlit as st
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.state import Settings
@@ -109,7 +110,7 @@ def guard(what: str = "This analysis") -> Iterator[None]:
     quote a name from the data) and go on."""
     try:
         yield
-    except DataError as err:
+    except (DataError, InvalidArgument) as err:  # bad data, or a setting over a limit
         st.error(md_escape(err))
     except Exception as err:
         st.error(f"{what} failed: {type(err).__name__}: {md_escape(err)}")
