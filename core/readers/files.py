@@ -169,6 +169,9 @@ def expand_archives(
         runs = {str(p.parent) for p in paths if p.name == "run_spec.json"}
         for m, path in zip(members, paths, strict=True):
             parent = str(path.parent)
+            if path.is_absolute() or ".." in path.parts:  # never resolved: named, not read
+                skipped.append(f"{name}/{m.filename}")
+                continue
             if any(part.startswith(".") or part == "__MACOSX" for part in path.parts[:-1]):
                 continue
             if parent in runs and path.name not in HELM_FILES:

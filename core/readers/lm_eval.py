@@ -401,6 +401,12 @@ def _task_n(
     ns = n_samples.get(task)
     if isinstance(ns, dict):
         n = ns.get("effective", ns.get("original"))
+        if isinstance(n, bool) or (isinstance(n, int) and n > 2**53):
+            raise DataError(
+                f"task '{task}': n-samples {str(n)[:20]} is not a count of items.",
+                column="n-samples",
+                hint="give the number of evaluated items as a whole number.",
+            )
         if isinstance(n, int) and n > 0:
             return n, "n-samples"
     if tasks is not None:

@@ -284,7 +284,7 @@ def read_files(
     if not data and len(classified) == 1 and classified[0].kind == "alpaca_leaderboard":
         data = classified
     if not data:
-        _no_results(classified, others, skip_note, origin)
+        _no_results(classified, others, skip_note, origin or (str(files[0][0]) if files else None))
     if task_tables:
         if task_info is not None or len(task_tables) > 1:
             raise DataError(
@@ -346,7 +346,8 @@ def _no_results(
             "them (in the same folder, or as the task table).",
         )
     raise DataError(
-        "no results among the files: " + skip_note.replace("\n", "; "),
+        "no results among the files: "
+        + (skip_note.replace("\n", "; ") or "none could be read (hidden or outside the archive)."),
         file=origin or (others[0].src.name if others else None),
         hint="give the result files (lm-eval results_*.json, HELM run folders, tables with a "
         "model column ...).",

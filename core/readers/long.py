@@ -446,12 +446,25 @@ def wide_to_long(table: Table) -> Table:
             hint="put model names in the first column and one column per task.",
         )
     model_col = "model" if "model" in frame.columns else frame.columns[0]
-    for c in frame.columns:
-        if c != model_col:
-            number_column(table, c, allow_missing=True)  # errors name the task column
-    long = frame.melt(id_vars=[model_col], var_name="task", value_name="accuracy")
-    long = long.rename(columns={model_col: "model"})
+    tasks = [c for c in frame.columns if c != model_col]
+    # long order as pandas' melt (task by task), built with numpy: thousands of columns stay fast
+    values = pd.Series(frame[tasks].to_numpy(object).T.ravel(), dtype=object)
+    task_of = np.repeat(np.asarray(tasks, dtype=object), len(frame))
+    # one vectorised pass over every cell; only columns it doubts get the per-column check
+    # (whose errors name the task column and row)
+    text = values.map(lambda v: v.strip().rstrip("%") if isinstance(v, str) else v)
+    blank = values.isna() | (text == "")
+    x = pd.to_numeric(text.where(~blank, np.nan), errors="coerce").to_numpy(float)
+    for c in dict.fromkeys(task_of[~blank.to_numpy() & ~np.isfinite(x)]):
+        number_column(table, c, allow_missing=True)
+    long = pd.DataFrame(
+        {
+            "model": np.tile(frame[model_col].to_numpy(object), len(tasks)),
+            "task": task_of,
+            "accuracy": values,
+        }
+    )
     keep = [not (v is None or str(v).strip() == "") for v in long["accuracy"]]
     # rows keep the spreadsheet row of the model they came from
-    rows = np.tile(np.arange(len(frame)), frame.shape[1] - 1)[keep]
+    rows = np.tile(np.arange(len(frame)), len(tasks))[keep]
     return Table(table.name, long[keep].reset_index(drop=True), table.first_row, rows)

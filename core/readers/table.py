@@ -111,7 +111,7 @@ def decode_text(src: Source) -> str:
             hint="remove the NUL character (the file may be damaged).",
         )
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise DataError(
@@ -120,6 +120,11 @@ def decode_text(src: Source) -> str:
             row=line,
             hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
         ) from None
+    if not text.strip():  # e.g. a byte-order mark alone
+        raise DataError(
+            "the file is empty.", file=src.name, hint="upload a file with a header row."
+        )
+    return text
 
 
 def _sniff_delimiter(text: str, name: str) -> str:

@@ -79,3 +79,24 @@ def test_upload_error_quoting_markup_is_escaped(make_app) -> None:
     errors = [str(e.value) for e in at.error]
     assert errors and all(not RAW_MARKUP.search(t) for t in errors), errors
     assert any("evil" in t for t in errors)
+
+
+APP_CASES = ("only_separators", "bom_only", "json_bigint_n", "json_bool_counts", "nul_after_4k",
+             "zip_traversal", "lm_eval_acc_bigint", "json_object_name")  # fmt: skip
+
+
+@pytest.mark.parametrize("case_id", APP_CASES)
+def test_hostile_upload_gets_a_message_not_a_traceback(make_app, case_id: str) -> None:
+    from hostile_corpus import corpus
+
+    case = next(c for c in corpus() if c.id == case_id)
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([(case.name, case.data, "text/plain")]).run()
+    assert not at.exception
+    if at.query_params["data"] != "upload":  # refused: a message naming the file, old data kept
+        errors = " ".join(e.value.replace("\\", "") for e in at.error)
+        assert case.name.split(".")[0] in errors and "How to fix" in errors, errors
+        assert at.query_params["data"] == "sample:vtab1k"
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and at.get("plotly_chart")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 
 import numpy as np
 import pandas as pd
@@ -62,3 +63,22 @@ def test_markdown_escape_kills_links_autolinks_and_headings() -> None:
 def test_plotly_escape_makes_tags_text() -> None:
     out = plotly_escape('<a href="http://x">y</a> & \u202e')
     assert out == '&lt;a href="http://x"&gt;y&lt;/a&gt; &amp; [U+202E]'
+
+
+def test_matplotlib_config_dir_without_home(tmp_path, monkeypatch) -> None:
+    from benchuq.dashboard import mpl_config
+
+    blocked = tmp_path / "file"
+    blocked.write_text("")  # a directory cannot be made under a file, not even by root
+    assert mpl_config.writable_config_dir([blocked, tmp_path]) == str(
+        tmp_path / "benchuq-matplotlib"
+    )
+    assert mpl_config.writable_config_dir([blocked]) is None
+    monkeypatch.delenv("MPLCONFIGDIR", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr(mpl_config.tempfile, "gettempdir", lambda: str(blocked))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(mpl_config, "writable_config_dir", lambda c: next(
+        (str(p) for p in c if str(p) == str(tmp_path)), None))  # fmt: skip
+    mpl_config.ensure_config_dir()
+    assert os.environ["MPLCONFIGDIR"] == str(tmp_path)
