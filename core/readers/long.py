@@ -53,6 +53,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f"}
 WHOLE_TOL = 1e-6
+#: |estimate| and se at most this: sums and draws of larger values overflow float64
+MAX_ESTIMATE = 1e100
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,16 @@ def long_benchmark(
                 column="se",
                 hint="standard errors are >= 0.",
             )
+        for col, x in (("estimate", est), ("se", se_row)):
+            huge = np.flatnonzero(np.abs(x) > MAX_ESTIMATE)
+            if huge.size:  # means and draws of such values overflow to infinity
+                raise DataError(
+                    f"{col} {x[huge[0]]:g} is beyond ±{MAX_ESTIMATE:g} {ROW_NOTE}.",
+                    file=table.name,
+                    row=table.row(huge[0]),
+                    column=col,
+                    hint="rescale the metric (e.g. to thousands or a log scale).",
+                )
         se = np.full((M, T), np.nan)
         estimate[mi, ti], se[mi, ti] = est, se_row
         kw = {"kind": "estimate_se", "se": se}

@@ -211,6 +211,14 @@ def _numbers() -> list[Case]:
         Case("n_one", "n1.csv", (HEAD + "A,t1,c1,1,1\nB,t1,c1,1,0\n").encode(), ("A", "B")),
         Case("wide_1e308", "w308.csv", b"model,t1,t2\nA,1e308,1.7e308\nB,-1e308,1e308\n"),
         Case("accuracy_nan", "accnan.csv", b"model,task,n,accuracy\nA,t,100,nan\nB,t,100,.5\n"),
+        Case("estimate_1e308", "e308.csv", b"model,task,estimate,se\nA,t,1e308,1e307\nB,t,.5,.1\n"),
+        Case("se_huge", "se308.csv", b"model,task,estimate,se\nA,t,0.5,1e300\nB,t,.5,.1\n"),
+        Case(
+            "estimate_ok",
+            "est.csv",
+            b"model,task,estimate,se\nA,t,12.5,0.3\nB,t,-3,0.1\n",
+            ("A", "B"),
+        ),
         Case(
             "accuracy_tiny", "acctiny.csv", b"model,task,n,accuracy\nA,t,100,1e-320\nB,t,100,.5\n"
         ),
