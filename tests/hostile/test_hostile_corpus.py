@@ -57,10 +57,15 @@ def _deadline(seconds: float, what: str) -> Iterator[None]:
 
 def _sane_rows(rows: list[dict], where: str) -> None:
     for r in rows:
-        est, low, high = (r.get(k) for k in ("estimate", "low", "high"))
+        if not {"estimate", "low", "high"} <= r.keys():  # e.g. rank rows: no estimate
+            continue
+        est, low, high = (r[k] for k in ("estimate", "low", "high"))
         if (est, low, high) == (None, None, None):  # a missing result
             continue
-        assert all(math.isfinite(v) for v in (est, low, high)), (where, r)
+        assert all(isinstance(v, int | float) and math.isfinite(v) for v in (est, low, high)), (
+            where,
+            r,
+        )
         assert low - 1e-9 <= est <= high + 1e-9, (where, r)
 
 
