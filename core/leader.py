@@ -37,10 +37,13 @@ def tied_with_leader(
     :func:`overlap_test_level` of ``level``, contains 0.
 
     ``values`` is ``(R, M)`` draws of a group score, ``observed`` ``(M,)``; the leader (best
-    observed) is tied with itself; a model without a score is not tied.
+    observed) is tied with itself; a model without a score is not tied (none is when no model
+    has a score).
     """
     sign = 1.0 if higher_is_better else -1.0
     obs = sign * np.asarray(observed, dtype=float)
+    if np.isnan(obs).all():
+        return np.zeros(obs.shape, dtype=bool)
     lead = int(np.nanargmax(obs))
     d = sign * (values[:, [lead]] - values)
     q = overlap_test_level(level)

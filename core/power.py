@@ -380,7 +380,11 @@ def design_from_benchmark(
     notes = list(sub.notes)
     use = complete & (w > 0)
     if not use.any():
-        raise DataError("no task has results for all the chosen models.", column="model")
+        raise DataError(
+            "no task has results for all the chosen models.",
+            column="model",
+            hint="choose models that share at least one task, or plan from assumptions instead.",
+        )
     if (~complete & (w > 0)).any():
         left = [t for t, ok in zip(sub.tasks, complete, strict=True) if not ok]
         notes.append(f"Left out {len(left)} task(s) where a model has no result: {left[:5]}.")

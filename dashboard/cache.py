@@ -50,6 +50,8 @@ from benchuq.core.embeddings import (
     parse_prior,
 )
 from benchuq.core.epp import EPPResult, epp
+from benchuq.core.rank_sets import RankSets
+from benchuq.core.rank_sets import rank_sets as core_rank_sets
 from benchuq.core.readers import loaders
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
@@ -288,6 +290,18 @@ def rank_probabilities(
     """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
     shown = _draws_all.select_models(list(models))
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def rank_sets(
+    key: str, models: tuple[str, ...], weights: tuple[float, ...], level: float, _draws_all: Draws
+) -> RankSets:
+    """``core.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
+    shown = _draws_all.select_models(list(models))
+    sc = summaries.group_scores(shown, np.asarray(weights, dtype=float))
+    return core_rank_sets(
+        sc.values, sc.observed, shown.models, level, sc.higher_is_better, sc.label
+    )
 
 
 # ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------

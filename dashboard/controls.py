@@ -411,6 +411,15 @@ class Binding(Generic[S]):
     value: S
     auto: dict[str, Any] = field(default_factory=dict)
 
+    def now(self) -> S:
+        """The settings the widgets show at this point of the run (not stored; for a page that
+        computes between its widgets). Call :meth:`read` once after the last widget."""
+        fields_now = state.link_fields(type(self.value))
+        ss = st.session_state
+        return replace(
+            self.value, **{a: _from_ui(spec, d, ss[spec.name]) for a, spec, d in fields_now}
+        )
+
     def read(self, **values: Any) -> S:
         """Return the settings the widgets show now; stores them and rewrites the link.
 

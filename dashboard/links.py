@@ -20,7 +20,9 @@ from benchuq.dashboard.views_embeddings import (
     EmbeddingsView,
 )
 from benchuq.dashboard.views_epp import EppPair, EppSettings
+from benchuq.dashboard.views_power import PlanSettings
 from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
+from benchuq.dashboard.views_table import TableSettings
 from benchuq.dashboard.views_weights import WeightsSettings
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 #: (settings class, title of the page that owns it), in menu order.
 PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
+    (TableSettings, "Leaderboard table"),
     (CompareSettings, "Compare models"),
     (RanksSettings, "Ranks"),
     (WeightsSettings, "Task weights"),
@@ -41,6 +44,7 @@ PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
     (SubgroupsUnits, "Small subgroups"),
     (SubgroupsSettings, "Small subgroups"),
     (SubgroupsView, "Small subgroups"),
+    (PlanSettings, "Plan the next evaluation"),
 )
 #: Parameters outside the settings classes: a sample's category edits.
 EXTRA = (

@@ -20,7 +20,6 @@ from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.core.leader import tied_with_leader
-from benchuq.dashboard.figures import RANK_METHOD_LABELS as RANK_LABELS
 
 WEIGHTED = "weighted"
 
@@ -38,7 +37,9 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     """``core.summaries.leaderboard`` plus the weighted group and a ``tied`` column.
 
     Columns: ``group, model, estimate, low, high, mc_error_low, mc_error_high, tied``; groups in
-    the order overall, weighted (if two or more categories), then each category.
+    the order overall, weighted (if two or more categories), then each category. A group in
+    which no model has a score (the weighted score when every model lacks a category of
+    positive weight) is left out: see :func:`missing_weighted_note`.
     """
     table = summaries.leaderboard(draws, level=level)
     parts = []
@@ -65,10 +66,23 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
         else:
             part = table[table["group"] == g].set_index("model").loc[list(draws.models)]
             part = part.reset_index()
+        if part["estimate"].isna().all():
+            continue
         part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level))
         parts.append(part.sort_values("estimate", ascending=False, kind="stable"))
     cols = ["group", "model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "tied"]
     return pd.concat(parts, ignore_index=True)[cols]
+
+
+def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str:
+    """What to say when :func:`leaderboard_table` left out the weighted score (else ``""``)."""
+    if len(categories) < 2 or WEIGHTED in set(table["group"]):
+        return ""
+    return (
+        "No model has results in every category with a positive weight, so there is no "
+        "weighted score to show. Set the weight of the categories a model lacks to 0 in the "
+        "sidebar to rank the models on the others."
+    )
 
 
 def display_table(table: pd.DataFrame, scale: float) -> pd.DataFrame:
@@ -93,49 +107,6 @@ def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     scores = summaries.group_scores(draws, group)
     order = np.argsort(-np.asarray(scores.observed), kind="stable")
     return [draws.models[i] for i in order[:k]]
-
-
-def verdict(row: pd.Series, level: float, correction: str, scale: float, unit: str) -> str:
-    """Return a plain-language sentence for one pairwise difference row.
-
-    ``row`` has ``a, b, estimate, low, high``.
-
-    Returns text with model names unescaped; the caller escapes it before rendering markdown.
-    """
-    est, low, high = row["estimate"] * scale, row["low"] * scale, row["high"] * scale
-    fw = f"{100 * level:g}% family-wise interval, {correction}"
-    if low > 0:
-        return (
-            f"{row['a']} beats {row['b']} by {est:.1f} {unit} ({fw}: {low:.1f} to "
-            f"{high:.1f}); this is unlikely to be noise."
-        )
-    if high < 0:
-        return (
-            f"{row['b']} beats {row['a']} by {-est:.1f} {unit} ({fw}: {-high:.1f} to "
-            f"{-low:.1f}); this is unlikely to be noise."
-        )
-    return (
-        f"Cannot tell {row['a']} and {row['b']} apart: {row['a']} − {row['b']} = "
-        f"{est:.1f} {unit} ({fw}: {low:.1f} to {high:.1f}, which includes 0)."
-    )
-
-
-def rank_table(ranks: pd.DataFrame) -> pd.DataFrame:
-    """Rank aggregations as one row per model, one ``mean [low–high]`` column per method.
-
-    Rows follow the first method's mean rank.
-    """
-    methods = list(dict.fromkeys(ranks["method"]))
-    cell = ranks.assign(
-        text=[
-            f"{m:.2f} [{lo:g}–{hi:g}]"
-            for m, lo, hi in zip(ranks["mean_rank"], ranks["low"], ranks["high"], strict=True)
-        ]
-    )
-    wide = cell.pivot(index="model", columns="method", values="text")[methods]
-    first = ranks[ranks["method"] == methods[0]].sort_values("mean_rank", kind="stable")
-    wide = wide.loc[list(first["model"])]
-    return wide.rename(columns=lambda m: RANK_LABELS.get(m, m)).reset_index()
 
 
 def group_options(categories: Sequence[str]) -> list[str]:

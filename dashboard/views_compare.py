@@ -9,7 +9,7 @@ import pandas as pd
 
 from benchuq.dashboard.state import link
 
-CORRECTIONS = ("holm", "bonferroni")
+CORRECTIONS = ("maxt", "bonferroni", "holm")  # METHODS 4b; per-pair intervals: CLI only
 
 
 @dataclass(frozen=True)
@@ -19,8 +19,11 @@ class CompareSettings:
     score: str = link(
         "compare_score", "overall", "`overall`, `weighted` or a category name", data=True
     )
-    correction: Literal["holm", "bonferroni"] = link(
-        "compare_correction", "holm", "multiplicity correction", choices=CORRECTIONS
+    correction: Literal["maxt", "bonferroni", "holm"] = link(
+        "compare_correction",
+        "maxt",
+        "multiplicity correction; maxt: simultaneous bootstrap intervals",
+        choices=CORRECTIONS,
     )
     level: float = link(
         "compare_level", 0.95, "family-wise level", bounds=(0.8, 0.99), percent=True
@@ -39,19 +42,27 @@ class RanksSettings:
     )
 
 
+#: Columns of :func:`differences_table` (people's names for ``pairwise_differences``'s).
+DIFFERENCE_COLUMNS = {
+    "a": "model A",
+    "b": "model B",
+    "estimate": "A − B",
+    "low": "low",
+    "high": "high",
+    "se": "SE",
+    "p_value": "p (adjusted)",
+    "p_stepdown": "p (step-down)",
+    "prob_a_better": "P(A better)",
+    "level": "per-pair level",
+}
+
+
 def differences_table(diffs: pd.DataFrame, scale: float) -> pd.DataFrame:
-    """``core.summaries.pairwise_differences`` in display units, columns named for people."""
-    return diffs.assign(
-        estimate=diffs["estimate"] * scale,
-        low=diffs["low"] * scale,
-        high=diffs["high"] * scale,
-    ).rename(
-        columns={
-            "a": "model A",
-            "b": "model B",
-            "estimate": "A − B",
-            "p_value": "p (adjusted)",
-            "prob_a_better": "P(A better)",
-            "level": "per-pair level",
-        }
-    )
+    """``core.summaries.pairwise_differences`` in display units, columns named for people.
+
+    ``p (adjusted)`` is the p-value that agrees with the interval (max-T single-step or
+    Bonferroni; Holm's for Holm); ``p (step-down)`` the more powerful step-down p-value
+    (Romano–Wolf for max-T, Holm otherwise), METHODS 4b.
+    """
+    scaled = diffs.assign(**{c: diffs[c] * scale for c in ("estimate", "low", "high", "se")})
+    return scaled[list(DIFFERENCE_COLUMNS)].rename(columns=DIFFERENCE_COLUMNS)

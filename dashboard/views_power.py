@@ -1,26 +1,22 @@
 """Plan page (METHODS 10): its settings as they travel in the link, and what it shows (pure).
 
-The link: each field of :class:`PlanSettings` travels as the query parameter named in
-:data:`LINK` (``plan_*``), non-default values only; a bad value falls back to its default with a
-:class:`~benchuq.dashboard.state.Notice` naming it. Data-dependent values (``plan_models``,
-``plan_group``) are checked against the data by :func:`check_data`. This is the page's own small
-version of a per-page link mechanism (read on the page's first run, written on every run).
+:class:`PlanSettings` is a page settings class of the app's one link mechanism
+(``dashboard.state.link`` fields, registered in ``dashboard.links``): each field travels as its
+``plan_*`` query parameter when it differs from its default.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from urllib.parse import urlencode
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from benchuq.core import power as pw
 from benchuq.core.data import Benchmark, DataError
-from benchuq.dashboard.state import Notice
+from benchuq.dashboard.state import link
 from benchuq.dashboard.text import csv_bytes
 
 MODES = {"data": "From the loaded data", "new": "A new benchmark (no data yet)"}
@@ -100,7 +96,7 @@ SAMPLING_INPUTS: tuple[Input, ...] = (
 
 @dataclass(frozen=True)
 class PlanSettings:
-    """The Plan page's inputs (units as on screen, except ``level`` and ``power``: fractions).
+    """The Plan page's inputs (units as on screen, except ``level`` and ``power``: proportions).
 
     ``delta``: difference to detect, in display units (points for proportions); ``new_delta``:
     the same without data, 0 = each pair's assumed difference; ``family``:
@@ -111,156 +107,70 @@ class PlanSettings:
     today's items; ``grow``: keep today's items or write new ones at ``cost`` answers each.
     """
 
-    mode: str = "data"
-    level: float = 0.95
-    power: float = 0.8
-    delta: float = 1.0
-    new_delta: float = 0.0
-    correction: str = "maxt"
-    family: int = 0
-    models: tuple[str, ...] = ()
-    group: str = "overall"
-    rho: float = 0.0
-    accuracies: str = "70, 72"
-    corr: float = 0.0
-    items: int = 1000
-    tasks: int = 1
-    cluster: float = 1.0
-    icc: float = 0.0
-    sd: float = 0.0
-    within: float = 0.0
-    budget: int = 0
-    grow: str = "keep"
-    cost: float = 0.0
+    mode: str = link(
+        "plan_mode",
+        "data",
+        "plan from the loaded data or for a new benchmark",
+        choices=tuple(MODES),
+    )
+    level: float = link("plan_level", 0.95, "family-wise level", bounds=(0.5, 0.995), percent=True)
+    power: float = link("plan_power", 0.8, "power", bounds=(0.5, 0.99), percent=True)
+    delta: float = link(
+        "plan_delta", 1.0, "difference to detect (points for proportions)", bounds=(1e-6, 1e6)
+    )
+    new_delta: float = link(
+        "plan_new_delta",
+        0.0,
+        "difference to detect without data (0 = each pair's assumed one)",
+        bounds=(0.0, 1e6),
+    )
+    correction: str = link(
+        "plan_correction", "maxt", "multiplicity correction", choices=tuple(pw.CORRECTIONS)
+    )
+    family: int = link(
+        "plan_family", 0, "comparisons in the family (0 = the pairs shown)", bounds=(0, 100_000)
+    )
+    models: tuple[str, ...] = link(
+        "plan_models", (), "models planned for, comma-separated (default: the top three)", data=True
+    )
+    group: str = link(
+        "plan_group", "overall", "`overall`, `weighted` or a category name", data=True
+    )
+    rho: float = link(
+        "plan_rho", 0.0, "assumed correlation between models (task counts)", bounds=(0.0, 0.99)
+    )
+    accuracies: str = link("plan_acc", "70, 72", "no data: assumed accuracies (%), comma-separated")
+    corr: float = link(
+        "plan_corr", 0.0, "no data: correlation between models on an item", bounds=(0.0, 0.99)
+    )
+    items: int = link("plan_items", 1000, "no data: items per task", bounds=(2, 10**9))
+    tasks: int = link("plan_tasks", 1, "no data: tasks", bounds=(1, 100_000))
+    cluster: float = link("plan_cluster", 1.0, "no data: items per cluster", bounds=(1.0, 1e6))
+    icc: float = link("plan_icc", 0.0, "no data: within-cluster correlation", bounds=(0.0, 1.0))
+    sd: float = link(
+        "plan_sd", 0.0, "no data: per-item SD (0 = right/wrong scores)", bounds=(0.0, 1e9)
+    )
+    within: float = link(
+        "plan_within", 0.0, "K answers: within-item share of the variance (%)", bounds=(0.0, 100.0)
+    )
+    budget: int = link(
+        "plan_budget", 0, "K answers: answers per model (0 = 4x items)", bounds=(0, 10**12)
+    )
+    grow: str = link(
+        "plan_grow", "keep", "K answers: keep today's items or write new ones", choices=tuple(GROW)
+    )
+    cost: float = link("plan_cost", 0.0, "K answers: answers one new item costs", bounds=(0.0, 1e9))
 
 
-#: attribute -> (query parameter = widget key, allowed choices or (lo, hi) bounds)
-LINK: dict[str, tuple[str, tuple]] = {
-    "mode": ("plan_mode", tuple(MODES)),
-    "level": ("plan_level", (0.5, 0.995)),
-    "power": ("plan_power", (0.5, 0.99)),
-    "delta": ("plan_delta", (1e-6, 1e6)),
-    "new_delta": ("plan_new_delta", (0.0, 1e6)),
-    "correction": ("plan_correction", tuple(pw.CORRECTIONS)),
-    "family": ("plan_family", (0, 100_000)),
-    "models": ("plan_models", ()),
-    "group": ("plan_group", ()),
-    "rho": ("plan_rho", (0.0, 0.99)),
-    "accuracies": ("plan_acc", ()),
-    "corr": ("plan_corr", (0.0, 0.99)),
-    "items": ("plan_items", (2, 10**9)),
-    "tasks": ("plan_tasks", (1, 100_000)),
-    "cluster": ("plan_cluster", (1.0, 1e6)),
-    "icc": ("plan_icc", (0.0, 1.0)),
-    "sd": ("plan_sd", (0.0, 1e9)),
-    "within": ("plan_within", (0.0, 100.0)),
-    "budget": ("plan_budget", (0, 10**12)),
-    "grow": ("plan_grow", tuple(GROW)),
-    "cost": ("plan_cost", (0.0, 1e9)),
-}
-DEFAULTS = PlanSettings()
-
-
-def _parse(attr: str, raw: str) -> object:
-    """The value of one parameter, or ``None`` when it is not acceptable."""
-    default = getattr(DEFAULTS, attr)
-    rule = LINK[attr][1]
-    if isinstance(default, tuple):
-        return tuple(p.strip() for p in raw.split(",") if p.strip()) or None
-    if isinstance(default, str):
-        return raw if not rule or raw in rule else None
+def top_three(bench: Benchmark, design_of: Callable[..., pw.Design]) -> tuple[str, ...]:
+    """The three best models of ``bench`` (the Plan page's default), or none when its models
+    share no task (the page then says so for the models chosen); ``design_of`` is the cached
+    ``power.design_from_benchmark`` (``dashboard.cache.power_design``)."""
     try:
-        value = type(default)(raw)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and rule[0] <= value <= rule[1] else None
-
-
-def parse_link(params: Mapping[str, str]) -> tuple[PlanSettings, list[Notice]]:
-    """Settings from the query string; a notice for every value that cannot be used."""
-    values: dict[str, object] = {}
-    notices = []
-    for attr, (name, rule) in LINK.items():
-        if name not in params:
-            continue
-        value = _parse(attr, params[name])
-        if value is None:
-            default = getattr(DEFAULTS, attr)
-            allowed = (
-                f"one of {', '.join(rule)}"
-                if rule and isinstance(rule[0], str)
-                else f"a number from {rule[0]:g} to {rule[1]:g}"
-                if rule
-                else "a comma-separated list"
-            )
-            notices.append(Notice(name, params[name], f"expected {allowed}; using {default}."))
-        else:
-            values[attr] = value
-    return PlanSettings(**values), notices  # type: ignore[arg-type]
-
-
-def to_query(settings: PlanSettings, auto_models: Sequence[str] = ()) -> dict[str, str]:
-    """The query parameters of the fields that differ from their defaults (``models`` equal to
-    the automatic choice ``auto_models`` count as the default)."""
-    out = {}
-    for f in fields(PlanSettings):
-        value = getattr(settings, f.name)
-        if value == getattr(DEFAULTS, f.name) or (
-            f.name == "models" and value == tuple(auto_models)
-        ):
-            continue
-        if isinstance(value, tuple):
-            out[LINK[f.name][0]] = ",".join(value)
-        else:
-            out[LINK[f.name][0]] = f"{value:g}" if isinstance(value, float) else str(value)
-    return out
-
-
-PERCENT = ("level", "power")  # fractions in the link, percentages on screen
-
-
-def widget_state(settings: PlanSettings) -> dict[str, object]:
-    """The widgets' values (keyed by their link names) that show ``settings``."""
-    out: dict[str, object] = {}
-    for attr, (name, _) in LINK.items():
-        value = getattr(settings, attr)
-        out[name] = (
-            round(100 * value, 1) if attr in PERCENT else list(value) if attr == "models" else value
-        )
-    return out
-
-
-def from_widgets(state: Mapping[str, object]) -> PlanSettings:
-    """The settings the widgets show (absent widgets keep their defaults)."""
-    values: dict[str, object] = {}
-    for attr, (name, _) in LINK.items():
-        if name in state:
-            value = state[name]
-            values[attr] = (
-                round(float(value) / 100, 4)  # type: ignore[arg-type]
-                if attr in PERCENT
-                else tuple(value)  # type: ignore[arg-type]
-                if attr == "models"
-                else value
-            )
-    return PlanSettings(**values)  # type: ignore[arg-type]
-
-
-def check_data(
-    settings: PlanSettings, bench: Benchmark, groups: Sequence[str]
-) -> tuple[PlanSettings, list[Notice]]:
-    """``models`` and ``group`` checked against the data (unknown ones dropped, with notices)."""
-    notices = []
-    models = tuple(m for m in settings.models if m in bench.models)
-    if models != settings.models:
-        notices.append(
-            Notice("plan_models", ",".join(settings.models), "models not in the data dropped.")
-        )
-    group = settings.group
-    if group not in groups:
-        notices.append(Notice("plan_group", group, "not a score of this data; using overall."))
-        group = "overall"
-    return replace(settings, models=models, group=group), notices
+        design = design_of(bench.content_hash, bench.models, "overall", 0, bench)
+    except DataError:
+        return ()
+    return tuple(top_models(design))
 
 
 def top_models(design: pw.Design, k: int = 3) -> list[str]:
@@ -366,17 +276,6 @@ def caveats(plan: pw.PowerPlan) -> list[str]:
         "difference is the one to detect. More items means every task grows in proportion."
     )
     return out + list(d.notes)
-
-
-def stale_params(current: Mapping[str, str], query: Mapping[str, str]) -> list[str]:
-    """This page's parameters in the URL that the settings no longer set (back at default)."""
-    names = {name for name, _ in LINK.values()}
-    return [k for k in current if k in names and k not in query]
-
-
-def share_link(url: str | None, params: Mapping[str, str]) -> str:
-    """The page's address with every parameter (the sidebar's and this page's)."""
-    return f"{(url or '').split('?', 1)[0]}?{urlencode(dict(params))}"
 
 
 def subtitle(plan: pw.PowerPlan) -> str:

@@ -29,9 +29,20 @@ from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.groups import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.core.readers.meta import Group
+from benchuq.dashboard.state import link
 from benchuq.dashboard.text import csv_bytes
 
-__all__ = ["Column", "WideTable", "cell_texts", "select", "table_columns", "to_csv", "wide_table"]
+__all__ = [
+    "KIND_CHOICES",
+    "Column",
+    "TableSettings",
+    "WideTable",
+    "cell_texts",
+    "select",
+    "table_columns",
+    "to_csv",
+    "wide_table",
+]
 
 Kind = Literal["overall", "average", "group", "category", "task"]
 KIND_LABELS: dict[str, str] = {
@@ -41,6 +52,25 @@ KIND_LABELS: dict[str, str] = {
     "category": "Categories",
     "task": "Tasks",
 }
+#: The column kinds a reader can show or hide, in display order.
+KIND_CHOICES = tuple(dict.fromkeys(KIND_LABELS.values()))
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Leaderboard table page: the search, the column kinds shown, the sort column and order."""
+
+    query: str = link("table_query", "", "search text for models or columns (default: none)")
+    kinds: tuple[str, ...] = link(
+        "table_kinds",
+        KIND_CHOICES,
+        "column kinds shown, comma-separated: " + ", ".join(KIND_CHOICES),
+        choices=KIND_CHOICES,
+    )
+    sort: str = link(
+        "table_sort", "", "the column sorted by (default: the first, Overall)", data=True
+    )
+    descending: bool = link("table_descending", True, "best first")
 
 
 @dataclass(frozen=True)

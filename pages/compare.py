@@ -3,10 +3,11 @@
 import streamlit as st
 
 from benchuq.core import summaries
-from benchuq.dashboard import controls, views
+from benchuq.dashboard import controls, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import difference_figure, win_heatmap
+from benchuq.dashboard.figures import win_heatmap
+from benchuq.dashboard.figures_ranks import simultaneous_difference_figure
 from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_compare import CORRECTIONS, CompareSettings, differences_table
 
@@ -27,9 +28,8 @@ with guard("The comparison"):
         "Correction",
         CORRECTIONS,
         key="compare_correction",
-        format_func=str.capitalize,
-        horizontal=True,
-        help="Holm is uniformly more powerful than Bonferroni at the same family-wise level.",
+        format_func=views_inference.CORRECTION_LABELS.__getitem__,
+        help=views_inference.CORRECTION_HELP,
     )
     c3.slider("Family-wise level (%)", 80.0, 99.0, step=0.5, key="compare_level", format="%.1f")
     st.multiselect("Models to compare (default: the top three)", draws.models, key="compare_models")
@@ -52,16 +52,13 @@ with guard("The comparison"):
             icon=":material/info:",
         )
     unit = "points" if opts.scale == 100 else "units"
-    for _, row in diffs.iterrows():
-        text = views.verdict(row, s.level, s.correction.capitalize(), opts.scale, unit)
-        st.markdown("- " + md_escape(text))
-    k = len(diffs)
-    st.caption(
-        f"{k} comparison{'s' if k != 1 else ''}; intervals hold jointly with "
-        f"probability {100 * s.level:g}% ({s.correction.capitalize()}). Score: "
-        f"{md_escape(views.group_label(s.score))}."
+    for v in views_inference.verdicts(diffs, s.level, s.correction, draws.reps, opts.scale, unit):
+        st.markdown("- " + md_escape(v.text))
+    caption = views_inference.comparison_caption(s.correction, s.level, len(diffs), draws.reps)
+    st.caption(f"{md_escape(caption)} Score: {md_escape(views.group_label(s.score))}.")
+    fig = simultaneous_difference_figure(
+        diffs, s.correction, s.level, draws.reps, ctx.figure_options("Pairwise differences")
     )
-    fig = difference_figure(diffs, ctx.figure_options("Pairwise differences"))
     st.plotly_chart(fig, key="diff_chart", config={"displaylogo": False})
     download_buttons(fig, f"differences_{bench.name}", key="dl_diff")
     left, right = st.columns(2)
@@ -72,7 +69,7 @@ with guard("The comparison"):
         download_buttons(fig, f"win_probabilities_{bench.name}", key="dl_win")
     table = differences_table(diffs, opts.scale)
     with right:
-        numbers = ("A − B", "low", "high", "p (adjusted)", "P(A better)", "per-pair level")
+        numbers = [c for c in table.columns if c not in ("model A", "model B")]
         st.dataframe(
             table,
             hide_index=True,

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, views
+from benchuq.dashboard import cache, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import forest_figure
@@ -16,11 +16,8 @@ point = "posterior mean" if ctx.settings.method == "bayes" else "observed score"
 method = cache.METHODS[ctx.settings.method].label.lower()
 st.caption(
     f"Point = {point}; bar = {100 * level:.1f}% percentile interval over "
-    f"{ctx.settings.reps} draws ({method}). Two non-overlapping 83.4% intervals correspond "
-    "roughly to a 5% test; overlapping 95% intervals do **not** mean "
-    "'no difference'. **≈ leader** (open marker): the paired difference from the leader has an "
-    f"interval containing 0 at {100 * views.overlap_test_level(level):.1f}% (the test that "
-    f"overlap of two {100 * level:.1f}% intervals approximates)."
+    f"{ctx.settings.reps} draws ({method}); overlapping intervals do **not** mean 'no "
+    "difference'. " + views_inference.leader_caption(level)
 )
 with guard("The leaderboard"):
     draws = ctx.draws()
@@ -32,6 +29,8 @@ with guard("The leaderboard"):
         )
     table = views.leaderboard_table(draws, level, ctx.weights)
     groups = list(dict.fromkeys(table["group"]))
+    if note := views.missing_weighted_note(table, draws.category_names):
+        st.info(note, icon=":material/info:")
     opts = ctx.figure_options()
     long_names = max(len(m) for m in draws.models) > 24
     cols = st.columns(1 if long_names else 2)

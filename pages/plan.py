@@ -3,7 +3,8 @@
 import streamlit as st
 
 from benchuq.core import power as pw
-from benchuq.dashboard import cache, views
+from benchuq.core.data import Benchmark
+from benchuq.dashboard import cache, controls, views
 from benchuq.dashboard import views_power as vp
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
@@ -18,19 +19,12 @@ def inputs(row: tuple[vp.Input, ...], cols: list, **fmt: str) -> None:
         getattr(col, kind)(label.format(**fmt), *args, help=vp.HELP.get(kw["key"]), **kw)
 
 
-def data_design(bench) -> tuple[pw.Design | None, list[str]]:
+def data_design(bench: Benchmark) -> pw.Design | None:
     """Models, score and assumed rho picked from the loaded data; no design with < 2 models."""
-    groups = views.group_options(bench.category_names)
-    s, notices = vp.check_data(vp.from_widgets(ss), bench, groups)
-    if ss["_plan_link"] is not None:  # the link's models and score, checked once
-        ss["_plan_notices"] += notices
-        ss["_plan_link"] = None
-    top = vp.top_models(cache.power_design(bench.content_hash, bench.models, "overall", 0, bench))
-    ss["plan_models"], ss["plan_group"] = list(s.models or top), s.group
     c1, c2, c3 = st.columns([3, 2, 2])
-    models = c1.multiselect("Models (default: the top three)", bench.models, key="plan_models")
-    group = c2.selectbox("Score", groups, format_func=views.group_label, key="plan_group")
-    rho = c3.slider(
+    c1.multiselect("Models (default: the top three)", bench.models, key="plan_models")
+    c2.selectbox("Score", groups, format_func=views.group_label, key="plan_group")
+    c3.slider(
         "Assumed correlation between models",
         0.0,
         0.99,
@@ -39,18 +33,19 @@ def data_design(bench) -> tuple[pw.Design | None, list[str]]:
         disabled=bench.kind == "items",
         help=vp.HELP["plan_rho"],
     )
-    if len(models) < 2:
+    s = link.now()
+    if len(s.models) < 2:
         st.warning("Pick at least two models.")
-        return None, top
-    g = tuple(ctx.weights) if group == views.WEIGHTED else group
-    return cache.power_design(bench.content_hash, tuple(models), g, rho, bench), top
+        return None
+    g = tuple(ctx.weights) if s.group == views.WEIGHTED else s.group
+    return cache.power_design(bench.content_hash, s.models, g, s.rho, bench)
 
 
 def show_plan(design: pw.Design) -> None:
     """Common inputs, the sentences, the table, the curves and the K-answers section."""
     scale, unit = pw.display_scale(design)
     inputs(vp.common_inputs(mode), st.columns(5), unit=unit)
-    s = vp.from_widgets(ss)
+    s = link.now()
     pairs = tuple(vp.pairs_of(design.models))
     delta = vp.target(s, design, pairs, scale)
     one = delta if isinstance(delta, float) else None
@@ -93,32 +88,33 @@ def show_plan(design: pw.Design) -> None:
         names = [f"{a} vs {b}" for a, b in pairs]
         k = c1.selectbox("Pair", range(len(pairs)), format_func=names.__getitem__, key="plan_pair")
         inputs(vp.SAMPLING_INPUTS, (c2, c3, c4, c5))
-        sp, text, setting = vp.sampling(plan, k, vp.from_widgets(ss))
+        sp, text, setting = vp.sampling(plan, k, link.now())
         st.markdown(md_escape(text))
         fig = sampling_figure(sp, names[k], f"{sub} · {setting}", opts)
         st.plotly_chart(fig, key="plan_sampling_chart", config={"displaylogo": False})
         download_buttons(fig, f"plan_answers_{design.name}", key="dl_plan_sampling")
 
 
-ctx, ss = current(), st.session_state
-if "_plan_link" not in ss:  # the page's first run: a link's settings go into the widgets
-    ss["_plan_link"], ss["_plan_notices"] = vp.parse_link(st.query_params.to_dict())
-    ss.update(vp.widget_state(ss["_plan_link"]))
-for key, value in vp.widget_state(vp.DEFAULTS).items():
-    ss.setdefault(key, value)
+ctx = current()
+bench = ctx.bench
+groups = views.group_options(bench.category_names) if bench is not None else []
+top = vp.top_three(bench, cache.power_design) if bench is not None else ()
+link = controls.bind(
+    vp.PlanSettings,
+    choices={"models": bench.models, "group": groups} if bench is not None else None,
+    auto={"models": top},
+)
 st.title("Plan the next evaluation")
 st.caption(
     "How small a difference can this benchmark tell apart, and how many items would tell apart "
     "the one you care about? Per pair of models, at a family-wise level (Miller 2024; Methods)."
 )
-box = st.container()  # link notices: shown until a setting of this page changes
 mode = st.radio("Plan", tuple(vp.MODES), format_func=vp.MODES.get, key="plan_mode", horizontal=True)
-top: list[str] = []
 with guard("The plan"):
     if mode == "new":
         inputs(vp.NEW_INPUTS, st.columns(4) * 2)
-        design = vp.assumptions_design(vp.from_widgets(ss))
-    elif ctx.bench is None:
+        design = vp.assumptions_design(link.now())
+    elif bench is None:
         design = None
         st.error(
             md_escape(
@@ -126,19 +122,7 @@ with guard("The plan"):
             )
         )
     else:
-        design, top = data_design(ctx.bench)
+        design = data_design(bench)
     if design is not None:
         show_plan(design)
-for notice in ss["_plan_notices"]:
-    box.warning(md_escape(str(notice)), icon=":material/link_off:")
-query = vp.to_query(vp.from_widgets(ss), top if mode == "data" else ())
-if ss.setdefault("_plan_first_query", query) != query:
-    ss["_plan_notices"] = []
-st.query_params.update({k: v for k, v in query.items() if st.query_params.get(k) != v})
-for name in vp.stale_params(st.query_params.to_dict(), query):
-    del st.query_params[name]
-with st.expander("Share this plan"):
-    st.code(
-        vp.share_link(st.context.url, st.query_params.to_dict()), language=None, wrap_lines=True
-    )
-    st.caption("The sidebar's link plus this page's settings (plan_*; see the README).")
+link.read()

@@ -2,10 +2,16 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, views
+from benchuq.dashboard import cache, controls, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import rank_aggregation_figure, rank_probability_figure
+from benchuq.dashboard.figures import (
+    RANK_METHOD_LABELS,
+    rank_aggregation_figure,
+    rank_probability_figure,
+)
+from benchuq.dashboard.figures_ranks import rank_set_figure
+from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_compare import RanksSettings
 from benchuq.dashboard.views_weights import weights_text
 
@@ -20,20 +26,41 @@ with guard("The rank analysis"):
     s = link.read()
     pct = f"{100 * s.level:g}%"
     st.caption(
-        "Each aggregation ranks the models inside every replicate (1 = best) and reports "
-        f"the mean rank with a {pct} percentile interval (METHODS 4). Aggregations can "
-        "disagree: that disagreement is part of the uncertainty."
+        "Each aggregation is computed inside every replicate (1 = best). Mean and geometric "
+        "mean report the model's position; the average-rank methods report the average "
+        f"per-task rank itself, as [LGC] does; each with a {pct} percentile interval "
+        "(METHODS 4). Aggregations can disagree: that disagreement is part of the uncertainty."
     )
     ranks = cache.rank_aggregations(ctx.draws_key, models, s.level, draws_all)
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-    st.dataframe(views.rank_table(ranks), hide_index=True, height=min(38 + 35 * len(models), 640))
-    st.caption(f"Mean rank [{pct} interval] under each aggregation; 1 = best.")
+    st.dataframe(
+        views_inference.rank_statistic_table(ranks, RANK_METHOD_LABELS),
+        hide_index=True,
+        height=min(38 + 35 * len(models), 640),
+    )
+    st.caption(f"Statistic [{pct} interval] under each aggregation; 1 = best.")
     download_csv(ranks, f"ranks_{bench.name}", "Download ranks (CSV)")
 
-    st.subheader("Rank probabilities at the current weights")
     w = ctx.weights
+    st.subheader("Which ranks each model can hold (rank confidence sets)")
+    sets = cache.rank_sets(ctx.draws_key, models, tuple(float(x) for x in w), s.level, draws_all)
+    for sentence in views_inference.rank_set_sentences(sets):
+        st.markdown("- " + md_escape(sentence))
+    st.caption(
+        f"Score: {md_escape(sets.label)}. The thick bar holds each model's rank with {pct} "
+        f"confidence on its own; the thin bar holds for all models together with {pct} "
+        "confidence (use it to say which models can be best). METHODS 4b."
+    )
+    fig = rank_set_figure(sets, ctx.figure_options("Rank confidence sets"))
+    st.plotly_chart(fig, key="rank_set_chart", config={"displaylogo": False})
+    download_buttons(fig, f"rank_sets_{bench.name}", key="dl_rank_sets")
+    set_table = views_inference.rank_set_table(sets)
+    st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
+    download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
+
+    st.subheader("Rank probabilities at the current weights")
     st.caption(
         "P(rank = r) for the weighted score S(w) with weights "
         + weights_text(draws_all.category_names, w)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, upload, views_table
+from benchuq.dashboard import cache, controls, upload, views_table
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.text import md_escape
 
@@ -20,18 +20,18 @@ with guard("The table"):
     loaded = upload.loaded_for(ctx.settings.data)
     columns = views_table.table_columns(bench, loaded.meta.groups if loaded else ())
     table = cache.wide_table(ctx.draws_key, ctx.models, ctx.level, columns, ctx.draws_all(), bench)
-    c1, c2, c3 = st.columns([2, 2, 1])
-    query = c1.text_input("Search models or columns", key="table_query")
-    kinds = c2.multiselect(
-        "Columns",
-        ["Summaries", "Groups", "Categories", "Tasks"],
-        default=["Summaries", "Groups", "Categories", "Tasks"],
-        key="table_kinds",
+    labels = [c.label for c in columns]
+    link = controls.bind(
+        views_table.TableSettings, choices={"sort": labels}, auto={"sort": labels[0]}
     )
-    descending = c3.toggle("Best first", value=True, key="table_descending")
-    sort_by = st.selectbox("Sort by", [c.label for c in columns], key="table_sort")
+    c1, c2, c3 = st.columns([2, 2, 1])
+    c1.text_input("Search models or columns", key="table_query")
+    c2.multiselect("Columns", views_table.KIND_CHOICES, key="table_kinds")
+    c3.toggle("Best first", key="table_descending")
+    st.selectbox("Sort by", labels, key="table_sort")
+    s = link.read()
     shown = views_table.select(
-        table, query=query, kinds=kinds, sort_by=sort_by, descending=descending
+        table, query=s.query, kinds=s.kinds, sort_by=s.sort, descending=s.descending
     )
     st.dataframe(  # models as the index: it stays in view while scrolling sideways
         views_table.cell_texts(shown, ctx.figure_options().scale).set_index("model"),

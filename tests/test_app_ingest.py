@@ -106,3 +106,26 @@ def test_table_page_on_a_bundled_sample(make_app) -> None:
     cols = list(at.dataframe[0].value.columns)
     assert cols[:2] == ["Overall (mean of 19 tasks)", "Average of 3 categories"]
     assert "natural (mean of 7 tasks)" in cols
+
+
+def test_table_view_travels_in_the_link(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("table.py")).run()
+    at.text_input(key="table_query").set_value("Sup-").run()
+    at.multiselect(key="table_kinds").set_value(["Summaries", "Categories"]).run()
+    at.toggle(key="table_descending").set_value(False).run()
+    assert not at.exception and not at.error
+    query = dict(at.query_params)
+    assert query["table_query"] == "Sup-"
+    assert query["table_kinds"] == "Summaries,Categories"
+    assert query["table_descending"] == "off"
+    shown = at.dataframe[0].value
+    # a recipient of the link sees the same rows, columns and order
+    other = make_app(query).run()
+    other.switch_page(page_path("table.py")).run()
+    assert not other.exception and not other.error
+    assert other.text_input(key="table_query").value == "Sup-"
+    again = other.dataframe[0].value
+    assert list(again.index) == list(shown.index)
+    assert list(again.columns) == list(shown.columns)
+    assert all(m.startswith("Sup-") for m in again.index)

@@ -31,6 +31,24 @@ CASES = {
         },
     ),
     "ranks.py": ({"ranks_level": "0.8"}, {"ranks_level": 80.0}),
+    "plan.py": (
+        {"data": "sample:alpaca_eval", "plan_delta": "2", "plan_power": "0.9"},
+        {"plan_delta": 2.0, "plan_power": 90.0},
+    ),
+    "table.py": (
+        {
+            "table_query": "Sup",
+            "table_kinds": "Summaries,Tasks",
+            "table_sort": "SVHN",
+            "table_descending": "off",
+        },
+        {
+            "table_query": "Sup",
+            "table_kinds": ["Summaries", "Tasks"],
+            "table_sort": "SVHN",
+            "table_descending": False,
+        },
+    ),
     "weights.py": (
         {
             "data": "sample:mmlu",
@@ -148,10 +166,10 @@ def test_compare_numbers_follow_the_link(make_app) -> None:
     at = _open(make_app, "compare.py", query)
     verdicts = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert len(verdicts) == 10  # five models: ten pairs
-    assert all("90% family\\-wise interval, Bonferroni" in v for v in verdicts)
+    assert all("90% simultaneous interval, Bonferroni" in v for v in verdicts)
     assert any("Score: structured" in c.value for c in at.caption)
     # a change on the page reaches the link; back to the default leaves it
-    at.radio(key="compare_correction").set_value("holm").run()
+    at.radio(key="compare_correction").set_value("maxt").run()
     assert "compare_correction" not in at.query_params
     at.slider(key="compare_level").set_value(95.0).run()
     assert "compare_level" not in at.query_params and at.query_params["compare_models"] == VTAB5

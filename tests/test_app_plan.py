@@ -87,6 +87,14 @@ def test_settings_travel_in_the_link(make_app) -> None:
     assert at.query_params["plan_delta"] == "3"
     at.selectbox(key="plan_correction").set_value("maxt").run()
     assert "plan_correction" not in at.query_params  # back at the default: left out
+    # another page and back: the plan's settings stay, on screen and in the link
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert at.query_params["plan_delta"] == "3"
+    at.switch_page(page_path("plan.py")).run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="plan_delta").value == 3.0
+    assert at.slider(key="plan_power").value == 90
+    assert at.query_params["plan_delta"] == "3" and at.query_params["plan_power"] == "0.9"
 
 
 def test_bad_link_values_warn_and_fall_back(make_app) -> None:

@@ -185,15 +185,24 @@ def test_compare_page(make_app) -> None:
     verdicts = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert len(verdicts) == 3
     assert all(("beats" in v) or ("Cannot tell" in v) for v in verdicts)
+    assert all("95% simultaneous interval, max\\-T" in v for v in verdicts)  # the default
+    assert any("hold for all pairs together" in c.value for c in at.caption)
     charts = _charts(at)
     assert [c["data"][0]["type"] for c in charts] == ["scatter", "heatmap"]
+    p_labels = [a["text"] for a in charts[0]["layout"]["annotations"]]
+    assert len(p_labels) == 3 and all(t.startswith("p") for t in p_labels)  # each pair's p
+    assert "p (step-down)" in at.dataframe[0].value.columns
     at.radio(key="compare_correction").set_value("bonferroni").run()
     at.selectbox(key="compare_score").set_value("weighted").run()
     _clean(at)
-    assert any("Bonferroni" in v.value for v in at.markdown)
+    assert at.query_params["compare_correction"] == "bonferroni"
+    assert any("simultaneous interval, Bonferroni" in v.value for v in at.markdown)
     at.slider(key="compare_level").set_value(90.0).run()
     _clean(at)
-    assert any("90% family\\-wise interval" in v.value for v in at.markdown)
+    assert any("90% simultaneous interval" in v.value for v in at.markdown)
+    at.radio(key="compare_correction").set_value("holm").run()
+    _clean(at)  # Holm's p-values have no simultaneous intervals: verdicts quote no p
+    assert any("Holm has no simultaneous intervals" in c.value for c in at.caption)
     # the URL is kept on every page
     assert at.query_params["data"] == "sample:vtab1k"
 
@@ -211,21 +220,39 @@ def test_ranks_page(make_app) -> None:
     at.switch_page(page_path("ranks.py")).run()
     _clean(at)
     charts = _charts(at)
-    assert len(charts) == 2
+    assert len(charts) == 3  # aggregations, rank sets, rank probabilities
     assert len(charts[0]["data"]) == 5 * 16  # five aggregations x models
-    assert [t["type"] for t in charts[1]["data"]] == ["bar"] * 16
+    assert len(charts[1]["data"]) == 3 * 16  # per model: two rank sets and the observed rank
+    assert [t["type"] for t in charts[2]["data"]] == ["bar"] * 16
     table = at.dataframe[0].value
     assert list(table.columns) == [
         "model",
-        "Mean over tasks",
-        "Geometric mean",
-        "Average rank",
-        "Average rank, N(0,1) pp noise",
-        "Average rank, 1 pp bins",
+        "Mean over tasks: position",
+        "Geometric mean: position",
+        "Average rank: average task rank",
+        "Average rank: position",
+        "Average rank, N(0,1) pp noise: average task rank",
+        "Average rank, N(0,1) pp noise: position",
+        "Average rank, 1 pp bins: average task rank",
+        "Average rank, 1 pp bins: position",
     ]
+    # [LGC] Table 4: Sup-Rotation's average per-task rank is about 3.8 with about +-0.2
+    top = table.set_index("model").loc["Sup-Rotation-100%", "Average rank: average task rank"]
+    assert 3.5 < float(top.split(" ")[0]) < 4.1
     assert len(table) == 16
-    first = table["Mean over tasks"].str.split(" ").str[0].astype(float)
+    first = table["Mean over tasks: position"].str.split(" ").str[0].astype(float)
     assert first.is_monotonic_increasing
+    sets = at.dataframe[1].value
+    assert list(sets.columns)[-2:] == [
+        "rank, 95% for each model",
+        "rank, 95% for all models together",
+    ]
+    sentences = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert any("with 95% confidence" in s for s in sentences)
+    at.slider(key="ranks_level").set_value(90.0).run()
+    _clean(at)
+    assert at.query_params["ranks_level"] == "0.9"
+    assert "rank, 90% for each model" in at.dataframe[1].value.columns
 
 
 def test_methods_and_data_pages(make_app) -> None:

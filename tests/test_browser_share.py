@@ -1,9 +1,6 @@
 """Real browser: publish an upload, open the link in a fresh browser, expired / made-up / deleted
 ids, and a reload after an upload; with the store in a folder and on a real S3-compatible server.
-
-The Compare page's own choices (score, correction, models) are not in links yet (issue #14.4),
-so this flow checks the pages whose whole state is the global link: Leaderboard, Ranks and
-Task weights.
+The colleague who opens the link sees the same Leaderboard, Compare, Ranks and Task weights pages.
 """
 
 from __future__ import annotations
@@ -35,7 +32,7 @@ from benchuq.store import Store, StoreConfig, new_id
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LM_EVAL = Path(__file__).resolve().parent / "fixtures" / "real" / "lm_eval" / "results_v04"
-PAGES = ("Leaderboard", "Ranks", "Task weights")
+PAGES = ("Leaderboard", "Compare models", "Ranks", "Task weights")
 CSV = "model,task,category,n,correct\nnorth,t1,a,400,300\nsouth,t1,a,400,280\nwest,t1,a,400,200\n"
 
 
@@ -100,9 +97,18 @@ def test_publish_open_elsewhere_expire_and_delete(browser, app_server, request, 
         assert link.startswith(f"{url}/?") and "reps=200" in link
         assert delete_link.startswith(f"{url}/data?data=shared:")
         seen = {title: _goto_page(a, title) for title in PAGES}
+        _goto_page(a, "Compare models")  # a page's own choice, then the address bar's URL
+        radio = a.get_by_test_id("stMain").get_by_test_id("stRadio").filter(has_text="Correction")
+        radio.get_by_text("Bonferroni").click()
+        a.wait_for_url(re.compile(r"compare_correction=bonferroni"), timeout=60_000)
+        wait_idle(a, timeout=120_000)
+        wait_charts(a)
+        seen["Compare models"] = a.get_by_test_id("stMain").inner_text()
+        assert "Bonferroni" in seen["Compare models"]
+        copied = a.url
 
-        b = browser.new_context(viewport=VIEWPORT).new_page()  # a colleague with the link
-        b.goto(link)
+        b = browser.new_context(viewport=VIEWPORT).new_page()  # a colleague with the URL
+        b.goto(copied)
         wait_charts(b)
         wait_idle(b)
         for title in PAGES:

@@ -23,7 +23,7 @@ from benchuq.dashboard.figures import (
     win_heatmap,
 )
 from benchuq.dashboard.text import md_escape
-from benchuq.dashboard.views import overlap_test_level, tied_with_leader, verdict
+from benchuq.dashboard.views import overlap_test_level, tied_with_leader
 
 MODELS = ("alpha", "beta", "gamma", "delta")
 OPTS = FigureOptions(colors=model_colors(MODELS), scale=100.0, unit="accuracy (%)", title="t")
@@ -174,22 +174,6 @@ def test_tie_rule_detects_a_large_difference() -> None:
     draws = np.column_stack([rng.normal(0.8, 0.01, 2000), rng.normal(0.7, 0.01, 2000)])
     tied = tied_with_leader(draws, np.array([0.8, 0.7]), 0.834)
     assert tied.tolist() == [True, False]
-
-
-@pytest.mark.parametrize(
-    ("low", "high", "phrase"),
-    [
-        (0.01, 0.03, "alpha beats beta by 2.0 points"),
-        (-0.03, -0.01, "beta beats alpha by"),
-        (-0.01, 0.05, "Cannot tell alpha and beta apart"),
-    ],
-)
-def test_verdicts(low: float, high: float, phrase: str) -> None:
-    est = 0.02 if low > 0 or high > 0.04 else -0.02
-    row = pd.Series({"a": "alpha", "b": "beta", "estimate": est, "low": low, "high": high})
-    text = verdict(row, 0.95, "Holm", 100.0, "points")
-    assert phrase in text
-    assert "95% family-wise interval, Holm" in text
 
 
 def test_md_escape_neutralises_markup() -> None:

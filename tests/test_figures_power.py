@@ -7,6 +7,7 @@ import pytest
 
 from benchuq.core import power as pw
 from benchuq.core.data import DataError
+from benchuq.dashboard import state
 from benchuq.dashboard import views_power as vp
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_power import mde_figure, power_figure, sampling_figure
@@ -24,18 +25,18 @@ def test_link_round_trip_and_notices() -> None:
         "plan_icc": "0.1",
         "plan_grow": "add",
     }
-    settings, notices = vp.parse_link(query)
+    settings, notices, linked = state.parse_settings(vp.PlanSettings, query)
     assert not notices and settings.items == 500 and settings.models == ("a", "b")
-    assert vp.to_query(settings) == query
-    assert vp.to_query(vp.DEFAULTS) == {}
-    assert vp.from_widgets(vp.widget_state(settings)) == settings
-    assert vp.widget_state(settings)["plan_level"] == 90.0
-    bad, notices = vp.parse_link({"plan_power": "2", "plan_items": "1.5", "plan_grow": "x"})
-    assert bad == vp.DEFAULTS
+    assert settings.level == 0.9 and linked >= {"models", "items"}
+    assert state.settings_query(settings) == query
+    assert state.settings_query(vp.PlanSettings()) == {}
+    bad, notices, _ = state.parse_settings(
+        vp.PlanSettings, {"plan_power": "2", "plan_items": "1.5", "plan_grow": "x"}
+    )
+    assert bad == vp.PlanSettings()
     assert [n.param for n in notices] == ["plan_power", "plan_items", "plan_grow"]
-    assert "using 0.8" in str(notices[0]) and "one of keep, add" in str(notices[2])
-    assert vp.to_query(settings, auto_models=["a", "b"]).get("plan_models") is None
-    assert vp.stale_params({"plan_icc": "0.1", "data": "x"}, {}) == ["plan_icc"]
+    checked, notices = state.check_choices(settings, {"models": ["a", "c"]}, linked)
+    assert checked.models == ("a",) and notices[0].param == "plan_models"  # unknown ones dropped
 
 
 def test_accuracies_and_assumptions() -> None:

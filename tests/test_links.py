@@ -96,7 +96,8 @@ def test_every_link_name_is_unique_and_documented_in_the_readme() -> None:
     kept = {"z", "rho", "priors", "chains", "warmup", "interval", "sampler"}  # older names
     for name in set(links.page_names()) - kept:
         assert name.split("_", 1)[0] in {
-            "compare", "ranks", "weights", "epp", "bayes", "embeddings", "subgroups",
+            "compare", "ranks", "weights", "epp", "bayes", "embeddings", "subgroups", "table",
+            "plan",
         }, name  # fmt: skip
     assert links.readme_table() in README.read_text(), (
         "README's table of link parameters is out of date; paste links.readme_table():\n"
