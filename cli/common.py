@@ -8,7 +8,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
@@ -36,6 +36,23 @@ __all__ = [
 
 class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
+
+
+class VisibleText:
+    """A text stream that writes bidi, zero-width and control characters (other than tab and
+    newline) as ``[U+XXXX]``: a name from the data cannot move the terminal's cursor, colour it or
+    reverse the text shown (``dashboard.text.visible``)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        from benchuq.dashboard.text import visible
+
+        return self.stream.write(visible(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def check_caps(args: argparse.Namespace) -> None:

@@ -71,3 +71,12 @@ def test_estimates_that_would_overflow_are_refused(tmp_path, capsys) -> None:
     f.write_text("model,task,estimate,se\nA,t,1e308,1e307\nB,t,0.5,0.1\n")
     err = _err(["leaderboard", str(f), "--reps", "100"], capsys)
     assert "row 2" in err and "'estimate'" in err
+
+
+def test_cli_text_output_cannot_drive_the_terminal(tmp_path, capsys) -> None:
+    f = tmp_path / "esc.csv"
+    f.write_text('model,task,n,correct\n"A\x1b[31mRED",t,100,50\n"\u202egnp.exe",t,100,40\n')
+    assert main(["leaderboard", str(f), "--reps", "100"]) == 0
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\u202e" not in out + err
+    assert "A[U+001B][31mRED" in out and "[U+202E]gnp.exe" in out
