@@ -120,3 +120,28 @@ def test_app_refuses_one_request_and_keeps_working(make_app, monkeypatch) -> Non
         at = make_app({"data": "sample:vtab1k", "reps": "200", "seed": seed}).run()
         assert not at.exception
     assert len(cache.LEDGER) == 1
+
+
+def test_ledger_eviction_clears_streamlit_cache_entries(monkeypatch) -> None:
+    """Evicted draws are really gone from st.cache_resource: asking again recomputes them."""
+    from benchuq.core.readers.loaders import load_sample
+    from benchuq.dashboard import cache
+
+    bench, calls = load_sample("toy"), []
+    method = cache.METHODS["bootstrap"]
+
+    def counting(b, reps, seed):
+        calls.append(seed)
+        return method.run(b, reps, seed)
+
+    monkeypatch.setitem(
+        cache.METHODS, "bootstrap", cache.UncertaintyMethod(method.label, counting, method.help)
+    )
+    monkeypatch.setattr(cache, "LEDGER", ByteLedger(budget=10**9))
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    assert calls == [101]  # cached
+    cache.LEDGER.budget = 1  # only the newest entry fits from now on
+    cache.get_draws(bench, "bootstrap", 200, 102, "raw")
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    assert calls == [101, 102, 101]  # 101 was evicted and computed again
