@@ -6,14 +6,15 @@ message) naming the setting and the nearest allowed value.
 
 - :data:`CAPS`: upper limits of replicates, chains, draws and warm-up sweeps;
 - :func:`check_cells`: a draws array ``R x M x T`` (8 bytes a cell) within
-  :func:`work_bytes` (``BENCHUQ_WORK_MB``, default 1024);
+  :func:`work_bytes` (``BENCHUQ_WORK_MB``, default 512);
 - :func:`check_pairs`: pairwise work ``R x M x M`` within the same limit;
 - :func:`check_design`: a least-squares design matrix within the limit and :data:`MAX_FLOPS`;
 - :class:`Deadline`: a wall-clock budget for iterative samplers (``BENCHUQ_SAMPLER_SECONDS``,
   default 300), checked once a sweep.
 
-The choice of defaults: a small server (2 cores, 4 GB) serving a few users at once; one request
-may use a quarter of it. A deployment raises them with the environment variables.
+The choice of defaults: a small server (2 cores, 4 GB) serving a few users at once. The work
+limit equals the cache budget (``BENCHUQ_CACHE_MB``, 512), so the server holds at most the
+cache plus one request in flight; a deployment raises both with the environment variables.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ class BudgetExceeded(InvalidArgument):
 
 
 def work_bytes() -> int:
-    """The per-request work limit in bytes (``BENCHUQ_WORK_MB``, default 1024 MB)."""
-    return int(float(os.environ.get("BENCHUQ_WORK_MB", "1024")) * 2**20)
+    """The per-request work limit in bytes (``BENCHUQ_WORK_MB``, default 512 MB)."""
+    return int(float(os.environ.get("BENCHUQ_WORK_MB", "512")) * 2**20)
 
 
 def sampler_seconds() -> float:
