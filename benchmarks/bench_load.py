@@ -27,6 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from browser_utils import CHROMIUM, CHROMIUM_ARGS, IDLE, run_app
 
+GOTO = {"wait_until": "commit", "timeout": 180_000}  # then wait for the app itself
+
 
 def rss_mb(pid: int) -> float:
     """Resident memory of process ``pid`` in MB (``VmRSS``)."""
@@ -70,16 +72,17 @@ async def session(browser, url: str, k: int, until: float, times: dict, errors: 
     rng = random.Random(k)
     ctx = await browser.new_context(viewport={"width": 1200, "height": 900})
     page = await ctx.new_page()
+    await asyncio.sleep(0.4 * k)  # users arrive over the first seconds
     try:
         while time.monotonic() < until:
             action = rng.choice(("link", "link", "upload", "ranks"))
             t0 = time.perf_counter()
             if action == "link":
                 reps = rng.choice((200, 2000, 20000))
-                await page.goto(f"{url}/?reps={reps}&seed={rng.randint(1, 10**6)}")
+                await page.goto(f"{url}/?reps={reps}&seed={rng.randint(1, 10**6)}", **GOTO)
                 await page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=180_000)
             elif action == "upload":
-                await page.goto(f"{url}/data?reps=200")
+                await page.goto(f"{url}/data?reps=200", **GOTO)
                 await page.wait_for_selector(IDLE, timeout=180_000)
                 box = page.locator('[data-testid="stFileUploader"] input[type=file]').first
                 data = csv_bytes(rng)
@@ -88,7 +91,7 @@ async def session(browser, url: str, k: int, until: float, times: dict, errors: 
                 )
                 await page.get_by_text("In use: upload").first.wait_for(timeout=180_000)
             else:
-                await page.goto(f"{url}/ranks?reps=200&seed={rng.randint(1, 50)}")
+                await page.goto(f"{url}/ranks?reps=200&seed={rng.randint(1, 50)}", **GOTO)
             await page.wait_for_selector(IDLE, timeout=180_000)
             times[action].append(time.perf_counter() - t0)
             if await page.locator('[data-testid="stException"]').count():
@@ -137,7 +140,7 @@ def main() -> None:
         t0 = time.perf_counter()
         times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
         wall = time.perf_counter() - t0
-        time.sleep(5.0)  # sessions closed: let the server drop them
+        time.sleep(30.0)  # sessions closed: let the server notice and drop them
         stop.set()
         sampler.join()
         after = rss_mb(pid)
