@@ -9,21 +9,18 @@ Bradley-Terry strengths (scores = strength + Gumbel noise, so P(i beats j) = inv
 exactly, with matches sharing rounds) and prints the coverage of 95% intervals per method.
 
     python benchmarks/bench_epp.py [--repeat 3] [--coverage]
-    OPENBLAS_NUM_THREADS=2 python benchmarks/bench_epp.py   # with BLAS threads
+    BENCHUQ_BLAS_THREADS=2 python benchmarks/bench_epp.py   # with BLAS threads
+
+The BLAS thread count is the package's own policy (core/threads.py: one thread unless
+BENCHUQ_BLAS_THREADS says otherwise); this script does not set it.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
-
-# One BLAS thread unless the caller says otherwise: the matrices here are at most 200 x 200, so
-# threads gain nothing, and on a shared 2-core machine OpenBLAS threads oversubscribed by other
-# processes made the Newton fit 50x slower (1.7 s instead of 0.03 s) in our measurements.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 import statsmodels.api as sm

@@ -15,6 +15,7 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
+    from benchuq.core.backends import DataSource
     from benchuq.core.bayes.model import BayesFit
 
 __all__ = [
@@ -141,7 +142,23 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -
     parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
+    add_backend_arguments(parser)
     add_bayes_arguments(parser)
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where item-level data is aggregated and bootstrapped (core.backends, issue 18)."""
+    g = parser.add_argument_group("backend (large item-level data: Parquet shards)")
+    g.add_argument(
+        "--backend",
+        default=None,
+        choices=("memory", "duckdb", "dask"),
+        help="memory: load, then bootstrap (default); duckdb: aggregate Parquet shards out of "
+        "core, same draws; dask: aggregate and bootstrap on a dask.distributed cluster (Poisson "
+        "bootstrap); default duckdb when the data would not fit in memory",
+    )
+    g.add_argument("--workers", type=int, default=None, help="dask: a LocalCluster of N processes")
+    g.add_argument("--scheduler", default=None, help="dask: a running scheduler tcp://HOST:PORT")
 
 
 # ---- Bayesian hierarchical model (--method bayes; METHODS 6) --------------------------------
@@ -226,10 +243,33 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         from benchuq.store import load_shared
 
         bench = load_shared(shared[0])
+    elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
+        args.source = source
+        bench = source.bench
     else:
         bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
     add_notes(args, bench.notes)
     return bench
+
+
+def _out_of_core(args: argparse.Namespace) -> DataSource | None:
+    """DATA opened by an out-of-core backend (``core.backends``, issue 18); ``None``: in memory."""
+    from benchuq.core.backends import choose_backend, open_data
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
+    if len(args.data) != 1 or args.tasks is not None or args.format not in ("auto", "items"):
+        if args.backend not in (None, "memory"):  # these backends read neither --tasks nor formats
+            raise UsageError(
+                f"--backend {args.backend} reads one DATA (a Parquet file, a folder or a glob "
+                f"of Parquet item shards; got {len(args.data)}), without --tasks and with "
+                "--format auto or items."
+            )
+        return None
+    backend = choose_backend(args.data[0], args.backend)
+    if backend == "memory":
+        return None
+    return open_data(args.data[0], backend, workers=args.workers, scheduler=args.scheduler)
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
@@ -243,6 +283,8 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     check_cells(args.reps, len(bench.models), len(bench.tasks))
+    if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+        return args.source.draws(args.reps, args.seed)
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
 

@@ -14,20 +14,24 @@ shape ``(R, M, T)``:
 - ``"estimate_se"`` -> :func:`normal_draws` (normal approximation).
 
 Reproducibility: every engine draws from ``numpy.random.default_rng(seed)``. Random numbers are
-generated in a canonical order (models and tasks sorted by name; item patterns in order of first
-appearance), so reordering the models or tasks of a benchmark reorders the draws and changes
-nothing else.
+generated in a canonical order (models and tasks sorted by name; binary item patterns in the order
+of their packed key over the models in name order, which depends on neither the item nor the model
+order; clusters and continuous items in order of first appearance), so reordering the models or
+tasks of a benchmark reorders the draws and changes nothing else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+import pandas as pd
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 
 __all__ = [
     "AMBIGUOUS",
@@ -294,46 +298,138 @@ def _poisson_table(lam: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(first index, row id of each entry, counts) of the distinct rows of ``keys`` (1-D or 2-D),
-    with ids numbered in order of first appearance."""
-    _, first, inv, counts = np.unique(
-        keys,
-        axis=0 if keys.ndim == 2 else None,
-        return_index=True,
-        return_inverse=True,
-        return_counts=True,
-    )
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return first[order], rank[inv.ravel()], counts[order]
+    """(first index, row id of each entry, counts) of the distinct values of 1-D ``keys``, with
+    ids numbered in order of first appearance; linear time (a hash table, ``pandas.factorize``)."""
+    ids, uniques = pd.factorize(keys)
+    seen = np.maximum.accumulate(ids)
+    first = np.flatnonzero(np.diff(seen, prepend=-1) > 0)  # where a new id first shows
+    return first, ids, np.bincount(ids, minlength=len(uniques))
 
 
-def _units(task: ItemTask) -> _Units:
-    """Patterns (binary, no clusters), clusters, or items (continuous) of one task (METHODS 2)."""
-    scores = np.asarray(task.scores, dtype=float)
-    M, n = scores.shape
-    answered = ~np.isnan(scores)
-    vals = np.where(answered, scores, 0.0)
+# Pattern keys: the item's scores over the models in name order, position p at bits
+# [b p, b p + b) of one big number (b = 1 bit, right or wrong, when no score of the task is
+# missing; else b = 2 bits: 0 wrong, 1 right, 2 missing), cut into 64-bit words (word 0 lowest).
+# Patterns are ordered by that number (the order does not depend on the item or model order, and
+# spreading 1-bit codes to 2 bits keeps it, so the out-of-core backends can always use 2 bits).
+PACK_CHUNK = 2**16  # items packed at a time (the key chunk stays in cache over the models)
+DIRECT_BITS = 20  # keys of at most this many bits are counted directly (np.bincount)
+_KEY_DTYPES: tuple[tuple[int, type[np.unsignedinteger[Any]]], ...] = (
+    (8, np.uint8),
+    (16, np.uint16),
+    (32, np.uint32),
+    (64, np.uint64),
+)
+
+
+def _pack_words(state: np.ndarray, order: np.ndarray, bits: int) -> np.ndarray:
+    """``(n, W)`` pattern words (the smallest unsigned type when one word is enough)."""
+    M, n = state.shape
+    per_word = 64 // bits
+    W = -(-M // per_word)
+    width = bits * M if W == 1 else 64
+    dtype = next(t for size, t in _KEY_DTYPES if width <= size)
+    words = np.zeros((W, n), dtype)
+    for w in range(W):
+        pos = range(w * per_word, min(M, (w + 1) * per_word))
+        for a in range(0, n, PACK_CHUNK):
+            key = words[w, a : a + PACK_CHUNK]
+            for p in pos:
+                code = state[order[p], a : a + PACK_CHUNK]
+                if bits == 2:
+                    code = np.minimum(code, 2)  # MISSING -> 2
+                key |= code.astype(dtype) << dtype(bits * (p % per_word))
+    return words.T
+
+
+def _hash_rows(words: np.ndarray) -> np.ndarray:
+    """One uint64 per row of ``words`` (splitmix64 finaliser of each word, FNV-style combine)."""
+    h = np.zeros(len(words), np.uint64)
+    with np.errstate(over="ignore"):
+        for w in range(words.shape[1]):
+            x = words[:, w] ^ np.uint64(0x9E3779B97F4A7C15 * (w + 1) % 2**64)
+            x ^= x >> np.uint64(30)
+            x *= np.uint64(0xBF58476D1CE4E5B9)
+            x ^= x >> np.uint64(27)
+            x *= np.uint64(0x94D049BB133111EB)
+            x ^= x >> np.uint64(31)
+            h = (h * np.uint64(0x100000001B3)) ^ x
+    return h
+
+
+def _distinct_words(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct rows of ``words`` in key order, their counts), in linear time plus the sort of
+    the distinct rows: one word is its own key (counted directly when small), several are hashed
+    to one key; a hash collision (two patterns, one hash) is caught and sorted out exactly."""
+    W = words.shape[1]
+    if W == 1:
+        key = words[:, 0]
+        if key.dtype.itemsize * 8 <= DIRECT_BITS or int(key.max(initial=0)) < 2**DIRECT_BITS:
+            counts = np.bincount(key, minlength=1)
+            present = np.flatnonzero(counts)
+            return present.astype(np.uint64)[:, None], counts[present]
+        ids, uniques = pd.factorize(key)
+        order = np.argsort(uniques)
+        return uniques[order].astype(np.uint64)[:, None], np.bincount(ids)[order]
+    first, ids, counts = _first_appearance(_hash_rows(words))
+    if np.array_equal(words, words[first[ids]]):
+        uniq = words[first]
+    else:
+        uniq, counts = np.unique(words, axis=0, return_counts=True)
+    order = np.lexsort(uniq.T)  # the last word is the most significant
+    return uniq[order], counts[order]
+
+
+def _patterns(state: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``(U, M)`` states of the distinct item patterns, counts), patterns in key order with
+    models in ``order`` (name order) making the key; the states' columns follow ``state``'s rows."""
+    bits = 2 if bool(np.any(state == MISSING)) else 1
+    uniq, counts = _distinct_words(_pack_words(state, order, bits))
+    return _decode(uniq, order, bits), counts
+
+
+def _decode(words: np.ndarray, order: np.ndarray, bits: int) -> np.ndarray:
+    """``(U, M)`` uint8 states (0, 1, :data:`MISSING`) of pattern words; column ``order[p]`` is
+    position p."""
+    per_word = 64 // bits
+    cols = np.ascontiguousarray(words.T)  # (W, U): one word of every pattern at a time
+    out = np.empty((len(order), len(words)), np.uint8)  # (M, U), transposed on return
+    for p, i in enumerate(order):
+        w, shift = divmod(p, per_word)
+        code = ((cols[w] >> np.uint64(bits * shift)) & np.uint64(2**bits - 1)).astype(np.uint8)
+        out[i] = np.where(code == 2, MISSING, code)
+    return out.T
+
+
+def _pattern_units(states: np.ndarray, counts: np.ndarray) -> _Units:
+    """Units of distinct binary patterns ``(U, M)`` with their item counts."""
+    # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
+    exact = np.float32 if int(counts.sum()) < 2**23 else np.float64
+    return _Units((states == 1).astype(exact), (states != MISSING).astype(exact), counts)
+
+
+def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
+    """Patterns (binary, no clusters), clusters, or items (continuous) of one task (METHODS 2);
+    ``order`` (models in name order) makes the pattern keys. ``None`` for a task without items."""
+    M, n = task.shape
+    if n == 0:
+        return None
     if task.cluster is not None:
-        _, cid, _ = _first_appearance(np.array(task.cluster, dtype=str))
+        scores = task.scores
+        answered = ~np.isnan(scores)
+        vals = np.where(answered, scores, 0.0)
+        codes = task.cluster.codes
+        _, cid, _ = _first_appearance(np.arange(n) if codes is None else codes)  # None: distinct
         G = int(cid.max()) + 1
         V = np.zeros((G, M))
         A = np.zeros((G, M))
         np.add.at(V, cid, vals.T)
         np.add.at(A, cid, answered.T.astype(float))
         return _Units(V, A, np.ones(G))
-    if task.binary:
-        state = (answered.astype(np.int8) + (vals == 1)).T  # 0 missing, 1 wrong, 2 right
-        if M <= 39:  # a base-3 code fits in int64 and sorts much faster than rows
-            keys = state.astype(np.int64) @ (3 ** np.arange(M, dtype=np.int64))
-        else:
-            keys = np.ascontiguousarray(state)
-        first, _, counts = _first_appearance(keys)
-        # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
-        exact = np.float32 if n < 2**23 else np.float64
-        return _Units(vals[:, first].T.astype(exact), answered[:, first].T.astype(exact), counts)
-    return _Units(vals.T.copy(), answered.T.astype(float), np.ones(n))
+    if task.state is not None:  # binary
+        return _pattern_units(*_patterns(task.state, np.arange(M) if order is None else order))
+    vals = np.asarray(task.values, dtype=float).T
+    answered = ~np.isnan(vals)
+    return _Units(np.where(answered, vals, 0.0), answered.astype(float), np.ones(n))
 
 
 def _poisson_counts(
@@ -397,6 +493,7 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
     return out
 
 
+@blas_policy
 def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
     """Item-level paired bootstrap (METHODS 2): one resample of items per task, all models.
 
@@ -412,22 +509,48 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     reps = _check_reps(reps)
     if bench.item_tasks is None:
         raise DataError("the paired bootstrap needs item-level scores.", column="score")
-    rng = np.random.default_rng(seed)
-    M, T = bench.shape
-    values = np.empty((reps, M, T))
-    order, _ = _canonical(bench.tasks)
-    clustered = False
-    # many small products: BLAS threads cost more CPU than they save (benchmarks/bench_bootstrap)
-    with threadpool_limits(limits=1, user_api="blas"):
-        for j in order:
-            task = bench.item_tasks[j]
-            clustered |= task.cluster is not None
-            if task.scores.shape[1] == 0:  # a task without items has no score
-                values[:, :, j] = np.nan
-                continue
-            values[:, :, j] = _task_draws(_units(task), reps, rng)
+    om, _ = _canonical(bench.models)
+    tasks = bench.item_tasks
+    clustered = any(task.cluster is not None for task in tasks)
+    values = _paired_values(bench, reps, seed, lambda j: _units(tasks[j], om))
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
     notes = []
     if clustered:
         notes.append("Clusters (items sharing a cluster id) are resampled whole within each task.")
     return _draws(bench, values, method, True, seed, notes)
+
+
+def _paired_values(
+    bench: Benchmark, reps: int, seed: int, units_of: Callable[[int], _Units | None]
+) -> np.ndarray:
+    """``(reps, M, T)`` paired draws, tasks in name order from one stream (``None`` units: a
+    task without items, ``nan``)."""
+    rng = np.random.default_rng(seed)
+    values = np.empty((reps, *bench.shape))
+    order, _ = _canonical(bench.tasks)
+    for j in order:
+        units = units_of(int(j))
+        values[:, :, j] = np.nan if units is None else _task_draws(units, reps, rng)
+    return values
+
+
+@blas_policy
+def pattern_bootstrap(
+    bench: Benchmark,
+    patterns: Sequence[tuple[np.ndarray, np.ndarray]],
+    reps: int = 2000,
+    seed: int = 0,
+) -> Draws:
+    """The item-level paired bootstrap of binary scores from compressed counts (METHODS 2):
+    per task ``(states, counts)``, the ``(U, M)`` uint8 states (0, 1, :data:`MISSING`; columns
+    in ``bench.models`` order) of its distinct item patterns in key order (see
+    :func:`_patterns`) and how many items have each. The same draws as :func:`paired_bootstrap`
+    of the items themselves for the same seed; out-of-core backends aggregate to this."""
+    reps = _check_reps(reps)
+
+    def units_of(j: int) -> _Units | None:
+        states, counts = patterns[j]
+        return _pattern_units(states, counts) if len(counts) else None
+
+    values = _paired_values(bench, reps, seed, units_of)
+    return _draws(bench, values, "bootstrap: item-level paired", True, seed, [])

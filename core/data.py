@@ -4,8 +4,9 @@ A :class:`Benchmark` holds models x tasks results in one of three kinds:
 
 - ``"counts"``: per-task integer counts ``n`` (items) and ``correct``;
 - ``"estimate_se"``: per-task ``estimate`` and standard error ``se`` (non-binary metrics);
-- ``"items"``: item-level scores, one dense ``(M, n_j)`` matrix per task (``nan`` where a model
-  has no score for an item), with optional per-item ``cluster`` and ``subgroup`` labels.
+- ``"items"``: item-level scores, one dense ``(M, n_j)`` :class:`ItemTask` per task (binary
+  scores as bytes, others as float32/float64; missing where a model has no score for an item),
+  with optional per-item ``cluster`` and ``subgroup`` labels (integer codes, names kept once).
 
 It is immutable, validated on construction and hashed by content (:attr:`Benchmark.content_hash`),
 so caches can key on it safely across users.
@@ -15,11 +16,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, overload
 
 import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa
 
 __all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind"]
 
@@ -64,20 +69,282 @@ class DataError(ValueError):
         return text
 
 
-@dataclass(frozen=True)
-class ItemTask:
-    """Item-level scores of one task: ``scores[i, l]`` is model i on item l (``nan`` = missing)."""
+MISSING = np.uint8(255)  # state of a missing score in a binary ItemTask (0 = wrong, 1 = right)
+#: Continuous scores are kept as float32 when float32 holds every one of them exactly (error bound
+#: 0: halves, quarters, judge scales k/2**m, scores logged as float32), else as float64, so the
+#: storage never changes a result.
+_ROWS_PER_PASS = 2**22  # cells per chunk when checking or converting a float matrix
 
-    items: tuple[str, ...]
-    scores: np.ndarray
-    cluster: tuple[str, ...] | None = None
-    subgroup: tuple[str, ...] | None = None
+
+class Labels(Sequence[str]):
+    """``n`` text labels kept as integer ``codes`` into ``names`` (each distinct name once).
+
+    ``names`` is a pyarrow string array (no Python string per label); ``codes`` is ``None`` when
+    label ``l`` is ``names[l]`` (item names of a task). Compares equal to any sequence of the
+    same strings, so ``labels == ("a", "b")`` works as with a tuple.
+    """
+
+    __slots__ = ("codes", "names")
+    names: pa.Array
+    codes: np.ndarray | None
+
+    def __init__(self, names: pa.Array | Sequence[str], codes: np.ndarray | None = None) -> None:
+        if not isinstance(names, pa.Array):
+            names = pa.array([str(x) for x in names], type=pa.string())
+        if codes is not None:
+            codes = np.asarray(codes)
+            codes.setflags(write=False)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "codes", codes)
+
+    @classmethod
+    def encode(cls, values: Sequence[str] | np.ndarray) -> Labels:
+        """Codes in order of first appearance of each distinct value."""
+        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+        return cls(pa.array(uniques.astype(str), type=pa.string()), codes.astype(np.int32))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Labels are immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Labels, (self.names, self.codes))
+
+    def __len__(self) -> int:
+        return len(self.names) if self.codes is None else len(self.codes)
+
+    def _strings(self) -> pa.Array:
+        return self.names if self.codes is None else self.names.take(pa.array(self.codes))
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Labels: ...
+    def __getitem__(self, index: int | slice) -> str | Labels:
+        if isinstance(index, slice):
+            return Labels(self._strings()[index])
+        if self.codes is None:
+            return self.names[index].as_py()
+        return self.names[int(self.codes[index])].as_py()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._strings().to_pylist())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
+        return np.array(self._strings().to_pylist(), dtype=dtype or str)
+
+    def __repr__(self) -> str:
+        head = ", ".join(repr(x) for x in self._strings()[:5].to_pylist())
+        return f"Labels([{head}{', ...' if len(self) > 5 else ''}], n={len(self)})"
+
+    def hash_into(self, h: hashlib._Hash) -> None:
+        """Feed the label strings (not their encoding) to ``h``."""
+        arr = self._strings()
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        arr = arr.cast(pa.large_string())
+        offsets = np.frombuffer(arr.buffers()[1], np.int64)[arr.offset : arr.offset + len(arr) + 1]
+        h.update(np.diff(offsets).tobytes())
+        data = arr.buffers()[2]
+        if data is not None:
+            h.update(memoryview(data)[int(offsets[0]) : int(offsets[-1])])
+
+
+@overload
+def _labels(x: Sequence[str] | Labels, *, encode: bool = True) -> Labels: ...
+@overload
+def _labels(x: None, *, encode: bool = True) -> None: ...
+def _labels(x: Sequence[str] | Labels | None, *, encode: bool = True) -> Labels | None:
+    """``x`` as :class:`Labels`: codes into distinct names (``encode``) or one name per label."""
+    if x is None or isinstance(x, Labels):
+        return x
+    return Labels.encode(x) if encode else Labels(x)
+
+
+class ItemTask:
+    """Item-level scores of one task: model i on item l (METHODS 0).
+
+    Kept lean (issue 18): binary scores (every score 0 or 1) as a byte matrix ``state`` of
+    ``(M, n)`` uint8 (0 wrong, 1 right, :data:`MISSING`); other scores as ``values`` (float32
+    when that is exact, else float64; ``nan`` = missing); item names, clusters and subgroups as
+    :class:`Labels` (names kept once). :attr:`scores` gives the familiar float64 ``(M, n)`` matrix
+    (made on each access: heavy code reads ``state``/``values``).
+
+    ``ItemTask(items, scores, cluster, subgroup)`` takes a float matrix; :meth:`stored` takes
+    a ready byte or float matrix without copying it.
+    """
+
+    __slots__ = ("_answered", "cluster", "items", "state", "subgroup", "values")
+    items: Labels
+    state: np.ndarray | None
+    values: np.ndarray | None
+    cluster: Labels | None
+    subgroup: Labels | None
+    _answered: np.ndarray | None
+
+    def __init__(
+        self,
+        items: Sequence[str] | Labels,
+        scores: np.ndarray,
+        cluster: Sequence[str] | Labels | None = None,
+        subgroup: Sequence[str] | Labels | None = None,
+    ) -> None:
+        scores = np.asarray(scores, dtype=float)
+        if scores.ndim != 2:
+            raise DataError("item scores must be a (models, items) matrix.", column="score")
+        self._set(_labels(items, encode=False), _pack(scores), _labels(cluster), _labels(subgroup))
+
+    @classmethod
+    def stored(
+        cls,
+        items: Sequence[str] | Labels,
+        data: np.ndarray,
+        cluster: Sequence[str] | Labels | None = None,
+        subgroup: Sequence[str] | Labels | None = None,
+    ) -> ItemTask:
+        """Scores already in storage form, kept as they are (made read-only): a uint8 ``state``
+        of 0, 1 and :data:`MISSING`, or float32/float64 ``values`` (``nan`` = missing)."""
+        self = cls.__new__(cls)
+        self._set(_labels(items, encode=False), data, _labels(cluster), _labels(subgroup))
+        return self
+
+    def _set(
+        self, items: Labels, data: np.ndarray, cluster: Labels | None, subgroup: Labels | None
+    ) -> None:
+        """Check the label lengths and store ``data`` as ``state`` (uint8) or ``values``."""
+        binary = data.dtype == np.uint8
+        for label, x in (("item", items), ("cluster", cluster), ("subgroup", subgroup)):
+            if x is not None and len(x) != data.shape[1]:
+                raise DataError(f"{len(x)} {label} labels for {data.shape[1]} items.", column=label)
+        data.setflags(write=False)
+        put = object.__setattr__
+        for k, v in (
+            ("items", items),
+            ("state", data if binary else None),
+            ("values", None if binary else data),
+            ("cluster", cluster),
+            ("subgroup", subgroup),
+            ("_answered", None),
+        ):
+            put(self, k, v)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ItemTask is immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ItemTask.stored, (self.items, self._data, self.cluster, self.subgroup))
+
+    @property
+    def _data(self) -> np.ndarray:
+        """The stored matrix: ``state`` when binary, else ``values`` (exactly one is set)."""
+        if self.state is not None:
+            return self.state
+        assert self.values is not None
+        return self.values
 
     @property
     def binary(self) -> bool:
-        """Whether every score is 0 or 1 (missing scores aside)."""
-        s = self.scores[~np.isnan(self.scores)]
-        return bool(np.all((s == 0) | (s == 1)))
+        """Every score is 0 or 1 (kept as bytes)."""
+        return self.state is not None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(models, items)``."""
+        M, n = self._data.shape
+        return M, n
+
+    @property
+    def scores(self) -> np.ndarray:
+        """``(M, n)`` float64 scores, ``nan`` where missing (a new array on each access)."""
+        if self.state is None:
+            out = self._data.astype(float)
+        else:
+            out = self.state.astype(float)
+            out[self.state == MISSING] = np.nan
+        out.setflags(write=False)
+        return out
+
+    @property
+    def answered(self) -> np.ndarray:
+        """``(M,)`` number of items each model has a score for."""
+        answered = self._answered
+        if answered is None:
+            if self.state is not None:
+                a = self.shape[1] - _count_rows(self.state, int(MISSING))
+            else:
+                a = self.shape[1] - np.isnan(self._data).sum(axis=1)
+            answered = np.asarray(a, np.int64)
+            object.__setattr__(self, "_answered", answered)
+        return answered
+
+    def sums(self) -> np.ndarray:
+        """``(M,)`` sum of each model's scores (its number correct for binary scores)."""
+        if self.state is not None:
+            return _count_rows(self.state, 1).astype(float)
+        return np.asarray(np.nansum(self._data, axis=1, dtype=np.float64))
+
+    def means(self) -> np.ndarray:
+        """``(M,)`` mean score of each model over its answered items (``nan`` if none)."""
+        a = self.answered
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(a > 0, self.sums() / np.maximum(a, 1), np.nan)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the scores and label codes (names are shared strings)."""
+        codes = [x.codes for x in (self.cluster, self.subgroup) if x is not None]
+        return int(self._data.nbytes + sum(c.nbytes for c in codes if c is not None))
+
+    def take_models(self, rows: Sequence[int] | np.ndarray) -> ItemTask:
+        """The same items for the models ``rows`` (in that order)."""
+        idx = np.asarray(rows, dtype=np.intp)
+        return ItemTask.stored(self.items, self._data[idx], self.cluster, self.subgroup)
+
+    def hash_into(self, h: hashlib._Hash) -> None:
+        """Feed everything that affects a result to ``h``."""
+        data = self._data
+        h.update(f"{data.dtype}{data.shape}".encode())
+        h.update(np.ascontiguousarray(data).tobytes())
+        for x in (self.items, self.cluster, self.subgroup):
+            h.update(b"\x00")
+            if x is not None:
+                x.hash_into(h)
+
+
+def _count_rows(state: np.ndarray, value: int) -> np.ndarray:
+    """``(M,)`` number of cells equal to ``value`` per row, in chunks (no full-size temporary)."""
+    M, n = state.shape
+    out = np.zeros(M, np.int64)
+    step = max(1, _ROWS_PER_PASS // max(M, 1))
+    for a in range(0, n, step):
+        out += np.count_nonzero(state[:, a : a + step] == value, axis=1)
+    return out
+
+
+def _pack(scores: np.ndarray) -> np.ndarray:
+    """The storage form of ``scores``: a uint8 ``state`` when every score is 0, 1 or nan, else
+    ``values`` as float32 when that holds every score exactly, float64 otherwise."""
+    M, n = scores.shape
+    step = max(1, _ROWS_PER_PASS // max(M, 1))
+    binary, exact = True, True
+    for a in range(0, n, step):
+        part = scores[:, a : a + step]
+        finite = part[~np.isnan(part)]
+        binary = binary and bool(np.all((finite == 0) | (finite == 1)))
+        exact = exact and bool(np.all(finite.astype(np.float32) == finite))
+    if binary:
+        state = np.empty((M, n), np.uint8)
+        for a in range(0, n, step):
+            part = scores[:, a : a + step]
+            state[:, a : a + step] = np.where(np.isnan(part), MISSING, part)
+        return state
+    return scores.astype(np.float32 if exact else float)
 
 
 @overload
@@ -215,9 +482,8 @@ class Benchmark:
         if self.item_tasks is None or len(self.item_tasks) != T:
             raise DataError("kind 'items' needs one ItemTask per task.")
         for t, it in zip(self.tasks, self.item_tasks, strict=True):
-            if it.scores.shape != (M, len(it.items)):
+            if it.shape[0] != M:
                 raise DataError(f"task '{t}': item scores must have shape (models, items).")
-            it.scores.setflags(write=False)
 
     # ---- derived views -------------------------------------------------------------------
     @property
@@ -263,8 +529,7 @@ class Benchmark:
         for a in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
             put(a)
         for it in self.item_tasks or ():
-            for part in (it.items, it.scores, it.cluster, it.subgroup):
-                put(part)
+            it.hash_into(h)
         return h.hexdigest()
 
     def __hash__(self) -> int:
@@ -283,10 +548,7 @@ class Benchmark:
 
         items = None
         if self.item_tasks is not None:
-            items = tuple(
-                ItemTask(it.items, it.scores[mi], it.cluster, it.subgroup)
-                for it in (self.item_tasks[j] for j in ti)
-            )
+            items = tuple(self.item_tasks[j].take_models(mi) for j in ti)
         return Benchmark(
             name=self.name,
             models=tuple(self.models[i] for i in mi),

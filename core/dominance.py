@@ -36,6 +36,7 @@ from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_known, check_level
 
 __all__ = [
@@ -363,6 +364,7 @@ def _check_rule(z: float, rho: float) -> None:
         raise DataError(f"rho = {rho} must be between -1 and 1.", hint="0 means independence.")
 
 
+@blas_policy
 def dominance_map(
     moments: CategoryMoments,
     *,
@@ -475,6 +477,7 @@ class BestProbabilityMap:
         return self.probability[np.arange(len(self.best)), self.best]
 
 
+@blas_policy
 def best_probability_map(
     moments: CategoryMoments,
     *,

@@ -37,6 +37,7 @@ from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level
 
 __all__ = [
@@ -197,6 +198,7 @@ def round_scores(
     return np.concatenate(blocks, axis=1), labels
 
 
+@blas_policy
 def pair_counts(
     scores: np.ndarray, *, weights: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -246,6 +248,7 @@ def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
     return float(-(wins * np.logaddexp(0.0, -d)).sum() - 0.5 * ridge * beta @ beta)
 
 
+@blas_policy
 def fit_bradley_terry(
     wins: np.ndarray,
     matches: np.ndarray,
@@ -351,6 +354,7 @@ def _check_connected(matches: np.ndarray, models: tuple[str, ...], file: str | N
         )
 
 
+@blas_policy
 def epp_from_scores(
     scores: np.ndarray,
     models: tuple[str, ...],
@@ -479,6 +483,7 @@ def _bootstrap(
     return out
 
 
+@blas_policy
 def epp(
     bench: Benchmark,
     *,

@@ -31,6 +31,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
 
 __all__ = [
@@ -289,8 +290,9 @@ def critical_value(
     root = vecs[:, keep] * np.sqrt(vals[keep])
     rng = np.random.default_rng(seed)
     chunk = 10_000
-    # thin products: one BLAS thread is 3x faster than several on a busy machine (bench_power)
-    with threadpool_limits(limits=1, user_api="blas"):
+    # thin products: one BLAS thread is 3x faster than several on a busy machine (bench_power);
+    # the package's thread policy (core.threads)
+    with threadpool_limits(limits=blas_threads(), user_api="blas"):
         maxima = np.concatenate(
             [
                 np.abs(rng.standard_normal((chunk, root.shape[1])) @ root.T).max(axis=1)
@@ -333,7 +335,7 @@ def _group_label(group: str | Sequence[float] | np.ndarray, names: Sequence[str]
 
 
 def _item_cov(
-    scores: np.ndarray, cluster: tuple[str, ...] | None
+    scores: np.ndarray, cluster: Sequence[str] | None
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """(cov, cov_iid, sum of squared cluster sizes) of the model means of one task.
 

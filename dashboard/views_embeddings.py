@@ -16,6 +16,7 @@ from benchuq.core.data import DataError
 from benchuq.core.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
+    BootstrapMode,
     ConsistencyResult,
     align,
     parse_prior,
@@ -88,7 +89,7 @@ class EmbeddingsSettings:
         "tree prior weights `COLUMN=WEIGHT`, comma-separated (default: none)",
     )
     min_gain: bool = link("embeddings_min_gain", False, "split only where the likelihood rises")
-    bootstrap: str = link(
+    bootstrap: BootstrapMode = link(
         "embeddings_bootstrap", "auto", "interval method", choices=tuple(BOOTSTRAP_CHOICES)
     )
 

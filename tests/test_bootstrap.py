@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -403,3 +405,46 @@ def test_task_without_items_gives_nan_draws() -> None:
     )
     d = paired_bootstrap(bench, reps=50, seed=0)
     assert np.isnan(d.values[:, :, 1]).all() and np.isfinite(d.values[:, :, 0]).all()
+
+
+# ---- pattern compression by hashing packed rows (issue 18) ----------------------------------
+
+
+@pytest.mark.parametrize(("M", "missing"), [(3, 0.0), (12, 0.1), (25, 0.0), (40, 0.05), (70, 0.0)])
+def test_patterns_equal_the_sorted_distinct_columns(M: int, missing: float) -> None:
+    """Direct counts, one hashed word, several words: the distinct item columns and counts of
+    np.unique, in the order of the packed key over the models in the given order."""
+    rng = np.random.default_rng(M)
+    n = 3000
+    state = (rng.random((M, n)) < 0.5 + 0.4 * rng.random((M, 1))).astype(np.uint8)
+    state[:, : n // 2] = state[:, :1]  # many repeats of one pattern
+    state[rng.random((M, n)) < missing] = 255
+    order = rng.permutation(M)
+    got, counts = boot._patterns(state, order)
+    want, want_counts = np.unique(state[order].T, axis=0, return_counts=True)
+    as_dict = {tuple(r): k for r, k in zip(got[:, order].tolist(), counts.tolist(), strict=True)}
+    assert as_dict == dict(zip(map(tuple, want.tolist()), want_counts.tolist(), strict=True))
+    # key order: the code of position p weighs base**p (base 2, or 3 with missing scores)
+    base = 3 if missing else 2
+    codes = np.where(got[:, order] == 255, 2, got[:, order]).astype(object)
+    keys = codes @ np.array([base**p for p in range(M)], dtype=object)
+    assert all(a < b for a, b in itertools.pairwise(keys))
+
+
+def test_a_hash_collision_is_sorted_out_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pattern hashed to one value: the exact fallback gives the same draws."""
+    rng = np.random.default_rng(3)
+    y = _with_missing((rng.random((40, 500)) < 0.7).astype(float), 0.05, rng)
+    bench = items_bench([y])
+    want = paired_bootstrap(bench, reps=200, seed=1).values
+    monkeypatch.setattr(boot, "_hash_rows", lambda words: np.zeros(len(words), np.uint64))
+    assert np.array_equal(paired_bootstrap(bench, reps=200, seed=1).values, want)
+
+
+def test_item_and_row_order_do_not_change_binary_draws() -> None:
+    """Patterns are ordered by content: shuffling the items gives the same draws."""
+    rng = np.random.default_rng(4)
+    y = _with_missing((rng.random((5, 800)) < 0.6).astype(float), 0.05, rng)
+    a = paired_bootstrap(items_bench([y]), reps=300, seed=2).values
+    b = paired_bootstrap(items_bench([y[:, rng.permutation(800)]]), reps=300, seed=2).values
+    assert np.array_equal(a, b)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,57 @@ def test_items_kind() -> None:
     )
     assert it.binary and b.n_items == 3
     assert b.subset(models=["B"]).item_tasks[0].scores.tolist() == [[1.0, 1.0, 0.0]]
+
+
+# ---- the lean item model (issue 18) ---------------------------------------------------------
+
+
+def test_item_scores_are_kept_lean() -> None:
+    """Binary scores as bytes, exact float32 where it holds every score, float64 otherwise."""
+    binary = ItemTask(("a", "b", "c"), np.array([[1.0, 0.0, np.nan], [0.0, 1.0, 1.0]]))
+    assert binary.binary and binary.state.dtype == np.uint8 and binary.values is None
+    assert binary.state.tolist() == [[1, 0, 255], [0, 1, 1]]
+    assert np.array_equal(binary.scores, [[1, 0, np.nan], [0, 1, 1]], equal_nan=True)
+    assert binary.answered.tolist() == [2, 3] and binary.sums().tolist() == [1.0, 2.0]
+    halves = ItemTask(("a", "b"), np.array([[0.5, 0.25], [1.0, np.nan]]))
+    assert not halves.binary and halves.values.dtype == np.float32
+    tenths = ItemTask(("a", "b"), np.array([[0.1, 0.2], [0.3, 0.4]]))
+    assert tenths.values.dtype == np.float64 and tenths.scores[0, 0] == 0.1  # never rounded
+    assert halves.means().tolist() == [0.375, 1.0]
+
+
+def test_stored_keeps_the_array_and_labels_are_codes() -> None:
+    state = np.array([[1, 0, 1, 1], [0, 0, 255, 1]], np.uint8)
+    it = ItemTask.stored(("i1", "i2", "i3", "i4"), state, cluster=("c0", "c0", "c1", "c1"))
+    assert np.shares_memory(it.state, state) and not it.state.flags.writeable
+    assert it.cluster == ("c0", "c0", "c1", "c1") and it.cluster.codes.tolist() == [0, 0, 1, 1]
+    assert len(it.cluster.names) == 2  # each name once
+    assert it.items[2] == "i3" and list(it.items) == ["i1", "i2", "i3", "i4"]
+    with pytest.raises(AttributeError):
+        it.state = state  # type: ignore[misc]
+    with pytest.raises(DataError, match="3 cluster labels for 4 items"):
+        ItemTask.stored(("a", "b", "c", "d"), state, cluster=("x", "y", "z"))
+
+
+def test_items_content_hash_follows_content_not_storage() -> None:
+    scores = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, np.nan]])
+
+    def bench(it: ItemTask) -> Benchmark:
+        return Benchmark(
+            name="i",
+            models=("A", "B"),
+            tasks=("x",),
+            categories=("all",),
+            kind="items",
+            estimate=it.means()[:, None],
+            item_tasks=(it,),
+        )
+
+    a = bench(ItemTask(("p", "q", "r"), scores, subgroup=("g", "h", "g")))
+    state = np.array([[1, 0, 1], [0, 1, 255]], np.uint8)
+    b = bench(ItemTask.stored(("p", "q", "r"), state, subgroup=("g", "h", "g")))
+    c = bench(ItemTask.stored(("p", "q", "s"), state, subgroup=("g", "h", "g")))
+    assert a == b and a.content_hash == b.content_hash and c != a
+    assert pickle.loads(pickle.dumps(a)) == a  # caches pickle benchmarks
+    sub = a.subset(models=["B"]).item_tasks[0]
+    assert sub.binary and sub.state.tolist() == [[0, 1, 255]] and sub.subgroup == ("g", "h", "g")

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchuq.core.data import DataError
+from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.readers.classify import detect_format, file_columns
 from benchuq.core.readers.columns import missing_columns, required_columns
 from benchuq.core.readers.loaders import (
@@ -472,3 +472,125 @@ def test_inspect_epochs_are_averaged_and_scorer_named() -> None:
     assert any("model_graded_fact" in x for x in bench.notes)
     other = load_files([("log.json", json.dumps(obj).encode())], metric="other")
     assert other.estimate[0, 0] == 1.0
+
+
+# ---- item tables at Arrow speed (issue 18) --------------------------------------------------
+
+
+def _item_frame(rng: np.random.Generator, n: int = 60) -> pd.DataFrame:
+    rows = [
+        (m, f"t{k % 3}", f"q{k}", float(rng.random() < 0.6), f"c{k // 4}")
+        for m in ("A", "B", "C")
+        for k in range(n)
+        if not (m == "C" and k % 7 == 0)  # C lacks some items
+    ]
+    return pd.DataFrame(rows, columns=["model", "task", "item", "score", "cluster"])
+
+
+def _same(a: Benchmark, b: Benchmark) -> None:
+    assert (a.models, a.tasks, a.categories) == (b.models, b.tasks, b.categories)
+    assert np.array_equal(a.estimate, b.estimate, equal_nan=True)
+    for x, y in zip(a.item_tasks, b.item_tasks, strict=True):
+        assert list(x.items) == list(y.items) and list(x.cluster) == list(y.cluster)
+        assert np.array_equal(x.scores, y.scores, equal_nan=True)
+
+
+def test_item_formats_and_shards_read_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CSV, TSV, JSON Lines, Parquet, a folder of Parquet shards and a glob of them give one
+    benchmark, all on the Arrow path (the pandas path is switched off)."""
+    from benchuq.core.readers import items
+
+    frame = _item_frame(np.random.default_rng(0))
+    want = load_files([("x.csv", frame.to_csv(index=False).encode())])
+    monkeypatch.setattr(items, "_pandas_frame", lambda t: pytest.fail("pandas path used"))
+    frame.to_parquet(tmp_path / "x.parquet")
+    (tmp_path / "x.tsv").write_text(frame.to_csv(index=False, sep="\t"))
+    (tmp_path / "x.jsonl").write_text(frame.to_json(orient="records", lines=True))
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    shuffled = frame.sample(frac=1, random_state=1)
+    for k in range(3):
+        shuffled.iloc[k::3].to_parquet(shards / f"part-{k}.parquet")
+    for path in ("x.parquet", "x.tsv", "x.jsonl"):
+        _same(load_path(tmp_path / path), want)
+    # default names differ (the folder's name; "data" for a pattern), so both are given one
+    by_folder = load_path(shards, name="shards")
+    by_glob = load_path(str(shards / "part-*.parquet"), name="shards")
+    assert by_folder.models == by_glob.models and by_folder.content_hash == by_glob.content_hash
+    for j, t in enumerate(want.tasks):  # shuffled rows: same scores per (model, item)
+        a, b = want.item_tasks[j], by_folder.item_tasks[by_folder.tasks.index(t)]
+        pos = [list(b.items).index(x) for x in a.items]
+        rows = [by_folder.models.index(m) for m in want.models]
+        assert np.array_equal(a.scores, b.scores[np.ix_(rows, pos)], equal_nan=True)
+    assert want.item_tasks[0].binary and want.n.sum() == len(frame)
+
+
+def test_each_item_task_is_stored_as_if_alone() -> None:
+    """A binary task next to continuous ones is kept as bytes and an exact one as float32, as
+    ItemTask stores each alone: storage, content hash and bootstrap ignore the other tasks."""
+    rows = [("t", 1, 0), ("u", 0.5, 0.1), ("v", 0.5, 0.25)]
+    text = "model,task,item,score\n" + "".join(f"A,{t},1,{a}\nB,{t},1,{b}\n" for t, a, b in rows)
+    bench = load_files([("x.csv", text.encode())])
+    t, u, v = bench.item_tasks
+    assert t.binary and t.state.dtype == np.uint8
+    assert u.values.dtype == np.float64 and v.values.dtype == np.float32
+    alone = tuple(ItemTask(it.items, it.scores) for it in bench.item_tasks)
+    assert bench._replace(item_tasks=alone).content_hash == bench.content_hash
+
+
+def test_shards_must_agree_on_label_columns() -> None:
+    """A cluster column in one shard only is refused (dropping it would ignore the clusters)."""
+    one = "model,task,item,score,cluster\nA,t,1,1,c1\nB,t,1,0,c1\n"
+    two = "model,task,item,score\nA,t,2,0\nB,t,2,1\n"
+    with pytest.raises(DataError, match="no 'cluster' column") as err:
+        load_files([("a.csv", one.encode()), ("b.csv", two.encode())])
+    assert err.value.file == "b.csv" and err.value.column == "cluster"
+    both = load_files([("a.csv", one.encode()), ("b.csv", one.replace(",1,", ",2,").encode())])
+    assert both.item_tasks[0].cluster == ("c1", "c1")
+
+
+def test_item_names_are_stripped_and_checked_once(tmp_path: Path) -> None:
+    text = "model,task,item,score\nA ,t,1,1\n A,t,2,0\nB,t,1,1\n"
+    bench = load_files([("x.csv", text.encode())])
+    assert bench.models == ("A", "B") and bench.n.tolist() == [[2], [1]]
+    pd.DataFrame({"model": ["A", None], "task": "t", "item": ["1", "2"], "score": 1.0}).to_parquet(
+        tmp_path / "x.parquet"
+    )
+    with pytest.raises(DataError, match=r"row 3.*the model is empty"):
+        load_path(tmp_path / "x.parquet")
+
+
+def test_a_duplicate_across_shards_names_both_files(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.0]})
+    frame.to_parquet(tmp_path / "a.parquet")
+    frame.iloc[1:].to_parquet(tmp_path / "b.parquet")
+    with pytest.raises(DataError, match=r"file 'a\.parquet' row 3, file 'b\.parquet' row 2"):
+        load_path(tmp_path)
+
+
+def test_text_lines_decode_one_line_at_a_time() -> None:
+    from benchuq.core.readers.table import text_lines
+
+    data = '\ufeff{"a": "x\u2028y"}\r\n\n{"b": 2}'.encode()
+    assert list(text_lines(Source("s.jsonl", data))) == [
+        (1, '{"a": "x\u2028y"}'),
+        (2, ""),
+        (3, '{"b": 2}'),
+    ]
+    with pytest.raises(DataError, match="line 2 is not valid UTF-8"):
+        list(text_lines(Source("s.jsonl", b'{"a": 1}\n{"b": "\xff"}\n')))
+
+
+def test_long_text_columns_encoded_in_halves_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two halves on two threads, dictionaries merged: the same benchmark as one pass."""
+    from benchuq.core.readers import items
+
+    frame = _item_frame(np.random.default_rng(3), n=400)
+    buf = io.BytesIO()
+    frame.to_parquet(buf, row_group_size=97)  # many chunks
+    whole = load_files([("x.parquet", buf.getvalue())])
+    monkeypatch.setattr(items, "ENCODE_SPLIT", 1)
+    halves = load_files([("x.parquet", buf.getvalue())])
+    assert halves.content_hash == whole.content_hash and len(whole.item_tasks[0].items) > 100

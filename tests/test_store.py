@@ -4,7 +4,6 @@ on a real S3-compatible server (moto's server mode, started by the test session)
 from __future__ import annotations
 
 import base64
-import dataclasses
 import io
 import json
 import pickle
@@ -18,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.readers.loaders import load_files, load_path, load_sample
 from benchuq.store import (
     ID_RE,
@@ -275,7 +274,8 @@ def test_damaged_or_inconsistent_files_are_refused(make_store) -> None:
             store.load(receipt.id)
     # numbers changed behind the index's back: the content hash no longer matches
     receipt = store.publish(bench)
-    changed = dataclasses.replace(bench.item_tasks[0], scores=bench.item_tasks[0].scores * 0.5)
+    first = bench.item_tasks[0]
+    changed = ItemTask(first.items, first.scores * 0.5, first.cluster, first.subgroup)
     other = bench._replace(item_tasks=(changed, bench.item_tasks[1]))
     _damage(store, receipt.id, "items.parquet", encode(other, {})["items.parquet"])
     with pytest.raises(StoreError, match="does not match what was published"):

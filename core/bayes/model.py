@@ -79,6 +79,7 @@ from benchuq.core.bayes.priors import LogPrior, ModelPrior
 from benchuq.core.budget import BudgetExceeded, Deadline, check_cells
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
@@ -301,6 +302,7 @@ def counts_of(bench: Benchmark) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.asarray(bench.n, np.int64), np.asarray(bench.correct, np.int64), present
 
 
+@blas_policy
 class _SamplerSettings(TypedDict):
     """The settings :func:`fit` passes to both samplers."""
 

@@ -26,7 +26,8 @@ import math
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
-from threadpoolctl import ThreadpoolController
+
+from benchuq.core.threads import blas_policy
 
 __all__ = [
     "DEFAULT_EPS",
@@ -40,8 +41,7 @@ __all__ = [
 DEFAULT_EPS = 4.0
 # The work is many small matrix products: one BLAS thread is faster than several (and does not
 # oversubscribe the cores of a shared app server).
-_BLAS = ThreadpoolController()
-single_blas_thread = _BLAS.wrap(limits=1, user_api="blas")
+single_blas_thread = blas_policy  # the package's one thread policy (core.threads)
 
 
 def gaussian_stats(x: np.ndarray, group: np.ndarray, g: int) -> tuple[np.ndarray, ...]:

@@ -27,19 +27,22 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 from benchuq.core.readers.helm import helm_kind
-from benchuq.core.readers.items import ITEM_COLUMNS
+from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS
 from benchuq.core.readers.judged import is_alpaca, is_alpaca_leaderboard, is_inspect
 from benchuq.core.readers.lm_eval import is_results
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE
 from benchuq.core.readers.long import apply_aliases
 from benchuq.core.readers.table import (
+    ArrowTable,
     Source,
     Table,
     decode_text,
+    header_table,
     is_parquet,
     jsonl_table,
     looks_like_json,
     parse_json,
+    read_arrow,
     read_table,
     records_table,
     rename_columns,
@@ -79,7 +82,7 @@ class File:
 
     src: Source
     kind: str
-    table: Table | None = None
+    table: Table | ArrowTable | list[ArrowTable] | None = None  # Arrow: item tables (issue 18)
     raw_columns: tuple[str, ...] = ()
     reason: str = ""
     obj: object = None  # the parsed JSON of a JSON file (read once)
@@ -116,7 +119,7 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
         if suffix in (".json", ".jsonl", ".parquet", ".pq") or _header_claims(src):
             raise
         return File(src, "other", reason="text that is not a table")
-    if f.kind == "wide" and not _wide_shaped(f.table):
+    if f.kind == "wide" and not (isinstance(f.table, Table) and _wide_shaped(f.table)):
         return File(src, "other", reason="a table without a model column")
     return f
 
@@ -141,6 +144,11 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
     base = src.name.rsplit("/", 1)[-1]
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return File(src, "lm_eval_samples")
+    head = header_table(src)  # long item tables: read at Arrow speed (issue 18)
+    if head is not None and (f := _table_kind(src, head, columns)).kind == "items":
+        arrow = read_arrow(src, apply_aliases(rename_columns(head, columns)), FEW_NAMES)
+        if arrow is not None:
+            return File(src, "items", arrow, f.raw_columns)
     if base.endswith(".jsonl"):
         return _table_kind(src, jsonl_table(src), columns)
     if is_parquet(src):
@@ -177,10 +185,8 @@ def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> File
     return File(src, kind, table, tuple(str(c) for c in raw.frame.columns))
 
 
-def _wide_shaped(table: Table | None) -> bool:
+def _wide_shaped(table: Table) -> bool:
     """A ``model`` column, or names in the first column and numbers in most other cells."""
-    if table is None:
-        return False
     frame = table.frame
     if "model" in frame.columns:
         return True

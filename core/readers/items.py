@@ -1,148 +1,456 @@
 """Item-level tables: ``model, task, item, score, [cluster], [subgroup]`` -> kind ``"items"``.
 
-Per task a dense ``(M, n_j)`` score matrix (``nan`` where a model lacks an item), ``estimate`` =
-the per-model nanmean; when every score is 0 or 1, ``n`` and ``correct`` are filled too
-(METHODS 0). Choices the spec leaves open: scores must lie in [0, 1] (no automatic percent
-reading: a 1-10 judge scale would be misread), anything else is an error asking to rescale; a
-model that has no item of a task gets ``nan`` for that task; without a ``category`` column every
-task is in category ``"all"``.
+Per task a dense ``(M, n_j)`` :class:`~benchuq.core.data.ItemTask` (missing where a model lacks an
+item), ``estimate`` = the per-model mean over answered items; when every score is 0 or 1 the
+scores are kept as bytes and ``n`` and ``correct`` are filled too (METHODS 0). Choices the spec
+leaves open: scores must lie in [0, 1] (no automatic percent reading: a 1-10 judge scale would be
+misread), anything else is an error asking to rescale; a model that has no item of a task gets
+``nan`` for that task; without a ``category`` column every task is in category ``"all"``.
+
+Records are held as integer codes (:class:`ItemRecords`): every text column is dictionary-encoded
+once (by Arrow as it reads, or ``pandas.factorize`` for the frames other readers build), names are
+stripped and checked on the dictionary, and the duplicate, label and range checks run on codes.
+Several tables (shards of one long table: a folder or a glob) are read as one. Items of a task are
+ordered by the first appearance of their name; tasks and models by first appearance.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.readers.table import ROW_NOTE, Table, number_column, require_columns, text_column
+from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask, Labels
+from benchuq.core.readers.table import (
+    ROW_NOTE,
+    ArrowTable,
+    Table,
+    number_column,
+    require_columns,
+    text_column,
+)
 
-__all__ = ["ITEM_COLUMNS", "item_frame", "items_benchmark"]
+__all__ = ["FEW_NAMES", "ITEM_COLUMNS", "ItemRecords", "item_records", "items_benchmark"]
 
 ITEM_COLUMNS = ("model", "task", "item", "score")
+LABEL_COLUMNS = ("cluster", "subgroup", "category")
+#: Columns with few distinct values, read dictionary-encoded (Parquet's own dictionaries, Arrow's
+#: CSV blocks); item and cluster names are read as text and encoded once after reading (per-block
+#: dictionaries of a column of many distinct names would hold most names many times).
+FEW_NAMES = ("model", "task", "subgroup", "category")
+ENCODE_SPLIT = 2**21  # a text column of more records is encoded in two halves on two threads
+#: Pairs (task, item) are numbered through a table of ``tasks x distinct item names`` entries
+#: when it has at most this many entries per record (else by hashing, then sorting the pairs).
+DIRECT_PAIRS_PER_ROW = 8
 
 
-def item_frame(table: Table) -> pd.DataFrame:
-    """Validated columns ``model, task, item, score, [cluster, subgroup], row`` of a table."""
+@dataclass(frozen=True)
+class Codes:
+    """A text column as ``codes`` (int32, one per record) into distinct ``names``."""
+
+    codes: np.ndarray
+    names: pa.Array
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Where each record came from: ``files`` with their record ranges ``starts`` and the
+    reported row of their first record (Arrow shards), or explicit per-record ``file``/``row``
+    arrays (the pandas path); exactly one of the two is given."""
+
+    files: tuple[str, ...]
+    starts: np.ndarray | None = None
+    first_rows: tuple[int, ...] = ()
+    file: np.ndarray | None = None
+    row: np.ndarray | None = None
+
+    def locate(self, i: int) -> tuple[str, int]:
+        """(file name, reported row) of record ``i``."""
+        if self.file is not None and self.row is not None:
+            return self.files[int(self.file[i])], int(self.row[i])
+        starts = self.starts
+        assert starts is not None
+        f = int(np.searchsorted(starts, i, side="right")) - 1
+        return self.files[f], self.first_rows[f] + int(i - starts[f])
+
+
+@dataclass(frozen=True)
+class ItemRecords:
+    """Validated item-level records as codes (see :func:`item_records`)."""
+
+    model: Codes
+    task: Codes
+    item: Codes
+    score: np.ndarray
+    labels: dict[str, Codes]
+    rows: Rows
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame) -> ItemRecords:
+        """Records from a frame with columns ``model, task, item, score, row, file`` and
+        optional ``cluster, subgroup, category`` (text already checked)."""
+
+        def codes(column: str) -> Codes:
+            c, names = pd.factorize(frame[column].to_numpy(object))
+            return Codes(c.astype(np.int32), pa.array(names.astype(str), type=pa.string()))
+
+        file, files = pd.factorize(frame["file"].to_numpy(object))
+        rows = Rows(tuple(map(str, files)), file=file, row=frame["row"].to_numpy(np.int64))
+        return cls(
+            model=codes("model"),
+            task=codes("task"),
+            item=codes("item"),
+            score=frame["score"].to_numpy(float),
+            labels={c: codes(c) for c in LABEL_COLUMNS if c in frame.columns},
+            rows=rows,
+        )
+
+
+def item_records(tables: Table | ArrowTable | Sequence[ArrowTable]) -> ItemRecords:
+    """Validated records of an item table, or of several Arrow-read shards of one table."""
+    if isinstance(tables, Table):
+        return ItemRecords.from_frame(_pandas_frame(tables))
+    shards = [tables] if isinstance(tables, ArrowTable) else list(tables)
+    for t in shards:
+        _require(t.name, set(t.columns), t.num_rows)
+    lengths = [t.num_rows for t in shards]
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    rows = Rows(
+        tuple(t.name for t in shards), starts=starts, first_rows=tuple(t.first_row for t in shards)
+    )
+    for c in LABEL_COLUMNS:  # a label column in some shards only would be dropped silently
+        lacking = [t.name for t in shards if c not in t.columns]
+        if 0 < len(lacking) < len(shards):
+            raise DataError(
+                f"this file has no '{c}' column, but other files of the item table do.",
+                file=lacking[0],
+                column=c,
+                hint=f"give every file the same columns (add '{c}', or drop it everywhere).",
+            )
+    present = [c for c in LABEL_COLUMNS if c in shards[0].columns]
+    text = {c: _encode([t.column(c) for t in shards], c, rows) for c in ("model", "task", "item")}
+    return ItemRecords(
+        **text,
+        score=_scores(shards, starts, rows),
+        labels={c: _encode([t.column(c) for t in shards], c, rows) for c in present},
+        rows=rows,
+    )
+
+
+def _require(name: str, columns: set[str], num_rows: int) -> None:
+    frame = pd.DataFrame(columns=sorted(columns), index=range(min(num_rows, 1)))
     require_columns(
-        table,
+        Table(name, frame, 2),
         ITEM_COLUMNS,
         columns_hint="item-level files need the columns model, task, item, score "
         "(optional cluster, subgroup), or map your column names to these.",
         rows_hint="add one row per model, task and item below the header.",
     )
-    cols = set(table.frame.columns)
+
+
+def _pandas_frame(table: Table) -> pd.DataFrame:
+    """The pandas path (JSON records, odd text files): columns checked one by one."""
+    _require(table.name, set(table.frame.columns), len(table.frame))
     out = pd.DataFrame({c: text_column(table, c) for c in ("model", "task", "item")})
     out["score"] = number_column(table, "score")
-    for c in ("cluster", "subgroup", "category"):
-        if c in cols:
+    for c in LABEL_COLUMNS:
+        if c in table.frame.columns:
             out[c] = text_column(table, c)
     out["row"] = table.rows()
     out["file"] = table.name
     return out
 
 
-def items_benchmark(frame: pd.DataFrame, *, name: str, notes: tuple[str, ...] = ()) -> Benchmark:
-    """A kind-``"items"`` :class:`Benchmark` from validated records (see :func:`item_frame`)."""
-    notes_l = list(notes)
-    score = frame["score"].to_numpy(float)
-    if np.any((score < 0) | (score > 1)):
-        _range_error(frame, (score < 0) | (score > 1))
-    dup = frame.duplicated(["model", "task", "item"], keep=False).to_numpy()
-    if dup.any():
-        first = frame[dup].iloc[0]
-        rows = frame.loc[
-            dup
-            & (frame["model"] == first["model"]).to_numpy()
-            & (frame["task"] == first["task"]).to_numpy()
-            & (frame["item"] == first["item"]).to_numpy(),
-            "row",
-        ].tolist()
+def _encode(parts: list[pa.ChunkedArray], column: str, rows: Rows) -> Codes:
+    """One text column of all shards as codes into its distinct stripped names, in Arrow: each
+    shard's column dictionary-encoded once (or as read, its per-block dictionaries unified), the
+    shards' dictionaries merged, names stripped and checked on the dictionary, never per record."""
+    pieces = []  # per shard (or half of one): (indices of its records, its dictionary)
+    for s, whole in enumerate(parts):
+        start = int(rows.starts[s]) if rows.starts is not None else 0
+        for part in _segments(whole):
+            if part.num_chunks and part.null_count:
+                _empty(column, start + int(np.flatnonzero(part.is_null().to_numpy())[0]), rows)
+            if part.num_chunks and len(part):
+                idx = np.concatenate([c.indices.to_numpy() for c in part.chunks])
+                pieces.append((idx.astype(np.int32), _as_text(part.chunk(0).dictionary)))
+            start += len(part)
+    if not pieces:
+        return Codes(np.zeros(0, np.int32), pa.array([], pa.large_string()))
+    names = pa.chunked_array([d for _, d in pieces], type=pa.large_string()).combine_chunks()
+    stripped = pc.utf8_trim_whitespace(names)
+    if len(pieces) == 1:
+        codes = pieces[0][0]
+    else:
+        offsets = np.cumsum([0] + [len(d) for _, d in pieces])
+        codes = np.concatenate([idx + off for (idx, _), off in zip(pieces, offsets, strict=False)])
+    if len(pieces) > 1 or not stripped.equals(names):  # shards share names; " A" is "A"
+        merged = stripped.dictionary_encode()
+        codes = merged.indices.to_numpy()[codes].astype(np.int32)
+        stripped = merged.dictionary
+    empty = np.flatnonzero(pc.equal(stripped, "").to_numpy(zero_copy_only=False))
+    if empty.size:
+        _empty(column, int(np.flatnonzero(codes == empty[0])[0]), rows)
+    return Codes(codes, stripped)
+
+
+def _segments(part: pa.ChunkedArray) -> list[pa.ChunkedArray]:
+    """A column as dictionary-encoded pieces in row order, each with one dictionary: as read
+    (per-block dictionaries unified), or encoded here, a long column in two halves on two
+    threads (Arrow releases the GIL; the halves' dictionaries are merged by the caller)."""
+    if pa.types.is_dictionary(part.type):
+        return [
+            pa.table({"x": part}).unify_dictionaries().column(0) if part.num_chunks > 1 else part
+        ]
+    if len(part) < ENCODE_SPLIT or part.num_chunks < 2:
+        return [part.dictionary_encode()]
+    ends = np.cumsum([len(c) for c in part.chunks])
+    cut = int(np.searchsorted(ends, len(part) / 2)) + 1
+    halves = [pa.chunked_array(part.chunks[:cut], part.type)]
+    if cut < part.num_chunks:
+        halves.append(pa.chunked_array(part.chunks[cut:], part.type))
+    with ThreadPoolExecutor(len(halves)) as pool:
+        return list(pool.map(pa.ChunkedArray.dictionary_encode, halves))
+
+
+def _as_text(values: pa.Array) -> pa.Array:
+    """Dictionary values as text (numbers as pandas writes them: 1, 2.5)."""
+    if pa.types.is_floating(values.type):
+        return pa.array(values.to_pandas().astype(str), type=pa.large_string())
+    return values.cast(pa.large_string())
+
+
+def _empty(column: str, i: int, rows: Rows) -> None:
+    file, row = rows.locate(i)
+    raise DataError(
+        f"the {column} is empty {ROW_NOTE}.",
+        file=file,
+        row=row,
+        column=column,
+        hint=f"fill in the {column} name or delete the row.",
+    )
+
+
+def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndarray:
+    """The score column as float64 (shard ``k`` in records ``starts[k]:starts[k+1]``); text
+    scores (``75%``) and blanks go through :func:`number_column` for its parsing and messages."""
+    out = np.empty(starts[-1])
+    for k, t in enumerate(shards):
+        col = t.column("score")
+        a, b = starts[k], starts[k + 1]
+        if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
+            if pa.types.is_dictionary(col.type):
+                col = col.cast(col.type.value_type)
+            if not pa.types.is_boolean(col.type):
+                frame = pd.DataFrame({"score": col.to_pandas()})
+                out[a:b] = number_column(Table(t.name, frame, t.first_row), "score")
+                continue
+        if col.null_count and t.blank_is_missing:
+            first = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+            raise DataError(
+                f"the value is missing {ROW_NOTE}.",
+                file=t.name,
+                row=t.first_row + first,
+                column="score",
+                hint="fill in a number or delete the row.",
+            )
+        out[a:b] = col.cast(pa.float64()).to_numpy()
+    bad = np.flatnonzero(~np.isfinite(out))
+    if bad.size:
+        file, row = rows.locate(int(bad[0]))
         raise DataError(
-            f"model '{first['model']}', task '{first['task']}', item '{first['item']}' appears "
-            f"more than once (rows {rows[:3]}) {ROW_NOTE}.",
-            file=str(first["file"]),
-            row=int(rows[1]),
-            column="item",
-            hint="keep one score per model, task and item (average repeats, or rename a second "
-            "run of a model).",
+            f"{str(out[bad[0]])!r} is not a finite number {ROW_NOTE}.",
+            file=file,
+            row=row,
+            column="score",
+            hint="use plain finite numbers with '.' as the decimal mark (no NaN or infinity).",
         )
-    mi, models = pd.factorize(frame["model"].to_numpy(object))
-    tj, tasks = pd.factorize(frame["task"].to_numpy(object))
-    M, T = len(models), len(tasks)
-    item_col = frame["item"].to_numpy(object)
-    estimate = np.full((M, T), np.nan)
-    item_tasks = []
-    for j, pos in enumerate(_positions(tj, T)):
-        li, item_names = pd.factorize(item_col[pos])
-        mat = np.full((M, len(item_names)), np.nan)
-        mat[mi[pos], li] = score[pos]
-        sub = frame.iloc[pos]
-        labels = {
-            c: _item_labels(sub, c, list(item_names)) if c in sub.columns else None
-            for c in ("cluster", "subgroup")
-        }
-        item_tasks.append(
-            ItemTask(tuple(str(x) for x in item_names), mat, labels["cluster"], labels["subgroup"])
+    return out
+
+
+# ---- records -> Benchmark --------------------------------------------------------------------
+def items_benchmark(
+    records: ItemRecords | pd.DataFrame, *, name: str, notes: tuple[str, ...] = ()
+) -> Benchmark:
+    """A kind-``"items"`` :class:`Benchmark` from validated records (see :func:`item_records`;
+    a frame as :meth:`ItemRecords.from_frame` takes)."""
+    rec = records if isinstance(records, ItemRecords) else ItemRecords.from_frame(records)
+    score = rec.score
+    out_of_range = (score < 0) | (score > 1)
+    if out_of_range.any():
+        _range_error(rec, int(np.flatnonzero(out_of_range)[0]))
+    binary = bool(np.all((score == 0) | (score == 1)))
+    M, T = len(rec.model.names), len(rec.task.names)
+    col, bounds, item_code = _columns(rec.task.codes, rec.item.codes, T, len(rec.item.names))
+    P = len(item_code)
+    if binary:
+        data = np.full((M, P), MISSING, np.uint8)
+        _fill(data, rec.model.codes, col, score)
+        filled = P * M - int(np.count_nonzero(data == MISSING))
+    else:
+        data = np.full((M, P), np.nan)
+        _fill(data, rec.model.codes, col, score)
+        filled = P * M - int(np.count_nonzero(np.isnan(data)))
+    if filled != len(rec):
+        _duplicate_error(rec, col)
+    labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
+    # mixed scores: each task stored as ItemTask makes it (bytes if binary, float32 if exact), so
+    # the storage, the content hash and the bootstrap do not depend on the other tasks
+    make = ItemTask.stored if binary else ItemTask
+    items = []
+    for j in range(T):
+        a, b = int(bounds[j]), int(bounds[j + 1])
+        items.append(
+            make(
+                Labels(rec.item.names, item_code[a:b]),
+                data[:, a:b],
+                *(
+                    Labels(rec.labels[c].names, lab[a:b])
+                    if (lab := labels.get(c)) is not None
+                    else None
+                    for c in ("cluster", "subgroup")
+                ),
+            )
         )
-        has = ~np.all(np.isnan(mat), axis=1)
-        estimate[has, j] = np.nanmean(mat[has], axis=1)
+    estimate = np.column_stack([it.means() for it in items]) if T else np.zeros((M, 0))
     kw: dict[str, object] = {}
-    if np.all((score == 0) | (score == 1)):
-        n = np.array([np.sum(~np.isnan(it.scores), axis=1) for it in item_tasks]).T
-        k = np.array([np.nansum(it.scores, axis=1) for it in item_tasks]).T
-        kw = {"n": n.astype(np.int64), "correct": k.astype(np.int64)}
+    if binary:
+        kw["n"] = np.column_stack([it.answered for it in items])
+        kw["correct"] = np.column_stack([it.sums() for it in items]).astype(np.int64)
     return Benchmark(
         name=name,
-        models=tuple(str(m) for m in models),
-        tasks=tuple(str(t) for t in tasks),
-        categories=tuple(_categories(frame, list(tasks))),
+        models=tuple(rec.model.names.to_pylist()),
+        tasks=tuple(rec.task.names.to_pylist()),
+        categories=tuple(_categories(rec, T)),
         kind="items",
         estimate=estimate,
-        item_tasks=tuple(item_tasks),
-        notes=tuple(notes_l),
+        item_tasks=tuple(items),
+        notes=tuple(notes),
         **kw,  # type: ignore[arg-type]
     )
 
 
-def _positions(codes: np.ndarray, k: int) -> list[np.ndarray]:
-    """Row positions of each code ``0..k-1``, in row order."""
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(k + 1))
-    return [order[bounds[j] : bounds[j + 1]] for j in range(k)]
+FILL_CHUNK = 2**22  # records placed at a time (bounds numpy's index temporaries)
 
 
-def _categories(frame: pd.DataFrame, tasks: list[str]) -> list[str]:
-    if "category" not in frame.columns:
-        return ["all"] * len(tasks)
-    first = frame.drop_duplicates("task").set_index("task")["category"]
-    return [str(first[t]) for t in tasks]
+def _fill(data: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:
+    """``data[rows, cols] = values`` in chunks of records."""
+    for a in range(0, len(values), FILL_CHUNK):
+        data[rows[a : a + FILL_CHUNK], cols[a : a + FILL_CHUNK]] = values[a : a + FILL_CHUNK]
 
 
-def _range_error(frame: pd.DataFrame, bad: np.ndarray) -> None:
-    i = int(np.flatnonzero(bad)[0])
+def _columns(
+    task: np.ndarray, item: np.ndarray, T: int, D: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Number the (task, item) pairs: (column of each record, first column of each task plus
+    the end, item code of each column). Columns run task by task, items by code (= order of
+    first appearance of the name); linear time unless pairs are few among many possibilities."""
+    owner = np.full(D, -1, np.int32)
+    owner[item] = task
+    if np.array_equal(owner[item], task):  # every item name belongs to one task: pair = item
+        key_type = np.int16 if T < 2**15 else np.int32  # 16 bits: numpy's radix sort
+        item_code = np.argsort(owner.astype(key_type), kind="stable").astype(np.int32)
+        pos = np.empty(D, np.int32 if D < 2**31 else np.int64)
+        pos[item_code] = np.arange(D)
+        col: np.ndarray = pos[item]
+        task_of: np.ndarray = owner[item_code]
+    else:
+        key = task.astype(np.int64) * D + item
+        if T * D <= max(DIRECT_PAIRS_PER_ROW * len(key), 2**20):
+            used = np.zeros(T * D, bool)
+            used[key] = True
+            pairs = np.flatnonzero(used)
+            slot = np.cumsum(used, dtype=np.int64) - 1
+            col = slot[key]
+        else:
+            ids, uniques = pd.factorize(key)
+            order = np.argsort(uniques, kind="stable")
+            pairs = uniques[order]
+            rank = np.empty(len(order), np.int64)
+            rank[order] = np.arange(len(order))
+            col = rank[ids]
+        item_code = (pairs % D).astype(np.int32)
+        task_of = pairs // D
+    bounds = np.searchsorted(task_of, np.arange(T + 1), side="left")
+    return col, bounds, item_code
+
+
+def _first_record(codes: np.ndarray, k: int) -> np.ndarray:
+    """Index of the first record of each code ``0..k-1``."""
+    first = np.full(k, len(codes), np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    return first
+
+
+def _categories(rec: ItemRecords, T: int) -> list[str]:
+    if "category" not in rec.labels:
+        return ["all"] * T
+    cat = rec.labels["category"]
+    return [cat.names[int(c)].as_py() for c in cat.codes[_first_record(rec.task.codes, T)]]
+
+
+def _range_error(rec: ItemRecords, i: int) -> None:
+    file, row = rec.rows.locate(i)
     raise DataError(
-        f"score {frame['score'].iloc[i]:g} is outside 0..1 {ROW_NOTE}.",
-        file=str(frame["file"].iloc[i]),
-        row=int(frame["row"].iloc[i]),
+        f"score {rec.score[i]:g} is outside 0..1 {ROW_NOTE}.",
+        file=file,
+        row=row,
         column="score",
         hint="give item scores on a 0..1 scale (1 = correct, or a proportion such as F1); "
         "rescale other scales (divide percent by 100, a 1-10 judge score by 10).",
     )
 
 
-def _item_labels(sub: pd.DataFrame, column: str, item_names: list[str]) -> tuple[str, ...]:
-    """One label per item; models must agree on an item's cluster/subgroup."""
-    pairs = sub.drop_duplicates(["item", column])
-    clash = pairs["item"].duplicated(keep=False).to_numpy()
-    if clash.any():
-        r = pairs[clash].iloc[1]
+def _duplicate_error(rec: ItemRecords, col: np.ndarray) -> None:
+    """The first record whose (model, task, item) appears again, with up to three of its rows."""
+    key = col * len(rec.model.names) + rec.model.codes
+    dup = pd.Series(key).duplicated(keep=False).to_numpy()
+    i = int(np.flatnonzero(dup)[0])
+    where = [rec.rows.locate(int(r)) for r in np.flatnonzero(key == key[i])[:3]]
+    files = {f for f, _ in where}
+    shown = (
+        f"rows {[r for _, r in where]}"
+        if len(files) == 1
+        else ", ".join(f"file '{f}' row {r}" for f, r in where)
+    )
+    m, t, it = (x.names[int(x.codes[i])].as_py() for x in (rec.model, rec.task, rec.item))
+    raise DataError(
+        f"model '{m}', task '{t}', item '{it}' appears more than once ({shown}) {ROW_NOTE}.",
+        file=where[1][0],
+        row=where[1][1],
+        column="item",
+        hint="keep one score per model, task and item (average repeats, or rename a second "
+        "run of a model).",
+    )
+
+
+def _item_labels(rec: ItemRecords, column: str, col: np.ndarray, P: int) -> np.ndarray:
+    """One label code per item column; models must agree on an item's cluster/subgroup."""
+    codes = rec.labels[column].codes
+    label = np.empty(P, np.int32)
+    label[col] = codes
+    clash = np.flatnonzero(label[col] != codes)
+    if clash.size:
+        # the first record (in file order) whose label differs from an earlier one of its item
+        first = _first_record(col, P)
+        differs = np.flatnonzero(codes != codes[first[col]])
+        i = int(differs[0])
+        file, row = rec.rows.locate(i)
+        t = rec.task.names[int(rec.task.codes[i])].as_py()
+        item = rec.item.names[int(rec.item.codes[i])].as_py()
         raise DataError(
-            f"item '{r['item']}' of task '{r['task']}' has two different {column} labels "
-            f"{ROW_NOTE}.",
-            file=str(r["file"]),
-            row=int(r["row"]),
+            f"item '{item}' of task '{t}' has two different {column} labels {ROW_NOTE}.",
+            file=file,
+            row=row,
             column=column,
             hint=f"give each item one {column} (the same for every model).",
         )
-    label = pairs.set_index("item")[column]
-    return tuple(str(label[i]) for i in item_names)
+    return label

@@ -19,7 +19,7 @@ from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.lm_eval import number
 from benchuq.core.readers.lm_eval_names import sample_file_names
 from benchuq.core.readers.meta import Meta, TaskRun
-from benchuq.core.readers.table import Source, decode_text
+from benchuq.core.readers.table import Source, text_lines
 
 __all__ = ["read_samples"]
 
@@ -38,13 +38,12 @@ def read_samples(
     base = src.name.rsplit("/", 1)[-1]
     from_name, task = sample_file_names(base, known_tasks)
     model = model or from_name or _folder_model(src.name)
-    text = decode_text(src)
     docs, scores, lines, notes = [], [], [], []
     used: str | None = None
     metrics_seen: list[str] = []
     other_filters = 0
     filt_first: str | None = None
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in text_lines(src):  # one line at a time (samples files can be large)
         if not line.strip():
             continue
         try:

@@ -34,7 +34,7 @@ from benchuq.core.readers.files import (
     read_capped,
 )
 from benchuq.core.readers.helm import helm_run
-from benchuq.core.readers.items import item_frame, items_benchmark
+from benchuq.core.readers.items import item_records, items_benchmark
 from benchuq.core.readers.judged import (
     alpaca_benchmark,
     alpaca_leaderboard_benchmark,
@@ -54,7 +54,14 @@ from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table,
 from benchuq.core.readers.merge import merge
 from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, group_notes, listing
-from benchuq.core.readers.table import Source, Table, check_mapping, looks_like_json, read_table
+from benchuq.core.readers.table import (
+    ArrowTable,
+    Source,
+    Table,
+    check_mapping,
+    looks_like_json,
+    read_table,
+)
 
 __all__ = [
     "FORMATS",
@@ -303,6 +310,9 @@ def read_files(
         # lm-eval results and sample files stay what they are (_parts picks by the format)
         keep = ("lm_eval", "lm_eval_samples") if format.startswith("lm_eval") else ()
         data = [f if f.kind in keep else File(f.src, format, f.table) for f in data]
+    shards = [f.table for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
+    if 1 < len(shards) == len(data):  # shards of one item table: read as one (issue 18)
+        data = [File(data[0].src, "items", shards)]
     default = name or (_stem(sources[0].name) if len(sources) == 1 else "data")
     parts, lm_notes = _parts(data, classified, task_info, metric, format, default)
     notes += lm_notes
@@ -433,22 +443,23 @@ def _one(
         return src.name, b, m
     if kind == "inspect":
         return src.name, inspect_benchmark(src, metric=metric or "acc"), Meta()
+    if kind == "items":  # Arrow-read tables (and shards) as they are
+        records = item_records(f.table if f.table is not None else read_table(src))
+        return src.name, items_benchmark(records, name=name), Meta()
     return src.name, _table_part(kind, _table_of(f), tasks, name), Meta()
 
 
 def _table_of(f: File) -> Table:
-    """The table parsed at classification, or the file read as a table now."""
-    return f.table if f.table is not None else read_table(f.src)
+    """The table parsed at classification, or the file read as a (pandas) table now."""
+    return f.table if isinstance(f.table, Table) else read_table(f.src)
 
 
 def _table_part(kind: str, table: Table, tasks: TaskInfo | None, name: str) -> Benchmark:
-    """A table file in its format (long, wide, items, AlpacaEval)."""
+    """A table file in its format (long, wide, AlpacaEval)."""
     if kind == "long":
         return long_benchmark(table, tasks=tasks, name=name)
     if kind == "wide":
         return long_benchmark(wide_to_long(table), tasks=tasks, name=name)
-    if kind == "items":
-        return items_benchmark(item_frame(table), name=name)
     if kind == "alpaca_eval":
         return alpaca_benchmark(table, name=name)
     return alpaca_leaderboard_benchmark(table, name=name)
@@ -477,7 +488,7 @@ def _gap_notes(bench: Benchmark) -> list[str]:
     if absent:
         notes.append(f"{absent} model-task results are missing (shown as blanks).")
     lacking = sum(
-        int(np.isnan(it.scores[~np.isnan(bench.estimate[:, j])]).sum())
+        int((it.shape[1] - it.answered)[~np.isnan(bench.estimate[:, j])].sum())
         for j, it in enumerate(bench.item_tasks or ())
     )
     if lacking:

@@ -4,6 +4,12 @@ Every table reader returns a :class:`pandas.DataFrame` of strings/numbers plus t
 name, so the format modules can report problems as "file 'x.csv', row 7, column 'n'". Rows are
 counted as a spreadsheet shows them: the header is row 1, the first data row is row 2 (for JSON
 records the first record is row 1).
+
+Long item tables (millions of rows) take the Arrow path instead: :func:`header_table` reads only
+the header, and :func:`read_arrow` reads the needed columns with pyarrow (Parquet column by
+column, text columns dictionary-encoded as they are read) into an :class:`ArrowTable`. Whatever
+Arrow cannot read exactly as the pandas path would (UTF-16, blank lines, a parse error) returns
+``None`` and goes the pandas way, which words the error.
 """
 
 from __future__ import annotations
@@ -12,10 +18,16 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+import pyarrow.json as pa_json
+import pyarrow.parquet as pq
 
 from benchuq.core.data import DataError
 
@@ -125,6 +137,33 @@ def decode_text(src: Source) -> str:
             "the file is empty.", file=src.name, hint="upload a file with a header row."
         )
     return text
+
+
+def text_lines(src: Source) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a UTF-8 text file, decoded one line at a time, so a large JSON
+    Lines file is never held as text besides its bytes; the same errors as :func:`decode_text`
+    (UTF-16 and other odd files are decoded whole by it)."""
+    data = src.data
+    if not data.strip() or data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4096]:
+        yield from enumerate(decode_text(src).splitlines(), start=1)
+        return
+    pos = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    lineno = 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        lineno += 1
+        try:
+            line = data[pos:end].decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise DataError(
+                f"line {lineno} is not valid UTF-8 text (byte {pos + err.start}).",
+                file=src.name,
+                row=lineno,
+                hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
+            ) from None
+        yield lineno, line.removesuffix("\r")
+        pos = end + 1
 
 
 def _sniff_delimiter(text: str, name: str) -> str:
@@ -501,3 +540,140 @@ def integer_column(table: Table, column: str) -> np.ndarray:
             hint=f"'{column}' counts items; give whole numbers (or use an 'accuracy' column).",
         )
     return np.round(x).astype(np.int64)
+
+
+# ---- the Arrow path (long item tables) ------------------------------------------------------
+HEAD_BYTES = 2**16  # bytes read to find the header and delimiter of a text table
+TEXT = pa.dictionary(pa.int32(), pa.string())  # a text column with each distinct string once
+
+
+@dataclass(frozen=True)
+class ArrowTable:
+    """A table read by Arrow: ``columns`` maps our column names to the file's; text columns come
+    dictionary-encoded. ``blank_is_missing``: a null cell was an empty field (delimited text)."""
+
+    name: str
+    columns: dict[str, str]
+    first_row: int
+    blank_is_missing: bool
+    #: text formats: the needed columns, read at once; Parquet: the file, read a column at a time
+    data: pa.Table | pq.ParquetFile
+
+    @property
+    def num_rows(self) -> int:
+        """Rows in the table (for Parquet, from its footer)."""
+        if isinstance(self.data, pa.Table):
+            return int(self.data.num_rows)
+        return int(self.data.metadata.num_rows)
+
+    def column(self, ours: str) -> pa.ChunkedArray:
+        """Our column ``ours`` (the file's ``columns[ours]``)."""
+        theirs = self.columns[ours]
+        if isinstance(self.data, pa.Table):
+            return self.data.column(theirs)
+        return self.data.read(columns=[theirs]).column(0)
+
+
+def _head_text(src: Source) -> str | None:
+    """The first bytes as UTF-8 text (``None`` for UTF-16, binary or undecodable heads)."""
+    head = src.data[:HEAD_BYTES]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in head:
+        return None
+    try:
+        text = head.decode("utf-8-sig", errors="strict")
+    except UnicodeDecodeError as err:
+        if err.start < len(head) - 4:  # not just a character cut at the end of the head
+            return None
+        text = head[: err.start].decode("utf-8-sig")
+    return text if text.strip() else None
+
+
+def _blank_lines(data: bytes) -> bool:
+    """An empty line before the end (Arrow's JSON reader skips it, shifting the row numbers;
+    its CSV reader is told to fail on one instead, so no scan is needed there)."""
+    end = len(data)
+    while end and data[end - 1] in b"\r\n":
+        end -= 1
+    return data.find(b"\n\n", 0, end) >= 0 or data.find(b"\n\r\n", 0, end) >= 0
+
+
+def header_table(src: Source) -> Table | None:
+    """The header of a Parquet, JSON Lines or delimited file as a one-row :class:`Table` whose
+    only row holds each column's name as written in the file (so renamings can be traced), or
+    ``None`` where the Arrow path does not apply."""
+    if is_parquet(src):
+        try:
+            names = pq.read_schema(pa.BufferReader(src.data)).names
+        except Exception:  # pyarrow raises several unrelated types for corrupt files
+            return None
+        first_row = 2
+    else:
+        text = _head_text(src)
+        if text is None:
+            return None
+        if src.name.lower().endswith(".jsonl"):
+            if _blank_lines(src.data):
+                return None
+            try:
+                names = list(json.loads(text.splitlines()[0]))
+            except (json.JSONDecodeError, TypeError, IndexError):
+                return None
+            first_row = 1
+        elif looks_like_json(src):
+            return None
+        else:
+            lines = text.splitlines()
+            sep = _sniff_delimiter("\n".join(lines[:-1] or lines), src.name)
+            names = next(csv.reader(io.StringIO(lines[0]), delimiter=sep), [])
+            if len(names) < 2:
+                return None
+            first_row = 2
+    try:
+        frame = _normalise(pd.DataFrame([names], columns=names, dtype=object), src.name)
+    except DataError:
+        return None
+    return Table(src.name, frame, first_row)
+
+
+def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTable | None:
+    """The columns of ``head`` (after renaming: its one row holds the file's names) read with
+    Arrow; text columns of ``few_names`` (ours) come dictionary-encoded. ``None`` if Arrow cannot
+    read it."""
+    columns = {str(ours): str(theirs) for ours, theirs in head.frame.iloc[0].items()}
+    theirs = list(columns.values())
+    try:
+        if is_parquet(src):
+            schema = pq.read_schema(pa.BufferReader(src.data))
+            strings = [
+                columns[c]
+                for c in few_names
+                if c in columns
+                and schema.field(columns[c]).type in (pa.string(), pa.large_string())
+            ]
+            parquet = pq.ParquetFile(pa.BufferReader(src.data), read_dictionary=strings)
+            return ArrowTable(src.name, columns, 2, False, parquet)
+        if src.name.lower().endswith(".jsonl"):
+            table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
+            return ArrowTable(src.name, columns, 1, False, table)
+        text = _head_text(src) or ""
+        lines = text.splitlines()
+        sep = _sniff_delimiter("\n".join(lines[:-1] or lines), src.name)
+        types = {columns[c]: TEXT for c in few_names if c in columns}
+        table = pa_csv.read_csv(
+            pa.BufferReader(src.data),
+            parse_options=pa_csv.ParseOptions(delimiter=sep, ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(
+                column_types=types,
+                include_columns=theirs,
+                null_values=[""],
+                strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowException, ValueError, KeyError):
+        return None
+    first = table.column(columns.get("model", theirs[0]))
+    if pa.types.is_dictionary(first.type) and any(
+        pc.any(pc.equal(c.dictionary, "")).as_py() for c in first.chunks
+    ):  # an empty line (read as a row of empty fields) or an empty name: the pandas way
+        return None
+    return ArrowTable(src.name, columns, 2, True, table)

@@ -46,6 +46,7 @@ from benchuq.core.subgroups.ebci import (
     _check_kurtosis,
     ebci,
 )
+from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
 
 __all__ = [
@@ -507,6 +508,7 @@ def _check_options(
     return kappa if kappa == "estimated" else _check_kurtosis(kappa)
 
 
+@blas_policy
 def analyze(
     units: Units,
     *,

@@ -1,0 +1,254 @@
+"""Scale: long item tables from 10^6 to 10^8 rows in memory, 10^9 out of core (issue 18).
+
+Generates seeded item tables (10 models x 10 tasks, binary or continuous scores, item names as
+text; Parquet, and CSV up to 10^7 rows) in a scratch folder, then runs each step in a fresh
+process and prints rows, wall and CPU time, peak RSS and the ratio to pyarrow and DuckDB reading
+the same file:
+
+- ``read``: pyarrow.parquet.read_table / pyarrow.csv.read_csv, DuckDB's read of the file into
+  Arrow, and ``benchuq.core.readers.load_path``;
+- ``pipeline``: load + 1,000 paired bootstrap replicates + leaderboard (binary: the issue's
+  "10^8 rows in <= 90 s and <= 6 GB");
+- ``--out-of-core ROWS``: Parquet shards (items split by shard) aggregated by the DuckDB backend
+  + 1,000 replicates + leaderboard, and the equality of its intervals with the in-memory path on
+  a subset of about 10^7 rows.
+
+Machine load changes wall times: the script prints the load average with every row; the ratios
+are measured in the same run. Generated files are deleted at the end (``--keep`` keeps them);
+check ``df -h`` first for 10^9 rows (about 5 GB of shards).
+
+    python benchmarks/bench_scale.py --rows 1e6 1e7 1e8
+    python benchmarks/bench_scale.py --rows 1e7 --kinds binary continuous --csv
+    python benchmarks/bench_scale.py --rows --out-of-core 1e9
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
+
+MODELS, TASKS = 10, 10
+ROWS_PER_SHARD = 10**7
+REPS = 1000
+
+# Each step runs in a fresh interpreter; it prints one JSON line with its own measurements.
+CHILD = r"""
+import json, resource, sys, time
+step, path = sys.argv[1], sys.argv[2]
+t0, c0 = time.perf_counter(), time.process_time()
+if step == "pyarrow":
+    import pyarrow.parquet as pq, pyarrow.csv as pc
+    out = pq.read_table(path) if path.endswith(".parquet") else pc.read_csv(path)
+    rows = out.num_rows
+elif step == "duckdb":
+    import duckdb
+    out = duckdb.sql(f"SELECT * FROM '{path}'").to_arrow_table()
+    rows = out.num_rows
+elif step == "load":
+    from benchuq.core.readers import load_path
+    bench = load_path(path)
+    rows = sum(int(it.answered.sum()) for it in bench.item_tasks)
+elif step in ("pipeline", "duckdb-pipeline"):
+    from benchuq.core.summaries import leaderboard
+    if step == "pipeline":
+        from benchuq.core.bootstrap import bootstrap
+        from benchuq.core.readers import load_path
+        bench = load_path(path)
+        draws = bootstrap(bench, reps=int(sys.argv[3]), seed=0)
+        rows = sum(int(it.answered.sum()) for it in bench.item_tasks)
+    else:
+        from benchuq.core.backends import open_data
+        source = open_data(path, "duckdb")
+        draws = source.draws(int(sys.argv[3]), 0)
+        rows = int(source.bench.n.sum())
+    table = leaderboard(draws, level=0.95)
+    if len(sys.argv) > 4:
+        table.to_json(sys.argv[4], orient="records")
+wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"rows": rows, "wall": wall, "cpu": cpu, "peak": peak}))
+"""
+
+
+def _items(n_items: int, start: int) -> pa.Array:
+    return pc.binary_join_element_wise(
+        "q", pc.cast(pa.array(np.arange(start, start + n_items)), pa.string()), ""
+    )
+
+
+def write_table(path: Path, rows: int, kind: str, seed: int, *, csv: bool) -> None:
+    """``rows`` item rows: every model on every item, items split evenly over the tasks,
+    written model by model (as per-model logs are concatenated) in row groups of 2**20."""
+    rng = np.random.default_rng(seed)
+    n = rows // (MODELS * TASKS)  # items per task
+    skill = np.linspace(0.35, 0.8, MODELS)
+    easy = rng.normal(0, 1.0, (TASKS, n))
+    schema = pa.schema(
+        [
+            ("model", pa.string()),
+            ("task", pa.string()),
+            ("item", pa.string()),
+            ("score", pa.int8() if kind == "binary" else pa.float32()),
+        ]
+    )
+    writer = pq.ParquetWriter(path.with_suffix(".parquet"), schema)
+    text = open(path.with_suffix(".csv"), "wb") if csv else None
+    for i in range(MODELS):
+        for j in range(TASKS):
+            logit = np.log(skill[i] / (1 - skill[i])) + easy[j]
+            p = 1 / (1 + np.exp(-logit))
+            score = (
+                (rng.random(n) < p).astype(np.int8) if kind == "binary" else p.astype(np.float32)
+            )
+            part = pa.table(
+                {
+                    "model": pa.array([f"model_{i}"] * n),
+                    "task": pa.array([f"task_{j}"] * n),
+                    "item": _items(n, j * n),
+                    "score": pa.array(score),
+                },
+                schema=schema,
+            )
+            writer.write_table(part, row_group_size=2**20)
+            if text is not None:
+                pa_csv.write_csv(
+                    part, text, pa_csv.WriteOptions(include_header=(i == 0 and j == 0))
+                )
+    writer.close()
+    if text is not None:
+        text.close()
+
+
+def write_shards(folder: Path, rows: int, seed: int) -> None:
+    """Binary item shards of ROWS_PER_SHARD rows, each holding every model's rows of its items."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    skill = np.linspace(0.35, 0.8, MODELS)
+    n = ROWS_PER_SHARD // MODELS  # items per shard
+    for s in range(max(1, rows // ROWS_PER_SHARD)):
+        task = (np.arange(n) * TASKS // n).astype(np.int32)
+        easy = rng.normal(0, 1.0, n)
+        parts = []
+        for i in range(MODELS):
+            p = 1 / (1 + np.exp(-(np.log(skill[i] / (1 - skill[i])) + easy)))
+            parts.append(
+                pa.table(
+                    {
+                        "model": pa.array([f"model_{i}"] * n),
+                        "task": pa.DictionaryArray.from_arrays(
+                            pa.array(task), pa.array([f"task_{j}" for j in range(TASKS)])
+                        ).cast(pa.string()),
+                        "item": _items(n, s * n),
+                        "score": pa.array((rng.random(n) < p).astype(np.int8)),
+                    }
+                )
+            )
+        pq.write_table(pa.concat_tables(parts), folder / f"part-{s:05d}.parquet")
+
+
+def run(step: str, path: Path, *extra: str) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, step, str(path), *extra],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"{step} {path} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def show(label: str, r: dict[str, float], base: dict[str, dict[str, float]]) -> None:
+    ratios = "  ".join(
+        f"x{k}: {r['wall'] / b['wall']:.2f} wall, {r['peak'] / b['peak']:.2f} RSS"
+        for k, b in base.items()
+    )
+    load = os.getloadavg()[0]
+    print(
+        f"  {label:<22} rows {r['rows']:>13,}  wall {r['wall']:7.2f} s  cpu {r['cpu']:7.2f} s  "
+        f"peak {r['peak'] / 2**30:5.2f} GB  load {load:4.1f}  {ratios}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=float, nargs="*", default=[1e6, 1e7])
+    ap.add_argument("--kinds", nargs="+", default=["binary"], choices=("binary", "continuous"))
+    ap.add_argument("--csv", action="store_true", help="also CSV (files up to 10^7 rows)")
+    ap.add_argument("--out-of-core", type=float, default=None, metavar="ROWS")
+    ap.add_argument("--reps", type=int, default=REPS)
+    ap.add_argument("--dir", default=None, help="scratch folder (default: a temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated files")
+    args = ap.parse_args()
+    scratch = Path(args.dir or tempfile.mkdtemp(prefix="bench_scale_"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}; scratch {scratch}")
+    try:
+        for rows in (int(r) for r in args.rows):
+            for kind in args.kinds:
+                base = scratch / f"items_{kind}_{rows}"
+                write_table(base, rows, kind, seed=rows % 1000, csv=args.csv and rows <= 10**7)
+                for suffix in (".parquet", ".csv"):
+                    path = base.with_suffix(suffix)
+                    if not path.exists():
+                        continue
+                    mb = path.stat().st_size / 2**20
+                    print(f"{kind}, {rows:,} rows, {suffix[1:]} ({mb:,.0f} MB)")
+                    refs = {"pyarrow": run("pyarrow", path), "duckdb": run("duckdb", path)}
+                    for name, r in refs.items():
+                        show(f"{name} read", r, {})
+                    show("benchuq load_path", run("load", path), refs)
+                    if suffix == ".parquet" and kind == "binary":
+                        show(
+                            f"load+{args.reps} reps+table",
+                            run("pipeline", path, str(args.reps)),
+                            refs,
+                        )
+                    path.unlink()
+        if args.out_of_core:
+            out_of_core(scratch, int(args.out_of_core), args.reps)
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def out_of_core(scratch: Path, rows: int, reps: int) -> None:
+    """DuckDB backend on shards; its intervals against the in-memory path on one shard."""
+    folder = scratch / "shards"
+    write_shards(folder, rows, seed=1)
+    size = sum(f.stat().st_size for f in folder.glob("*.parquet"))
+    print(
+        f"out of core: {rows:,} binary rows in {len(list(folder.glob('*.parquet')))} shards "
+        f"({size / 2**30:.1f} GB)"
+    )
+    show(f"duckdb+{reps} reps+table", run("duckdb-pipeline", folder, str(reps)), {})
+    subset = scratch / "subset"
+    subset.mkdir()
+    first = sorted(folder.glob("*.parquet"))[0]
+    shutil.copy(first, subset / first.name)
+    mem, ooc = scratch / "memory.json", scratch / "duckdb.json"
+    run("pipeline", subset / first.name, str(reps), str(mem))
+    run("duckdb-pipeline", subset, str(reps), str(ooc))
+    a, b = (
+        sorted(json.loads(p.read_text()), key=lambda r: (r["group"], r["model"]))
+        for p in (mem, ooc)
+    )
+    same = a == b
+    print(f"  intervals on the {ROWS_PER_SHARD:,}-row subset equal the in-memory path: {same}")
+
+
+if __name__ == "__main__":
+    main()

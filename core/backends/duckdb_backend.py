@@ -1,0 +1,233 @@
+"""Out of core on one machine: embedded DuckDB aggregates Parquet item shards to patterns.
+
+Two queries over the shards (no copy of the data, spilling to a temporary folder beyond
+``memory_limit``): per (model, task) the number of scores and their sum (checks: names present,
+scores 0 or 1); then per (task, item) its pattern over the models (in name order, 2 bits a model:
+0 wrong, 1 right, 2 missing, packed into 64-bit words exactly as the in-memory path packs them)
+and per (task, pattern) the number of items. The bootstrap then runs from those counts
+(:func:`benchuq.core.bootstrap.pattern_bootstrap`), so draws equal the in-memory path's for the same
+data and seed; memory holds the distinct patterns only (at most ``3**M`` per task, usually far
+fewer). Binary scores only; clustered data needs the in-memory path.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from benchuq.core.backends import DataSource, _free_memory
+from benchuq.core.bootstrap import _decode, pattern_bootstrap
+from benchuq.core.data import Benchmark, DataError
+
+__all__ = ["aggregate", "open_duckdb"]
+
+PER_WORD = 32  # models per 64-bit pattern word (2 bits each)
+MEMORY_SHARE = 0.4  # default memory_limit: this share of the free memory, at most MEMORY_CAP
+MEMORY_CAP = 5 * 2**30
+
+
+def _quote(x: str) -> str:
+    return "'" + x.replace("'", "''") + "'"
+
+
+def _connect(memory_limit: str | None, spill: str) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    limit = memory_limit or f"{int(min(MEMORY_CAP, MEMORY_SHARE * _free_memory())) >> 20}MB"
+    con.execute(f"SET memory_limit = {_quote(limit)}")
+    con.execute(f"SET temp_directory = {_quote(spill)}")
+    con.execute("SET preserve_insertion_order = false")
+    return con
+
+
+def _source(con: duckdb.DuckDBPyConnection, files: list[Path]) -> dict[str, str]:
+    """View ``src`` (model, task, item, score; names trimmed) over the shards; returns our
+    column -> its type."""
+    listed = "[" + ", ".join(_quote(str(f)) for f in files) + "]"
+    cols = con.execute(f"DESCRIBE SELECT * FROM read_parquet({listed})").fetchall()
+    names = {str(c[0]).strip().lower(): (str(c[0]), str(c[1])) for c in cols}
+    for need in ("model", "task", "item", "score"):
+        if need not in names:
+            raise DataError(
+                f"missing column '{need}'; the shards' columns are {sorted(names)}.",
+                file=files[0].name,
+                column=need,
+                hint="item shards need the columns model, task, item, score.",
+            )
+    if "cluster" in names:
+        raise DataError(
+            "the out-of-core backends do not resample clusters.",
+            file=files[0].name,
+            column="cluster",
+            hint="use --backend memory for clustered data.",
+        )
+
+    def col(c: str, trim: bool) -> str:
+        ident = '"' + names[c][0].replace('"', '""') + '"'
+        return f"trim({ident}::VARCHAR) AS {c}" if trim else f"{ident} AS {c}"
+
+    item_text = names["item"][1].upper() in ("VARCHAR", "STRING", "TEXT")
+    parts = [col("model", True), col("task", True), col("item", item_text), col("score", False)]
+    if "category" in names:
+        parts.append(col("category", True))
+    parts += ["filename", "file_row_number"]
+    con.execute(
+        f"CREATE VIEW src AS SELECT {', '.join(parts)} FROM read_parquet({listed}, "
+        "filename = true, file_row_number = true)"
+    )
+    return {c: t for c, (_, t) in names.items()}
+
+
+def _first_bad(con: duckdb.DuckDBPyConnection, where: str) -> tuple[str, int] | None:
+    row = con.execute(
+        f"SELECT filename, file_row_number FROM src WHERE {where} "
+        "ORDER BY filename, file_row_number LIMIT 1"
+    ).fetchone()
+    return None if row is None else (Path(row[0]).name, int(row[1]) + 2)
+
+
+# (condition, column, message, hint): each counted in the first pass, located only if it occurs
+CHECKS = (
+    (
+        "model IS NULL OR model = '' OR task IS NULL OR task = '' OR item IS NULL",
+        "model",
+        "a model, task or item name is empty",
+        "fill in the names or delete the row.",
+    ),
+    (
+        "score IS NULL OR NOT isfinite(score::DOUBLE)",
+        "score",
+        "the score is missing or not a finite number",
+        "use plain finite numbers.",
+    ),
+    ("score < 0 OR score > 1", "score", "the score is outside 0..1", "use a 0..1 scale."),
+    (
+        "score <> 0 AND score <> 1",
+        "score",
+        "the out-of-core backends read binary (0/1) scores; this one is neither",
+        "use --backend memory for continuous scores.",
+    ),
+)
+
+
+def _check(con: duckdb.DuckDBPyConnection, bad: np.ndarray) -> None:
+    """Raise for the first check that failed (``bad``: its count), naming file and row."""
+    for (where, column, message, hint), count in zip(CHECKS, bad, strict=True):
+        if count:
+            place = _first_bad(con, where)
+            file, row = place if place is not None else (None, None)
+            raise DataError(message + ".", file=file, row=row, column=column, hint=hint)
+
+
+def aggregate(
+    files: list[Path], *, memory_limit: str | None = None
+) -> tuple[Benchmark, list[tuple[np.ndarray, np.ndarray]]]:
+    """(the per-task counts as a kind-``"counts"`` :class:`Benchmark`, per task the distinct
+    item patterns ``(states (U, M), counts)`` in key order). Models and tasks in name order."""
+    with tempfile.TemporaryDirectory(prefix="benchuq-duckdb-") as spill:
+        con = _connect(memory_limit, spill)
+        try:
+            types = _source(con, files)
+            return _aggregate(con, files, "category" in types)
+        finally:
+            con.close()
+
+
+def _aggregate(
+    con: duckdb.DuckDBPyConnection, files: list[Path], has_category: bool
+) -> tuple[Benchmark, list[tuple[np.ndarray, np.ndarray]]]:
+    flags = ", ".join(f"count(*) FILTER (WHERE {c[0]}) AS bad{i}" for i, c in enumerate(CHECKS))
+    cells = con.execute(
+        f"SELECT model, task, count(*) AS n, sum(score::DOUBLE) AS k, {flags} FROM src GROUP BY ALL"
+    ).fetchnumpy()
+    _check(con, np.array([int(cells[f"bad{i}"].sum()) for i in range(len(CHECKS))]))
+    models = sorted(set(cells["model"].tolist()))
+    tasks = sorted(set(cells["task"].tolist()))
+    M, T = len(models), len(tasks)
+    mi = np.searchsorted(models, cells["model"])
+    tj = np.searchsorted(tasks, cells["task"])
+    n = np.zeros((M, T), np.int64)
+    k = np.zeros((M, T), np.int64)
+    n[mi, tj] = cells["n"]
+    k[mi, tj] = np.round(cells["k"]).astype(np.int64)
+    categories = ["all"] * T
+    if has_category:
+        cat = con.execute(
+            "SELECT task, min(category), count(DISTINCT category) FROM src GROUP BY task"
+        ).fetchall()
+        for task, first, distinct in cat:
+            if distinct > 1:
+                raise DataError(
+                    f"task '{task}' has {distinct} categories.",
+                    file=files[0].name,
+                    column="category",
+                    hint="give each task one category.",
+                )
+            categories[tasks.index(task)] = first
+    con.register("pos", pa.table({"model": models, "p": np.arange(M, dtype=np.int64)}))
+    W = -(-M // PER_WORD)
+    words = []
+    for w in range(W):
+        members = range(w * PER_WORD, min(M, (w + 1) * PER_WORD))
+        all_missing = sum(2 << (2 * (p % PER_WORD)) for p in members)
+        words.append(
+            f"({all_missing}::UBIGINT - coalesce(sum((2 - score::UTINYINT)::UBIGINT "
+            f"<< (2 * (p % {PER_WORD}))) FILTER (WHERE p // {PER_WORD} = {w}), 0))::UBIGINT AS w{w}"
+        )
+    seen = " + ".join(
+        f"coalesce(bit_count(bit_or(1::UBIGINT << (p % 64)) FILTER (WHERE p // 64 = {v})), 0)"
+        for v in range(-(-M // 64))
+    )
+    keys = ", ".join(f"w{w}" for w in range(W))
+    table = con.sql(
+        f"SELECT task, {keys}, count(*) AS c, bool_or(dup) AS dup FROM ("
+        f"SELECT task, {', '.join(words)}, count(*) <> ({seen}) AS dup "
+        "FROM src JOIN pos USING (model) GROUP BY task, item) GROUP BY task, " + keys
+    ).to_arrow_table()
+    if any(table.column("dup").to_pylist()):
+        dup = con.execute(
+            "SELECT model, task, item FROM src GROUP BY ALL HAVING count(*) > 1 LIMIT 1"
+        ).fetchone()
+        assert dup is not None  # a flagged group has a repeated (model, task, item)
+        raise DataError(
+            f"model '{dup[0]}', task '{dup[1]}', item '{dup[2]}' appears more than once.",
+            file=files[0].name,
+            column="item",
+            hint="keep one score per model, task and item.",
+        )
+    task_of = np.searchsorted(tasks, table.column("task").to_numpy(zero_copy_only=False))
+    all_words = np.column_stack([table.column(f"w{w}").to_numpy() for w in range(W)])
+    counts = table.column("c").to_numpy()
+    patterns = []
+    for j in range(T):
+        sel = task_of == j
+        wj, cj = all_words[sel], counts[sel]
+        order = np.lexsort(wj.T)  # the last word is the most significant, as in memory
+        patterns.append((_decode(wj[order], np.arange(M), 2), cj[order].astype(np.int64)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
+    bench = Benchmark(
+        name=files[0].parent.name or "data",
+        models=tuple(models),
+        tasks=tuple(tasks),
+        categories=tuple(categories),
+        kind="counts",
+        estimate=estimate,
+        n=np.where(n > 0, n, 1),
+        correct=k,
+        notes=(
+            f"Out of core (DuckDB): {int(n.sum()):,} item scores in {len(files)} Parquet "
+            f"file(s) aggregated to {sum(len(c) for _, c in patterns):,} item patterns; the "
+            "bootstrap is the item-level paired one.",
+        ),
+    )
+    return bench, patterns
+
+
+def open_duckdb(files: list[Path], *, memory_limit: str | None = None) -> DataSource:
+    """A :class:`DataSource` over Parquet item shards (aggregated once, bootstrapped on call)."""
+    bench, patterns = aggregate(files, memory_limit=memory_limit)
+    return DataSource(bench, lambda reps, seed: pattern_bootstrap(bench, patterns, reps, seed))
