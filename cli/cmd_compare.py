@@ -10,6 +10,7 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
     check_level,
+    check_pairwise,
     load_benchmark,
     make_draws,
     print_json,
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     check_known(args.models, bench.models, what="models in --models")
     if len(set(args.models)) < 2:
         raise UsageError("--models needs at least two different models.")
+    check_pairwise(args, bench, "pairwise differences", len(args.models))
     draws = make_draws(args, bench)
     table = pairwise_differences(
         draws, list(dict.fromkeys(args.models)), level=level, correction=args.correction

@@ -10,6 +10,7 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_notes,
     check_level,
+    check_pairwise,
     load_benchmark,
     print_json,
 )
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     level = check_level(args.level)
     bench = load_benchmark(args)
+    check_pairwise(args, bench, "EPP pair counts")
     res = epp(
         bench,
         rounds=args.rounds,

@@ -14,6 +14,7 @@ from benchuq.cli.common import (
     add_method_arguments,
     add_normalize_arguments,
     check_level,
+    check_pairwise,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
     level = check_level(args.level)
     bench = load_benchmark(args)
+    check_pairwise(args, bench, "rank comparisons")
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     weights = parse_weights(args.weights, draws.category_names)
     group = "overall" if weights is None else weights

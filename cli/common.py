@@ -8,7 +8,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
@@ -24,7 +24,9 @@ __all__ = [
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "check_caps",
     "check_level",
+    "check_pairwise",
     "fit_bayes",
     "load_benchmark",
     "make_draws",
@@ -35,6 +37,37 @@ __all__ = [
 
 class UsageError(Exception):
     """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
+
+
+class VisibleText:
+    """A text stream that writes bidi, zero-width and control characters (other than tab and
+    newline) as ``[U+XXXX]``: a name from the data cannot move the terminal's cursor, colour it or
+    reverse the text shown (``dashboard.text.visible``)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        from benchuq.dashboard.text import visible
+
+        return self.stream.write(visible(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def check_caps(args: argparse.Namespace) -> None:
+    """Hard limits of ``--reps``, ``--chains``, ``--draws`` and ``--warmup`` (``core.budget.CAPS``),
+    and at least 50 replicates (fewer give percentile intervals of no width), before any work."""
+    from benchuq.core.budget import CAPS, check_cap
+
+    for name in CAPS:
+        value = getattr(args, name, None)
+        if isinstance(value, int):
+            check_cap(name, value, flag=f"--{name}")
+    reps = getattr(args, "reps", None)
+    if isinstance(reps, int) and reps < 50:
+        raise UsageError(f"--reps {reps} is too few; use at least 50 (2000 is typical).")
 
 
 # core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
@@ -189,13 +222,13 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def read_file(path: str) -> bytes:
-    """The bytes of the file ``path``; a missing or unreadable file is a DataError naming it."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise DataError("no such file.", file=path, hint="check the path.") from None
-    except OSError as err:
-        raise DataError(f"cannot read it: {err.strerror or err}.", file=path) from None
+    """The bytes of the file ``path`` (read up to the size cap of ``core.readers.files``); a
+    missing, unreadable or too large file is a DataError naming it."""
+    from benchuq.core.readers.files import read_capped
+
+    if not Path(path).exists():
+        raise DataError("no such file.", file=path, hint="check the path.")
+    return read_capped(path)
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
@@ -242,15 +275,27 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     """Draws of per-task performance by the method the flags name."""
     from benchuq.core.bootstrap import bootstrap
+    from benchuq.core.budget import check_cells
 
     if getattr(args, "method", "bootstrap") == "bayes":
         return fit_bayes(args, bench).to_draws(kind=args.interval)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
+    check_cells(args.reps, len(bench.models), len(bench.tasks))
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
         return args.source.draws(args.reps, args.seed)
     return bootstrap(bench, reps=args.reps, seed=args.seed)
+
+
+def check_pairwise(
+    args: argparse.Namespace, bench: Benchmark, what: str, models: int | None = None
+) -> None:
+    """Refuse pairwise work (``reps x models^2``; default all models) over the per-request
+    budget (core.budget)."""
+    from benchuq.core.budget import check_pairs
+
+    check_pairs(getattr(args, "reps", 1) or 1, models or len(bench.models), what=what)
 
 
 def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:

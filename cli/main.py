@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from benchuq.cli.common import UsageError, print_notes
+from benchuq.cli.common import UsageError, VisibleText, check_caps, print_notes
 from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
@@ -52,13 +52,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``benchuq`` with ``argv`` (default: the command line); returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    out, err_stream = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleText(out), VisibleText(err_stream)  # no terminal escapes
     try:
-        code = int(args.func(args) or 0)
-    except (DataError, InvalidArgument, UsageError) as err:
-        print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
-        return 2
-    print_notes(getattr(args, "data_notes", ()), args)
-    return code
+        try:
+            check_caps(args)
+            code = int(args.func(args) or 0)
+        except (DataError, InvalidArgument, UsageError) as err:
+            print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
+            return 2
+        print_notes(getattr(args, "data_notes", ()), args)
+        return code
+    finally:
+        sys.stdout, sys.stderr = out, err_stream
 
 
 if __name__ == "__main__":

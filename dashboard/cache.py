@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -26,6 +27,7 @@ from benchuq.core import power, summaries
 from benchuq.core import report as core_report
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
+from benchuq.core.budget import check_cells, check_pairs
 from benchuq.core.data import Benchmark
 from benchuq.core.dominance import (
     BestProbabilityMap,
@@ -63,6 +65,7 @@ from benchuq.core.subgroups.estimates import (
     units_from_benchmark,
 )
 from benchuq.dashboard import session, views_embeddings, views_subgroups, views_table
+from benchuq.dashboard.ledger import ByteLedger, array_bytes
 from benchuq.dashboard.views_bayes import BayesSettings
 
 
@@ -127,18 +130,14 @@ def _bayes_fit(
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
-    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
+    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed;
+    its bytes recorded in the ledger)."""
     draws = max(-(-int(reps) // settings.chains), 4)
-    return _bayes_fit(
-        bench.content_hash,
-        settings.priors,
-        settings.chains,
-        draws,
-        settings.warmup,
-        int(seed),
-        settings.sampler,
-        bench,
-    )
+    args = (bench.content_hash, settings.priors, settings.chains, draws, settings.warmup,
+            int(seed), settings.sampler, bench)  # fmt: skip
+    fit = _bayes_fit(*args)
+    LEDGER.use(("_bayes_fit", *args[:7]), array_bytes(fit), partial(_bayes_fit.clear, *args))
+    return fit
 
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
@@ -227,9 +226,12 @@ def wide_table(
     return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
 
 
-# At most 8 draws arrays per process (R x M x T floats each; 2000 x 20 x 57 is 18 MB): a hosted
-# app's memory stays bounded whatever users upload.
-@st.cache_resource(max_entries=8, show_spinner="Computing draws (cached afterwards)…")
+# Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB): their total is bounded in
+# bytes by LEDGER (BENCHUQ_CACHE_MB) across sessions; max_entries is only a backstop.
+LEDGER = ByteLedger()
+
+
+@st.cache_resource(max_entries=64, show_spinner="Computing draws (cached afterwards)…")
 def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
@@ -239,7 +241,7 @@ def _draws(
     return m.run(_bench, reps, seed, settings)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False)
 def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
@@ -254,9 +256,18 @@ def method_settings(method: str) -> str:
 
 
 def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> Draws:
-    """Draws of every model for ``bench`` (normalized per METHODS 3 when ``metric`` says so)."""
-    make = _normalized if metric == "normalized" else _draws
-    return make(bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
+    """Draws of every model for ``bench`` (normalized per METHODS 3 when ``metric`` says so).
+
+    Checked against the per-request work budget before computing (``core.budget``); every use
+    is recorded in the byte ledger, which evicts the least recently used draws of any session
+    over ``BENCHUQ_CACHE_MB``."""
+    check_cells(int(reps), len(bench.models), len(bench.tasks), flag="Replicates")
+    args = (bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
+    makers = [("raw", _draws), ("normalized", _normalized)]
+    for name, make in makers if metric == "normalized" else makers[:1]:
+        draws = make(*args)
+        LEDGER.use((name, *args[:5]), array_bytes(draws), partial(make.clear, *args))
+    return draws
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
@@ -269,6 +280,7 @@ def rank_aggregations(
     key: str, models: tuple[str, ...], level: float, _draws_all: Draws
 ) -> pd.DataFrame:
     """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
+    check_pairs(_draws_all.reps, len(models), what="rank comparisons")
     return summaries.rank_aggregations(_draws_all.select_models(list(models)), level=level)
 
 
@@ -296,10 +308,19 @@ def rank_sets(
 # ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
-    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
     return _fit.to_draws(kind=kind)
+
+
+def fit_draws(key: str, kind: Literal["parameter", "predictive"], fit: bayes.BayesFit) -> Draws:
+    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``;
+    bytes recorded in the ledger)."""
+    draws = _fit_draws(key, kind, fit)
+    LEDGER.use(
+        ("_fit_draws", key, kind), array_bytes(draws), partial(_fit_draws.clear, key, kind, fit)
+    )
+    return draws
 
 
 @st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
@@ -356,6 +377,7 @@ def epp_fit(
 
     Other levels come from ``EPPResult.at_level`` without refitting.
     """
+    check_pairs(reps, len(models), what="EPP pair counts")
     sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
     return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
 

@@ -16,9 +16,11 @@ import streamlit as st
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.state import Settings
+from benchuq.dashboard.text import md_escape
 
 _KEY = "_benchuq_context"
 
@@ -59,7 +61,9 @@ class Context:
         """Return the data set; show the loading error and stop the page if there is none."""
         if self.bench is None:
             st.error(
-                self.error or "No data loaded. Pick a sample or upload files on the Data page."
+                md_escape(self.error)
+                if self.error
+                else "No data loaded. Pick a sample or upload files on the Data page."
             )
             st.stop()
         return self.bench
@@ -102,10 +106,11 @@ def current() -> Context:
 
 @contextmanager
 def guard(what: str = "This analysis") -> Iterator[None]:
-    """Show any failure inside the block as ``st.error`` (DataError text as is) and go on."""
+    """Show any failure inside the block as ``st.error`` (the message Markdown-escaped: it may
+    quote a name from the data) and go on."""
     try:
         yield
-    except DataError as err:
-        st.error(str(err))
+    except (DataError, InvalidArgument) as err:  # bad data, or a setting over a limit
+        st.error(md_escape(err))
     except Exception as err:
-        st.error(f"{what} failed: {type(err).__name__}: {err}")
+        st.error(f"{what} failed: {type(err).__name__}: {md_escape(err)}")

@@ -20,6 +20,7 @@ import streamlit as st
 
 from benchuq.dashboard.figures import chart_subtitle as chart_subtitle_text
 from benchuq.dashboard.figures import with_subtitle
+from benchuq.dashboard.text import csv_bytes
 
 _LOCK = threading.Lock()
 
@@ -28,7 +29,9 @@ _LOCK = threading.Lock()
 def _kaleido_server() -> bool:
     import kaleido
 
-    kaleido.start_sync_server(silence_warnings=True)
+    # mathjax=False: the page kaleido renders in loads no script from a CDN (no outbound
+    # request from the server); plotly.js comes from the installed plotly package
+    kaleido.start_sync_server(mathjax=False, silence_warnings=True)
     return True
 
 
@@ -42,8 +45,9 @@ def image_bytes(fig: go.Figure, fmt: str) -> bytes:
 
 
 def html_bytes(fig: go.Figure) -> bytes:
-    """Return a standalone interactive HTML file (plotly.js embedded: works offline)."""
-    return fig.to_html(include_plotlyjs=True, full_html=True).encode()
+    """Return a standalone interactive HTML file (plotly.js embedded, no MathJax: works offline
+    and makes no request)."""
+    return fig.to_html(include_plotlyjs=True, include_mathjax=False, full_html=True).encode()
 
 
 MIMES = {
@@ -122,10 +126,11 @@ def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
 def download_csv(
     table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
 ) -> None:
-    """Show a button that downloads ``table`` as ``stem.csv`` (no index column)."""
+    """Show a button that downloads ``table`` as ``stem.csv`` (no index column; text cells that
+    a spreadsheet would run as formulas neutralised: :func:`~benchuq.dashboard.text.csv_bytes`)."""
     st.download_button(
         label,
-        table.to_csv(index=False).encode(),
+        csv_bytes(table),
         file_name=f"{stem}.csv",
         mime=MIMES["csv"],
         on_click="ignore",

@@ -8,7 +8,6 @@ percentage points).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -18,6 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchuq.dashboard.colors import INDETERMINATE
+from benchuq.dashboard.text import plotly_escape as _esc
 
 ROW_HEIGHT = 26  # pixels per model row in forest plots
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
@@ -48,7 +48,7 @@ class FigureOptions:
 def _layout_spec(title: str, height: int) -> dict:
     """Return the shared layout as a plain dict (building figures from dicts is much faster)."""
     return {
-        "title": {"text": title, "x": 0.0, "xanchor": "left"} if title else None,
+        "title": {"text": _esc(title), "x": 0.0, "xanchor": "left"} if title else None,
         "height": height,
         "margin": {"l": 10, "r": 20, "t": 50 if title else 20, "b": 50},
         "font": FONT,
@@ -118,11 +118,6 @@ def _interval_trace(
         },
         "hovertemplate": hover + "<extra></extra>",
     }
-
-
-def _esc(text: object) -> str:
-    """Return a user string for plotly text (plotly renders a subset of HTML tags in labels)."""
-    return html.escape(str(text), quote=False)
 
 
 def _x_range(low: np.ndarray, high: np.ndarray, right_room: float) -> list[float]:

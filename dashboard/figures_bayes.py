@@ -13,7 +13,6 @@ User strings (model and task names) are escaped for plotly's HTML-subset labels.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,6 +22,7 @@ from plotly.subplots import make_subplots
 
 from benchuq.core.bayes.model import BayesFit
 from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.text import plotly_escape as _esc
 
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 CHAIN_COLORS = ("#2E91E5", "#E15F99", "#1CA71C", "#B68100", "#750D86", "#00A08B", "#862A16")
@@ -32,10 +32,6 @@ METHOD_STYLE = {  # interval kind -> (colour, marker symbol)
     "predictive": ("#EB663B", "square"),
 }
 MAX_TRACE_POINTS = 600  # per chain; longer chains are thinned for display only
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=False)
 
 
 def _style(fig: go.Figure, title: str, height: int) -> go.Figure:

@@ -6,23 +6,18 @@ Model, cluster and feature names are user data: they go into plotly text with ``
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import plotly.graph_objects as go
 
 from benchuq.core.embeddings.scores import ConsistencyResult, EmbeddingScore
 from benchuq.core.embeddings.tree import EmbeddingTree
 from benchuq.dashboard.figures import FigureOptions, _layout_spec
+from benchuq.dashboard.text import plotly_escape as _esc
 
 METRICS: dict[str, str] = {
     "alp": "ALP (mean log posterior, nats; 0 = perfect)",
     "accuracy": "cluster accuracy",
 }
-
-
-def _esc(name: object) -> str:
-    return html.escape(str(name), quote=False)
 
 
 def score_figure(

@@ -6,18 +6,13 @@ plotly's pseudo-HTML.
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import plotly.graph_objects as go
 from scipy.stats import rankdata
 
 from benchuq.core.epp import EPPResult
 from benchuq.dashboard.figures import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
-
-
-def _plain(name: str) -> str:
-    return html.escape(str(name), quote=False)
+from benchuq.dashboard.text import plotly_escape as _plain
 
 
 def epp_ranks(result: EPPResult, mean_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

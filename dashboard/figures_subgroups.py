@@ -6,23 +6,18 @@ is never read as plotly's pseudo-HTML. Scores are multiplied by ``options.scale`
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.subgroups.estimates import LabResult, SubgroupResult
 from benchuq.dashboard.figures import FONT, FigureOptions, _figure, _layout_spec
+from benchuq.dashboard.text import plotly_escape as _plain
 
 DIRECT_COLOR = "#7F7F7F"
 EB_COLOR = "#1F4E9A"
 SR_COLOR = "#D95F02"
 SHRINK_SCALE = "Viridis"
-
-
-def _plain(name: object) -> str:
-    return html.escape(str(name), quote=False)
 
 
 def unit_rows(result: SubgroupResult, model: str | None = None) -> pd.DataFrame:

@@ -18,7 +18,6 @@ Corners: the first category is the top corner (plotly's ``a``), the second the b
 from __future__ import annotations
 
 import functools
-import html
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -28,6 +27,7 @@ from plotly.subplots import make_subplots
 from benchuq.core.dominance import BestProbabilityMap, DominanceMap, simplex_grid
 from benchuq.dashboard.colors import INDETERMINATE
 from benchuq.dashboard.figures import FONT, FigureOptions
+from benchuq.dashboard.text import plotly_escape as _esc
 
 HOVER_TRACE = "grid points"
 MARKER_TRACE = "current weights"
@@ -38,10 +38,6 @@ PROB_BANDS: tuple[tuple[float, float, float], ...] = (
     (0.8, 0.95, 0.7),
     (0.95, 1.0001, 1.0),
 )
-
-
-def _esc(name: object) -> str:
-    return html.escape(str(name), quote=False)
 
 
 def hexagon_offsets() -> np.ndarray:

@@ -393,7 +393,7 @@ def parse_categories(raw: str, tasks: Sequence[str]) -> tuple[dict[str, str], No
     """
     try:
         value = json.loads(raw)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deeply
         value = None
     if not isinstance(value, dict):
         return {}, Notice(

@@ -17,6 +17,7 @@ import pandas as pd
 from benchuq.core import power as pw
 from benchuq.core.data import Benchmark, DataError
 from benchuq.dashboard.state import link
+from benchuq.dashboard.text import csv_bytes
 
 MODES = {"data": "From the loaded data", "new": "A new benchmark (no data yet)"}
 GROW = {"keep": "Keep today's items", "add": "Write new items"}
@@ -253,7 +254,7 @@ def pair_table(plan: pw.PowerPlan, scale: float) -> pd.DataFrame:
 def plan_csv(plan: pw.PowerPlan, scale: float, unit: str) -> bytes:
     """The pair table with each pair's sentence, as CSV."""
     sentences = [plan.sentence(k, scale=scale, unit=unit) for k in range(len(plan.a))]
-    return pair_table(plan, scale).assign(sentence=sentences).to_csv(index=False).encode()
+    return csv_bytes(pair_table(plan, scale).assign(sentence=sentences))
 
 
 def caveats(plan: pw.PowerPlan) -> list[str]:

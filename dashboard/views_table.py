@@ -30,6 +30,7 @@ from benchuq.core.draws import Draws
 from benchuq.core.groups import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.core.readers.meta import Group
 from benchuq.dashboard.state import link
+from benchuq.dashboard.text import csv_bytes
 
 __all__ = [
     "KIND_CHOICES",
@@ -232,4 +233,4 @@ def to_csv(table: WideTable) -> bytes:
         out[c.label] = table.estimate[:, j]
         out[f"{c.label} low"] = table.low[:, j]
         out[f"{c.label} high"] = table.high[:, j]
-    return pd.DataFrame(out).to_csv(index=False).encode()
+    return csv_bytes(pd.DataFrame(out))

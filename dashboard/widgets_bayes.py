@@ -19,7 +19,7 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
     try:
         parsed = parse_prior_specs(list(priors), models)
     except DataError as err:
-        st.error(f"The saved priors do not fit this data set: {err}")
+        st.error(f"The saved priors do not fit this data set: {md_escape(err)}")
         parsed, priors = {m: ModelPrior() for m in models}, ()
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1])
     scope = c1.selectbox(
@@ -43,7 +43,7 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
             parsed = parse_prior_specs([*format_prior_specs(parsed), spec], models)
             priors = tuple(format_prior_specs(parsed))
         except DataError as err:
-            st.error(str(err))
+            st.error(md_escape(err))
     if b2.button("Reset to the default priors", key="bayes_reset"):
         parsed, priors = {m: ModelPrior() for m in models}, ()
     shown = vb.priors_table(parsed)

@@ -80,7 +80,7 @@ publish.share_block(ctx, source=ss.get(UPLOAD_LABEL_KEY, ""))
 
 st.subheader("Validation report")
 if upload.ERROR_KEY in ss:
-    st.error(ss[upload.ERROR_KEY], icon=":material/error:")
+    st.error(md_escape(ss[upload.ERROR_KEY]), icon=":material/error:")
     st.caption(
         "The upload was not used; the data set selected before stays in use. Fix the file "
         "(or map its columns above) and upload it again."
@@ -131,7 +131,7 @@ with guard("The data summary"):
         disabled=data_value not in ss.get(CATEGORY_EDITS_KEY, {}),
     )
     if "_category_error" in ss:
-        st.error(ss["_category_error"])
+        st.error(md_escape(ss["_category_error"]))
 
     st.subheader("Preview: observed score per model and task")
     preview = views_data.preview(bench)

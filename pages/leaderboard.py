@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from benchuq.core.report import model_flags
 from benchuq.dashboard import cache, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
@@ -41,7 +42,11 @@ with guard("The leaderboard"):
             st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
             download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
     st.subheader("Table")
-    shown = views.display_table(table, opts.scale)
+    fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged
+    if ctx.settings.method == "bayes":
+        fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
+    flags = model_flags(bench, None if fit is None else fit.diagnostics)
+    shown = views.display_table(table, opts.scale, flags=flags)
     st.dataframe(
         shown,
         hide_index=True,

@@ -117,7 +117,11 @@ with guard("The plan"):
         design = vp.assumptions_design(link.now())
     elif bench is None:
         design = None
-        st.error(ctx.error or "No data loaded. Pick a sample or upload files on the Data page.")
+        st.error(
+            md_escape(
+                ctx.error or "No data loaded. Pick a sample or upload files on the Data page."
+            )
+        )
     else:
         design = data_design(bench)
     if design is not None:

@@ -49,7 +49,7 @@ def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
 def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) -> None:
     at = _upload(_open_data_page(make_app), "broken.csv", MALFORMED)
     assert not at.exception
-    message = " ".join(e.value for e in at.error)
+    message = " ".join(e.value for e in at.error).replace("\\", "")  # as rendered
     assert "broken.csv" in message and "correct" in message and "How to fix" in message
     assert at.query_params["data"] == "sample:vtab1k"  # the previous data stays in use
     at.switch_page(page_path("leaderboard.py")).run()

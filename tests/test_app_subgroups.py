@@ -156,5 +156,5 @@ def test_uploaded_table_degenerate_and_bad(make_app) -> None:
     bad = b"unit,estimate,se\na,0.5,0.1\nb,oops,0.1\n"
     at.file_uploader(key="sub_table").set_value(("bad.csv", bad, "text/csv")).run()
     assert not at.exception
-    err = " ".join(e.value for e in at.error)
+    err = " ".join(e.value for e in at.error).replace("\\", "")  # as rendered
     assert "bad.csv" in err and "row 2" in err and "column 'estimate'" in err

@@ -76,6 +76,7 @@ from scipy import special, stats
 from benchuq.core.bayes import diagnostics
 from benchuq.core.bayes import imh as bayes_imh
 from benchuq.core.bayes.priors import LogPrior, ModelPrior
+from benchuq.core.budget import BudgetExceeded, Deadline, check_cells
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
@@ -372,6 +373,7 @@ def fit(
             hint="use chains >= 1 (4 recommended), draws >= 4, warmup >= 0 and thin >= 1.",
         )
     n, k, present = counts_of(bench)
+    check_cells(chains * draws, *n.shape, flag="chains x draws")  # theta: (chains, draws, M, T)
     priors = dict(priors or {})
     check_known(priors, bench.models, what="models in the priors")
     model_priors = tuple(priors.get(m, ModelPrior()) for m in bench.models)
@@ -380,8 +382,9 @@ def fit(
     start = time.perf_counter()
     settings = _SamplerSettings(chains=chains, draws=draws, warmup=warmup, thin=thin, rng=rng)
     acceptance = None
+    deadline = Deadline("The Bayesian sampler")
     if sampler == "gibbs":
-        a, b, theta = gibbs(k, n, present, model_priors, **settings)
+        a, b, theta = gibbs(k, n, present, model_priors, **settings, deadline=deadline)
     else:
         a, b, theta, rates = independence(k, n, present, model_priors, **settings)
         acceptance = rates.mean(axis=0)
@@ -389,7 +392,7 @@ def fit(
         if poor.size:
             sub = tuple(model_priors[i] for i in poor)
             a[..., poor], b[..., poor], theta[:, :, poor] = gibbs(
-                k[poor], n[poor], present[poor], sub, **settings
+                k[poor], n[poor], present[poor], sub, **settings, deadline=deadline
             )
             acceptance[poor] = np.nan
     seconds = time.perf_counter() - start
@@ -525,6 +528,7 @@ def slice_step(
     *,
     max_steps: int = 32,
     batch: int = 1,
+    max_rounds: int = 500,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One univariate slice-sampling update of every element of ``x0`` at once (Neal 2003).
 
@@ -539,6 +543,10 @@ def slice_step(
     which it is used). The first end outside the slice / first proposal inside it is taken, so
     the result has exactly the distribution of the one-at-a-time procedure; it trades more
     evaluations for fewer calls (worth it when ``logf`` is cheap).
+
+    Shrinkage ends after ``max_rounds`` calls of ``logf``: an interval that shrank that far
+    without a point in the slice means the density is not representable in floating point there
+    (e.g. counts near 10**15); that is a :class:`~benchuq.core.budget.BudgetExceeded`.
     """
     shape = x0.shape
     lead = (1,) * len(shape)
@@ -562,7 +570,9 @@ def slice_step(
     left, right = ends
     x1, f1 = x0.copy(), f0.copy()
     todo = np.ones(shape, bool)
-    while todo.any():
+    for _ in range(max_rounds):
+        if not todo.any():
+            break
         props = np.empty((batch, *shape))
         for b in range(batch):
             props[b] = left + rng.random(shape) * (right - left)
@@ -576,6 +586,12 @@ def slice_step(
         x1 = np.where(accept, np.choose(first, props), x1)
         f1 = np.where(accept, np.choose(first, fp), f1)
         todo &= ~accept
+    if todo.any():
+        raise BudgetExceeded(
+            f"the slice sampler found no new point after {max_rounds} shrinkage steps (the "
+            "posterior is too narrow for floating point, e.g. with very large counts).",
+            hint="use the bootstrap (--method bootstrap; in the app the sidebar's Bootstrap).",
+        )
     return x1, f1
 
 
@@ -614,10 +630,11 @@ def gibbs(
     warmup: int,
     thin: int,
     rng: np.random.Generator,
+    deadline: Deadline | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the sampler; returns ``a, b`` ``(chains, draws, M)`` and ``theta`` ``(chains, draws,
     M, T)`` (``nan`` where not ``present``). Models are independent a posteriori, so their
-    samplers share nothing but the loop."""
+    samplers share nothing but the loop. ``deadline`` is checked once a sweep."""
     m, t = k.shape
     kk = np.where(present, k, 0).astype(float)
     ff = np.where(present, n - k, 0).astype(float)
@@ -634,6 +651,8 @@ def gibbs(
     tune = np.empty((2, max(warmup - warmup // 2, 0), chains, m))
     total = warmup + draws * thin
     for it in range(total):
+        if deadline is not None:
+            deadline.check("use fewer chains, draws or warm-up sweeps, or the imh sampler.")
         # (a, b) | theta: the METHODS 6 conditional
         s1 = np.where(present, lt, 0.0).sum(axis=-1)
         s2 = np.where(present, l1t, 0.0).sum(axis=-1)

@@ -181,6 +181,12 @@ def _checked(s: EmbeddingSet) -> EmbeddingSet:
         )
     if not np.issubdtype(v.dtype, np.number):
         raise DataError(f"embedding '{s.model}' is not numeric.", file=s.file)
+    if np.issubdtype(v.dtype, np.complexfloating):  # float64 would drop the imaginary part
+        raise DataError(
+            f"embedding '{s.model}' is complex ({v.dtype}).",
+            file=s.file,
+            hint="store real vectors (e.g. the real and imaginary parts as separate dimensions).",
+        )
     v = np.asarray(v, dtype=np.float64)
     finite = np.isfinite(v)
     if not finite.all():

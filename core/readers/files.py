@@ -10,13 +10,17 @@ Rules (README "Accepted data"):
   ``per_instance_stats.json`` are read (the others, e.g. ``scenario_state.json``, can be large);
 - a ``.zip`` is read like a folder (members named ``archive.zip/path``), up to
   :data:`MAX_ARCHIVE_BYTES` uncompressed;
-- a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob.
+- a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob;
+- a file is read in chunks up to :data:`MAX_FILE_BYTES` (``BENCHUQ_MAX_FILE_MB``, default 1024):
+  a larger one (or an endless one such as ``/dev/zero``) is refused while reading, never read
+  whole and then checked.
 """
 
 from __future__ import annotations
 
 import glob
 import io
+import os
 import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -24,7 +28,7 @@ from pathlib import Path, PurePosixPath
 
 from benchuq.core.data import DataError
 
-__all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip"]
+__all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip", "read_capped"]
 
 HELM_FILES = ("run_spec.json", "stats.json", "per_instance_stats.json")
 #: Suffixes of files that are never results (set aside without reading them).
@@ -34,6 +38,8 @@ BINARY_SUFFIXES = frozenset(
     ".pyc .db .sqlite".split()
 )
 MAX_ARCHIVE_BYTES = 512 * 2**20
+MAX_FILE_BYTES = int(os.environ.get("BENCHUQ_MAX_FILE_MB", "1024")) * 2**20
+_CHUNK = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,27 @@ def set_aside(name: str) -> bool:
     """Whether a file is not read at all: hidden (``.DS_Store``) or of a binary kind."""
     base = PurePosixPath(name).name
     return base.startswith(".") or PurePosixPath(base).suffix.lower() in BINARY_SUFFIXES
+
+
+def read_capped(path: str | Path, *, limit: int | None = None) -> bytes:
+    """The bytes of ``path``, read in chunks; more than ``limit`` (default
+    :data:`MAX_FILE_BYTES`) is a :class:`DataError` raised as soon as the limit is passed."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    chunks, total = [], 0
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(min(_CHUNK, limit + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise DataError(
+                        f"the file is larger than {limit / 2**20:g} MB.",
+                        file=str(path),
+                        hint="give only the result files, or raise BENCHUQ_MAX_FILE_MB.",
+                    )
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=str(path)) from None
+    return b"".join(chunks)
 
 
 def is_zip(data: bytes) -> bool:
@@ -85,11 +112,11 @@ def gather_paths(paths: Sequence[str | Path]) -> Gathered:
             for f in _walk(p):
                 rel = f.relative_to(p).as_posix()
                 name = rel if single else f"{text.rstrip('/')}/{rel}"
-                (skipped.append(name) if set_aside(rel) else files.append((name, f.read_bytes())))
+                (skipped.append(name) if set_aside(rel) else files.append((name, read_capped(f))))
         elif set_aside(p.name) and not single:
             skipped.append(text)
         else:
-            files.append((p.name if single else text, p.read_bytes()))
+            files.append((p.name if single else text, read_capped(p)))
     if not files and not skipped:
         raise DataError(
             "the folder contains no files.", file=targets[0][0], hint="put result files in it."
@@ -142,6 +169,9 @@ def expand_archives(
         runs = {str(p.parent) for p in paths if p.name == "run_spec.json"}
         for m, path in zip(members, paths, strict=True):
             parent = str(path.parent)
+            if path.is_absolute() or ".." in path.parts:  # never resolved: named, not read
+                skipped.append(f"{name}/{m.filename}")
+                continue
             if any(part.startswith(".") or part == "__MACOSX" for part in path.parts[:-1]):
                 continue
             if parent in runs and path.name not in HELM_FILES:

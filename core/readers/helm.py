@@ -31,6 +31,7 @@ import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.items import items_benchmark
+from benchuq.core.readers.lm_eval import number
 from benchuq.core.readers.meta import Meta, MissingMetric, TaskRun
 from benchuq.core.readers.table import Source, parse_json
 
@@ -131,9 +132,16 @@ def _records(entries: list, file: str) -> list[_Row]:
             name = s.get("name") if isinstance(s, dict) else None
             if not isinstance(name, dict) or not s.get("count"):
                 continue
-            mean = s.get("mean", s.get("sum", np.nan) / s["count"])
+            total, count = number(s.get("sum")), number(s["count"])
+            mean = (
+                number(s["mean"])
+                if "mean" in s
+                else total / count
+                if total is not None and count
+                else None
+            )
             pert = outer or _perturbation(name.get("perturbation"))
-            value = float(mean) if isinstance(mean, int | float) else np.nan
+            value = np.nan if mean is None else mean
             rows.append((item, pert, trial, str(name.get("split", "")), str(name["name"]), value))
     return rows
 

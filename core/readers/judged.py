@@ -229,6 +229,6 @@ def _inspect_value(v: object) -> float | None:
         return float(v)
     if isinstance(v, str):
         return INSPECT_VALUES.get(v.strip().upper())
-    if isinstance(v, int | float) and np.isfinite(v) and 0 <= v <= 1:
+    if isinstance(v, int | float) and 0 <= v <= 1:  # NaN fails the comparison; 10**400 too
         return float(v)
     return None

@@ -23,6 +23,7 @@ Sample files: :mod:`.lm_eval_samples`; both together: :mod:`.lm_eval_output`; na
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -74,10 +75,15 @@ def _metric(entry: dict, metric: str) -> tuple[float | None, float | None, str |
 
 
 def number(v: object) -> float | None:
-    """A finite number (not a bool) as float, else ``None``."""
+    """A finite number (not a bool) as float, else ``None`` (an integer beyond the float range,
+    such as 10**400 in JSON, too)."""
     if isinstance(v, bool) or not isinstance(v, int | float):
         return None
-    return float(v) if np.isfinite(v) else None
+    try:
+        x = float(v)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
 
 
 def entry_metrics(entry: object) -> list[str]:
@@ -395,6 +401,12 @@ def _task_n(
     ns = n_samples.get(task)
     if isinstance(ns, dict):
         n = ns.get("effective", ns.get("original"))
+        if isinstance(n, bool) or (isinstance(n, int) and n > 2**53):
+            raise DataError(
+                f"task '{task}': n-samples {str(n)[:20]} is not a count of items.",
+                column="n-samples",
+                hint="give the number of evaluated items as a whole number.",
+            )
         if isinstance(n, int) and n > 0:
             return n, "n-samples"
     if tasks is not None:

@@ -26,7 +26,13 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
-from benchuq.core.readers.files import Gathered, expand_archives, gather_paths, is_zip
+from benchuq.core.readers.files import (
+    Gathered,
+    expand_archives,
+    gather_paths,
+    is_zip,
+    read_capped,
+)
 from benchuq.core.readers.helm import helm_run
 from benchuq.core.readers.items import item_records, items_benchmark
 from benchuq.core.readers.judged import (
@@ -172,7 +178,11 @@ def read_data(
                 f"'{samples[0]}' cannot be combined with other data.",
                 hint="give one sample:<name>, or files and folders.",
             )
-        return read_sample(samples[0].split(":", 1)[1])
+        loaded = read_sample(samples[0].split(":", 1)[1])
+        if tasks is None:
+            return loaded
+        info = read_task_table(read_table(Source(*_task_source(tasks))))
+        return Loaded(_apply_task_info(loaded.bench, info), loaded.meta)
     return read_paths(items, format=format, tasks=tasks, metric=metric, name=name)
 
 
@@ -198,22 +208,26 @@ def read_paths(
 ) -> Loaded:
     """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
     got: Gathered = gather_paths(paths)
-    task_src = None
-    if tasks is not None:
-        tp = Path(tasks)
-        if not tp.is_file():
-            raise DataError("the task table file does not exist.", file=str(tasks))
-        task_src = (tp.name, tp.read_bytes())
     return read_files(
         list(got.files),
         format=format,
-        tasks=task_src,
+        tasks=None if tasks is None else _task_source(tasks),
         metric=metric,
         name=name or got.name,
         collection=got.collection,
         skipped=got.skipped,
         origin=str(paths[0]) if len(paths) == 1 else None,
     )
+
+
+def _task_source(tasks: str | Path) -> tuple[str, bytes]:
+    """The task table file as ``(name, bytes)``; a missing one is a :class:`DataError`."""
+    tp = Path(tasks)
+    if not tp.is_file():
+        raise DataError(
+            "the task table file does not exist.", file=str(tasks), hint="check the --tasks path."
+        )
+    return tp.name, read_capped(tp)
 
 
 def load_files(
@@ -277,7 +291,7 @@ def read_files(
     if not data and len(classified) == 1 and classified[0].kind == "alpaca_leaderboard":
         data = classified
     if not data:
-        _no_results(classified, others, skip_note, origin)
+        _no_results(classified, others, skip_note, origin or (str(files[0][0]) if files else None))
     if task_tables:
         if task_info is not None or len(task_tables) > 1:
             raise DataError(
@@ -342,7 +356,8 @@ def _no_results(
             "them (in the same folder, or as the task table).",
         )
     raise DataError(
-        "no results among the files: " + skip_note.replace("\n", "; "),
+        "no results among the files: "
+        + (skip_note.replace("\n", "; ") or "none could be read (hidden or outside the archive)."),
         file=origin or (others[0].src.name if others else None),
         hint="give the result files (lm-eval results_*.json, HELM run folders, tables with a "
         "model column ...).",

@@ -53,6 +53,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f"}
 WHOLE_TOL = 1e-6
+#: |estimate| and se at most this: sums and draws of larger values overflow float64
+MAX_ESTIMATE = 1e100
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,16 @@ def long_benchmark(
                 column="se",
                 hint="standard errors are >= 0.",
             )
+        for col, x in (("estimate", est), ("se", se_row)):
+            huge = np.flatnonzero(np.abs(x) > MAX_ESTIMATE)
+            if huge.size:  # means and draws of such values overflow to infinity
+                raise DataError(
+                    f"{col} {x[huge[0]]:g} is beyond ±{MAX_ESTIMATE:g} {ROW_NOTE}.",
+                    file=table.name,
+                    row=table.row(huge[0]),
+                    column=col,
+                    hint="rescale the metric (e.g. to thousands or a log scale).",
+                )
         se = np.full((M, T), np.nan)
         estimate[mi, ti], se[mi, ti] = est, se_row
         kw = {"kind": "estimate_se", "se": se}
@@ -446,12 +458,25 @@ def wide_to_long(table: Table) -> Table:
             hint="put model names in the first column and one column per task.",
         )
     model_col = "model" if "model" in frame.columns else frame.columns[0]
-    for c in frame.columns:
-        if c != model_col:
-            number_column(table, c, allow_missing=True)  # errors name the task column
-    long = frame.melt(id_vars=[model_col], var_name="task", value_name="accuracy")
-    long = long.rename(columns={model_col: "model"})
+    tasks = [c for c in frame.columns if c != model_col]
+    # long order as pandas' melt (task by task), built with numpy: thousands of columns stay fast
+    values = pd.Series(frame[tasks].to_numpy(object).T.ravel(), dtype=object)
+    task_of = np.repeat(np.asarray(tasks, dtype=object), len(frame))
+    # one vectorised pass over every cell; only columns it doubts get the per-column check
+    # (whose errors name the task column and row)
+    text = values.map(lambda v: v.strip().rstrip("%") if isinstance(v, str) else v)
+    blank = values.isna() | (text == "")
+    x = pd.to_numeric(text.where(~blank, np.nan), errors="coerce").to_numpy(float)
+    for c in dict.fromkeys(task_of[~blank.to_numpy() & ~np.isfinite(x)]):
+        number_column(table, c, allow_missing=True)
+    long = pd.DataFrame(
+        {
+            "model": np.tile(frame[model_col].to_numpy(object), len(tasks)),
+            "task": task_of,
+            "accuracy": values,
+        }
+    )
     keep = [not (v is None or str(v).strip() == "") for v in long["accuracy"]]
     # rows keep the spreadsheet row of the model they came from
-    rows = np.tile(np.arange(len(frame)), frame.shape[1] - 1)[keep]
+    rows = np.tile(np.arange(len(frame)), len(tasks))[keep]
     return Table(table.name, long[keep].reset_index(drop=True), table.first_row, rows)

@@ -114,8 +114,16 @@ def decode_text(src: Source) -> str:
             file=src.name,
             hint="export the results as CSV, TSV, JSON or Parquet.",
         )
+    if (nul := data.find(b"\x00")) >= 0:  # text with a NUL byte further on
+        line = data[:nul].count(b"\n") + 1
+        raise DataError(
+            f"line {line} contains a NUL byte (byte {nul}).",
+            file=src.name,
+            row=line,
+            hint="remove the NUL character (the file may be damaged).",
+        )
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise DataError(
@@ -124,6 +132,11 @@ def decode_text(src: Source) -> str:
             row=line,
             hint="save the file with UTF-8 encoding (in Excel: 'CSV UTF-8').",
         ) from None
+    if not text.strip():  # e.g. a byte-order mark alone
+        raise DataError(
+            "the file is empty.", file=src.name, hint="upload a file with a header row."
+        )
+    return text
 
 
 def text_lines(src: Source) -> Iterator[tuple[int, str]]:
@@ -224,7 +237,13 @@ def _read_delimited_slow(src: Source, text: str, sep: str) -> Table:
             file=src.name,
             hint="save it again as plain CSV (UTF-8, one record per line).",
         ) from None
-    start = next(k for k, r in enumerate(records) if any(c.strip() for c in r))
+    start = next((k for k, r in enumerate(records) if any(c.strip() for c in r)), None)
+    if start is None:  # only separators and blank lines
+        raise DataError(
+            "the table has no header row (only separators).",
+            file=src.name,
+            hint="the first line must name the columns (model, task, ...).",
+        )
     header = [c.strip() or f"column {k + 1}" for k, c in enumerate(records[start])]
     rows, lines = [], []
     for k in range(start + 1, len(records)):
@@ -399,8 +418,13 @@ def require_columns(
 
 
 def text_column(table: Table, column: str) -> np.ndarray:
-    """A column of non-empty names (stripped); an empty cell is an error naming its row."""
+    """A column of non-empty names (stripped); an empty cell is an error naming its row.
+
+    From JSON: an object or list as a name is an error; a number is a name (``1`` -> ``'1'``)
+    unless the column also holds that text (``"1"``), which would silently merge the two."""
     raw = table.frame[column]
+    if raw.dtype == object:
+        _check_json_names(table, column, raw)
     values = raw.astype(object).where(raw.notna(), "").astype(str).str.strip().to_numpy(object)
     empty = np.flatnonzero(values == "")
     if empty.size:
@@ -412,6 +436,36 @@ def text_column(table: Table, column: str) -> np.ndarray:
             hint=f"fill in the {column} name or delete the row.",
         )
     return values
+
+
+def _check_json_names(table: Table, column: str, raw: pd.Series) -> None:
+    """Names read from JSON: no objects, lists or booleans; no number equal to a text name."""
+    kinds = raw.map(type)
+    odd = np.flatnonzero(kinds.isin((dict, list, bool)).to_numpy())
+    if odd.size:
+        i = int(odd[0])
+        raise DataError(
+            f"the {column} is a JSON {type(raw.iloc[i]).__name__} ({str(raw.iloc[i])[:40]}), "
+            f"not a name {ROW_NOTE}.",
+            file=table.name,
+            row=table.row(i),
+            column=column,
+            hint=f"write the {column} name as a string.",
+        )
+    numbers = kinds.isin((int, float)).to_numpy() & raw.notna().to_numpy()
+    if numbers.any():
+        texts = {v: k for k, v in enumerate(raw) if isinstance(v, str)}
+        for i in map(int, np.flatnonzero(numbers)):
+            if (k := texts.get(str(raw.iloc[i]))) is not None:
+                raise DataError(
+                    f"the {column} {raw.iloc[i]!r} (a number) and the {column} "
+                    f"'{raw.iloc[k]}' (text, row {table.row(k)}) would read as the same name "
+                    f"{ROW_NOTE}.",
+                    file=table.name,
+                    row=table.row(i),
+                    column=column,
+                    hint=f"write every {column} name as a string.",
+                )
 
 
 def number_column(table: Table, column: str, *, allow_missing: bool = False) -> np.ndarray:
@@ -453,9 +507,29 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
 _NONFINITE = {"nan", "inf", "-inf", "+inf", "infinity", "-infinity", "none", "null", "na", "n/a"}
 
 
+def _count_error(table: Table, column: str, i: int, what: str) -> DataError:
+    return DataError(
+        f"{what} for a count {ROW_NOTE}.",
+        file=table.name,
+        row=table.row(i),
+        column=column,
+        hint=f"'{column}' counts items; give whole numbers up to {2**53:,}.",
+    )
+
+
 def integer_column(table: Table, column: str) -> np.ndarray:
-    """A column of whole numbers (``12`` or ``12.0``); fractions are errors by row."""
+    """A column of whole numbers (``12`` or ``12.0``); fractions, booleans and counts beyond
+    2**53 (not exact as floats) are errors by row."""
+    raw = table.frame[column]
+    flags = np.flatnonzero(raw.map(lambda v: isinstance(v, bool | np.bool_)).to_numpy(bool))
+    if flags.size:
+        raise _count_error(
+            table, column, int(flags[0]), f"a boolean ({raw.iloc[int(flags[0])]}) is not valid"
+        )
     x = number_column(table, column)
+    big = np.flatnonzero(np.abs(x) > 2.0**53)
+    if big.size:
+        raise _count_error(table, column, int(big[0]), f"{x[big[0]]:g} is too large")
     bad = np.flatnonzero(np.abs(x - np.round(x)) > 1e-9)
     if bad.size:
         raise DataError(

@@ -36,6 +36,7 @@ import statsmodels.api as sm
 from scipy import stats
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
+from benchuq.core.budget import check_design
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.subgroups.ebci import (
     FS_CORRECTIONS,
@@ -387,6 +388,10 @@ def design(units: Units, features: Sequence[str]) -> pd.DataFrame:
     check_known(features, (*BASE_FEATURES, *units.covariates.columns), what="features")
     cols: dict[str, np.ndarray] = {}
     G = len(units)
+    levels = [
+        len(set(getattr(units, f))) for f in features if f in ("model", "subgroup", "category")
+    ]
+    check_design(G, len(features) + sum(levels), what="the subgroup regression")
     for f in features:
         if f == "intercept":
             cols["intercept"] = np.ones(G)

@@ -1,0 +1,161 @@
+"""Load on one server: concurrent browser sessions on the loopback address, uploads included.
+
+Starts ``benchuq app`` with a small cache budget (``BENCHUQ_CACHE_MB``) and drives ``--sessions``
+Debian-chromium pages (Playwright, one browser, a context per session) for ``--seconds``. Each
+session repeats, at random (seeded): open a link with a new seed and 200, 2,000 or 20,000
+replicates and wait for the charts; upload a generated CSV (up to 40 models x 60 tasks) on the
+Data page and wait for "In use: upload"; open the Ranks page. Prints latency percentiles per
+action and the server's resident memory (RSS) before, at its peak during and after the sessions
+close, against the cache budget: the draws cache stays within ``BENCHUQ_CACHE_MB`` whatever the
+sessions ask, so RSS after should be below base + budget (+ the interpreter's own arenas).
+
+Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 256]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from browser_utils import CHROMIUM, CHROMIUM_ARGS, IDLE, run_app
+
+GOTO = {"wait_until": "commit", "timeout": 180_000}  # then wait for the app itself
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB (``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def server_pid(port: int) -> int:
+    """The PID listening on ``port`` on 127.0.0.1 (the server this script started), from /proc."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":  # 0A: LISTEN
+            inodes.add(f"socket:[{fields[9]}]")
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if any(str(fd.readlink()) in inodes for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
+        except OSError:
+            continue
+    raise RuntimeError(f"no process listens on port {port}")
+
+
+def csv_bytes(rng: random.Random) -> bytes:
+    """A random counts table: up to 40 models x 60 tasks."""
+    m, t = rng.randint(3, 40), rng.randint(2, 60)
+    rows = ["model,task,category,n,correct"]
+    for i in range(m):
+        for j in range(t):
+            n = rng.randint(20, 500)
+            rows.append(f"model{i},task{j},c{j % 3},{n},{rng.randint(0, n)}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+async def session(browser, url: str, k: int, until: float, times: dict, errors: list) -> None:
+    """One user until ``until``: links, uploads and page switches, each timed to idle."""
+    rng = random.Random(k)
+    ctx = await browser.new_context(viewport={"width": 1200, "height": 900})
+    page = await ctx.new_page()
+    await asyncio.sleep(0.4 * k)  # users arrive over the first seconds
+    try:
+        while time.monotonic() < until:
+            action = rng.choice(("link", "link", "upload", "ranks"))
+            t0 = time.perf_counter()
+            if action == "link":
+                reps = rng.choice((200, 2000, 20000))
+                await page.goto(f"{url}/?reps={reps}&seed={rng.randint(1, 10**6)}", **GOTO)
+                await page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=180_000)
+            elif action == "upload":
+                await page.goto(f"{url}/data?reps=200", **GOTO)
+                await page.wait_for_selector(IDLE, timeout=180_000)
+                box = page.locator('[data-testid="stFileUploader"] input[type=file]').first
+                data = csv_bytes(rng)
+                await box.set_input_files(
+                    files=[{"name": f"s{k}.csv", "mimeType": "text/csv", "buffer": data}]
+                )
+                await page.get_by_text("In use: upload").first.wait_for(timeout=180_000)
+            else:
+                await page.goto(f"{url}/ranks?reps=200&seed={rng.randint(1, 50)}", **GOTO)
+            await page.wait_for_selector(IDLE, timeout=180_000)
+            times[action].append(time.perf_counter() - t0)
+            if await page.locator('[data-testid="stException"]').count():
+                errors.append(f"session {k} {action}: exception shown")
+    except Exception as err:  # a timeout: counted, the other sessions go on
+        errors.append(f"session {k}: {type(err).__name__}: {str(err)[:120]}")
+    finally:
+        await ctx.close()
+
+
+async def drive(url: str, sessions: int, seconds: float) -> tuple[dict, list]:
+    from playwright.async_api import async_playwright
+
+    times: dict = defaultdict(list)
+    errors: list = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        until = time.monotonic() + seconds
+        await asyncio.gather(
+            *(session(browser, url, k, until, times, errors) for k in range(sessions))
+        )
+        await browser.close()
+    return times, errors
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sessions", type=int, default=25)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--cache-mb", type=float, default=256.0)
+    args = ap.parse_args()
+    env = {"BENCHUQ_CACHE_MB": str(args.cache_mb)}
+    with run_app(env=env) as url:
+        pid = server_pid(int(url.rsplit(":", 1)[1]))
+        before = rss_mb(pid)
+        peak = [before]
+        stop = threading.Event()
+
+        def sample() -> None:
+            while not stop.is_set():
+                peak.append(rss_mb(pid))
+                time.sleep(0.5)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        t0 = time.perf_counter()
+        times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
+        wall = time.perf_counter() - t0
+        time.sleep(30.0)  # sessions closed: let the server notice and drop them
+        stop.set()
+        sampler.join()
+        after = rss_mb(pid)
+    print(f"{args.sessions} sessions for {args.seconds:g} s ({wall:.0f} s with the last actions)")
+    for action, ts in sorted(times.items()):
+        q = statistics.quantiles(ts, n=100) if len(ts) > 1 else ts * 99
+        print(f"  {action:7s} n={len(ts):4d}  p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  "
+              f"p99 {q[98]:6.2f} s  max {max(ts):6.2f} s")  # fmt: skip
+    grew = after - before
+    print(f"server RSS: before {before:.0f} MB, peak {max(peak):.0f} MB, after {after:.0f} MB "
+          f"(after - before = {grew:.0f} MB; cache budget {args.cache_mb:g} MB)")  # fmt: skip
+    print(f"errors: {len(errors)}")
+    for e in errors[:10]:
+        print("  " + e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Work budgets for a shared server: hard caps on settings and a per-request work limit.
+
+Every check runs before anything is allocated and raises :class:`BudgetExceeded` (an
+:class:`~benchuq.core.validation.InvalidArgument`: the CLI exits with code 2, the app shows the
+message) naming the setting and the nearest allowed value.
+
+- :data:`CAPS`: upper limits of replicates, chains, draws and warm-up sweeps;
+- :func:`check_cells`: a draws array ``R x M x T`` (8 bytes a cell) within
+  :func:`work_bytes` (``BENCHUQ_WORK_MB``, default 512);
+- :func:`check_pairs`: pairwise work ``R x M x M`` within the same limit;
+- :func:`check_design`: a least-squares design matrix within the limit and :data:`MAX_FLOPS`;
+- :class:`Deadline`: a wall-clock budget for iterative samplers (``BENCHUQ_SAMPLER_SECONDS``,
+  default 300), checked once a sweep.
+
+The choice of defaults: a small server (2 cores, 4 GB) serving a few users at once. The work
+limit equals the cache budget (``BENCHUQ_CACHE_MB``, 512), so the server holds at most the
+cache plus one request in flight; a deployment raises both with the environment variables.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from benchuq.core.validation import InvalidArgument
+
+__all__ = [
+    "CAPS",
+    "BudgetExceeded",
+    "Deadline",
+    "check_cap",
+    "check_cells",
+    "check_design",
+    "check_pairs",
+    "work_bytes",
+]
+
+#: Hard upper limits of run settings (the CLI's flags and the app's link parameters).
+CAPS = {"reps": 20_000, "chains": 16, "draws": 20_000, "warmup": 20_000}
+_CELL = 8  # bytes of one float64 cell
+#: floating-point operations one least-squares fit may take (about a minute on one core)
+MAX_FLOPS = 2e10
+
+
+class BudgetExceeded(InvalidArgument):
+    """A request over its budget; the message names the setting and the nearest allowed value."""
+
+
+def work_bytes() -> int:
+    """The per-request work limit in bytes (``BENCHUQ_WORK_MB``, default 512 MB)."""
+    return int(float(os.environ.get("BENCHUQ_WORK_MB", "512")) * 2**20)
+
+
+def sampler_seconds() -> float:
+    """The wall-clock budget of one sampler run (``BENCHUQ_SAMPLER_SECONDS``, default 300)."""
+    return float(os.environ.get("BENCHUQ_SAMPLER_SECONDS", "300"))
+
+
+def check_cap(name: str, value: int, *, flag: str | None = None) -> int:
+    """``value`` if it is at most ``CAPS[name]``, else :class:`BudgetExceeded`."""
+    cap = CAPS[name]
+    if value > cap:
+        raise BudgetExceeded(
+            f"{flag or name} {value:,} is above the limit of {cap:,}.",
+            hint=f"use {flag or name} {cap} or less.",
+        )
+    return value
+
+
+def _mb(cells: float) -> str:
+    return f"{cells * _CELL / 2**20:,.0f} MB"
+
+
+def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> None:
+    """Refuse draws ``reps x models x tasks`` larger than :func:`work_bytes`."""
+    per_rep = max(models * tasks, 1)
+    limit = work_bytes() // _CELL
+    if reps * per_rep > limit:
+        most = limit // per_rep
+        fix = (
+            f"use {flag} {most} or less, or fewer models or tasks"
+            if most >= 100
+            else "select fewer models or tasks (or split the data)"
+        )
+        raise BudgetExceeded(
+            f"{reps:,} draws x {models:,} models x {tasks:,} tasks need {_mb(reps * per_rep)}, "
+            f"over the per-request limit of {_mb(limit)} (BENCHUQ_WORK_MB).",
+            hint=fix + ".",
+        )
+
+
+def check_pairs(reps: int, models: int, *, what: str = "pairwise comparisons") -> None:
+    """Refuse pairwise work ``reps x models x models`` larger than :func:`work_bytes`."""
+    limit = work_bytes() // _CELL
+    if reps * models * models > limit:
+        most = int((limit / max(reps, 1)) ** 0.5)
+        raise BudgetExceeded(
+            f"{what} of {models:,} models over {reps:,} draws need "
+            f"{_mb(reps * models * models)}, over the per-request limit of {_mb(limit)} "
+            "(BENCHUQ_WORK_MB).",
+            hint=f"select at most {most:,} models, or use fewer replicates.",
+        )
+
+
+def check_design(rows: int, columns: int, *, what: str) -> None:
+    """Refuse a least-squares fit of ``rows x columns`` over :func:`work_bytes` or over
+    :data:`MAX_FLOPS` (``rows x columns**2``: minutes of CPU on a small server)."""
+    limit = work_bytes() // _CELL
+    if rows * columns > limit or rows * columns**2 > MAX_FLOPS:
+        raise BudgetExceeded(
+            f"{what}: a design of {rows:,} rows x {columns:,} columns is over the per-request "
+            f"limit ({_mb(limit)}, {MAX_FLOPS:.0e} operations).",
+            hint="use features with fewer levels (e.g. category instead of model).",
+        )
+
+
+class Deadline:
+    """A wall-clock budget: :meth:`check` raises :class:`BudgetExceeded` once it has passed."""
+
+    def __init__(self, what: str, seconds: float | None = None) -> None:
+        self.what = what
+        self.seconds = sampler_seconds() if seconds is None else seconds
+        self.start = time.perf_counter()
+
+    def check(self, hint: str) -> None:
+        """Raise if more than the budget has elapsed since construction."""
+        if time.perf_counter() - self.start > self.seconds:
+            raise BudgetExceeded(
+                f"{self.what} was stopped after {self.seconds:g} s (BENCHUQ_SAMPLER_SECONDS).",
+                hint=hint,
+            )

@@ -1,0 +1,147 @@
+"""Budgets (core/budget.py, dashboard/ledger.py): caps, per-request work, samplers that end,
+caches bounded in bytes; in the CLI and the app."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import page_path
+
+from benchuq.cli.main import main
+from benchuq.core.bayes import model as bayes
+from benchuq.core.budget import BudgetExceeded, Deadline, check_cells, check_pairs
+from benchuq.dashboard.ledger import ByteLedger, array_bytes
+
+
+@pytest.mark.parametrize(
+    ("argv", "nearest"),
+    [
+        (["leaderboard", "sample:toy", "--reps", "100000000"], "--reps 20000"),
+        (["bayes", "sample:toy", "--chains", "100000"], "--chains 16"),
+        (["bayes", "sample:toy", "--draws", "100000000"], "--draws 20000"),
+        (["bayes", "sample:toy", "--warmup", "100000000"], "--warmup 20000"),
+        (["embeddings", "sample:toy", "--reps", "1"], "at least 50"),
+    ],
+)
+def test_cli_caps_name_the_nearest_setting(argv, nearest, capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert nearest in err and "Traceback" not in err
+
+
+def test_work_budget_refuses_then_the_named_setting_runs(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("BENCHUQ_WORK_MB", "1")
+    assert main(["leaderboard", "sample:vtab1k", "--reps", "2000", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "BENCHUQ_WORK_MB" in err
+    most = int(err.split("use --reps ")[1].split()[0])
+    assert 100 <= most < 2000
+    assert main(["leaderboard", "sample:vtab1k", "--reps", str(most), "--json"]) == 0
+    assert main(["leaderboard", "sample:vtab1k", "--reps", str(most + 1), "--json"]) == 2
+
+
+def test_check_pairs_and_cells_messages() -> None:
+    with pytest.raises(BudgetExceeded, match="select at most"):
+        check_pairs(2000, 10_000)
+    with pytest.raises(BudgetExceeded, match="fewer models or tasks"):
+        check_cells(20_000, 100_000, 700)
+    check_cells(2000, 20, 57)  # the MMLU sample fits
+
+
+def test_slice_step_ends_with_a_message_when_no_point_is_found() -> None:
+    rng = np.random.default_rng(0)
+    x0 = np.zeros(3)
+
+    def logf(x: np.ndarray) -> np.ndarray:
+        return np.where(x == 0.0, 0.0, -np.inf)  # a slice of width zero: never hit
+
+    with pytest.raises(BudgetExceeded, match="shrinkage steps"):
+        bayes.slice_step(x0, logf(x0), logf, np.ones(3), rng, max_rounds=50)
+
+
+def test_gibbs_stops_at_its_deadline() -> None:
+    k, n = np.array([[5, 7]]), np.array([[10, 10]])
+    with pytest.raises(BudgetExceeded, match="stopped after 0 s"):
+        bayes.gibbs(
+            k, n, n > 0, (bayes.ModelPrior(),), chains=2, draws=100, warmup=10, thin=1,
+            rng=np.random.default_rng(0), deadline=Deadline("The sampler", 0.0),
+        )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_bayes_on_counts_of_1e15_ends_with_a_message(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("BENCHUQ_SAMPLER_SECONDS", "30")
+    f = tmp_path / "big.csv"
+    f.write_text(
+        "model,task,n,correct\nA,t,1000000000000000,500000000000000\n"
+        "B,t,1000000000000000,400000000000000\nC,t,10,5\n"
+    )
+    assert main(["bayes", str(f), "--draws", "200", "--warmup", "100", "--chains", "2"]) == 2
+    assert "How to fix" in capsys.readouterr().err
+
+
+def test_ledger_evicts_least_recently_used_over_budget() -> None:
+    ledger, gone = ByteLedger(budget=100), []
+    for key in "abc":
+        ledger.use(key, 40, lambda k=key: gone.append(k))
+    assert gone == ["a"] and ledger.total == 80
+    ledger.use("b", 40, lambda: gone.append("b"))  # b is now the most recent
+    ledger.use("d", 40, lambda: gone.append("d"))
+    assert gone == ["a", "c"] and ledger.total == 80
+    ledger.use("huge", 1000, lambda: None)  # the newest stays even over the budget
+    assert len(ledger) == 1 and gone == ["a", "c", "b", "d"]
+
+
+def test_array_bytes_of_draws() -> None:
+    from benchuq.core.bootstrap import bootstrap
+    from benchuq.core.readers.loaders import load_sample
+
+    draws = bootstrap(load_sample("toy"), reps=200, seed=0)
+    assert array_bytes(draws) >= draws.values.nbytes > 0
+
+
+def test_app_refuses_one_request_and_keeps_working(make_app, monkeypatch) -> None:
+    """A request over the work budget is a message; the Data page and other sessions work."""
+    from benchuq.dashboard import cache
+
+    monkeypatch.setenv("BENCHUQ_WORK_MB", "0.5")
+    big = make_app({"data": "sample:vtab1k", "reps": "20000"}).run()
+    big.switch_page(page_path("leaderboard.py")).run()
+    assert not big.exception
+    assert any("BENCHUQ\\_WORK\\_MB" in e.value for e in big.error), [e.value for e in big.error]
+    big.switch_page(page_path("data.py")).run()
+    assert not big.exception and not big.error
+    small = make_app({"data": "sample:vtab1k", "reps": "200"}).run()
+    small.switch_page(page_path("leaderboard.py")).run()
+    assert not small.exception and not small.error and small.get("plotly_chart")
+    monkeypatch.setenv("BENCHUQ_WORK_MB", "1024")
+    monkeypatch.setattr(cache.LEDGER, "budget", 1)  # every older entry goes
+    for seed in ("1", "2"):
+        at = make_app({"data": "sample:vtab1k", "reps": "200", "seed": seed}).run()
+        assert not at.exception
+    assert len(cache.LEDGER) == 1
+
+
+def test_ledger_eviction_clears_streamlit_cache_entries(monkeypatch) -> None:
+    """Evicted draws are really gone from st.cache_resource: asking again recomputes them."""
+    from benchuq.core.readers.loaders import load_sample
+    from benchuq.dashboard import cache
+
+    bench, calls = load_sample("toy"), []
+    method = cache.METHODS["bootstrap"]
+
+    def counting(b, reps, seed):
+        calls.append(seed)
+        return method.run(b, reps, seed)
+
+    monkeypatch.setitem(
+        cache.METHODS, "bootstrap", cache.UncertaintyMethod(method.label, counting, method.help)
+    )
+    monkeypatch.setattr(cache, "LEDGER", ByteLedger(budget=10**9))
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    assert calls == [101]  # cached
+    cache.LEDGER.budget = 1  # only the newest entry fits from now on
+    cache.get_draws(bench, "bootstrap", 200, 102, "raw")
+    cache.get_draws(bench, "bootstrap", 200, 101, "raw")
+    assert calls == [101, 102, 101]  # 101 was evicted and computed again

@@ -1,0 +1,102 @@
+"""AppTest: user strings with markup, formulas and bidi controls are shown inert on every page.
+
+A data set whose model, task and category names carry a Markdown link, an HTML link, a formula
+and a right-to-left override is uploaded; every page's text (Markdown) and every chart's spec
+(Plotly text) must show them escaped, never as live markup.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import page_path
+
+LINK = '<a href="http://evil.example">x</a>'
+MODELS = (LINK, '=HYPERLINK("http://evil.example")', "\u202egnp.exe", "[a](http://evil.example)")
+CATS = (LINK, "**bold**")
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+HOSTILE = (
+    "model,task,category,n,correct\n"
+    + "".join(
+        f"{_q(m)},t{j},{_q(CATS[j % 2])},200,{60 + 20 * i + 7 * j}\n"
+        for i, m in enumerate(MODELS)
+        for j in range(4)
+    )
+).encode()
+PAGES = ("leaderboard.py", "compare.py", "ranks.py", "epp.py", "weights.py", "table.py")
+RAW_HTML = re.compile(r"<a\s|\u202e")  # Plotly renders an HTML subset, not Markdown
+RAW_MARKUP = re.compile(r"(?<!\\)<a\s|\u202e|(?<!\\)\]\((?!/)")
+
+
+def _texts(at) -> list[str]:
+    """Every Markdown-rendered string of the run (markdown, captions, alerts)."""
+    out = []
+    for kind in ("markdown", "caption", "error", "warning", "info", "success"):
+        out += [str(e.value) for e in at.get(kind)]
+    return out
+
+
+def _specs(at) -> list[str]:
+    return [e.proto.spec for e in at.get("plotly_chart")]
+
+
+@pytest.mark.slow
+def test_hostile_names_are_inert_on_every_page(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([("h.csv", HOSTILE, "text/csv")]).run()
+    assert not at.exception
+    assert at.query_params["data"] == "upload", [e.value for e in at.error]
+    for page in PAGES:
+        at.switch_page(page_path(page)).run()
+        assert not at.exception, page
+        specs = _specs(at)
+        assert specs or page == "table.py", page
+        for spec in specs:
+            fig = json.loads(spec)
+            text = json.dumps([fig["data"], fig["layout"]], ensure_ascii=False)
+            found = RAW_HTML.search(text)
+            assert not found, (page, text[max(found.start() - 150, 0) : found.end() + 50])
+        for text in _texts(at):
+            assert not RAW_MARKUP.search(text), (page, text)
+
+
+def test_upload_error_quoting_markup_is_escaped(make_app) -> None:
+    bad = b"model,task,n,correct\nA,t,10,50\n"
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value(
+        [("[a](http://evil.example).csv", bad, "text/csv")]
+    ).run()
+    assert not at.exception
+    errors = [str(e.value) for e in at.error]
+    assert errors and all(not RAW_MARKUP.search(t) for t in errors), errors
+    assert any("evil" in t for t in errors)
+
+
+APP_CASES = ("only_separators", "bom_only", "json_bigint_n", "json_bool_counts", "nul_after_4k",
+             "zip_traversal", "lm_eval_acc_bigint", "json_object_name")  # fmt: skip
+
+
+@pytest.mark.parametrize("case_id", APP_CASES)
+def test_hostile_upload_gets_a_message_not_a_traceback(make_app, case_id: str) -> None:
+    from hostile_corpus import corpus
+
+    case = next(c for c in corpus() if c.id == case_id)
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([(case.name, case.data, "text/plain")]).run()
+    assert not at.exception
+    if at.query_params["data"] != "upload":  # refused: a message naming the file, old data kept
+        errors = " ".join(e.value.replace("\\", "") for e in at.error)
+        assert case.name.split(".")[0] in errors and "How to fix" in errors, errors
+        assert at.query_params["data"] == "sample:vtab1k"
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and at.get("plotly_chart")
