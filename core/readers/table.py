@@ -312,7 +312,10 @@ def records_table(name: str, records: object) -> Table:
                 row=i + 1,
                 hint="every list element must be an object with named fields.",
             )
-    frame = pd.DataFrame.from_records(records)
+    try:
+        frame = pd.DataFrame.from_records(records)
+    except OverflowError:  # an integer beyond float (older pandas converts): checked as text
+        frame = pd.DataFrame(records, dtype=object)
     return Table(name, _normalise(frame, name), 1)
 
 
@@ -473,7 +476,11 @@ def number_column(table: Table, column: str, *, allow_missing: bool = False) -> 
     raw = table.frame[column]
     if not pd.api.types.is_numeric_dtype(raw):
         if raw.dtype == object:
-            raw = raw.map(lambda v: float(v) if isinstance(v, bool) else v)
+            # built as object (Series.map would infer a dtype: older pandas overflow on ints
+            # beyond float)
+            raw = pd.Series(
+                [float(v) if isinstance(v, bool) else v for v in raw], raw.index, dtype=object
+            )
         text = raw.where(raw.notna(), "").astype(str).str.strip().str.rstrip("%")
         blank = (text == "").to_numpy()
         x = pd.to_numeric(text.where(~blank, "nan"), errors="coerce").to_numpy(float)
