@@ -98,6 +98,12 @@ def test_weighted_score_and_weighting_winners() -> None:
     assert f.leader == "m1" and f.headline[0].startswith("m1 leads")
     assert f.label.startswith("weighted x 1.00")
     assert set(f.weight_winners) == {"m0", "m1"}
+    # the map: all weight on x, m1 wins clearly; all weight on y (or z), m0 does
+    wm = f.weight_map
+    assert wm is not None and wm.categories == ("x", "y", "z")
+    for corner, model in (((1, 0, 0), "m1"), ((0, 1, 0), "m0"), ((0, 0, 1), "m0")):
+        k = int(np.argmin(np.abs(wm.weights - np.array(corner)).sum(axis=1)))
+        assert wm.models[wm.winner[k]] == model, corner
     assert "The winner depends on how the categories (x, y and z) are weighted" in " ".join(
         f.headline
     )
@@ -119,7 +125,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     draws = bootstrap(bench, reps=200, seed=0)
     gaps = gaps_from_leader(draws, 0.834)
     figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
-    assert len(figs) == 4
+    assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
     assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
     assert [s.split(" · ")[-1] for s in subs] == [
@@ -127,6 +133,7 @@ def test_html_is_self_contained_and_escaped() -> None:
         "intervals at 83.4%",
         "intervals at 95% (for all pairs together)",
         "intervals at 95% (rank sets)",
+        "intervals at 95.4% (colour: a lead of 2 standard errors)",
     ]
 
     def svg(fig: object) -> bytes:
@@ -138,7 +145,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
     assert "https://" not in doc
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
-    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 4
+    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
     for sentence in f.headline + f.caveats:
         assert html.escape(sentence) in doc
     assert "sha256 abc" in doc and "?data=upload" in doc
