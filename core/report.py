@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
-from benchuq.core.data import Benchmark
+from benchuq.core import power, summaries
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.dominance import (
     DominanceMap,
     dominance_map,
@@ -268,6 +268,30 @@ def _weight_sentence(winners: dict[str, float], cats: tuple[str, ...]) -> str:
     )
 
 
+def _power_sentence(bench: Benchmark, top2: Sequence[str], group: summaries.Group) -> str:
+    """What the benchmark can detect between the two best models and the items the observed
+    difference would need (``core.power``, METHODS 10: 80% power, 95% level, one pair); ``""``
+    without two models or item counts."""
+    if len(top2) < 2 or bench.kind == "estimate_se":
+        return ""
+    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
+    try:
+        design = power.design_from_benchmark(bench, models=list(top2), group=g)
+        observed = abs(float(design.estimate[0] - design.estimate[1]))
+        plan = power.plan(design, level=0.95, power=0.8, delta=observed if observed > 0 else None)
+    except DataError:
+        return ""
+    scale, unit = power.display_scale(design)
+    assumed = (
+        " (the correlation between the two models is assumed 0: task counts cannot show it)"
+        if design.rho is not None
+        else ""
+    )
+    return f"What the data can resolve (80% power, 95% level, one pair{assumed}): " + plan.sentence(
+        0, scale=scale, unit=unit
+    )
+
+
 def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
     out = []
     if len(draws.models) < 2:
@@ -364,6 +388,7 @@ def findings(
         headline += rank_set_sentences(sets)
     headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
+    headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),

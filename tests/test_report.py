@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from benchuq.core import power as pw
 from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark
 from benchuq.core.report import SMALL_N, findings, gaps_from_leader, small_tasks
@@ -196,3 +197,15 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
         100.0, flags,
     )  # fmt: skip
     assert list(shown["note"]) == ["1 task < 30 items", "no result on 1 task"]
+
+
+def test_power_sentence_agrees_with_core_power() -> None:
+    """The report's power note quotes ``core.power``'s minimum detectable difference for the
+    two best models (checked by simulation in tests/test_power.py)."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]
+    design = pw.design_from_benchmark(bench, models=["m0", "m1"])
+    mde = pw.plan(design, level=0.95, power=0.8).mde[0]
+    assert f"m0 vs m1: detectable at {100 * mde:.1f} points now (1,500 items)" in note
+    assert "assumed 0" in note  # task counts: the correlation is an assumption
