@@ -26,9 +26,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
-from benchuq.core.data import Benchmark
-from benchuq.core.dominance import simplex_grid
+from benchuq.core import power, summaries
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.dominance import (
+    DominanceMap,
+    dominance_map,
+    moments_from_draws,
+    simplex_grid,
+)
 from benchuq.core.draws import Draws
 from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
@@ -77,6 +82,10 @@ class Findings:
     weight_winners
         ``{model: share of weightings in which it has the best observed S(w)}`` (empty with
         one category or more than three).
+    weight_map
+        with two or three categories, the SE-rule map of who wins under which category
+        weighting (``core.dominance.dominance_map`` at ``z`` = :data:`MAP_Z`, correlation read
+        from paired draws, else assumed 0), else ``None`` (METHODS 5).
     """
 
     headline: tuple[str, ...]
@@ -92,6 +101,13 @@ class Findings:
     comparison_level: float
     label: str
     flags: dict[str, str]
+    weight_map: DominanceMap | None = None
+
+
+#: The weight map's rule (a lead of at least ``MAP_Z`` standard errors, as on the Task weights
+#: page) and grid steps per side (coarser than the page's: a printed figure).
+MAP_Z = 2.0
+MAP_RESOLUTION = 40
 
 
 def _names(models: Sequence[str]) -> str:
@@ -247,8 +263,32 @@ def _weight_sentence(winners: dict[str, float], cats: tuple[str, ...]) -> str:
     parts = ", ".join(f"{m} in {_pct(s)}" for m, s in winners.items())
     return (
         f"The winner depends on how the categories ({names}) are weighted: on the observed "
-        f"scores, {parts} of the weightings (see the Task weights page for the map with "
-        "uncertainty)."
+        f'scores, {parts} of the weightings (the map "Who wins under which category '
+        'weighting?" shows where a lead is larger than its uncertainty).'
+    )
+
+
+def _power_sentence(bench: Benchmark, top2: Sequence[str], group: summaries.Group) -> str:
+    """What the benchmark can detect between the two best models and the items the observed
+    difference would need (``core.power``, METHODS 10: 80% power, 95% level, one pair); ``""``
+    without two models or item counts."""
+    if len(top2) < 2 or bench.kind == "estimate_se":
+        return ""
+    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
+    try:
+        design = power.design_from_benchmark(bench, models=list(top2), group=g)
+        observed = abs(float(design.estimate[0] - design.estimate[1]))
+        plan = power.plan(design, level=0.95, power=0.8, delta=observed if observed > 0 else None)
+    except DataError:
+        return ""
+    scale, unit = power.display_scale(design)
+    assumed = (
+        " (the correlation between the two models is assumed 0: task counts cannot show it)"
+        if design.rho is not None
+        else ""
+    )
+    return f"What the data can resolve (80% power, 95% level, one pair{assumed}): " + plan.sentence(
+        0, scale=scale, unit=unit
     )
 
 
@@ -325,6 +365,11 @@ def findings(
         else pd.DataFrame()
     )
     winners = _weight_winners(draws)
+    weight_map = (
+        dominance_map(moments_from_draws(draws), z=MAP_Z, resolution=MAP_RESOLUTION)
+        if winners
+        else None
+    )
     headline = _lead_sentences(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
@@ -343,6 +388,7 @@ def findings(
         headline += rank_set_sentences(sets)
     headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
+    headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),
@@ -357,6 +403,7 @@ def findings(
         level=level,
         comparison_level=comparison_level,
         label=sc.label,
+        weight_map=weight_map,
     )
 
 

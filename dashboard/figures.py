@@ -196,6 +196,19 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     return _figure(data, layout)
 
 
+#: The dashed vertical line at a difference of 0 (difference and gap charts).
+_ZERO_LINE = {
+    "type": "line",
+    "xref": "x",
+    "yref": "paper",
+    "x0": 0,
+    "x1": 0,
+    "y0": 0,
+    "y1": 1,
+    "line": {"color": "#444444", "dash": "dash"},
+}
+
+
 def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """Pairwise differences ``a - b`` with family-wise intervals; grey where 0 is inside.
 
@@ -216,18 +229,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
         hover = f"{label}<br>{est[k]:.2f} [{low[k]:.2f}, {high[k]:.2f}]"
         data.append(_interval_trace(est[k], label, low[k], high[k], color, hover, size=9))
     layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(labels), 2))
-    layout["shapes"] = [
-        {
-            "type": "line",
-            "xref": "x",
-            "yref": "paper",
-            "x0": 0,
-            "x1": 0,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": "#444444", "dash": "dash"},
-        }
-    ]
+    layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=labels[::-1])
     layout["xaxis"].update(
         title={"text": f"difference, {options.unit}"},
@@ -428,18 +430,7 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         for k in range(len(gaps))
     ]
     layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(gaps), 2))
-    layout["shapes"] = [
-        {
-            "type": "line",
-            "xref": "x",
-            "yref": "paper",
-            "x0": 0,
-            "x1": 0,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": "#444444", "dash": "dash"},
-        }
-    ]
+    layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     unit = options.unit.replace("(%)", "(points)").replace("%", "points")
     layout["xaxis"].update(

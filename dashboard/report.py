@@ -29,9 +29,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.data import Benchmark
+from benchuq.core.dominance import implied_level
 from benchuq.core.draws import Draws
 from benchuq.core.leader import overlap_test_level
-from benchuq.core.report import Findings
+from benchuq.core.report import MAP_Z, Findings
 from benchuq.dashboard.figures import (
     FigureOptions,
     chart_subtitle,
@@ -40,6 +41,7 @@ from benchuq.dashboard.figures import (
     with_subtitle,
 )
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
+from benchuq.dashboard.figures_weights import dominance_figure
 
 __all__ = [
     "CHROMIUM",
@@ -145,8 +147,9 @@ def figures(
     f: Findings, gaps: pd.DataFrame, options: FigureOptions, prov: Provenance, reps: int
 ) -> list[ReportFigure]:
     """The contested top (``gaps``: ``core.report.gaps_from_leader``), the whole leaderboard,
-    the differences among the top models and the rank sets, each titled, with a subtitle naming
-    data set, method and level."""
+    the differences among the top models, the rank sets and, with two or three categories, who
+    wins under which weighting (the Task weights page's map), each titled, with a subtitle
+    naming data set, method and level."""
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
     test = f"{100 * overlap_test_level(f.level):.0f}%"
     top = _titled(options, f"How far behind the leader? (top {len(gaps)})")
@@ -191,6 +194,22 @@ def figures(
                 f"Each bar spans the ranks the model could truly hold ({cmp} confidence; thick: "
                 "for that model alone, thin: for all models together). A long bar means the "
                 "position is uncertain.",
+            )
+        )
+    if f.weight_map is not None:
+        fig = dominance_figure(
+            f.weight_map, _titled(options, "Who wins under which category weighting?"), height=600
+        )
+        fig.update_layout(margin={"t": 150}, legend_y=-0.16)  # room for the subtitle and labels
+        lead = f"{MAP_Z:g} standard errors"
+        out.append(
+            ReportFigure(
+                with_subtitle(
+                    fig, prov.subtitle(implied_level(MAP_Z), f"(colour: a lead of {lead})")
+                ),
+                "Each point is one weighting of the categories (a corner: that category alone). "
+                f"Colour: the model that wins there by at least {lead} of the difference; grey: "
+                "the top two cannot be told apart at that weighting.",
             )
         )
     for r in out:

@@ -28,7 +28,7 @@ def test_report_of_the_sample(make_app) -> None:
     text = _text(at)
     assert "No clear winner: Sup-Rotation-100% has the highest score" in text
     assert "with 95% confidence" in text
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 5  # three categories: the weighting map too
     assert "independent samples" in text  # the caveats
 
 

@@ -21,7 +21,7 @@ def test_html_report_of_a_sample(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert f"wrote {out} (html" in capsys.readouterr().out
     doc = out.read_text(encoding="utf-8")
     assert "<script" not in doc and "https://" not in doc
-    assert doc.count("<svg ") == 4  # gaps, leaderboard, differences, rank sets (inline SVG)
+    assert doc.count("<svg ") == 5  # gaps, leaderboard, differences, rank sets, weighting map
     assert "No clear winner: Sup-Rotation-100% has the highest score" in doc
     assert "Data: vtab1k · task-level confidence draws" in doc  # the figures' subtitles
     assert "?data=sample:vtab1k&amp;reps=300&amp;seed=2" in doc
@@ -47,6 +47,7 @@ def test_pdf_report_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "All models: score with 83.4% intervals",
         "Top 6: differences",
         "Which ranks could each model hold?",
+        "Who wins under which category weighting?",
         "Data: vtab1k",  # figure subtitles
         "Caveats",
         "Reproduce these numbers",

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 
+from benchuq.core import power as pw
 from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark
 from benchuq.core.report import SMALL_N, findings, gaps_from_leader, small_tasks
@@ -98,6 +99,12 @@ def test_weighted_score_and_weighting_winners() -> None:
     assert f.leader == "m1" and f.headline[0].startswith("m1 leads")
     assert f.label.startswith("weighted x 1.00")
     assert set(f.weight_winners) == {"m0", "m1"}
+    # the map: all weight on x, m1 wins clearly; all weight on y (or z), m0 does
+    wm = f.weight_map
+    assert wm is not None and wm.categories == ("x", "y", "z")
+    for corner, model in (((1, 0, 0), "m1"), ((0, 1, 0), "m0"), ((0, 0, 1), "m0")):
+        k = int(np.argmin(np.abs(wm.weights - np.array(corner)).sum(axis=1)))
+        assert wm.models[wm.winner[k]] == model, corner
     assert "The winner depends on how the categories (x, y and z) are weighted" in " ".join(
         f.headline
     )
@@ -119,7 +126,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     draws = bootstrap(bench, reps=200, seed=0)
     gaps = gaps_from_leader(draws, 0.834)
     figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
-    assert len(figs) == 4
+    assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
     assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
     assert [s.split(" · ")[-1] for s in subs] == [
@@ -127,6 +134,7 @@ def test_html_is_self_contained_and_escaped() -> None:
         "intervals at 83.4%",
         "intervals at 95% (for all pairs together)",
         "intervals at 95% (rank sets)",
+        "intervals at 95.4% (colour: a lead of 2 standard errors)",
     ]
 
     def svg(fig: object) -> bytes:
@@ -138,7 +146,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
     assert "https://" not in doc
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
-    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 4
+    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
     for sentence in f.headline + f.caveats:
         assert html.escape(sentence) in doc
     assert "sha256 abc" in doc and "?data=upload" in doc
@@ -189,3 +197,15 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
         100.0, flags,
     )  # fmt: skip
     assert list(shown["note"]) == ["1 task < 30 items", "no result on 1 task"]
+
+
+def test_power_sentence_agrees_with_core_power() -> None:
+    """The report's power note quotes ``core.power``'s minimum detectable difference for the
+    two best models (checked by simulation in tests/test_power.py)."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]
+    design = pw.design_from_benchmark(bench, models=["m0", "m1"])
+    mde = pw.plan(design, level=0.95, power=0.8).mde[0]
+    assert f"m0 vs m1: detectable at {100 * mde:.1f} points now (1,500 items)" in note
+    assert "assumed 0" in note  # task counts: the correlation is an assumption
