@@ -17,6 +17,7 @@ from browser_utils import (
     wait_idle,
 )
 
+CHART = '[data-testid="stPlotlyChart"] .main-svg'
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CSV = """model,task,category,n,correct
@@ -85,12 +86,16 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     shared = page.get_by_test_id("stSidebar").get_by_test_id("stCode").inner_text()
     assert shared.replace("\n", "").startswith(app_server) and "level=0.839" in shared
     view = page.get_by_test_id("stMain").inner_text()
+    charts = page.locator(CHART).count()
 
     # the copied link in a fresh browser context shows the same view
     other = browser.new_context(viewport=VIEWPORT)
     page2 = other.new_page()
     page2.goto(link)
     wait_charts(page2, timeout=120_000)  # a fresh session computes its draws (slow under load)
+    page2.wait_for_function(  # every chart drawn, not only the first
+        f"document.querySelectorAll('{CHART}').length >= {charts}", timeout=120_000
+    )
     wait_idle(page2)
     _clean(page2, "shared link")
     assert "level=0.839" in page2.url

@@ -13,6 +13,7 @@ from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, w
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TIMEOUT = 120_000
+CHART = '[data-testid="stPlotlyChart"] .main-svg'
 
 
 def _ready(page) -> None:
@@ -76,6 +77,7 @@ def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
     assert verdicts.count("Bonferroni") >= 10  # ten pairs, each with its verdict
     link = page.url
     view = _page_text(page)
+    charts = page.locator(CHART).count()
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Share this view").click()
     shared = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
@@ -86,6 +88,9 @@ def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
     other = second.new_page()
     other.goto(link)
     _ready(other)
+    other.wait_for_function(  # every chart drawn, not only the first
+        f"document.querySelectorAll('{CHART}').length >= {charts}", timeout=TIMEOUT
+    )
     assert "/compare?" in other.url  # the same page is open
     assert _choices(other) == chosen
     assert _page_text(other) == view  # same choices, same numbers
