@@ -16,10 +16,12 @@ from __future__ import annotations
 import glob
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
@@ -30,6 +32,7 @@ __all__ = [
     "Backend",
     "DataSource",
     "choose_backend",
+    "counts_benchmark",
     "open_data",
     "parquet_files",
 ]
@@ -128,3 +131,30 @@ def open_data(
 
         return open_dask(parquet_files(data), workers=workers, scheduler=scheduler)
     raise DataError(f"backend '{backend}' does not open data itself; use load_path.")
+
+
+def counts_benchmark(
+    files: Sequence[Path],
+    models: Sequence[str],
+    tasks: Sequence[str],
+    categories: Sequence[str],
+    n: np.ndarray,
+    k: np.ndarray,
+    note: str,
+) -> Benchmark:
+    """The task-level :class:`Benchmark` of aggregated item shards: ``n`` answered and ``k``
+    correct ``(M, T)`` (a task a model never answered is missing), named after the shards'
+    folder, with the backend's ``note``."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
+    return Benchmark(
+        name=files[0].parent.name or "data",
+        models=tuple(models),
+        tasks=tuple(tasks),
+        categories=tuple(categories),
+        kind="counts",
+        estimate=estimate,
+        n=np.where(n > 0, n, 1),
+        correct=k,
+        notes=(note,),
+    )

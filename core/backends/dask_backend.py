@@ -32,8 +32,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from benchuq.core.backends import DataSource
-from benchuq.core.data import Benchmark, DataError
+from benchuq.core.backends import DataSource, counts_benchmark
+from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:  # distributed is imported only when the backend runs
@@ -216,21 +216,15 @@ def open_dask(
     except BaseException:
         _close(client, cluster)
         raise
-    with np.errstate(invalid="ignore", divide="ignore"):
-        estimate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
-    bench = Benchmark(
-        name=files[0].parent.name or "data",
-        models=tuple(models),
-        tasks=tuple(tasks),
-        categories=("all",) * T,
-        kind="counts",
-        estimate=estimate,
-        n=np.where(n > 0, n, 1),
-        correct=k,
-        notes=(
-            f"Dask backend: {int(n.sum()):,} item scores in {len(files)} Parquet file(s), "
-            f"{buckets} item buckets.",
-        ),
+    bench = counts_benchmark(
+        files,
+        models,
+        tasks,
+        ("all",) * T,
+        n,
+        k,
+        f"Dask backend: {int(n.sum()):,} item scores in {len(files)} Parquet file(s), "
+        f"{buckets} item buckets.",
     )
 
     def draws(reps: int, seed: int) -> Draws:

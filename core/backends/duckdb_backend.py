@@ -19,7 +19,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from benchuq.core.backends import DataSource, _free_memory
+from benchuq.core.backends import DataSource, _free_memory, counts_benchmark
 from benchuq.core.bootstrap import _decode, pattern_bootstrap
 from benchuq.core.data import Benchmark, DataError
 
@@ -207,22 +207,16 @@ def _aggregate(
         wj, cj = all_words[sel], counts[sel]
         order = np.lexsort(wj.T)  # the last word is the most significant, as in memory
         patterns.append((_decode(wj[order], np.arange(M), 2), cj[order].astype(np.int64)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        estimate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
-    bench = Benchmark(
-        name=files[0].parent.name or "data",
-        models=tuple(models),
-        tasks=tuple(tasks),
-        categories=tuple(categories),
-        kind="counts",
-        estimate=estimate,
-        n=np.where(n > 0, n, 1),
-        correct=k,
-        notes=(
-            f"Out of core (DuckDB): {int(n.sum()):,} item scores in {len(files)} Parquet "
-            f"file(s) aggregated to {sum(len(c) for _, c in patterns):,} item patterns; the "
-            "bootstrap is the item-level paired one.",
-        ),
+    bench = counts_benchmark(
+        files,
+        models,
+        tasks,
+        categories,
+        n,
+        k,
+        f"Out of core (DuckDB): {int(n.sum()):,} item scores in {len(files)} Parquet "
+        f"file(s) aggregated to {sum(len(c) for _, c in patterns):,} item patterns; the "
+        "bootstrap is the item-level paired one.",
     )
     return bench, patterns
 
