@@ -641,3 +641,21 @@ def test_per_model_shards_hash_their_items_once(
     csv = load_files([("x.csv", text)])
     assert csv.item_tasks[1].items == got.item_tasks[1].items
     assert [n for n, t in seen if t == pa.string()] == [80 * 2]  # A's run, and C's (as "B")
+
+
+def test_a_nul_byte_far_into_a_large_table_is_refused_with_its_row(tmp_path: Path) -> None:
+    """The Arrow path reads NUL as valid UTF-8: names are checked on their dictionary. In a
+    folder only the first MB is checked as text before reading: the file is refused, not
+    skipped, and a large text file is not decoded whole to classify it."""
+    rows = [f"A,t{chr(0) if i == 60_000 else ''},{i},1\nB,t,{i},0\n" for i in range(70_000)]
+    data = ("model,task,item,score\n" + "".join(rows)).encode()
+    assert len(data) > 2**20 and data.index(b"\x00") > 2**20
+    with pytest.raises(DataError, match="NUL") as err:
+        load_files([("x.csv", data)])
+    assert (err.value.row, err.value.column) == (2 * 60_000 + 2, "task")
+    (tmp_path / "x.csv").write_bytes(data)
+    (tmp_path / "README.md").write_text("notes")
+    with pytest.raises(DataError, match="NUL"):
+        load_path(tmp_path)
+    (tmp_path / "x.csv").write_bytes(data.replace(b"\x00", b""))
+    assert load_path(tmp_path).n.sum() == 2 * 70_000

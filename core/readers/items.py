@@ -230,6 +230,16 @@ def _encode(
     empty = np.flatnonzero(pc.equal(stripped, "").to_numpy(zero_copy_only=False))
     if empty.size:
         _empty(column, int(np.flatnonzero(codes == empty[0])[0]), rows)
+    nul = np.flatnonzero(pc.match_substring(stripped, "\x00").to_numpy(zero_copy_only=False))
+    if nul.size:  # valid UTF-8, but a damaged file (and invisible in a name)
+        file, row = rows.locate(int(np.flatnonzero(codes == nul[0])[0]))
+        raise DataError(
+            f"the {column} name contains a NUL byte {ROW_NOTE}.",
+            file=file,
+            row=row,
+            column=column,
+            hint="remove the NUL character (the file may be damaged).",
+        )
     return Codes(codes, stripped)
 
 
