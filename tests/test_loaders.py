@@ -659,3 +659,15 @@ def test_a_nul_byte_far_into_a_large_table_is_refused_with_its_row(tmp_path: Pat
         load_path(tmp_path)
     (tmp_path / "x.csv").write_bytes(data.replace(b"\x00", b""))
     assert load_path(tmp_path).n.sum() == 2 * 70_000
+
+
+def test_unused_categories_of_a_parquet_categorical_are_not_models() -> None:
+    """pandas writes a categorical's every category into the Parquet dictionary; only names
+    that some record uses become models (an unused "" is not an empty name)."""
+    models = pd.Categorical(["B", "A"], categories=["", "A", "B", "Z"])
+    frame = pd.DataFrame({"model": models, "task": "t", "item": "1", "score": [1.0, 0.0]})
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    bench = load_files([("x.parquet", buf.getvalue())])
+    assert sorted(bench.models) == ["A", "B"]
+    assert bench.estimate[bench.models.index("B"), 0] == 1.0

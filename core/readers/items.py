@@ -222,17 +222,23 @@ def _encode(
             text[id(d)] = _as_text(d)
         pieces.append((idx, text[id(d)]))
     codes, names = _merge(pieces)
+    if len(encoded) < len(chunks):  # dictionaries as read may hold names no record uses
+        used = np.bincount(codes, minlength=len(names)) > 0  # (a categorical's categories)
+        if not used.all():
+            keep = np.flatnonzero(used)
+            codes = np.searchsorted(keep, codes).astype(np.int32)
+            names = names.take(pa.array(keep))
     stripped = pc.utf8_trim_whitespace(names)
     if not stripped.equals(names):  # " A" is "A"
         again = stripped.dictionary_encode()
         codes = again.indices.to_numpy()[codes].astype(np.int32)
         stripped = again.dictionary
-    empty = np.flatnonzero(pc.equal(stripped, "").to_numpy(zero_copy_only=False))
-    if empty.size:
-        _empty(column, int(np.flatnonzero(codes == empty[0])[0]), rows)
-    nul = np.flatnonzero(pc.match_substring(stripped, "\x00").to_numpy(zero_copy_only=False))
-    if nul.size:  # valid UTF-8, but a damaged file (and invisible in a name)
-        file, row = rows.locate(int(np.flatnonzero(codes == nul[0])[0]))
+    empty = _first_use(codes, pc.equal(stripped, ""))
+    if empty is not None:
+        _empty(column, empty, rows)
+    nul = _first_use(codes, pc.match_substring(stripped, "\x00"))
+    if nul is not None:  # valid UTF-8, but a damaged file (and invisible in a name)
+        file, row = rows.locate(nul)
         raise DataError(
             f"the {column} name contains a NUL byte {ROW_NOTE}.",
             file=file,
@@ -241,6 +247,15 @@ def _encode(
             hint="remove the NUL character (the file may be damaged).",
         )
     return Codes(codes, stripped)
+
+
+def _first_use(codes: np.ndarray, flagged: pa.Array) -> int | None:
+    """The first record whose name is flagged (``None``: none)."""
+    bad = np.flatnonzero(flagged.to_numpy(zero_copy_only=False))
+    if not bad.size:
+        return None
+    hits = np.flatnonzero(np.isin(codes, bad))
+    return int(hits[0]) if hits.size else None
 
 
 def _encode_text(chunks: list[pa.Array | pa.ChunkedArray]) -> list[tuple[np.ndarray, pa.Array]]:
