@@ -2,23 +2,40 @@
 
 Streamlit's caches bound the number of entries, not their size: one draws array is
 ``R x M x T x 8`` bytes, from kilobytes to gigabytes. :class:`ByteLedger` records the size of
-every cached result as it is used and, over the budget (``BENCHUQ_CACHE_MB``, default 512),
-clears the least recently used entries (each through its own ``clear`` callback, e.g.
-``cached_func.clear(*args)``). The newest entry always stays, so a request within the
+every cached result as it is used (:func:`sizeof`) and, over the budget (``BENCHUQ_CACHE_MB``,
+default 512), clears the least recently used entries (each through its own ``clear`` callback,
+e.g. ``cached_func.clear(*args)``). The newest entry always stays, so a request within the
 per-request work budget (``core.budget``) is never evicted while it is being shown.
+
+:func:`budgeted` is the one way a Streamlit cache joins the ledger. Its eviction callback names
+the entry by its hashed arguments only (underscore arguments, which Streamlit does not hash, are
+replaced by ``None``), so the ledger never keeps a data set alive after its cache entry is gone.
+
+Freed memory goes back to the operating system: glibc keeps freed heap pages in its arenas, so
+after evictions (and when :func:`trim` is called) ``malloc_trim(0)`` returns them (a no-op where
+glibc is absent).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import dataclasses
+import functools
+import hashlib
+import inspect
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-import numpy as np
+import pandas as pd
 
-__all__ = ["ByteLedger", "array_bytes", "cache_bytes"]
+__all__ = ["ByteLedger", "budgeted", "cache_bytes", "sizeof", "trim"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def cache_bytes() -> int:
@@ -26,22 +43,62 @@ def cache_bytes() -> int:
     return int(float(os.environ.get("BENCHUQ_CACHE_MB", "512")) * 2**20)
 
 
-def array_bytes(obj: object, depth: int = 2) -> int:
-    """Bytes of the numpy arrays held by ``obj`` (an array, a dataclass, a named tuple, a tuple,
-    list or dict of them), ``depth`` levels deep; other objects count 0."""
-    if isinstance(obj, np.ndarray):
-        return int(obj.nbytes)
-    if depth == 0:
-        return 0
+def _parts(obj: object) -> list[object]:
+    """The objects ``obj`` holds (fields, items, slots, attributes); ``[]`` for a leaf."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        items = [getattr(obj, f.name) for f in dataclasses.fields(obj)]
-    elif isinstance(obj, dict):
-        items = list(obj.values())
-    elif isinstance(obj, tuple | list):
-        items = list(obj)
-    else:
-        return 0
-    return sum(array_bytes(x, depth - 1) for x in items)
+        return [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+    if isinstance(obj, dict):
+        return [*obj.keys(), *obj.values()]
+    if isinstance(obj, tuple | list | set | frozenset):
+        return list(obj)
+    slots = [s for c in type(obj).__mro__ for s in getattr(c, "__slots__", ())]
+    held = [getattr(obj, s, None) for s in slots]
+    return held + list(getattr(obj, "__dict__", {}).values())
+
+
+def sizeof(obj: object, depth: int = 6) -> int:
+    """Bytes held by ``obj``, ``depth`` levels deep, each object counted once.
+
+    numpy and Arrow arrays count their buffers (``nbytes``), DataFrames and Series their deep
+    memory usage, bytes and strings their length; dataclasses, containers and slotted or plain
+    objects the sum of what they hold (a Benchmark, Draws, Loaded, a fit, a tuple of them).
+    """
+    seen: set[int] = set()
+
+    def size(x: object, level: int) -> int:
+        if x is None or isinstance(x, bool | int | float | type) or id(x) in seen:
+            return 0
+        seen.add(id(x))
+        if isinstance(x, pd.DataFrame | pd.Series | pd.Index):
+            usage = x.memory_usage(deep=True)
+            return int(usage.sum() if isinstance(usage, pd.Series) else usage)
+        nbytes = getattr(x, "nbytes", None)
+        if isinstance(nbytes, int):  # numpy and Arrow arrays
+            return nbytes
+        if isinstance(x, str | bytes | bytearray):
+            return sys.getsizeof(x)
+        if level == 0:
+            return sys.getsizeof(x)
+        return sys.getsizeof(x) + sum(size(p, level - 1) for p in _parts(x))
+
+    return size(obj, depth)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` on other C libraries."""
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+
+
+def trim() -> None:
+    """Return freed heap memory to the operating system (glibc ``malloc_trim(0)``; else no-op)."""
+    release = _malloc_trim()
+    if release is not None:
+        release(0)
 
 
 class ByteLedger:
@@ -63,7 +120,7 @@ class ByteLedger:
 
     def use(self, key: Hashable, nbytes: int, evict: Callable[[], None]) -> None:
         """Record a use of ``key`` (``nbytes`` big, removed by ``evict``); evict the least
-        recently used others while the total is over the budget."""
+        recently used others while the total is over the budget, then :func:`trim`."""
         victims = []
         with self._lock:
             if key in self._entries:
@@ -77,3 +134,39 @@ class ByteLedger:
                 victims.append(gone)
         for gone in victims:
             gone()
+        if victims:
+            trim()
+
+    def forget(self, key: Hashable) -> None:
+        """Drop ``key`` without calling its eviction (its owner freed it, e.g. a session ended)."""
+        with self._lock:
+            self._entries.pop(key, None)
+
+
+def budgeted(ledger: Callable[[], ByteLedger]) -> Callable[[F], F]:
+    """Decorate a Streamlit-cached function so every result it returns is recorded, by
+    :func:`sizeof`, in ``ledger()`` (looked up at each call) and evicted from its cache by it.
+
+    The ledger key is the function's name and a digest of its hashed (non-underscore)
+    arguments: the same key as Streamlit's own entry, so one entry is counted once.
+    """
+
+    def wrap(cached: F) -> F:
+        signature = inspect.signature(cached)
+        name = f"{cached.__module__}.{cached.__qualname__}"
+
+        @functools.wraps(cached)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            value = cached(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs).arguments
+            hashed = {k: v for k, v in bound.items() if not k.startswith("_")}
+            blank = {k: None for k in bound if k.startswith("_")}
+            key = (name, hashlib.sha256(repr(sorted(hashed.items())).encode()).hexdigest())
+            evict = functools.partial(cached.clear, **hashed, **blank)  # type: ignore[attr-defined]
+            ledger().use(key, sizeof(value), evict)
+            return value
+
+        call.clear = cached.clear  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
+
+    return wrap
