@@ -18,6 +18,7 @@ glibc is absent).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import dataclasses
@@ -28,7 +29,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -102,12 +103,15 @@ def trim() -> None:
 
 
 class ByteLedger:
-    """Least-recently-used accounting of cached bytes; evicts over ``budget`` bytes."""
+    """Least-recently-used accounting of cached bytes and of work in flight; evicts over
+    ``budget`` bytes."""
 
     def __init__(self, budget: int | None = None) -> None:
         self.budget = cache_bytes() if budget is None else budget
         self._entries: OrderedDict[Hashable, tuple[int, Callable[[], None]]] = OrderedDict()
         self._lock = threading.Lock()
+        self._room = threading.Condition(self._lock)
+        self._held = 0  # bytes reserved by work in flight
 
     @property
     def total(self) -> int:
@@ -121,21 +125,52 @@ class ByteLedger:
     def use(self, key: Hashable, nbytes: int, evict: Callable[[], None]) -> None:
         """Record a use of ``key`` (``nbytes`` big, removed by ``evict``); evict the least
         recently used others while the total is over the budget, then :func:`trim`."""
-        victims = []
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
             else:
                 self._entries[key] = (nbytes, evict)
-            total = sum(n for n, _ in self._entries.values())
-            while total > self.budget and len(self._entries) > 1:
-                _, (n, gone) = self._entries.popitem(last=False)
-                total -= n
-                victims.append(gone)
+            victims = self._over_budget(keep=1)
+        self._evict(victims)
+
+    def _over_budget(self, keep: int) -> list[Callable[[], None]]:
+        """Pop the least recently used entries (all but ``keep``) while cached bytes plus work
+        in flight exceed the budget; return their evictions (called by :meth:`_evict`)."""
+        total = sum(n for n, _ in self._entries.values()) + self._held
+        victims = []
+        while total > self.budget and len(self._entries) > keep:
+            _, (n, gone) = self._entries.popitem(last=False)
+            total -= n
+            victims.append(gone)
+        return victims
+
+    @staticmethod
+    def _evict(victims: list[Callable[[], None]]) -> None:
         for gone in victims:
             gone()
         if victims:
             trim()
+
+    @contextlib.contextmanager
+    def reserve(self, nbytes: int) -> Iterator[None]:
+        """Hold ``nbytes`` of the budget while computing a result (its peak working memory).
+
+        Waits while other work in flight holds the room (the first piece of work always runs,
+        however big), then evicts cached entries until cached bytes plus work in flight fit.
+        So the server's memory stays near base + budget however many sessions ask at once.
+        """
+        with self._room:
+            while self._held and self._held + nbytes > self.budget:
+                self._room.wait()
+            self._held += nbytes
+            victims = self._over_budget(keep=0)
+        self._evict(victims)
+        try:
+            yield
+        finally:
+            with self._room:
+                self._held -= nbytes
+                self._room.notify_all()
 
     def forget(self, key: Hashable) -> None:
         """Drop ``key`` without calling its eviction (its owner freed it, e.g. a session ended)."""

@@ -7,6 +7,7 @@ up at every call) and checks what the ledger and the caches hold.
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 
 import numpy as np
@@ -136,3 +137,28 @@ def test_app_asks_for_an_evicted_upload_and_keeps_the_settings(make_app, ledger)
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.get("plotly_chart")
+
+
+def test_work_in_flight_makes_room_and_waits_its_turn() -> None:
+    """Computing holds room: cached entries are evicted for it, a second piece of work that
+    does not fit waits until the first ends, and one piece always runs however big."""
+    ledger, gone, done = ByteLedger(budget=100), [], threading.Event()
+    for key in ("a", "b"):
+        ledger.use(key, 40, lambda k=key: gone.append(k))
+    with ledger.reserve(50):
+        assert gone == ["a"]  # 40 cached + 50 in flight fit
+        ledger.use("c", 30, lambda: gone.append("c"))
+        assert gone == ["a", "b"]
+
+        def work() -> None:
+            with ledger.reserve(60):
+                done.set()
+
+        second = threading.Thread(target=work)
+        second.start()
+        second.join(timeout=0.2)
+        assert second.is_alive() and not done.is_set()  # 50 + 60 > 100: it waits
+    second.join()
+    assert done.is_set() and gone == ["a", "b"]  # 30 cached + 60 in flight fit
+    with ByteLedger(budget=1).reserve(10**9):  # alone, however big
+        pass
