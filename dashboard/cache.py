@@ -5,6 +5,13 @@ immutable (``Benchmark`` and ``Draws`` hold read-only arrays), so sharing them b
 safe, and each key contains the data's content hash, so two users' uploads never collide. Cheap
 summaries (a leaderboard at a new level) are recomputed from the cached draws on every rerun.
 
+Memory (#19): every cache whose entry grows with the data (R, M, T, items, a grid, upload
+bytes) is ``@budgeted``: its results' bytes (``ledger.sizeof``) are recorded in :data:`LEDGER`,
+which evicts the least recently used entries of any session over ``BENCHUQ_CACHE_MB``
+(``max_entries`` is only a backstop). Only the bundled samples (:func:`loaded_sample`,
+:func:`embedding_sample`: a fixed, small set) stay count-bounded. A session keeps its upload's
+files (:class:`KeptUpload`), never their parse.
+
 Uncertainty methods are a registry (:data:`METHODS`): another engine (e.g. the Bayesian model)
 adds one :class:`UncertaintyMethod` entry and appears in the sidebar and the ``method`` link
 parameter.
@@ -70,12 +77,10 @@ from benchuq.dashboard import ledger, session, views_embeddings, views_subgroups
 from benchuq.dashboard.ledger import ByteLedger
 from benchuq.dashboard.views_bayes import BayesSettings
 
-# Every cache below whose entry grows with the data (R, M, T, items, a grid, upload bytes) is
-# @budgeted: its bytes are recorded in LEDGER and the least recently used entries of any session
-# are evicted over BENCHUQ_CACHE_MB (their max_entries is only a backstop). The bundled samples
-# (loaded_sample, embedding_sample) are a fixed, small set and stay count-bounded.
 LEDGER = ByteLedger()
 budgeted = ledger.budgeted(lambda: LEDGER)
+if st.runtime.exists():  # in the server (not in tests or the CLI)
+    ledger.trim_every(30.0)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ the entry by its hashed arguments only (underscore arguments, which Streamlit do
 replaced by ``None``), so the ledger never keeps a data set alive after its cache entry is gone.
 
 Freed memory goes back to the operating system: glibc keeps freed heap pages in its arenas, so
-after evictions (and when :func:`trim` is called) ``malloc_trim(0)`` returns them (a no-op where
-glibc is absent).
+after evictions, and every 30 s in the server (:func:`trim_every`, for what sessions that ended
+freed), ``malloc_trim(0)`` returns them (a no-op where glibc is absent).
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ import inspect
 import os
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
 import pandas as pd
 
-__all__ = ["ByteLedger", "budgeted", "cache_bytes", "sizeof", "trim"]
+__all__ = ["ByteLedger", "budgeted", "cache_bytes", "sizeof", "trim", "trim_every"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -100,6 +101,19 @@ def trim() -> None:
     release = _malloc_trim()
     if release is not None:
         release(0)
+
+
+def trim_every(seconds: float) -> threading.Thread:
+    """Start a daemon thread that calls :func:`trim` every ``seconds``: memory freed outside
+    the ledger (a session that ended, a page's temporaries) goes back to the system too."""
+
+    def loop() -> None:
+        while not time.sleep(seconds):
+            trim()
+
+    thread = threading.Thread(target=loop, name="benchuq-trim", daemon=True)
+    thread.start()
+    return thread
 
 
 class ByteLedger:
