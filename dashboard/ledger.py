@@ -126,20 +126,29 @@ class ByteLedger:
         self._lock = threading.Lock()
         self._room = threading.Condition(self._lock)
         self._held = 0  # bytes reserved by work in flight
+        self._dropped: list[Hashable] = []  # forgotten keys, applied under the lock
+
+    def _apply_dropped(self) -> None:
+        while self._dropped:
+            self._entries.pop(self._dropped.pop(), None)
 
     @property
     def total(self) -> int:
         """Bytes of the entries recorded now."""
         with self._lock:
+            self._apply_dropped()
             return sum(n for n, _ in self._entries.values())
 
     def __len__(self) -> int:
-        return len(self._entries)
+        with self._lock:
+            self._apply_dropped()
+            return len(self._entries)
 
     def use(self, key: Hashable, nbytes: int, evict: Callable[[], None]) -> None:
         """Record a use of ``key`` (``nbytes`` big, removed by ``evict``); evict the least
         recently used others while the total is over the budget, then :func:`trim`."""
         with self._lock:
+            self._apply_dropped()
             if key in self._entries:
                 self._entries.move_to_end(key)
             else:
@@ -174,6 +183,7 @@ class ByteLedger:
         So the server's memory stays near base + budget however many sessions ask at once.
         """
         with self._room:
+            self._apply_dropped()
             while self._held and self._held + nbytes > self.budget:
                 self._room.wait()
             self._held += nbytes
@@ -187,9 +197,11 @@ class ByteLedger:
                 self._room.notify_all()
 
     def forget(self, key: Hashable) -> None:
-        """Drop ``key`` without calling its eviction (its owner freed it, e.g. a session ended)."""
-        with self._lock:
-            self._entries.pop(key, None)
+        """Drop ``key`` without calling its eviction (its owner freed it, e.g. a session ended).
+
+        Lock-free (applied at the next use): it may run in a garbage collection that started
+        while this thread held the lock."""
+        self._dropped.append(key)
 
 
 def budgeted(ledger: Callable[[], ByteLedger]) -> Callable[[F], F]:
