@@ -182,8 +182,9 @@ def main() -> None:
         print(f"  {action:7s} n={len(ts):4d}  p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  "
               f"p99 {q[98]:6.2f} s  max {max(ts):6.2f} s")  # fmt: skip
     bound = before + args.cache_mb
-    print(f"server RSS: bare server {bare:.0f} MB; before (base: every page used once) {before:.0f} MB, peak {max(peak):.0f} MB, after "
-          f"{after:.0f} MB; base + cache budget = {bound:.0f} MB: after is "
+    print(f"server RSS: bare server {bare:.0f} MB; before (base: every page used once) "
+          f"{before:.0f} MB, peak {max(peak):.0f} MB, after {after:.0f} MB; "
+          f"base + cache budget = {bound:.0f} MB: after is "
           f"{'within' if after <= bound else 'OVER'} it, peak is "
           f"{'within' if max(peak) <= bound else 'over'} it")  # fmt: skip
     print(f"errors: {len(errors)}")
