@@ -91,7 +91,8 @@ async def session(browser, url: str, k: int, until: float, times: dict, errors: 
                 box = page.locator('[data-testid="stFileUploader"] input[type=file]').first
                 data = csv_bytes(rng)
                 await box.set_input_files(
-                    files=[{"name": f"s{k}.csv", "mimeType": "text/csv", "buffer": data}]
+                    files=[{"name": f"s{k}.csv", "mimeType": "text/csv", "buffer": data}],
+                    timeout=180_000,  # the input appears once the page has run (30 s default)
                 )
                 await page.get_by_text("In use: upload").first.wait_for(timeout=180_000)
             else:
