@@ -16,6 +16,7 @@ import pytest
 from conftest import page_path
 from test_app_data import GOOD, _open_data_page, _upload
 
+from benchuq.cli.cmd_app import server_environment
 from benchuq.core.data import DataError
 from benchuq.core.readers.loaders import load_sample
 from benchuq.dashboard import cache
@@ -119,6 +120,11 @@ def test_a_session_ending_forgets_its_kept_bytes(ledger) -> None:
 
 def test_trim_is_safe_to_call() -> None:
     trim()
+
+
+def test_app_launcher_limits_glibc_arenas_unless_set() -> None:
+    assert server_environment({"PATH": "/bin"}) == {"PATH": "/bin", "MALLOC_ARENA_MAX": "2"}
+    assert server_environment({"MALLOC_ARENA_MAX": "8"})["MALLOC_ARENA_MAX"] == "8"
 
 
 def test_app_asks_for_an_evicted_upload_and_keeps_the_settings(make_app, ledger) -> None:
