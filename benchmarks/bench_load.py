@@ -5,9 +5,12 @@ Debian-chromium pages (Playwright, one browser, a context per session) for ``--s
 session repeats, at random (seeded): open a link with a new seed and 200, 2,000 or 20,000
 replicates and wait for the charts; upload a generated CSV (up to 40 models x 60 tasks) on the
 Data page and wait for "In use: upload"; open the Ranks page. Prints latency percentiles per
-action and the server's resident memory (RSS) before, at its peak during and after the sessions
-close, against the cache budget: the draws cache stays within ``BENCHUQ_CACHE_MB`` whatever the
-sessions ask, so RSS after should be below base + budget (+ the interpreter's own arenas).
+action (and the actions that timed out), the machine's load average, and the server's resident
+memory (RSS) before (the base: after one visit to each page, so the app's code is loaded), at
+its peak during and ``--settle`` (30) s after the sessions close, against base + budget:
+every cache that grows with the data is within ``BENCHUQ_CACHE_MB`` whatever the sessions ask
+(``dashboard.ledger``), and freed memory goes back to the system, so RSS after should be below
+base + budget. ``--arena-max N`` sets glibc's ``MALLOC_ARENA_MAX`` for the server (to compare).
 
 Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 256]``.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -87,7 +91,8 @@ async def session(browser, url: str, k: int, until: float, times: dict, errors: 
                 box = page.locator('[data-testid="stFileUploader"] input[type=file]').first
                 data = csv_bytes(rng)
                 await box.set_input_files(
-                    files=[{"name": f"s{k}.csv", "mimeType": "text/csv", "buffer": data}]
+                    files=[{"name": f"s{k}.csv", "mimeType": "text/csv", "buffer": data}],
+                    timeout=180_000,  # the input appears once the page has run (30 s default)
                 )
                 await page.get_by_text("In use: upload").first.wait_for(timeout=180_000)
             else:
@@ -97,9 +102,23 @@ async def session(browser, url: str, k: int, until: float, times: dict, errors: 
             if await page.locator('[data-testid="stException"]').count():
                 errors.append(f"session {k} {action}: exception shown")
     except Exception as err:  # a timeout: counted, the other sessions go on
-        errors.append(f"session {k}: {type(err).__name__}: {str(err)[:120]}")
+        times[f"{action} (timed out)"].append(time.perf_counter() - t0)
+        errors.append(f"session {k} {action}: {type(err).__name__}: {str(err).splitlines()[0]}")
     finally:
         await ctx.close()
+
+
+async def warm_up(url: str) -> None:
+    """One visit to each page the sessions use, so the app's base includes its loaded code."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = await browser.new_page()
+        for path in ("/?reps=200", "/data?reps=200", "/ranks?reps=200"):
+            await page.goto(url + path, **GOTO)
+            await page.wait_for_selector(IDLE, timeout=180_000)
+        await browser.close()
 
 
 async def drive(url: str, sessions: int, seconds: float) -> tuple[dict, list]:
@@ -122,10 +141,18 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=25)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--cache-mb", type=float, default=256.0)
+    ap.add_argument("--settle", type=float, default=30.0, help="seconds after the sessions")
+    ap.add_argument("--arena-max", type=int, default=None, help="MALLOC_ARENA_MAX of the server")
     args = ap.parse_args()
     env = {"BENCHUQ_CACHE_MB": str(args.cache_mb)}
+    if args.arena_max is not None:
+        env["MALLOC_ARENA_MAX"] = str(args.arena_max)
+    load_before = os.getloadavg()
     with run_app(env=env) as url:
         pid = server_pid(int(url.rsplit(":", 1)[1]))
+        bare = rss_mb(pid)
+        asyncio.run(warm_up(url))
+        time.sleep(5.0)
         before = rss_mb(pid)
         peak = [before]
         stop = threading.Event()
@@ -140,18 +167,27 @@ def main() -> None:
         t0 = time.perf_counter()
         times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
         wall = time.perf_counter() - t0
-        time.sleep(30.0)  # sessions closed: let the server notice and drop them
+        load_during = os.getloadavg()
+        time.sleep(args.settle)  # sessions closed: let the server notice and drop them
         stop.set()
         sampler.join()
         after = rss_mb(pid)
-    print(f"{args.sessions} sessions for {args.seconds:g} s ({wall:.0f} s with the last actions)")
+    print(f"{args.sessions} sessions for {args.seconds:g} s ({wall:.0f} s with the last actions); "
+          f"arena max {env.get('MALLOC_ARENA_MAX', 'default')}")  # fmt: skip
+    print(
+        "load average (1, 5, 15 min) before: {:.1f} {:.1f} {:.1f}; at the end: {:.1f} {:.1f} "
+        "{:.1f} ({} cores)".format(*load_before, *load_during, os.cpu_count())
+    )
     for action, ts in sorted(times.items()):
         q = statistics.quantiles(ts, n=100) if len(ts) > 1 else ts * 99
         print(f"  {action:7s} n={len(ts):4d}  p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  "
               f"p99 {q[98]:6.2f} s  max {max(ts):6.2f} s")  # fmt: skip
-    grew = after - before
-    print(f"server RSS: before {before:.0f} MB, peak {max(peak):.0f} MB, after {after:.0f} MB "
-          f"(after - before = {grew:.0f} MB; cache budget {args.cache_mb:g} MB)")  # fmt: skip
+    bound = before + args.cache_mb
+    print(f"server RSS: bare server {bare:.0f} MB; before (base: every page used once) "
+          f"{before:.0f} MB, peak {max(peak):.0f} MB, after {after:.0f} MB; "
+          f"base + cache budget = {bound:.0f} MB: after is "
+          f"{'within' if after <= bound else 'OVER'} it, peak is "
+          f"{'within' if max(peak) <= bound else 'over'} it")  # fmt: skip
     print(f"errors: {len(errors)}")
     for e in errors[:10]:
         print("  " + e)

@@ -5,6 +5,13 @@ immutable (``Benchmark`` and ``Draws`` hold read-only arrays), so sharing them b
 safe, and each key contains the data's content hash, so two users' uploads never collide. Cheap
 summaries (a leaderboard at a new level) are recomputed from the cached draws on every rerun.
 
+Memory (#19): every cache whose entry grows with the data (R, M, T, items, a grid, upload
+bytes) is ``@budgeted``: its results' bytes (``ledger.sizeof``) are recorded in :data:`LEDGER`,
+which evicts the least recently used entries of any session over ``BENCHUQ_CACHE_MB``
+(``max_entries`` is only a backstop). Only the bundled samples (:func:`loaded_sample`,
+:func:`embedding_sample`: a fixed, small set) stay count-bounded. A session keeps its upload's
+files (:class:`KeptUpload`), never their parse.
+
 Uncertainty methods are a registry (:data:`METHODS`): another engine (e.g. the Bayesian model)
 adds one :class:`UncertaintyMethod` entry and appears in the sidebar and the ``method`` link
 parameter.
@@ -13,8 +20,10 @@ parameter.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
@@ -28,7 +37,7 @@ from benchuq.core import report as core_report
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.budget import check_cells, check_pairs
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, DataError
 from benchuq.core.dominance import (
     BestProbabilityMap,
     CategoryMoments,
@@ -64,9 +73,14 @@ from benchuq.core.subgroups.estimates import (
     analyze,
     units_from_benchmark,
 )
-from benchuq.dashboard import session, views_embeddings, views_subgroups, views_table
-from benchuq.dashboard.ledger import ByteLedger, array_bytes
+from benchuq.dashboard import ledger, session, views_embeddings, views_subgroups, views_table
+from benchuq.dashboard.ledger import ByteLedger
 from benchuq.dashboard.views_bayes import BayesSettings
+
+LEDGER = ByteLedger()
+budgeted = ledger.budgeted(lambda: LEDGER)
+if st.runtime.exists():  # in the server (not in tests or the CLI)
+    ledger.trim_every(30.0)
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,7 @@ def bayes_settings() -> BayesSettings:
     return session.stored(BayesSettings)
 
 
+@budgeted
 @st.cache_resource(max_entries=8, show_spinner="Sampling the posterior (cached afterwards)…")
 def _bayes_fit(
     content_hash: str,
@@ -130,14 +145,11 @@ def _bayes_fit(
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
-    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed;
-    its bytes recorded in the ledger)."""
+    """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
     draws = max(-(-int(reps) // settings.chains), 4)
     args = (bench.content_hash, settings.priors, settings.chains, draws, settings.warmup,
             int(seed), settings.sampler, bench)  # fmt: skip
-    fit = _bayes_fit(*args)
-    LEDGER.use(("_bayes_fit", *args[:7]), array_bytes(fit), partial(_bayes_fit.clear, *args))
-    return fit
+    return _bayes_fit(*args)
 
 
 def _bayes(bench: Benchmark, reps: int, seed: int, settings: str) -> Draws:
@@ -178,6 +190,7 @@ def files_digest(files: tuple[tuple[str, bytes], ...], *extra: object) -> str:
     return h.hexdigest()
 
 
+@budgeted
 @st.cache_resource(max_entries=32, show_spinner="Reading the uploaded files…")
 def _load_upload(
     digest: str,
@@ -212,6 +225,65 @@ def load_upload(
     return _load_upload(digest, files, tasks, cols, fmt, metric)
 
 
+UPLOAD_DROPPED = (
+    "Your uploaded files were dropped from the server's memory to make room for other work "
+    "(the server keeps a bounded amount of data for all its users). Upload them again on the "
+    "Data page."
+)
+
+
+@dataclass(eq=False)
+class KeptUpload:
+    """A session's upload: the inputs :func:`load_upload` needs to read it again.
+
+    The parsed data lives only in the shared, budgeted cache (after its eviction the next use
+    reads the files again). The bytes kept here are in the ledger too: when it evicts them,
+    :func:`read_upload` asks for the files again (:data:`UPLOAD_DROPPED`); when the session
+    ends, the entry is forgotten and freed memory is returned to the system.
+    """
+
+    files: tuple[tuple[str, bytes], ...] | None
+    tasks: tuple[str, bytes] | None
+    columns: dict[str, str]
+    fmt: str
+    metric: str | None
+    key: tuple[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key = ("kept upload", next(_KEPT))
+        weakref.finalize(self, _session_ended, self.key)
+
+    def drop(self) -> None:
+        """Let go of the bytes (the ledger evicted them)."""
+        self.files = self.tasks = None
+
+
+_KEPT = itertools.count()
+
+
+def _session_ended(key: tuple[str, int]) -> None:
+    LEDGER.forget(key)
+    ledger.trim()
+
+
+def _drop(ref: weakref.ref[KeptUpload]) -> None:
+    kept = ref()
+    if kept is not None:
+        kept.drop()
+
+
+def read_upload(kept: KeptUpload) -> Loaded:
+    """The session's upload as read (from the cache, or read again after an eviction); its
+    kept bytes recorded in the ledger (a :class:`DataError` of the files records nothing)."""
+    files, tasks = kept.files, kept.tasks
+    if files is None:
+        raise DataError(UPLOAD_DROPPED)
+    loaded = load_upload(files, tasks=tasks, columns=kept.columns, fmt=kept.fmt, metric=kept.metric)
+    LEDGER.use(kept.key, ledger.sizeof((files, tasks)), partial(_drop, weakref.ref(kept)))
+    return loaded
+
+
+@budgeted
 @st.cache_data(max_entries=32, show_spinner="Building the table…")
 def wide_table(
     key: str,
@@ -226,27 +298,33 @@ def wide_table(
     return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
 
 
-# Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB): their total is bounded in
-# bytes by LEDGER (BENCHUQ_CACHE_MB) across sessions; max_entries is only a backstop.
-LEDGER = ByteLedger()
+# Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB). Computing them holds room in
+# the ledger for their peak working memory, in bytes per cell, measured with tracemalloc
+# (vtab1k, R = 2000): the bootstrap peaks at 5.3 times its result, min-max normalizing at 3.
+DRAWS_WORK = 6 * 8
+NORMALIZE_WORK = 3 * 8
 
 
+@budgeted
 @st.cache_resource(max_entries=64, show_spinner="Computing draws (cached afterwards)…")
 def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     m = METHODS[method]
-    if m.settings is None:
-        return m.run(_bench, reps, seed)
-    return m.run(_bench, reps, seed, settings)
+    with LEDGER.reserve(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
+        if m.settings is None:
+            return m.run(_bench, reps, seed)
+        return m.run(_bench, reps, seed, settings)
 
 
+@budgeted
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
+    with LEDGER.reserve(NORMALIZE_WORK * draws.values.size):
+        return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
 def method_settings(method: str) -> str:
@@ -263,11 +341,7 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     over ``BENCHUQ_CACHE_MB``."""
     check_cells(int(reps), len(bench.models), len(bench.tasks), flag="Replicates")
     args = (bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
-    makers = [("raw", _draws), ("normalized", _normalized)]
-    for name, make in makers if metric == "normalized" else makers[:1]:
-        draws = make(*args)
-        LEDGER.use((name, *args[:5]), array_bytes(draws), partial(make.clear, *args))
-    return draws
+    return _normalized(*args) if metric == "normalized" else _draws(*args)
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
@@ -275,6 +349,7 @@ def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
+@budgeted
 @st.cache_data(max_entries=64, show_spinner="Ranking models in every replicate…")
 def rank_aggregations(
     key: str, models: tuple[str, ...], level: float, _draws_all: Draws
@@ -284,6 +359,7 @@ def rank_aggregations(
     return summaries.rank_aggregations(_draws_all.select_models(list(models)), level=level)
 
 
+@budgeted
 @st.cache_data(max_entries=64, show_spinner=False)
 def rank_probabilities(
     key: str, models: tuple[str, ...], weights: tuple[float, ...], _draws_all: Draws
@@ -293,6 +369,7 @@ def rank_probabilities(
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
 
 
+@budgeted
 @st.cache_data(max_entries=64, show_spinner=False)
 def rank_sets(
     key: str, models: tuple[str, ...], weights: tuple[float, ...], level: float, _draws_all: Draws
@@ -308,21 +385,14 @@ def rank_sets(
 # ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------
 
 
+@budgeted
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
+def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
+    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
     return _fit.to_draws(kind=kind)
 
 
-def fit_draws(key: str, kind: Literal["parameter", "predictive"], fit: bayes.BayesFit) -> Draws:
-    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``;
-    bytes recorded in the ledger)."""
-    draws = _fit_draws(key, kind, fit)
-    LEDGER.use(
-        ("_fit_draws", key, kind), array_bytes(draws), partial(_fit_draws.clear, key, kind, fit)
-    )
-    return draws
-
-
+@budgeted
 @st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
 def best_map(
     key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
@@ -332,6 +402,7 @@ def best_map(
     return best_probability_map(moments, resolution=40)
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner=False)
 def analytic_moments(
     content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
@@ -340,6 +411,7 @@ def analytic_moments(
     return moments_from_benchmark(_b.subset(models=list(models)), mapping=dict(mapping))
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner=False)
 def draw_moments(
     draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
@@ -348,6 +420,7 @@ def draw_moments(
     return moments_from_draws(_d.select_models(list(models)), mapping=dict(mapping))
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")
 def probability_map(
     draws_key: str,
@@ -363,6 +436,7 @@ def probability_map(
 EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled without refitting
 
 
+@budgeted
 @st.cache_resource(max_entries=32, show_spinner="Fitting the EPP model…")
 def epp_fit(
     content_hash: str,
@@ -382,18 +456,21 @@ def epp_fit(
     return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner=False)
 def subgroup_units(content_hash: str, group_by: Grouping, _bench: Benchmark) -> Units:
     """``core.subgroups.units_from_benchmark``."""
     return units_from_benchmark(_bench, group_by=group_by)
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner=False)
 def table_units(digest: str, name: str, _data: bytes) -> Units:
     """Units of an uploaded table (``digest``: SHA-256 of its bytes)."""
     return views_subgroups.read_table(name, _data)
 
 
+@budgeted
 @st.cache_resource(max_entries=32, show_spinner="Estimating (cached afterwards)…")
 def subgroup_analysis(
     key: str,
@@ -419,6 +496,7 @@ def subgroup_analysis(
     )
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner="Reading embeddings…")
 def embedding_inputs(
     digest: str, _files: tuple[tuple[str, bytes], ...], _meta: tuple[str, bytes]
@@ -434,6 +512,7 @@ def embedding_sample(name: str) -> views_embeddings.Inputs:
     return align(sets, meta), meta
 
 
+@budgeted
 @st.cache_resource(max_entries=32, show_spinner="Scoring embeddings…")
 def embedding_scores(
     digest: str,
@@ -482,6 +561,7 @@ def embedding_scores(
 
 
 # ---- Plan page (METHODS 10): designs read from the data and plans (max-T draws), cached ------
+@budgeted
 @st.cache_data(max_entries=32, show_spinner=False)
 def power_design(
     content_hash: str,
@@ -503,6 +583,7 @@ def design_key(design: power.Design) -> str:
     return h.hexdigest()
 
 
+@budgeted
 @st.cache_data(max_entries=64, show_spinner="Planning (the max-T critical value)…")
 def power_plan(
     key: str,
@@ -527,6 +608,7 @@ def power_plan(
 
 
 # ---- Report page: the findings of the current view, cached per draws and level --------------
+@budgeted
 @st.cache_data(max_entries=16, show_spinner="Working out the findings…")
 def report_findings(
     key: str,

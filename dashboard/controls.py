@@ -32,7 +32,7 @@ from benchuq.dashboard.views_bayes import BayesSettings
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-UPLOAD_KEY = "_upload"  # session-only: the Benchmark loaded from this session's uploads
+UPLOAD_KEY = "_upload"  # session-only: this session's uploads (a cache.KeptUpload)
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
 NOTICES_KEY = "_link_notices"  # [[Notice, query of the run it was shown first or None], ...]
@@ -91,7 +91,7 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
     ss = st.session_state
     try:
         if data == state.UPLOAD:
-            bench = ss[UPLOAD_KEY]
+            bench = cache.read_upload(ss[UPLOAD_KEY]).bench
             if PENDING_UPLOAD in ss:
                 ss["_pending"] = ss.pop(PENDING_UPLOAD)
         else:
@@ -121,8 +121,8 @@ def _own(data: str) -> Benchmark:
 def _sync_data_dependent(bench: Benchmark) -> None:
     """When the data set changes: weights and models from the link (first time) or defaults."""
     ss = st.session_state
-    if ss.get("_bench_sig") == bench.content_hash:
-        return
+    if ss.get("_bench_sig") == bench.content_hash and "models" in ss:
+        return  # (a run without the data, e.g. a dropped upload, clears the widgets' state)
     cats = bench.category_names
     pending = ss.pop("_pending", {})
     weights = models = None

@@ -1,9 +1,10 @@
 """The Data page's session actions: read this session's uploads, use a sample, edit categories.
 
-An upload is read by ``dashboard.cache.load_upload`` (keyed by content, never by file name); on
-success its :class:`~benchuq.core.data.Benchmark` becomes the current data (``UPLOAD_KEY``, read
-by the sidebar) and what the files said (notes, run details, groups, metrics) is kept next to it
-(``UPLOAD_INFO_KEY``). A failure leaves the previous data in use and the message for the page.
+An upload is read by ``dashboard.cache.read_upload`` (keyed by content, never by file name); on
+success the session keeps a :class:`~benchuq.dashboard.cache.KeptUpload` (``UPLOAD_KEY``, read
+by the sidebar): the files, not their parse, which lives in the shared byte-bounded cache with
+what the files said (notes, run details, groups, metrics; :func:`current`). A failure leaves the
+previous data in use and the message for the page.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LA
 from benchuq.dashboard.views_data import DEFAULT_METRIC
 
 __all__ = [
-    "UPLOAD_INFO_KEY",
     "apply_categories",
     "column_map",
+    "current",
     "load_uploads",
     "loaded_for",
     "new_files",
@@ -30,7 +31,6 @@ __all__ = [
     "use_sample",
 ]
 
-UPLOAD_INFO_KEY = "_upload_info"  # session-only: the Loaded of this session's uploads
 ERROR_KEY = "_upload_error"
 IGNORE = "(keep as is)"
 ss = st.session_state
@@ -59,14 +59,10 @@ def load_uploads() -> None:
     data = tuple((f.name, f.getvalue()) for f in files)
     table = ss.get("task_table")
     tasks = (table.name, table.getvalue()) if table is not None else None
+    fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
+    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric)
     try:
-        loaded = cache.load_upload(
-            data,
-            tasks=tasks,
-            columns=column_map(),
-            fmt=ss.get("upload_format", "auto"),
-            metric=ss.get("upload_metric") or None,
-        )
+        cache.read_upload(kept)
     except DataError as err:
         ss[ERROR_KEY] = str(err)
         return
@@ -74,8 +70,7 @@ def load_uploads() -> None:
         ss[ERROR_KEY] = f"Reading the upload failed: {type(err).__name__}: {err}"
         return
     ss.pop(ERROR_KEY, None)
-    ss[UPLOAD_KEY] = loaded.bench
-    ss[UPLOAD_INFO_KEY] = loaded
+    ss[UPLOAD_KEY] = kept
     names = ", ".join(f.name for f in files)
     ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
     ss.get(CATEGORY_EDITS_KEY, {}).pop(state.UPLOAD, None)
@@ -123,11 +118,20 @@ def reset_categories(data: str) -> None:
     ss.pop("_category_error", None)
 
 
+def current() -> Loaded | None:
+    """Return the session's upload as read (``None`` without one or when it was dropped)."""
+    kept = ss.get(UPLOAD_KEY)
+    try:
+        return None if kept is None else cache.read_upload(kept)
+    except DataError:
+        return None
+
+
 def loaded_for(data: str) -> Loaded | None:
     """What the files of the data set ``data`` said (``None`` for a published data set, whose
     files are not kept, or when it is not loaded)."""
     if data == state.UPLOAD:
-        return ss.get(UPLOAD_INFO_KEY)
+        return current()
     if not data.startswith("sample:"):
         return None
     try:

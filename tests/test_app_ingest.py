@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import page_path
 
 from benchuq.core.report import data_caveats
+from benchuq.dashboard import cache
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"
 #: 8 real lm-eval v0.4 files (4 results files, 4 sample files) and 6 files that are not results.
@@ -61,8 +62,8 @@ def test_fourteen_files_one_notes_expander_and_a_pointer_elsewhere(make_app) -> 
     at.switch_page(page_path("ranks.py")).run()
     assert not at.exception and not at.error
     (link,) = pointers(at)
-    bench = at.session_state["_upload"]
-    n = len(at.session_state["_upload"].notes) + len(data_caveats(bench))  # + small tasks etc.
+    bench = cache.read_upload(at.session_state["_upload"]).bench
+    n = len(bench.notes) + len(data_caveats(bench))  # + small tasks etc.
     assert link.proto.label.replace("\\", "") == f"{n} notes on this data: see the Data page."
     assert not any("skipped" in c.value for c in at.caption)
 

@@ -10,7 +10,7 @@ from conftest import page_path
 from benchuq.cli.main import main
 from benchuq.core.bayes import model as bayes
 from benchuq.core.budget import BudgetExceeded, Deadline, check_cells, check_pairs
-from benchuq.dashboard.ledger import ByteLedger, array_bytes
+from benchuq.dashboard.ledger import ByteLedger, sizeof
 
 
 @pytest.mark.parametrize(
@@ -92,12 +92,12 @@ def test_ledger_evicts_least_recently_used_over_budget() -> None:
     assert len(ledger) == 1 and gone == ["a", "c", "b", "d"]
 
 
-def test_array_bytes_of_draws() -> None:
+def test_sizeof_of_draws() -> None:
     from benchuq.core.bootstrap import bootstrap
     from benchuq.core.readers.loaders import load_sample
 
     draws = bootstrap(load_sample("toy"), reps=200, seed=0)
-    assert array_bytes(draws) >= draws.values.nbytes > 0
+    assert sizeof(draws) >= draws.values.nbytes > 0
 
 
 def test_app_refuses_one_request_and_keeps_working(make_app, monkeypatch) -> None:
