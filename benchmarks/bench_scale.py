@@ -19,6 +19,7 @@ check ``df -h`` first for 10^9 rows (about 5 GB of shards).
 
     python benchmarks/bench_scale.py --rows 1e6 1e7 1e8
     python benchmarks/bench_scale.py --rows 1e7 --kinds binary continuous --csv
+    python benchmarks/bench_scale.py --rows 1e7 --csv --interleaved   # no model runs
     python benchmarks/bench_scale.py --rows --out-of-core 1e9
 """
 
@@ -88,9 +89,13 @@ def _items(n_items: int, start: int) -> pa.Array:
     )
 
 
-def write_table(path: Path, rows: int, kind: str, seed: int, *, csv: bool) -> None:
+def write_table(
+    path: Path, rows: int, kind: str, seed: int, *, csv: bool, interleaved: bool = False
+) -> None:
     """``rows`` item rows: every model on every item, items split evenly over the tasks,
-    written model by model (as per-model logs are concatenated) in row groups of 2**20."""
+    written model by model (as per-model logs are concatenated) in row groups of 2**20, or
+    ``interleaved``: item by item, the models' rows of an item together (no long model runs: the
+    reader hashes every row's item name)."""
     rng = np.random.default_rng(seed)
     n = rows // (MODELS * TASKS)  # items per task
     skill = np.linspace(0.35, 0.8, MODELS)
@@ -105,27 +110,33 @@ def write_table(path: Path, rows: int, kind: str, seed: int, *, csv: bool) -> No
     )
     writer = pq.ParquetWriter(path.with_suffix(".parquet"), schema)
     text = open(path.with_suffix(".csv"), "wb") if csv else None
-    for i in range(MODELS):
+
+    def part(i: int, j: int) -> pa.Table:
+        p = 1 / (1 + np.exp(-(np.log(skill[i] / (1 - skill[i])) + easy[j])))
+        score = (rng.random(n) < p).astype(np.int8) if kind == "binary" else p.astype(np.float32)
+        return pa.table(
+            {
+                "model": pa.array([f"model_{i}"] * n),
+                "task": pa.array([f"task_{j}"] * n),
+                "item": _items(n, j * n),
+                "score": pa.array(score),
+            },
+            schema=schema,
+        )
+
+    def write(table: pa.Table, first: bool) -> None:
+        writer.write_table(table, row_group_size=2**20)
+        if text is not None:
+            pa_csv.write_csv(table, text, pa_csv.WriteOptions(include_header=first))
+
+    if interleaved:
         for j in range(TASKS):
-            logit = np.log(skill[i] / (1 - skill[i])) + easy[j]
-            p = 1 / (1 + np.exp(-logit))
-            score = (
-                (rng.random(n) < p).astype(np.int8) if kind == "binary" else p.astype(np.float32)
-            )
-            part = pa.table(
-                {
-                    "model": pa.array([f"model_{i}"] * n),
-                    "task": pa.array([f"task_{j}"] * n),
-                    "item": _items(n, j * n),
-                    "score": pa.array(score),
-                },
-                schema=schema,
-            )
-            writer.write_table(part, row_group_size=2**20)
-            if text is not None:
-                pa_csv.write_csv(
-                    part, text, pa_csv.WriteOptions(include_header=(i == 0 and j == 0))
-                )
+            task = pa.concat_tables([part(i, j) for i in range(MODELS)])
+            write(task.take(np.arange(n * MODELS).reshape(MODELS, n).T.ravel()), j == 0)
+    else:
+        for i in range(MODELS):
+            for j in range(TASKS):
+                write(part(i, j), i == 0 and j == 0)
     writer.close()
     if text is not None:
         text.close()
@@ -188,6 +199,11 @@ def main() -> None:
     ap.add_argument("--rows", type=float, nargs="*", default=[1e6, 1e7])
     ap.add_argument("--kinds", nargs="+", default=["binary"], choices=("binary", "continuous"))
     ap.add_argument("--csv", action="store_true", help="also CSV (files up to 10^7 rows)")
+    ap.add_argument(
+        "--interleaved",
+        action="store_true",
+        help="rows item by item (models interleaved), the readers' worst case",
+    )
     ap.add_argument("--out-of-core", type=float, default=None, metavar="ROWS")
     ap.add_argument("--reps", type=int, default=REPS)
     ap.add_argument("--dir", default=None, help="scratch folder (default: a temporary one)")
@@ -200,7 +216,14 @@ def main() -> None:
         for rows in (int(r) for r in args.rows):
             for kind in args.kinds:
                 base = scratch / f"items_{kind}_{rows}"
-                write_table(base, rows, kind, seed=rows % 1000, csv=args.csv and rows <= 10**7)
+                write_table(
+                    base,
+                    rows,
+                    kind,
+                    seed=rows % 1000,
+                    csv=args.csv and rows <= 10**7,
+                    interleaved=args.interleaved,
+                )
                 for suffix in (".parquet", ".csv"):
                     path = base.with_suffix(suffix)
                     if not path.exists():

@@ -52,9 +52,17 @@ def _by_name(draws: Draws, bench: Benchmark | Draws) -> np.ndarray:
     return draws.values[:, mi][:, :, tj]
 
 
-def test_duckdb_draws_equal_the_in_memory_draws(tmp_path: Path) -> None:
+@pytest.mark.parametrize("passes", [1, 3])
+def test_duckdb_draws_equal_the_in_memory_draws(
+    tmp_path: Path, passes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In one pass, and in three passes over the items (as when the items outgrow DuckDB's
+    memory limit): the in-memory draws."""
+    from benchuq.core.backends import duckdb_backend
+
     folder = write_shards(tmp_path / "shards")
     memory = bootstrap(load_path(folder), reps=300, seed=4)
+    monkeypatch.setattr(duckdb_backend, "_passes", lambda con, n: passes)
     source = open_data(str(folder), "duckdb")
     draws = source.draws(300, 4)
     assert source.bench.models == tuple(sorted(memory.models))
@@ -64,6 +72,21 @@ def test_duckdb_draws_equal_the_in_memory_draws(tmp_path: Path) -> None:
     tj = [mem.tasks.index(t) for t in source.bench.tasks]
     assert np.array_equal(mem.estimate[np.ix_(mi, tj)], source.bench.estimate)
     assert np.array_equal(mem.n[np.ix_(mi, tj)], source.bench.n)
+
+
+def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:
+    import duckdb
+
+    from benchuq.core.backends import duckdb_backend
+
+    con = duckdb.connect()
+    con.execute("SET memory_limit = '1GB'")  # DuckDB reports 953.6 MiB
+    n = np.full((10, 4), 2_500_000)  # 10^7 items
+    want = -(-(10**7) * duckdb_backend.BYTES_PER_ITEM // duckdb_backend._bytes("953.6 MiB"))
+    assert duckdb_backend._passes(con, n) == want > 1
+    assert duckdb_backend._passes(con, n[:, :1] // 1000) == 1
+    assert duckdb_backend._bytes("4.6 GiB") == int(4.6 * 2**30)
+    assert duckdb_backend._bytes("lots") == 0
 
 
 def test_duckdb_checks_name_the_file_and_row(tmp_path: Path) -> None:
@@ -131,3 +154,46 @@ def test_cli_backend_flag_gives_the_same_leaderboard(
     assert main(["ranks", str(folder), "--backend", "duckdb", "--tasks", "t.csv"]) == 2
     assert "without --tasks" in capsys.readouterr().err
     assert main(["ranks", str(folder), "--backend", "duckdb", "--format", "long"]) == 2
+
+
+@pytest.mark.slow
+def test_the_readme_cluster_recipe_gives_the_local_cluster_draws(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's recipe as written (``dask scheduler``, ``dask worker ... --nworkers N
+    --nthreads 1``, ``--backend dask --scheduler tcp://HOST:PORT``) on this machine: the same
+    leaderboard as a LocalCluster of one worker."""
+    import json
+    import socket
+    import subprocess
+
+    from benchuq.cli.main import main
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert "dask scheduler --port 8786" in readme
+    assert "dask worker tcp://SCHEDULER:8786 --nworkers 4 --nthreads 1" in readme
+    dask = str(Path(sys.executable).with_name("dask"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    folder = write_shards(tmp_path / "shards")
+    common = ["leaderboard", str(folder), "--backend", "dask", "--reps", "200", "--json"]
+    procs = [
+        subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]),
+        subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1"]),
+    ]
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=120) as client:
+            client.wait_for_workers(2, timeout=120)
+        assert main([*common, "--scheduler", address]) == 0
+        remote = json.loads(capsys.readouterr().out)
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            p.wait(timeout=60)
+    assert main([*common, "--workers", "1"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert remote["rows"] == local["rows"]

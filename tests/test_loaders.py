@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -491,7 +493,7 @@ def _same(a: Benchmark, b: Benchmark) -> None:
     assert (a.models, a.tasks, a.categories) == (b.models, b.tasks, b.categories)
     assert np.array_equal(a.estimate, b.estimate, equal_nan=True)
     for x, y in zip(a.item_tasks, b.item_tasks, strict=True):
-        assert list(x.items) == list(y.items) and list(x.cluster) == list(y.cluster)
+        assert list(x.items) == list(y.items) and x.cluster == y.cluster
         assert np.array_equal(x.scores, y.scores, equal_nan=True)
 
 
@@ -594,3 +596,66 @@ def test_long_text_columns_encoded_in_halves_read_alike(monkeypatch: pytest.Monk
     monkeypatch.setattr(items, "ENCODE_SPLIT", 1)
     halves = load_files([("x.parquet", buf.getvalue())])
     assert halves.content_hash == whole.content_hash and len(whole.item_tasks[0].items) > 100
+
+
+def test_per_model_shards_hash_their_items_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of per-model logs listing the same items in the same order (a row group per
+    task), and the same models in one CSV (cut at the model runs): a piece equal to an earlier
+    one reuses its codes, so the names are hashed once; one with the same length, first and
+    last name but another middle is encoded anew; integer item ids (model B) merge with the
+    same names as text. The pandas path (JSON records) reads the same."""
+    from benchuq.core.readers import items
+
+    rng = np.random.default_rng(5)
+    ids = [str(k) for k in range(80)]
+    frame = pd.DataFrame(
+        [(m, f"t{k // 40}", ids[k], float(rng.random() < 0.5)) for m in "ABC" for k in range(80)],
+        columns=["model", "task", "item", "score"],
+    )
+    middle = (frame.model == "C") & frame["item"].isin(ids[41:79])
+    frame.loc[middle, "item"] = "x" + frame.loc[middle, "item"]  # C's t1: same ends, new middle
+    want = load_files([("x.json", frame.to_json(orient="records").encode())])
+    for m, part in frame.groupby("model"):
+        table = pa.table({c: pa.array(part[c].tolist(), pa.string()) for c in part.columns[:3]})
+        table = table.append_column("score", pa.array(part["score"]))
+        if m == "B":
+            table = table.set_column(2, "item", pa.array(part["item"].astype(int)))
+        pq.write_table(table, tmp_path / f"{m}.parquet", row_group_size=40)
+    seen: list[tuple[int, pa.DataType]] = []
+    encode = items._dictionary_encode
+
+    def spy(values: pa.ChunkedArray, **kw: bool) -> tuple[np.ndarray, pa.Array]:
+        seen.append((len(values), values.type))
+        return encode(values, **kw)
+
+    monkeypatch.setattr(items, "_dictionary_encode", spy)
+    got = load_path(tmp_path, name="x")
+    _same(got, want)
+    assert [n for n, t in seen if t == pa.string()] == [40 * 3]  # A's two chunks, C's new one
+    assert [len(it.items) for it in got.item_tasks] == [40, 40 + 38]
+    text = frame.replace({"model": {"C": "B", "B": "C"}}).to_csv(index=False).encode()
+    seen.clear()
+    monkeypatch.setattr(items, "RUN_RECORDS", 10)
+    csv = load_files([("x.csv", text)])
+    assert csv.item_tasks[1].items == got.item_tasks[1].items
+    assert [n for n, t in seen if t == pa.string()] == [80 * 2]  # A's run, and C's (as "B")
+
+
+def test_a_nul_byte_far_into_a_large_table_is_refused_with_its_row(tmp_path: Path) -> None:
+    """The Arrow path reads NUL as valid UTF-8: names are checked on their dictionary. In a
+    folder only the first MB is checked as text before reading: the file is refused, not
+    skipped, and a large text file is not decoded whole to classify it."""
+    rows = [f"A,t{chr(0) if i == 60_000 else ''},{i},1\nB,t,{i},0\n" for i in range(70_000)]
+    data = ("model,task,item,score\n" + "".join(rows)).encode()
+    assert len(data) > 2**20 and data.index(b"\x00") > 2**20
+    with pytest.raises(DataError, match="NUL") as err:
+        load_files([("x.csv", data)])
+    assert (err.value.row, err.value.column) == (2 * 60_000 + 2, "task")
+    (tmp_path / "x.csv").write_bytes(data)
+    (tmp_path / "README.md").write_text("notes")
+    with pytest.raises(DataError, match="NUL"):
+        load_path(tmp_path)
+    (tmp_path / "x.csv").write_bytes(data.replace(b"\x00", b""))
+    assert load_path(tmp_path).n.sum() == 2 * 70_000

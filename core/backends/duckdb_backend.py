@@ -1,13 +1,16 @@
 """Out of core on one machine: embedded DuckDB aggregates Parquet item shards to patterns.
 
-Two queries over the shards (no copy of the data, spilling to a temporary folder beyond
+Queries over the shards (no copy of the data, spilling to a temporary folder beyond
 ``memory_limit``): per (model, task) the number of scores and their sum (checks: names present,
 scores 0 or 1); then per (task, item) its pattern over the models (in name order, 2 bits a model:
 0 wrong, 1 right, 2 missing, packed into 64-bit words exactly as the in-memory path packs them)
-and per (task, pattern) the number of items. The bootstrap then runs from those counts
-(:func:`benchuq.core.bootstrap.pattern_bootstrap`), so draws equal the in-memory path's for the same
-data and seed; memory holds the distinct patterns only (at most ``3**M`` per task, usually far
-fewer). Binary scores only; clustered data needs the in-memory path.
+and per (task, pattern) the number of items, in as many passes over the shards as DuckDB's
+memory limit needs for the items (:func:`_passes`: each pass takes the items whose name hashes
+to it; in one pass DuckDB 2.0 ran out of memory grouping 10^8 items under a 4.7 GB limit). The
+bootstrap then runs from those counts (:func:`benchuq.core.bootstrap.pattern_bootstrap`), so
+draws equal the in-memory path's for the same data and seed; memory holds the distinct patterns
+only (at most ``3**M`` per task, usually far fewer). Binary scores only; clustered data needs
+the in-memory path.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ __all__ = ["aggregate", "open_duckdb"]
 PER_WORD = 32  # models per 64-bit pattern word (2 bits each)
 MEMORY_SHARE = 0.4  # default memory_limit: this share of the free memory, at most MEMORY_CAP
 MEMORY_CAP = 5 * 2**30
+BYTES_PER_ITEM = 300  # of DuckDB's memory limit per (task, item) group in one pass
 
 
 def _quote(x: str) -> str:
@@ -182,10 +186,20 @@ def _aggregate(
         for v in range(-(-M // 64))
     )
     keys = ", ".join(f"w{w}" for w in range(W))
+    passes = _passes(con, n)
+    parts = [
+        con.sql(
+            f"SELECT task, {keys}, count(*) AS c, bool_or(dup) AS dup FROM ("
+            f"SELECT task, {', '.join(words)}, count(*) <> ({seen}) AS dup "
+            f"FROM src JOIN pos USING (model) WHERE hash(item) % {passes} = {k} "
+            "GROUP BY task, item) GROUP BY task, " + keys
+        ).to_arrow_table()
+        for k in range(passes)
+    ]
+    con.register("parts", pa.concat_tables(parts))
     table = con.sql(
-        f"SELECT task, {keys}, count(*) AS c, bool_or(dup) AS dup FROM ("
-        f"SELECT task, {', '.join(words)}, count(*) <> ({seen}) AS dup "
-        "FROM src JOIN pos USING (model) GROUP BY task, item) GROUP BY task, " + keys
+        f"SELECT task, {keys}, sum(c)::BIGINT AS c, bool_or(dup) AS dup FROM parts "
+        "GROUP BY task, " + keys
     ).to_arrow_table()
     if any(table.column("dup").to_pylist()):
         dup = con.execute(
@@ -219,6 +233,29 @@ def _aggregate(
         "bootstrap is the item-level paired one.",
     )
     return bench, patterns
+
+
+def _passes(con: duckdb.DuckDBPyConnection, n: np.ndarray) -> int:
+    """Passes over the shards for the per-item aggregation, each on the items whose name hashes
+    to it: DuckDB's grouping of ``(task, item)`` needs about :data:`BYTES_PER_ITEM` of its
+    memory limit per item (measured: 10^7 items fit in 1.5 GB, 10^8 did not fit in 4.7 GB),
+    and an item's rows all fall in one pass. Items are counted as the most any model has per
+    task (fewer passes than needed only when models answered different items)."""
+    limit = con.execute("SELECT current_setting('memory_limit')").fetchall()
+    items = int(n.max(axis=0).sum()) if n.size else 0
+    budget = _bytes(str(limit[0][0]) if limit else "") or MEMORY_CAP
+    return max(1, -(-items * BYTES_PER_ITEM // budget))
+
+
+def _bytes(setting: str) -> int:
+    """DuckDB's memory setting (``"4.6 GiB"``, ``"500.0 MiB"``) in bytes; 0 if unreadable."""
+    number, _, unit = setting.strip().partition(" ")
+    scale = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "KB": 10**3, "MB": 10**6}
+    scale |= {"GB": 10**9, "TB": 10**12, "bytes": 1}
+    try:
+        return int(float(number) * scale[unit])
+    except (ValueError, KeyError):
+        return 0
 
 
 def open_duckdb(files: list[Path], *, memory_limit: str | None = None) -> DataSource:

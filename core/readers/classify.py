@@ -70,6 +70,7 @@ AUX_LABELS = {
 #: With a ``model`` column, any of these marks a long table (so a missing ``task`` is reported).
 LONG_SCORE_COLUMNS = frozenset({"n", "correct", "accuracy", "estimate", "se"})
 #: Names of files that are documentation or configuration, never results.
+TEXT_HEAD = 2**20  # bytes of a collection member checked as text before it is read
 TEXT_SUFFIXES = frozenset(
     ".md .rst .yaml .yml .toml .ini .cfg .conf .log .out .err .py .sh .ipynb .html .htm .xml "
     ".lock".split()
@@ -96,11 +97,11 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
     suffix = PurePosixPath(base).suffix.lower()
     if suffix in TEXT_SUFFIXES:
         return File(src, "other", reason=f"a {suffix} file (documentation or configuration)")
-    if not src.data.strip():
+    if not src.data or src.data.isspace():
         return File(src, "other", reason="empty")
     try:
         if not is_parquet(src):
-            decode_text(src)
+            decode_text(_text_head(src))
     except DataError:
         return File(src, "other", reason="not text (binary)")
     obj = None
@@ -124,9 +125,18 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
     return f
 
 
+def _text_head(src: Source) -> Source:
+    """The first whole lines of a large UTF-8 file (up to 1 MB): enough to tell text from binary
+    in a collection without decoding a large file whole (its reader checks the rest)."""
+    if len(src.data) <= TEXT_HEAD or src.data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return src
+    end = src.data.rfind(b"\n", 0, TEXT_HEAD)
+    return Source(src.name, src.data[: end + 1 if end > 0 else TEXT_HEAD])
+
+
 def _header_claims(src: Source) -> bool:
     """A text table whose header names a column of ours (``model``, ``task``, ``item`` ...)."""
-    lines = [ln for ln in decode_text(src).splitlines()[:5] if ln.strip()]
+    lines = [ln for ln in decode_text(_text_head(src)).splitlines()[:5] if ln.strip()]
     if not lines:
         return False
     names = {t.strip().strip('"').lower() for t in re.split(r"[,;\t|]", lines[0])}

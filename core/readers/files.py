@@ -21,6 +21,7 @@ from __future__ import annotations
 import glob
 import io
 import os
+import stat
 import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -60,24 +61,32 @@ def set_aside(name: str) -> bool:
 
 
 def read_capped(path: str | Path, *, limit: int | None = None) -> bytes:
-    """The bytes of ``path``, read in chunks; more than ``limit`` (default
-    :data:`MAX_FILE_BYTES`) is a :class:`DataError` raised as soon as the limit is passed."""
+    """The bytes of ``path``; more than ``limit`` (default :data:`MAX_FILE_BYTES`) is a
+    :class:`DataError`, raised before reading when the file system gives the size and otherwise
+    as soon as the limit is passed (``/dev/zero``, pipes: read in chunks). A regular file is
+    read in one piece (no copy of a joined list of chunks)."""
     limit = MAX_FILE_BYTES if limit is None else limit
+    too_big = DataError(
+        f"the file is larger than {limit / 2**20:g} MB.",
+        file=str(path),
+        hint="give only the result files, or raise BENCHUQ_MAX_FILE_MB.",
+    )
     chunks, total = [], 0
     try:
-        with open(path, "rb") as f:
-            while chunk := f.read(min(_CHUNK, limit + 1 - total)):
+        with open(path, "rb", buffering=0) as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                raise too_big
+            step = info.st_size + 1 if stat.S_ISREG(info.st_mode) else _CHUNK
+            while chunk := f.read(min(step, limit + 1 - total)):
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
-                    raise DataError(
-                        f"the file is larger than {limit / 2**20:g} MB.",
-                        file=str(path),
-                        hint="give only the result files, or raise BENCHUQ_MAX_FILE_MB.",
-                    )
+                    raise too_big
+                step = _CHUNK
     except OSError as err:
         raise DataError(f"cannot read it: {err.strerror or err}.", file=str(path)) from None
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def is_zip(data: bytes) -> bool:

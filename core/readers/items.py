@@ -16,6 +16,8 @@ ordered by the first appearance of their name; tasks and models by first appeara
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,8 +43,10 @@ ITEM_COLUMNS = ("model", "task", "item", "score")
 LABEL_COLUMNS = ("cluster", "subgroup", "category")
 #: Columns with few distinct values, read dictionary-encoded (Parquet's own dictionaries, Arrow's
 #: CSV blocks); item and cluster names are read as text and encoded once after reading (per-block
-#: dictionaries of a column of many distinct names would hold most names many times).
+#: dictionaries of a column of many distinct names would hold most names many times; reading
+#: Parquet's item dictionaries costs more than encoding the text).
 FEW_NAMES = ("model", "task", "subgroup", "category")
+RUN_RECORDS = 1000  # text is cut at model runs this long on average (see _runs)
 ENCODE_SPLIT = 2**21  # a text column of more records is encoded in two halves on two threads
 #: Pairs (task, item) are numbered through a table of ``tasks x distinct item names`` entries
 #: when it has at most this many entries per record (else by hashing, then sorting the pairs).
@@ -136,11 +140,17 @@ def item_records(tables: Table | ArrowTable | Sequence[ArrowTable]) -> ItemRecor
                 hint=f"give every file the same columns (add '{c}', or drop it everywhere).",
             )
     present = [c for c in LABEL_COLUMNS if c in shards[0].columns]
-    text = {c: _encode([t.column(c) for t in shards], c, rows) for c in ("model", "task", "item")}
+    model = _encode([t.column("model") for t in shards], "model", rows)
+    runs = _runs(model.codes)
+    text = {
+        "model": model,
+        "task": _encode([t.column("task") for t in shards], "task", rows),
+        "item": _encode([t.column("item") for t in shards], "item", rows, runs),
+    }
     return ItemRecords(
         **text,
         score=_scores(shards, starts, rows),
-        labels={c: _encode([t.column(c) for t in shards], c, rows) for c in present},
+        labels={c: _encode([t.column(c) for t in shards], c, rows, runs) for c in present},
         rows=rows,
     )
 
@@ -169,56 +179,139 @@ def _pandas_frame(table: Table) -> pd.DataFrame:
     return out
 
 
-def _encode(parts: list[pa.ChunkedArray], column: str, rows: Rows) -> Codes:
-    """One text column of all shards as codes into its distinct stripped names, in Arrow: each
-    shard's column dictionary-encoded once (or as read, its per-block dictionaries unified), the
-    shards' dictionaries merged, names stripped and checked on the dictionary, never per record."""
-    pieces = []  # per shard (or half of one): (indices of its records, its dictionary)
-    for s, whole in enumerate(parts):
-        start = int(rows.starts[s]) if rows.starts is not None else 0
-        for part in _segments(whole):
-            if part.num_chunks and part.null_count:
-                _empty(column, start + int(np.flatnonzero(part.is_null().to_numpy())[0]), rows)
-            if part.num_chunks and len(part):
-                idx = np.concatenate([c.indices.to_numpy() for c in part.chunks])
-                pieces.append((idx.astype(np.int32), _as_text(part.chunk(0).dictionary)))
-            start += len(part)
-    if not pieces:
+def _runs(codes: np.ndarray) -> np.ndarray | None:
+    """Record positions where the model changes (with 0 and the end), when the records come in
+    long runs of one model (per-model logs concatenated: on average at least
+    :data:`RUN_RECORDS` records a run); ``None`` otherwise (models interleaved)."""
+    cuts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    if len(cuts) + 1 > max(1, len(codes) // RUN_RECORDS):
+        return None
+    return np.concatenate([[0], cuts, [len(codes)]]).astype(np.int64)
+
+
+def _encode(
+    parts: list[pa.ChunkedArray], column: str, rows: Rows, runs: np.ndarray | None = None
+) -> Codes:
+    """One text column of all shards as codes into its distinct stripped names, in Arrow.
+    Dictionary-encoded chunks (as read) keep their dictionaries; text is cut at the model
+    ``runs`` (:func:`_runs`; else as read, in chunks) and encoded by :func:`_encode_text`; the
+    dictionaries are merged by :func:`_merge`, names stripped and checked on the merged
+    dictionary, never per record."""
+    chunks: list[pa.Array | pa.ChunkedArray] = []
+    start = 0
+    for whole in parts:
+        if whole.null_count:
+            _empty(column, start + int(np.flatnonzero(whole.is_null().to_numpy())[0]), rows)
+        if runs is None or pa.types.is_dictionary(whole.type):
+            chunks += [c for c in whole.chunks if len(c)]
+        else:  # the runs inside this shard (a run may span shards: cut at the shard's ends)
+            cuts = np.unique(np.clip(runs, start, start + len(whole))) - start
+            chunks += [whole.slice(a, b - a) for a, b in itertools.pairwise(cuts) if b > a]
+        start += len(whole)
+    if not chunks:
         return Codes(np.zeros(0, np.int32), pa.array([], pa.large_string()))
-    names = pa.chunked_array([d for _, d in pieces], type=pa.large_string()).combine_chunks()
+    encoded: dict[int, tuple[np.ndarray, pa.Array]] = {}  # text chunks by position, per type
+    for kind in {c.type for c in chunks if not pa.types.is_dictionary(c.type)}:
+        at = [k for k, c in enumerate(chunks) if c.type == kind]
+        encoded.update(zip(at, _encode_text([chunks[k] for k in at]), strict=True))
+    text: dict[int, pa.Array] = {}  # each distinct dictionary as text once
+    pieces = []
+    for k, c in enumerate(chunks):
+        idx, d = encoded[k] if k in encoded else (c.indices.to_numpy(), c.dictionary)
+        if id(d) not in text:
+            text[id(d)] = _as_text(d)
+        pieces.append((idx, text[id(d)]))
+    codes, names = _merge(pieces)
     stripped = pc.utf8_trim_whitespace(names)
-    if len(pieces) == 1:
-        codes = pieces[0][0]
-    else:
-        offsets = np.cumsum([0] + [len(d) for _, d in pieces])
-        codes = np.concatenate([idx + off for (idx, _), off in zip(pieces, offsets, strict=False)])
-    if len(pieces) > 1 or not stripped.equals(names):  # shards share names; " A" is "A"
-        merged = stripped.dictionary_encode()
-        codes = merged.indices.to_numpy()[codes].astype(np.int32)
-        stripped = merged.dictionary
+    if not stripped.equals(names):  # " A" is "A"
+        again = stripped.dictionary_encode()
+        codes = again.indices.to_numpy()[codes].astype(np.int32)
+        stripped = again.dictionary
     empty = np.flatnonzero(pc.equal(stripped, "").to_numpy(zero_copy_only=False))
     if empty.size:
         _empty(column, int(np.flatnonzero(codes == empty[0])[0]), rows)
+    nul = np.flatnonzero(pc.match_substring(stripped, "\x00").to_numpy(zero_copy_only=False))
+    if nul.size:  # valid UTF-8, but a damaged file (and invisible in a name)
+        file, row = rows.locate(int(np.flatnonzero(codes == nul[0])[0]))
+        raise DataError(
+            f"the {column} name contains a NUL byte {ROW_NOTE}.",
+            file=file,
+            row=row,
+            column=column,
+            hint="remove the NUL character (the file may be damaged).",
+        )
     return Codes(codes, stripped)
 
 
-def _segments(part: pa.ChunkedArray) -> list[pa.ChunkedArray]:
-    """A column as dictionary-encoded pieces in row order, each with one dictionary: as read
-    (per-block dictionaries unified), or encoded here, a long column in two halves on two
-    threads (Arrow releases the GIL; the halves' dictionaries are merged by the caller)."""
-    if pa.types.is_dictionary(part.type):
-        return [
-            pa.table({"x": part}).unify_dictionaries().column(0) if part.num_chunks > 1 else part
-        ]
-    if len(part) < ENCODE_SPLIT or part.num_chunks < 2:
-        return [part.dictionary_encode()]
-    ends = np.cumsum([len(c) for c in part.chunks])
-    cut = int(np.searchsorted(ends, len(part) / 2)) + 1
-    halves = [pa.chunked_array(part.chunks[:cut], part.type)]
-    if cut < part.num_chunks:
-        halves.append(pa.chunked_array(part.chunks[cut:], part.type))
-    with ThreadPoolExecutor(len(halves)) as pool:
-        return list(pool.map(pa.ChunkedArray.dictionary_encode, halves))
+def _encode_text(chunks: list[pa.Array | pa.ChunkedArray]) -> list[tuple[np.ndarray, pa.Array]]:
+    """``(indices, dictionary)`` per chunk (all of one type), one dictionary for all. A chunk
+    equal to an earlier one reuses its indices: per-model logs list the same items in the same
+    order, so their item names are hashed once, not once per model."""
+    first: list[int] = []  # per chunk, the first chunk equal to it
+    seen: dict[tuple[int, object, object], list[int]] = {}
+    for k, c in enumerate(chunks):
+        key = (len(c), c[0].as_py(), c[-1].as_py())
+        same = next((j for j in seen.get(key, []) if chunks[j].equals(c)), None)
+        if same is None:
+            seen.setdefault(key, []).append(k)
+        first.append(k if same is None else same)
+    new = sorted(set(first))
+    arrays = [a for k in new for a in _arrays(chunks[k])]
+    indices, dictionary = _dictionary_encode(pa.chunked_array(arrays, chunks[new[0]].type))
+    bounds = np.cumsum([0] + [len(chunks[k]) for k in new])
+    part = {k: indices[bounds[i] : bounds[i + 1]] for i, k in enumerate(new)}
+    return [(part[f], dictionary) for f in first]
+
+
+def _arrays(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    return list(values.chunks) if isinstance(values, pa.ChunkedArray) else [values]
+
+
+def _merge(
+    pieces: list[tuple[np.ndarray, pa.Array]], *, split: bool = True
+) -> tuple[np.ndarray, pa.Array]:
+    """Codes (int32, one per record, in piece order) into the distinct names of the pieces'
+    dictionaries (``large_string``). Identical dictionaries are hashed once: a Parquet file
+    written model by model repeats each task's item dictionary for every model."""
+    if len(pieces) == 1:
+        return pieces[0][0].astype(np.int32, copy=False), pieces[0][1]
+    distinct: list[pa.Array] = []
+    seen: dict[tuple[int, object, object], list[int]] = {}
+    which = []
+    for _, d in pieces:
+        key = (len(d), d[0].as_py(), d[-1].as_py()) if len(d) else (0, None, None)
+        same = next(
+            (u for u in seen.get(key, []) if distinct[u] is d or distinct[u].equals(d)), None
+        )
+        if same is None:
+            same = len(distinct)
+            distinct.append(d)
+            seen.setdefault(key, []).append(same)
+        which.append(same)
+    lookup, names = _dictionary_encode(pa.chunked_array(distinct), split=split)
+    offsets = np.cumsum([0] + [len(d) for d in distinct])
+    codes = np.empty(sum(len(i) for i, _ in pieces), np.int32)
+    at = 0
+    for (idx, _), u in zip(pieces, which, strict=True):
+        codes[at : at + len(idx)] = lookup[offsets[u] + idx]
+        at += len(idx)
+    return codes, names
+
+
+def _dictionary_encode(
+    values: pa.ChunkedArray, *, split: bool = True
+) -> tuple[np.ndarray, pa.Array]:
+    """``(indices, dictionary)`` of ``values``; a long column in two halves on two threads
+    (Arrow releases the GIL), the halves' dictionaries merged after."""
+    n = len(values)
+    if not split or n < ENCODE_SPLIT:
+        encoded = values.dictionary_encode()
+        indices = np.concatenate([c.indices.to_numpy() for c in encoded.chunks])
+        return indices.astype(np.int32, copy=False), encoded.chunk(0).dictionary
+    halves = [values.slice(0, n // 2), values.slice(n // 2)]
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(functools.partial(_dictionary_encode, split=False), halves))
+    return _merge(done, split=False)
 
 
 def _as_text(values: pa.Array) -> pa.Array:

@@ -578,7 +578,12 @@ class ArrowTable:
         theirs = self.columns[ours]
         if isinstance(self.data, pa.Table):
             return self.data.column(theirs)
-        return self.data.read(columns=[theirs]).column(0)
+        groups = range(self.data.num_row_groups)  # a chunk per row group (not one for all)
+        read = self.data.read_row_group
+        return pa.chunked_array(
+            [c for g in groups for c in read(g, columns=[theirs]).column(0).chunks],
+            self.data.schema_arrow.field(theirs).type,
+        )
 
 
 def _head_text(src: Source) -> str | None:
