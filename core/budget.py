@@ -10,7 +10,10 @@ message) naming the setting and the nearest allowed value.
 - :func:`check_pairs`: pairwise work ``R x M x M`` within the same limit;
 - :func:`check_design`: a least-squares design matrix within the limit and :data:`MAX_FLOPS`;
 - :class:`Deadline`: a wall-clock budget for iterative samplers (``BENCHUQ_SAMPLER_SECONDS``,
-  default 300), checked once a sweep.
+  default 300), checked once a sweep;
+- :func:`stop_when` / :func:`checkpoint`: a cooperative stop of this thread's work from outside
+  (the app stops the work of a closed browser tab), checked wherever a deadline is and by
+  :func:`checkpoint` in other long loops.
 
 The choice of defaults: a small server (2 cores, 4 GB) serving a few users at once. The work
 limit equals the cache budget (``BENCHUQ_CACHE_MB``, 512), so the server holds at most the
@@ -20,7 +23,10 @@ cache plus one request in flight; a deployment raises both with the environment 
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from benchuq.core.validation import InvalidArgument
 
@@ -28,10 +34,13 @@ __all__ = [
     "CAPS",
     "BudgetExceeded",
     "Deadline",
+    "Stopped",
     "check_cap",
     "check_cells",
     "check_design",
     "check_pairs",
+    "checkpoint",
+    "stop_when",
     "work_bytes",
 ]
 
@@ -114,6 +123,34 @@ def check_design(rows: int, columns: int, *, what: str) -> None:
         )
 
 
+class Stopped(BudgetExceeded):
+    """Work ended from outside by :func:`stop_when` (e.g. the browser tab that asked is closed)."""
+
+
+_stop = threading.local()  # this thread's stop condition, set by :func:`stop_when`
+
+
+@contextmanager
+def stop_when(stopped: Callable[[], bool], why: str) -> Iterator[None]:
+    """While inside, :func:`checkpoint` in this thread raises :class:`Stopped` once ``stopped()``
+    is true (``why`` ends its message). The condition is per thread: sessions of an app server run
+    in their own threads and stop only their own work. Nested use keeps the outer condition too."""
+    outer = getattr(_stop, "conditions", ())
+    _stop.conditions = (*outer, (stopped, why))
+    try:
+        yield
+    finally:
+        _stop.conditions = outer
+
+
+def checkpoint(what: str) -> None:
+    """Raise :class:`Stopped` if a :func:`stop_when` condition of this thread holds; cheap enough
+    to call once a sweep or chunk."""
+    for stopped, why in getattr(_stop, "conditions", ()):
+        if stopped():
+            raise Stopped(f"{what} was stopped: {why}.", hint="run it again when needed.")
+
+
 class Deadline:
     """A wall-clock budget: :meth:`check` raises :class:`BudgetExceeded` once it has passed."""
 
@@ -123,7 +160,9 @@ class Deadline:
         self.start = time.perf_counter()
 
     def check(self, hint: str) -> None:
-        """Raise if more than the budget has elapsed since construction."""
+        """Raise if more than the budget has elapsed since construction, or if this thread's
+        work was stopped (:func:`checkpoint`)."""
+        checkpoint(self.what)
         if time.perf_counter() - self.start > self.seconds:
             raise BudgetExceeded(
                 f"{self.what} was stopped after {self.seconds:g} s (BENCHUQ_SAMPLER_SECONDS).",

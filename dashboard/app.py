@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from benchuq.dashboard import context, controls, data_notes, export, landing
+from benchuq.dashboard import context, controls, data_notes, export, landing, runtime
 
 PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 
@@ -55,4 +55,5 @@ def main() -> None:
     nav.run()
 
 
-main()
+with runtime.stop_with_session():  # a closed tab's core work stops (dashboard/runtime.py)
+    main()

@@ -18,6 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from benchuq.dashboard import runtime_temp
 from benchuq.dashboard.figures import chart_subtitle as chart_subtitle_text
 from benchuq.dashboard.figures import with_subtitle
 from benchuq.dashboard.text import csv_bytes
@@ -29,9 +30,14 @@ _LOCK = threading.Lock()
 def _kaleido_server() -> bool:
     import kaleido
 
-    # mathjax=False: the page kaleido renders in loads no script from a CDN (no outbound
-    # request from the server); plotly.js comes from the installed plotly package
-    kaleido.start_sync_server(mathjax=False, silence_warnings=True)
+    # kaleido's page and chromium's profile go to this process's own folder; folders of crashed
+    # servers are removed here (dashboard/runtime_temp.py). mathjax=False: the page loads no
+    # script from a CDN (no outbound request from the server); plotly.js comes from the
+    # installed plotly package.
+    folder = runtime_temp.process_dir("kaleido")
+    page = folder / "index.html"
+    page.write_text(kaleido.PageGenerator(mathjax=False).generate_index(), encoding="utf-8")
+    kaleido.start_sync_server(page_generator=page, tmp_dir=str(folder), silence_warnings=True)
     return True
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from benchuq.dashboard.state import LinkSpec, Settings, format_value, link_fields
+from benchuq.dashboard.views import LeaderboardView
 from benchuq.dashboard.views_bayes import BayesSettings, BayesView
 from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
 from benchuq.dashboard.views_embeddings import (
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 #: (settings class, title of the page that owns it), in menu order.
 PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
+    (LeaderboardView, "Leaderboard"),
     (TableSettings, "Leaderboard table"),
     (CompareSettings, "Compare models"),
     (RanksSettings, "Ranks"),

@@ -12,6 +12,7 @@ Choices the spec leaves open, made here:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -20,8 +21,37 @@ from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.core.leader import tied_with_leader
+from benchuq.dashboard.state import link
 
 WEIGHTED = "weighted"
+
+
+@dataclass(frozen=True)
+class LeaderboardView:
+    """What the Leaderboard page's charts show: the best ``top`` models of each group.
+
+    The choice: a chart of 10,000 models is unreadable and took minutes to draw, so each chart
+    shows the best ``top`` (default 50) by estimate and says how many it hides; the table below
+    and its download keep every model."""
+
+    top: int = link(
+        "leaderboard_top",
+        50,
+        "models in each Leaderboard chart (the best by estimate; the table keeps all)",
+        bounds=(1, 1000),
+    )
+
+
+def top_rows(part: pd.DataFrame, top: int) -> tuple[pd.DataFrame, str]:
+    """The first ``top`` rows of one group of :func:`leaderboard_table` (sorted best first) and a
+    note naming how many models the chart hides (``""`` when none)."""
+    hidden = len(part) - top
+    if hidden <= 0:
+        return part, ""
+    return part.head(top), (
+        f"The chart shows the best {top:,} of {len(part):,} models by estimate; {hidden:,} more "
+        "are in the table below and its download (set how many in 'Models per chart')."
+    )
 
 
 def group_label(group: str) -> str:

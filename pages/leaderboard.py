@@ -3,7 +3,7 @@
 import streamlit as st
 
 from benchuq.core.report import model_flags
-from benchuq.dashboard import cache, views, views_inference
+from benchuq.dashboard import cache, controls, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures import forest_figure
@@ -33,13 +33,19 @@ with guard("The leaderboard"):
     if note := views.missing_weighted_note(table, draws.category_names):
         st.info(note, icon=":material/info:")
     opts = ctx.figure_options()
+    view = controls.bind(views.LeaderboardView)
+    if len(draws.models) > min(view.value.top, views.LeaderboardView.top):  # models are hidden
+        st.number_input("Models per chart", min_value=1, max_value=1000, key="leaderboard_top")
+    top = view.read().top
     long_names = max(len(m) for m in draws.models) > 24
     cols = st.columns(1 if long_names else 2)
     for k, group in enumerate(groups):
-        part = table[table["group"] == group]
+        part, hidden = views.top_rows(table[table["group"] == group], top)
         fig = forest_figure(part, ctx.figure_options(views.group_label(group)))
         with cols[k % len(cols)]:
             st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
+            if hidden:
+                st.caption(hidden)
             download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
     st.subheader("Table")
     fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged

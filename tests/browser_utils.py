@@ -35,6 +35,7 @@ IDLE = (
     '[data-test-script-state="notRunning"]'
 )
 VIEWPORT = {"width": 1400, "height": 1700}
+SERVER_PIDS: dict[str, int] = {}  # base URL -> PID of the server :func:`run_app` started
 
 
 def free_port() -> int:
@@ -74,8 +75,10 @@ def run_app(
     url = f"http://127.0.0.1:{port}"
     try:
         wait_serving(proc, f"{url}/_stcore/health", "streamlit", timeout, body="ok")
+        SERVER_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         stop(proc)
         log.close()
 

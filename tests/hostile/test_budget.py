@@ -145,3 +145,30 @@ def test_ledger_eviction_clears_streamlit_cache_entries(monkeypatch) -> None:
     cache.get_draws(bench, "bootstrap", 200, 102, "raw")
     cache.get_draws(bench, "bootstrap", 200, 101, "raw")
     assert calls == [101, 102, 101]  # 101 was evicted and computed again
+
+
+def test_stop_when_ends_this_threads_sampler_and_no_other() -> None:
+    """A closed tab's work stops at the sampler's next sweep (dashboard/runtime.py); the stop
+    condition belongs to the thread that set it."""
+    import threading
+
+    from benchuq.core import budget
+    from benchuq.core.bayes.model import fit
+    from benchuq.core.readers.loaders import load_sample
+
+    bench = load_sample("toy")
+    calls = []
+
+    def gone() -> bool:
+        calls.append(1)
+        return len(calls) > 3  # the session ends after three sweeps
+
+    with budget.stop_when(gone, "its browser session ended"):
+        with pytest.raises(budget.Stopped, match="session ended"):
+            fit(bench, chains=2, draws=50, warmup=50, sampler="gibbs", seed=0)
+        other: list[BaseException | None] = []
+        t = threading.Thread(target=lambda: other.append(budget.checkpoint("x")))
+        t.start()
+        t.join()
+        assert other == [None]  # another thread (another session) is not stopped
+    budget.checkpoint("after")  # the condition ends with its block

@@ -30,9 +30,11 @@ HOSTILE = (
         for j in range(4)
     )
 ).encode()
-PAGES = ("leaderboard.py", "compare.py", "ranks.py", "epp.py", "weights.py", "table.py")
+PAGES = ("leaderboard.py", "compare.py", "ranks.py", "epp.py", "weights.py", "table.py",
+         "bayes.py", "subgroups.py", "embeddings.py", "plan.py")  # fmt: skip
 RAW_HTML = re.compile(r"<a\s|\u202e")  # Plotly renders an HTML subset, not Markdown
-RAW_MARKUP = re.compile(r"(?<!\\)<a\s|\u202e|(?<!\\)\]\((?!/)")
+# a live link, a bidi override, a Markdown link, or a URL that Markdown would auto-link
+RAW_MARKUP = re.compile(r"(?<!\\)<a\s|\u202e|(?<!\\)\]\((?!/)|evil\.example")
 
 
 def _texts(at) -> list[str]:
@@ -100,3 +102,39 @@ def test_hostile_upload_gets_a_message_not_a_traceback(make_app, case_id: str) -
         assert at.query_params["data"] == "sample:vtab1k"
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and at.get("plotly_chart")
+
+
+@pytest.mark.slow
+def test_hostile_embedding_names_are_inert(make_app) -> None:
+    """Embeddings page: model names (the .npz's array names) and feature labels with markup."""
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    from benchuq.core.embeddings.synthetic import synthetic_clusters
+
+    x, y = synthetic_clusters("partial", k=3, n=20, d=4, seed=0)
+    ids = np.array([f"e{i}" for i in range(len(y))])
+    names = {"c0": LINK, "c1": "[a](http://evil.example)", "c2": "\u202egnp.exe"}
+    labels = [names[c] for c in y]
+    buf = io.BytesIO()
+    np.savez(buf, ids=ids, **{"<b>m</b> evil.example": x, "\u202egnp.exe": x[::-1]})
+    meta = pd.DataFrame({"id": ids, "topic": labels}).to_csv(index=False).encode()
+    at = make_app().run()
+    at.switch_page(page_path("embeddings.py")).run()
+    at.checkbox(key="embeddings_auto_reps").uncheck().run()
+    at.number_input(key="embeddings_reps").set_value(100).run()
+    at.radio(key="embeddings_source").set_value("upload").run()
+    at.get("file_uploader")
+    at.file_uploader(key="emb_files").set_value([("m.npz", buf.getvalue(), "application/x")])
+    at.file_uploader(key="emb_meta").set_value(("meta.csv", meta, "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    specs = _specs(at)
+    assert specs and any("&lt;b&gt;m" in s for s in specs)  # the names are drawn, escaped
+    for spec in specs:
+        fig = json.loads(spec)
+        text = json.dumps([fig["data"], fig["layout"]], ensure_ascii=False)
+        assert not RAW_HTML.search(text) and "<b>m" not in text, text[:300]
+    for text in _texts(at):
+        assert not RAW_MARKUP.search(text), text

@@ -1,0 +1,40 @@
+"""The running script of a closed browser tab stops (issue 19): a session's work ends with it.
+
+When a tab closes, Streamlit's runtime (1.67: ``WebsocketSessionManager.disconnect_session``)
+asks the session's script to stop, but the script only notices at its next ``st`` call; a long
+core computation (a Bayes sampler, minutes at the caps) kept a core busy until its wall-clock
+budget ran out. :func:`stop_with_session` wraps a script run in
+:func:`benchuq.core.budget.stop_when` with "is this session still connected?"
+(``Runtime.is_active_session``, thread-safe by its documentation), so the core's own checkpoints
+(once a sampler sweep) end the work within one sweep of the tab closing. Core stays free of
+streamlit: it only sees a callable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from benchuq.core.budget import stop_when
+
+WHY = "its browser session ended"
+
+
+def session_gone() -> Callable[[], bool]:
+    """A check that is true once this script run's session is no longer connected (always
+    false outside a served app, e.g. in AppTest, which has no runtime)."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not Runtime.exists():
+        return lambda: False
+    runtime, session_id = Runtime.instance(), ctx.session_id
+    return lambda: not runtime.is_active_session(session_id)
+
+
+@contextmanager
+def stop_with_session() -> Iterator[None]:
+    """Run the body (a script run) so that core work in it stops once its session ends."""
+    with stop_when(session_gone(), WHY):
+        yield
