@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
@@ -483,6 +484,7 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
     out = np.empty((reps, M))
     N = np.empty((chunk, U), dtype=units.V.dtype)
     for start in range(0, reps, chunk):
+        checkpoint("the bootstrap")  # the session that asked may have closed (core.budget)
         stop = min(reps, start + chunk)
         n = N[: stop - start]
         _draw_counts(units, n, rng)

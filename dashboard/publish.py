@@ -21,6 +21,7 @@ import streamlit as st
 from benchuq import store
 from benchuq.core.data import Benchmark, DataError
 from benchuq.dashboard import state
+from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.text import md_escape
 
@@ -31,6 +32,7 @@ DELETE_PARAM = "delete"
 DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
 
 
+@budgeted
 @st.cache_resource(max_entries=16, show_spinner="Loading the published data set…")
 def _published(content_hash: str, ident: str) -> Benchmark:
     """A published data set, cached by its content hash and id (no private data in the key)."""

@@ -172,3 +172,17 @@ def test_stop_when_ends_this_threads_sampler_and_no_other() -> None:
         t.join()
         assert other == [None]  # another thread (another session) is not stopped
     budget.checkpoint("after")  # the condition ends with its block
+
+
+def test_stop_when_ends_a_bootstrap_at_its_next_chunk() -> None:
+    """The item bootstrap checks once a chunk of replicates: a closed session's run ends there
+    (another thread's condition does not reach it)."""
+    from benchuq.core.bootstrap import bootstrap
+    from benchuq.core.budget import Stopped, stop_when
+    from benchuq.core.readers import load_files
+
+    rows = "".join(f"{m},t,{i},{(i * 7 + len(m)) % 3 // 2}\n" for m in "AB" for i in range(50))
+    bench = load_files([("x.csv", ("model,task,item,score\n" + rows).encode())])
+    with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="closed"):
+        bootstrap(bench, reps=200, seed=0)
+    assert bootstrap(bench, reps=20, seed=0).values.shape[0] == 20
