@@ -108,7 +108,8 @@ def trim_every(seconds: float) -> threading.Thread:
     the ledger (a session that ended, a page's temporaries) goes back to the system too."""
 
     def loop() -> None:
-        while not time.sleep(seconds):
+        while True:
+            time.sleep(seconds)
             trim()
 
     thread = threading.Thread(target=loop, name="benchuq-trim", daemon=True)
