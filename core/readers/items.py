@@ -238,14 +238,7 @@ def _encode(
         _empty(column, empty, rows)
     nul = _first_use(codes, pc.match_substring(stripped, "\x00"))
     if nul is not None:  # valid UTF-8, but a damaged file (and invisible in a name)
-        file, row = rows.locate(nul)
-        raise DataError(
-            f"the {column} name contains a NUL byte {ROW_NOTE}.",
-            file=file,
-            row=row,
-            column=column,
-            hint="remove the NUL character (the file may be damaged).",
-        )
+        _refuse(column, nul, rows, f"the {column} name contains a NUL byte", NUL_HINT)
     return Codes(codes, stripped)
 
 
@@ -337,14 +330,18 @@ def _as_text(values: pa.Array) -> pa.Array:
 
 
 def _empty(column: str, i: int, rows: Rows) -> None:
-    file, row = rows.locate(i)
-    raise DataError(
-        f"the {column} is empty {ROW_NOTE}.",
-        file=file,
-        row=row,
-        column=column,
-        hint=f"fill in the {column} name or delete the row.",
+    _refuse(
+        column, i, rows, f"the {column} is empty", f"fill in the {column} name or delete the row."
     )
+
+
+NUL_HINT = "remove the NUL character (the file may be damaged)."
+
+
+def _refuse(column: str, i: int, rows: Rows, what: str, hint: str) -> None:
+    """A :class:`DataError` at record ``i`` (its file and row) of ``column``."""
+    file, row = rows.locate(i)
+    raise DataError(f"{what} {ROW_NOTE}.", file=file, row=row, column=column, hint=hint)
 
 
 def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndarray:
