@@ -238,7 +238,8 @@ def _aggregate(
 def _passes(con: duckdb.DuckDBPyConnection, n: np.ndarray) -> int:
     """Passes over the shards for the per-item aggregation, each on the items whose name hashes
     to it: DuckDB's grouping of ``(task, item)`` needs about :data:`BYTES_PER_ITEM` of its
-    memory limit per item (measured: 10^7 items fit in 1.5 GB, 10^8 did not fit in 4.7 GB),
+    memory limit per item (measured: 10^7 items fit in 1.5 GB, 10^8 did not fit in 4.7 GB;
+    :data:`BYTES_PER_ITEM` is twice the 150 bytes that fitted),
     and an item's rows all fall in one pass. Items are counted as the most any model has per
     task (fewer passes than needed only when models answered different items)."""
     limit = con.execute("SELECT current_setting('memory_limit')").fetchall()
