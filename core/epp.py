@@ -36,6 +36,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
+from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level
@@ -474,6 +475,7 @@ def _bootstrap(
     K = scores.shape[1]
     out = np.empty((reps, scores.shape[0]))
     for r in range(reps):
+        checkpoint("the EPP bootstrap")  # the session that asked may have closed (core.budget)
         w = rng.multinomial(K, np.full(K, 1.0 / K)).astype(float)
         wins, matches = pair_counts(scores, weights=w)
         sep = separated_mask(wins, matches)

@@ -186,3 +186,14 @@ def test_stop_when_ends_a_bootstrap_at_its_next_chunk() -> None:
     with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="closed"):
         bootstrap(bench, reps=200, seed=0)
     assert bootstrap(bench, reps=20, seed=0).values.shape[0] == 20
+
+
+def test_stop_when_ends_the_epp_round_bootstrap() -> None:
+    from benchuq.core.budget import Stopped, stop_when
+    from benchuq.core.epp import epp
+    from benchuq.core.readers import load_sample
+
+    bench = load_sample("vtab1k")
+    with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="EPP"):
+        epp(bench, interval="bootstrap", reps=200, seed=0)
+    assert epp(bench, interval="bootstrap", reps=200, seed=0).reps == 200
