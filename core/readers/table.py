@@ -555,6 +555,25 @@ TEXT = pa.dictionary(pa.int32(), pa.string())  # a text column with each distinc
 
 
 @dataclass(frozen=True)
+class ParquetColumns:
+    """A Parquet file held in memory, read one column at a time (as Arrow's dataset reader
+    reads it: about twice as fast as a row group at a time); text columns in
+    ``read_dictionary`` come dictionary-encoded."""
+
+    buffer: bytes
+    read_dictionary: tuple[str, ...]
+    metadata: pq.FileMetaData
+
+    def read(self, column: str) -> pa.ChunkedArray:
+        """The file's column ``column``, a chunk per row group."""
+        return pq.read_table(
+            pa.BufferReader(self.buffer),
+            columns=[column],
+            read_dictionary=list(self.read_dictionary),
+        ).column(0)
+
+
+@dataclass(frozen=True)
 class ArrowTable:
     """A table read by Arrow: ``columns`` maps our column names to the file's; text columns come
     dictionary-encoded. ``blank_is_missing``: a null cell was an empty field (delimited text)."""
@@ -564,7 +583,7 @@ class ArrowTable:
     first_row: int
     blank_is_missing: bool
     #: text formats: the needed columns, read at once; Parquet: the file, read a column at a time
-    data: pa.Table | pq.ParquetFile
+    data: pa.Table | ParquetColumns
 
     @property
     def num_rows(self) -> int:
@@ -578,12 +597,7 @@ class ArrowTable:
         theirs = self.columns[ours]
         if isinstance(self.data, pa.Table):
             return self.data.column(theirs)
-        groups = range(self.data.num_row_groups)  # a chunk per row group (not one for all)
-        read = self.data.read_row_group
-        return pa.chunked_array(
-            [c for g in groups for c in read(g, columns=[theirs]).column(0).chunks],
-            self.data.schema_arrow.field(theirs).type,
-        )
+        return self.data.read(theirs)
 
 
 def _head_text(src: Source) -> str | None:
@@ -655,14 +669,15 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
     theirs = list(columns.values())
     try:
         if is_parquet(src):
-            schema = pq.read_schema(pa.BufferReader(src.data))
+            metadata = pq.read_metadata(pa.BufferReader(src.data))
+            schema = pq.read_schema(pa.BufferReader(src.data))  # as written (categoricals)
             strings = [
                 columns[c]
                 for c in few_names
                 if c in columns
                 and schema.field(columns[c]).type in (pa.string(), pa.large_string())
             ]
-            parquet = pq.ParquetFile(pa.BufferReader(src.data), read_dictionary=strings)
+            parquet = ParquetColumns(src.data, tuple(strings), metadata)
             return ArrowTable(src.name, columns, 2, False, parquet)
         if src.name.lower().endswith(".jsonl"):
             table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
