@@ -1,18 +1,21 @@
 """Load on one server: concurrent browser sessions on the loopback address, uploads included.
 
-Starts ``benchuq app`` with a small cache budget (``BENCHUQ_CACHE_MB``) and drives ``--sessions``
-Debian-chromium pages (Playwright, one browser, a context per session) for ``--seconds``. Each
-session repeats, at random (seeded): open a link with a new seed and 200, 2,000 or 20,000
-replicates and wait for the charts; upload a generated CSV (up to 40 models x 60 tasks) on the
-Data page and wait for "In use: upload"; open the Ranks page. Prints latency percentiles per
-action (and the actions that timed out), the machine's load average, and the server's resident
-memory (RSS) before (the base: after one visit to each page, so the app's code is loaded), at
-its peak during and ``--settle`` (30) s after the sessions close, against base + budget:
-every cache that grows with the data is within ``BENCHUQ_CACHE_MB`` whatever the sessions ask
-(``dashboard.ledger``), and freed memory goes back to the system, so RSS after should be below
-base + budget. ``--arena-max N`` sets glibc's ``MALLOC_ARENA_MAX`` for the server (to compare).
+Starts ``benchuq app`` with a cache budget (``BENCHUQ_CACHE_MB``, default 512 as the app's) and
+drives ``--sessions`` Debian-chromium pages (Playwright, one browser, a context per session) for
+``--seconds``. Each session repeats, at random (seeded): open a link with a new seed and 200,
+2,000 or 20,000 replicates and wait for the charts; upload a generated CSV (up to 40 models x 60
+tasks) on the Data page and wait for "In use: upload"; open the Ranks page. Prints latency
+percentiles per action (and the actions that timed out), the machine's load average, and the
+server's resident memory (RSS) before (the base: after one visit to each page, so the app's code
+is loaded), at its peak during and ``--settle`` (30) s after the sessions close, against base +
+budget: every cache that grows with the data, and the working memory of every computation of
+draws or of a summary of them, is within ``BENCHUQ_CACHE_MB`` whatever the sessions ask
+(``dashboard.ledger``; one request bigger than the budget runs alone), and freed memory goes
+back to the system, so RSS during and after should be below base + budget. Also prints the
+server's CPU time (the sessions' browser pages share the machine). ``--arena-max N`` sets
+glibc's ``MALLOC_ARENA_MAX`` for the server (to compare).
 
-Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 256]``.
+Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 512]``.
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its threads (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def server_pid(port: int) -> int:
@@ -140,7 +149,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=25)
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--cache-mb", type=float, default=256.0)
+    ap.add_argument("--cache-mb", type=float, default=512.0)
     ap.add_argument("--settle", type=float, default=30.0, help="seconds after the sessions")
     ap.add_argument("--arena-max", type=int, default=None, help="MALLOC_ARENA_MAX of the server")
     args = ap.parse_args()
@@ -164,9 +173,9 @@ def main() -> None:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
         times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
         load_during = os.getloadavg()
         time.sleep(args.settle)  # sessions closed: let the server notice and drop them
         stop.set()
@@ -178,6 +187,8 @@ def main() -> None:
         "load average (1, 5, 15 min) before: {:.1f} {:.1f} {:.1f}; at the end: {:.1f} {:.1f} "
         "{:.1f} ({} cores)".format(*load_before, *load_during, os.cpu_count())
     )
+    print(f"server CPU {cpu:.0f} s in {wall:.0f} s wall: {cpu / wall / os.cpu_count():.0%} of the "
+          "machine (the rest: the sessions' browser pages)")  # fmt: skip
     for action, ts in sorted(times.items()):
         q = statistics.quantiles(ts, n=100) if len(ts) > 1 else ts * 99
         print(f"  {action:7s} n={len(ts):4d}  p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  "

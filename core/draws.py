@@ -81,12 +81,17 @@ class Draws:
         return np.where(np.asarray(self.higher_is_better, bool), 1.0, -1.0)
 
     def select_models(self, models: list[str] | tuple[str, ...]) -> Draws:
-        """The same draws for a subset of models, in the order given."""
+        """The same draws for a subset of models, in the order given; models that are
+        consecutive in :attr:`models` (e.g. all of them) give a view, not a copy (the arrays
+        are read-only), so a page showing every model adds no ``R x M x T`` array."""
         idx = [self.models.index(m) for m in models]
+        at: slice | list[int] = idx
+        if idx and idx == list(range(idx[0], idx[0] + len(idx))):
+            at = slice(idx[0], idx[0] + len(idx))
         return replace(
             self,
-            values=self.values[:, idx, :],
-            observed=self.observed[idx, :],
+            values=self.values[:, at, :],
+            observed=self.observed[at, :],
             models=tuple(models),
         )
 

@@ -19,6 +19,7 @@ parameter.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import weakref
@@ -73,7 +74,14 @@ from benchuq.core.subgroups.estimates import (
     analyze,
     units_from_benchmark,
 )
-from benchuq.dashboard import ledger, session, views_embeddings, views_subgroups, views_table
+from benchuq.dashboard import (
+    ledger,
+    session,
+    views,
+    views_embeddings,
+    views_subgroups,
+    views_table,
+)
 from benchuq.dashboard.ledger import ByteLedger
 from benchuq.dashboard.views_bayes import BayesSettings
 
@@ -133,15 +141,16 @@ def _bayes_fit(
     _bench: Benchmark,
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
-    return bayes.fit(
-        _bench,
-        priors=specs,
-        chains=chains,
-        draws=draws,
-        warmup=warmup,
-        seed=seed,
-        sampler=sampler,
-    )
+    with working(BAYES_WORK * chains * draws * len(_bench.models) * len(_bench.tasks)):
+        return bayes.fit(
+            _bench,
+            priors=specs,
+            chains=chains,
+            draws=draws,
+            warmup=warmup,
+            seed=seed,
+            sampler=sampler,
+        )
 
 
 def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
@@ -298,11 +307,25 @@ def wide_table(
     return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
 
 
-# Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB). Computing them holds room in
-# the ledger for their peak working memory, in bytes per cell, measured with tracemalloc
-# (vtab1k, R = 2000): the bootstrap peaks at 5.3 times its result, min-max normalizing at 3.
+# Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB). Computing them, or a summary
+# of them, holds room in the ledger for its peak working memory, in bytes per R x M x T cell,
+# measured with tracemalloc (vtab1k, R = 2,000 and 20,000; the peak over the draws' own bytes):
+# the bootstrap 5.3, min-max normalizing 3, the Bayesian fit 13, ranking 3.7, the report's
+# findings and P(best) maps 2.1, the leaderboard table 0.7.
 DRAWS_WORK = 6 * 8
 NORMALIZE_WORK = 3 * 8
+BAYES_WORK = 14 * 8
+RANKS_WORK = 4 * 8
+SUMMARY_WORK = 3 * 8
+
+
+def working(nbytes: int) -> contextlib.AbstractContextManager[None]:
+    """Hold ``nbytes`` of the ledger's room while computing (``ByteLedger.reserve``)."""
+    return LEDGER.reserve(nbytes)
+
+
+def _cells(draws: Draws) -> int:
+    return int(draws.values.size)
 
 
 @budgeted
@@ -311,7 +334,7 @@ def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     m = METHODS[method]
-    with LEDGER.reserve(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
+    with working(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
         if m.settings is None:
             return m.run(_bench, reps, seed)
         return m.run(_bench, reps, seed, settings)
@@ -323,7 +346,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    with LEDGER.reserve(NORMALIZE_WORK * draws.values.size):
+    with working(NORMALIZE_WORK * _cells(draws)):
         return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
@@ -356,7 +379,20 @@ def rank_aggregations(
 ) -> pd.DataFrame:
     """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
     check_pairs(_draws_all.reps, len(models), what="rank comparisons")
-    return summaries.rank_aggregations(_draws_all.select_models(list(models)), level=level)
+    shown = _draws_all.select_models(list(models))
+    with working(RANKS_WORK * _cells(shown)):
+        return summaries.rank_aggregations(shown, level=level)
+
+
+@budgeted
+@st.cache_data(max_entries=64, show_spinner=False)
+def leaderboard_table(
+    key: str, models: tuple[str, ...], level: float, weights: tuple[float, ...], _draws_all: Draws
+) -> pd.DataFrame:
+    """``views.leaderboard_table`` of the shown models at ``level`` and category ``weights``."""
+    shown = _draws_all.select_models(list(models))
+    with working(SUMMARY_WORK * _cells(shown)):
+        return views.leaderboard_table(shown, level, np.asarray(weights, dtype=float))
 
 
 @budgeted
@@ -398,8 +434,10 @@ def best_map(
     key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
 ) -> BestProbabilityMap:
     """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
-    moments = moments_from_draws(_draws.select_models(list(models)), mapping=map_categories(cats))
-    return best_probability_map(moments, resolution=40)
+    shown = _draws.select_models(list(models))
+    with working(SUMMARY_WORK * _cells(shown)):
+        moments = moments_from_draws(shown, mapping=map_categories(cats))
+        return best_probability_map(moments, resolution=40)
 
 
 @budgeted
@@ -417,7 +455,9 @@ def draw_moments(
     draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
 ) -> CategoryMoments:
     """Category means and covariances from draws (paired: the models' correlation too)."""
-    return moments_from_draws(_d.select_models(list(models)), mapping=dict(mapping))
+    shown = _d.select_models(list(models))
+    with working(SUMMARY_WORK * _cells(shown)):
+        return moments_from_draws(shown, mapping=dict(mapping))
 
 
 @budgeted
@@ -624,7 +664,8 @@ def report_findings(
     fit's ``_diagnostics``, part of the draws ``key``)."""
     shown = _draws_all.select_models(list(models))
     scale, suffix = display
-    return core_report.findings(
-        _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
-        diagnostics=_diagnostics,
-    )  # fmt: skip
+    with working(SUMMARY_WORK * _cells(shown)):
+        return core_report.findings(
+            _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
+            diagnostics=_diagnostics,
+        )  # fmt: skip

@@ -127,6 +127,7 @@ class ByteLedger:
         self._lock = threading.Lock()
         self._room = threading.Condition(self._lock)
         self._held = 0  # bytes reserved by work in flight
+        self._mine = threading.local()  # bytes reserved by this thread's work in flight
         self._dropped: list[Hashable] = []  # forgotten keys, applied under the lock
 
     def _apply_dropped(self) -> None:
@@ -179,20 +180,24 @@ class ByteLedger:
     def reserve(self, nbytes: int) -> Iterator[None]:
         """Hold ``nbytes`` of the budget while computing a result (its peak working memory).
 
-        Waits while other work in flight holds the room (the first piece of work always runs,
-        however big), then evicts cached entries until cached bytes plus work in flight fit.
-        So the server's memory stays near base + budget however many sessions ask at once.
+        Waits while other threads' work in flight holds the room (the first piece of work
+        always runs, however big; work nested in this thread's own reservation never waits for
+        it), then evicts cached entries until cached bytes plus work in flight fit. So the
+        server's memory stays near base + budget however many sessions ask at once.
         """
+        mine = getattr(self._mine, "held", 0)
         with self._room:
             self._apply_dropped()
-            while self._held and self._held + nbytes > self.budget:
+            while self._held > mine and self._held + nbytes > self.budget:
                 self._room.wait()
             self._held += nbytes
             victims = self._over_budget(keep=0)
+        self._mine.held = mine + nbytes
         self._evict(victims)
         try:
             yield
         finally:
+            self._mine.held = mine
             with self._room:
                 self._held -= nbytes
                 self._room.notify_all()

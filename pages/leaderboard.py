@@ -28,7 +28,8 @@ with guard("The leaderboard"):
             "differences between models ignore any correlation between them.",
             icon=":material/info:",
         )
-    table = views.leaderboard_table(draws, level, ctx.weights)
+    weights = tuple(float(w) for w in ctx.weights)
+    table = cache.leaderboard_table(ctx.draws_key, ctx.models, level, weights, ctx.draws_all())
     groups = list(dict.fromkeys(table["group"]))
     if note := views.missing_weighted_note(table, draws.category_names):
         st.info(note, icon=":material/info:")

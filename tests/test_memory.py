@@ -21,6 +21,7 @@ from benchuq.core.data import DataError
 from benchuq.core.readers.loaders import load_sample
 from benchuq.dashboard import cache
 from benchuq.dashboard.ledger import ByteLedger, sizeof, trim
+from benchuq.dashboard.views_bayes import BayesSettings
 
 
 @pytest.fixture
@@ -168,3 +169,50 @@ def test_work_in_flight_makes_room_and_waits_its_turn() -> None:
     assert done.is_set() and gone == ["a", "b"]  # 30 cached + 60 in flight fit
     with ByteLedger(budget=1).reserve(10**9):  # alone, however big
         pass
+
+
+def test_work_nested_in_its_own_reservation_does_not_wait_for_it() -> None:
+    """Draws by the Bayesian model reserve room inside the draws' own reservation: the inner
+    one must not wait for the outer (a deadlock); another thread still waits for both."""
+    ledger, done = ByteLedger(budget=100), threading.Event()
+    with ledger.reserve(80), ledger.reserve(80):
+
+        def work() -> None:
+            with ledger.reserve(10):
+                done.set()
+
+        other = threading.Thread(target=work)
+        other.start()
+        other.join(timeout=0.2)
+        assert other.is_alive() and not done.is_set()
+    other.join()
+    assert done.is_set()
+
+
+def test_page_summaries_of_draws_hold_room_and_keep_no_copy(ledger, monkeypatch) -> None:
+    """Every model shown: the page's draws are a view of the cached ones, not an R x M x T copy;
+    the leaderboard table, ranks, P(best) and the Bayesian fit reserve room while computing."""
+    bench = load_sample("vtab1k")
+    seed = 91731  # not used by other tests: nothing cached yet
+    draws = cache.get_draws(bench, "bootstrap", 200, seed, "raw")
+    assert np.shares_memory(draws.select_models(list(bench.models)).values, draws.values)
+    held: list[int] = []
+    real = ledger.reserve
+
+    def reserve(nbytes: int):
+        held.append(nbytes)
+        return real(nbytes)
+
+    monkeypatch.setattr(ledger, "reserve", reserve)
+    key = cache.draws_key(bench, "bootstrap", 200, seed, "raw")
+    weights = (1 / 3,) * 3  # vtab1k: natural, specialized, structured
+    table = cache.leaderboard_table(key, bench.models, 0.95, weights, draws)
+    cells = draws.values.size
+    assert held == [cache.SUMMARY_WORK * cells] and set(table["model"]) == set(bench.models)
+    cache.rank_aggregations(key, bench.models, 0.95, draws)
+    cache.best_map(key, bench.models, bench.category_names, draws)
+    assert held[1:] == [cache.RANKS_WORK * cells, cache.SUMMARY_WORK * cells]
+    settings = BayesSettings(chains=2)
+    cache.bayes_fit(bench, settings, 200, seed)
+    cells = 2 * 100 * len(bench.models) * len(bench.tasks)  # chains x draws per chain x M x T
+    assert held[3:] == [cache.BAYES_WORK * cells]
