@@ -30,6 +30,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+from benchuq.core.budget import checkpoint
+
 __all__ = ["LogDensity", "Proposal", "Switch", "fit_proposal", "quality", "run"]
 
 LogDensity = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -194,12 +196,14 @@ def run(
 
     Returns the states ``x, y`` ``(iterations, C, M)`` and ``accepted`` (same shape). ``cells``
     (cells per model in the target, e.g. tasks) only sets the batch size of target calls.
+    Each batch checks whether the work was stopped (``core.budget.checkpoint``: a closed tab).
     """
     c, m = x0.shape
     px, py = proposal.sample(rng, (iterations, c))
     log_w = np.empty((iterations, c, m))
     step = max(1, CELLS_PER_CALL // max(c * m * cells, 1))
     for lo in range(0, iterations, step):
+        checkpoint("The Bayesian sampler")
         sl = slice(lo, lo + step)
         log_w[sl] = logp(px[sl], py[sl]) - proposal.logpdf(px[sl], py[sl])
     log_w = np.nan_to_num(log_w, nan=-np.inf)

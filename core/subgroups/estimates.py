@@ -36,7 +36,7 @@ import statsmodels.api as sm
 from scipy import stats
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
-from benchuq.core.budget import check_design
+from benchuq.core.budget import check_design, checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.subgroups.ebci import (
     FS_CORRECTIONS,
@@ -439,6 +439,7 @@ def crossfit_operator(
         return Xa @ fit.model.pinv_wexog * np.sqrt(omega)[None, :], False
     fold = np.random.default_rng(seed).permutation(G) % 2
     for k in (0, 1):
+        checkpoint("The subgroup analysis")  # a closed tab's analysis ends here (core.budget)
         train, test = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
         fit = _wls(Xa[train], np.zeros(len(train)), omega[train])
         P[np.ix_(test, train)] = Xa[test] @ fit.model.pinv_wexog * np.sqrt(omega[train])[None, :]
@@ -567,6 +568,7 @@ def analyze(
             f"Too few units ({G}) for {X.shape[1]} regression columns to cross-fit; f is fitted "
             "on all units (in-sample), which shrinks a little too much."
         )
+    checkpoint("The subgroup analysis")
     res = ebci(z, se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega)
     mom = res.moments
     notes.extend(res.notes)

@@ -174,6 +174,31 @@ def test_stop_when_ends_this_threads_sampler_and_no_other() -> None:
     budget.checkpoint("after")  # the condition ends with its block
 
 
+def test_stop_when_ends_the_vectorised_imh_sampler() -> None:
+    """The imh sampler checks once a batch of target calls: a closed tab's fit ends there."""
+    from benchuq.core.bayes.model import fit
+    from benchuq.core.budget import Stopped, stop_when
+    from benchuq.core.readers.loaders import load_sample
+
+    bench = load_sample("toy")
+    with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="closed"):
+        fit(bench, chains=2, draws=50, warmup=50, sampler="imh", seed=0)
+    done = fit(bench, chains=2, draws=50, warmup=50, sampler="imh", seed=0)
+    assert done.theta.shape[:2] == (2, 50)
+
+
+def test_stop_when_ends_the_subgroup_analysis() -> None:
+    """The EB analysis checks before each cross-fitting fold and before its intervals."""
+    from benchuq.core.budget import Stopped, stop_when
+    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.subgroups.estimates import analyze, units_from_benchmark
+
+    units = units_from_benchmark(load_sample("vtab1k"))
+    with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="subgroup"):
+        analyze(units, seed=0)
+    assert len(analyze(units, seed=0).rows) == len(units)
+
+
 def test_stop_when_ends_a_bootstrap_at_its_next_chunk() -> None:
     """The item bootstrap checks once a chunk of replicates: a closed session's run ends there
     (another thread's condition does not reach it)."""
