@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -80,6 +81,7 @@ elif step in ("pipeline", "duckdb-pipeline"):
         source = open_data(path, "duckdb")
         draws = source.draws(int(sys.argv[3]), 0)
         rows = int(source.bench.n.sum())
+        print(source.bench.notes[-1])
     table = leaderboard(draws, level=0.95)
     if len(sys.argv) > 4:
         table.to_json(sys.argv[4], orient="records")
@@ -175,7 +177,8 @@ def write_shards(folder: Path, rows: int, seed: int) -> None:
         pq.write_table(pa.concat_tables(parts), folder / f"part-{s:05d}.parquet")
 
 
-def run(step: str, path: Path, *extra: str) -> dict[str, float]:
+def run(step: str, path: Path, *extra: str) -> dict[str, Any]:
+    """The step's measurements (its JSON line) and ``said``: what it printed before."""
     out = subprocess.run(
         [sys.executable, "-c", CHILD, step, str(path), *extra],
         capture_output=True,
@@ -184,10 +187,11 @@ def run(step: str, path: Path, *extra: str) -> dict[str, float]:
     )
     if out.returncode != 0:
         raise RuntimeError(f"{step} {path} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    *said, last = out.stdout.strip().splitlines()
+    return {**json.loads(last), "said": " ".join(said)}
 
 
-def show(label: str, r: dict[str, float], base: dict[str, dict[str, float]]) -> None:
+def show(label: str, r: dict[str, Any], base: dict[str, dict[str, Any]]) -> None:
     ratios = "  ".join(
         f"x{k}: {r['wall'] / b['wall']:.2f} wall, {r['peak'] / b['peak']:.2f} RSS"
         for k, b in base.items()
@@ -264,7 +268,9 @@ def out_of_core(scratch: Path, rows: int, reps: int) -> None:
         f"out of core: {rows:,} binary rows in {len(list(folder.glob('*.parquet')))} shards "
         f"({size / 2**30:.1f} GB)"
     )
-    show(f"duckdb+{reps} reps+table", run("duckdb-pipeline", folder, str(reps)), {})
+    result = run("duckdb-pipeline", folder, str(reps))
+    show(f"duckdb+{reps} reps+table", result, {})
+    print(f"  {result['said']}")
     subset = scratch / "subset"
     subset.mkdir()
     first = sorted(folder.glob("*.parquet"))[0]

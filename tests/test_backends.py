@@ -72,6 +72,15 @@ def test_duckdb_draws_equal_the_in_memory_draws(
     tj = [mem.tasks.index(t) for t in source.bench.tasks]
     assert np.array_equal(mem.estimate[np.ix_(mi, tj)], source.bench.estimate)
     assert np.array_equal(mem.n[np.ix_(mi, tj)], source.bench.n)
+    assert f"in {passes} pass(es) over the files" in source.bench.notes[-1]
+
+
+def test_duckdb_writes_no_progress_bar_to_stdout(tmp_path: Path) -> None:
+    """DuckDB's progress bar (queries over 2 s) goes to stdout, where the CLI writes its JSON."""
+    from benchuq.core.backends import duckdb_backend
+
+    con = duckdb_backend._connect("100MB", str(tmp_path))
+    assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (False,)
 
 
 def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:

@@ -44,6 +44,7 @@ def _connect(memory_limit: str | None, spill: str) -> duckdb.DuckDBPyConnection:
     con.execute(f"SET memory_limit = {_quote(limit)}")
     con.execute(f"SET temp_directory = {_quote(spill)}")
     con.execute("SET preserve_insertion_order = false")
+    con.execute("SET enable_progress_bar = false")  # it writes to stdout (the CLI's JSON)
     return con
 
 
@@ -229,8 +230,8 @@ def _aggregate(
         n,
         k,
         f"Out of core (DuckDB): {int(n.sum()):,} item scores in {len(files)} Parquet "
-        f"file(s) aggregated to {sum(len(c) for _, c in patterns):,} item patterns; the "
-        "bootstrap is the item-level paired one.",
+        f"file(s) aggregated to {sum(len(c) for _, c in patterns):,} item patterns in "
+        f"{passes} pass(es) over the files; the bootstrap is the item-level paired one.",
     )
     return bench, patterns
 
