@@ -643,6 +643,39 @@ def test_per_model_shards_hash_their_items_once(
     assert [n for n, t in seen if t == pa.string()] == [80 * 2]  # A's run, and C's (as "B")
 
 
+def test_models_interleaved_item_by_item_hash_each_run_of_an_item_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The models' rows of each item together (runs of equal names, some broken: a model
+    without an item, one item's last row at the end): the names are hashed once a run, and
+    the table reads as the pandas path (JSON records) reads it."""
+    from benchuq.core.readers import items
+
+    rng = np.random.default_rng(8)
+    rows = [
+        (m, f"t{k % 3}", f"q{k}", float(rng.random() < 0.5))
+        for k in range(600)
+        for m in "ABCD"
+        if not (m == "B" and k % 7 == 0)
+    ]
+    rows.append(rows.pop(10))  # item q2's row of model C (or D) at the end: a broken run
+    frame = pd.DataFrame(rows, columns=["model", "task", "item", "score"])
+    want = load_files([("x.json", frame.to_json(orient="records").encode())])
+    seen: list[int] = []
+    encode = items._dictionary_encode
+
+    def spy(values: pa.ChunkedArray, **kw: bool) -> tuple[np.ndarray, pa.Array]:
+        if values.type == pa.string() and len(values) > 3:
+            seen.append(len(values))
+        return encode(values, **kw)
+
+    monkeypatch.setattr(items, "_dictionary_encode", spy)
+    got = load_files([("x.csv", frame.to_csv(index=False).encode())])
+    _same(got, want)
+    runs = 1 + int((frame["item"].to_numpy()[1:] != frame["item"].to_numpy()[:-1]).sum())
+    assert seen == [runs] and runs < len(frame) / 3
+
+
 def test_a_nul_byte_far_into_a_large_table_is_refused_with_its_row(tmp_path: Path) -> None:
     """The Arrow path reads NUL as valid UTF-8: names are checked on their dictionary. In a
     folder only the first MB is checked as text before reading: the file is refused, not

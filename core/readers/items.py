@@ -254,7 +254,8 @@ def _first_use(codes: np.ndarray, flagged: pa.Array) -> int | None:
 def _encode_text(chunks: list[pa.Array | pa.ChunkedArray]) -> list[tuple[np.ndarray, pa.Array]]:
     """``(indices, dictionary)`` per chunk (all of one type), one dictionary for all. A chunk
     equal to an earlier one reuses its indices: per-model logs list the same items in the same
-    order, so their item names are hashed once, not once per model."""
+    order, so their item names are hashed once, not once per model. Runs of equal names (the
+    models' rows of an item together) are hashed once a run (:func:`_run_starts`)."""
     first: list[int] = []  # per chunk, the first chunk equal to it
     seen: dict[tuple[int, object, object], list[int]] = {}
     for k, c in enumerate(chunks):
@@ -265,10 +266,40 @@ def _encode_text(chunks: list[pa.Array | pa.ChunkedArray]) -> list[tuple[np.ndar
         first.append(k if same is None else same)
     new = sorted(set(first))
     arrays = [a for k in new for a in _arrays(chunks[k])]
-    indices, dictionary = _dictionary_encode(pa.chunked_array(arrays, chunks[new[0]].type))
+    starts = [_run_starts(a) for a in arrays]
+    heads = [a if s is None else a.take(pa.array(s)) for a, s in zip(arrays, starts, strict=True)]
+    encoded, dictionary = _dictionary_encode(pa.chunked_array(heads, chunks[new[0]].type))
+    ends = np.cumsum([0] + [len(h) for h in heads])
+    indices = np.concatenate(
+        [
+            idx if s is None else np.repeat(idx, np.diff(np.append(s, len(a))))
+            for a, s, idx in zip(arrays, starts, np.split(encoded, ends[1:-1]), strict=True)
+        ]
+    )
     bounds = np.cumsum([0] + [len(chunks[k]) for k in new])
     part = {k: indices[bounds[i] : bounds[i + 1]] for i, k in enumerate(new)}
     return [(part[f], dictionary) for f in first]
+
+
+RUN_PROBE = 1024  # adjacent pairs looked at before comparing a whole chunk (see _run_starts)
+
+
+def _run_starts(values: pa.Array) -> np.ndarray | None:
+    """Where each run of equal values starts, when runs are long enough to pay (on average two
+    values or more: the models' rows of each item together); ``None`` otherwise, decided on the
+    first :data:`RUN_PROBE` pairs before comparing the whole chunk (no nulls here)."""
+    n = len(values)
+    probe = min(n, RUN_PROBE + 1)
+    if probe < 2 or 2 * _differ(values.slice(0, probe)).size > probe:
+        return None
+    starts = np.concatenate([[0], _differ(values) + 1])
+    return starts if 2 * len(starts) <= n else None
+
+
+def _differ(values: pa.Array) -> np.ndarray:
+    """Positions ``i`` where ``values[i + 1] != values[i]``."""
+    later, earlier = values.slice(1), values.slice(0, len(values) - 1)
+    return np.flatnonzero(pc.not_equal(later, earlier).to_numpy(zero_copy_only=False))
 
 
 def _arrays(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
