@@ -55,5 +55,8 @@ def main() -> None:
     nav.run()
 
 
-with runtime.stop_with_session():  # a closed tab's core work stops (dashboard/runtime.py)
+with (
+    runtime.stop_with_session(),  # a closed tab's core work stops (dashboard/runtime.py)
+    runtime.run_logged(lambda: str(st.session_state.get(export.PAGE_KEY, ""))),
+):
     main()

@@ -12,6 +12,10 @@ streamlit: it only sees a callable.
 
 from __future__ import annotations
 
+import json
+import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -38,3 +42,31 @@ def stop_with_session() -> Iterator[None]:
     """Run the body (a script run) so that core work in it stops once its session ends."""
     with stop_when(session_gone(), WHY):
         yield
+
+
+RUN_LOG = "BENCHUQ_RUN_LOG"  # a file: each script run's page, outcome and seconds (JSON lines)
+_LOG_LOCK = threading.Lock()
+
+
+@contextmanager
+def run_logged(page: Callable[[], str]) -> Iterator[None]:
+    """Append the script run's ``page``, ``outcome`` (``done``, or the exception that ended it:
+    Streamlit ends a run it replaces with one) and its ``seconds`` of wall and ``cpu`` time (its
+    thread's) to the file named by ``BENCHUQ_RUN_LOG``, one JSON line; nothing when unset. The
+    server's own latency, apart from the browsers' (``benchmarks/bench_load.py``)."""
+    path = os.environ.get(RUN_LOG)
+    if not path:
+        yield
+        return
+    t0, c0 = time.perf_counter(), time.thread_time()
+    outcome = "done"
+    try:
+        yield
+    except BaseException as err:
+        outcome = type(err).__name__
+        raise
+    finally:
+        line = {"page": page(), "outcome": outcome, "seconds": time.perf_counter() - t0}
+        line["cpu"] = time.thread_time() - c0
+        with _LOG_LOCK, open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")

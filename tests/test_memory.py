@@ -7,6 +7,7 @@ up at every call) and checks what the ledger and the caches hold.
 from __future__ import annotations
 
 import gc
+import json
 import threading
 import weakref
 
@@ -216,3 +217,19 @@ def test_page_summaries_of_draws_hold_room_and_keep_no_copy(ledger, monkeypatch)
     cache.bayes_fit(bench, settings, 200, seed)
     cells = 2 * 100 * len(bench.models) * len(bench.tasks)  # chains x draws per chain x M x T
     assert held[3:] == [cache.BAYES_WORK * cells]
+
+
+def test_each_script_run_is_logged_when_the_operator_asks(
+    make_app, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``BENCHUQ_RUN_LOG``: one JSON line per script run (page, outcome, wall and CPU seconds),
+    the server's own latency for ``benchmarks/bench_load.py``; no file when unset."""
+    log = tmp_path / "runs.jsonl"
+    make_app({"data": "sample:toy", "reps": "200"}).run()
+    assert not log.exists()
+    monkeypatch.setenv("BENCHUQ_RUN_LOG", str(log))
+    at = make_app({"data": "sample:toy", "reps": "200"}).run()
+    at.switch_page(page_path("ranks.py")).run()
+    runs = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(r["page"], r["outcome"]) for r in runs] == [("Leaderboard", "done"), ("Ranks", "done")]
+    assert all(r["seconds"] > 0 and 0 <= r["cpu"] for r in runs)
