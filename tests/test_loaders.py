@@ -585,19 +585,6 @@ def test_text_lines_decode_one_line_at_a_time() -> None:
         list(text_lines(Source("s.jsonl", b'{"a": 1}\n{"b": "\xff"}\n')))
 
 
-def test_long_text_columns_encoded_in_halves_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two halves on two threads, dictionaries merged: the same benchmark as one pass."""
-    from benchuq.core.readers import items
-
-    frame = _item_frame(np.random.default_rng(3), n=400)
-    buf = io.BytesIO()
-    frame.to_parquet(buf, row_group_size=97)  # many chunks
-    whole = load_files([("x.parquet", buf.getvalue())])
-    monkeypatch.setattr(items, "ENCODE_SPLIT", 1)
-    halves = load_files([("x.parquet", buf.getvalue())])
-    assert halves.content_hash == whole.content_hash and len(whole.item_tasks[0].items) > 100
-
-
 def test_per_model_shards_hash_their_items_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -626,9 +613,9 @@ def test_per_model_shards_hash_their_items_once(
     seen: list[tuple[int, pa.DataType]] = []
     encode = items._dictionary_encode
 
-    def spy(values: pa.ChunkedArray, **kw: bool) -> tuple[np.ndarray, pa.Array]:
+    def spy(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
         seen.append((len(values), values.type))
-        return encode(values, **kw)
+        return encode(values)
 
     monkeypatch.setattr(items, "_dictionary_encode", spy)
     got = load_path(tmp_path, name="x")
@@ -641,6 +628,59 @@ def test_per_model_shards_hash_their_items_once(
     csv = load_files([("x.csv", text)])
     assert csv.item_tasks[1].items == got.item_tasks[1].items
     assert [n for n, t in seen if t == pa.string()] == [80 * 2]  # A's run, and C's (as "B")
+
+
+def test_models_interleaved_item_by_item_hash_each_run_of_an_item_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The models' rows of each item together (runs of equal names, some broken: a model
+    without an item, one item's last row at the end): the names are hashed once a run, and
+    the table reads as the pandas path (JSON records) reads it."""
+    from benchuq.core.readers import items
+
+    rng = np.random.default_rng(8)
+    rows = [
+        (m, f"t{k % 3}", f"q{k}", float(rng.random() < 0.5))
+        for k in range(600)
+        for m in "ABCD"
+        if not (m == "B" and k % 7 == 0)
+    ]
+    rows.append(rows.pop(10))  # item q2's row of model C (or D) at the end: a broken run
+    frame = pd.DataFrame(rows, columns=["model", "task", "item", "score"])
+    want = load_files([("x.json", frame.to_json(orient="records").encode())])
+    seen: list[int] = []
+    encode = items._dictionary_encode
+
+    def spy(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+        if values.type == pa.string() and len(values) > 3:
+            seen.append(len(values))
+        return encode(values)
+
+    monkeypatch.setattr(items, "_dictionary_encode", spy)
+    got = load_files([("x.csv", frame.to_csv(index=False).encode())])
+    _same(got, want)
+    runs = 1 + int((frame["item"].to_numpy()[1:] != frame["item"].to_numpy()[:-1]).sum())
+    assert seen == [runs] and runs < len(frame) / 3
+
+
+def test_names_that_are_not_utf8_are_refused_with_their_row() -> None:
+    """A CSV byte that is not UTF-8 in a name (Arrow reads that column as binary) and a
+    Parquet binary column: a DataError naming the row, not an Arrow or Unicode exception."""
+    data = bytearray(b"model,task,item,score\nA,t,1,1\nB,t,1,0\n")
+    data[34] = 0x80  # B's item
+    with pytest.raises(DataError, match="not valid UTF-8") as err:
+        load_files([("items.csv", bytes(data))])
+    assert err.value.row == 3
+    items = pa.array([b"1", b"\x80"], pa.binary())
+    table = pa.table({"model": ["A", "B"], "task": ["t", "t"], "item": items, "score": [1, 0]})
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    with pytest.raises(DataError, match="not UTF-8 text") as err:
+        load_files([("x.parquet", buf.getvalue())])
+    assert (err.value.row, err.value.column) == (3, "item")
+    buf = io.BytesIO()
+    pq.write_table(table.set_column(2, "item", pa.array([b"1", b"2"], pa.binary())), buf)
+    assert load_files([("x.parquet", buf.getvalue())]).item_tasks[0].items == ["1", "2"]
 
 
 def test_a_nul_byte_far_into_a_large_table_is_refused_with_its_row(tmp_path: Path) -> None:

@@ -432,6 +432,7 @@ def text_column(table: Table, column: str) -> np.ndarray:
     raw = table.frame[column]
     if raw.dtype == object:
         _check_json_names(table, column, raw)
+        raw = _decoded(table, column, raw)
     values = raw.astype(object).where(raw.notna(), "").astype(str).str.strip().to_numpy(object)
     empty = np.flatnonzero(values == "")
     if empty.size:
@@ -443,6 +444,27 @@ def text_column(table: Table, column: str) -> np.ndarray:
             hint=f"fill in the {column} name or delete the row.",
         )
     return values
+
+
+def _decoded(table: Table, column: str, raw: pd.Series) -> pd.Series:
+    """Bytes cells (a Parquet binary column) as UTF-8 text; bytes that are not UTF-8 are an
+    error naming the row."""
+    at = np.flatnonzero(raw.map(lambda v: isinstance(v, bytes)).to_numpy(bool))
+    if not at.size:
+        return raw
+    out = raw.copy()
+    for i in at:
+        try:
+            out.iloc[i] = raw.iloc[i].decode("utf-8")
+        except UnicodeDecodeError:
+            raise DataError(
+                f"the {column} is not UTF-8 text {ROW_NOTE}.",
+                file=table.name,
+                row=table.row(int(i)),
+                column=column,
+                hint="store the names as UTF-8 text (a string column, not binary).",
+            ) from None
+    return out
 
 
 def _check_json_names(table: Table, column: str, raw: pd.Series) -> None:
@@ -665,6 +687,10 @@ def header_table(src: Source) -> Table | None:
     return Table(src.name, frame, first_row)
 
 
+def _is_bytes(kind: pa.DataType) -> bool:
+    return pa.types.is_binary(kind) or pa.types.is_large_binary(kind)
+
+
 def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTable | None:
     """The columns of ``head`` (after renaming: its one row holds the file's names) read with
     Arrow; text columns of ``few_names`` (ours) come dictionary-encoded. ``None`` if Arrow cannot
@@ -675,6 +701,8 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
         if is_parquet(src):
             metadata = pq.read_metadata(pa.BufferReader(src.data))
             schema = pq.read_schema(pa.BufferReader(src.data))  # as written (categoricals)
+            if any(_is_bytes(schema.field(c).type) for c in theirs):
+                return None  # bytes, maybe not UTF-8: the pandas path names the row
             strings = [
                 columns[c]
                 for c in few_names
@@ -701,6 +729,8 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
             ),
         )
     except (pa.ArrowException, ValueError, KeyError):
+        return None
+    if any(_is_bytes(f.type) for f in table.schema):  # text that is not UTF-8 somewhere
         return None
     first = table.column(columns.get("model", theirs[0]))
     if pa.types.is_dictionary(first.type) and any(
