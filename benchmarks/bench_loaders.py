@@ -7,28 +7,45 @@ validates every cell, builds the score matrices and checks duplicates). Target: 
 ratio stays below 25 at 500,000 rows. The long table is small, so its time is mostly fixed
 per-call overhead; its ratio is printed for information only.
 
+With ``--inspect MB`` it writes a seeded inspect_ai log of about MB megabytes instead
+(``tests/inspect_logs.py``: samples with messages, model events that repeat the conversation,
+scores with explanations; UTF-8 with non-ASCII text) and prints the wall time (best of
+``--repeat``) and the traced peak memory (tracemalloc: Python's allocations, the file's bytes
+included) of ``load_path`` (classify the file, read the samples' ids and scores, build the item
+scores) and of what a user would otherwise write, ``json.loads(path.read_bytes())``, with their
+ratios. ``--turns``/``--words`` set the size of a sample (smaller: more samples per MB).
+
     python benchmarks/bench_loaders.py [--models 20 --tasks 10 --items 2500] [--repeat 3]
+    python benchmarks/bench_loaders.py --inspect 100 [--turns 6 --words 120] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import sys
+import tempfile
 import time
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the shared inspect_ai log generator
 
-from benchuq.core.readers.loaders import load_files
+from inspect_logs import log_of_size  # noqa: E402
+
+from benchuq.core.readers.loaders import load_files, load_path  # noqa: E402
 
 TARGET_RATIO = 25.0
 
 
-def best_of(repeat: int, fn) -> float:
+def best_of(repeat: int, fn: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
@@ -37,13 +54,56 @@ def best_of(repeat: int, fn) -> float:
     return min(times)
 
 
+def traced_peak(fn: Callable[[], object]) -> int:
+    """Peak bytes Python allocated during one call (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def inspect_log(megabytes: float, turns: int, words: int, repeat: int) -> None:
+    """``load_path`` of a seeded inspect_ai log against ``json.loads`` of it (see above)."""
+    data = log_of_size(megabytes, turns=turns, words=words)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "log.json"
+        path.write_bytes(data)
+        del data
+        size = path.stat().st_size
+        samples = len(load_path(path).item_tasks[0].items)
+        print(f"inspect_ai log: {size / 1e6:.1f} MB, {samples:,} samples of {turns} turns")
+        runs = {
+            "json.loads": lambda: json.loads(path.read_bytes()),
+            "load_path": lambda: load_path(path),
+        }
+        wall = {k: best_of(repeat, fn) for k, fn in runs.items()}
+        peak = {k: traced_peak(fn) for k, fn in runs.items()}
+    for k in runs:
+        print(
+            f"{k:10s} wall {wall[k]:6.2f} s   traced peak {peak[k] / 1e6:8.1f} MB "
+            f"({peak[k] / size:.2f} x the file)"
+        )
+    print(
+        f"ratio load_path / json.loads: wall {wall['load_path'] / wall['json.loads']:.2f}, "
+        f"traced peak {peak['load_path'] / peak['json.loads']:.2f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models", type=int, default=20)
     p.add_argument("--tasks", type=int, default=10)
     p.add_argument("--items", type=int, default=2500)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--inspect", type=float, metavar="MB", help="an inspect_ai log of MB MB")
+    p.add_argument("--turns", type=int, default=6)
+    p.add_argument("--words", type=int, default=120)
     a = p.parse_args(argv)
+    if a.inspect:
+        inspect_log(a.inspect, a.turns, a.words, a.repeat)
+        return 0
     rng = np.random.default_rng(0)
     M, T, L = a.models, a.tasks, a.items
     frame = pd.DataFrame(

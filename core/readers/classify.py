@@ -28,7 +28,12 @@ import pandas as pd
 from benchuq.core.data import DataError
 from benchuq.core.readers.helm import helm_kind
 from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS
-from benchuq.core.readers.judged import is_alpaca, is_alpaca_leaderboard, is_inspect
+from benchuq.core.readers.judged import (
+    is_alpaca,
+    is_alpaca_leaderboard,
+    is_inspect,
+    is_inspect_log,
+)
 from benchuq.core.readers.lm_eval import is_results
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE
 from benchuq.core.readers.long import apply_aliases
@@ -106,6 +111,8 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
         return File(src, "other", reason="not text (binary)")
     obj = None
     if looks_like_json(src) and suffix != ".jsonl":
+        if is_inspect_log(src):  # its samples are read later, one at a time
+            return File(src, "inspect")
         try:
             obj = parse_json(src)
         except DataError:
@@ -164,6 +171,8 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
     if is_parquet(src):
         return _table_kind(src, read_table(src), columns)
     if looks_like_json(src):
+        if obj is None and is_inspect_log(src):  # not parsed whole (issue 18)
+            return File(src, "inspect")
         obj = parse_json(src) if obj is None else obj
         if is_results(obj):
             return File(src, "lm_eval", obj=obj)

@@ -11,7 +11,9 @@ errors of the one task.
 inspect_ai logs (JSON): model = ``eval.model``, task = ``eval.task``, item = sample ``id``; score
 values C/I/P/N -> 1/0/0.5/0, numbers and booleans as they are; the first scorer is used (a note
 names it when there are several); several epochs of one sample are averaged; a status other than
-``success`` is reported in the notes.
+``success`` is reported in the notes. A log is read a value at a time (:func:`table.pruned_json`):
+of each sample only its ``id`` and its scorers' ``value`` are kept; its messages, events and the
+rest are skipped without being built.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.table import (
     ROW_NOTE,
+    Shape,
     Source,
     Table,
     number_column,
     parse_json,
+    pruned_json,
     records_table,
     require_columns,
     text_column,
@@ -45,11 +49,19 @@ __all__ = [
     "is_alpaca",
     "is_alpaca_leaderboard",
     "is_inspect",
+    "is_inspect_log",
 ]
 
 ALPACA_TASK = "alpaca_eval"
 ALPACA_COLUMNS = ("generator_2", "preference")
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+#: What inspect_benchmark reads of a log, and what classify reads to recognise one.
+INSPECT_LOG: dict[str, Shape] = {
+    "eval": {"model": "value", "task": "value"},
+    "status": "value",
+    "samples": [{"id": "value", "scores": {"*": {"value": "value"}}}],
+}
+INSPECT_HEAD: dict[str, Shape] = {"eval": {}, "status": "value"}
 
 
 def is_alpaca(columns: set[str]) -> bool:
@@ -150,9 +162,16 @@ def is_inspect(obj: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "status" in obj
 
 
+def is_inspect_log(src: Source) -> bool:
+    """Whether a file is an inspect_ai eval log, read without building its samples (``False``
+    for a file :func:`table.pruned_json` cannot read: parsed whole, it words the error)."""
+    return is_inspect(pruned_json(src, INSPECT_HEAD))
+
+
 def inspect_benchmark(src: Source, *, metric: str | None = None) -> Benchmark:
     """An inspect_ai eval log -> item scores of one model and task."""
-    obj = parse_json(src)
+    obj: object = pruned_json(src, INSPECT_LOG)
+    obj = parse_json(src) if obj is None else obj  # not an object, or malformed: worded there
     if not is_inspect(obj):
         raise DataError(
             "not an inspect_ai eval log (no 'eval' and 'status').",
