@@ -12,8 +12,9 @@ budget: every cache that grows with the data, and the working memory of every co
 draws or of a summary of them, is within ``BENCHUQ_CACHE_MB`` whatever the sessions ask
 (``dashboard.ledger``; one request bigger than the budget runs alone), and freed memory goes
 back to the system, so RSS during and after should be below base + budget. Also prints the
-server's CPU time (the sessions' browser pages share the machine). ``--arena-max N`` sets
-glibc's ``MALLOC_ARENA_MAX`` for the server (to compare).
+server's CPU time and its own script runs per page (``BENCHUQ_RUN_LOG``: wall and CPU seconds,
+without the browsers, which share the machine). ``--arena-max N`` sets glibc's
+``MALLOC_ARENA_MAX`` for the server (to compare).
 
 Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 512]``.
 """
@@ -22,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -145,6 +148,28 @@ async def drive(url: str, sessions: int, seconds: float) -> tuple[dict, list]:
     return times, errors
 
 
+def percentiles(ts: list[float]) -> str:
+    q = statistics.quantiles(ts, n=100) if len(ts) > 1 else ts * 99
+    return f"p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  p99 {q[98]:6.2f} s  max {max(ts):6.2f} s"
+
+
+def server_runs(log: Path) -> None:
+    """The server's own script runs per page (``BENCHUQ_RUN_LOG``): wall seconds of the runs
+    that finished, their CPU, their wait for memory room, and how many were ended early
+    (replaced by a newer run, or their session closed)."""
+    runs = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    print("server script runs (the server's latency, without the browsers):")
+    for page in sorted({r["page"] for r in runs}):
+        done = [r for r in runs if r["page"] == page and r["outcome"] == "done"]
+        ended = sum(r["page"] == page and r["outcome"] != "done" for r in runs)
+        if done:
+            cpu = statistics.median(r["cpu"] for r in done)
+            wait = statistics.median(r["memory_wait"] for r in done)
+            print(f"  {page[:24]:24s} n={len(done):4d}  {percentiles([r['seconds'] for r in done])}"
+                  f"  CPU p50 {cpu:5.2f} s  memory wait p50 {wait:5.2f} s  "
+                  f"ended early {ended}")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=25)
@@ -153,7 +178,8 @@ def main() -> None:
     ap.add_argument("--settle", type=float, default=30.0, help="seconds after the sessions")
     ap.add_argument("--arena-max", type=int, default=None, help="MALLOC_ARENA_MAX of the server")
     args = ap.parse_args()
-    env = {"BENCHUQ_CACHE_MB": str(args.cache_mb)}
+    runs = Path(tempfile.mkdtemp(prefix="bench_load_")) / "runs.jsonl"
+    env = {"BENCHUQ_CACHE_MB": str(args.cache_mb), "BENCHUQ_RUN_LOG": str(runs)}
     if args.arena_max is not None:
         env["MALLOC_ARENA_MAX"] = str(args.arena_max)
     load_before = os.getloadavg()
@@ -173,6 +199,7 @@ def main() -> None:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
+        runs.unlink(missing_ok=True)  # the warm-up's runs are not counted
         t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
         times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
         wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
@@ -189,10 +216,10 @@ def main() -> None:
     )
     print(f"server CPU {cpu:.0f} s in {wall:.0f} s wall: {cpu / wall / os.cpu_count():.0%} of the "
           "machine (the rest: the sessions' browser pages)")  # fmt: skip
+    print("browser actions (to the page idle in chromium, on the same 2 cores):")
     for action, ts in sorted(times.items()):
-        q = statistics.quantiles(ts, n=100) if len(ts) > 1 else ts * 99
-        print(f"  {action:7s} n={len(ts):4d}  p50 {q[49]:6.2f} s  p95 {q[94]:6.2f} s  "
-              f"p99 {q[98]:6.2f} s  max {max(ts):6.2f} s")  # fmt: skip
+        print(f"  {action:7s} n={len(ts):4d}  {percentiles(ts)}")
+    server_runs(runs)
     bound = before + args.cache_mb
     print(f"server RSS: bare server {bare:.0f} MB; before (base: every page used once) "
           f"{before:.0f} MB, peak {max(peak):.0f} MB, after {after:.0f} MB; "

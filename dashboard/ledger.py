@@ -35,7 +35,15 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-__all__ = ["ByteLedger", "budgeted", "cache_bytes", "sizeof", "trim", "trim_every"]
+__all__ = [
+    "ByteLedger",
+    "budgeted",
+    "cache_bytes",
+    "sizeof",
+    "trim",
+    "trim_every",
+    "waited_seconds",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,6 +125,15 @@ def trim_every(seconds: float) -> threading.Thread:
     return thread
 
 
+_WAITED = threading.local()  # seconds this thread waited for room (ByteLedger.reserve)
+
+
+def waited_seconds() -> float:
+    """Seconds this thread has waited in :meth:`ByteLedger.reserve` for other work's room
+    (a script run's share: the difference over the run, ``dashboard.runtime.run_logged``)."""
+    return float(getattr(_WAITED, "seconds", 0.0))
+
+
 class ByteLedger:
     """Least-recently-used accounting of cached bytes and of work in flight; evicts over
     ``budget`` bytes."""
@@ -186,10 +203,12 @@ class ByteLedger:
         server's memory stays near base + budget however many sessions ask at once.
         """
         mine = getattr(self._mine, "held", 0)
+        t0 = time.perf_counter()
         with self._room:
             self._apply_dropped()
             while self._held > mine and self._held + nbytes > self.budget:
                 self._room.wait()
+            _WAITED.seconds = waited_seconds() + time.perf_counter() - t0
             self._held += nbytes
             victims = self._over_budget(keep=0)
         self._mine.held = mine + nbytes

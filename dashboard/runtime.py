@@ -23,6 +23,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from benchuq.core.budget import stop_when
+from benchuq.dashboard.ledger import waited_seconds
 
 WHY = "its browser session ended"
 
@@ -50,15 +51,16 @@ _LOG_LOCK = threading.Lock()
 
 @contextmanager
 def run_logged(page: Callable[[], str]) -> Iterator[None]:
-    """Append the script run's ``page``, ``outcome`` (``done``, or the exception that ended it:
-    Streamlit ends a run it replaces with one) and its ``seconds`` of wall and ``cpu`` time (its
-    thread's) to the file named by ``BENCHUQ_RUN_LOG``, one JSON line; nothing when unset. The
-    server's own latency, apart from the browsers' (``benchmarks/bench_load.py``)."""
+    """Append one JSON line per script run to the file named by ``BENCHUQ_RUN_LOG`` (nothing
+    when unset): its ``page``; ``outcome`` (``done``, or the exception that ended it: Streamlit
+    ends a run it replaces with one); ``seconds`` of wall and ``cpu`` time (its thread's); and
+    ``memory_wait``, the seconds it waited for room in the byte ledger. The server's own
+    latency, apart from the browsers' (``benchmarks/bench_load.py``)."""
     path = os.environ.get(RUN_LOG)
     if not path:
         yield
         return
-    t0, c0 = time.perf_counter(), time.thread_time()
+    t0, c0, w0 = time.perf_counter(), time.thread_time(), waited_seconds()
     outcome = "done"
     try:
         yield
@@ -66,7 +68,12 @@ def run_logged(page: Callable[[], str]) -> Iterator[None]:
         outcome = type(err).__name__
         raise
     finally:
-        line = {"page": page(), "outcome": outcome, "seconds": time.perf_counter() - t0}
-        line["cpu"] = time.thread_time() - c0
+        line = {
+            "page": page(),
+            "outcome": outcome,
+            "seconds": time.perf_counter() - t0,
+            "cpu": time.thread_time() - c0,
+            "memory_wait": waited_seconds() - w0,
+        }
         with _LOG_LOCK, open(path, "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
