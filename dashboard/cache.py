@@ -19,7 +19,6 @@ parameter.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
 import weakref
@@ -141,7 +140,7 @@ def _bayes_fit(
     _bench: Benchmark,
 ) -> bayes.BayesFit:
     specs = parse_prior_specs(list(priors), _bench.models)
-    with working(BAYES_WORK * chains * draws * len(_bench.models) * len(_bench.tasks)):
+    with LEDGER.reserve(BAYES_WORK * chains * draws * len(_bench.models) * len(_bench.tasks)):
         return bayes.fit(
             _bench,
             priors=specs,
@@ -319,22 +318,13 @@ RANKS_WORK = 4 * 8
 SUMMARY_WORK = 3 * 8
 
 
-def working(nbytes: int) -> contextlib.AbstractContextManager[None]:
-    """Hold ``nbytes`` of the ledger's room while computing (``ByteLedger.reserve``)."""
-    return LEDGER.reserve(nbytes)
-
-
-def _cells(draws: Draws) -> int:
-    return int(draws.values.size)
-
-
 @budgeted
 @st.cache_resource(max_entries=64, show_spinner="Computing draws (cached afterwards)…")
 def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     m = METHODS[method]
-    with working(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
+    with LEDGER.reserve(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
         if m.settings is None:
             return m.run(_bench, reps, seed)
         return m.run(_bench, reps, seed, settings)
@@ -346,7 +336,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
-    with working(NORMALIZE_WORK * _cells(draws)):
+    with LEDGER.reserve(NORMALIZE_WORK * draws.values.size):
         return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
@@ -380,7 +370,7 @@ def rank_aggregations(
     """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
     check_pairs(_draws_all.reps, len(models), what="rank comparisons")
     shown = _draws_all.select_models(list(models))
-    with working(RANKS_WORK * _cells(shown)):
+    with LEDGER.reserve(RANKS_WORK * shown.values.size):
         return summaries.rank_aggregations(shown, level=level)
 
 
@@ -391,7 +381,7 @@ def leaderboard_table(
 ) -> pd.DataFrame:
     """``views.leaderboard_table`` of the shown models at ``level`` and category ``weights``."""
     shown = _draws_all.select_models(list(models))
-    with working(SUMMARY_WORK * _cells(shown)):
+    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
         return views.leaderboard_table(shown, level, np.asarray(weights, dtype=float))
 
 
@@ -435,7 +425,7 @@ def best_map(
 ) -> BestProbabilityMap:
     """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
     shown = _draws.select_models(list(models))
-    with working(SUMMARY_WORK * _cells(shown)):
+    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
         moments = moments_from_draws(shown, mapping=map_categories(cats))
         return best_probability_map(moments, resolution=40)
 
@@ -456,7 +446,7 @@ def draw_moments(
 ) -> CategoryMoments:
     """Category means and covariances from draws (paired: the models' correlation too)."""
     shown = _d.select_models(list(models))
-    with working(SUMMARY_WORK * _cells(shown)):
+    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
         return moments_from_draws(shown, mapping=dict(mapping))
 
 
@@ -664,7 +654,7 @@ def report_findings(
     fit's ``_diagnostics``, part of the draws ``key``)."""
     shown = _draws_all.select_models(list(models))
     scale, suffix = display
-    with working(SUMMARY_WORK * _cells(shown)):
+    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
         return core_report.findings(
             _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
