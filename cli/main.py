@@ -23,6 +23,7 @@ __all__ = ["UsageError", "build_parser", "main"]
 SUBCOMMANDS: tuple[str, ...] = (
     "leaderboard",
     "compare",
+    "diff",
     "ranks",
     "epp",
     "weights",
