@@ -38,6 +38,7 @@ from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.budget import check_cells, check_pairs
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.diff import DiffResult, diff
 from benchuq.core.dominance import (
     BestProbabilityMap,
     CategoryMoments,
@@ -659,3 +660,41 @@ def report_findings(
             _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
         )  # fmt: skip
+
+
+@st.cache_resource(max_entries=64, show_spinner="Comparing the two runs…")
+def _two_runs(
+    key: tuple[str, str, str, str, float, float, bool, int, int],
+    _base: Benchmark,
+    _candidate: Benchmark,
+) -> DiffResult:
+    _, _, base_model, candidate_model, level, margin, sequential, reps, seed = key
+    return diff(
+        _base,
+        _candidate,
+        base_model=base_model,
+        candidate_model=candidate_model,
+        level=level,
+        margin=margin,
+        sequential=sequential,
+        reps=reps,
+        seed=seed,
+    )
+
+
+def two_runs(
+    base: Benchmark,
+    candidate: Benchmark,
+    *,
+    base_model: str,
+    candidate_model: str,
+    level: float,
+    margin: float,
+    sequential: bool,
+    reps: int,
+    seed: int,
+) -> DiffResult:
+    """``core.diff.diff`` of two runs (a model of each data set), cached by content."""
+    key = (base.content_hash, candidate.content_hash, base_model, candidate_model, float(level),
+           float(margin), bool(sequential), int(reps), int(seed))  # fmt: skip
+    return _two_runs(key, base, candidate)

@@ -1,0 +1,85 @@
+"""Two runs page (METHODS 11): pure figure and tables, and the page through AppTest."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import page_path
+from diff_data import bench_of, binary_pair
+
+from benchuq.core.diff import diff
+from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures_diff import difference_figure
+from benchuq.dashboard.views_diff import counts_table, errors_table, results_table
+
+PAIR = {"base_model": "base", "candidate_model": "candidate"}
+
+
+@pytest.fixture(scope="module")
+def result():
+    rng = np.random.default_rng(0)
+    tasks = [binary_pair(800, rng, drop=0.06), binary_pair(800, rng), binary_pair(12, rng)]
+    return diff(bench_of(tasks), **PAIR, margin=0.02, reps=300)
+
+
+def test_figure_draws_intervals_zero_and_margin(result) -> None:
+    fig = difference_figure(result, FigureOptions(scale=100, unit="points"))
+    spec = fig.to_plotly_json()
+    ys = [y for trace in spec["data"] for y in trace["y"]]
+    assert sorted(ys) == ["overall", "t0", "t1", "t2"]
+    worse = next(t for t in spec["data"] if t["name"] == "worse")
+    assert "t0" in worse["y"]
+    shapes = spec["layout"]["shapes"]
+    assert any(s.get("x0") == pytest.approx(-2.0) and s.get("x1") == pytest.approx(2.0)
+               for s in shapes)  # fmt: skip
+    assert "simultaneous" in spec["layout"]["title"]["text"]
+
+
+def test_tables(result) -> None:
+    counts = counts_table(result)
+    assert counts["paired items"].tolist() == [800, 800, 12, 1612]
+    table = results_table(result, 100)
+    assert table.loc[0, "verdict"] == "worse" and table.loc[0, "difference"] < 0
+    errors = errors_table(result, 100)
+    assert (errors["difference, paired"] < errors["difference, unpaired"]).all()
+
+
+def _open(make_app, query: dict[str, str]):
+    at = make_app({"reps": "200", "data": "sample:alpaca_eval", **query}).run()
+    at.switch_page(page_path("two_runs.py")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def test_page_from_a_link_shows_verdict_chart_counts_and_errors(make_app) -> None:
+    at = _open(
+        make_app,
+        {"runs_base": "alpaca-7b", "runs_candidate": "claude-2.1", "runs_margin": "1"},
+    )
+    assert at.title[0].value == "Two runs"
+    assert "Better" in at.success[0].value and "paired bootstrap" in at.success[0].value
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert {t["name"] for t in chart["data"]} == {"better"}
+    counts, results, errors = (d.value for d in at.dataframe)
+    assert counts["paired items"].iloc[-1] > 800
+    assert results["verdict"].iloc[-1] == "better"
+    assert errors["design effect"].iloc[-1] > 0
+    at.toggle(key="runs_sequential").set_value(True).run()
+    assert "confidence sequence" in at.success[0].value
+    assert at.query_params["runs_sequential"] == "on"
+    assert at.query_params["runs_base"] == "alpaca-7b"
+
+
+def test_same_model_twice_asks_for_two_runs(make_app) -> None:
+    at = _open(make_app, {"runs_base": "alpaca-7b", "runs_candidate": "alpaca-7b"})
+    assert "two different runs" in at.warning[0].value
+
+
+def test_counts_data_is_refused_in_words(make_app) -> None:
+    at = make_app({"reps": "200", "data": "sample:toy"}).run()
+    at.switch_page(page_path("two_runs.py")).run()
+    assert not at.exception
+    assert "item by item" in at.error[0].value
