@@ -83,3 +83,24 @@ def test_counts_data_is_refused_in_words(make_app) -> None:
     at.switch_page(page_path("two_runs.py")).run()
     assert not at.exception
     assert "item by item" in at.error[0].value
+
+
+def test_report_gains_a_two_runs_section(make_app) -> None:
+    at = _open(make_app, {"runs_base": "alpaca-7b", "runs_candidate": "claude-2.1"})
+    at.switch_page(page_path("report.py")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    heads = [h.value for h in at.subheader]
+    assert any(h.startswith("Two runs") and "claude" in h for h in heads), heads
+
+
+def test_report_html_section(result) -> None:
+    from benchuq.dashboard.report import two_runs_html
+
+    def svg(fig: object) -> bytes:
+        return b'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="300"></svg>'
+
+    fig = difference_figure(result, FigureOptions())
+    doc = two_runs_html(result, fig, svg, scale=100)
+    assert doc.startswith("<h2>Two runs: candidate vs base base</h2>")
+    assert "Worse" in doc and "t0" in doc and doc.count("<tr>") == 5
+    assert "items both runs scored" in doc
