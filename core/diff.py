@@ -1,4 +1,4 @@
-"""Did it get better? Two runs compared item by item (METHODS 11, issue 27).
+"""Did it get better? Two runs compared item by item (METHODS 12, issue 27).
 
 :func:`diff` aligns a base and a candidate run on (task, item id), counts the items only one run
 has, and tests the paired difference ``d = candidate - base`` per task and overall:
@@ -25,9 +25,10 @@ from dataclasses import dataclass, fields
 from typing import Literal, get_args
 
 import numpy as np
+import pyarrow.compute as pc
 from scipy import stats
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, DataError, ItemTask, Labels
 from benchuq.core.maxt import max_t
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 
@@ -52,7 +53,7 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 FailOn = Literal["worse", "inferior", "difference", "never"]
 FAIL_ON: tuple[str, ...] = get_args(FailOn)
 #: Below this many items (clusters) in a task the bootstrap's intervals are too short; the
-#: sign-flip randomization test holds its level at any size (METHODS 11).
+#: sign-flip randomization test holds its level at any size (METHODS 12).
 FEW_UNITS = 30
 #: Up to this many units every sign flip is enumerated (exact p-value); above, random flips.
 EXACT_FLIPS = 16
@@ -231,7 +232,7 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     the p-value is the two-sided exact binomial test of ``c ~ Bin(m, 1/2)`` (equal to
     ``scipy.stats.binomtest(c, m)``); the interval for ``d = (c - b) / n`` is the Clopper–Pearson
     interval ``[pi_lo, pi_hi]`` of the discordant split mapped by ``(m / n)(2 pi - 1)``,
-    conditional on ``m`` (METHODS 11). It excludes 0 exactly when ``p <= 1 - level``.
+    conditional on ``m`` (METHODS 12). It excludes 0 exactly when ``p <= 1 - level``.
     """
     level = check_level(level)
     b_right = np.asarray(base) > 0.5
@@ -333,7 +334,7 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
     The predictable plug-in empirical-Bernstein sequence of Waudby-Smith & Ramdas (2024,
     Theorem 2, two-sided with ``alpha / 2`` per side), with ``lambda_t`` capped at 1/2, as a
     running intersection. Returns ``(low, high)`` after each observation: with probability at
-    least ``level`` every one of them holds the mean at once (METHODS 11).
+    least ``level`` every one of them holds the mean at once (METHODS 12).
     """
     x = np.asarray(x, float)
     t = np.arange(1, len(x) + 1, dtype=float)
@@ -420,19 +421,33 @@ def _row(it: ItemTask, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return scores, k, q
 
 
+def _matching(
+    items_b: Labels, items_c: Labels, ok_b: np.ndarray, ok_c: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Positions ``(ib, ic)`` of the item ids both runs scored, in the base run's order (a hash
+    join on the ids; identical id lists, the usual case, need none)."""
+    names_b, names_c = items_b._strings(), items_c._strings()
+    if len(names_b) == len(names_c) and names_b.equals(names_c):
+        both = np.flatnonzero(ok_b & ok_c)
+        return both, both
+    where = pc.index_in(names_b, value_set=names_c)  # base item -> its candidate position
+    ic = np.asarray(where.fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    found = ic >= 0
+    found[found] = ok_c[ic[found]]
+    ib = np.flatnonzero(found & ok_b)
+    return ib, ic[ib]
+
+
 def _align(task: str, base: ItemTask, b: int, candidate: ItemTask, c: int) -> _Pair:
     sb, kb, qb = _row(base, b)
     sc, kc, qc = _row(candidate, c)
-    ids_b, ids_c = np.asarray(base.items, dtype=object), np.asarray(candidate.items, dtype=object)
     ok_b, ok_c = ~np.isnan(sb), ~np.isnan(sc)
-    common, ib, ic = np.intersect1d(ids_b[ok_b], ids_c[ok_c], return_indices=True)
-    ib, ic = np.flatnonzero(ok_b)[ib], np.flatnonzero(ok_c)[ic]
-    order = np.argsort(ib, kind="stable")  # the base run's item order (arrival order)
-    ib, ic = ib[order], ic[order]
+    ib, ic = _matching(base.items, candidate.items, ok_b, ok_c)
+    common = len(ib)
     cluster = base.cluster if base.cluster is not None else candidate.cluster
     if cluster is not None:
-        codes = np.asarray(cluster, dtype=object)[ib if base.cluster is not None else ic]
-        _, units = np.unique(codes, return_inverse=True)
+        codes = np.asarray(cluster.codes if cluster.codes is not None else np.arange(len(cluster)))
+        _, units = np.unique(codes[ib if base.cluster is not None else ic], return_inverse=True)
     else:
         units = np.arange(len(ib))
     answers_one = (
@@ -448,8 +463,8 @@ def _align(task: str, base: ItemTask, b: int, candidate: ItemTask, c: int) -> _P
         candidate_sq=qc[ic],
         units=units.astype(np.int64),
         n_units=int(units.max()) + 1 if len(units) else 0,
-        n_base_only=int(ok_b.sum()) - len(common),
-        n_candidate_only=int(ok_c.sum()) - len(common),
+        n_base_only=int(ok_b.sum()) - common,
+        n_candidate_only=int(ok_c.sum()) - common,
         binary_single=base.binary and candidate.binary and answers_one and cluster is None,
     )
 
@@ -466,11 +481,11 @@ def _clustered_se(x: np.ndarray, units: np.ndarray, k: int) -> float:
 
 def _naive_se(mean: np.ndarray, answers: np.ndarray, sq: np.ndarray) -> float:
     """SE of the answer mean with every answer an independent item (a harness's ``stderr``)."""
-    N = answers.sum()
+    N = float(np.sum(answers))
     if N < 2:
         return np.nan
-    m = float(answers @ mean) / N
-    var = max(float(answers @ sq) / N - m * m, 0.0) * N / (N - 1)
+    m = float(np.sum(answers * mean)) / N
+    var = max(float(np.sum(answers * sq)) / N - m * m, 0.0) * N / (N - 1)
     return float(np.sqrt(var / N))
 
 
@@ -512,7 +527,11 @@ def _bootstrap_task(p: _Pair, reps: int, rng: np.random.Generator) -> np.ndarray
     d = p.candidate - p.base
     sums = np.bincount(p.units, weights=d, minlength=p.n_units)
     sizes = np.bincount(p.units, minlength=p.n_units).astype(float)
-    keys, counts = np.unique(np.stack([sums, sizes], axis=1), axis=0, return_counts=True)
+    if np.all(sizes == sizes[0]):  # items (or equal clusters): the kinds are the sums
+        kinds, counts = np.unique(sums, return_counts=True)
+        keys = np.stack([kinds, np.full(len(kinds), sizes[0])], axis=1)
+    else:
+        keys, counts = np.unique(np.stack([sums, sizes], axis=1), axis=0, return_counts=True)
     out = np.empty(reps)
     if len(keys) <= _FEW_KINDS:  # multinomial counts over the kinds of unit
         prob = counts / counts.sum()
@@ -564,7 +583,7 @@ def diff(
     reps: int = 2000,
     seed: int = 0,
 ) -> DiffResult:
-    """Candidate minus base, item by item, per task and overall (METHODS 11).
+    """Candidate minus base, item by item, per task and overall (METHODS 12).
 
     Parameters
     ----------

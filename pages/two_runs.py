@@ -1,4 +1,4 @@
-"""Two runs: did it get better? Candidate minus base, item by item (METHODS 11)."""
+"""Two runs: did it get better? Candidate minus base, item by item (METHODS 12)."""
 
 import streamlit as st
 
