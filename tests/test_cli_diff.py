@@ -142,3 +142,29 @@ def test_one_data_set_with_base_and_candidate_and_markdown(
     assert "standard errors" in out and "design effect" in out and code == 0
     code, _, err = run([*argv[:2], "--base", "old", "--candidate", "nobody"], capsys)
     assert code == 2 and "nobody" in err
+
+
+def test_the_readme_ci_recipe_fails_the_job_on_a_regression(tmp_path: Path) -> None:
+    import os
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    block = re.search(r"- name: Did the change make it worse\?\n  run: \|\n(.*?)```", readme, re.S)
+    assert block is not None
+    script = "\n".join(line.removeprefix("    ") for line in block.group(1).splitlines())
+    rng = np.random.default_rng(3)
+    for drop, expected in ((0.08, 1), (-0.02, 0)):
+        b, c = binary_pair(3000, rng, agree=0.9, drop=drop)
+        for folder, x in (("baseline", b), ("results", c)):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            long_csv(tmp_path / folder / "run.csv", "m", {"qa": x})
+        summary = tmp_path / "summary.md"
+        summary.write_text("")
+        env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary),
+               "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}  # fmt: skip
+        done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == expected, done.stderr
+        assert "| task | base | candidate |" in summary.read_text()
