@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
             _load(args, args.data),
             base_model=args.base,
             candidate_model=args.candidate,
-            **options,  # type: ignore[arg-type]
+            **options,
         )
     else:
         result = diff(
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             _load(args, [args.data[1]]),
             base_model=args.base,
             candidate_model=args.candidate,
-            **options,  # type: ignore[arg-type]
+            **options,
         )
     code = exit_code(result, args.fail_on, per_task=args.per_task)
     output = "json" if args.json else args.output

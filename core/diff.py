@@ -20,7 +20,7 @@ Verdicts follow from the interval and the margin, in this order: ``better``, ``w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal, get_args
 
@@ -355,17 +355,17 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
     return low, high
 
 
-def _sequential(d: np.ndarray, *, level: float) -> _Test:
-    """The confidence sequence of the paired differences ``d`` in ``[-1, 1]`` (as ``(d+1)/2``)
-    at its last look, with the anytime-valid p-value (smallest ``1 - level`` excluding 0)."""
-    est = float(d.mean()) if len(d) else np.nan
-    if len(d) == 0:
-        return _Test(np.nan, np.nan, np.nan, np.nan, "confidence sequence", True)
-    x = (d + 1.0) / 2.0
+def _sequence_ends(d: np.ndarray, level: float) -> tuple[float, float]:
+    """The last look of the confidence sequence of differences ``d`` in ``[-1, 1]``."""
+    lo, hi = confidence_sequence((d + 1.0) / 2.0, level=level)
+    return 2 * float(lo[-1]) - 1, 2 * float(hi[-1]) - 1
 
-    def bounds(lev: float) -> tuple[float, float]:
-        lo, hi = confidence_sequence(x, level=lev)
-        return 2 * float(lo[-1]) - 1, 2 * float(hi[-1]) - 1
+
+def _anytime(
+    bounds: Callable[[float], tuple[float, float]], level: float
+) -> tuple[float, float, float]:
+    """The ends ``bounds(level)`` and the anytime-valid p-value: the smallest ``1 - level`` whose
+    sequence excludes 0 (bisection on its log), made to agree with the ends at ``level``."""
 
     def excludes(a: float) -> bool:
         lo, hi = bounds(1.0 - a)
@@ -383,13 +383,19 @@ def _sequential(d: np.ndarray, *, level: float) -> _Test:
             mid = 0.5 * (small + large)
             small, large = (small, mid) if excludes(float(np.exp(mid))) else (mid, large)
         p = float(np.exp(large))
-    if lo > 0 or hi < 0:
-        p = min(p, alpha)
-    else:
-        p = max(p, float(np.nextafter(alpha, 1.0)))
+    p = min(p, alpha) if (lo > 0 or hi < 0) else max(p, float(np.nextafter(alpha, 1.0)))
+    return lo, hi, p
+
+
+def _sequential(d: np.ndarray, *, level: float) -> _Test:
+    """The confidence sequence of the paired differences ``d`` in ``[-1, 1]`` at its last
+    look, with the anytime-valid p-value."""
+    if len(d) == 0:
+        return _Test(np.nan, np.nan, np.nan, np.nan, "confidence sequence", True)
+    lo, hi, p = _anytime(lambda lev: _sequence_ends(d, lev), level)
     extreme, _ = confidence_sequence(np.ones(len(d)), level=level)
     too_few = not (extreme[-1] > 0.5)
-    return _Test(est, lo, hi, p, "confidence sequence (empirical Bernstein)", too_few)
+    return _Test(float(d.mean()), lo, hi, p, "confidence sequence (empirical Bernstein)", too_few)
 
 
 # ---- alignment -------------------------------------------------------------------------------
@@ -675,14 +681,15 @@ def diff(
     tests: list[_Test | None] = []
     boot: dict[int, np.ndarray] = {}
     for j, p in enumerate(pairs):
-        d = p.candidate - p.base
         if sequential:
-            unit_d = np.bincount(p.units, weights=d) / np.bincount(p.units)
-            tests.append(_sequential(unit_d, level=task_level))
+            tests.append(_sequential(_unit_means(p), level=task_level))
         elif p.binary_single:
             tests.append(mcnemar(p.base, p.candidate, level=task_level))
         elif p.n_units < FEW_UNITS:
-            tests.append(_flip(p, [1.0], level=task_level, bound=bound, seed=seed + j))
+            size = np.bincount(p.units, minlength=p.n_units)
+            test = sign_flip(_unit_means(p), size / size.sum(), level=task_level, bound=bound,
+                             seed=seed + j)  # fmt: skip
+            tests.append(test)
         else:
             tests.append(None)
             boot[j] = _bootstrap_task(p, reps, rng)
@@ -745,11 +752,12 @@ def _weights(weights: Mapping[str, float] | None, tasks: list[str]) -> np.ndarra
     return w / w.sum()
 
 
-def _flip(p: _Pair, share: Sequence[float], *, level: float, bound: float, seed: int) -> _Test:
+def _unit_means(p: _Pair) -> np.ndarray:
+    """Each unit's (item's or cluster's) mean difference."""
     d = p.candidate - p.base
-    sums = np.bincount(p.units, weights=d, minlength=p.n_units)
-    size = np.bincount(p.units, minlength=p.n_units)
-    return sign_flip(sums / size, share[0] * size / size.sum(), level=level, bound=bound, seed=seed)
+    return np.bincount(p.units, weights=d, minlength=p.n_units) / np.bincount(
+        p.units, minlength=p.n_units
+    )
 
 
 def _overall(
@@ -772,24 +780,26 @@ def _overall(
         return _make_row("overall", pairs, [1.0], t, t.p_value, level, margin, points)
     est = float(sum(wt * r.difference for wt, r in zip(w, rows, strict=True)))
     if sequential:  # per-task sequences hold simultaneously: their weighted sum holds too
-        lo = float(sum(wt * r.low for wt, r in zip(w, rows, strict=True)))
-        hi = float(sum(wt * r.high for wt, r in zip(w, rows, strict=True)))
-        p = min(1.0, min(r.p_value for r in rows)) if (lo > 0 or hi < 0) else 1.0
-        p = p if (lo > 0 or hi < 0) == (p <= 1 - level) else max(p, np.nextafter(1 - level, 1))
+        diffs = [_unit_means(pair) for pair in pairs]
+
+        def bounds(lev: float) -> tuple[float, float]:
+            ends = np.array([_sequence_ends(d, lev ** (1.0 / len(diffs))) for d in diffs])
+            return float(w @ ends[:, 0]), float(w @ ends[:, 1])
+
+        lo, hi, p = _anytime(bounds, level)
         too_few = all(r.too_few for r in rows)
         t = _Test(est, lo, hi, p, "confidence sequences (sum over tasks)", too_few)
-    elif min(p.n_units for p in pairs) < FEW_UNITS:  # a small task: sign flips over all units
+    elif min(pair.n_units for pair in pairs) < FEW_UNITS:  # a small task: flips over all units
         vals, wts = [], []
-        for p, wt in zip(pairs, w, strict=True):
-            d = p.candidate - p.base
-            size = np.bincount(p.units, minlength=p.n_units)
-            vals.append(np.bincount(p.units, weights=d, minlength=p.n_units) / size)
+        for pair, wt in zip(pairs, w, strict=True):
+            size = np.bincount(pair.units, minlength=pair.n_units)
+            vals.append(_unit_means(pair))
             wts.append(wt * size / size.sum())
         t = sign_flip(
             np.concatenate(vals), np.concatenate(wts), level=level, bound=bound, seed=seed
         )
     else:
-        draws = sum(wt * _bootstrap_task(p, reps, rng) for p, wt in zip(pairs, w, strict=True))
+        draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
         mt = max_t(np.asarray(draws)[:, None], np.array([est]), level)
         t = _Test(
             est,

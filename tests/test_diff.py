@@ -236,3 +236,14 @@ def test_sign_flip_is_exact_for_few_units() -> None:
     # 6 units all positive: the exact p-value is 2 / 2**6
     t = sign_flip(np.full(6, 0.5), np.full(6, 1 / 6), level=0.95, bound=1.0)
     assert t.p_value == pytest.approx(2 / 64) and t.low > 0 and not t.too_few
+
+
+def test_sequential_overall_over_tasks_agrees_with_its_p_value() -> None:
+    rng = np.random.default_rng(15)
+    for drop in (0.0, 0.06):
+        tasks = [binary_pair(1500, rng, agree=0.8, drop=drop) for _ in range(2)]
+        r = diff(bench_of(tasks), **PAIR, sequential=True)
+        for row in r.rows:
+            assert (row.low > 0 or row.high < 0) == (row.p_value <= 0.05), row
+        assert r.overall.low == pytest.approx(np.mean([t.low for t in r.tasks]), abs=0.02)
+    assert r.overall.verdict == "worse" and "sum over tasks" in r.overall.method
