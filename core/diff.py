@@ -40,11 +40,13 @@ __all__ = [
     "DiffResult",
     "DiffRow",
     "FailOn",
+    "PairedTest",
     "Verdict",
     "confidence_sequence",
     "diff",
     "exit_code",
     "mcnemar",
+    "sign_flip",
     "verdict_of",
 ]
 
@@ -214,8 +216,9 @@ def exit_code(result: DiffResult, fail_on: FailOn = "never", *, per_task: bool =
 
 # ---- the tests ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Test:
-    """One task's (or the overall) estimate, interval and p-value from one method."""
+class PairedTest:
+    """One paired test: the estimate, its interval and the p-value that agrees with it, the
+    method, and whether no data of this size could reject (``too_few``)."""
 
     estimate: float
     low: float
@@ -225,7 +228,7 @@ class _Test:
     too_few: bool
 
 
-def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> _Test:
+def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> PairedTest:
     """Exact McNemar for paired binary scores: p-value and an interval that agrees with it.
 
     With ``b`` items right in the base only, ``c`` right in the candidate only and ``m = b + c``:
@@ -244,7 +247,7 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     alpha = 1.0 - level
     too_few = 2.0 * 0.5**n > alpha  # all n items discordant one way could not reject
     if n == 0:
-        return _Test(np.nan, np.nan, np.nan, np.nan, "exact McNemar", True)
+        return PairedTest(np.nan, np.nan, np.nan, np.nan, "exact McNemar", True)
     p = float(stats.binomtest(c, m, 0.5).pvalue) if m else 1.0
     lo = 0.0 if c == 0 else float(stats.beta.ppf(alpha / 2, c, m - c + 1))
     hi = 1.0 if c == m else float(stats.beta.ppf(1 - alpha / 2, c + 1, m - c))
@@ -259,7 +262,7 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     psi_hi = 1.0 if m == n else float(stats.beta.ppf(1 - alpha / 2, m + 1, n - m))
     low = (2 * lo - 1) * (psi_hi if lo < 0.5 else psi_lo)
     high = (2 * hi - 1) * (psi_hi if hi > 0.5 else psi_lo)
-    return _Test((c - b) / n, low, high, p, "exact McNemar", too_few)
+    return PairedTest((c - b) / n, low, high, p, "exact McNemar", too_few)
 
 
 def _flip_sums(k: int, vectors: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
@@ -278,7 +281,7 @@ def _flip_sums(k: int, vectors: np.ndarray, rng: np.random.Generator) -> tuple[n
 
 def sign_flip(
     values: np.ndarray, weights: np.ndarray, *, level: float, bound: float, seed: int = 0
-) -> _Test:
+) -> PairedTest:
     """Randomization test of ``sum_u w_u d_u`` (``sum w = 1``) by flipping the sign of each
     unit's difference, and the interval of the shifts ``theta`` it does not reject.
 
@@ -291,7 +294,7 @@ def sign_flip(
     k = len(v)
     alpha = 1.0 - level
     if k == 0:
-        return _Test(np.nan, np.nan, np.nan, np.nan, "sign-flip", True)
+        return PairedTest(np.nan, np.nan, np.nan, np.nan, "sign-flip", True)
     est = float(w @ v)
     sums, exact = _flip_sums(k, np.stack([w * v, w], axis=1), np.random.default_rng(seed))
     a, b = sums[:, 0], sums[:, 1]
@@ -324,7 +327,7 @@ def sign_flip(
         lo, hi = min(lo, 0.0), max(hi, 0.0)
     elif lo <= 0.0 <= hi:
         lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
-    return _Test(est, float(lo), float(hi), p0, method, too_few)
+    return PairedTest(est, float(lo), float(hi), p0, method, too_few)
 
 
 # ---- confidence sequences ---------------------------------------------------------------------
@@ -387,15 +390,17 @@ def _anytime(
     return lo, hi, p
 
 
-def _sequential(d: np.ndarray, *, level: float) -> _Test:
+def _sequential(d: np.ndarray, *, level: float) -> PairedTest:
     """The confidence sequence of the paired differences ``d`` in ``[-1, 1]`` at its last
     look, with the anytime-valid p-value."""
     if len(d) == 0:
-        return _Test(np.nan, np.nan, np.nan, np.nan, "confidence sequence", True)
+        return PairedTest(np.nan, np.nan, np.nan, np.nan, "confidence sequence", True)
     lo, hi, p = _anytime(lambda lev: _sequence_ends(d, lev), level)
     extreme, _ = confidence_sequence(np.ones(len(d)), level=level)
     too_few = not (extreme[-1] > 0.5)
-    return _Test(float(d.mean()), lo, hi, p, "confidence sequence (empirical Bernstein)", too_few)
+    return PairedTest(
+        float(d.mean()), lo, hi, p, "confidence sequence (empirical Bernstein)", too_few
+    )
 
 
 # ---- alignment -------------------------------------------------------------------------------
@@ -678,7 +683,7 @@ def diff(
     rng = np.random.default_rng(seed)
     K = len(pairs)
     task_level = level ** (1.0 / K)
-    tests: list[_Test | None] = []
+    tests: list[PairedTest | None] = []
     boot: dict[int, np.ndarray] = {}
     for j, p in enumerate(pairs):
         if sequential:
@@ -703,7 +708,7 @@ def diff(
                 ", max-T over tasks)" if K > 1 else ")"
             )
             p_adj = 1.0 - (1.0 - float(mt.p_value[col])) ** (K / len(idx))
-            tests[j] = _Test(
+            tests[j] = PairedTest(
                 float(est[col]), float(mt.low[col]), float(mt.high[col]), p_adj, label, too_few
             )
     done = [t for t in tests if t is not None]
@@ -764,7 +769,7 @@ def _overall(
     pairs: list[_Pair],
     w: np.ndarray,
     rows: list[DiffRow],
-    tests: list[_Test],
+    tests: list[PairedTest],
     level: float,
     margin: float,
     points: bool,
@@ -788,7 +793,7 @@ def _overall(
 
         lo, hi, p = _anytime(bounds, level)
         too_few = all(r.too_few for r in rows)
-        t = _Test(est, lo, hi, p, "confidence sequences (sum over tasks)", too_few)
+        t = PairedTest(est, lo, hi, p, "confidence sequences (sum over tasks)", too_few)
     elif min(pair.n_units for pair in pairs) < FEW_UNITS:  # a small task: flips over all units
         vals, wts = [], []
         for pair, wt in zip(pairs, w, strict=True):
@@ -801,7 +806,7 @@ def _overall(
     else:
         draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
         mt = max_t(np.asarray(draws)[:, None], np.array([est]), level)
-        t = _Test(
+        t = PairedTest(
             est,
             float(mt.low[0]),
             float(mt.high[0]),
@@ -816,7 +821,7 @@ def _make_row(
     task: str,
     pairs: Sequence[_Pair],
     w: Sequence[float],
-    t: _Test,
+    t: PairedTest,
     p_value: float,
     level: float,
     margin: float,
