@@ -104,3 +104,10 @@ def test_report_html_section(result) -> None:
     assert doc.startswith("<h2>Two runs: candidate vs base base</h2>")
     assert "Worse" in doc and "t0" in doc and doc.count("<tr>") == 5
     assert "items both runs scored" in doc
+
+
+def test_candidate_from_a_second_upload_asks_for_its_files(make_app) -> None:
+    at = _open(make_app, {"runs_base": "alpaca-7b", "runs_source": "upload"})
+    assert at.get("file_uploader"), "the candidate's uploader is shown"
+    assert "Upload the candidate run's files" in at.info[0].value
+    assert at.query_params["runs_source"] == "upload"
