@@ -176,6 +176,13 @@ def _score(x: float, points: bool) -> str:
     return f"{100 * x:.1f}" if points else f"{x:.4g}"
 
 
+def _p(r: DiffRow) -> str:
+    """The p-value, or ``≤ floor`` where the method cannot resolve a smaller one."""
+    return (
+        f"≤{r.p_resolution:.2g}" if r.p_value <= r.p_resolution * (1 + 1e-9) else f"{r.p_value:.2g}"
+    )
+
+
 def _verdict(r: DiffRow) -> str:
     return "too few items to tell" if r.too_few else r.verdict
 
@@ -199,7 +206,7 @@ def text(result: DiffResult) -> str:
             "candidate": [_score(r.candidate_score, pts) for r in result.rows],
             "difference": [_num(r.difference, pts) for r in result.rows],
             "interval": [f"[{_num(r.low, pts)}, {_num(r.high, pts)}]" for r in result.rows],
-            "p": [f"{r.p_value:.2g}" for r in result.rows],
+            "p": [_p(r) for r in result.rows],
             "verdict": [_verdict(r) for r in result.rows],
             "paired": [r.n_paired for r in result.rows],
             "base only": [r.n_base_only for r in result.rows],
@@ -255,7 +262,7 @@ def markdown(result: DiffResult) -> str:
         rows.append(
             f"| {md_escape(r.task)} | {_score(r.base_score, pts)} | "
             f"{_score(r.candidate_score, pts)} | {_num(r.difference, pts)} | "
-            f"[{_num(r.low, pts)}, {_num(r.high, pts)}] | {r.p_value:.2g} | {_verdict(r)} | "
+            f"[{_num(r.low, pts)}, {_num(r.high, pts)}] | {_p(r)} | {_verdict(r)} | "
             f"{r.n_paired} | {r.n_base_only} | {r.n_candidate_only} |"
         )
     return head + "\n".join(rows) + "\n\n" + md_escape(result.note()) + "\n"

@@ -102,6 +102,7 @@ class DiffRow:
     level: float
     simultaneous: bool
     too_few: bool
+    p_resolution: float
     sentence: str
 
     def __repr__(self) -> str:
@@ -226,6 +227,7 @@ class PairedTest:
     p_value: float
     method: str
     too_few: bool
+    resolution: float = 0.0  # the smallest p-value the method can give (bootstrap: 1 / (R + 1))
 
 
 def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> PairedTest:
@@ -327,7 +329,7 @@ def sign_flip(
         lo, hi = min(lo, 0.0), max(hi, 0.0)
     elif lo <= 0.0 <= hi:
         lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
-    return PairedTest(est, float(lo), float(hi), p0, method, too_few)
+    return PairedTest(est, float(lo), float(hi), p0, method, too_few, 0.0 if exact else 1 / len(a))
 
 
 # ---- confidence sequences ---------------------------------------------------------------------
@@ -423,13 +425,22 @@ class _Pair:
 
 
 def _row(it: ItemTask, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Model ``i``'s scores, answers per cell and mean squared answer on task ``it``."""
+    """Model ``i``'s scores (cell means), answers per cell and mean squared answer on ``it``.
+
+    Without ``answer_sq`` a cell of several answers in ``[0, 1]`` is taken as 0/1 answers (mean
+    square = mean, exact for right/wrong answers); one answer per cell: the score squared.
+    """
     scores = it.scores[i]
     answers = getattr(it, "answers", None)  # epochs (ItemTask.answers; None = one answer)
     sq = getattr(it, "answer_sq", None)
-    k = np.ones(len(scores)) if answers is None else np.asarray(answers[i], float)
-    q = scores**2 if sq is None else np.asarray(sq[i], float)
-    return scores, k, q
+    if answers is None:
+        return scores, np.ones(len(scores)), scores**2
+    k = np.asarray(answers[i], float)
+    if sq is not None:
+        return scores, k, np.asarray(sq[i], float)
+    ok = ~np.isnan(scores)
+    binary = bool(np.all((scores[ok] >= 0) & (scores[ok] <= 1)))
+    return scores, k, np.where(k > 1, scores, scores**2) if binary else scores**2
 
 
 def _matching(
@@ -708,14 +719,16 @@ def diff(
                 ", max-T over tasks)" if K > 1 else ")"
             )
             p_adj = 1.0 - (1.0 - float(mt.p_value[col])) ** (K / len(idx))
-            tests[j] = PairedTest(
-                float(est[col]), float(mt.low[col]), float(mt.high[col]), p_adj, label, too_few
-            )
+            floor = 1.0 - (1.0 - 1.0 / (mt.reps + 1)) ** (K / len(idx))
+            tests[j] = PairedTest(float(est[col]), float(mt.low[col]), float(mt.high[col]),
+                                  p_adj, label, too_few, floor)  # fmt: skip
     done = [t for t in tests if t is not None]
     rows = []
     for p, t in zip(pairs, done, strict=True):
-        p_adj = t.p_value if t.method.startswith("paired bootstrap") else _sidak(t.p_value, K)
-        rows.append(_make_row(p.task, [p], [1.0], t, p_adj, level, margin, points, K > 1))
+        boot_task = t.method.startswith("paired bootstrap")
+        p_adj = t.p_value if boot_task else _sidak(t.p_value, K)
+        floor = t.resolution if boot_task else _sidak(t.resolution, K)
+        rows.append(_make_row(p.task, [p], [1.0], t, p_adj, level, margin, points, K > 1, floor))
     overall = _overall(
         pairs, w, rows, done, level, margin, points, bound, sequential, reps, rng, seed
     )
@@ -813,6 +826,7 @@ def _overall(
             float(mt.p_value[0]),
             "paired bootstrap (items as clusters, tasks stratified)",
             not np.isfinite(mt.critical),
+            1.0 / (mt.reps + 1),
         )
     return _make_row("overall", pairs, list(w), t, t.p_value, level, margin, points)
 
@@ -827,6 +841,7 @@ def _make_row(
     margin: float,
     points: bool,
     simultaneous: bool = False,
+    resolution: float | None = None,
 ) -> DiffRow:
     errs = [_errors(p) for p in pairs]
 
@@ -864,6 +879,7 @@ def _make_row(
         n_answers_candidate=int(sum(p.candidate_answers.sum() for p in pairs)),
         level=level,
         simultaneous=simultaneous,
+        p_resolution=t.resolution if resolution is None else resolution,
         too_few=bool(t.too_few and verdict in ("inconclusive", "non-inferior")),
         sentence="",
     )
@@ -876,7 +892,10 @@ def _fmt(x: float, points: bool) -> str:
 
 def _with_sentence(r: DiffRow, margin: float, points: bool) -> DiffRow:
     unit = " points" if points else ""
-    p = "p < 1e-10" if r.p_value < 1e-10 else f"p = {r.p_value:.2g}"
+    if r.p_value <= r.p_resolution * (1 + 1e-9):
+        p = f"p ≤ {r.p_resolution:.2g}, the smallest this method resolves"
+    else:
+        p = "p < 1e-10" if r.p_value < 1e-10 else f"p = {r.p_value:.2g}"
     head = {
         "better": "Better",
         "worse": "Worse",
