@@ -168,3 +168,16 @@ def test_the_readme_ci_recipe_fails_the_job_on_a_regression(tmp_path: Path) -> N
                               capture_output=True, text=True, timeout=300)  # fmt: skip
         assert done.returncode == expected, done.stderr
         assert "| task | base | candidate |" in summary.read_text()
+
+
+def test_counts_data_and_bad_weights_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["diff", "sample:toy", "--base", "A", "--candidate", "B"], capsys)
+    assert code == 2 and "item by item" in err and "How to fix" in err
+    code, _, err = run(["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate",
+                        "claude-2.1", "--weights", "alpaca_eval"], capsys)  # fmt: skip
+    assert code == 2 and "TASK=WEIGHT" in err
+    code, _, err = run(["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate",
+                        "claude-2.1", "--weights", "nosuchtask=1"], capsys)  # fmt: skip
+    assert code == 2 and "nosuchtask" in err

@@ -247,3 +247,23 @@ def test_sequential_overall_over_tasks_agrees_with_its_p_value() -> None:
             assert (row.low > 0 or row.high < 0) == (row.p_value <= 0.05), row
         assert r.overall.low == pytest.approx(np.mean([t.low for t in r.tasks]), abs=0.02)
     assert r.overall.verdict == "worse" and "sum over tasks" in r.overall.method
+
+
+def test_a_cluster_column_makes_clusters_the_units() -> None:
+    from benchuq.core.data import Benchmark, ItemTask
+
+    rng = np.random.default_rng(16)
+    clusters, size = 60, 10
+    shift = np.repeat(rng.normal(0, 0.3, clusters), size)  # the runs differ by cluster
+    b = np.clip(0.5 + rng.normal(0, 0.1, clusters * size), 0, 1)
+    c = np.clip(b + shift, 0, 1)
+    ids = [f"q{i}" for i in range(clusters * size)]
+    labels = [f"passage{i // size}" for i in range(clusters * size)]
+    task = ItemTask(ids, np.stack([b, c]), cluster=labels)
+    bench = Benchmark("c", ("base", "candidate"), ("t",), ("all",), "items",
+                      np.array([[b.mean()], [c.mean()]]), item_tasks=(task,))  # fmt: skip
+    row = diff(bench, **PAIR, reps=1000).overall
+    items_se = np.std(c - b, ddof=1) / np.sqrt(clusters * size)
+    assert row.se_paired > 2 * items_se  # clusters, not items, are independent
+    assert row.method.startswith("paired bootstrap")
+    assert row.high - row.low > 2 * 1.96 * 1.5 * items_se
