@@ -158,6 +158,7 @@ def to_json(result: DiffResult, code: int) -> dict[str, object]:
         "overall": overall,
         "tasks": [r.to_dict() for r in result.tasks],
         "exit_code": code,
+        "data": result.data,
         "sequential": result.sequential,
         "weights": dict(zip([r.task for r in result.tasks], result.weights, strict=True)),
         "tasks_base_only": list(result.tasks_base_only),

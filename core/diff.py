@@ -118,10 +118,11 @@ class DiffRow:
 
 @dataclass(frozen=True)
 class DiffResult:
-    """Candidate minus base, per task and overall (:func:`diff`)."""
+    """Candidate minus base, per task and overall (:func:`diff`); ``data`` names the data set(s)."""
 
     base: str
     candidate: str
+    data: str
     level: float
     margin: float
     overall: DiffRow
@@ -735,6 +736,7 @@ def diff(
     return DiffResult(
         base=_label(base, bi, candidate, ci, "base"),
         candidate=_label(candidate, ci, base, bi, "candidate"),
+        data=base.name if base is candidate else f"{base.name} vs {candidate.name}",
         level=level,
         margin=float(margin),
         overall=overall,

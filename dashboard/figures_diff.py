@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from benchuq.core.diff import DiffResult
-from benchuq.dashboard.figures import FigureOptions
+from benchuq.dashboard.figures import FigureOptions, with_subtitle
 from benchuq.dashboard.text import plotly_escape
 
 VERDICT_COLORS = {
@@ -20,7 +20,8 @@ VERDICT_COLORS = {
 
 def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
     """Each task's and the overall difference with its interval (coloured by verdict), the zero
-    line and the margin ``±M`` shaded; per-task intervals are simultaneous over the tasks."""
+    line and the margin ``±M`` shaded; per-task intervals are simultaneous over the tasks. The
+    subtitle names the data, the methods and the paired items (the chart stands alone)."""
     s = options.scale
     rows = result.rows
     names = [plotly_escape(r.task) for r in rows]
@@ -29,7 +30,7 @@ def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
         fig.add_vrect(
             x0=-result.margin * s, x1=result.margin * s, fillcolor="#4575b4", opacity=0.12,
             line_width=0, annotation_text=f"margin ±{result.margin * s:g}",
-            annotation_position="top left",
+            annotation_position="top",
         )  # fmt: skip
     fig.add_vline(x=0, line_color="#444444", line_width=1)
     for verdict, color in VERDICT_COLORS.items():
@@ -70,4 +71,6 @@ def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
         height=max(260, 60 + 40 * len(rows)),
         legend_title_text="verdict",
     )
-    return fig
+    methods = " / ".join(dict.fromkeys(r.method for r in rows))
+    paired = f"{result.overall.n_paired:,} paired items"
+    return with_subtitle(fig, f"Data: {result.data} · {methods} · {paired}")

@@ -35,6 +35,7 @@ def test_figure_draws_intervals_zero_and_margin(result) -> None:
     assert any(s.get("x0") == pytest.approx(-2.0) and s.get("x1") == pytest.approx(2.0)
                for s in shapes)  # fmt: skip
     assert "simultaneous" in spec["layout"]["title"]["text"]
+    assert "Data: sim" in spec["layout"]["title"]["subtitle"]["text"]
 
 
 def test_tables(result) -> None:
