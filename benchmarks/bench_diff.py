@@ -144,7 +144,12 @@ def main() -> None:
     print(f"  scipy paired boot. {mark}{sp:8.2f} s   diff is {sp / diff_s:8.1f}x faster")
     ev = None if args.no_evalstats else evalstats_time(base, cand)
     if ev is None:
-        print("  evalstats           not installed (pip install evalstats)")
+        why = (
+            "skipped (--no-evalstats)"
+            if args.no_evalstats
+            else "not installed (pip install evalstats)"
+        )
+        print(f"  evalstats           {why}")
     else:
         print(f"  evalstats.compare   {ev:8.2f} s   diff is {ev / diff_s:8.1f}x faster")
     print(f"  {result.overall.sentence}")  # type: ignore[attr-defined]
