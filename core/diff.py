@@ -290,7 +290,8 @@ def sign_flip(
 
     Exact (every flip) up to :data:`EXACT_FLIPS` units; with more, random flips with
     ``p = (1 + #) / (F + 1)``. The p-value at 0 is exact under exchangeable runs; the interval
-    assumes differences symmetric about their mean and is clipped to ``[-bound, bound]``.
+    inverts the test (differences symmetric about their mean), each end at least as far out as
+    Hoeffding's bound (the end next to 0 of a rejection excepted), within ``[-bound, bound]``.
     """
     v = np.asarray(values, float)
     w = np.asarray(weights, float)
@@ -326,10 +327,17 @@ def sign_flip(
         return inner
 
     lo, hi = edge(-bound), edge(bound)
+    # the width leans on symmetry (all-equal differences give no width at all): each end is also
+    # at least as far out as Hoeffding's bound for a mean of k values in [-bound, bound]; the end
+    # next to 0 of a rejection stays the test's, so interval and p-value still agree
+    half = bound * np.sqrt(2.0 * np.log(2.0 / alpha) * float(np.sum(w**2)) / float(w.sum()) ** 2)
+    wide_lo, wide_hi = max(min(lo, est - half), -bound), min(max(hi, est + half), bound)
     if p0 > alpha:  # agree with the p-value at 0
-        lo, hi = min(lo, 0.0), max(hi, 0.0)
-    elif lo <= 0.0 <= hi:
-        lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
+        lo, hi = min(wide_lo, 0.0), max(wide_hi, 0.0)
+    else:
+        lo, hi = (max(lo, 0.0), wide_hi) if est > 0 else (wide_lo, min(hi, 0.0))
+        if lo <= 0.0 <= hi:
+            lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
     return PairedTest(est, float(lo), float(hi), p0, method, too_few, 0.0 if exact else 1 / len(a))
 
 
