@@ -721,7 +721,8 @@ def diff(
     if boot:  # max-T over the bootstrap tasks at their share of the family level
         idx = sorted(boot)
         est = np.array([float(np.mean(pairs[j].candidate - pairs[j].base)) for j in idx])
-        mt = max_t(np.stack([boot[j] for j in idx], axis=1), est, level ** (len(idx) / K))
+        with np.errstate(divide="ignore", invalid="ignore"):  # a task whose draws do not vary
+            mt = max_t(np.stack([boot[j] for j in idx], axis=1), est, level ** (len(idx) / K))
         for col, j in enumerate(idx):
             too_few = not np.isfinite(mt.critical)
             label = "paired bootstrap (items as clusters" + (
@@ -729,8 +730,11 @@ def diff(
             )
             p_adj = 1.0 - (1.0 - float(mt.p_value[col])) ** (K / len(idx))
             floor = 1.0 - (1.0 - 1.0 / (mt.reps + 1)) ** (K / len(idx))
-            tests[j] = PairedTest(float(est[col]), float(mt.low[col]), float(mt.high[col]),
-                                  p_adj, label, too_few, floor)  # fmt: skip
+            tests[j] = _unless_unchanged(
+                PairedTest(float(est[col]), float(mt.low[col]), float(mt.high[col]), p_adj,
+                           label, too_few, floor),
+                [pairs[j]], [1.0], level ** (len(idx) / K), bound,
+            )  # fmt: skip
     done = [t for t in tests if t is not None]
     rows = []
     for p, t in zip(pairs, done, strict=True):
@@ -788,6 +792,21 @@ def _unit_means(p: _Pair) -> np.ndarray:
     )
 
 
+def _unless_unchanged(
+    test: PairedTest, pairs: Sequence[_Pair], w: Sequence[float], level: float, bound: float
+) -> PairedTest:
+    """``test``, unless no unit differs at all: the bootstrap then has no width, yet the share of
+    units that would differ is only bounded, by its Clopper–Pearson upper end ``1 - (alpha /
+    2)^(1/n)`` per task (Šidák over tasks), so ``|d| <= bound * sum_t w_t psi_t``."""
+    if any(np.any(p.candidate != p.base) for p in pairs):
+        return test
+    alpha = 1.0 - level ** (1.0 / len(pairs))
+    half = bound * sum(
+        wt * (1.0 - (alpha / 2) ** (1.0 / p.n_units)) for p, wt in zip(pairs, w, strict=True)
+    )
+    return PairedTest(0.0, -half, half, 1.0, test.method + "; no item differs", test.too_few)
+
+
 def _overall(
     pairs: list[_Pair],
     w: np.ndarray,
@@ -828,7 +847,8 @@ def _overall(
         )
     else:
         draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
-        mt = max_t(np.asarray(draws)[:, None], np.array([est]), level)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mt = max_t(np.asarray(draws)[:, None], np.array([est]), level)
         t = PairedTest(
             est,
             float(mt.low[0]),
@@ -838,6 +858,7 @@ def _overall(
             not np.isfinite(mt.critical),
             1.0 / (mt.reps + 1),
         )
+        t = _unless_unchanged(t, pairs, list(w), level, bound)
     return _make_row("overall", pairs, list(w), t, t.p_value, level, margin, points)
 
 

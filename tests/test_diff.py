@@ -267,3 +267,12 @@ def test_a_cluster_column_makes_clusters_the_units() -> None:
     assert row.se_paired > 2 * items_se  # clusters, not items, are independent
     assert row.method.startswith("paired bootstrap")
     assert row.high - row.low > 2 * 1.96 * 1.5 * items_se
+
+
+def test_identical_runs_are_equivalent_only_with_enough_items() -> None:
+    rng = np.random.default_rng(17)
+    for n, expected in ((100, "inconclusive"), (1000, "equivalent")):
+        b = rng.random(n)
+        row = diff(bench_of([(b, b.copy())]), **PAIR, margin=0.01).overall
+        assert row.verdict == expected and row.p_value == 1
+        assert row.high == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-2)  # scores span ~[0, 1]
