@@ -163,6 +163,7 @@ def to_json(result: DiffResult, code: int) -> dict[str, object]:
         "weights": dict(zip([r.task for r in result.tasks], result.weights, strict=True)),
         "tasks_base_only": list(result.tasks_base_only),
         "tasks_candidate_only": list(result.tasks_candidate_only),
+        "tasks_unpaired": list(result.tasks_unpaired),
         "reps": result.reps,
         "seed": result.seed,
         "note": result.note(),

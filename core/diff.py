@@ -129,6 +129,7 @@ class DiffResult:
     tasks: tuple[DiffRow, ...]
     tasks_base_only: tuple[str, ...]
     tasks_candidate_only: tuple[str, ...]
+    tasks_unpaired: tuple[str, ...]
     weights: tuple[float, ...]
     sequential: bool
     points: bool
@@ -160,6 +161,11 @@ class DiffResult:
             text += (
                 f" Tasks in one run only, left out: base {list(self.tasks_base_only)}, "
                 f"candidate {list(self.tasks_candidate_only)}."
+            )
+        if self.tasks_unpaired:
+            text += (
+                f" Tasks in both runs without an item id in common, left out: "
+                f"{list(self.tasks_unpaired)}."
             )
         if len(self.tasks) > 1:
             text += (
@@ -682,11 +688,11 @@ def diff(
     pairs = [
         _align(t, tb[base.tasks.index(t)], bi, tc[candidate.tasks.index(t)], ci) for t in common
     ]
-    pairs = [p for p in pairs if len(p.base)] or pairs
-    empty = [p.task for p in pairs if not len(p.base)]
-    if empty:
+    unpaired = tuple(p.task for p in pairs if not len(p.base))
+    pairs = [p for p in pairs if len(p.base)]
+    if not pairs:
         raise DataError(
-            f"no item id is scored in both runs (tasks {empty[:5]}).",
+            f"no item id is scored in both runs (tasks {list(unpaired)[:5]}).",
             column="item",
             hint="item ids must match between the runs (the same data set and ids).",
         )
@@ -755,6 +761,7 @@ def diff(
         tasks=tuple(rows),
         tasks_base_only=only_b,
         tasks_candidate_only=only_c,
+        tasks_unpaired=unpaired,
         weights=tuple(float(x) for x in w),
         sequential=bool(sequential),
         points=points,

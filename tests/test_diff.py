@@ -276,3 +276,14 @@ def test_identical_runs_are_equivalent_only_with_enough_items() -> None:
         row = diff(bench_of([(b, b.copy())]), **PAIR, margin=0.01).overall
         assert row.verdict == expected and row.p_value == 1
         assert row.high == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-2)  # scores span ~[0, 1]
+
+
+def test_a_task_without_common_ids_is_named_not_dropped_silently() -> None:
+    rng = np.random.default_rng(18)
+    b, c = binary_pair(50, rng)
+    base = bench_of([(b, b), (b, b)], ids=[[f"q{i}" for i in range(50)]] * 2)
+    cand = bench_of([(c, c), (c, c)], ids=[[f"q{i}" for i in range(50)],
+                                           [f"z{i}" for i in range(50)]])  # fmt: skip
+    r = diff(base.subset(models=["base"]), cand.subset(models=["candidate"]))
+    assert [t.task for t in r.tasks] == ["t0"] and r.tasks_unpaired == ("t1",)
+    assert "without an item id in common" in r.note()
