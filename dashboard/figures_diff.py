@@ -30,7 +30,7 @@ def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
         fig.add_vrect(
             x0=-result.margin * s, x1=result.margin * s, fillcolor="#4575b4", opacity=0.12,
             line_width=0, annotation_text=f"margin ±{result.margin * s:g}",
-            annotation_position="top",
+            annotation_position="top right",
         )  # fmt: skip
     fig.add_vline(x=0, line_color="#444444", line_width=1)
     for verdict, color in VERDICT_COLORS.items():
@@ -60,6 +60,10 @@ def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
                 customdata=np.stack([low, high], axis=1),
             )
         )
+    ends = [x for r in rows for x in (r.low, r.high) if np.isfinite(x)]
+    span = [min([*ends, -result.margin, 0.0]) * s, max([*ends, result.margin, 0.0]) * s]
+    pad = 0.05 * (span[1] - span[0] or 1.0)
+    fig.update_xaxes(range=[span[0] - pad, span[1] + pad])  # the margin band in view
     kind = "confidence sequences" if result.sequential else "intervals"
     sim = ", per task simultaneous" if len(result.tasks) > 1 else ""
     fig.update_layout(

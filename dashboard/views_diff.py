@@ -37,6 +37,16 @@ class TwoRunsSettings:
     )
 
 
+def number_formats(table: pd.DataFrame) -> dict[str, str]:
+    """printf formats of the number columns: scores and errors with two decimals, p-values and
+    design effects with three significant digits."""
+    return {
+        name: "%.3g" if name in ("p", "design effect") else "%.2f"
+        for name in table.columns
+        if pd.api.types.is_float_dtype(table[name])
+    }
+
+
 def verdict_label(too_few: bool, verdict: str) -> str:
     """The verdict as shown: "too few items to tell" when the data cannot support one."""
     return "too few items to tell" if too_few else verdict

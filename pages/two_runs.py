@@ -1,5 +1,6 @@
 """Two runs: did it get better? Candidate minus base, item by item (METHODS 12)."""
 
+import pandas as pd
 import streamlit as st
 
 from benchuq.dashboard import cache, controls, plain
@@ -8,6 +9,12 @@ from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.figures_diff import difference_figure
 from benchuq.dashboard.text import md_escape
+
+
+def number_columns(table: pd.DataFrame) -> dict[str, st.column_config.NumberColumn]:
+    """The table's number columns formatted as ``views_diff.number_formats`` says."""
+    return {c: st.column_config.NumberColumn(format=f) for c, f in vd.number_formats(table).items()}
+
 
 ctx = current()
 st.title("Two runs")
@@ -61,7 +68,7 @@ with guard("The comparison of two runs"):
     st.subheader("Verdict")
     o = result.overall
     box = {"better": st.success, "worse": st.error}.get(o.verdict, st.info)
-    box(f"**{md_escape(vd.verdict_label(o.too_few, o.verdict))}** overall. {md_escape(o.sentence)}")
+    box(f"**Overall.** {md_escape(o.sentence)}")
     for r in result.tasks if len(result.tasks) > 1 else ():
         st.markdown(f"- **{md_escape(r.task)}**: {md_escape(r.sentence)}")
     st.caption(md_escape(result.note()))
@@ -72,7 +79,7 @@ with guard("The comparison of two runs"):
     st.dataframe(vd.counts_table(result), hide_index=True)
     st.subheader("Differences")
     table = vd.results_table(result, opts.scale)
-    st.dataframe(table, hide_index=True)
+    st.dataframe(table, hide_index=True, column_config=number_columns(table))
     download_csv(table, f"two_runs_{bench.name}", "Download the comparison (CSV)")
     st.subheader("Standard errors side by side")
     st.caption(
@@ -81,4 +88,5 @@ with guard("The comparison of two runs"):
         "paired: the difference item by item, what this page uses. Design effect = "
         "(paired / naive)²: below 1, pairing helps; above 1, the naive error was too small."
     )
-    st.dataframe(vd.errors_table(result, opts.scale), hide_index=True)
+    errors = vd.errors_table(result, opts.scale)
+    st.dataframe(errors, hide_index=True, column_config=number_columns(errors))
