@@ -601,6 +601,7 @@ def _items(bench: Benchmark, what: str) -> tuple[ItemTask, ...]:
         raise DataError(
             f"the {what} run '{bench.name}' holds {bench.kind.replace('_', ' ')} per task, not "
             "item-level scores; two runs are compared item by item.",
+            column="item",
             hint="give per-item results: inspect .eval logs, lm-eval output folders with "
             "samples_*.jsonl (--log_samples), or a long table with task, item, score columns.",
         )

@@ -112,3 +112,35 @@ def test_candidate_from_a_second_upload_asks_for_its_files(make_app) -> None:
     assert at.get("file_uploader"), "the candidate's uploader is shown"
     assert "Upload the candidate run's files" in at.info[0].value
     assert at.query_params["runs_source"] == "upload"
+
+
+def test_candidate_from_a_second_upload_is_compared_item_by_item(make_app) -> None:
+    import io
+
+    import pandas as pd
+
+    from benchuq.core.readers.loaders import load_sample
+
+    bench = load_sample("alpaca_eval")
+    task = bench.item_tasks[0]
+    base = task.scores[bench.models.index("claude-2")]
+    ids = list(task.items)
+    rng = np.random.default_rng(4)
+    cand = np.clip(base[:700] + rng.normal(0.0, 0.05, 700), 0, 1)  # the first 700 items rerun
+    frame = pd.DataFrame({"model": "claude-2-new", "task": bench.tasks[0], "item": ids[:700],
+                          "score": cand})  # fmt: skip
+    data = io.StringIO()
+    frame.dropna().to_csv(data, index=False)
+    at = _open(make_app, {"runs_base": "claude-2", "runs_source": "upload"})
+    at.file_uploader(key="runs_upload").set_value([("cand.csv", data.getvalue().encode(),
+                                                   "text/csv")]).run()  # fmt: skip
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="runs_candidate").value == "claude-2-new"
+    counts = at.dataframe[0].value
+    paired = int(counts["paired items"].iloc[0])
+    assert 690 <= paired <= 700 and int(counts["only in base"].iloc[0]) >= 100
+    assert (
+        "claude-2-new"
+        in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    )
