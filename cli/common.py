@@ -72,7 +72,7 @@ def check_caps(args: argparse.Namespace) -> None:
 
 # core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect",
-           "helm")  # fmt: skip
+           "helm", "lighteval", "oaieval", "eee")  # fmt: skip
 DATA_HELP = (
     "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
     "not results are skipped with a note), sample:<name>, or shared:<id>"
