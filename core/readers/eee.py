@@ -51,7 +51,7 @@ def _head(src: Source, size: int = 8192) -> bytes:
 
 
 def is_aggregate(obj: object) -> bool:
-    """Whether a parsed JSON value is an EEE aggregate (``evaluation_results`` and ``model_info``)."""
+    """Whether a parsed JSON value is an EEE aggregate (``evaluation_results``, ``model_info``)."""
     return (
         isinstance(obj, dict)
         and "schema_version" in obj
