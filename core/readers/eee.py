@@ -1,7 +1,8 @@
 """Every Eval Ever (schema 0.3.0): aggregate JSON and instance-level ``<uuid>_samples.jsonl``.
 
 An aggregate file (``schema_version``, ``model_info``, ``evaluation_results``) holds one model's
-scores: task = ``evaluation_name``, estimate = ``score_details.score``, standard error =
+scores: task = ``evaluation_name`` (category: ``source_data.additional_details.category``, as
+benchuq writes it, else ``all``), estimate = ``score_details.score``, standard error =
 ``score_details.uncertainty.standard_error.value``, else backed out of the confidence interval
 (``(upper - lower) / (2 z)`` at its ``confidence_level``, 0.95 when not given), else the
 conservative ``sqrt(p (1 - p) / n)`` for a score in [0, 1] with a known number of items ``n``
@@ -14,7 +15,8 @@ aside: benchuq recomputes them.
 
 An instance-level file has one record per line: model = ``model_id``, task =
 ``evaluation_name``, item = ``sample_id``, score = ``evaluation.score`` (``is_correct`` when the
-score is missing); ``metadata.subgroup`` and ``metadata.cluster`` are kept as labels. Several
+score is missing); ``metadata.subgroup``, ``metadata.cluster`` and ``metadata.category`` (as
+benchuq writes them) are kept as labels. Several
 records of one sample are averaged into one item score. With instance-level files in the data,
 aggregate files of the same ``evaluation_id`` only describe them and are set aside.
 """
@@ -124,7 +126,7 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
     info = obj["model_info"]
     model = str(info.get("id") or info.get("name") or "model")
     notes: list[str] = []
-    names, est, se, hib, runs = [], [], [], [], []
+    names, est, se, hib, runs, cats = [], [], [], [], [], []
     skipped, aggregates, methods = [], [], {}
     library = obj.get("eval_library") if isinstance(obj.get("eval_library"), dict) else {}
     harness = " ".join(str(library.get(k)) for k in ("name", "version") if library.get(k))
@@ -165,6 +167,9 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
         est.append(float(score))
         se.append(value)
         hib.append(not bool(config.get("lower_is_better", False)))
+        extra_source = source.get("additional_details")
+        category = extra_source.get("category") if isinstance(extra_source, dict) else None
+        cats.append(str(category or "all"))
         metric_name = str(config.get("metric_id") or config.get("metric_name") or "score")
         runs.append(TaskRun(model, task, src.name, harness, metric=metric_name))
     if aggregates:
@@ -194,7 +199,7 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
         name=name,
         models=(model,),
         tasks=tuple(names),
-        categories=("all",) * len(names),
+        categories=tuple(cats),
         kind="estimate_se",
         estimate=np.array([est]),
         se=np.array([se]),
@@ -241,7 +246,8 @@ def _standard_error(
 
 # ---- instance level ------------------------------------------------------------------------
 def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
-    records: list[tuple[str, str, str, float, int, str | None, str | None]] = []
+    labels = ("subgroup", "cluster", "category")
+    records: list[tuple[object, ...]] = []
     for lineno, line in text_lines(src):
         if not line.strip():
             continue
@@ -288,8 +294,7 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
                 str(rec["sample_id"]),
                 float(score),
                 lineno,
-                None if meta.get("subgroup") is None else str(meta["subgroup"]),
-                None if meta.get("cluster") is None else str(meta["cluster"]),
+                *(None if meta.get(c) is None else str(meta[c]) for c in labels),
             )
         )
     if not records:
@@ -298,15 +303,13 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
             file=src.name,
             hint="load a non-empty <uuid>_samples.jsonl.",
         )
-    frame = pd.DataFrame(
-        records, columns=["model", "task", "item", "score", "row", "subgroup", "cluster"]
-    )
+    frame = pd.DataFrame(records, columns=["model", "task", "item", "score", "row", *labels])
     frame["file"] = src.name
-    for label in ("subgroup", "cluster"):
+    for label in labels:
         if frame[label].isna().all():
             frame = frame.drop(columns=label)
         else:
-            frame[label] = frame[label].fillna("(none)")
+            frame[label] = frame[label].fillna("all" if label == "category" else "(none)")
     notes: list[str] = []
     keys = ["model", "task", "item"]
     if frame.duplicated(keys).any():
