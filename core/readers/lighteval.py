@@ -11,8 +11,8 @@ columns (``example``, ``full_prompt``, ...) and a ``metrics`` struct. Next to it
 Details become item scores: model = the folders between ``details`` and the date folder (an
 ``org/name`` hub id spans two), else the ``config_general.model_name`` of the results file with the
 same date stamp, else ``"model"`` with a note; task = the task part of the file name (suite and
-few-shot count dropped, few-shot kept in the run details); item = ``doc.id`` when the items have
-distinct ids, else the query text, else the row number; score = the metric picked by ``metric``
+few-shot count dropped, few-shot kept in the run details); item = ``doc.id`` when every row has
+one (rows of one id are averaged), else the query text when distinct, else the row number; score = the metric picked by ``metric``
 (default: ``acc``, ``extractive_match``, ``em``, ``exact_match``, ``pass@1``, whichever comes
 first, else the first metric) with the others named in a note. Scores must lie in [0, 1].
 
@@ -280,7 +280,7 @@ def _scores(values: list[object], file: str, column: str) -> np.ndarray:
 
 
 def _items(table: pa.Table) -> tuple[list[str], str]:
-    """Item names: ``doc.id``, else the query text, else the row number (and a note saying so)."""
+    """Item names: ``doc.id``, else the distinct query texts, else the row number (with a note)."""
     doc = table.column("doc").combine_chunks() if "doc" in table.column_names else None
     candidates: list[tuple[str, list[object]]] = []
     if doc is not None and pa.types.is_struct(doc.type):
@@ -292,13 +292,10 @@ def _items(table: pa.Table) -> tuple[list[str], str]:
         candidates.append(("example", table.column("example").to_pylist()))
     for label, values in candidates:
         names = ["" if v is None else str(v) for v in values]
+        if label == "doc.id" and all(names):  # a repeated id is the same item (averaged)
+            return names, ""
         if all(names) and len(set(names)) == len(names):
-            note = (
-                ""
-                if label == "doc.id"
-                else f"lighteval: items named by {label} (no distinct doc.id)."
-            )
-            return names, note
+            return names, f"lighteval: items named by {label} (no doc.id)."
     return [str(i) for i in range(1, table.num_rows + 1)], (
         "lighteval: items named by their row (no distinct doc.id or query); files of several "
         "models on one task are matched row by row."
