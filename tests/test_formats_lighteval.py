@@ -1,4 +1,4 @@
-"""lighteval details Parquet (and results JSON): found by content, read, noted, errors, CLI, upload."""
+"""lighteval details Parquet and results JSON: found by content, read, notes, errors, CLI, app."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def test_bad_scores_name_the_file_row_and_column() -> None:
         read_files([(details_name(), data)])
     assert err.value.file == details_name() and err.value.row == 1
     assert err.value.column == "metric.acc" and "--metric" in str(err.value)
-    with pytest.raises(DataError, match="outside|0 and 1|range"):
+    with pytest.raises(DataError, match=r"outside|0 and 1|range"):
         read_files([(details_name(), lighteval_details({"acc": [1.0, 3.5]}))])
     with pytest.raises(DataError, match="no metric 'bleu'"):
         read_files([(details_name(), lighteval_details({"acc": A}))], metric="bleu")

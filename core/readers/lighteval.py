@@ -12,9 +12,10 @@ Details become item scores: model = the folders between ``details`` and the date
 ``org/name`` hub id spans two), else the ``config_general.model_name`` of the results file with the
 same date stamp, else ``"model"`` with a note; task = the task part of the file name (suite and
 few-shot count dropped, few-shot kept in the run details); item = ``doc.id`` when every row has
-one (rows of one id are averaged), else the query text when distinct, else the row number; score = the metric picked by ``metric``
-(default: ``acc``, ``extractive_match``, ``em``, ``exact_match``, ``pass@1``, whichever comes
-first, else the first metric) with the others named in a note. Scores must lie in [0, 1].
+one (rows of one id are averaged), else the query text when distinct, else the row number;
+score = the metric picked by ``metric`` (default: ``acc``, ``extractive_match``, ``em``,
+``exact_match``, ``pass@1``, whichever comes first, else the first metric) with the others named
+in a note. Scores must lie in [0, 1].
 
 A results file with no details next to it is read as estimates with standard errors
 (``metric_stderr``); with details it only names the model and the lighteval version.
