@@ -193,7 +193,7 @@ def test_instance_errors_name_file_line_and_field() -> None:
     with pytest.raises(DataError) as err:
         read_files([("x_samples.jsonl", no_id)])
     assert err.value.row == 2 and err.value.column == "sample_id"
-    with pytest.raises(DataError, match="0 and 1|outside|range"):
+    with pytest.raises(DataError, match=r"0 and 1|outside|range"):
         read_files([("x_samples.jsonl", instances([("m", "t", "s1", 7.0)]))])
     cut = two[: len(two) - 15]
     with pytest.raises(DataError) as err:
