@@ -266,6 +266,7 @@ def _task_results(
     # rows of model i: 'overall', then one group per task in task order (each task its category)
     rows = list(per_task[per_task["model"] == bench.models[i]].itertuples())
     by_task = dict(zip(bench.tasks, rows[1:] if len(rows) > 1 else rows, strict=True))
+    hib = np.asarray(bench.higher_is_better, dtype=bool)
     out = []
     for j, task in enumerate(bench.tasks):
         if np.isnan(bench.estimate[i, j]):
@@ -279,7 +280,7 @@ def _task_results(
                     "source_type": "other",
                     "additional_details": {"category": bench.categories[j]},
                 },
-                "metric_config": _metric_config(bench, not bench.higher_is_better[j], {}),
+                "metric_config": _metric_config(bench, not hib[j], {}),
                 "score_details": {
                     "score": float(bench.estimate[i, j]),
                     "uncertainty": _uncertainty(draws, by_task[task], level, _n(bench, i, j)),

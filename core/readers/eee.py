@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -48,11 +48,16 @@ AGGREGATE_KEY = "benchuq_aggregate"
 INSTANCE_KEYS = (b'"schema_version"', b'"sample_id"', b'"evaluation"')
 
 
+def _dict(x: object) -> dict[str, Any]:
+    """``x`` if it is a JSON object, else an empty one (a missing or malformed part)."""
+    return x if isinstance(x, dict) else {}
+
+
 def _head(src: Source, size: int = 8192) -> bytes:
     return src.data[:size]
 
 
-def is_aggregate(obj: object) -> bool:
+def is_aggregate(obj: object) -> TypeGuard[dict[str, Any]]:
     """Whether a parsed JSON value is an EEE aggregate (``evaluation_results``, ``model_info``)."""
     return (
         isinstance(obj, dict)
@@ -122,13 +127,14 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
             file=src.name,
             hint="load the aggregate JSON as the EEE converters write it.",
         )
-    assert isinstance(obj, dict)
     info = obj["model_info"]
     model = str(info.get("id") or info.get("name") or "model")
     notes: list[str] = []
     names, est, se, hib, runs, cats = [], [], [], [], [], []
-    skipped, aggregates, methods = [], [], {}
-    library = obj.get("eval_library") if isinstance(obj.get("eval_library"), dict) else {}
+    skipped: list[str] = []
+    aggregates: list[str] = []
+    methods: dict[str, None] = {}
+    library = _dict(obj.get("eval_library"))
     harness = " ".join(str(library.get(k)) for k in ("name", "version") if library.get(k))
     for i, res in enumerate(obj["evaluation_results"]):
         where = f"evaluation_results[{i}]"
@@ -138,13 +144,12 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
                 hint="each evaluation result is an object with evaluation_name and score_details.",
             )  # fmt: skip
         task = str(res.get("evaluation_name") or f"evaluation {i + 1}")
-        config = res.get("metric_config") if isinstance(res.get("metric_config"), dict) else {}
-        extra = config.get("additional_details") or {}
-        if isinstance(extra, dict) and AGGREGATE_KEY in extra:
+        config = _dict(res.get("metric_config"))
+        if AGGREGATE_KEY in _dict(config.get("additional_details")):
             aggregates.append(task)
             continue
-        details = res.get("score_details")
-        score = details.get("score") if isinstance(details, dict) else None
+        details = _dict(res.get("score_details"))
+        score = details.get("score")
         if not _finite(score):
             raise DataError(
                 f"the score of '{task}' is {str(score)[:40]!r}, not a number.",
@@ -152,9 +157,8 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
                 column=f"{where}.score_details.score",
                 hint="every evaluation result needs score_details.score.",
             )
-        assert isinstance(details, dict)
-        unc = details.get("uncertainty") if isinstance(details.get("uncertainty"), dict) else {}
-        source = res.get("source_data") if isinstance(res.get("source_data"), dict) else {}
+        unc = _dict(details.get("uncertainty"))
+        source = _dict(res.get("source_data"))
         n = unc.get("num_samples") or source.get("samples_number")
         if n is None and tasks is not None:
             n = tasks.n.get(task)
@@ -167,9 +171,7 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
         est.append(float(score))
         se.append(value)
         hib.append(not bool(config.get("lower_is_better", False)))
-        extra_source = source.get("additional_details")
-        category = extra_source.get("category") if isinstance(extra_source, dict) else None
-        cats.append(str(category or "all"))
+        cats.append(str(_dict(source.get("additional_details")).get("category") or "all"))
         metric_name = str(config.get("metric_id") or config.get("metric_name") or "score")
         runs.append(TaskRun(model, task, src.name, harness, metric=metric_name))
     if aggregates:
@@ -209,7 +211,7 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
     return bench, Meta(tuple(runs), (), ())
 
 
-def _finite(x: object) -> bool:
+def _finite(x: object) -> TypeGuard[int | float]:
     return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
@@ -217,21 +219,22 @@ def _standard_error(
     score: float, unc: dict[str, Any], n: object, config: dict[str, Any]
 ) -> tuple[float | None, str]:
     """(standard error, how it was found) from a result's uncertainty (module docstring)."""
-    sem = unc.get("standard_error")
-    if isinstance(sem, dict) and _finite(sem.get("value")) and sem["value"] >= 0:
+    sem = _dict(unc.get("standard_error"))
+    value = sem.get("value")
+    if _finite(value) and value >= 0:
         method = f" ({sem['method']})" if sem.get("method") else ""
-        return float(sem["value"]), f"standard errors as stated{method}"
-    ci = unc.get("confidence_interval")
-    if isinstance(ci, dict) and _finite(ci.get("lower")) and _finite(ci.get("upper")):
-        level = ci.get("confidence_level")
-        stated = _finite(level) and 0 < float(level) < 1
-        level = float(level) if stated else 0.95
+        return float(value), f"standard errors as stated{method}"
+    ci = _dict(unc.get("confidence_interval"))
+    lower, upper, stated = ci.get("lower"), ci.get("upper"), ci.get("confidence_level")
+    if _finite(lower) and _finite(upper):
+        good = _finite(stated) and 0 < stated < 1
+        level = float(stated) if good and _finite(stated) else 0.95
         z = float(stats.norm.ppf((1 + level) / 2))
         method = f", {ci['method']}" if ci.get("method") else ""
         return (
-            abs(float(ci["upper"]) - float(ci["lower"])) / (2 * z),
+            abs(float(upper) - float(lower)) / (2 * z),
             f"standard errors backed out of {level:g} confidence intervals{method}"
-            + ("" if stated else " (level not stated; 0.95 assumed)")
+            + ("" if good else " (level not stated; 0.95 assumed)")
             + ", as (upper - lower) / (2 z)",
         )
     top = config.get("max_score", 1.0)
@@ -274,11 +277,11 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
                     column=key,
                     hint="each record needs model_id, evaluation_name, sample_id and evaluation.",
                 )
-        ev = rec.get("evaluation") if isinstance(rec.get("evaluation"), dict) else {}
+        ev = _dict(rec.get("evaluation"))
         score = ev.get("score")
         if score is None and isinstance(ev.get("is_correct"), bool):
             score = float(ev["is_correct"])
-        if not _finite(score) and not isinstance(score, bool):
+        if not (_finite(score) or isinstance(score, bool)):
             raise DataError(
                 f"the score {str(score)[:40]!r} is not a number.",
                 file=src.name,
@@ -286,7 +289,7 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
                 column="evaluation.score",
                 hint="each record needs evaluation.score (a number in 0..1) or is_correct.",
             )
-        meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
+        meta = _dict(rec.get("metadata"))
         records.append(
             (
                 str(rec["model_id"]),

@@ -27,7 +27,7 @@ import io
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
@@ -76,7 +76,7 @@ def _metric_column(schema: pa.Schema) -> str | None:
     return None
 
 
-def is_results(obj: object) -> bool:
+def is_results(obj: object) -> TypeGuard[dict[str, Any]]:
     """Whether a parsed JSON value is a lighteval results file (``config_general``, ``results``)."""
     return (
         isinstance(obj, dict)
@@ -335,7 +335,11 @@ def _results(src: Source, *, metric: str | None, name: str) -> tuple[Benchmark, 
     offered = list(
         dict.fromkeys(k for v in results.values() for k in v if not k.endswith("_stderr"))
     )
-    tasks, est, se, runs, skipped = [], [], [], [], []
+    tasks: list[str] = []
+    est: list[float] = []
+    se: list[float] = []
+    runs: list[TaskRun] = []
+    skipped: list[str] = []
     for key, entry in results.items():
         chosen = (
             metric if metric in entry else next((m for m in DEFAULT_METRICS if m in entry), None)
@@ -380,7 +384,7 @@ def _results(src: Source, *, metric: str | None, name: str) -> tuple[Benchmark, 
     return bench, Meta(tuple(runs), (), tuple(offered))
 
 
-def _number(x: object) -> bool:
+def _number(x: object) -> TypeGuard[int | float]:
     return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
