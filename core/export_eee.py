@@ -22,10 +22,12 @@ same names.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import time
 import uuid
+import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -50,7 +52,7 @@ class EEEExport:
     """Every Eval Ever files: ``files`` are ``(path under the output folder, text)`` pairs.
 
     ``aggregates`` and ``instances`` count the aggregate JSON and instance-level JSONL files;
-    :meth:`write` puts them under a folder.
+    :meth:`write` puts them under a folder, :meth:`zip_bytes` into an archive.
     """
 
     files: tuple[tuple[str, str], ...]
@@ -68,6 +70,14 @@ class EEEExport:
     def documents(self) -> dict[str, Any]:
         """The aggregate files parsed (path -> JSON object)."""
         return {p: json.loads(t) for p, t in self.files if p.endswith(".json")}
+
+    def zip_bytes(self) -> bytes:
+        """The files as a ZIP archive (deflated), paths as under the output folder."""
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+            for rel, text in self.files:
+                archive.writestr(rel, text)
+        return buf.getvalue()
 
     def write(self, directory: str | Path) -> tuple[Path, ...]:
         """Write every file under ``directory`` (folders made as needed); returns the paths."""

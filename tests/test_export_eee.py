@@ -7,11 +7,13 @@ import contextlib
 import hashlib
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import jsonschema
 import numpy as np
 import pytest
+from conftest import page_path
 
 from benchuq.cli.main import main
 from benchuq.core.bootstrap import bootstrap
@@ -163,3 +165,21 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert code == 2 and "missing.json" in err and "Traceback" not in err
     code, out, _ = cli("export", "sample:toy", "-o", str(tmp_path / "o"), "--reps", "200")
     assert code == 0 and "2 Every Eval Ever aggregate files" in out
+
+
+def test_zip_archive_holds_the_files() -> None:
+    bench = load_sample("alpaca_eval")
+    out = export_eee(bench, bootstrap(bench, reps=100, seed=0), retrieved_timestamp="5")
+    with zipfile.ZipFile(io.BytesIO(out.zip_bytes())) as archive:
+        assert sorted(archive.namelist()) == sorted(p for p, _ in out.files)
+        path, text = out.files[0]
+        assert archive.read(path).decode() == text
+    assert out.instances == out.aggregates == len(bench.models)
+
+
+def test_leaderboard_page_offers_the_files(make_app) -> None:
+    at = make_app().run()
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Every Eval Ever files (.zip)" in labels
