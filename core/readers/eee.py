@@ -37,7 +37,13 @@ from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.long import TaskInfo
 from benchuq.core.readers.meta import Meta, TaskRun
 from benchuq.core.readers.notes import count, listing
-from benchuq.core.readers.table import Source, looks_like_json, parse_json, text_lines
+from benchuq.core.readers.table import (
+    Source,
+    first_line,
+    looks_like_json,
+    parse_json,
+    text_lines,
+)
 
 __all__ = ["AGGREGATE_KEY", "KIND", "LABEL", "claims", "is_aggregate", "partition", "read"]
 
@@ -68,7 +74,7 @@ def is_aggregate(obj: object) -> TypeGuard[dict[str, Any]]:
 
 
 def _is_instances(src: Source) -> bool:
-    line = src.data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+    line = first_line(src)
     return line.startswith(b"{") and all(k in line for k in INSTANCE_KEYS)
 
 
@@ -91,9 +97,8 @@ def claims(src: Source) -> bool:
 
 def _evaluation_id(src: Source) -> str | None:
     if _is_instances(src):
-        line = src.data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
         try:
-            return str(json.loads(line).get("evaluation_id"))
+            return str(json.loads(first_line(src)).get("evaluation_id"))
         except ValueError:
             return None
     obj = parse_json(src)

@@ -26,7 +26,7 @@ from benchuq.core.readers.items import items_benchmark
 from benchuq.core.readers.long import TaskInfo
 from benchuq.core.readers.meta import Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count
-from benchuq.core.readers.table import Source, text_lines
+from benchuq.core.readers.table import Source, first_line, text_lines
 
 __all__ = ["KIND", "LABEL", "claims", "read"]
 
@@ -35,15 +35,9 @@ LABEL = "an OpenAI evals (oaieval) JSONL log"
 MATCH = "match"
 
 
-def _first_line(src: Source) -> bytes:
-    data = src.data.lstrip(b"\xef\xbb\xbf \t\r\n")
-    end = data.find(b"\n")
-    return data if end < 0 else data[:end]
-
-
 def claims(src: Source) -> bool:
     """A JSON Lines file whose first line is ``{"spec": {...}}`` with ``run_id`` in it."""
-    line = _first_line(src)
+    line = first_line(src)
     if not line.startswith(b"{") or b'"spec"' not in line[:64]:
         return False
     try:
