@@ -16,6 +16,7 @@ from benchuq.cli.main import main
 from benchuq.core.data import DataError
 from benchuq.core.readers import detect_format, load_path, read_files, read_paths
 from benchuq.core.readers.table import Source
+from benchuq.dashboard import cache
 
 A = [1, 0, 1, 1, 0, 1, 1, 1]
 B = [0, 0, 1, 0, 0, 1, 1, 0]
@@ -145,7 +146,7 @@ def test_upload_in_the_app(make_app) -> None:
     at = make_app().run()
     at.switch_page(page_path("data.py")).run()
     files = [
-        (details_name(), lighteval_details({"acc": A}), "application/octet-stream"),
+        (details_name(), lighteval_details({"acc": A, "acc_norm": G}), "application/octet-stream"),
         (f"results_{DATE}.json", lighteval_results("org/m", {}), "application/json"),
     ]
     at.file_uploader(key="uploader").set_value(files).run()
@@ -153,3 +154,9 @@ def test_upload_in_the_app(make_app) -> None:
     assert at.query_params["data"] == "upload"
     notes = " ".join(m.value for e in at.expander for m in e.markdown).replace("\\", "")
     assert "lighteval results file used for model names only" in notes
+    metric = at.selectbox(key="upload_metric")
+    assert {"acc", "acc_norm"} <= set(metric.options)
+    metric.set_value("acc_norm").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    bench = cache.read_upload(at.session_state["_upload"]).bench
+    assert bench.estimate[0, 0] == pytest.approx(np.mean(G))
