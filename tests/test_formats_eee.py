@@ -218,3 +218,20 @@ def test_upload_in_the_app(make_app) -> None:
     at.file_uploader(key="uploader").set_value(files).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.metric[0].value == "2"
+
+
+def test_the_fallback_standard_error_is_never_too_narrow_in_simulation() -> None:
+    """sqrt(p(1-p)/n) bounds the standard error of a mean of [0, 1] scores (Bhatia-Davis): 95%
+    normal intervals with it cover at least nominally for binary and continuous scores."""
+    rng = np.random.default_rng(7)
+    n, sims = 40, 4000
+    for draw, truth in (
+        (lambda: rng.random((sims, n)) < 0.7, 0.7),  # binary: the bound is the exact variance
+        (lambda: rng.beta(2.0, 3.0, (sims, n)), 0.4),  # continuous: the bound is conservative
+    ):
+        x = draw().astype(float)
+        p = x.mean(axis=1)
+        se = np.sqrt(p * (1 - p) / n)
+        coverage = np.mean(np.abs(p - truth) <= 1.959963984540054 * se)
+        assert coverage >= 0.93, coverage
+        assert np.all(se >= x.std(axis=1, ddof=0) / np.sqrt(n) - 1e-12)
