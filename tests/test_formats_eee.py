@@ -140,7 +140,19 @@ def test_an_aggregate_without_uncertainty_needs_the_number_of_items(tmp_path: Pa
 
 def test_standard_errors_stated_or_backed_out_with_the_method_in_the_notes() -> None:
     results = [
-        result("a", 0.8, {"standard_error": {"value": 0.02, "method": "bootstrap"}}),
+        result(
+            "a",
+            0.8,
+            {
+                "standard_error": {"value": 0.02, "method": "bootstrap"},
+                "confidence_interval": {
+                    "lower": 0.76,
+                    "upper": 0.84,
+                    "confidence_level": 0.95,
+                    "method": "percentile",
+                },
+            },
+        ),
         result(
             "b", 0.6, {"confidence_interval": {"lower": 0.5, "upper": 0.7, "confidence_level": 0.9}}
         ),
@@ -155,7 +167,7 @@ def test_standard_errors_stated_or_backed_out_with_the_method_in_the_notes() -> 
     np.testing.assert_allclose(bench.se[0], [0.02, 0.1 / z90, 0.1 / z95, 0.05, 0.5])
     assert list(bench.higher_is_better) == [True, True, True, True, False]
     text = " ".join(bench.notes)
-    assert "standard errors as stated (bootstrap)" in text
+    assert "as stated (bootstrap); the file's 0.95 confidence intervals (percentile)" in text
     assert "backed out of 0.9 confidence intervals" in text
     assert "level not stated; 0.95 assumed" in text
     assert "1 result without a standard error" in text and ": e (" in text

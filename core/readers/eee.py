@@ -226,11 +226,14 @@ def _standard_error(
     """(standard error, how it was found) from a result's uncertainty (module docstring)."""
     sem = _dict(unc.get("standard_error"))
     value = sem.get("value")
-    if _finite(value) and value >= 0:
-        method = f" ({sem['method']})" if sem.get("method") else ""
-        return float(value), f"standard errors as stated{method}"
     ci = _dict(unc.get("confidence_interval"))
     lower, upper, stated = ci.get("lower"), ci.get("upper"), ci.get("confidence_level")
+    if _finite(value) and value >= 0:
+        method = f" ({sem['method']})" if sem.get("method") else ""
+        if _finite(stated):  # the file's own intervals: named, not used (benchuq draws its own)
+            how = f" ({ci['method']})" if ci.get("method") else ""
+            method += f"; the file's {stated:g} confidence intervals{how} are not used"
+        return float(value), f"standard errors as stated{method}"
     if _finite(lower) and _finite(upper):
         good = _finite(stated) and 0 < stated < 1
         level = float(stated) if good and _finite(stated) else 0.95
