@@ -211,6 +211,10 @@ def test_instance_errors_name_file_line_and_field() -> None:
     with pytest.raises(DataError) as err:
         read_files([("x_samples.jsonl", cut)])
     assert err.value.row == 2
+    broken = b'{"schema_version": "0.3.0", "model_info": {}, "evaluation_results": {}}'
+    with pytest.raises(DataError) as err:
+        read_files([("agg.json", broken)])
+    assert err.value.column == "evaluation_results" and "Every Eval Ever" in str(err.value)
     agg = aggregate("m", [result("a", 0.5, {"num_samples": 10})]).replace(b"0.5", b'"half"')
     with pytest.raises(DataError) as err:
         read_files([("m.json", agg)])

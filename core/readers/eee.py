@@ -79,9 +79,9 @@ def _is_instances(src: Source) -> bool:
 
 
 def claims(src: Source) -> bool:
-    """An aggregate (``schema_version`` and ``evaluation_results`` in the first bytes, parsed to
-    check) or an instance-level file (its first line has ``schema_version``, ``sample_id`` and
-    ``evaluation``)."""
+    """An aggregate (``schema_version`` in the first bytes, and ``evaluation_results``: parsed to
+    check both keys) or an instance-level file (its first line has ``schema_version``,
+    ``sample_id`` and ``evaluation``)."""
     if _is_instances(src):
         return True
     head = _head(src)
@@ -90,9 +90,10 @@ def claims(src: Source) -> bool:
     if b'"evaluation_results"' not in src.data:
         return False
     try:
-        return is_aggregate(parse_json(src))
+        obj = parse_json(src)
     except DataError:
         return False
+    return isinstance(obj, dict) and "schema_version" in obj and "evaluation_results" in obj
 
 
 def _evaluation_id(src: Source) -> str | None:
@@ -127,9 +128,10 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
     obj = parse_json(src)
     if not is_aggregate(obj):
         raise DataError(
-            "not an Every Eval Ever aggregate (no schema_version, model_info and "
-            "evaluation_results).",
+            "not an Every Eval Ever aggregate (it needs schema_version, a model_info object "
+            "and an evaluation_results list).",
             file=src.name,
+            column="evaluation_results" if isinstance(obj, dict) else None,
             hint="load the aggregate JSON as the EEE converters write it.",
         )
     info = obj["model_info"]
