@@ -251,3 +251,24 @@ def test_the_fallback_standard_error_is_never_too_narrow_in_simulation() -> None
         coverage = np.mean(np.abs(p - truth) <= 1.959963984540054 * se)
         assert coverage >= 0.93, coverage
         assert np.all(se >= x.std(axis=1, ddof=0) / np.sqrt(n) - 1e-12)
+
+
+def test_one_evaluation_with_several_metrics() -> None:
+    u = {"standard_error": {"value": 0.01}}
+    results = [
+        result("gsm8k", 0.8, u, metric_id="accuracy"),
+        result("gsm8k", 0.7, u, metric_id="f1"),
+        result("arc", 0.6, u, metric_id="accuracy"),
+    ]
+    loaded = read_files([("m.json", aggregate("org/m", results))])
+    assert loaded.bench.tasks == ("gsm8k [accuracy]", "gsm8k [f1]", "arc")
+    assert loaded.meta.metrics == ("accuracy", "f1")
+    picked = read_files([("m.json", aggregate("org/m", results))], metric="f1").bench
+    assert picked.tasks == ("gsm8k",) and picked.estimate[0, 0] == 0.7
+    assert any("metric 'f1' read; the file also has accuracy" in n for n in picked.notes)
+    rows = [("m", "t", "s1", 1.0), ("m", "t", "s1", 0.0)]
+    data = instances(rows[:1], evaluation_result_id="t.acc") + instances(
+        rows[1:], evaluation_result_id="t.f1"
+    )
+    bench = read_files([("x_samples.jsonl", data)]).bench
+    assert bench.tasks == ("t [t.acc]", "t [t.f1]")

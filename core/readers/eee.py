@@ -11,13 +11,15 @@ by [0, 1] has a larger variance (Bhatia-Davis). A result with none of these is s
 note (an estimate without uncertainty cannot be given an honest interval). The uncertainty
 method and level the file states go into the notes. Results benchuq itself added as aggregates
 (``metric_config.additional_details.benchuq_aggregate``: overall and category means) are set
-aside: benchuq recomputes them.
+aside: benchuq recomputes them. An evaluation reported with several metrics becomes a task per
+metric (``name [metric_id]``), or, with ``metric`` naming one, that metric's results alone.
 
 An instance-level file has one record per line: model = ``model_id``, task =
-``evaluation_name``, item = ``sample_id``, score = ``evaluation.score`` (``is_correct`` when the
-score is missing); ``metadata.subgroup``, ``metadata.cluster`` and ``metadata.category`` (as
-benchuq writes them) are kept as labels. Several
-records of one sample are averaged into one item score. With instance-level files in the data,
+``evaluation_name`` (with the ``evaluation_result_id`` when one evaluation has records of several
+results, e.g. metrics), item = ``sample_id``, score = ``evaluation.score`` (``is_correct`` when
+the score is missing); ``metadata.subgroup``, ``metadata.cluster`` and ``metadata.category`` (as
+benchuq writes them) are kept as labels. Several records of one sample are averaged into one item
+score. With instance-level files in the data,
 aggregate files of the same ``evaluation_id`` only describe them and are set aside.
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
@@ -120,11 +123,18 @@ def read(
     """One EEE file: an aggregate (estimates with standard errors) or instance-level records."""
     if _is_instances(src):
         return _instances(src, name=name)
-    return _aggregate(src, tasks=tasks, name=name)
+    return _aggregate(src, metric=metric, tasks=tasks, name=name)
 
 
 # ---- aggregate -----------------------------------------------------------------------------
-def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Benchmark, Meta]:
+def _metric_id(res: object) -> str:
+    config = _dict(_dict(res).get("metric_config"))
+    return str(config.get("metric_id") or config.get("metric_name") or "")
+
+
+def _aggregate(
+    src: Source, *, metric: str | None, tasks: TaskInfo | None, name: str
+) -> tuple[Benchmark, Meta]:
     obj = parse_json(src)
     if not is_aggregate(obj):
         raise DataError(
@@ -143,14 +153,32 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
     methods: dict[str, None] = {}
     library = _dict(obj.get("eval_library"))
     harness = " ".join(str(library.get(k)) for k in ("name", "version") if library.get(k))
-    for i, res in enumerate(obj["evaluation_results"]):
+    everything = obj["evaluation_results"]
+    offered = tuple(dict.fromkeys(m for r in everything if (m := _metric_id(r))))
+    picked = metric is not None and metric in offered
+    others = [m for m in offered if m != metric]
+    if picked and others:
+        notes.append(
+            f"Every Eval Ever: metric '{metric}' read; the file also has {listing(others)}."
+        )
+    labels = [
+        str(_dict(r).get("evaluation_name") or f"evaluation {i + 1}")
+        for i, r in enumerate(everything)
+    ]
+    kept = [not picked or _metric_id(r) == metric for r in everything]
+    repeated = Counter(t for t, k in zip(labels, kept, strict=True) if k)
+    for i, res in enumerate(everything):
         where = f"evaluation_results[{i}]"
         if not isinstance(res, dict):
             raise DataError(
                 f"{where} is not an object.", file=src.name, column=where,
                 hint="each evaluation result is an object with evaluation_name and score_details.",
             )  # fmt: skip
-        task = str(res.get("evaluation_name") or f"evaluation {i + 1}")
+        if not kept[i]:
+            continue
+        task = labels[i]
+        if repeated[task] > 1:  # one evaluation with several metrics: a task per metric
+            task = f"{task} [{_metric_id(res) or res.get('evaluation_result_id') or i + 1}]"
         config = _dict(res.get("metric_config"))
         if AGGREGATE_KEY in _dict(config.get("additional_details")):
             aggregates.append(task)
@@ -215,7 +243,7 @@ def _aggregate(src: Source, *, tasks: TaskInfo | None, name: str) -> tuple[Bench
         higher_is_better=np.array(hib),
         notes=tuple(notes),
     )
-    return bench, Meta(tuple(runs), (), ())
+    return bench, Meta(tuple(runs), (), offered)
 
 
 def _finite(x: object) -> TypeGuard[int | float]:
@@ -307,6 +335,7 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
                 str(rec["sample_id"]),
                 float(score),
                 lineno,
+                str(rec.get("evaluation_result_id") or ""),
                 *(None if meta.get(c) is None else str(meta[c]) for c in labels),
             )
         )
@@ -316,7 +345,12 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
             file=src.name,
             hint="load a non-empty <uuid>_samples.jsonl.",
         )
-    frame = pd.DataFrame(records, columns=["model", "task", "item", "score", "row", *labels])
+    columns = ["model", "task", "item", "score", "row", "result", *labels]
+    frame = pd.DataFrame(records, columns=columns)
+    # one evaluation scored by several metrics (one record per aggregate result): a task each
+    several = frame.groupby(["model", "task"])["result"].transform("nunique") > 1
+    frame.loc[several, "task"] = frame["task"] + " [" + frame["result"] + "]"
+    frame = frame.drop(columns="result")
     frame["file"] = src.name
     for label in labels:
         if frame[label].isna().all():
