@@ -1,4 +1,4 @@
-"""Speed of ``benchuq diff`` (core.diff, METHODS 12) on two large runs.
+"""Speed of ``benchuq diff`` (core.diff, METHODS 13) on two large runs.
 
 Writes two runs of ``--items`` binary items x ``--epochs`` answers as long Parquet tables
 (``model, task, item, epoch, score``; when this version's reader does not take an epoch column,

@@ -1,4 +1,4 @@
-"""Do ``benchuq diff``'s verdicts hold their level? Simulations with known truth (METHODS 12).
+"""Do ``benchuq diff``'s verdicts hold their level? Simulations with known truth (METHODS 13).
 
 Prints, over ``--runs`` seeded data sets per line (with the Monte Carlo standard error):
 

@@ -1,4 +1,4 @@
-"""``benchuq diff``: did it get better? Two runs compared item by item (METHODS 12, issue 27).
+"""``benchuq diff``: did it get better? Two runs compared item by item (METHODS 13, issue 27).
 
 ``benchuq diff BASE CANDIDATE`` (two data sources, one model each) or ``benchuq diff DATA --base
 MODEL --candidate MODEL`` (both runs in one data set). Exit status: 0, 1 when ``--fail-on``'s

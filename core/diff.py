@@ -1,4 +1,4 @@
-"""Did it get better? Two runs compared item by item (METHODS 12, issue 27).
+"""Did it get better? Two runs compared item by item (METHODS 13, issue 27).
 
 :func:`diff` aligns a base and a candidate run on (task, item id), counts the items only one run
 has, and tests the paired difference ``d = candidate - base`` per task and overall:
@@ -55,7 +55,7 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 FailOn = Literal["worse", "inferior", "difference", "never"]
 FAIL_ON: tuple[str, ...] = get_args(FailOn)
 #: Below this many items (clusters) in a task the bootstrap's intervals are too short; the
-#: sign-flip randomization test holds its level at any size (METHODS 12).
+#: sign-flip randomization test holds its level at any size (METHODS 13).
 FEW_UNITS = 30
 #: Up to this many units every sign flip is enumerated (exact p-value); above, random flips.
 EXACT_FLIPS = 16
@@ -244,7 +244,7 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     the p-value is the two-sided exact binomial test of ``c ~ Bin(m, 1/2)`` (equal to
     ``scipy.stats.binomtest(c, m)``); the interval for ``d = (c - b) / n`` is the Clopper–Pearson
     interval ``[pi_lo, pi_hi]`` of the discordant split mapped by ``(m / n)(2 pi - 1)``,
-    conditional on ``m`` (METHODS 12). It excludes 0 exactly when ``p <= 1 - level``.
+    conditional on ``m`` (METHODS 13). It excludes 0 exactly when ``p <= 1 - level``.
     """
     level = check_level(level)
     b_right = np.asarray(base) > 0.5
@@ -354,7 +354,7 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
     The predictable plug-in empirical-Bernstein sequence of Waudby-Smith & Ramdas (2024,
     Theorem 2, two-sided with ``alpha / 2`` per side), with ``lambda_t`` capped at 1/2, as a
     running intersection. Returns ``(low, high)`` after each observation: with probability at
-    least ``level`` every one of them holds the mean at once (METHODS 12).
+    least ``level`` every one of them holds the mean at once (METHODS 13).
     """
     x = np.asarray(x, float)
     t = np.arange(1, len(x) + 1, dtype=float)
@@ -621,7 +621,7 @@ def diff(
     reps: int = 2000,
     seed: int = 0,
 ) -> DiffResult:
-    """Candidate minus base, item by item, per task and overall (METHODS 12).
+    """Candidate minus base, item by item, per task and overall (METHODS 13).
 
     Parameters
     ----------

@@ -321,7 +321,7 @@ def two_runs_html(
     result: DiffResult, fig: go.Figure, svg: Callable[[go.Figure], bytes], *, scale: float
 ) -> str:
     """The report's "Two runs" section: the verdicts in words, the chart of differences with
-    the margin, and the paired counts with the standard errors side by side (METHODS 12)."""
+    the margin, and the paired counts with the standard errors side by side (METHODS 13)."""
     from benchuq.dashboard.views_diff import verdict_label
 
     e = html.escape

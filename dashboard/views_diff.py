@@ -1,4 +1,4 @@
-"""Two runs page: its settings (as they travel in the link) and tables (pure, METHODS 12)."""
+"""Two runs page: its settings (as they travel in the link) and tables (pure, METHODS 13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two runs: did it get better? Candidate minus base, item by item (METHODS 12)."""
+"""Two runs: did it get better? Candidate minus base, item by item (METHODS 13)."""
 
 import pandas as pd
 import streamlit as st

@@ -1,4 +1,4 @@
-"""Two runs page (METHODS 12): pure figure and tables, and the page through AppTest."""
+"""Two runs page (METHODS 13): pure figure and tables, and the page through AppTest."""
 
 from __future__ import annotations
 
