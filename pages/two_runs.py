@@ -1,5 +1,7 @@
 """Two runs: did it get better? Candidate minus base, item by item (METHODS 13)."""
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -11,7 +13,7 @@ from benchuq.dashboard.figures_diff import difference_figure
 from benchuq.dashboard.text import md_escape
 
 
-def number_columns(table: pd.DataFrame) -> dict[str, st.column_config.NumberColumn]:
+def number_columns(table: pd.DataFrame) -> dict[str, Any]:
     """The table's number columns formatted as ``views_diff.number_formats`` says."""
     return {c: st.column_config.NumberColumn(format=f) for c, f in vd.number_formats(table).items()}
 
