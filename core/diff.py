@@ -893,6 +893,9 @@ def _make_row(
     cand_score = float(sum(wt * p.candidate.mean() for wt, p in zip(w, pairs, strict=True)))
     se_paired, se_naive = combine("paired"), combine("naive")
     verdict = verdict_of(t.low, t.high, margin) if np.isfinite(t.low) else "inconclusive"
+    too_few = t.too_few and verdict not in ("better", "worse")
+    if too_few:  # no verdict the data cannot support
+        verdict = "inconclusive"
     row = DiffRow(
         task=task,
         base_score=base_score,
@@ -919,7 +922,7 @@ def _make_row(
         level=level,
         simultaneous=simultaneous,
         p_resolution=t.resolution if resolution is None else resolution,
-        too_few=bool(t.too_few and verdict in ("inconclusive", "non-inferior")),
+        too_few=bool(too_few),
         sentence="",
     )
     return _with_sentence(row, margin, points)
