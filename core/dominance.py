@@ -36,6 +36,7 @@ from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_known, check_level
 
@@ -344,7 +345,7 @@ class DominanceMap:
         """Share of grid points each model wins (``None``: indeterminate), largest first."""
         counts = np.bincount(self.winner + 1, minlength=len(self.models) + 1) / len(self.winner)
         out = {self.name(k - 1): float(counts[k]) for k in range(len(counts)) if counts[k] > 0}
-        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def implied_level(z: float) -> float:
@@ -586,7 +587,7 @@ def weighted_scores(
     prob = None
     if moments.draws is not None:
         prob = best_probability_map(moments, weights=w[None]).probability[0]
-    order = np.argsort(-est, kind="stable")
+    order = best_first(est, moments.models)
     return WeightedScores(
         models=tuple(moments.models[i] for i in order),
         weights=w,

@@ -38,6 +38,7 @@ from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level
 
@@ -157,8 +158,9 @@ class EPPResult:
 
     @property
     def order(self) -> np.ndarray:
-        """Model indices from the highest EPP to the lowest."""
-        return np.argsort(-self.estimate, kind="stable")
+        """Model indices from the highest EPP to the lowest (ties by name:
+        :func:`core.ordering.best_first`)."""
+        return best_first(self.estimate, self.models)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
+from benchuq.core.ordering import best_first
+
 __all__ = ["overlap_test_level", "tied_with_leader"]
 
 
@@ -44,7 +46,7 @@ def tied_with_leader(
     obs = sign * np.asarray(observed, dtype=float)
     if np.isnan(obs).all():
         return np.zeros(obs.shape, dtype=bool)
-    lead = int(np.nanargmax(obs))
+    lead = int(best_first(obs, [str(i) for i in range(len(obs))])[0])
     d = sign * (values[:, [lead]] - values)
     q = overlap_test_level(level)
     with warnings.catch_warnings():

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.maxt import max_t
+from benchuq.core.ordering import best_first
 from benchuq.core.ranks import check_level
 
 __all__ = ["RankSets", "rank_set_sentences", "rank_sets"]
@@ -50,8 +51,8 @@ class RankSets:
         """Models that may be among the best ``k`` (a set holding all of the true top k with
         probability ``level``), best observed first."""
         low = self.marginal_low if k == 1 else self.simultaneous_low
-        sign = -1.0 if self.higher_is_better else 1.0
-        keep = [i for i in np.argsort(sign * self.estimate, kind="stable") if low[i] <= k]
+        order = best_first(self.estimate, self.models, higher_is_better=self.higher_is_better)
+        keep = [i for i in order if low[i] <= k]
         return tuple(self.models[i] for i in keep)
 
     def table(self) -> pd.DataFrame:

@@ -36,6 +36,7 @@ from benchuq.core.dominance import (
 )
 from benchuq.core.draws import Draws
 from benchuq.core.leader import overlap_test_level, tied_with_leader
+from benchuq.core.ordering import best_first
 from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.readers.notes import summarize
 
@@ -189,7 +190,7 @@ def _weight_winners(draws: Draws) -> dict[str, float]:
     grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
     best = np.argmax(grid @ means, axis=1)
     share = np.bincount(best, minlength=len(draws.models)) / len(grid)
-    order = np.argsort(-share, kind="stable")
+    order = best_first(share, draws.models)
     return {draws.models[i]: float(share[i]) for i in order if share[i] > 0}
 
 
@@ -349,8 +350,10 @@ def findings(
         }
     )
     table = table.dropna(subset=["estimate"])
-    table = table.sort_values("estimate", ascending=not sc.higher_is_better, kind="stable")
-    table = table.reset_index(drop=True)
+    order = best_first(
+        table["estimate"], list(table["model"]), higher_is_better=sc.higher_is_better
+    )
+    table = table.iloc[order].reset_index(drop=True)
     leader = str(table["model"].iloc[0])
     tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
     sets = rank_sets(
@@ -374,7 +377,9 @@ def findings(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
     if len(draws.models) > 1:
-        shares = [(m, p) for m, p in sorted(p_best.items(), key=lambda kv: -kv[1]) if p > 0]
+        shares = [
+            (m, p) for m, p in sorted(p_best.items(), key=lambda kv: (-kv[1], kv[0])) if p > 0
+        ]
         rest = len(p_best) - len(shares[:4])
         headline.append(
             "Share of the draws in which each model comes out on top: "
@@ -421,7 +426,7 @@ def gaps_from_leader(
     sign = 1.0 if sc.higher_is_better else -1.0
     obs = sign * np.asarray(sc.observed, dtype=float)
     present = np.flatnonzero(np.isfinite(obs))
-    lead = int(present[np.argmax(obs[present])])
+    lead = int(present[best_first(obs[present], [draws.models[i] for i in present])[0]])
     gap = sign * (sc.values - sc.values[:, [lead]])
     q = overlap_test_level(level)
     low, high = np.nanquantile(gap[:, present], [(1 - q) / 2, (1 + q) / 2], axis=0)
@@ -434,5 +439,5 @@ def gaps_from_leader(
         }
     )
     table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0))
-    table = table.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+    table = table.iloc[best_first(table["estimate"], list(table["model"]))].reset_index(drop=True)
     return table.head(max(top, 1 + int(table["tied"].sum())))
