@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         print(
             shown[["model", "estimate", "low", "high"]].to_string(
                 index=False, float_format=lambda v: f"{v:.4f}"

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
         print(

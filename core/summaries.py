@@ -37,12 +37,14 @@ from benchuq.core.draws import Draws
 from benchuq.core.leader import tied_with_leader
 from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
+from benchuq.core.ordering import best_first
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
 from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
     "CORRECTIONS",
     "RANK_METHODS",
+    "WEIGHTED",
     "Interval",
     "Scores",
     "family_inference",
@@ -259,35 +261,48 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
     )
 
 
-def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
-    """Per model and group (``"overall"``, then each category): estimate and interval.
+WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:`leaderboard`
+
+
+def leaderboard(
+    draws: Draws, level: float = 0.834, *, weights: Sequence[float] | np.ndarray | None = None
+) -> pd.DataFrame:
+    """Per model and group (``"overall"``, ``"weighted"`` when ``weights`` are given and there
+    are two or more categories, then each category): estimate and interval, best first.
 
     Default level 83.4% [GH]: for two *independent* estimates with similar standard errors,
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.leader.tied_with_leader`, the paired
     difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. Rows are in the draws' model order within each group (sort as you need).
+    83.4%) contains 0. Within each group rows are best first by
+    :func:`core.ordering.best_first` (the direction follows the group's ``higher_is_better``;
+    ties by name; models without a score last). ``weights``: one per ``draws.category_names``
+    (the score ``S(w)`` of :func:`group_scores`).
     """
+    groups: list[tuple[str, Group]] = [("overall", "overall")]
+    if weights is not None and len(draws.category_names) > 1:
+        groups.append((WEIGHTED, np.asarray(weights, dtype=float)))
+    groups += [(c, c) for c in draws.category_names]
     rows = []
-    for group in ("overall", *draws.category_names):
+    for name, group in groups:
         sc = group_scores(draws, group)
         iv = percentile_interval(sc, level)
-        rows.append(
-            pd.DataFrame(
-                {
-                    "model": list(draws.models),
-                    "group": group,
-                    "estimate": iv.estimate,
-                    "low": iv.low,
-                    "high": iv.high,
-                    "mc_error_low": iv.mc_error_low,
-                    "mc_error_high": iv.mc_error_high,
-                    "tied_with_leader": tied_with_leader(
-                        sc.values, sc.observed, level, sc.higher_is_better
-                    ),
-                }
-            )
+        part = pd.DataFrame(
+            {
+                "model": list(draws.models),
+                "group": name,
+                "estimate": iv.estimate,
+                "low": iv.low,
+                "high": iv.high,
+                "mc_error_low": iv.mc_error_low,
+                "mc_error_high": iv.mc_error_high,
+                "tied_with_leader": tied_with_leader(
+                    sc.values, sc.observed, level, sc.higher_is_better
+                ),
+            }
         )
+        order = best_first(iv.estimate, draws.models, higher_is_better=sc.higher_is_better)
+        rows.append(part.iloc[order])
     return pd.concat(rows, ignore_index=True)
 
 

@@ -130,11 +130,12 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """Forest plot of one group's leaderboard, best model at the top.
 
     ``table`` has columns ``model, estimate, low, high`` and a boolean ``tied`` (True where the
-    model cannot be told apart from the leader; the leader is the first row after sorting by
-    estimate). The leader's interval is shaded so overlap is visible; tied models get an open
-    marker and the label "≈ leader" right of their interval.
+    model cannot be told apart from the leader), best first as ``core.summaries.leaderboard``
+    orders it (by the score's ``higher_is_better``): the first row is the leader. The leader's
+    interval is shaded so overlap is visible; tied models get an open marker and the label
+    "≈ leader" right of their interval.
     """
-    t = table.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+    t = table.reset_index(drop=True)
     s = options.scale
     layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(t), 2))
     if not len(t):
