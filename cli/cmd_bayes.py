@@ -18,7 +18,7 @@ from benchuq.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.methods.bayes.model import BayesFit
 
 __all__ = ["register", "run"]
 
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
-    from benchuq.core.bayes.priors import format_prior_specs
+    from benchuq.core.methods.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)

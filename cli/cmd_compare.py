@@ -52,8 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.cli.common import UsageError
-    from benchuq.core.maxt import format_p
     from benchuq.core.summaries import pairwise_differences
+    from benchuq.core.summaries.maxt import format_p
 
     level = check_level(args.level)
     bench = load_benchmark(args)

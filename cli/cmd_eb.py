@@ -28,7 +28,7 @@ from benchuq.cli.common import (
 from benchuq.core.data import DataError
 
 if TYPE_CHECKING:
-    from benchuq.core.subgroups.estimates import Units
+    from benchuq.core.analyses.subgroups.estimates import Units
 
 __all__ = ["read_units", "register", "run"]
 
@@ -103,12 +103,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def read_units(args: argparse.Namespace) -> Units:
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
-    from benchuq.core.readers.loaders import resolve
-    from benchuq.core.subgroups.estimates import (
+    from benchuq.core.analyses.subgroups.estimates import (
         is_unit_table,
         units_from_benchmark,
         units_from_table,
     )
+    from benchuq.core.reading.loaders import resolve
 
     path = Path(args.data[0])
     if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
@@ -138,8 +138,8 @@ def read_units(args: argparse.Namespace) -> Units:
 
 def run(args: argparse.Namespace) -> int:
     """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
-    from benchuq.core.subgroups.ebci import parse_kappa
-    from benchuq.core.subgroups.estimates import analyze
+    from benchuq.core.analyses.subgroups.ebci import parse_kappa
+    from benchuq.core.analyses.subgroups.estimates import analyze
 
     level = _level(args)
     kappa = parse_kappa(args.kappa)

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
     from benchuq.cli.common import check_level, print_json, read_file
     from benchuq.cli.main import UsageError
-    from benchuq.core.embeddings import (
+    from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
         align,
         check_clusters,
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         read_embeddings,
         read_meta,
     )
-    from benchuq.core.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None

@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the EPP leaderboard and its goodness of fit (or JSON); returns the exit code."""
-    from benchuq.core.epp import epp
+    from benchuq.core.analyses.epp import epp
 
     level = check_level(args.level)
     bench = load_benchmark(args)

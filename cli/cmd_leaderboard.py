@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
-    from benchuq.core.leader import overlap_test_level
     from benchuq.core.summaries import leaderboard
+    from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -23,7 +23,7 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 
 __all__ = ["register", "run"]
 

@@ -79,8 +79,8 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
-    from benchuq.core.rank_sets import rank_set_sentences, rank_sets
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
+    from benchuq.core.summaries.rank_sets import rank_set_sentences, rank_sets
 
     level = check_level(args.level)
     bench = load_benchmark(args)

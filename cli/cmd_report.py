@@ -1,5 +1,5 @@
 """``benchuq report``: one self-contained HTML or PDF report of a data set (findings, figures,
-caveats, how to reproduce it); ``core.report`` computes it, ``dashboard.report`` lays it out."""
+caveats, how to reproduce it); ``core.findings`` computes it, ``dashboard.report`` lays it out."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.report import findings, gaps_from_leader
+    from benchuq.core.findings import findings, gaps_from_leader
     from benchuq.core.validation import check_known
     from benchuq.dashboard import report
     from benchuq.dashboard.colors import model_colors

@@ -20,9 +20,9 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq.core.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers import loaders
+from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
+from benchuq.core.reading import loaders
 from benchuq.dashboard import cache, links, publish, session, state
 from benchuq.dashboard.colors import model_colors
 from benchuq.dashboard.context import Context

@@ -411,7 +411,7 @@ def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
 
 def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """How far behind the leader each model is, with intervals, best at the top (the contested
-    top of the leaderboard, ``core.report.gaps_from_leader``): a dashed line at 0 (the leader);
+    top of the leaderboard, ``core.findings.gaps_from_leader``): a dashed line at 0 (the leader);
     a model whose interval reaches 0 cannot be told apart from the leader (open marker)."""
     s = options.scale
     names = [_esc(m) for m in gaps["model"]]

@@ -20,7 +20,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from benchuq.core.bayes.model import BayesFit
+from benchuq.core.methods.bayes.model import BayesFit
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.text import plotly_escape as _esc
 
@@ -123,7 +123,7 @@ def shrinkage_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
 
     The direct estimate with its exact interval and the posterior estimate with its credible
     interval are joined by a line; the vertical line is the model's grand mean ``a / (a + b)``.
-    ``table`` is :meth:`core.bayes.BayesFit.shrinkage`.
+    ``table`` is :meth:`core.methods.bayes.BayesFit.shrinkage`.
     """
     s = options.scale
     t = table.sort_values("n", kind="stable").reset_index(drop=True)

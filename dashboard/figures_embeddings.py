@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from benchuq.core.embeddings.scores import ConsistencyResult, EmbeddingScore
-from benchuq.core.embeddings.tree import EmbeddingTree
+from benchuq.core.analyses.embeddings.scores import ConsistencyResult, EmbeddingScore
+from benchuq.core.analyses.embeddings.tree import EmbeddingTree
 from benchuq.dashboard.figures import FigureOptions, _layout_spec
 from benchuq.dashboard.text import plotly_escape as _esc
 

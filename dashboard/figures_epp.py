@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.stats import rankdata
 
-from benchuq.core.epp import EPPResult
+from benchuq.core.analyses.epp import EPPResult
 from benchuq.dashboard.figures import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
 from benchuq.dashboard.text import plotly_escape as _plain
 

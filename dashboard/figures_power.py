@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from benchuq.core.power import PowerPlan, SamplingPlan
+from benchuq.core.analyses.power import PowerPlan, SamplingPlan
 from benchuq.dashboard.colors import PALETTE
 from benchuq.dashboard.figures import FigureOptions, _esc, _figure, _layout_spec
 

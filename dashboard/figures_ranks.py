@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from benchuq.core.maxt import format_p
-from benchuq.core.rank_sets import RankSets
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.rank_sets import RankSets
 from benchuq.dashboard.figures import (
     ROW_HEIGHT,
     FigureOptions,

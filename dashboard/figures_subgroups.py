@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from benchuq.core.subgroups.estimates import LabResult, SubgroupResult
+from benchuq.core.analyses.subgroups.estimates import LabResult, SubgroupResult
 from benchuq.dashboard.figures import FONT, FigureOptions, _figure, _layout_spec
 from benchuq.dashboard.text import plotly_escape as _plain
 

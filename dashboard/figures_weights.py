@@ -24,7 +24,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from benchuq.core.dominance import BestProbabilityMap, DominanceMap, simplex_grid
+from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, simplex_grid
 from benchuq.dashboard.colors import INDETERMINATE
 from benchuq.dashboard.figures import FONT, FigureOptions
 from benchuq.dashboard.text import plotly_escape as _esc

@@ -1,6 +1,6 @@
 """The first screen: what the app does in two lines, the two ways in (the VTAB-1k example, your
 own results) and the contested top of the current leaderboard with its uncertainty visible
-(``core.report.gaps_from_leader``, ``dashboard.figures.gap_figure``). Shown above the default
+(``core.findings.gaps_from_leader``, ``dashboard.figures.gap_figure``). Shown above the default
 page by ``dashboard/app.py`` to a session opened without link parameters (a shared link opens
 the view it names)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq.core.report import gaps_from_leader
+from benchuq.core.findings import gaps_from_leader
 from benchuq.dashboard import upload
 from benchuq.dashboard.context import Context, guard
 from benchuq.dashboard.figures import gap_figure

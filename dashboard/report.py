@@ -1,7 +1,7 @@
 """The one-click report: findings, figures, caveats and provenance as one self-contained HTML file,
 and that file printed to PDF by Debian's chromium (pure; no streamlit).
 
-The report model is :func:`core.report.findings`; this module only lays it out. Figures are
+The report model is :func:`core.findings.findings`; this module only lays it out. Figures are
 the app's own builders (``dashboard.figures``, ``dashboard.figures_ranks``) with a subtitle
 naming the data set, method and level, embedded as inline SVG (rendered by kaleido): the file
 needs no network, no JavaScript and no fonts beyond the system's, so it opens offline and prints
@@ -29,10 +29,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.data import Benchmark
-from benchuq.core.dominance import implied_level
 from benchuq.core.draws import Draws
-from benchuq.core.leader import overlap_test_level
-from benchuq.core.report import MAP_Z, Findings
+from benchuq.core.findings import MAP_Z, Findings
+from benchuq.core.summaries.dominance import implied_level
+from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.dashboard.figures import (
     FigureOptions,
     chart_subtitle,
@@ -146,7 +146,7 @@ class ReportFigure:
 def figures(
     f: Findings, gaps: pd.DataFrame, options: FigureOptions, prov: Provenance, reps: int
 ) -> list[ReportFigure]:
-    """The contested top (``gaps``: ``core.report.gaps_from_leader``), the whole leaderboard,
+    """The contested top (``gaps``: ``core.findings.gaps_from_leader``), the whole leaderboard,
     the differences among the top models, the rank sets and, with two or three categories, who
     wins under which weighting (the Task weights page's map), each titled, with a subtitle
     naming data set, method and level."""

@@ -31,7 +31,7 @@ from matplotlib.ticker import PercentFormatter
 from ternary.heatmapping import polygon_generator
 from ternary.helpers import project_point
 
-from benchuq.core.dominance import BestProbabilityMap, DominanceMap
+from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap
 from benchuq.dashboard.colors import INDETERMINATE
 from benchuq.dashboard.figures_weights import PROB_BANDS
 

@@ -2,8 +2,8 @@
 
 Choices the spec leaves open, made here:
 
-- "Indistinguishable from the leader" is ``core.leader.tied_with_leader`` (the paired difference
-  rule, not interval overlap; METHODS 2).
+- "Indistinguishable from the leader" is ``core.summaries.leader.tied_with_leader`` (the paired
+  difference rule, not interval overlap; METHODS 2).
 - The weighted group ``S(w)`` and the per-category groups are shown when the data have two or more
   categories (with one category both would repeat the overall group).
 - Order and "≈ leader" come from ``core.summaries.leaderboard`` (best first by the group's
@@ -20,7 +20,7 @@ import pandas as pd
 
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
-from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
+from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.dashboard.state import link
 
 WEIGHTED = summaries.WEIGHTED
@@ -95,7 +95,7 @@ def display_table(
     table: pd.DataFrame, scale: float, flags: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
     """Return the leaderboard in display units (e.g. percent), with columns named for people;
-    with ``flags`` (``core.report.model_flags``) a ``note`` column next to the numbers."""
+    with ``flags`` (``core.findings.model_flags``) a ``note`` column next to the numbers."""
     out = pd.DataFrame(
         {
             "group": table["group"].map(group_label),

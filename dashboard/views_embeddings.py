@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.data import DataError
-from benchuq.core.embeddings import (
+from benchuq.core.analyses.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     BootstrapMode,
@@ -23,6 +22,7 @@ from benchuq.core.embeddings import (
     read_embeddings,
     read_meta,
 )
+from benchuq.core.data import DataError
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import md_escape
 

@@ -12,8 +12,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from benchuq.core.analyses.epp import EPPResult, PairTest
 from benchuq.core.data import Benchmark
-from benchuq.core.epp import EPPResult, PairTest
 from benchuq.dashboard.figures_epp import epp_ranks
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import md_escape

@@ -6,7 +6,7 @@ streamlit). METHODS 2, 4, 4b.
   that agrees with that interval (single-step max-T, Bonferroni or per pair), and for Holm, whose
   p-values have no simultaneous interval, no p-value is quoted in the sentence.
 - "Family-wise" / "hold jointly" is said only of simultaneous intervals (max-T, Bonferroni).
-- Rank sets are told in plain words from ``core.rank_sets.RankSets``.
+- Rank sets are told in plain words from ``core.summaries.rank_sets.RankSets``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq.core.leader import overlap_test_level
-from benchuq.core.maxt import format_p
-from benchuq.core.rank_sets import RankSets
-from benchuq.core.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.core.summaries.leader import overlap_test_level
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.rank_sets import RankSets
+from benchuq.core.summaries.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
 
 CORRECTION_LABELS = {
     "maxt": "Simultaneous (max-T)",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark, DataError
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import csv_bytes

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.dominance import (
+from benchuq.core.summaries.dominance import (
     BestProbabilityMap,
     DominanceMap,
     WeightedScores,

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from benchuq.core import summaries
-from benchuq.core.bayes.model import counts_of
+from benchuq.core.methods.bayes.model import counts_of
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_bayes as vb
 from benchuq.dashboard import widgets_bayes as widgets

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.readers import loaders
+from benchuq.core.reading import loaders
 from benchuq.dashboard import data_notes, publish, upload, views_data
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY

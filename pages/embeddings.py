@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from benchuq.core.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
+from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets

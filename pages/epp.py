@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from benchuq.core.epp import pair_test
+from benchuq.core.analyses.epp import pair_test
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard

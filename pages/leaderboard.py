@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.report import model_flags
+from benchuq.core.findings import model_flags
 from benchuq.dashboard import cache, controls, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv

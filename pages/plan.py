@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache, controls, plain, views
 from benchuq.dashboard import views_power as vp

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from benchuq.core.report import gaps_from_leader
+from benchuq.core.findings import gaps_from_leader
 from benchuq.dashboard import cache, controls, report, state
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.dominance import (
+from benchuq.core.summaries.dominance import (
     best_probability_map,
     dominance_map,
     implied_level,

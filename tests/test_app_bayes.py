@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from benchuq.core.bayes import model as bayes
 from benchuq.core.data import Benchmark
+from benchuq.core.methods.bayes import model as bayes
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_bayes import (
     best_probability_figure,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import page_path
 
-from benchuq.core.epp import epp_from_scores
+from benchuq.core.analyses.epp import epp_from_scores
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_epp import (
     epp_forest_figure,

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from benchuq.core.subgroups.estimates import (
+from benchuq.core.analyses.subgroups.estimates import (
     analyze,
     simulate,
     units_from_benchmark,

@@ -5,7 +5,7 @@ Each case runs one command in-process and compares its JSON with the recorded ou
 
 - keys (object members, in any order) and strings, booleans, ``null`` and integers exactly; list
   lengths and list order exactly (models with estimates equal to 12 significant digits are
-  ordered by name: ``core.ordering.best_first``);
+  ordered by name: ``core.summaries.ordering.best_first``);
 - floats within ``REL_TOL`` relative plus ``ABS_TOL`` absolute (floating-point results differ in
   the last digits between processors and BLAS kernels);
 - MCMC diagnostics (keys ``rhat*``, ``ess*``, ``acceptance*``) within ``DIAGNOSTIC_REL_TOL``

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import pytest
 from browser_utils import chromium_available
 
-from benchuq.core.leader import overlap_test_level, tied_with_leader
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.dashboard import state
 from benchuq.dashboard.colors import INDETERMINATE, PALETTE, model_colors
 from benchuq.dashboard.figures import (

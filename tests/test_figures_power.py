@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import DataError
 from benchuq.dashboard import state
 from benchuq.dashboard import views_power as vp

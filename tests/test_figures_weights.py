@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from benchuq.core.data import Benchmark
-from benchuq.core.dominance import (
+from benchuq.core.draws import Draws
+from benchuq.core.summaries.dominance import (
     BestProbabilityMap,
     best_probability_map,
     dominance_map,
@@ -21,7 +22,6 @@ from benchuq.core.dominance import (
     moments_from_draws,
     simplex_grid,
 )
-from benchuq.core.draws import Draws
 from benchuq.dashboard.colors import INDETERMINATE, model_colors
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_weights import (

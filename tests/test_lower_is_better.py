@@ -15,9 +15,9 @@ import pytest
 from conftest import page_path
 
 from benchuq.cli.main import main
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.readers import load_path
-from benchuq.core.report import findings
+from benchuq.core.findings import findings
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading import load_path
 from benchuq.core.summaries import leaderboard
 from benchuq.dashboard import report, views
 from benchuq.dashboard.text import csv_bytes

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import (
     group_scores,
     leaderboard,

@@ -295,8 +295,8 @@ def test_normalization_can_reorder_models() -> None:
 
 
 def _counts_draws(k: np.ndarray, n: np.ndarray, reps: int, seed: int) -> Draws:
-    from benchuq.core.bootstrap import binomial_bootstrap
     from benchuq.core.data import Benchmark
+    from benchuq.core.methods.bootstrap import binomial_bootstrap
 
     M, T = k.shape
     nn = np.broadcast_to(n, (M, T))

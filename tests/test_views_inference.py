@@ -8,8 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from benchuq.core.maxt import format_p
-from benchuq.core.rank_sets import rank_sets
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.rank_sets import rank_sets
 from benchuq.dashboard.figures import RANK_METHOD_LABELS, FigureOptions
 from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
 from benchuq.dashboard.views_inference import (
