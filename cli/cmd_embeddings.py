@@ -87,12 +87,13 @@ def run(args: argparse.Namespace) -> int:
         read_meta,
     )
     from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.reading.sources import parse_source
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None
     for item in args.emb:
-        if item.startswith("sample:"):
-            name = item.removeprefix("sample:")
+        if (source := parse_source(item)).kind == "sample":
+            name = source.name
             sample_sets, sample_meta = load_embedding_sample(name)
             sets += sample_sets
             meta = meta if meta is not None else sample_meta

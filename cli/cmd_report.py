@@ -105,10 +105,11 @@ def _command(args: argparse.Namespace) -> str:
 
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
-    from benchuq.dashboard.state import UPLOAD, Settings, settings_query
+    from benchuq.core.reading.sources import UPLOAD, parse_source
+    from benchuq.dashboard.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
-    data = one if one.startswith(("sample:", "shared:")) else UPLOAD
+    data = one if parse_source(one).linkable else UPLOAD
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
         data=data,

@@ -235,8 +235,9 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
     notes go to stderr after the output (stdout stays the table or JSON)."""
     from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.sources import parse_source
 
-    shared = [d for d in args.data if d.startswith("shared:")]
+    shared = [d for d in args.data if parse_source(d).kind == "shared"]
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
             raise UsageError(f"{shared[0]} cannot be combined with other DATA.")

@@ -23,6 +23,7 @@ from streamlit.navigation.page import StreamlitPage
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
+from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session, state
 from benchuq.dashboard.colors import model_colors
 from benchuq.dashboard.context import Context
@@ -113,9 +114,10 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
 
 def _own(data: str) -> Benchmark:
     """A sample's or a published data set's own data (before this session's edits)."""
-    if data.startswith(state.SHARED):
+    source = parse_source(data)
+    if source.kind == "shared":
         return publish.load_shared(data)
-    return cache.load_sample(data.split(":", 1)[1])
+    return cache.load_sample(source.name)
 
 
 def _sync_data_dependent(bench: Benchmark) -> None:
@@ -158,11 +160,12 @@ def _sync_data_dependent(bench: Benchmark) -> None:
 
 def _data_label(value: str) -> str:
     """Selectbox label (pure: AppTest and widget identity need a stable label)."""
-    if value == state.UPLOAD:
+    source = parse_source(value)
+    if source.kind == "upload":
         return "Uploaded data (this session)"
-    if value.startswith(state.SHARED):
+    if source.kind == "shared":
         return publish.label(value)
-    return f"Sample: {value.split(':', 1)[1]}"
+    return f"Sample: {source.name}"
 
 
 def sidebar(help_page: StreamlitPage) -> Context:
@@ -181,11 +184,11 @@ def sidebar(help_page: StreamlitPage) -> Context:
     _init_from_url()
     ss = st.session_state
     sb = st.sidebar
-    options = [f"sample:{name}" for name in loaders.SAMPLES]
+    options = [sample_source(name) for name in loaders.SAMPLES]
     if UPLOAD_KEY in ss:
         options.append(state.UPLOAD)
     shared = [*publish.opened(), ss["data"]]
-    options += [v for v in dict.fromkeys(shared) if v.startswith(state.SHARED)]
+    options += [v for v in dict.fromkeys(shared) if parse_source(v).kind == "shared"]
     if ss["data"] not in options:
         ss["data"] = state.DEFAULT_DATA
     sb.selectbox(

@@ -10,13 +10,14 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.findings import gaps_from_leader
+from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import upload
 from benchuq.dashboard.context import Context, guard
 from benchuq.dashboard.figures import gap_figure
 from benchuq.dashboard.text import md_escape
 
 KEY = "_first_visit"
-EXAMPLE = "sample:vtab1k"
+EXAMPLE = sample_source("vtab1k")
 WHAT = (
     "**benchuq shows how sure a benchmark leaderboard is.** Every score gets an interval, and "
     "models that the data cannot tell apart are marked, so a 0.3-point lead is not sold as a win."

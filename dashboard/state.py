@@ -27,11 +27,10 @@ if TYPE_CHECKING:
 
 import numpy as np
 
+from benchuq.core.reading.sources import SHARED, UPLOAD, parse_source, sample_source
 from benchuq.store import ID_RE
 
-DEFAULT_DATA = "sample:vtab1k"
-UPLOAD = "upload"
-SHARED = "shared:"  # + a published data set's id (benchuq.store)
+DEFAULT_DATA = sample_source("vtab1k")
 # A reload (or a copied link) after an upload: what happened and how to get the data back.
 UPLOAD_LOST = (
     "uploaded files cannot travel in a link or survive a reload: they live only in the browser "
@@ -347,12 +346,14 @@ def parse_static(
                 "not a published data set id (32 letters and digits after 'shared:'; copy "
                 f"the whole link); using '{DEFAULT_DATA}'.",
             )
-        elif data in (UPLOAD, *(f"sample:{s}" for s in samples)) or data.startswith(SHARED):
+        elif (source := parse_source(data)).kind in ("upload", "shared") or (
+            source.kind == "sample" and source.name in samples
+        ):
             values["data"] = data
         else:
             bad(
                 "data",
-                f"expected one of {', '.join('sample:' + s for s in samples)}; "
+                f"expected one of {', '.join(sample_source(s) for s in samples)}; "
                 f"using '{DEFAULT_DATA}'.",
             )
     if "method" in params:

@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
+from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets
@@ -36,7 +37,7 @@ with guard("The embedding analysis"):
         )  # fmt: skip
     where = source.read()
     if where.source == "sample":
-        inputs, digest = cache.embedding_sample(where.sample), f"sample:{where.sample}"
+        inputs, digest = cache.embedding_sample(where.sample), sample_source(where.sample)
         label = SAMPLE_LABELS[where.sample]
     else:
         uploaded = widgets.embedding_upload()

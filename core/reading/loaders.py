@@ -54,6 +54,7 @@ from benchuq.core.reading.long import TaskInfo, long_benchmark, read_task_table,
 from benchuq.core.reading.merge import merge
 from benchuq.core.reading.meta import Loaded, Meta, MissingMetric, TaskRun
 from benchuq.core.reading.notes import count, group_notes, listing
+from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import (
     ArrowTable,
     Source,
@@ -170,15 +171,15 @@ def read_data(
     name: str | None = None,
 ) -> Loaded:
     """:func:`resolve` with what the files say (:class:`Loaded`)."""
+    source = parse_source(data)
     items = [data] if isinstance(data, str) else list(data)
-    samples = [d for d in items if str(d).startswith("sample:")]
-    if samples:
-        if len(items) > 1:
-            raise DataError(
-                f"'{samples[0]}' cannot be combined with other data.",
-                hint="give one sample:<name>, or files and folders.",
-            )
-        loaded = read_sample(samples[0].split(":", 1)[1])
+    if len(items) > 1 and (mixed := [d for d in items if parse_source(d).kind == "sample"]):
+        raise DataError(
+            f"'{mixed[0]}' cannot be combined with other data.",
+            hint="give one sample:<name>, or files and folders.",
+        )
+    if source.kind == "sample":
+        loaded = read_sample(source.name)
         if tasks is None:
             return loaded
         info = read_task_table(read_table(Source(*_task_source(tasks))))

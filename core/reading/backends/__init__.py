@@ -25,6 +25,7 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.reading.sources import parse_source
 
 __all__ = [
     "BACKENDS",
@@ -107,7 +108,7 @@ def choose_backend(data: str, backend: str | None = None) -> str:
         if backend not in BACKENDS:
             raise DataError(f"unknown backend '{backend}'.", hint=f"choose one of {BACKENDS}.")
         return backend
-    if data.startswith("sample:"):
+    if parse_source(data).kind == "sample":
         return "memory"
     rows = _rows(data)
     return "duckdb" if rows is not None and rows * BYTES_PER_ROW > _free_memory() / 2 else "memory"
