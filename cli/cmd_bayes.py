@@ -16,6 +16,7 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
@@ -36,8 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_bayes_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="random seed")
-    p.add_argument("--level", type=float, default=0.95, help="credible level (0-1), 0.95")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
+    p.add_argument(
+        "--level", type=float, default=COMPARISON_LEVEL, help="credible level (0-1), 0.95"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
         "--timings",

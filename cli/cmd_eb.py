@@ -26,6 +26,7 @@ from benchuq.cli.common import (
     read_file,
 )
 from benchuq.core.data import DataError
+from benchuq.core.defaults import SEED
 
 if TYPE_CHECKING:
     from benchuq.core.analyses.subgroups.estimates import Units
@@ -96,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="fit f on one half of the units to predict the other (default on; --no-crossfit "
         "fits f on all units, as R's ebci does)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the cross-fitting split")
+    p.add_argument("--seed", type=int, default=SEED, help="seed of the cross-fitting split")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+
 __all__ = ["register", "run"]
 
 
@@ -66,8 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="bootstrap replicates (default 200 when refitting, 1000 for linear and scores)",
     )
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
-    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 

@@ -15,6 +15,7 @@ from benchuq.cli.common import (
     maybe_normalize,
     print_json,
 )
+from benchuq.core.defaults import LEVEL
 
 __all__ = ["register", "run"]
 
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
     add_normalize_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)

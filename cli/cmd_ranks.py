@@ -20,6 +20,7 @@ from benchuq.cli.common import (
     maybe_normalize,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
 
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p)
     add_method_arguments(p)
     add_normalize_arguments(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--weights",
         default=None,

@@ -21,6 +21,7 @@ from benchuq.cli.common import (
     make_draws,
     maybe_normalize,
 )
+from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="default report.FORMAT")
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="leaderboard interval level (0-1)")
+    p.add_argument("--level", type=float, default=LEVEL, help="leaderboard interval level (0-1)")
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument(
         "--weights",

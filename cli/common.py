@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
@@ -137,11 +138,11 @@ def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
         print("      (--verbose lists every file and task)", file=sys.stderr)
 
 
-def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
+def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -> None:
     """The uncertainty method and its settings (bootstrap, METHODS 2; Bayesian model, METHODS 6)."""
     parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
-    parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
     add_bayes_arguments(parser)
 

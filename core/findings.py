@@ -29,6 +29,7 @@ import pandas as pd
 from benchuq.core import summaries
 from benchuq.core.analyses import power
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.reading.notes import summarize
 from benchuq.core.summaries.dominance import (
@@ -324,7 +325,7 @@ def findings(
     group: Group = "overall",
     scale: float = 100.0,
     suffix: str = "%",
-    comparison_level: float = 0.95,
+    comparison_level: float = COMPARISON_LEVEL,
     top: int = 6,
     warnings: Sequence[str] = (),
     diagnostics: pd.DataFrame | None = None,

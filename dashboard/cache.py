@@ -58,6 +58,7 @@ from benchuq.core.analyses.subgroups.estimates import (
 )
 from benchuq.core.budget import check_cells, check_pairs
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.methods import bootstrap as core_bootstrap
 from benchuq.core.methods.bayes import model as bayes
@@ -464,7 +465,8 @@ def probability_map(
     return best_probability_map(_m, resolution=resolution)
 
 
-EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled without refitting
+# EPP fits are cached at this level and re-levelled without refitting
+EPP_FIT_LEVEL = COMPARISON_LEVEL
 
 
 @budgeted

@@ -21,6 +21,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
@@ -215,8 +216,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
     )
     sb.slider(
         "Interval level (%)",
-        min_value=50.0,
-        max_value=99.5,
+        min_value=100 * LEVEL_BOUNDS[0],
+        max_value=100 * LEVEL_BOUNDS[1],
         step=0.1,
         key="level_pct",
         format="%.1f",

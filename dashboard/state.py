@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 import numpy as np
 
+from benchuq.core.defaults import LEVEL, LEVEL_BOUNDS, REPS, SEED
 from benchuq.core.reading.sources import SHARED, UPLOAD, parse_source, sample_source
 from benchuq.store import ID_RE
 
@@ -39,10 +40,7 @@ UPLOAD_LOST = (
     "Data page (this link's models and weights are then applied to them), or "
     "publish them there ('Share these results') for a link that survives reloads."
 )
-DEFAULT_LEVEL = 0.834
-LEVEL_RANGE = (0.5, 0.995)
 REPS_RANGE = (200, 20000)
-DEFAULT_REPS = 2000
 SEED_RANGE = (0, 2**32 - 1)
 METRICS = ("raw", "normalized")
 PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "models")
@@ -281,9 +279,9 @@ class Settings:
         data=True,
     )
     method: str = link("method", "bootstrap", "`bootstrap` or `bayes` (Bayesian model)", data=True)
-    level: float = link("level", DEFAULT_LEVEL, "interval level", bounds=LEVEL_RANGE, percent=True)
-    reps: int = link("reps", DEFAULT_REPS, "replicates or posterior draws", bounds=REPS_RANGE)
-    seed: int = link("seed", 0, "random seed", bounds=SEED_RANGE)
+    level: float = link("level", LEVEL, "interval level", bounds=LEVEL_BOUNDS, percent=True)
+    reps: int = link("reps", REPS, "replicates or posterior draws", bounds=REPS_RANGE)
+    seed: int = link("seed", SEED, "random seed", bounds=SEED_RANGE)
     metric: str = link("metric", "raw", "score scale", choices=METRICS)
     weights: tuple[float, ...] = link(
         "weights",

@@ -23,6 +23,7 @@ from benchuq.core.analyses.embeddings import (
     read_meta,
 )
 from benchuq.core.data import DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import md_escape
 
@@ -74,7 +75,7 @@ class EmbeddingsSettings:
         "embeddings_reps", 200, "bootstrap replicates when not default", bounds=(50, 5000)
     )
     level: float = link(
-        "embeddings_level", 0.95, "interval level", bounds=(0.5, 0.99), percent=True
+        "embeddings_level", COMPARISON_LEVEL, "interval level", bounds=(0.5, 0.99), percent=True
     )
     seed: int = link("embeddings_seed", 0, "random seed", bounds=(0, 2**31 - 1))
     bins: int = link("embeddings_bins", 4, "quantile bins of numeric features", bounds=(2, 10))

@@ -16,6 +16,7 @@ import pandas as pd
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
 from benchuq.dashboard.state import link
 from benchuq.dashboard.text import csv_bytes
 
@@ -113,7 +114,9 @@ class PlanSettings:
         "plan from the loaded data or for a new benchmark",
         choices=tuple(MODES),
     )
-    level: float = link("plan_level", 0.95, "family-wise level", bounds=(0.5, 0.995), percent=True)
+    level: float = link(
+        "plan_level", COMPARISON_LEVEL, "family-wise level", bounds=LEVEL_BOUNDS, percent=True
+    )
     power: float = link("plan_power", 0.8, "power", bounds=(0.5, 0.99), percent=True)
     delta: float = link(
         "plan_delta", 1.0, "difference to detect (points for proportions)", bounds=(1e-6, 1e6)

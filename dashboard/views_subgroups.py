@@ -24,6 +24,7 @@ from benchuq.core.analyses.subgroups.estimates import (
     units_from_table,
 )
 from benchuq.core.data import Benchmark
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.dashboard.state import link
 
 SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"}
@@ -65,7 +66,7 @@ class SubgroupsSettings:
         data=True,
     )
     level: float = link(
-        "subgroups_level", 0.95, "level of the intervals", choices=LEVELS, percent=True
+        "subgroups_level", COMPARISON_LEVEL, "level of the intervals", choices=LEVELS, percent=True
     )
     fs: FsCorrection = link(
         "subgroups_fs", "PMT", "finite-sample correction", choices=tuple(FS_LABELS)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.dashboard import cache, controls, plain, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
@@ -23,7 +24,14 @@ with guard("The rank analysis"):
     draws_all = ctx.draws_all()
     models = ctx.models
     link = controls.bind(RanksSettings)
-    st.slider("Rank interval level (%)", 50.0, 99.5, step=0.5, key="ranks_level", format="%.1f")
+    st.slider(
+        "Rank interval level (%)",
+        100 * LEVEL_BOUNDS[0],
+        100 * LEVEL_BOUNDS[1],
+        step=0.5,
+        key="ranks_level",
+        format="%.1f",
+    )
     s = link.read()
     pct = f"{100 * s.level:g}%"
     st.caption(

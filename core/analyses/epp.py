@@ -38,6 +38,7 @@ from scipy.stats import chi2, norm, rankdata
 
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level
@@ -362,10 +363,10 @@ def epp_from_scores(
     scores: np.ndarray,
     models: tuple[str, ...],
     *,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     interval: IntervalMethod = "rounds",
     reps: int = 1000,
-    seed: int | None = 0,
+    seed: int | None = SEED,
     ridge: float = DEFAULT_RIDGE,
     rounds: str = "rounds",
     source: str | None = None,
@@ -492,10 +493,10 @@ def epp(
     bench: Benchmark,
     *,
     rounds: Rounds = "tasks",
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     interval: IntervalMethod = "rounds",
     reps: int = 1000,
-    seed: int | None = 0,
+    seed: int | None = SEED,
     ridge: float = DEFAULT_RIDGE,
 ) -> EPPResult:
     """EPP leaderboard of a benchmark, rounds = tasks (default) or items (METHODS 8)."""

@@ -31,6 +31,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
 
@@ -264,7 +265,7 @@ def critical_value(
     family: int = 1,
     correction: Correction = "maxt",
     corr: np.ndarray | None = None,
-    seed: int = 0,
+    seed: int = SEED,
 ) -> float:
     """The critical value ``c`` of family-wise two-sided tests at ``level`` (METHODS 10).
 
@@ -516,12 +517,12 @@ def plan(
     design: Design,
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     power: float = 0.8,
     delta: float | Sequence[float] | None = None,
     family: int | None = None,
     correction: Correction = "maxt",
-    seed: int = 0,
+    seed: int = SEED,
 ) -> PowerPlan:
     """MDE now, items needed and power now for each pair (METHODS 10).
 

@@ -31,6 +31,7 @@ import pandas as pd
 
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
+from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
 
@@ -84,7 +85,7 @@ NOTE_NORMAL = (
 )
 
 
-def bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
     """Bootstrap draws for ``bench``, engine chosen by ``bench.kind`` (METHODS 2)."""
     if bench.kind == "counts":
         return confidence_draws(bench, reps=reps, seed=seed)
@@ -130,7 +131,7 @@ def _draws(
     )
 
 
-def binomial_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def binomial_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level bootstrap ``k*_ij ~ Binomial(n_ij, k_ij / n_ij)``, independent (METHODS 2).
 
     For one model this equals resampling its items; models are treated as independent
@@ -161,7 +162,7 @@ def _beta_or_point(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np
     return np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, x))
 
 
-def confidence_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def confidence_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level draws from a mid-p Clopper–Pearson confidence distribution (METHODS 2).
 
     Per model i and task j with ``k`` of ``n`` correct (``p = k / n``): with probability 1/2 a
@@ -214,7 +215,7 @@ def confidence_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     return _draws(bench, values, method, False, seed, notes)
 
 
-def normal_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def normal_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
     """Draws ``N(estimate_ij, se_ij^2)``, independent per model and task (METHODS 2)."""
     reps = _check_reps(reps)
     if bench.se is None:
@@ -496,7 +497,7 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
 
 
 @blas_policy
-def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def paired_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
     """Item-level paired bootstrap (METHODS 2): one resample of items per task, all models.
 
     - binary scores: items grouped by their pattern over models (missing is its own state);
@@ -540,8 +541,8 @@ def _paired_values(
 def pattern_bootstrap(
     bench: Benchmark,
     patterns: Sequence[tuple[np.ndarray, np.ndarray]],
-    reps: int = 2000,
-    seed: int = 0,
+    reps: int = REPS,
+    seed: int = SEED,
 ) -> Draws:
     """The item-level paired bootstrap of binary scores from compressed counts (METHODS 2):
     per task ``(states, counts)``, the ``(U, M)`` uint8 states (0, 1, :data:`MISSING`; columns

@@ -35,6 +35,7 @@ import numpy as np
 from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
@@ -572,7 +573,7 @@ class WeightedScores:
 
 
 def weighted_scores(
-    moments: CategoryMoments, w: np.ndarray, *, level: float = 0.834
+    moments: CategoryMoments, w: np.ndarray, *, level: float = LEVEL
 ) -> WeightedScores:
     """``S_i(w)`` for every model with ``Var S_i = w' Cov(m_i) w`` and a normal interval."""
     check_level(level)

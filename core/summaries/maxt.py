@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchuq.core.defaults import COMPARISON_LEVEL
+
 __all__ = ["MaxT", "critical_index", "format_p", "max_t"]
 
 # below this a p-value from a normal reference says more about its tail than about the data
@@ -67,7 +69,7 @@ def _centred_abs_t(d: np.ndarray, est: np.ndarray, se: np.ndarray) -> np.ndarray
     return np.nan_to_num(t, nan=0.0)
 
 
-def max_t(draws: np.ndarray, estimate: np.ndarray, level: float = 0.95) -> MaxT:
+def max_t(draws: np.ndarray, estimate: np.ndarray, level: float = COMPARISON_LEVEL) -> MaxT:
     """Max-T inference for the columns of ``draws`` ``(R, K)`` around ``estimate`` ``(K,)``."""
     d = np.asarray(draws, dtype=float)
     est = np.asarray(estimate, dtype=float)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.summaries.maxt import max_t
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.summaries.ranks import check_level
@@ -83,7 +84,7 @@ def rank_sets(
     values: np.ndarray,
     observed: np.ndarray,
     models: Sequence[str],
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     higher_is_better: bool = True,
     label: str = "overall",
 ) -> RankSets:

@@ -23,6 +23,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_level
 
@@ -310,7 +311,9 @@ def _summary(r: np.ndarray, qs: tuple[float, float]) -> tuple[np.ndarray, ...]:
     return nanmean(r, axis=0), low, high
 
 
-def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None) -> pd.DataFrame:
+def rank_aggregations(
+    draws: Draws, level: float = COMPARISON_LEVEL, seed: int | None = None
+) -> pd.DataFrame:
     """The five rank aggregations of METHODS 4, computed inside every replicate.
 
     Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs; a score of 0 gives

@@ -34,6 +34,7 @@ from scipy import stats
 from scipy.special import betainc
 
 from benchuq.core.data import DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.leader import tied_with_leader
 from benchuq.core.summaries.maxt import MaxT, max_t
@@ -245,7 +246,7 @@ def _interval_columns(
     return est[0], est[1], mc[0], mc[1]
 
 
-def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
+def percentile_interval(scores: Scores, level: float = LEVEL) -> Interval:
     """Percentile interval at ``level`` (METHODS 2): the ``(1-L)/2`` and ``(1+L)/2`` quantiles.
 
     Quantiles use numpy's default linear interpolation. The Monte Carlo error of each end is the
@@ -272,7 +273,7 @@ WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:
 
 
 def leaderboard(
-    draws: Draws, level: float = 0.834, *, weights: Sequence[float] | np.ndarray | None = None
+    draws: Draws, level: float = LEVEL, *, weights: Sequence[float] | np.ndarray | None = None
 ) -> pd.DataFrame:
     """Per model and group (``"overall"``, ``"weighted"`` when ``weights`` are given and there
     are two or more categories, then each category): estimate and interval, best first.
@@ -392,7 +393,7 @@ def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: C
 def pairwise_differences(
     draws: Draws,
     models: Sequence[str],
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     correction: Correction = "maxt",
     group: Group = "overall",
 ) -> pd.DataFrame:

@@ -45,6 +45,7 @@ from benchuq.core.analyses.embeddings.resample import (
     choose_bootstrap,
 )
 from benchuq.core.data import DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.validation import check_choice, check_level
 
 __all__ = ["ConsistencyResult", "EmbeddingScore", "ScoreInterval", "consistency"]
@@ -177,8 +178,8 @@ def consistency(
     eps: float = DEFAULT_EPS,
     folds: int = 5,
     reps: int | None = None,
-    level: float = 0.95,
-    seed: int = 0,
+    level: float = COMPARISON_LEVEL,
+    seed: int = SEED,
     bootstrap: BootstrapMode = "auto",
     refit_spread: float = REFIT_SPREAD,
 ) -> ConsistencyResult:

@@ -6,6 +6,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from benchuq.core.defaults import SEED
 from benchuq.core.validation import check_choice
 
 __all__ = ["SYNTHETIC_CASES", "SyntheticCase", "synthetic_clusters"]
@@ -15,7 +16,7 @@ SYNTHETIC_CASES: tuple[str, ...] = get_args(SyntheticCase)
 
 
 def synthetic_clusters(
-    case: SyntheticCase, *, k: int = 10, n: int = 300, d: int = 16, seed: int = 0
+    case: SyntheticCase, *, k: int = 10, n: int = 300, d: int = 16, seed: int = SEED
 ) -> tuple[np.ndarray, np.ndarray]:
     """``k`` Gaussian clusters of ``n`` points in ``d`` dimensions (unit covariance), [MHP] 5.1.
 

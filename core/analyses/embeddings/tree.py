@@ -30,6 +30,7 @@ import pandas as pd
 
 from benchuq.core.analyses.embeddings.posterior import DEFAULT_EPS, choose_heads, single_blas_thread
 from benchuq.core.data import DataError
+from benchuq.core.defaults import SEED
 from benchuq.core.validation import check_columns
 
 __all__ = ["BinaryFeature", "EmbeddingTree", "TreeNode", "binarize", "fit_tree", "parse_prior"]
@@ -182,7 +183,7 @@ def fit_tree(
     heads: int = 4,
     dims: int = 32,
     eps: float = DEFAULT_EPS,
-    seed: int = 0,
+    seed: int = SEED,
 ) -> EmbeddingTree:
     """Grow the EmbeddingTree on ``x`` ``(N, D)`` (METHODS 9).
 

@@ -55,6 +55,7 @@ from typing import Literal, get_args
 import numpy as np
 from scipy import optimize, special
 
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import InvalidArgument, check_choice, check_level
 
 __all__ = [
@@ -1210,7 +1211,7 @@ def ebci(
     se: np.ndarray,
     f: np.ndarray,
     *,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     fs_correction: FsCorrection = "PMT",
     kappa: Kappa = "estimated",
     weights: np.ndarray | None = None,

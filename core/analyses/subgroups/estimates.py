@@ -46,6 +46,7 @@ from benchuq.core.analyses.subgroups.ebci import (
 )
 from benchuq.core.budget import check_design, checkpoint
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
 
@@ -514,12 +515,12 @@ def analyze(
     units: Units,
     *,
     features: Sequence[str] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     fs_correction: FsCorrection = "PMT",
     kappa: Kappa = "estimated",
     crossfit: bool = True,
     weights: UnitWeights = "equal",
-    seed: int = 0,
+    seed: int = SEED,
 ) -> SubgroupResult:
     """DT, SR and EB estimates with robust EBCIs for ``units`` (METHODS 7, EBCI.md).
 
@@ -649,12 +650,12 @@ def simulate(
     n_per_group: int = 10,
     reps: int = 200,
     features: Sequence[str] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     fs_correction: FsCorrection = "PMT",
     kappa: Kappa = "estimated",
     crossfit: bool = True,
     weights: UnitWeights = "equal",
-    seed: int = 0,
+    seed: int = SEED,
     progress: Callable[[int, int], None] | None = None,
 ) -> LabResult:
     """The [FPAM] protocol (METHODS 7) on ``bench`` taken as the truth.

@@ -75,6 +75,7 @@ from scipy import special, stats
 
 from benchuq.core.budget import BudgetExceeded, Deadline, check_cells
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.draws import Draws
 from benchuq.core.methods.bayes import diagnostics
 from benchuq.core.methods.bayes import imh as bayes_imh
@@ -241,7 +242,7 @@ class BayesFit:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.present, self.k / self.n, np.nan)
 
-    def shrinkage(self, model: str, *, level: float = 0.95) -> pd.DataFrame:
+    def shrinkage(self, model: str, *, level: float = COMPARISON_LEVEL) -> pd.DataFrame:
         """Direct vs posterior estimate of each task of ``model`` (METHODS 6, shrinkage).
 
         Columns: ``task``, ``category``, ``n``, ``direct`` (``k / n``) with its exact
@@ -321,7 +322,7 @@ def fit(
     draws: int = 2000,
     warmup: int = 1000,
     thin: int = 1,
-    seed: int = 0,
+    seed: int = SEED,
     sampler: Sampler = "imh",
 ) -> BayesFit:
     """Fit the hierarchical model to a counts benchmark (METHODS 6).
