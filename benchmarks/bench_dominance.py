@@ -38,9 +38,9 @@ from benchuq.core.summaries.dominance import (  # noqa: E402
     moments_from_draws,
     simplex_grid,
 )
-from benchuq.dashboard.colors import model_colors  # noqa: E402
-from benchuq.dashboard.figures import FigureOptions  # noqa: E402
-from benchuq.dashboard.figures_weights import dominance_figure  # noqa: E402
+from benchuq.presentation.colors import model_colors  # noqa: E402
+from benchuq.presentation.figures.common import FigureOptions  # noqa: E402
+from benchuq.presentation.figures.weights import dominance_figure  # noqa: E402
 
 TARGET_SE = 0.050
 TARGET_PROB = 0.500

@@ -1,5 +1,6 @@
 """``benchuq report``: one self-contained HTML or PDF report of a data set (findings, figures,
-caveats, how to reproduce it); ``core.findings`` computes it, ``dashboard.report`` lays it out."""
+caveats, how to reproduce it); ``core.findings`` computes it, ``presentation.report`` lays it
+out."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.dashboard.report import command
+    from benchuq.presentation.report import command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
@@ -107,7 +108,7 @@ def _command(args: argparse.Namespace) -> str:
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
     from benchuq.core.reading.sources import UPLOAD, parse_source
-    from benchuq.dashboard.state import Settings, settings_query
+    from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
     data = one if parse_source(one).linkable else UPLOAD
@@ -132,9 +133,9 @@ def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
     from benchuq.core.findings import findings, gaps_from_leader
     from benchuq.core.validation import check_known
-    from benchuq.dashboard import report
-    from benchuq.dashboard.colors import model_colors
-    from benchuq.dashboard.figures import FigureOptions
+    from benchuq.presentation import report
+    from benchuq.presentation.colors import model_colors
+    from benchuq.presentation.figures.common import FigureOptions
 
     fmt, path = _target(args)
     level = check_level(args.level)

@@ -43,13 +43,13 @@ class UsageError(Exception):
 class VisibleText:
     """A text stream that writes bidi, zero-width and control characters (other than tab and
     newline) as ``[U+XXXX]``: a name from the data cannot move the terminal's cursor, colour it or
-    reverse the text shown (``dashboard.text.visible``)."""
+    reverse the text shown (``presentation.text.visible``)."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        from benchuq.dashboard.text import visible
+        from benchuq.presentation.text import visible
 
         return self.stream.write(visible(text))
 

@@ -1,7 +1,7 @@
 """The global sidebar, every page's settings in the link, link notices, and the share box.
 
 This module alone writes the URL. Widget values live in ``st.session_state`` under fixed keys. On
-the first run of a session they are filled from the URL query string (``dashboard.state``): the
+the first run of a session they are filled from the URL query string (``presentation.state``): the
 sidebar's controls, and every page's settings (``dashboard.links``), kept in
 ``dashboard.session`` until the page is opened. A page calls :func:`bind` with its settings class
 before its widgets (whose keys are the link names) and :meth:`Binding.read` after them; the
@@ -25,11 +25,12 @@ from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
-from benchuq.dashboard import cache, links, publish, session, state
-from benchuq.dashboard.colors import model_colors
+from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_bayes import BayesSettings
+from benchuq.presentation import state
+from benchuq.presentation.colors import model_colors
+from benchuq.presentation.text import md_escape
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance

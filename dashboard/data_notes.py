@@ -9,8 +9,8 @@ from streamlit.navigation.page import StreamlitPage
 from benchuq.core.data import Benchmark
 from benchuq.core.findings import data_caveats
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
+from benchuq.presentation.text import md_escape
 
 __all__ = ["all_notes", "expander", "pointer"]
 

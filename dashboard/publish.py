@@ -21,10 +21,10 @@ import streamlit as st
 from benchuq import store
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import state
 from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation import state
+from benchuq.presentation.text import md_escape
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session

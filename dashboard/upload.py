@@ -16,9 +16,10 @@ from benchuq.core.reading.classify import file_columns
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
-from benchuq.dashboard import cache, state
+from benchuq.dashboard import cache
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.views_data import DEFAULT_METRIC
+from benchuq.presentation import state
 
 __all__ = [
     "apply_categories",

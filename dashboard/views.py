@@ -21,7 +21,7 @@ import pandas as pd
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
-from benchuq.dashboard.state import link
+from benchuq.presentation.state import link
 
 WEIGHTED = summaries.WEIGHTED
 

@@ -18,7 +18,7 @@ from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.methods.bayes.model import BayesFit
 from benchuq.core.methods.bayes.priors import ModelPrior
-from benchuq.dashboard.state import PRIOR_SEPARATOR, link
+from benchuq.presentation.state import PRIOR_SEPARATOR, link
 
 KIND_LABELS = {
     "parameter": "Parameter θ (true accuracy on the task)",

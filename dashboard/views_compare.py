@@ -8,7 +8,7 @@ from typing import Literal
 import pandas as pd
 
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
-from benchuq.dashboard.state import link
+from benchuq.presentation.state import link
 
 CORRECTIONS = ("maxt", "bonferroni", "holm")  # METHODS 4b; per-pair intervals: CLI only
 

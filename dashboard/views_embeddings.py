@@ -24,8 +24,8 @@ from benchuq.core.analyses.embeddings import (
 )
 from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
 BOOTSTRAP_CHOICES = {

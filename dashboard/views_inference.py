@@ -184,8 +184,8 @@ def rank_statistic_table(ranks: pd.DataFrame, labels: dict[str, str]) -> pd.Data
     the statistic [LGC] reports with its interval (position for mean/geometric mean, average
     per-task rank for the average-rank methods) and the final position, ``value [low–high]``.
 
-    ``labels`` names the methods (e.g. ``dashboard.figures.RANK_METHOD_LABELS``). Rows follow
-    the first method's position.
+    ``labels`` names the methods (e.g. ``presentation.figures.common.RANK_METHOD_LABELS``). Rows
+    follow the first method's position.
     """
     methods = list(dict.fromkeys(ranks["method"]))
     cols: dict[str, list[str]] = {}

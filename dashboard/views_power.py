@@ -1,7 +1,7 @@
 """Plan page (METHODS 10): its settings as they travel in the link, and what it shows (pure).
 
 :class:`PlanSettings` is a page settings class of the app's one link mechanism
-(``dashboard.state.link`` fields, registered in ``dashboard.links``): each field travels as its
+(``presentation.state.link`` fields, registered in ``dashboard.links``): each field travels as its
 ``plan_*`` query parameter when it differs from its default.
 """
 
@@ -17,8 +17,8 @@ import pandas as pd
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import csv_bytes
+from benchuq.presentation.state import link
+from benchuq.presentation.text import csv_bytes
 
 MODES = {"data": "From the loaded data", "new": "A new benchmark (no data yet)"}
 GROW = {"keep": "Keep today's items", "add": "Write new items"}

@@ -25,7 +25,7 @@ from benchuq.core.analyses.subgroups.estimates import (
 )
 from benchuq.core.data import Benchmark
 from benchuq.core.defaults import COMPARISON_LEVEL
-from benchuq.dashboard.state import link
+from benchuq.presentation.state import link
 
 SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"}
 GROUP_LABELS = {

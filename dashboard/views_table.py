@@ -29,8 +29,8 @@ from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.reading.meta import Group
 from benchuq.core.summaries.groups import Aggregate, group_scores_of_tasks, task_sizes
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import csv_bytes
+from benchuq.presentation.state import link
+from benchuq.presentation.text import csv_bytes
 
 __all__ = [
     "KIND_CHOICES",

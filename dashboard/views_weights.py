@@ -17,8 +17,8 @@ from benchuq.core.summaries.dominance import (
     WeightedScores,
     map_categories,
 )
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 VIEWS = {"se": "SE rule", "prob": "Probability of best", "both": "Both, side by side"}
 RESOLUTIONS = (20, 50, 100, 150, 200)

@@ -16,7 +16,7 @@ from benchuq.core.methods.bayes.priors import (
     parse_prior_specs,
 )
 from benchuq.dashboard import views_bayes as vb
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 
 def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import data_notes, publish, upload, views_data
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 ss = st.session_state
 ctx = current()

@@ -8,11 +8,11 @@ from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets
-from benchuq.dashboard.colors import PALETTE
 from benchuq.dashboard.context import guard
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.colors import PALETTE
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.presentation.text import md_escape
 
 st.title("Embedding consistency")
 plain.intro("embeddings")

@@ -9,13 +9,13 @@ from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures_epp import (
+from benchuq.presentation.figures.epp import (
     epp_forest_figure,
     epp_heatmap,
     fit_figure,
     rank_slope_figure,
 )
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 
 def chart(fig: go.Figure, key: str, stem: str) -> None:

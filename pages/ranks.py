@@ -6,15 +6,15 @@ from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.dashboard import cache, controls, plain, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import (
+from benchuq.dashboard.views_compare import RanksSettings
+from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.common import (
     RANK_METHOD_LABELS,
     rank_aggregation_figure,
     rank_probability_figure,
 )
-from benchuq.dashboard.figures_ranks import rank_set_figure
-from benchuq.dashboard.text import md_escape
-from benchuq.dashboard.views_compare import RanksSettings
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.ranks import rank_set_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Ranks")

@@ -7,10 +7,11 @@ import streamlit as st
 
 from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache, controls, report, state
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation import report, state
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Report")

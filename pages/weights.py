@@ -13,7 +13,7 @@ from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_weights as vw
 from benchuq.dashboard import widgets_weights as widgets
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.figures_weights import dominance_figure, probability_figure
+from benchuq.presentation.figures.weights import dominance_figure, probability_figure
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
 

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 from benchuq.core.analyses.embeddings.scores import consistency
 from benchuq.core.analyses.embeddings.synthetic import synthetic_clusters
 from benchuq.core.analyses.embeddings.tree import binarize, fit_tree
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
 
 PAGE = page_path("embeddings.py")
 

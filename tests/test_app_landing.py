@@ -10,7 +10,7 @@ import numpy as np
 from benchuq.core.findings import gaps_from_leader
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.reading.loaders import resolve
-from benchuq.dashboard.figures import FigureOptions, gap_figure
+from benchuq.presentation.figures.common import FigureOptions, gap_figure
 
 MARKER_PX, PLOT_PX = 9, 520  # the gap chart's marker and about the plot width of its column
 

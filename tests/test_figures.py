@@ -13,9 +13,9 @@ import pytest
 from browser_utils import chromium_available
 
 from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
-from benchuq.dashboard import state
-from benchuq.dashboard.colors import INDETERMINATE, PALETTE, model_colors
-from benchuq.dashboard.figures import (
+from benchuq.presentation import state
+from benchuq.presentation.colors import INDETERMINATE, PALETTE, model_colors
+from benchuq.presentation.figures.common import (
     FigureOptions,
     difference_figure,
     forest_figure,
@@ -23,7 +23,7 @@ from benchuq.dashboard.figures import (
     rank_probability_figure,
     win_heatmap,
 )
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 MODELS = ("alpha", "beta", "gamma", "delta")
 OPTS = FigureOptions(colors=model_colors(MODELS), scale=100.0, unit="accuracy (%)", title="t")

@@ -19,8 +19,9 @@ from benchuq.core.findings import findings
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.reading import load_path
 from benchuq.core.summaries import leaderboard
-from benchuq.dashboard import report, views
-from benchuq.dashboard.text import csv_bytes
+from benchuq.dashboard import views
+from benchuq.presentation import report
+from benchuq.presentation.text import csv_bytes
 
 # errors per task out of N: A 0.10, B 0.11, C 0.40 in every task (two categories of two tasks)
 N = 500

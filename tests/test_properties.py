@@ -18,7 +18,8 @@ from benchuq.core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
-from benchuq.dashboard import links, state
+from benchuq.dashboard import links
+from benchuq.presentation import state
 
 FAST = settings(max_examples=25, deadline=None)
 

@@ -1,5 +1,5 @@
 """The report's sentences are true: simulated data with known truth (core.findings), and the HTML
-document is self-contained (dashboard.report)."""
+document is self-contained (presentation.report)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
 from benchuq.core.findings import SMALL_N, findings, gaps_from_leader, small_tasks
 from benchuq.core.methods.bootstrap import bootstrap
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.report import Provenance, display_unit, figures, to_html
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.report import Provenance, display_unit, figures, to_html
 
 
 def _bench(p: list[float], n: int, tasks: int, seed: int) -> Benchmark:
@@ -167,8 +167,8 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
     import pandas as pd
 
     from benchuq.core.findings import data_caveats, model_flags
-    from benchuq.dashboard.report import table_frame
     from benchuq.dashboard.views import display_table
+    from benchuq.presentation.report import table_frame
 
     nn = np.array([[20, 500, 500], [500, 500, 500], [500, 500, 500]])
     est = np.array([[0.5, 0.6, 0.7], [0.6, np.nan, 0.6], [0.4, 0.5, 0.6]])

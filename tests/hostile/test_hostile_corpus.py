@@ -74,8 +74,8 @@ def upload(case: Case) -> str:
     from benchuq.core.methods.bootstrap import bootstrap
     from benchuq.core.reading.loaders import read_files
     from benchuq.core.summaries import leaderboard
-    from benchuq.dashboard.figures import FigureOptions, forest_figure
-    from benchuq.dashboard.text import csv_bytes
+    from benchuq.presentation.figures.common import FigureOptions, forest_figure
+    from benchuq.presentation.text import csv_bytes
 
     try:
         bench = read_files([(case.name, case.data)], name="upload").bench

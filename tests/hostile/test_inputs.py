@@ -10,7 +10,7 @@ import pytest
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
 from benchuq.core.reading.files import read_capped
-from benchuq.dashboard import state
+from benchuq.presentation import state
 
 
 def _err(argv: list[str], capsys) -> str:

@@ -11,8 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.subgroups.estimates import LabResult, SubgroupResult
-from benchuq.dashboard.figures import FONT, FigureOptions, _figure, _layout_spec
-from benchuq.dashboard.text import plotly_escape as _plain
+from benchuq.presentation.figures.common import FONT, FigureOptions, _figure, _layout_spec
+from benchuq.presentation.text import plotly_escape as _plain
 
 DIRECT_COLOR = "#7F7F7F"
 EB_COLOR = "#1F4E9A"

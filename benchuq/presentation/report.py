@@ -2,10 +2,10 @@
 and that file printed to PDF by Debian's chromium (pure; no streamlit).
 
 The report model is :func:`core.findings.findings`; this module only lays it out. Figures are
-the app's own builders (``dashboard.figures``, ``dashboard.figures_ranks``) with a subtitle
-naming the data set, method and level, embedded as inline SVG (rendered by kaleido): the file
-needs no network, no JavaScript and no fonts beyond the system's, so it opens offline and prints
-as it looks. **Choice**: static SVG rather than interactive plotly (5 MB of JavaScript that a
+the app's own builders (``presentation.figures.common``, ``presentation.figures.ranks``) with a
+subtitle naming the data set, method and level, embedded as inline SVG (rendered by kaleido): the
+file needs no network, no JavaScript and no fonts beyond the system's, so it opens offline and
+prints as it looks. **Choice**: static SVG rather than interactive plotly (5 MB of JavaScript that a
 printer cannot use).
 """
 
@@ -33,15 +33,15 @@ from benchuq.core.draws import Draws
 from benchuq.core.findings import MAP_Z, Findings
 from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
-from benchuq.dashboard.figures import (
+from benchuq.presentation.figures.common import (
     FigureOptions,
     chart_subtitle,
     forest_figure,
     gap_figure,
     with_subtitle,
 )
-from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
-from benchuq.dashboard.figures_weights import dominance_figure
+from benchuq.presentation.figures.ranks import rank_set_figure, simultaneous_difference_figure
+from benchuq.presentation.figures.weights import dominance_figure
 
 __all__ = [
     "CHROMIUM",

@@ -21,8 +21,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchuq.core.methods.bayes.model import BayesFit
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.text import plotly_escape as _esc
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.text import plotly_escape as _esc
 
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 CHAIN_COLORS = ("#2E91E5", "#E15F99", "#1CA71C", "#B68100", "#750D86", "#00A08B", "#862A16")

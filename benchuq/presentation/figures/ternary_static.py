@@ -1,6 +1,6 @@
 """Task-weight maps as static images for slides: python-ternary on matplotlib's Agg backend.
 
-The same hexagonal tiling, colours (``dashboard.colors``) and legend as the interactive map,
+The same hexagonal tiling, colours (``presentation.colors``) and legend as the interactive map,
 with a subtitle stating z, rho, the level and the data set. Uses matplotlib's object API
 (``matplotlib.figure.Figure``), never pyplot, so concurrent sessions do not share state.
 Two-category maps are drawn as line charts with a strip underneath: the SE rule as each model's
@@ -32,8 +32,8 @@ from ternary.heatmapping import polygon_generator
 from ternary.helpers import project_point
 
 from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap
-from benchuq.dashboard.colors import INDETERMINATE
-from benchuq.dashboard.figures_weights import PROB_BANDS
+from benchuq.presentation.colors import INDETERMINATE
+from benchuq.presentation.figures.weights import PROB_BANDS
 
 FORMATS = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
 #: A model gets its own band in the two-category P(best) image when its P(best) passes this

@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
-from benchuq.dashboard.figures import (
+from benchuq.dashboard.views_inference import interval_words
+from benchuq.presentation.figures.common import (
     ROW_HEIGHT,
     FigureOptions,
     _esc,
@@ -17,7 +18,6 @@ from benchuq.dashboard.figures import (
     _layout_spec,
     difference_figure,
 )
-from benchuq.dashboard.views_inference import interval_words
 
 
 def _bar(model: str, low: float, high: float, color: str, width: int, name: str) -> dict:
@@ -80,8 +80,8 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
 def simultaneous_difference_figure(
     diffs: pd.DataFrame, correction: str, level: float, reps: int, options: FigureOptions
 ) -> go.Figure:
-    """The forest of pairwise differences (``dashboard.figures.difference_figure``) with the
-    kind of interval in the axis title and each pair's p-value at the right."""
+    """The forest of pairwise differences (``presentation.figures.common.difference_figure``) with
+    the kind of interval in the axis title and each pair's p-value at the right."""
     fig = difference_figure(diffs, options)
     labels = [f"{_esc(a)} − {_esc(b)}" for a, b in zip(diffs["a"], diffs["b"], strict=True)]
     for label, p, below in zip(labels, diffs["p_value"], diffs["p_below_resolution"], strict=True):

@@ -11,8 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.power import PowerPlan, SamplingPlan
-from benchuq.dashboard.colors import PALETTE
-from benchuq.dashboard.figures import FigureOptions, _esc, _figure, _layout_spec
+from benchuq.presentation.colors import PALETTE
+from benchuq.presentation.figures.common import FigureOptions, _esc, _figure, _layout_spec
 
 
 def _layout(title: str, subtitle: str, x_title: str, y_title: str, log_x: bool) -> dict:

@@ -3,7 +3,7 @@
 Three categories give a ternary map tiled by hexagons: every grid point of the simplex owns the
 hexagon of weights closer to it than to any other grid point (the dual of the triangular grid),
 so the tiles cover the triangle exactly at any size and resolution. Tiles are filled with the
-winning model's colour (``dashboard.colors``) over a grey triangle (indeterminate: the lead is
+winning model's colour (``presentation.colors``) over a grey triangle (indeterminate: the lead is
 within ``z`` standard errors). Invisible markers at the grid points carry the hover (names in
 the template, numbers in ``customdata`` = [grid index, values...]) and are what a click selects
 (the page reads the selected point's ternary ``a, b, c``). Two categories give a line:
@@ -25,9 +25,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, simplex_grid
-from benchuq.dashboard.colors import INDETERMINATE
-from benchuq.dashboard.figures import FONT, FigureOptions
-from benchuq.dashboard.text import plotly_escape as _esc
+from benchuq.presentation.colors import INDETERMINATE
+from benchuq.presentation.figures.common import FONT, FigureOptions
+from benchuq.presentation.text import plotly_escape as _esc
 
 HOVER_TRACE = "grid points"
 MARKER_TRACE = "current weights"

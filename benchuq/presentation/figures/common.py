@@ -16,8 +16,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from benchuq.dashboard.colors import INDETERMINATE
-from benchuq.dashboard.text import plotly_escape as _esc
+from benchuq.presentation.colors import INDETERMINATE
+from benchuq.presentation.text import plotly_escape as _esc
 
 ROW_HEIGHT = 26  # pixels per model row in forest plots
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
@@ -29,7 +29,7 @@ class FigureOptions:
 
     Attributes
     ----------
-        colors: ``{model: colour}`` for every model of the data set (``dashboard.colors``).
+        colors: ``{model: colour}`` for every model of the data set (``presentation.colors``).
         scale: factor applied to scores for display (100 for proportions, 1 otherwise).
         unit: axis label of a score, e.g. ``"accuracy (%)"``.
         title: figure title ("" for none).

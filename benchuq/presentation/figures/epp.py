@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 from scipy.stats import rankdata
 
 from benchuq.core.analyses.epp import EPPResult
-from benchuq.dashboard.figures import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
-from benchuq.dashboard.text import plotly_escape as _plain
+from benchuq.presentation.figures.common import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
+from benchuq.presentation.text import plotly_escape as _plain
 
 
 def epp_ranks(result: EPPResult, mean_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 
 from benchuq.core.analyses.embeddings.scores import ConsistencyResult, EmbeddingScore
 from benchuq.core.analyses.embeddings.tree import EmbeddingTree
-from benchuq.dashboard.figures import FigureOptions, _layout_spec
-from benchuq.dashboard.text import plotly_escape as _esc
+from benchuq.presentation.figures.common import FigureOptions, _layout_spec
+from benchuq.presentation.text import plotly_escape as _esc
 
 METRICS: dict[str, str] = {
     "alp": "ALP (mean log posterior, nats; 0 = perfect)",
