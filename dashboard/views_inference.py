@@ -19,6 +19,7 @@ from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
 from benchuq.core.summaries.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {
     "maxt": "Simultaneous (max-T)",
@@ -42,16 +43,6 @@ class Verdict:
     b: str
     kind: str
     text: str
-
-
-def interval_words(correction: str, level: float) -> str:
-    """How the intervals are named in verdicts and captions."""
-    pct = f"{100 * level:g}%"
-    if correction == "maxt":
-        return f"{pct} simultaneous interval, max-T"
-    if correction in ("bonferroni", "holm"):
-        return f"{pct} simultaneous interval, Bonferroni"
-    return f"{pct} interval for this pair alone"
 
 
 def verdicts(

@@ -9,7 +9,6 @@ import plotly.graph_objects as go
 
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
-from benchuq.dashboard.views_inference import interval_words
 from benchuq.presentation.figures.common import (
     ROW_HEIGHT,
     FigureOptions,
@@ -18,6 +17,16 @@ from benchuq.presentation.figures.common import (
     _layout_spec,
     difference_figure,
 )
+
+
+def interval_words(correction: str, level: float) -> str:
+    """How the intervals are named in verdicts, captions and axis titles."""
+    pct = f"{100 * level:g}%"
+    if correction == "maxt":
+        return f"{pct} simultaneous interval, max-T"
+    if correction in ("bonferroni", "holm"):
+        return f"{pct} simultaneous interval, Bonferroni"
+    return f"{pct} interval for this pair alone"
 
 
 def _bar(model: str, low: float, high: float, color: str, width: int, name: str) -> dict:
