@@ -55,6 +55,7 @@ __all__ = [
     "WEIGHTED",
     "Interval",
     "Scores",
+    "draws_standard_error",
     "family_inference",
     "group_scores",
     "leaderboard",
@@ -269,6 +270,18 @@ def percentile_interval(scores: Scores, level: float = LEVEL) -> Interval:
     )
 
 
+def draws_standard_error(scores: Scores) -> np.ndarray:
+    """Per model the standard deviation of the replicate scores (ddof 1): the bootstrap standard
+    error, or the posterior standard deviation for Bayesian draws (METHODS 2); ``nan`` for a
+    model with fewer than two finite replicates."""
+    vals = np.asarray(scores.values, dtype=float)
+    ok = np.isfinite(vals)
+    k = ok.sum(axis=0)
+    mean = np.where(ok, vals, 0.0).sum(axis=0) / np.maximum(k, 1)
+    sq = np.where(ok, (vals - mean) ** 2, 0.0).sum(axis=0)
+    return np.where(k >= 2, np.sqrt(sq / np.maximum(k - 1, 1)), np.nan)
+
+
 WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:`leaderboard`
 
 
@@ -282,10 +295,10 @@ def leaderboard(
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.summaries.leader.tied_with_leader`, the
     paired difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. Within each group rows are best first by
-    :func:`core.summaries.ordering.best_first` (the direction follows the group's
-    ``higher_is_better``; ties by name; models without a score last). ``weights``: one per
-    ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`).
+    83.4%) contains 0. ``se``: :func:`draws_standard_error` of the group score. Within each
+    group rows are best first by :func:`core.summaries.ordering.best_first` (the direction
+    follows the group's ``higher_is_better``; ties by name; models without a score last).
+    ``weights``: one per ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`).
     """
     groups: list[tuple[str, Group]] = [("overall", "overall")]
     if weights is not None and len(draws.category_names) > 1:
@@ -307,6 +320,7 @@ def leaderboard(
                 "tied_with_leader": tied_with_leader(
                     sc.values, sc.observed, level, sc.higher_is_better
                 ),
+                "se": draws_standard_error(sc),
             }
         )
         order = best_first(iv.estimate, draws.models, higher_is_better=sc.higher_is_better)
