@@ -1,4 +1,4 @@
-"""Speed of ``benchuq diff`` (core.diff, METHODS 13) on two large runs.
+"""Speed of ``benchuq diff`` (core.analyses.diff, METHODS 13) on two large runs.
 
 Writes two runs of ``--items`` binary items x ``--epochs`` answers as long Parquet tables
 (``model, task, item, epoch, score``; when this version's reader does not take an epoch column,
@@ -31,9 +31,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchuq.core.analyses.diff import diff  # noqa: E402
 from benchuq.core.data import DataError  # noqa: E402
-from benchuq.core.diff import diff  # noqa: E402
-from benchuq.core.readers.loaders import load_path  # noqa: E402
+from benchuq.core.reading.loaders import load_path  # noqa: E402
 
 TARGET = 5.0
 REPS = 2000

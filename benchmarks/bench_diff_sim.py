@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from diff_data import bench_of, binary_pair  # noqa: E402
 
-from benchuq.core.diff import confidence_sequence, diff  # noqa: E402
+from benchuq.core.analyses.diff import confidence_sequence, diff  # noqa: E402
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
 

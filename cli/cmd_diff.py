@@ -21,8 +21,8 @@ from benchuq.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from benchuq.core.analyses.diff import DiffResult, DiffRow
     from benchuq.core.data import Benchmark
-    from benchuq.core.diff import DiffResult, DiffRow
 
 __all__ = ["OUTPUTS", "markdown", "register", "run", "text"]
 
@@ -102,7 +102,7 @@ def _weights(items: list[str] | None) -> dict[str, float] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two runs; print text, JSON or markdown; returns the exit code."""
-    from benchuq.core.diff import diff, exit_code
+    from benchuq.core.analyses.diff import diff, exit_code
 
     level = check_level(args.level)
     one_set = args.base is not None and args.candidate is not None
@@ -185,10 +185,6 @@ def _p(r: DiffRow) -> str:
     )
 
 
-def _verdict(r: DiffRow) -> str:
-    return "too few items to tell" if r.too_few else r.verdict
-
-
 def text(result: DiffResult) -> str:
     """The plain-text report: header, table, verdicts in words, errors side by side."""
     import pandas as pd
@@ -209,7 +205,7 @@ def text(result: DiffResult) -> str:
             "difference": [_num(r.difference, pts) for r in result.rows],
             "interval": [f"[{_num(r.low, pts)}, {_num(r.high, pts)}]" for r in result.rows],
             "p": [_p(r) for r in result.rows],
-            "verdict": [_verdict(r) for r in result.rows],
+            "verdict": [r.label for r in result.rows],
             "paired": [r.n_paired for r in result.rows],
             "base only": [r.n_base_only for r in result.rows],
             "cand. only": [r.n_candidate_only for r in result.rows],
@@ -245,12 +241,12 @@ def text(result: DiffResult) -> str:
 
 def markdown(result: DiffResult) -> str:
     """A short markdown table for a CI job summary or a pull-request comment."""
-    from benchuq.dashboard.text import md_escape
+    from benchuq.presentation.text import md_escape
 
     pts = result.points
     head = (
         f"**{md_escape(result.candidate)}** vs base **{md_escape(result.base)}**: "
-        f"{_verdict(result.overall)} ({result.level:.0%} intervals"
+        f"{result.overall.label} ({result.level:.0%} intervals"
         + (f", margin {(100 if pts else 1) * result.margin:g}" if result.margin else "")
         + (", points" if pts else "")
         + ")\n\n"
@@ -264,7 +260,7 @@ def markdown(result: DiffResult) -> str:
         rows.append(
             f"| {md_escape(r.task)} | {_score(r.base_score, pts)} | "
             f"{_score(r.candidate_score, pts)} | {_num(r.difference, pts)} | "
-            f"[{_num(r.low, pts)}, {_num(r.high, pts)}] | {_p(r)} | {_verdict(r)} | "
+            f"[{_num(r.low, pts)}, {_num(r.high, pts)}] | {_p(r)} | {r.label} | "
             f"{r.n_paired} | {r.n_base_only} | {r.n_candidate_only} |"
         )
     return head + "\n".join(rows) + "\n\n" + md_escape(result.note()) + "\n"

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq.core.diff import DiffResult
-from benchuq.dashboard.state import link
+from benchuq.core.analyses.diff import DiffResult
+from benchuq.presentation.state import link
 
 #: Where the candidate run comes from: a model of the loaded data, or a second upload.
 SOURCES = ("data", "upload")
@@ -47,11 +47,6 @@ def number_formats(table: pd.DataFrame) -> dict[str, str]:
     }
 
 
-def verdict_label(too_few: bool, verdict: str) -> str:
-    """The verdict as shown: "too few items to tell" when the data cannot support one."""
-    return "too few items to tell" if too_few else verdict
-
-
 def results_table(result: DiffResult, scale: float) -> pd.DataFrame:
     """Per task and overall: scores, difference with interval, p-value, verdict, method."""
     rows = result.rows
@@ -64,7 +59,7 @@ def results_table(result: DiffResult, scale: float) -> pd.DataFrame:
             "low": [r.low * scale for r in rows],
             "high": [r.high * scale for r in rows],
             "p": [r.p_value for r in rows],
-            "verdict": [verdict_label(r.too_few, r.verdict) for r in rows],
+            "verdict": [r.label for r in rows],
             "method": [r.method for r in rows],
         }
     )

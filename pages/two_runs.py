@@ -9,8 +9,8 @@ from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_diff as vd
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures_diff import difference_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.diff import difference_figure
+from benchuq.presentation.text import md_escape
 
 
 def number_columns(table: pd.DataFrame) -> dict[str, Any]:

@@ -9,10 +9,10 @@ import pytest
 from conftest import page_path
 from diff_data import bench_of, binary_pair
 
-from benchuq.core.diff import diff
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_diff import difference_figure
+from benchuq.core.analyses.diff import diff
 from benchuq.dashboard.views_diff import counts_table, errors_table, results_table
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.diff import difference_figure
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
 
@@ -95,7 +95,7 @@ def test_report_gains_a_two_runs_section(make_app) -> None:
 
 
 def test_report_html_section(result) -> None:
-    from benchuq.dashboard.report import two_runs_html
+    from benchuq.presentation.report import two_runs_html
 
     def svg(fig: object) -> bytes:
         return b'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="300"></svg>'
@@ -119,7 +119,7 @@ def test_candidate_from_a_second_upload_is_compared_item_by_item(make_app) -> No
 
     import pandas as pd
 
-    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.reading.loaders import load_sample
 
     bench = load_sample("alpaca_eval")
     task = bench.item_tasks[0]

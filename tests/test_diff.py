@@ -7,8 +7,7 @@ import pytest
 from diff_data import bench_of, binary_pair
 from scipy import stats
 
-from benchuq.core.data import DataError
-from benchuq.core.diff import (
+from benchuq.core.analyses.diff import (
     VERDICTS,
     confidence_sequence,
     diff,
@@ -17,6 +16,7 @@ from benchuq.core.diff import (
     sign_flip,
     verdict_of,
 )
+from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
