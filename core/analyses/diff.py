@@ -248,8 +248,18 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     With ``b`` items right in the base only, ``c`` right in the candidate only and ``m = b + c``:
     the p-value is the two-sided exact binomial test of ``c ~ Bin(m, 1/2)`` (equal to
     ``scipy.stats.binomtest(c, m)``); the interval for ``d = (c - b) / n`` is the Clopper–Pearson
-    interval ``[pi_lo, pi_hi]`` of the discordant split mapped by ``(m / n)(2 pi - 1)``,
-    conditional on ``m`` (METHODS 13). It excludes 0 exactly when ``p <= 1 - level``.
+    interval ``[pi_lo, pi_hi]`` of the discordant split mapped by ``psi (2 pi - 1)``, with the
+    discordant share ``psi`` over its own Clopper–Pearson interval (METHODS 13). It excludes 0
+    exactly when ``p <= 1 - level``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> base = np.array([1, 1, 1, 1, 1, 1, 1, 0, 0, 1])
+    >>> cand = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    >>> t = mcnemar(base, cand)
+    >>> round(t.estimate, 2), round(t.p_value, 4), t.high < 0
+    (-0.7, 0.0156, True)
     """
     level = check_level(level)
     b_right = np.asarray(base) > 0.5
