@@ -5,7 +5,9 @@ In a collection (a folder, an archive, several files) a file that does not claim
 is kind ``"other"`` with a reason, and the loader skips it with one note. A file claims to be a
 result when its content says so:
 
-- JSON: an lm-eval results object, an inspect_ai log, a HELM run file, or a list of records whose
+- a format of the table :data:`.formats.FORMATS` claims it (inspect_ai ``.eval`` and JSON logs
+  ...): asked first, from the file's name and first bytes;
+- JSON: an lm-eval results object, a HELM run file, or a list of records whose
   columns claim a table (below); a ``.json``/``.jsonl`` file that is not valid JSON claims too
   (it is probably a damaged result) when it is named like one or holds ``doc_id`` records;
 - JSON Lines with ``doc_id`` records (lm-eval ``--log_samples``);
@@ -27,13 +29,10 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 from benchuq.core.readers.helm import helm_kind
+from benchuq.core.readers.inspect_log import is_inspect
 from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS
-from benchuq.core.readers.judged import (
-    is_alpaca,
-    is_alpaca_leaderboard,
-    is_inspect,
-    is_inspect_log,
-)
+from benchuq.core.readers.formats import FORMATS, claiming
+from benchuq.core.readers.judged import is_alpaca, is_alpaca_leaderboard
 from benchuq.core.readers.lm_eval import is_results
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE
 from benchuq.core.readers.long import apply_aliases
@@ -55,15 +54,19 @@ from benchuq.core.readers.table import (
 
 __all__ = ["AUX_LABELS", "DATA_KINDS", "File", "classify", "detect_format", "file_columns"]
 
-DATA_KINDS = (
-    "long",
-    "wide",
-    "items",
-    "lm_eval",
-    "lm_eval_samples",
-    "alpaca_eval",
-    "inspect",
-    "helm",
+DATA_KINDS = tuple(
+    dict.fromkeys(
+        (
+            "long",
+            "wide",
+            "items",
+            "lm_eval",
+            "lm_eval_samples",
+            "alpaca_eval",
+            *(f.KIND for f in FORMATS),
+            "helm",
+        )
+    )
 )
 AUX_LABELS = {
     "task_table": "a task table (task, category, n)",
@@ -96,6 +99,8 @@ class File:
 
 def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = False) -> File:
     """Detect one file's kind from its content (``lenient``: a collection member, see above)."""
+    if (fmt := claiming(src)) is not None:
+        return File(src, fmt.KIND)
     if not lenient:
         return _classify(src, columns)
     base = PurePosixPath(src.name).name
@@ -111,8 +116,6 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
         return File(src, "other", reason="not text (binary)")
     obj = None
     if looks_like_json(src) and suffix != ".jsonl":
-        if is_inspect_log(src):  # its samples are read later, one at a time
-            return File(src, "inspect")
         try:
             obj = parse_json(src)
         except DataError:
@@ -171,12 +174,10 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
     if is_parquet(src):
         return _table_kind(src, read_table(src), columns)
     if looks_like_json(src):
-        if obj is None and is_inspect_log(src):  # not parsed whole (issue 18)
-            return File(src, "inspect")
         obj = parse_json(src) if obj is None else obj
         if is_results(obj):
             return File(src, "lm_eval", obj=obj)
-        if is_inspect(obj):
+        if is_inspect(obj):  # a log the value-by-value walk could not read, parsed whole
             return File(src, "inspect", obj=obj)
         if kind := helm_kind(obj):
             return File(src, kind, obj=obj)

@@ -35,11 +35,9 @@ from benchuq.core.readers.files import (
 )
 from benchuq.core.readers.helm import helm_run
 from benchuq.core.readers.items import item_records, items_benchmark
-from benchuq.core.readers.judged import (
-    alpaca_benchmark,
-    alpaca_leaderboard_benchmark,
-    inspect_benchmark,
-)
+from benchuq.core.readers.eval_zip import is_eval_archive
+from benchuq.core.readers.formats import format_of
+from benchuq.core.readers.judged import alpaca_benchmark, alpaca_leaderboard_benchmark
 from benchuq.core.readers.lm_eval import Outline, read_results
 from benchuq.core.readers.lm_eval_output import (
     Part,
@@ -54,6 +52,7 @@ from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table,
 from benchuq.core.readers.merge import merge
 from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
 from benchuq.core.readers.notes import count, group_notes, listing
+from benchuq.core.readers.options import Failed, reading
 from benchuq.core.readers.table import (
     ArrowTable,
     Source,
@@ -156,9 +155,12 @@ def resolve(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
 ) -> Benchmark:
     """``sample:<name>``, or files, folders, zips and globs (the CLI's ``DATA`` arguments)."""
-    return read_data(data, format=format, tasks=tasks, metric=metric, name=name).bench
+    return read_data(
+        data, format=format, tasks=tasks, metric=metric, name=name, failed=failed
+    ).bench
 
 
 def read_data(
@@ -168,6 +170,7 @@ def read_data(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
 ) -> Loaded:
     """:func:`resolve` with what the files say (:class:`Loaded`)."""
     items = [data] if isinstance(data, str) else list(data)
@@ -183,7 +186,7 @@ def read_data(
             return loaded
         info = read_task_table(read_table(Source(*_task_source(tasks))))
         return Loaded(_apply_task_info(loaded.bench, info), loaded.meta)
-    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name)
+    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name, failed=failed)
 
 
 def load_path(
@@ -193,9 +196,16 @@ def load_path(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
 ) -> Benchmark:
-    """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive."""
-    return read_paths([path], format=format, tasks=tasks, metric=metric, name=name).bench
+    """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive.
+
+    ``failed``: samples of harness logs (inspect_ai) that errored or hit a limit are left out
+    (``"exclude"``, counted in a note) or counted as wrong (``"wrong"``).
+    """
+    return read_paths(
+        [path], format=format, tasks=tasks, metric=metric, name=name, failed=failed
+    ).bench
 
 
 def read_paths(
@@ -205,6 +215,7 @@ def read_paths(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
 ) -> Loaded:
     """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
     got: Gathered = gather_paths(paths)
@@ -214,6 +225,7 @@ def read_paths(
         tasks=None if tasks is None else _task_source(tasks),
         metric=metric,
         name=name or got.name,
+        failed=failed,
         collection=got.collection,
         skipped=got.skipped,
         origin=str(paths[0]) if len(paths) == 1 else None,
@@ -238,10 +250,11 @@ def load_files(
     metric: str | None = None,
     columns: dict[str, str] | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
 ) -> Benchmark:
     """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
     return read_files(
-        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name
+        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name, failed=failed
     ).bench
 
 
@@ -256,6 +269,7 @@ def read_files(
     collection: bool | None = None,
     skipped: Sequence[str] = (),
     origin: str | None = None,
+    failed: Failed = "exclude",
 ) -> Loaded:
     """Uploaded files (or a gathered folder) as one data set (:class:`Loaded`).
 
@@ -265,13 +279,42 @@ def read_files(
     (``task, category, n``), AlpacaEval's instruction list and, next to annotations, its
     leaderboard file are recognised and used or set aside (with a note); lm-eval results files
     next to sample files name the model; HELM runs are read with their folder's run_spec.json.
+    ``failed``: see :func:`load_path`.
     """
+    with reading(failed=failed):
+        return _read_files(
+            files,
+            format=format,
+            tasks=tasks,
+            metric=metric,
+            columns=columns,
+            name=name,
+            collection=collection,
+            skipped=skipped,
+            origin=origin,
+        )
+
+
+def _read_files(
+    files: list[tuple[str, bytes]],
+    *,
+    format: str,
+    tasks: tuple[str, bytes] | None,
+    metric: str | None,
+    columns: dict[str, str] | None,
+    name: str | None,
+    collection: bool | None,
+    skipped: Sequence[str],
+    origin: str | None,
+) -> Loaded:
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
     if not files and not skipped:
         raise DataError("no files were given.", hint="upload at least one results file.")
     if collection is None:
-        collection = len(files) > 1 or any(is_zip(bytes(b)) for _, b in files)
+        collection = len(files) > 1 or any(
+            is_zip(bytes(b)) and not is_eval_archive(Source(str(n), bytes(b))) for n, b in files
+        )
     expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
     sources = [Source(n, b) for n, b in expanded]
     classified = [
@@ -396,8 +439,11 @@ def _parts(
         raise missing[0]
     if missing:
         notes.append(
-            f"{count(len(missing), 'file')} skipped — no score of '{metric or 'acc'}' in them: "
-            f"{listing([str(e.file) for e in missing])}."
+            f"{count(len(missing), 'file')} skipped — no score of "
+            + (f"'{metric}'" if metric else "the default metric (lm-eval: acc)")
+            + " in them: "
+            f"{listing([str(e.file) for e in missing])}.\n"
+            + "\n".join(f"{e.file}: {e.message}" for e in missing)
         )
     if use_samples and outlines:
         parts = with_results_info(parts, outlines)
@@ -415,12 +461,14 @@ def _one(
 ) -> Part:
     """One data file in its format: (file, benchmark, meta)."""
     src, kind = f.src, f.kind
-    if kind in ("lm_eval", "inspect", "helm") and not looks_like_json(src):
+    if (fmt := format_of(kind)) is not None:
+        b, m = fmt.read(src, metric=metric, tasks=tasks, name=name)
+        return src.name, b, m
+    if kind in ("lm_eval", "helm") and not looks_like_json(src):
         raise DataError(
             f"this is not a JSON file; format '{kind}' reads JSON ("
             + {
                 "lm_eval": "lm-evaluation-harness results",
-                "inspect": "inspect_ai logs",
                 "helm": "HELM per_instance_stats.json",
             }[kind]
             + ").",
@@ -441,8 +489,6 @@ def _one(
         spec, stats = _helm_partners(src, helm_aux)
         b, m = helm_run(spec, src, stats, metric=metric, parsed=parsed)
         return src.name, b, m
-    if kind == "inspect":
-        return src.name, inspect_benchmark(src, metric=metric or "acc"), Meta()
     if kind == "items":  # Arrow-read tables (and shards) as they are
         records = item_records(f.table if f.table is not None else read_table(src))
         return src.name, items_benchmark(records, name=name), Meta()
