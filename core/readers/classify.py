@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
+from benchuq.core.readers.formats import FORMATS, claiming
 from benchuq.core.readers.helm import helm_kind
 from benchuq.core.readers.inspect_log import is_inspect
 from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS
-from benchuq.core.readers.formats import FORMATS, claiming
 from benchuq.core.readers.judged import is_alpaca, is_alpaca_leaderboard
 from benchuq.core.readers.lm_eval import is_results
 from benchuq.core.readers.lm_eval_names import SAMPLES_RE

@@ -6,7 +6,7 @@ per sample and epoch. Score values: ``C`` = 1, ``I`` = 0, ``P`` = 0.5, ``N`` = 0
 one with ``metric="scorer/key"``, else the first key, with a note). ``metric="SCORER"`` picks a
 scorer; the default is the first of ``results.scores`` (else the first a sample has), and a note
 names the others. Samples that errored or hit a limit are left out and counted in a note, or
-counted as wrong (score 0) with ``failed="wrong"`` (:data:`~.formats.READ_OPTIONS`). A status
+counted as wrong (score 0) with ``failed="wrong"`` (:mod:`.options`). A status
 other than ``success`` (``started``, ``cancelled``, ``error``) is said in a note with the number
 of samples the log holds. Several epochs of a sample are one item with several answers
 (:class:`~benchuq.core.data.ItemTask` ``answers``).
@@ -32,8 +32,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers import eval_zip
-from benchuq.core.readers.options import READ_OPTIONS
+from benchuq.core.readers import eval_zip, options
 from benchuq.core.readers.items import ItemRecords, items_benchmark
 from benchuq.core.readers.long import TaskInfo
 from benchuq.core.readers.meta import Meta, MissingMetric, TaskRun
@@ -169,7 +168,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
             hint="score the log first (inspect score LOG), then load it.",
         )
     scorer, key = _choose(metric, offered, file)
-    failed = READ_OPTIONS.get().failed
+    failed = options.current().failed
     ids, epochs, scores = [], [], []
     n_failed = 0
     dict_keys: tuple[str, ...] = ()

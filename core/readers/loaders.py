@@ -26,6 +26,7 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
+from benchuq.core.readers.eval_zip import is_eval_archive
 from benchuq.core.readers.files import (
     Gathered,
     expand_archives,
@@ -33,10 +34,9 @@ from benchuq.core.readers.files import (
     is_zip,
     read_capped,
 )
+from benchuq.core.readers.formats import format_of
 from benchuq.core.readers.helm import helm_run
 from benchuq.core.readers.items import item_records, items_benchmark
-from benchuq.core.readers.eval_zip import is_eval_archive
-from benchuq.core.readers.formats import format_of
 from benchuq.core.readers.judged import alpaca_benchmark, alpaca_leaderboard_benchmark
 from benchuq.core.readers.lm_eval import Outline, read_results
 from benchuq.core.readers.lm_eval_output import (

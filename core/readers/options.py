@@ -16,7 +16,7 @@ from typing import Literal, get_args
 
 from benchuq.core.validation import check_choice
 
-__all__ = ["FAILED", "READ_OPTIONS", "Failed", "ReadOptions", "reading"]
+__all__ = ["FAILED", "Failed", "ReadOptions", "current", "reading"]
 
 Failed = Literal["exclude", "wrong"]
 FAILED: tuple[str, ...] = get_args(Failed)
@@ -29,15 +29,20 @@ class ReadOptions:
     failed: Failed = "exclude"
 
 
-READ_OPTIONS: ContextVar[ReadOptions] = ContextVar("READ_OPTIONS", default=ReadOptions())
+_OPTIONS: ContextVar[ReadOptions | None] = ContextVar("READ_OPTIONS", default=None)
+
+
+def current() -> ReadOptions:
+    """The options of the read under way (the defaults outside :func:`reading`)."""
+    return _OPTIONS.get() or ReadOptions()
 
 
 @contextmanager
 def reading(*, failed: Failed) -> Iterator[None]:
     """Set the options for the reads inside the ``with`` block."""
     check_choice(failed, FAILED, name="failed")
-    token = READ_OPTIONS.set(ReadOptions(failed=failed))
+    token = _OPTIONS.set(ReadOptions(failed=failed))
     try:
         yield
     finally:
-        READ_OPTIONS.reset(token)
+        _OPTIONS.reset(token)
