@@ -60,7 +60,8 @@ def load_uploads() -> None:
     table = ss.get("task_table")
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
-    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric)
+    failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
+    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed)
     try:
         cache.read_upload(kept)
     except DataError as err:

@@ -71,7 +71,7 @@ def metric_options(meta: Meta | None) -> list[str]:
 def metric_label(metric: str) -> str:
     """How the metric picker shows ``metric``."""
     if metric == DEFAULT_METRIC:
-        return "default (acc; HELM: the main metric)"
+        return "default (acc; HELM: the main metric; inspect_ai: the first scorer)"
     return metric
 
 

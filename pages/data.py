@@ -31,7 +31,7 @@ st.caption(
     "Long tables (model, task, category, n, correct | accuracy | estimate, se), wide tables "
     "(a row per model), item-level tables (model, task, item, score), lm-evaluation-harness "
     "results and --log_samples files, HELM run folders, AlpacaEval annotations and inspect_ai "
-    "logs. Upload a whole folder's files at once, or the folder as a .zip (HELM needs the zip): "
+    "logs (.eval or JSON; epochs are kept as repeated answers per item). Upload a whole folder's files at once, or the folder as a .zip (HELM needs the zip): "
     "files that are not results (README, logs, YAML, .DS_Store) are skipped with a note. Files "
     "stay in your session only; they are never shared with other users and cannot travel in a "
     "link."
@@ -44,13 +44,20 @@ metrics = views_data.metric_options(uploaded.meta if uploaded else None)
 if ss.get("upload_metric", "") not in metrics:
     ss["upload_metric"] = views_data.DEFAULT_METRIC
 u2.selectbox(
-    "Metric (lm-eval, HELM)",
+    "Metric (lm-eval, HELM; inspect_ai: scorer)",
     metrics,
     key="upload_metric",
     format_func=views_data.metric_label,
     on_change=upload.load_uploads,
     disabled=len(metrics) < 2,
-    help="The metrics your uploaded files report.",
+    help="The metrics your uploaded files report (for inspect_ai logs: their scorers, and "
+    "scorer/key for a scorer with named values).",
+)
+st.checkbox(
+    "Count samples that errored or hit a limit as wrong (inspect_ai logs)",
+    key="upload_failed_wrong",
+    on_change=upload.load_uploads,
+    help="By default they are left out of the scores and counted in a note.",
 )
 st.file_uploader(
     "Result files", accept_multiple_files=True, key="uploader", on_change=upload.new_files

@@ -24,6 +24,7 @@ from typing import NoReturn, TypeVar
 
 import numpy as np
 
+from benchuq.core.answers import answer_notes
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.readers.eval_zip import is_eval_archive
@@ -542,6 +543,7 @@ def _gap_notes(bench: Benchmark) -> list[str]:
             f"{lacking} item scores are missing for models that have the task (left out of "
             "that model's mean)."
         )
+    notes += answer_notes(bench)
     if len(bench.models) == 1:
         notes.append("only one model: intervals work; comparisons need two or more models.")
     return notes
