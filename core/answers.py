@@ -61,8 +61,10 @@ def group_counts(bench: Benchmark, table: pd.DataFrame) -> pd.DataFrame:
 def answer_notes(bench: Benchmark) -> list[str]:
     """One note per task where the number of answers per item varies within a model, or
     differs between models (empty when every item has one answer)."""
-    notes = []
-    for task, it in zip(bench.tasks, bench.item_tasks or (), strict=True):
+    notes: list[str] = []
+    if bench.item_tasks is None:
+        return notes
+    for task, it in zip(bench.tasks, bench.item_tasks, strict=True):
         if it.answers is None:
             continue
         per_model = []
