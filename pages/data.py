@@ -107,6 +107,25 @@ with guard("The data summary"):
     m2.metric("Tasks", len(bench.tasks))
     m3.metric("Items", f"{bench.n_items:,}" if bench.n_items else "n/a")
     m4.metric("Categories", len(bench.category_names))
+    answers = views_data.answers_frame(bench)
+    if answers is not None:
+        several = bool((answers["answers per item"] > 1).any())
+        with st.expander(
+            "Items and answers per model and task"
+            + (" (repeated answers: epochs)" if several else ""),
+            expanded=several,
+        ):
+            if several:
+                st.caption(
+                    "An item with several answers (epochs, repeats, attempts) is one item: its "
+                    "score is the mean of its answers, and intervals resample items with all "
+                    "their answers (METHODS 2)."
+                )
+            st.dataframe(
+                answers,
+                hide_index=True,
+                column_config={"answers per item": st.column_config.NumberColumn(format="%.2f")},
+            )
     details = views_data.run_details(info.meta) if info else None
     if details is not None and not details.empty:
         with st.expander("Run details: harness, n-shot, task versions, metric"):
