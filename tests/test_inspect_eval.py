@@ -141,7 +141,7 @@ def epoch_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     for m, model in enumerate(MODELS):
         for task, n in TASKS.items():
             values, x = binary_values(rng, n, EPOCHS, mean=0.5 + 0.1 * m)
-            path = write_log(
+            write_log(
                 root / f"{model.split('/')[1]}_{task}.eval",
                 model=model,
                 task=task,
