@@ -24,8 +24,10 @@ JSON: read a value at a time (:func:`table.pruned_json`): of each sample only it
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -92,17 +94,27 @@ def read(
 ) -> tuple[Benchmark, Meta]:
     """A log's per-sample scores as items of one model and task (see the module docstring)."""
     del tasks, name  # the task is the log's own; categories come from a task table later
-    if eval_zip.is_eval_archive(src):
-        log = eval_zip.read_log(src)
-    elif looks_like_json(src):
-        log = _json_log(src)
-    else:
+    if not (eval_zip.is_eval_archive(src) or looks_like_json(src)):
         raise DataError(
             "this is not a JSON file or a .eval log; format 'inspect' reads inspect_ai logs.",
             file=src.name,
             hint="choose the format that matches the file, or 'auto'.",
         )
-    return _benchmark(log, src.name, metric)
+    with _no_gc():  # 10^5 summaries are 10^6 objects: each collection would walk them all
+        log = eval_zip.read_log(src) if eval_zip.is_eval_archive(src) else _json_log(src)
+        return _benchmark(log, src.name, metric)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (parsed JSON holds no cycles; counts still free)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -275,16 +287,18 @@ def _place(log: Log, i: int, column: str) -> dict[str, Any]:
 def _deduplicated(summaries: list[Any]) -> list[tuple[int, dict]]:
     """``(position, summary)`` with the last row of each sample id and epoch kept (an entry that
     is not an object is kept as an empty one: it has no scores)."""
-    last: dict[tuple[str, object], tuple[int, dict]] = {}
-    for i, s in enumerate(summaries):
-        s = s if isinstance(s, dict) else {}
-        last[(str(s.get("id", i + 1)), s.get("epoch", 1))] = (i, s)
-    return list(last.values())
+    rows = [(i, s if type(s) is dict else {}) for i, s in enumerate(summaries)]
+    keys = [(str(s.get("id", i + 1)), s.get("epoch", 1)) for i, s in rows]
+    if len(set(keys)) == len(keys):
+        return rows
+    return list(dict(zip(keys, rows, strict=True)).values())
 
 
 def _scorer_names(header: tuple[str, ...], rows: Iterable[tuple[int, dict]]) -> list[str]:
-    """The scorers on offer: the header's, then any other a sample has, in order."""
-    names = dict.fromkeys(header)
+    """The scorers on offer: the header's (``results.scores``), else those the samples have."""
+    if header:
+        return list(dict.fromkeys(header))
+    names: dict[str, None] = {}
     for _, s in rows:
         sc = s.get("scores")
         if isinstance(sc, dict):

@@ -481,12 +481,20 @@ def _repeated_cells(
         return None
     epoch = rec.labels["epoch"].codes
     key = cell * (int(epoch.max(initial=0)) + 1) + epoch
-    if len(np.unique(key)) != len(key):
+    if _repeats(key):
         _duplicate_error(rec, key, what="epoch")
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.bincount(cell, weights=rec.score, minlength=M * P) / counts
         sq = np.bincount(cell, weights=rec.score**2, minlength=M * P) / counts
     return counts.reshape(M, P), mean.reshape(M, P), sq.reshape(M, P)
+
+
+def _repeats(key: np.ndarray) -> bool:
+    """Whether a key appears twice (counted in a table when it is small, else by sorting)."""
+    top = int(key.max(initial=0)) + 1
+    if top <= max(8 * len(key), 2**20):
+        return bool(np.bincount(key, minlength=top).max(initial=0) > 1)
+    return len(np.unique(key)) != len(key)
 
 
 def _epochs_benchmark(
