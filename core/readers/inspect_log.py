@@ -295,14 +295,14 @@ def _deduplicated(summaries: list[Any]) -> list[tuple[int, dict]]:
 
 
 def _scorer_names(header: tuple[str, ...], rows: Iterable[tuple[int, dict]]) -> list[str]:
-    """The scorers on offer: the header's (``results.scores``), else those the samples have."""
-    if header:
-        return list(dict.fromkeys(header))
-    names: dict[str, None] = {}
+    """The scorers on offer: the header's (``results.scores``), then any other a sample has."""
+    names = dict.fromkeys(header)
+    seen: set[tuple[str, ...]] = set()
     for _, s in rows:
         sc = s.get("scores")
-        if isinstance(sc, dict):
-            names.update(dict.fromkeys(map(str, sc)))
+        if type(sc) is dict and (keys := tuple(sc)) not in seen:  # the same few sets of keys
+            seen.add(keys)
+            names.update(dict.fromkeys(map(str, keys)))
     return list(names)
 
 
