@@ -48,7 +48,8 @@ def group_counts(bench: Benchmark, table: pd.DataFrame) -> pd.DataFrame:
     items, answers = answer_counts(bench)
     cats = np.asarray(bench.categories)
     index = {m: i for i, m in enumerate(bench.models)}
-    n_items, n_answers = [], []
+    n_items: list[int | None] = []
+    n_answers: list[int | None] = []
     for model, group in zip(table["model"], table["group"], strict=True):
         i = index[model]
         cols = np.ones(len(cats), bool) if group == "overall" else cats == group

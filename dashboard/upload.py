@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.data import DataError
+from benchuq.core.readers.options import Failed
 from benchuq.core.readers.classify import file_columns
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.readers.table import KNOWN_COLUMNS
@@ -60,7 +61,7 @@ def load_uploads() -> None:
     table = ss.get("task_table")
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
-    failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
+    failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed)
     try:
         cache.read_upload(kept)
