@@ -12,9 +12,9 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.data import DataError
-from benchuq.core.readers.options import Failed
 from benchuq.core.readers.classify import file_columns
 from benchuq.core.readers.meta import Loaded
+from benchuq.core.readers.options import Failed
 from benchuq.core.readers.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache, state
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
