@@ -11,6 +11,7 @@ member missing, not JSON, a bad checksum) is a :class:`DataError` naming the fil
 from __future__ import annotations
 
 import io
+import os
 import re
 import struct
 import zipfile
@@ -29,6 +30,9 @@ _JOURNAL_SUMMARY = re.compile(r"_journal/summaries/(\d+)\.json")
 #: ``samples/<id>_epoch_<n>.json`` (one member) or ``samples/<id>_epoch_<n>/sample.json``.
 _SAMPLE = re.compile(r"samples/(.+)_epoch_(\d+)(?:\.json|/sample\.json)")
 _FIX = "write the log again with inspect_ai (or check that the file was copied whole)."
+#: A member larger than this (uncompressed) is refused before it is decompressed (the file size
+#: cap of :mod:`.files`, ``BENCHUQ_MAX_FILE_MB``).
+MAX_MEMBER_BYTES = int(os.environ.get("BENCHUQ_MAX_FILE_MB", "1024")) * 2**20
 
 
 def is_eval_archive(src: Source) -> bool:
@@ -71,12 +75,23 @@ def member_bytes(src: Source, archive: zipfile.ZipFile, member: str) -> bytes:
         info = archive.getinfo(member)
     except KeyError:
         raise DataError(f"member '{member}' is missing.", file=src.name, hint=_FIX) from None
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise DataError(
+            f"member '{member}' expands to {info.file_size / 2**20:,.0f} MB, more than "
+            f"{MAX_MEMBER_BYTES / 2**20:g} MB.",
+            file=src.name,
+            hint="load a smaller log, or raise BENCHUQ_MAX_FILE_MB.",
+        )
+    limit = info.file_size + 1  # one byte more than declared: a member that lies is caught
     try:
         if info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             data = _raw(src.data, info)
-            out = data if info.compress_type == 0 else zlib.decompress(data, -15, info.file_size)
+            if info.compress_type == zipfile.ZIP_STORED:
+                out = data
+            else:
+                out = zlib.decompressobj(-15).decompress(data, limit)
         elif info.compress_type == ZSTD:
-            out = _zstd(_raw(src.data, info), info.file_size)
+            out = _zstd(_raw(src.data, info), limit)
         else:
             raise DataError(
                 f"member '{member}' uses ZIP compression method {info.compress_type}, which "
@@ -114,19 +129,15 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
     return data[start:end]
 
 
-def _zstd(data: bytes, size: int) -> bytes:
-    """Zstandard frames (one or several) decompressed, expecting ``size`` bytes."""
+def _zstd(data: bytes, limit: int) -> bytes:
+    """Zstandard frames (one or several) decompressed, at most ``limit`` bytes."""
     import zstandard
 
-    dctx = zstandard.ZstdDecompressor()
-    parts = []
-    rest = data
-    while rest:
-        obj = dctx.decompressobj()
-        parts.append(obj.decompress(rest))
-        if not obj.eof:
-            raise ValueError("the Zstandard stream ends early (truncated)")
-        rest = obj.unused_data
+    reader = zstandard.ZstdDecompressor().stream_reader(data, read_across_frames=True)
+    parts, total = [], 0
+    while total < limit and (chunk := reader.read(limit - total)):
+        parts.append(chunk)
+        total += len(chunk)
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
