@@ -427,7 +427,12 @@ def _binary() -> list[Case]:
         Case(
             "eval_summaries_not_json",
             "spaces.eval",
-            _zip({"header.json": b'{"eval": {}, "status": "success"}', "summaries.json": b" " * 2**24}),
+            _zip(
+                {
+                    "header.json": b'{"eval": {}, "status": "success"}',
+                    "summaries.json": b" " * 2**24,
+                }
+            ),
         ),
         Case("zip_empty", "empty.zip", _zip({})),
         Case("zip_ok", "ok.zip", _zip({"a.csv": GOOD.encode()}), ("A", "B")),
