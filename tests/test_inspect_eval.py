@@ -424,3 +424,15 @@ def test_an_attempt_column_makes_repeated_answers(tmp_path) -> None:
     path.write_text(table + "a,t,0,1,1\n")
     with pytest.raises(DataError, match="epoch '1' appears more than once"):
         load_path(path)
+
+
+def test_lm_eval_repeats_are_named_in_a_note() -> None:
+    """lm-eval reduces a document's repeats to one scored answer (its filter): said in a note."""
+    path = REAL.parent / "lm_eval" / "results_v04"
+    results = next(path.glob("Qwen*.json"))
+    obj = json.loads(results.read_text())
+    task = next(iter(obj["configs"]))
+    obj["configs"][task]["repeats"] = 8
+    bench = load_files([("r.json", json.dumps(obj).encode())])
+    assert any(n.startswith(f"1 task ran with repeats: {task} (8).") for n in bench.notes)
+    assert not any("repeats" in n for n in load_files([("r.json", results.read_bytes())]).notes)
