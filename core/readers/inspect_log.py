@@ -128,7 +128,9 @@ class Log:
     source: str  # where the summaries came from (a member name, or "samples")
 
 
-def header_fields(header: object, file: str, member: str) -> tuple[Mapping[str, Any], str, tuple]:
+def header_fields(
+    header: object, file: str, member: str
+) -> tuple[Mapping[str, Any], str, tuple[str, ...]]:
     """``eval``, ``status`` and the scorer names of a log header (``member`` names where)."""
     if not is_inspect(header):
         raise DataError(
