@@ -436,3 +436,22 @@ def test_lm_eval_repeats_are_named_in_a_note() -> None:
     bench = load_files([("r.json", json.dumps(obj).encode())])
     assert any(n.startswith(f"1 task ran with repeats: {task} (8).") for n in bench.notes)
     assert not any("repeats" in n for n in load_files([("r.json", results.read_bytes())]).notes)
+
+
+def test_multi_frame_zstandard_members(tmp_path, monkeypatch) -> None:
+    """inspect_ai splits large members into several Zstandard frames (every 200 MiB of input);
+    with a small frame size the same writer gives several frames per member here."""
+    zipfile_patch = pytest.importorskip("inspect_ai._util.zipfile")
+    monkeypatch.setattr(zipfile_patch, "_MAX_INPUT_PER_FRAME", 256)
+    rng = np.random.default_rng(5)
+    values, x = binary_values(rng, 30, 2)
+    path = write_log(tmp_path / "frames.eval", model="m", task="t", values={"match": values})
+    source = eval_zip.Source(path.name, path.read_bytes())
+    archive = eval_zip.open_archive(source)
+    info = archive.getinfo("summaries.json")
+    assert info.compress_type == eval_zip.ZSTD
+    raw = eval_zip._raw(source.data, info)
+    assert raw.count(b"\x28\xb5\x2f\xfd") > 2  # zstd frame magic: several frames
+    bench = load_path(path)
+    assert bench.estimate[0, 0] == pytest.approx(x.mean(axis=1).mean())
+    assert_matches(per_item(bench), reference(path))
