@@ -81,8 +81,8 @@ def answer_notes(bench: Benchmark) -> list[str]:
         )
         more = f", … ({len(per_model)} models)" if len(per_model) > 6 else ""
         notes.append(
-            f"task '{task}': models have different numbers of answers (epochs) per item "
-            f"({shown}{more}); each item's score is the mean of its answers, so items with "
-            "more answers are measured more precisely, and models compare on the mean over items."
+            f"task '{task}': the number of answers (epochs) per item differs ({shown}{more}); "
+            "each item's score is the mean of its answers (items with more answers are measured "
+            "more precisely) and a model's score is the mean over its items."
         )
     return notes

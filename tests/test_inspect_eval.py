@@ -326,6 +326,9 @@ def test_errored_and_limited_samples_left_out_or_counted_wrong(tmp_path, capsys)
         "3": (1.0, 1, 1.0),
     }
     assert any("2 samples that errored or hit a limit left out" in n for n in bench.notes)
+    assert "task 't': the number of answers (epochs) per item differs (m 1 to 2)" in (
+        " ".join(bench.notes)
+    )
     assert_matches(per_item(bench), reference(path))
     wrong = load_path(path, failed="wrong")
     assert per_item(wrong)["1"] == (0.5, 2, 0.5) and per_item(wrong)["3"] == (0.5, 2, 0.5)
