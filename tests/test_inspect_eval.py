@@ -458,3 +458,18 @@ def test_multi_frame_zstandard_members(tmp_path, monkeypatch) -> None:
     bench = load_path(path)
     assert bench.estimate[0, 0] == pytest.approx(x.mean(axis=1).mean())
     assert_matches(per_item(bench), reference(path))
+
+
+def test_models_with_different_numbers_of_epochs_get_a_note(tmp_path, capsys) -> None:
+    rows = [f"a,t,{i},{e},{(i * e) % 2}" for i in range(5) for e in (1, 2, 3)]
+    rows += [f"b,t,{i},1,{i % 2}" for i in range(5)]
+    path = tmp_path / "mixed.csv"
+    path.write_text("model,task,item,epoch,score\n" + "\n".join(rows) + "\n")
+    bench = load_path(path)
+    assert any(n.startswith("task 't': the number of answers (epochs) per item differs (a 3, b 1)")
+               for n in bench.notes)  # fmt: skip
+    code, out, _ = cli(["leaderboard", str(path), "--json", "--reps", "200"], capsys)
+    rows_json = {r["model"]: r for r in json.loads(out)["rows"] if r["group"] == "overall"}
+    assert code == 0
+    assert (rows_json["a"]["n_items"], rows_json["a"]["n_answers"]) == (5, 15)
+    assert (rows_json["b"]["n_items"], rows_json["b"]["n_answers"]) == (5, 5)
