@@ -5,8 +5,9 @@ In a collection (a folder, an archive, several files) a file that does not claim
 is kind ``"other"`` with a reason, and the loader skips it with one note. A file claims to be a
 result when its content says so:
 
-- a format of the table :data:`.formats.FORMATS` claims it (inspect_ai ``.eval`` and JSON logs
-  ...): asked first, from the file's name and first bytes;
+- a format of the table :data:`.formats.FORMATS` claims it (inspect_ai ``.eval`` and JSON logs,
+  lighteval details and results, OpenAI evals logs, Every Eval Ever aggregates and
+  instance-level files): asked first, from the file's name and first bytes or header;
 - JSON: an lm-eval results object, a HELM run file, or a list of records whose
   columns claim a table (below); a ``.json``/``.jsonl`` file that is not valid JSON claims too
   (it is probably a damaged result) when it is named like one or holds ``doc_id`` records;
@@ -63,8 +64,9 @@ DATA_KINDS = tuple(
             "lm_eval",
             "lm_eval_samples",
             "alpaca_eval",
-            *(f.KIND for f in FORMATS),
+            "inspect",
             "helm",
+            *(f.KIND for f in FORMATS),
         )
     )
 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from benchuq.core.readers import inspect_log
+from benchuq.core.readers import eee, inspect_log, lighteval, oaieval
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
@@ -42,7 +42,7 @@ class Format(Protocol):
 
 
 #: The formats, in the order they are asked whether a file is theirs.
-FORMATS: tuple[Format, ...] = (inspect_log,)
+FORMATS: tuple[Format, ...] = (inspect_log, lighteval, oaieval, eee)
 
 
 def claiming(src: Source) -> Format | None:
