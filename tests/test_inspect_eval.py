@@ -453,7 +453,7 @@ def test_multi_frame_zstandard_members(tmp_path, monkeypatch) -> None:
     archive = eval_zip.open_archive(source)
     info = archive.getinfo("summaries.json")
     assert info.compress_type == eval_zip.ZSTD
-    raw = eval_zip._raw(source.data, info)
+    raw = bytes(eval_zip._raw(source.data, info))
     assert raw.count(b"\x28\xb5\x2f\xfd") > 2  # zstd frame magic: several frames
     bench = load_path(path)
     assert bench.estimate[0, 0] == pytest.approx(x.mean(axis=1).mean())

@@ -87,7 +87,7 @@ def member_bytes(src: Source, archive: zipfile.ZipFile, member: str) -> bytes:
         if info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             data = _raw(src.data, info)
             if info.compress_type == zipfile.ZIP_STORED:
-                out = data
+                out = bytes(data)
             else:
                 out = zlib.decompressobj(-15).decompress(data, limit)
         elif info.compress_type == ZSTD:
@@ -116,8 +116,8 @@ def member_bytes(src: Source, archive: zipfile.ZipFile, member: str) -> bytes:
     return out
 
 
-def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
-    """The compressed bytes of a member, found through its local header."""
+def _raw(data: bytes, info: zipfile.ZipInfo) -> memoryview:
+    """The compressed bytes of a member (a view, not a copy), found through its local header."""
     at = info.header_offset
     head = _LOCAL.unpack_from(data, at)
     if head[0] != b"PK\x03\x04":
@@ -126,10 +126,10 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
     end = start + info.compress_size
     if end > len(data):
         raise ValueError("the member runs past the end of the file (truncated)")
-    return data[start:end]
+    return memoryview(data)[start:end]
 
 
-def _zstd(data: bytes, limit: int) -> bytes:
+def _zstd(data: memoryview, limit: int) -> bytes:
     """Zstandard frames (one or several) decompressed, at most ``limit`` bytes."""
     import zstandard
 
