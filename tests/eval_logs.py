@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchuq.core.readers.eval_zip import member_bytes, open_archive
-from benchuq.core.readers.table import Source
+from benchuq.core.reading.eval_zip import member_bytes, open_archive
+from benchuq.core.reading.table import Source
 
 ScoreValue = str | float | bool | dict[str, float]
 

@@ -22,11 +22,11 @@ import pytest
 from eval_logs import binary_values, repack, write_log
 
 from benchuq.cli.main import main
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import DataError
-from benchuq.core.readers import eval_zip
-from benchuq.core.readers.items import items_benchmark
-from benchuq.core.readers.loaders import load_files, load_path, read_files, read_paths
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading import eval_zip
+from benchuq.core.reading.items import items_benchmark
+from benchuq.core.reading.loaders import load_files, load_path, read_files, read_paths
 from benchuq.core.summaries import group_scores, percentile_interval
 
 inspect_log = pytest.importorskip("inspect_ai.log")
@@ -229,7 +229,7 @@ def test_zstandard_members_are_read_without_inspect_ai_patches(epoch_folder) -> 
     benchuq reads method 93 itself."""
     root, _ = epoch_folder
     code = (
-        "import sys; from benchuq.core.readers import load_path; "
+        "import sys; from benchuq.core.reading import load_path; "
         f"b = load_path({str(root / 'beta_trivia.eval')!r}); "
         "assert 'inspect_ai' not in sys.modules and 'zipfile_zstd' not in sys.modules; "
         "print(b.models[0], b.item_tasks[0].answers.max())"
