@@ -28,7 +28,7 @@ HOW = (
 )
 FORMATS = (
     "Accepted: CSV/TSV tables (per task: model, task, n, correct or accuracy; or per item), "
-    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs, lighteval "
+    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs (.eval, JSON), lighteval "
     "details (.parquet), OpenAI evals logs, Every Eval Ever files, AlpacaEval annotations; "
     "files, folders or a .zip."
 )
