@@ -30,6 +30,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers.lm_eval_groups import with_aggregates
 from benchuq.core.readers.lm_eval_names import model_name
 from benchuq.core.readers.long import WHOLE_TOL, TaskInfo
 from benchuq.core.readers.meta import Group, Meta, MissingMetric, TaskRun
@@ -332,11 +333,12 @@ def read_results(
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
     )
-    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows])
+    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows], metric)
 
 
-def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta:
-    """Provenance of the tasks read, the group tree and the file's metrics."""
+def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]], metric: str) -> Meta:
+    """Provenance of the tasks read, the group tree (with how lm-eval scored each group on
+    ``metric``) and the file's metrics."""
     harness = harness_label(obj)
     versions, shots, config = _dict(obj, "versions"), _dict(obj, "n-shot"), _dict(obj, "config")
     default_shots = config.get("num_fewshot")
@@ -357,7 +359,8 @@ def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta
                 used,
             )
         )
-    return Meta(runs=tuple(runs), groups=_groups(obj), metrics=file_metrics(obj))
+    groups = with_aggregates(obj, _groups(obj), metric)
+    return Meta(runs=tuple(runs), groups=groups, metrics=file_metrics(obj))
 
 
 @dataclass(frozen=True)
@@ -386,7 +389,7 @@ def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
         if isinstance(e, dict) and _metric(e, metric)[0] is not None
     )
     model = model_name(obj, src.name)
-    meta = _meta(obj, src.name, model, [(t, "") for t in tasks])
+    meta = _meta(obj, src.name, model, [(t, "") for t in tasks], metric)
     return Outline(model, with_metric, tasks, results_categories(obj), meta)
 
 
