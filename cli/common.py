@@ -16,6 +16,7 @@ from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
     from benchuq.core.backends import DataSource
+    from benchuq.core.headline import Headline
     from benchuq.core.bayes.model import BayesFit
 
 __all__ = [
@@ -24,10 +25,12 @@ __all__ = [
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "add_overall_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
     "fit_bayes",
+    "headline_of",
     "load_benchmark",
     "make_draws",
     "print_json",
@@ -144,6 +147,31 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     add_backend_arguments(parser)
     add_bayes_arguments(parser)
+    add_overall_argument(parser)
+
+
+def add_overall_argument(parser: argparse.ArgumentParser) -> None:
+    """``--overall auto|benchmarks|tasks``: the aggregate "overall" stands for (core.headline)."""
+    parser.add_argument(
+        "--overall",
+        default="auto",
+        choices=("auto", "benchmarks", "tasks"),
+        help="the overall score: benchmarks = the mean over benchmarks, each lm-eval group (e.g. "
+        "mmlu) counting once as lm-eval scores it; tasks = the mean over all tasks; auto "
+        "(default) = benchmarks for lm-eval files with groups, else tasks",
+    )
+
+
+def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
+    """The aggregate ``overall`` stands for, from ``--overall`` and the files' lm-eval groups
+    (its notes go to stderr)."""
+    from benchuq.core.headline import headline
+
+    rule = headline(bench, getattr(args, "groups", ()), overall=getattr(args, "overall", "auto"))
+    if rule.notes and not getattr(args, "_headline_noted", False):
+        add_notes(args, rule.notes)
+        args._headline_noted = True
+    return rule
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -234,7 +262,7 @@ def read_file(path: str) -> bytes:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
     notes go to stderr after the output (stdout stays the table or JSON)."""
-    from benchuq.core.readers.loaders import resolve
+    from benchuq.core.readers.loaders import read_data
 
     shared = [d for d in args.data if d.startswith("shared:")]
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
@@ -247,7 +275,8 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        loaded = read_data(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        bench, args.groups = loaded.bench, loaded.meta.groups
     add_notes(args, bench.notes)
     return bench
 
@@ -278,14 +307,17 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.budget import check_cells
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(kind=args.interval)
+        draws = fit_bayes(args, bench).to_draws(kind=args.interval)
+        return draws.with_headline(headline_of(args, bench))
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     check_cells(args.reps, len(bench.models), len(bench.tasks))
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
-        return args.source.draws(args.reps, args.seed)
-    return bootstrap(bench, reps=args.reps, seed=args.seed)
+        draws = args.source.draws(args.reps, args.seed)
+    else:
+        draws = bootstrap(bench, reps=args.reps, seed=args.seed)
+    return draws.with_headline(headline_of(args, bench))
 
 
 def check_pairwise(

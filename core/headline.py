@@ -29,12 +29,13 @@ from typing import Literal, get_args
 import numpy as np
 
 from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 from benchuq.core.groups import task_sizes
 from benchuq.core.readers.meta import Group
 from benchuq.core.readers.notes import count, listing
 from benchuq.core.validation import check_choice
 
-__all__ = ["OVERALLS", "Headline", "Overall", "Unit", "headline"]
+__all__ = ["OVERALLS", "Headline", "Overall", "Unit", "headline", "overall_label"]
 
 Overall = Literal["auto", "benchmarks", "tasks"]
 #: The values of ``overall=`` (CLI ``--overall``, the app's ``overall`` link parameter).
@@ -104,6 +105,7 @@ def headline(
     --------
     >>> import numpy as np
     >>> from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
     >>> from benchuq.core.readers.meta import Group
     >>> n = np.array([[100, 300, 50]])
     >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("mmlu", "mmlu", "arc"), "counts",
@@ -191,3 +193,10 @@ def _weights(bench: Benchmark, units: Sequence[Unit]) -> np.ndarray:
         k += total[:, 0] > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(k[:, None] > 0, w / k[:, None], 0.0)
+
+
+def overall_label(draws: Draws) -> str:
+    """What "overall" is for ``draws``, in words (the headline's label, else the task mean)."""
+    if draws.headline is not None:
+        return draws.headline.label
+    return f"mean of {count(len(draws.tasks), 'task')}"

@@ -35,6 +35,7 @@ from benchuq.core.dominance import (
     simplex_grid,
 )
 from benchuq.core.draws import Draws
+from benchuq.core.headline import overall_label
 from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.readers.notes import summarize
@@ -78,7 +79,9 @@ class Findings:
     flags
         ``{model: caveats}`` (:func:`model_flags`) for the models that have any.
     label
-        the score's name (``"overall"`` or the weights).
+        the score's name: for ``"overall"`` the aggregate in words (``core.headline``, e.g.
+        ``"mean of 16 benchmarks; mmlu = lm-eval's size-weighted mean of 57 subjects"``), else
+        the weights.
     weight_winners
         ``{model: share of weightings in which it has the best observed S(w)}`` (empty with
         one category or more than three).
@@ -373,6 +376,8 @@ def findings(
     headline = _lead_sentences(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
+    label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
+    headline.insert(1, f"{'Overall score' if label != sc.label else 'Score'}: {label}.")
     if len(draws.models) > 1:
         shares = [(m, p) for m, p in sorted(p_best.items(), key=lambda kv: -kv[1]) if p > 0]
         rest = len(p_best) - len(shares[:4])
@@ -402,7 +407,7 @@ def findings(
         weight_winners=winners,
         level=level,
         comparison_level=comparison_level,
-        label=sc.label,
+        label=label,
         weight_map=weight_map,
     )
 

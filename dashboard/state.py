@@ -46,7 +46,11 @@ REPS_RANGE = (200, 20000)
 DEFAULT_REPS = 2000
 SEED_RANGE = (0, 2**32 - 1)
 METRICS = ("raw", "normalized")
-PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "models")
+PARAM_NAMES = (
+    "data", "method", "level", "reps", "seed", "metric", "overall", "weights", "models"
+)  # fmt: skip
+#: What "overall" stands for (core.headline.OVERALLS, repeated so the state needs no core import).
+OVERALLS = ("auto", "benchmarks", "tasks")
 CATEGORIES_PARAM = "categories"  # present only when a sample's categories were edited
 PRIOR_SEPARATOR = ";"
 S = TypeVar("S", bound="DataclassInstance")
@@ -286,6 +290,13 @@ class Settings:
     reps: int = link("reps", DEFAULT_REPS, "replicates or posterior draws", bounds=REPS_RANGE)
     seed: int = link("seed", 0, "random seed", bounds=SEED_RANGE)
     metric: str = link("metric", "raw", "score scale", choices=METRICS)
+    overall: str = link(
+        "overall",
+        "auto",
+        "the overall score: `benchmarks` (lm-eval groups count once), `tasks` (mean over tasks) "
+        "or `auto` (benchmarks for lm-eval files with groups, else tasks)",
+        choices=OVERALLS,
+    )
     weights: tuple[float, ...] = link(
         "weights",
         (),
@@ -462,6 +473,7 @@ def to_query(settings: Settings) -> dict[str, str]:
         "reps": str(settings.reps),
         "seed": str(settings.seed),
         "metric": settings.metric,
+        "overall": settings.overall,
         "weights": ",".join(_fmt(w) for w in settings.weights),
         "models": ",".join(settings.models),
     }

@@ -19,9 +19,11 @@ import pandas as pd
 
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
+from benchuq.core.headline import Headline
 from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.core.leader import tied_with_leader
 from benchuq.dashboard.state import link
+from benchuq.dashboard.text import md_escape
 
 WEIGHTED = "weighted"
 
@@ -54,12 +56,26 @@ def top_rows(part: pd.DataFrame, top: int) -> tuple[pd.DataFrame, str]:
     )
 
 
-def group_label(group: str) -> str:
-    """Return the display name of a score group (overall, weighted or a category)."""
+def overall_caption(headline: Headline | None) -> str:
+    """The sentence naming the overall score's aggregate and the others on offer (the sidebar's
+    'Overall score')."""
+    if headline is None:
+        return "Overall = the mean over all tasks."
+    others = [o for o in headline.offered if o != headline.kind]
+    text = f"Overall = {headline.label}."
+    if others:
+        text += f" Also on offer in the sidebar's 'Overall score': {', '.join(others)}"
+        text += " (the mean over all tasks)." if others == ["tasks"] else "."
+    return md_escape(text)
+
+
+def group_label(group: str, overall: str = "mean over all tasks") -> str:
+    """Return the display name of a score group (overall, weighted or a category); ``overall``
+    names the aggregate "overall" stands for (``core.headline.overall_label``)."""
     if group == WEIGHTED:
         return "Weighted score S(w)"
     if group == "overall":
-        return "Overall (mean over all tasks)"
+        return f"Overall ({overall})"
     return group
 
 
@@ -116,13 +132,17 @@ def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str
 
 
 def display_table(
-    table: pd.DataFrame, scale: float, flags: Mapping[str, str] | None = None
+    table: pd.DataFrame,
+    scale: float,
+    flags: Mapping[str, str] | None = None,
+    overall: str = "mean over all tasks",
 ) -> pd.DataFrame:
     """Return the leaderboard in display units (e.g. percent), with columns named for people;
-    with ``flags`` (``core.report.model_flags``) a ``note`` column next to the numbers."""
+    with ``flags`` (``core.report.model_flags``) a ``note`` column next to the numbers;
+    ``overall`` names the overall score's aggregate."""
     out = pd.DataFrame(
         {
-            "group": table["group"].map(group_label),
+            "group": table["group"].map(lambda g: group_label(g, overall)),
             "model": table["model"],
             "estimate": table["estimate"] * scale,
             "low": table["low"] * scale,
