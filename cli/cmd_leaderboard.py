@@ -10,8 +10,8 @@ from benchuq.cli.common import (
     add_normalize_arguments,
     add_notes,
     check_level,
-    load_benchmark,
     headline_of,
+    load_benchmark,
     make_draws,
     maybe_normalize,
     print_json,
@@ -27,8 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="scores with intervals, overall and per category",
         description="Scores with percentile intervals, overall and per category. Overall: the "
         "mean over benchmarks for lm-eval files with groups (each group, e.g. mmlu, counting once "
-        "as lm-eval scores it), else the mean over all tasks (--overall chooses). Values are proportions. Default level 0.834: for two independent estimates "
-        "with similar standard errors, intervals that do not overlap correspond roughly to a 5%% "
+        "as lm-eval scores it), else the mean over all tasks (--overall chooses). Values are "
+        "proportions. Default level 0.834: for two independent estimates with similar standard "
+        "errors, intervals that do not overlap correspond roughly to a 5%% "
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
         "'tied_with_leader' tests the paired difference from the leader instead.",
     )
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     )
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
-        print(f"\n[{group}{': ' + headline.label if group == 'overall' else ''}]")
+        print(f"\n[{group}]" + (f" {headline.label}" if group == "overall" else ""))
         shown = rows.sort_values("estimate", ascending=False)
         shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]

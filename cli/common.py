@@ -16,8 +16,8 @@ from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
     from benchuq.core.backends import DataSource
-    from benchuq.core.headline import Headline
     from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.headline import Headline
 
 __all__ = [
     "FORMATS",

@@ -98,23 +98,23 @@ def headline(
 ) -> Headline:
     """The headline aggregate of ``bench`` given its files' lm-eval ``groups``.
 
-    ``overall``: ``"auto"`` (``"benchmarks"`` when a top-level group covers two or more of the
-    tasks, else ``"tasks"``), ``"benchmarks"`` or ``"tasks"``.
+        ``overall``: ``"auto"`` (``"benchmarks"`` when a top-level group covers two or more of the
+        tasks, else ``"tasks"``), ``"benchmarks"`` or ``"tasks"``.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchuq.core.data import Benchmark
-from benchuq.core.draws import Draws
-    >>> from benchuq.core.readers.meta import Group
-    >>> n = np.array([[100, 300, 50]])
-    >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("mmlu", "mmlu", "arc"), "counts",
-    ...               np.array([[0.5, 0.7, 0.9]]), n=n, correct=np.array([[50, 210, 45]]))
-    >>> h = headline(b, [Group("mmlu", ("s1", "s2"), aggregate="size-weighted")])
-    >>> h.label
-    "mean of 2 benchmarks; mmlu = lm-eval's size-weighted mean of 2 tasks"
-    >>> round(float(h.weights @ b.estimate[0]), 4)  # (0.65 + 0.9) / 2
-    0.775
+        >>> import numpy as np
+        >>> from benchuq.core.data import Benchmark
+    from benchuq.core.draws import Draws
+        >>> from benchuq.core.readers.meta import Group
+        >>> n = np.array([[100, 300, 50]])
+        >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("mmlu", "mmlu", "arc"), "counts",
+        ...               np.array([[0.5, 0.7, 0.9]]), n=n, correct=np.array([[50, 210, 45]]))
+        >>> h = headline(b, [Group("mmlu", ("s1", "s2"), aggregate="size-weighted")])
+        >>> h.label
+        "mean of 2 benchmarks; mmlu = lm-eval's size-weighted mean of 2 tasks"
+        >>> round(float(h.weights @ b.estimate[0]), 4)  # (0.65 + 0.9) / 2
+        0.775
     """
     check_choice(overall, OVERALLS, name="overall")
     units, notes = _units(bench, groups)

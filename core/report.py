@@ -347,7 +347,11 @@ def findings(
             "low": iv.low,
             "high": iv.high,
             "tied_with_leader": tied_with_leader(
-                sc.values, sc.observed, level, sc.higher_is_better
+                sc.values,
+                sc.observed,
+                level,
+                sc.higher_is_better,
+                present=summaries.task_presence(draws, group),
             ),
         }
     )
@@ -377,7 +381,8 @@ def findings(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
-    headline.insert(1, f"{'Overall score' if label != sc.label else 'Score'}: {label}.")
+    if len(table) > 1:  # (with one model the report's leaderboard names it)
+        headline.insert(1, f"{'Overall score' if label != sc.label else 'Score'}: {label}.")
     if len(draws.models) > 1:
         shares = [(m, p) for m, p in sorted(p_best.items(), key=lambda kv: -kv[1]) if p > 0]
         rest = len(p_best) - len(shares[:4])

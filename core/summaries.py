@@ -7,9 +7,9 @@ Conventions:
 
 - Group scores (METHODS 0): ``"overall"`` is the draws' headline aggregate
   (:mod:`core.headline`: the mean over benchmarks for lm-eval data with groups), else the mean
-  over **all** tasks (not the mean of the category means); a category is the mean over its tasks; a weight vector ``w`` over
-  ``draws.category_names`` gives ``S(w) = sum_c w_c m_ic``. Missing results (``nan``) are left
-  out of the means (nan-mean over the tasks a model has).
+  over **all** tasks (not the mean of the category means); a category is the mean over its
+  tasks; a weight vector ``w`` over ``draws.category_names`` gives ``S(w) = sum_c w_c m_ic``.
+  Missing results (``nan``) are left out of the means (nan-mean over the tasks a model has).
 - Orientation: a group whose tasks are all lower-is-better is ranked on the negation; a group
   that mixes directions is computed on ``sign_j * x_ij`` (lower-is-better tasks negated) so that
   higher is better, and its label says so.
@@ -54,6 +54,7 @@ __all__ = [
     "percentile_interval",
     "rank_aggregations",
     "rank_probabilities",
+    "task_presence",
     "win_probabilities",
 ]
 
@@ -122,6 +123,18 @@ def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.nda
     obs[none] = np.nan
     vals[:, none] = np.nan
     return obs, vals
+
+
+def task_presence(draws: Draws, group: Group = "overall") -> np.ndarray:
+    """``(M, T)`` bool: which model has a score on which task of ``group`` (all tasks for
+    ``"overall"``; the tasks of a category, or of the categories a weight vector uses)."""
+    have = ~np.isnan(draws.observed)
+    if isinstance(group, str):
+        if group == "overall":
+            return have
+        return have[:, np.array(draws.categories) == group]
+    used = np.flatnonzero(_weights(draws, group) > 0)
+    return have[:, np.isin(draws.category_index, used)]
 
 
 def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -300,7 +313,11 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
                     "mc_error_low": iv.mc_error_low,
                     "mc_error_high": iv.mc_error_high,
                     "tied_with_leader": tied_with_leader(
-                        sc.values, sc.observed, level, sc.higher_is_better
+                        sc.values,
+                        sc.observed,
+                        level,
+                        sc.higher_is_better,
+                        present=task_presence(draws, group),
                     ),
                 }
             )

@@ -114,7 +114,11 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
             part = part.reset_index()
         if part["estimate"].isna().all():
             continue
-        part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level))
+        present = summaries.task_presence(draws, np.asarray(weights) if g == WEIGHTED else g)
+        tied = tied_with_leader(
+            scores.values, scores.observed, level, scores.higher_is_better, present=present
+        )
+        part = part.assign(tied=tied)
         parts.append(part.sort_values("estimate", ascending=False, kind="stable"))
     cols = ["group", "model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "tied"]
     return pd.concat(parts, ignore_index=True)[cols]

@@ -196,7 +196,7 @@ def test_cli_text_and_json_name_the_aggregate(capsys: pytest.CaptureFixture[str]
     assert main(["leaderboard", str(V04), "--reps", "200"]) == 0
     text = capsys.readouterr().out
     assert f"overall = {LABEL} (also: --overall tasks)" in text
-    assert f"[overall: {LABEL}]" in text
+    assert f"[overall] {LABEL}" in text
     toy = run_json(capsys, "leaderboard", "sample:toy", "--reps", "200")
     assert toy["overall"] == {"aggregate": "tasks", "label": "mean of 3 tasks",
                               "offered": ["tasks"], "benchmarks": [], "notes": []}  # fmt: skip

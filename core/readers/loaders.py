@@ -51,9 +51,11 @@ from benchuq.core.readers.lm_eval_output import (
 )
 from benchuq.core.readers.lm_eval_samples import read_samples
 from benchuq.core.readers.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
-from benchuq.core.readers.merge import merge
+from benchuq.core.readers.merge import RUNS, Runs, merge
 from benchuq.core.readers.meta import Loaded, Meta, MissingMetric, TaskRun
+from benchuq.core.readers.names import confusable_notes
 from benchuq.core.readers.notes import count, group_notes, listing
+from benchuq.core.readers.overlap import disjoint_notes
 from benchuq.core.readers.table import (
     ArrowTable,
     Source,
@@ -62,6 +64,7 @@ from benchuq.core.readers.table import (
     looks_like_json,
     read_table,
 )
+from benchuq.core.validation import check_choice
 
 __all__ = [
     "FORMATS",
@@ -156,9 +159,10 @@ def resolve(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    runs: Runs = "newest",
 ) -> Benchmark:
     """``sample:<name>``, or files, folders, zips and globs (the CLI's ``DATA`` arguments)."""
-    return read_data(data, format=format, tasks=tasks, metric=metric, name=name).bench
+    return read_data(data, format=format, tasks=tasks, metric=metric, name=name, runs=runs).bench
 
 
 def read_data(
@@ -168,8 +172,10 @@ def read_data(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    runs: Runs = "newest",
 ) -> Loaded:
-    """:func:`resolve` with what the files say (:class:`Loaded`)."""
+    """:func:`resolve` with what the files say (:class:`Loaded`); ``runs``: two runs of one model
+    on the same tasks, the newest kept (``"newest"``) or both (``"all"``; :mod:`.merge`)."""
     items = [data] if isinstance(data, str) else list(data)
     samples = [d for d in items if str(d).startswith("sample:")]
     if samples:
@@ -183,7 +189,7 @@ def read_data(
             return loaded
         info = read_task_table(read_table(Source(*_task_source(tasks))))
         return Loaded(_apply_task_info(loaded.bench, info), loaded.meta)
-    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name)
+    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name, runs=runs)
 
 
 def load_path(
@@ -193,9 +199,10 @@ def load_path(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    runs: Runs = "newest",
 ) -> Benchmark:
     """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive."""
-    return read_paths([path], format=format, tasks=tasks, metric=metric, name=name).bench
+    return read_paths([path], format=format, tasks=tasks, metric=metric, name=name, runs=runs).bench
 
 
 def read_paths(
@@ -205,6 +212,7 @@ def read_paths(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    runs: Runs = "newest",
 ) -> Loaded:
     """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
     got: Gathered = gather_paths(paths)
@@ -217,6 +225,7 @@ def read_paths(
         collection=got.collection,
         skipped=got.skipped,
         origin=str(paths[0]) if len(paths) == 1 else None,
+        runs=runs,
     )
 
 
@@ -238,10 +247,11 @@ def load_files(
     metric: str | None = None,
     columns: dict[str, str] | None = None,
     name: str | None = None,
+    runs: Runs = "newest",
 ) -> Benchmark:
     """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
     return read_files(
-        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name
+        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name, runs=runs
     ).bench
 
 
@@ -256,6 +266,7 @@ def read_files(
     collection: bool | None = None,
     skipped: Sequence[str] = (),
     origin: str | None = None,
+    runs: Runs = "newest",
 ) -> Loaded:
     """Uploaded files (or a gathered folder) as one data set (:class:`Loaded`).
 
@@ -265,7 +276,10 @@ def read_files(
     (``task, category, n``), AlpacaEval's instruction list and, next to annotations, its
     leaderboard file are recognised and used or set aside (with a note); lm-eval results files
     next to sample files name the model; HELM runs are read with their folder's run_spec.json.
+    ``runs``: two runs of one model on the same tasks, the newest kept (``"newest"``, when the
+    file names carry run times) or both (``"all"``), each with a note (:mod:`.merge`).
     """
+    check_choice(runs, RUNS, name="runs")
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
     if not files and not skipped:
@@ -318,18 +332,22 @@ def read_files(
     notes += lm_notes
     file_notes = [(file, note) for file, b, _ in parts for note in b.notes]
     bench, labels = _with_file(
-        lambda: merge([(file, b._replace(notes=())) for file, b, _ in parts], name=default),
+        lambda: merge(
+            [(file, b._replace(notes=())) for file, b, _ in parts], name=default, runs=runs
+        ),
         sources[0].name,
     )
     meta = Meta.join(m for _, _, m in parts)
-    runs = tuple(
+    provenance = tuple(
         TaskRun(**{**r.__dict__, "model": labels.get((r.file, r.model), r.model)})
         for r in meta.runs
+        if labels.get((r.file, r.model)) != ""  # an older run left out
     )
-    meta = Meta(runs, meta.groups, meta.metrics)
+    meta = Meta(provenance, meta.groups, meta.metrics)
     if task_info is not None:
         bench = _apply_task_info(bench, task_info)
     notes += [*_gap_notes(bench), *group_notes(file_notes, named=len(parts) > 1), *bench.notes]
+    notes += [*disjoint_notes(bench), *confusable_notes(bench.models)]
     return Loaded(bench._replace(notes=tuple(notes)), meta)
 
 
