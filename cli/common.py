@@ -109,6 +109,13 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = Fals
     parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    parser.add_argument(
+        "--runs",
+        default="newest",
+        choices=("newest", "all"),
+        help="two runs of one model on the same tasks: keep the newest (default; when the file "
+        "names carry run times, as lm-eval's do) or all (the older shown as 'name (2)')",
+    )
     add_verbose_argument(parser)
 
 
@@ -275,7 +282,13 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        loaded = read_data(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        loaded = read_data(
+            args.data,
+            format=args.format,
+            tasks=args.tasks,
+            metric=args.metric,
+            runs=getattr(args, "runs", "newest"),
+        )
         bench, args.groups = loaded.bench, loaded.meta.groups
     add_notes(args, bench.notes)
     return bench

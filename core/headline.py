@@ -98,23 +98,22 @@ def headline(
 ) -> Headline:
     """The headline aggregate of ``bench`` given its files' lm-eval ``groups``.
 
-        ``overall``: ``"auto"`` (``"benchmarks"`` when a top-level group covers two or more of the
-        tasks, else ``"tasks"``), ``"benchmarks"`` or ``"tasks"``.
+    ``overall``: ``"auto"`` (``"benchmarks"`` when a top-level group covers two or more of the
+    tasks, else ``"tasks"``), ``"benchmarks"`` or ``"tasks"``.
 
     Examples
     --------
-        >>> import numpy as np
-        >>> from benchuq.core.data import Benchmark
-    from benchuq.core.draws import Draws
-        >>> from benchuq.core.readers.meta import Group
-        >>> n = np.array([[100, 300, 50]])
-        >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("mmlu", "mmlu", "arc"), "counts",
-        ...               np.array([[0.5, 0.7, 0.9]]), n=n, correct=np.array([[50, 210, 45]]))
-        >>> h = headline(b, [Group("mmlu", ("s1", "s2"), aggregate="size-weighted")])
-        >>> h.label
-        "mean of 2 benchmarks; mmlu = lm-eval's size-weighted mean of 2 tasks"
-        >>> round(float(h.weights @ b.estimate[0]), 4)  # (0.65 + 0.9) / 2
-        0.775
+    >>> import numpy as np
+    >>> from benchuq.core.data import Benchmark
+    >>> from benchuq.core.readers.meta import Group
+    >>> n = np.array([[100, 300, 50]])
+    >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("suite", "suite", "arc"), "counts",
+    ...               np.array([[0.5, 0.7, 0.9]]), n=n, correct=np.array([[50, 210, 45]]))
+    >>> h = headline(b, [Group("suite", ("s1", "s2"), aggregate="size-weighted")])
+    >>> h.label
+    "mean of 2 benchmarks; suite = lm-eval's size-weighted mean of 2 tasks"
+    >>> round(float(h.weights[0] @ b.estimate[0]), 4)  # (260 / 400 + 0.9) / 2
+    0.775
     """
     check_choice(overall, OVERALLS, name="overall")
     units, notes = _units(bench, groups)
@@ -145,7 +144,6 @@ def _member_word(unit: Unit) -> str:
 
 def _units(bench: Benchmark, groups: Sequence[Group]) -> tuple[tuple[Unit, ...], tuple[str, ...]]:
     """Top-level groups with two or more of the data's tasks, then the tasks outside them."""
-    known = set(bench.tasks)
     units: list[Unit] = []
     unstated: list[str] = []
     for g in groups:
@@ -159,8 +157,8 @@ def _units(bench: Benchmark, groups: Sequence[Group]) -> tuple[tuple[Unit, ...],
         sized = g.aggregate != "mean" and bench.kind != "estimate_se"  # se data has no counts
         units.append(Unit(g.name, tasks, "size-weighted" if sized else "mean"))
     inside = {t for u in units for t in u.tasks}
-    units += [Unit(t, (t,), "task") for t in bench.tasks if t not in inside and t in known]
-    notes = ()
+    units += [Unit(t, (t,), "task") for t in bench.tasks if t not in inside]
+    notes: tuple[str, ...] = ()
     if unstated:
         notes = (
             f"{count(len(unstated), 'group')} ({listing(unstated)}) scored size-weighted in the "

@@ -63,6 +63,7 @@ from benchuq.core.epp import EPPResult, epp
 from benchuq.core.rank_sets import RankSets
 from benchuq.core.rank_sets import rank_sets as core_rank_sets
 from benchuq.core.readers import loaders
+from benchuq.core.readers.merge import Runs
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.subgroups.estimates import (
@@ -207,6 +208,7 @@ def _load_upload(
     _columns: tuple[tuple[str, str], ...],
     _fmt: str,
     _metric: str | None,
+    _runs: Runs = "newest",
 ) -> Loaded:
     return loaders.read_files(
         list(_files),
@@ -215,6 +217,7 @@ def _load_upload(
         metric=_metric,
         columns=dict(_columns) or None,
         name="upload",
+        runs=_runs,
     )
 
 
@@ -225,12 +228,13 @@ def load_upload(
     columns: dict[str, str] | None = None,
     fmt: str = "auto",
     metric: str | None = None,
+    runs: Runs = "newest",
 ) -> Loaded:
     """Load uploaded files (and what they say), cached by the digest of their content and the
-    loader options."""
+    loader options (``runs``: two runs of a model, the newest kept or both)."""
     cols = tuple(sorted((columns or {}).items()))
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric)
-    return _load_upload(digest, files, tasks, cols, fmt, metric)
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, runs)
+    return _load_upload(digest, files, tasks, cols, fmt, metric, runs)
 
 
 UPLOAD_DROPPED = (
@@ -255,6 +259,7 @@ class KeptUpload:
     columns: dict[str, str]
     fmt: str
     metric: str | None
+    runs: Runs = "newest"
     key: tuple[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -286,7 +291,9 @@ def read_upload(kept: KeptUpload) -> Loaded:
     files, tasks = kept.files, kept.tasks
     if files is None:
         raise DataError(UPLOAD_DROPPED)
-    loaded = load_upload(files, tasks=tasks, columns=kept.columns, fmt=kept.fmt, metric=kept.metric)
+    loaded = load_upload(
+        files, tasks=tasks, columns=kept.columns, fmt=kept.fmt, metric=kept.metric, runs=kept.runs
+    )
     LEDGER.use(kept.key, ledger.sizeof((files, tasks)), partial(_drop, weakref.ref(kept)))
     return loaded
 

@@ -13,6 +13,7 @@ import streamlit as st
 
 from benchuq.core.data import DataError
 from benchuq.core.readers.classify import file_columns
+from benchuq.core.readers.merge import Runs
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.readers.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache, state
@@ -60,7 +61,8 @@ def load_uploads() -> None:
     table = ss.get("task_table")
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
-    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric)
+    runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
+    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, runs)
     try:
         cache.read_upload(kept)
     except DataError as err:

@@ -52,7 +52,7 @@ def skeleton(name: str) -> str:
 
     Examples
     --------
-    >>> skeleton("g\\u0440t-4") == skeleton("gpt-4")
+    >>> skeleton("g\u0440t-4") == skeleton("gpt-4")
     True
     >>> skeleton("gpt-4") == skeleton("gpt-4o")
     False
