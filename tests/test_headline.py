@@ -247,3 +247,16 @@ def test_group_with_one_task_in_the_data_counts_as_that_task() -> None:
     bench = loaded.bench
     rule = headline(bench, [Group("tiny", ("arc_easy",), aggregate="mean")])
     assert rule.kind == "tasks"  # a group must cover two or more tasks to change anything
+
+
+def test_compare_and_ranks_name_the_aggregate(capsys: pytest.CaptureFixture[str]) -> None:
+    models = ["Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.2-1B"]
+    out = run_json(capsys, "compare", str(V04), "--models", *models, "--reps", "200")
+    assert out["overall"]["label"] == LABEL
+    obs = {m: top_level_mean(json.loads(p.read_text())) for m, p in
+           zip(sorted(models), sorted(V04.glob("*.json")), strict=True)}  # fmt: skip
+    assert out["rows"][0]["estimate"] == pytest.approx(obs[models[0]] - obs[models[1]], abs=1e-9)
+    ranks = run_json(capsys, "ranks", str(V04), "--reps", "200", "--overall", "tasks")
+    assert ranks["overall"]["aggregate"] == "tasks"
+    assert main(["ranks", str(V04), "--reps", "200"]) == 0
+    assert f"score: overall = {LABEL})" in capsys.readouterr().out

@@ -229,3 +229,18 @@ def test_a_file_whose_metric_is_never_a_number_says_so() -> None:
             entry["acc,none"] = float("nan")
     with pytest.raises(MissingMetric, match="no task in this file has a number for 'acc'"):
         read_files([(QWEN.name, json.dumps(obj).encode())])
+
+
+def test_data_page_keeps_every_run_on_request(make_app) -> None:
+    from conftest import page_path
+
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    files = [(n, b, "application/json") for n, b in
+             _two_runs(("2025-03-04T10-00-00.000000", "2025-03-01T09-00-00.000000"))]  # fmt: skip
+    at.file_uploader(key="uploader").set_value(files).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.metric[0].value == "1"  # one model: the newest run
+    at.toggle(key="upload_all_runs").set_value(True).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.metric[0].value == "2"  # both runs
