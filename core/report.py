@@ -295,6 +295,14 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: summaries.Grou
     )
 
 
+def _apart_from_leader(draws: Draws, group: summaries.Group, leader: str) -> tuple[str, ...]:
+    """Models with a score that share no task of ``group`` with ``leader``."""
+    have = summaries.task_presence(draws, group)
+    lead = draws.models.index(leader)
+    apart = have.any(axis=1) & ~(have & have[lead]).any(axis=1)
+    return tuple(m for m, a in zip(draws.models, apart, strict=True) if a)
+
+
 def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
     out = []
     if len(draws.models) < 2:
@@ -381,6 +389,13 @@ def findings(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
+    apart = _apart_from_leader(draws, group, leader)
+    if apart:
+        headline.insert(
+            1,
+            f"{_names(apart)} share{'s' if len(apart) == 1 else ''} no task with {leader}: their "
+            "scores average different tasks, so they are not compared with it (issue 29).",
+        )
     if len(table) > 1:  # (with one model the report's leaderboard names it)
         headline.insert(1, f"{'Overall score' if label != sc.label else 'Score'}: {label}.")
     if len(draws.models) > 1:
@@ -443,6 +458,8 @@ def gaps_from_leader(
             "high": high,
         }
     )
-    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0))
+    have = summaries.task_presence(draws, group)
+    shares = (have & have[lead]).any(axis=1)[present]  # no shared task: never tied (issue 29)
+    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0) & shares)
     table = table.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
     return table.head(max(top, 1 + int(table["tied"].sum())))

@@ -18,7 +18,7 @@ from benchuq.core.leader import tied_with_leader
 from benchuq.core.readers.loaders import read_files, read_paths
 from benchuq.core.readers.meta import MissingMetric
 from benchuq.core.readers.names import confusable_notes, skeleton
-from benchuq.core.report import findings
+from benchuq.core.report import findings, gaps_from_leader
 from benchuq.core.validation import InvalidArgument
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"
@@ -94,6 +94,13 @@ def test_the_default_model_is_not_tied_with_a_leader_it_shares_no_task_with() ->
     assert not overall.loc[other, "tied_with_leader"]
     f = findings(bench, draws, 0.834)
     assert f.tied == ()
+    said = (
+        f"{other} shares no task with {lead}: their scores average different tasks, so they "
+        "are not compared with it (issue 29)."
+    )
+    assert said in f.headline
+    gaps = gaps_from_leader(draws, 0.834).set_index("model")
+    assert not gaps.loc[other, "tied"]
 
 
 def test_disjoint_models_with_equal_scores_were_tied_and_now_are_not() -> None:

@@ -149,7 +149,11 @@ def _rename_models(loaded: Loaded, names: dict[str, str]) -> Loaded:
     bench, meta = loaded.bench, loaded.meta
     runs = tuple(TaskRun(**{**r.__dict__, "model": names.get(r.model, r.model)}) for r in meta.runs)
     models = tuple(names.get(m, m) for m in bench.models)
-    return Loaded(bench._replace(models=models), Meta(runs, meta.groups, meta.metrics))
+    # the sample's own note says how its models are named: drop the notes on the files' names
+    said = tuple(f"model name '{m}' taken from the" for m in names)
+    notes = tuple(n for n in bench.notes if not any(s in n for s in said))
+    bench = bench._replace(models=models, notes=notes)
+    return Loaded(bench, Meta(runs, meta.groups, meta.metrics))
 
 
 def resolve(
