@@ -66,7 +66,7 @@ def overall_caption(headline: Headline | None) -> str:
     if others:
         text += f" Also on offer in the sidebar's 'Overall score': {', '.join(others)}"
         text += " (the mean over all tasks)." if others == ["tasks"] else "."
-    return md_escape(text)
+    return md_escape(" ".join([text, *headline.notes]))
 
 
 def group_label(group: str, overall: str = "mean over all tasks") -> str:

@@ -242,6 +242,21 @@ def test_leaderboard_page_names_and_offers_the_aggregate(make_app) -> None:
     assert "Overall (mean of 72 tasks)" in set(table["group"])
 
 
+def test_overall_caption_names_the_choice_and_its_notes() -> None:
+    from benchuq.dashboard.views import overall_caption
+
+    loaded = read_paths([V04])
+    assert overall_caption(None) == "Overall = the mean over all tasks."
+    rule = headline(loaded.bench, loaded.meta.groups)
+    text = overall_caption(rule).replace("\\", "")
+    assert text == (
+        f"Overall = {LABEL}. Also on offer in the sidebar's 'Overall score': tasks (the mean "
+        "over all tasks)."
+    )
+    forced = overall_caption(headline(loaded.bench, (), overall="benchmarks")).replace("\\", "")
+    assert forced.startswith("Overall = mean of 72 tasks.") and "no lm-eval group" in forced
+
+
 def test_group_with_one_task_in_the_data_counts_as_that_task() -> None:
     loaded = read_paths([V04])
     bench = loaded.bench

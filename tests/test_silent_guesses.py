@@ -251,3 +251,19 @@ def test_data_page_keeps_every_run_on_request(make_app) -> None:
     at.toggle(key="upload_all_runs").set_value(True).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.metric[0].value == "2"  # both runs
+
+
+def test_sample_files_named_by_a_results_file_that_took_its_name_from_the_folder() -> None:
+    folder = REAL / "samples" / "pr2236_asdiv_llama3-8b-instruct"
+    results = json.loads(next(folder.glob("results_*.json")).read_text())
+    results["config"]["model_args"] = "pretrained=./ckpt"
+    results.pop("model_name", None)
+    files = [
+        (f"my-llama/{p.name}", json.dumps(results).encode() if p.suffix == ".json" else
+         p.read_bytes())
+        for p in folder.iterdir()
+    ]  # fmt: skip
+    bench = read_files(files).bench
+    assert bench.kind == "items" and bench.models == ("my-llama",)
+    assert notes_with(bench.notes, "model name 'my-llama' taken from the folder name (its "
+                      "pretrained= is a local path ('./ckpt'), not a name")  # fmt: skip

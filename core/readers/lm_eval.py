@@ -414,6 +414,7 @@ class Outline:
     tasks: tuple[str, ...]
     categories: dict[str, str]
     meta: Meta
+    name_note: str | None = None
 
 
 def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
@@ -432,7 +433,8 @@ def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
     )
     model = model_name(obj, src.name)
     meta = _meta(obj, src.name, model, [(t, "") for t in tasks], metric)
-    return Outline(model, with_metric, tasks, results_categories(obj), meta)
+    categories = results_categories(obj)
+    return Outline(model, with_metric, tasks, categories, meta, name_note(obj, src.name))
 
 
 def _task_n(

@@ -40,8 +40,8 @@ def choose_lm_eval(
                            "reads results)."]  # fmt: skip
     outlines = {f.src.name: results_outline(f.src, metric, f.obj) for f in results}
     gaps = _uncovered(outlines, samples)
-    if format == "lm_eval_samples" or not gaps:
-        return True, outlines, []
+    if format == "lm_eval_samples" or not gaps:  # the sample files take the results' names
+        return True, outlines, [f"{r}: {o.name_note}" for r, o in outlines.items() if o.name_note]
     note = (
         f"{count(len(samples), 'sample file')} set aside: the results files were read, because "
         f"{count(len(gaps), 'result')} have no sample file ({listing(gaps)}); item-level analysis "
