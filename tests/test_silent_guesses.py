@@ -193,6 +193,18 @@ def test_nfd_and_nfc_names_are_one_model_with_a_note() -> None:
     ) in bench.notes
 
 
+def test_both_unicode_forms_in_one_file_stay_two_models_labelled_apart() -> None:
+    nfc, nfd = "Café-7B", unicodedata.normalize("NFD", "Café-7B")
+    csv = _long(nfd, ["t1", "t2"]) + _long(nfc, ["t1", "t2"]).split(b"\n", 1)[1]
+    bench = read_files([("both.csv", csv)]).bench
+    assert bench.models == (f"{nfc} (NFD)", nfc)
+    assert (
+        f"model names '{nfc}' and '{nfd}' in 'both.csv' differ only in Unicode form (the second "
+        f"is written with combining characters, NFD): kept as two models, the second shown as "
+        f"'{nfc} (NFD)'. If they are one model, spell them the same in the file."
+    ) in bench.notes
+
+
 def test_confusable_names_stay_two_models_and_are_named_apart() -> None:
     latin, cyrillic = "gpt-4", "g\u0440t-4"
     assert skeleton(latin) == skeleton(cyrillic) and latin != cyrillic

@@ -73,11 +73,20 @@ def merge(
             tasks.setdefault(t, c)
             chance.setdefault(t, float(ch))
             hib.setdefault(t, bool(h))
+        composed = {m for m in b.models if nfc(m) == m}
         for i, raw in enumerate(b.models):
             if (file, raw) in older:
                 continue
             m = nfc(raw)
-            if m != raw:
+            if m != raw and m in composed:  # both spellings in one file: two models
+                m = f"{m} (NFD)"
+                notes.append(
+                    f"model names '{nfc(raw)}' and '{raw}' in '{file}' differ only in Unicode "
+                    f"form (the second is written with combining characters, NFD): kept as two "
+                    f"models, the second shown as '{m}'. If they are one model, spell them the "
+                    "same in the file."
+                )
+            elif m != raw:
                 notes.append(
                     f"model name '{m}' is written with combining characters (Unicode NFD) in "
                     f"'{file}'; it is read in composed form (NFC), so it is the same model as "
