@@ -75,7 +75,7 @@ def check_caps(args: argparse.Namespace) -> None:
 
 # core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect",
-           "helm")  # fmt: skip
+           "helm", "lighteval", "oaieval", "eee")  # fmt: skip
 DATA_HELP = (
     "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
     "not results are skipped with a note), sample:<name>, or shared:<id>"
@@ -99,14 +99,19 @@ class _Paths(argparse.Action):
         setattr(namespace, self.dest, list(values or ()) or None)
 
 
-def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+def add_data_arguments(
+    parser: argparse.ArgumentParser, *, optional: bool = False, format_flag: str = "--format"
+) -> None:
     """``DATA`` (one or more paths, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
     ``--tasks``, ``--metric`` and ``--verbose``; ``optional`` for a command that also works
-    without data (``args.data`` is then ``None``)."""
+    without data (``args.data`` is then ``None``); ``format_flag`` names the input-format flag
+    (``--input-format`` where ``--format`` is the output's)."""
     parser.add_argument(
         "data", metavar="DATA", nargs="*" if optional else "+", action=_Paths, help=DATA_HELP
     )
-    parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
+    parser.add_argument(
+        format_flag, dest="format", default="auto", choices=FORMATS, help="input format"
+    )
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
     parser.add_argument(

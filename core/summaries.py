@@ -46,6 +46,7 @@ __all__ = [
     "RANK_METHODS",
     "Interval",
     "Scores",
+    "draws_standard_error",
     "family_inference",
     "group_scores",
     "leaderboard",
@@ -289,6 +290,18 @@ def percentile_interval(scores: Scores, level: float = 0.834) -> Interval:
     )
 
 
+def draws_standard_error(scores: Scores) -> np.ndarray:
+    """Per model the standard deviation of the replicate scores (ddof 1): the bootstrap standard
+    error, or the posterior standard deviation for Bayesian draws (METHODS 2); ``nan`` for a
+    model with fewer than two finite replicates."""
+    vals = np.asarray(scores.values, dtype=float)
+    ok = np.isfinite(vals)
+    k = ok.sum(axis=0)
+    mean = np.where(ok, vals, 0.0).sum(axis=0) / np.maximum(k, 1)
+    sq = np.where(ok, (vals - mean) ** 2, 0.0).sum(axis=0)
+    return np.where(k >= 2, np.sqrt(sq / np.maximum(k - 1, 1)), np.nan)
+
+
 def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     """Per model and group (``"overall"``, then each category): estimate and interval.
 
@@ -296,7 +309,8 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.leader.tied_with_leader`, the paired
     difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. Rows are in the draws' model order within each group (sort as you need).
+    83.4%) contains 0. ``se``: :func:`draws_standard_error` of the group score. Rows are in the
+    draws' model order within each group (sort as you need).
     """
     rows = []
     for group in ("overall", *draws.category_names):
@@ -319,6 +333,7 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
                         sc.higher_is_better,
                         present=task_presence(draws, group),
                     ),
+                    "se": draws_standard_error(sc),
                 }
             )
         )

@@ -368,7 +368,7 @@ def test_column_mapping_and_missing_columns() -> None:
 
 
 def test_explicit_formats_and_detection() -> None:
-    assert FORMATS[0] == "auto" and len(FORMATS) == 9
+    assert FORMATS[0] == "auto" and len(FORMATS) == 12
     det = {
         "vtab1k/accuracy.csv": "long",
         "vtab1k/tasks.csv": "task_table",

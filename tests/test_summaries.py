@@ -148,6 +148,7 @@ def test_leaderboard_rows_and_columns() -> None:
         "mc_error_low",
         "mc_error_high",
         "tied_with_leader",
+        "se",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4
@@ -156,6 +157,7 @@ def test_leaderboard_rows_and_columns() -> None:
     np.testing.assert_allclose(over["estimate"], d.observed.mean(axis=1))
     sc = group_scores(d, "overall")
     np.testing.assert_allclose(over["low"], np.quantile(sc.values, 0.083, axis=0))
+    np.testing.assert_allclose(over["se"], sc.values.std(axis=0, ddof=1), rtol=1e-12)
 
 
 # ---- pairwise differences ---------------------------------------------------------------------

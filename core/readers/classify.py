@@ -9,6 +9,8 @@ result when its content says so:
   columns claim a table (below); a ``.json``/``.jsonl`` file that is not valid JSON claims too
   (it is probably a damaged result) when it is named like one or holds ``doc_id`` records;
 - JSON Lines with ``doc_id`` records (lm-eval ``--log_samples``);
+- a file one of the formats in :data:`CLAIMING` claims (lighteval details and results, OpenAI
+  evals logs, Every Eval Ever aggregates and instance-level files), asked first;
 - a table (delimited text, Parquet, JSON records) with a ``model`` column, the item or AlpacaEval
   columns, a task table's columns, or a wide leaderboard's shape (a first column of names and
   mostly numbers in the others).
@@ -26,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
+from benchuq.core.readers import eee, lighteval, oaieval
 from benchuq.core.readers.helm import helm_kind
 from benchuq.core.readers.items import FEW_NAMES, ITEM_COLUMNS
 from benchuq.core.readers.judged import (
@@ -64,7 +67,12 @@ DATA_KINDS = (
     "alpaca_eval",
     "inspect",
     "helm",
+    lighteval.KIND,
+    oaieval.KIND,
+    eee.KIND,
 )
+#: Formats that say themselves whether a file is theirs (``claims``) and read it (``read``).
+CLAIMING = (lighteval, oaieval, eee)
 AUX_LABELS = {
     "task_table": "a task table (task, category, n)",
     "instructions": "an AlpacaEval instruction list",
@@ -109,6 +117,8 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
             decode_text(_text_head(src))
     except DataError:
         return File(src, "other", reason="not text (binary)")
+    if kind := _claimed(src):
+        return File(src, kind)
     obj = None
     if looks_like_json(src) and suffix != ".jsonl":
         if is_inspect_log(src):  # its samples are read later, one at a time
@@ -157,7 +167,14 @@ def _records(obj: object) -> bool:
     return isinstance(obj, list) and bool(obj) and all(isinstance(r, dict) for r in obj)
 
 
+def _claimed(src: Source) -> str | None:
+    """The kind of the first format of :data:`CLAIMING` that claims the file."""
+    return next((f.KIND for f in CLAIMING if f.claims(src)), None)
+
+
 def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -> File:
+    if kind := _claimed(src):
+        return File(src, kind)
     base = src.name.rsplit("/", 1)[-1]
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return File(src, "lm_eval_samples")

@@ -7,7 +7,8 @@ returning a :class:`~benchuq.core.readers.meta.Loaded`: the benchmark and what t
 about it (provenance, lm-eval groups, the metrics on offer).
 
 Formats (``format=``): ``long``, ``wide``, ``items``, ``lm_eval``, ``lm_eval_samples``,
-``alpaca_eval``, ``inspect``, ``helm``, or ``auto`` (detected from each file's content). In a
+``alpaca_eval``, ``inspect``, ``helm``, ``lighteval``, ``oaieval``, ``eee`` (Every Eval Ever), or
+``auto`` (detected from each file's content). In a
 collection (a folder, an archive, several files) files that are not results are skipped with one
 note (:mod:`.classify`, :mod:`.files`); a file that claims to be a result and is broken stops
 the load. Every failure is a :class:`DataError` naming the file, row and column and saying how to
@@ -25,6 +26,7 @@ from typing import NoReturn, TypeVar
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers import eee, lighteval, oaieval
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.readers.files import (
     Gathered,
@@ -397,6 +399,8 @@ def _parts(
     """Each data file read in its format (lm-eval results and samples decided together, HELM
     runs with their folder's run_spec.json and stats.json)."""
     use_samples, outlines, notes = choose_lm_eval(data, format, metric or "acc")
+    data, partners, aside = _set_aside(data)
+    notes += aside
     if use_samples:
         data = [f for f in data if f.kind != "lm_eval"]
     else:
@@ -409,7 +413,8 @@ def _parts(
         try:
             parts.append(
                 _with_file(
-                    partial(_one, f, tasks, metric, outlines, helm_aux, parsed, name), f.src.name
+                    partial(_one, f, tasks, metric, outlines, helm_aux, parsed, name, partners),
+                    f.src.name,
                 )
             )
         except MissingMetric as err:
@@ -434,9 +439,18 @@ def _one(
     helm_aux: list[tuple[str, Source]],
     parsed: dict[int, object],
     name: str,
+    partners: list[Source],
 ) -> Part:
     """One data file in its format: (file, benchmark, meta)."""
     src, kind = f.src, f.kind
+    if kind == lighteval.KIND:
+        b, m = lighteval.read(src, metric=metric, tasks=tasks, name=name, partners=partners)
+        return src.name, b, m
+    if kind in (oaieval.KIND, eee.KIND):
+        b, m = {oaieval.KIND: oaieval, eee.KIND: eee}[kind].read(
+            src, metric=metric, tasks=tasks, name=name
+        )
+        return src.name, b, m
     if kind in ("lm_eval", "inspect", "helm") and not looks_like_json(src):
         raise DataError(
             f"this is not a JSON file; format '{kind}' reads JSON ("
@@ -469,6 +483,28 @@ def _one(
         records = item_records(f.table if f.table is not None else read_table(src))
         return src.name, items_benchmark(records, name=name), Meta()
     return src.name, _table_part(kind, _table_of(f), tasks, name), Meta()
+
+
+def _set_aside(data: list[File]) -> tuple[list[File], list[Source], list[str]]:
+    """(data, lighteval results files that only name models, notes): lighteval results files
+    next to details files, and Every Eval Ever aggregates next to their instance-level files,
+    describe the item-level data and are set aside."""
+    notes = []
+    light = [f.src for f in data if f.kind == lighteval.KIND]
+    _, partners = lighteval.partition(light)
+    if partners:
+        notes.append(
+            f"{count(len(partners), 'lighteval results file')} used for model names only (the "
+            f"details files hold the items): {listing([s.name for s in partners])}."
+        )
+    _, aggregates = eee.partition([f.src for f in data if f.kind == eee.KIND])
+    if aggregates:
+        notes.append(
+            f"{count(len(aggregates), 'Every Eval Ever aggregate')} set aside (the instance-level "
+            f"files hold the items): {listing([s.name for s in aggregates])}."
+        )
+    aside = {id(s) for s in [*partners, *aggregates]}
+    return [f for f in data if id(f.src) not in aside], partners, notes
 
 
 def _table_of(f: File) -> Table:

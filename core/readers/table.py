@@ -42,6 +42,7 @@ __all__ = [
     "Table",
     "check_mapping",
     "decode_text",
+    "first_line",
     "integer_column",
     "is_parquet",
     "jsonl_table",
@@ -358,6 +359,14 @@ def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 def is_parquet(src: Source) -> bool:
     """Whether the file starts with Parquet's magic bytes."""
     return src.data[:4] == b"PAR1"
+
+
+def first_line(src: Source, limit: int = 2**20) -> bytes:
+    """The first non-blank line's bytes (at most ``limit``), found without copying the file."""
+    head = src.data[:4096]
+    start = len(head) - len(head.lstrip(b"\xef\xbb\xbf \t\r\n"))
+    end = src.data.find(b"\n", start, start + limit)
+    return src.data[start : end if end >= 0 else start + limit].rstrip(b"\r")
 
 
 def looks_like_json(src: Source) -> bool:
