@@ -121,6 +121,7 @@ def _query(args: argparse.Namespace) -> str:
         reps=args.reps if args.method == "bootstrap" else args.draws * args.chains,
         seed=args.seed,
         metric="normalized" if args.normalize else "raw",
+        overall=args.overall,
         weights=weights,
         models=tuple(args.models or ()),
     )

@@ -275,3 +275,14 @@ def test_compare_and_ranks_name_the_aggregate(capsys: pytest.CaptureFixture[str]
     assert ranks["overall"]["aggregate"] == "tasks"
     assert main(["ranks", str(V04), "--reps", "200"]) == 0
     assert f"score: overall = {LABEL})" in capsys.readouterr().out
+
+
+def test_report_command_and_link_carry_the_overall(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.html"
+    argv = ["report", str(V04), "--reps", "200", "--overall", "tasks", "-o", str(out)]
+    assert main(argv) == 0
+    html = out.read_text()
+    assert "Score = mean of 72 tasks" in html
+    assert "--overall tasks" in html and "overall=tasks" in html
