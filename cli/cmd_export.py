@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the export; prints the files written (or JSON); returns the exit code."""
     from benchuq.core.export_eee import export_eee
-    from benchuq.core.readers.loaders import read_data
+    from benchuq.core.reading.loaders import read_data
 
     level = check_level(args.level)
     out = Path(args.output)

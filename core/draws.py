@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from benchuq.core.headline import Headline
+    from benchuq.core.summaries.headline import Headline
 
 __all__ = ["Draws"]
 
@@ -42,8 +42,8 @@ class Draws:
     notes
         caveats to show next to results (e.g. "normal approximation").
     headline
-        the aggregate "overall" stands for (:mod:`core.headline`; ``None``: the mean over all
-        tasks). Attach it with :meth:`with_headline`.
+        the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
+        over all tasks). Attach it with :meth:`with_headline`.
     """
 
     values: np.ndarray

@@ -36,8 +36,8 @@ import numpy as np
 
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.readers.eee import AGGREGATE_KEY
-from benchuq.core.readers.meta import Meta
+from benchuq.core.reading.eee import AGGREGATE_KEY
+from benchuq.core.reading.meta import Meta
 from benchuq.core.summaries import leaderboard
 from benchuq.core.validation import InvalidArgument, check_level
 
@@ -106,7 +106,7 @@ def export_eee(
     bench
         the data (its models and tasks must be those of ``draws``).
     draws
-        draws of per-task performance (``core.bootstrap.bootstrap`` or a Bayesian fit).
+        draws of per-task performance (``core.methods.bootstrap.bootstrap`` or a Bayesian fit).
     level
         confidence level of the intervals, a proportion.
     meta
@@ -121,8 +121,8 @@ def export_eee(
 
     Examples
     --------
-    >>> from benchuq.core.bootstrap import bootstrap
-    >>> from benchuq.core.readers import load_sample
+    >>> from benchuq.core.methods.bootstrap import bootstrap
+    >>> from benchuq.core.reading import load_sample
     >>> bench = load_sample("toy")
     >>> out = export_eee(bench, bootstrap(bench, reps=200, seed=0), retrieved_timestamp="0")
     >>> out.aggregates, out.instances
@@ -351,7 +351,7 @@ def _instance_lines(bench: Benchmark, i: int, evaluation_id: str, source: str) -
             s = float(scores[k])
             if np.isnan(s):
                 continue
-            meta = {"category": category}  # read back by core.readers.eee
+            meta = {"category": category}  # read back by core.reading.eee
             if subgroup is not None:
                 meta["subgroup"] = subgroup[k]
             if cluster is not None:

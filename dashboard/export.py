@@ -22,9 +22,9 @@ import streamlit as st
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.dashboard import runtime_temp
-from benchuq.dashboard.figures import chart_subtitle as chart_subtitle_text
-from benchuq.dashboard.figures import with_subtitle
-from benchuq.dashboard.text import csv_bytes
+from benchuq.presentation.figures.common import chart_subtitle as chart_subtitle_text
+from benchuq.presentation.figures.common import with_subtitle
+from benchuq.presentation.text import csv_bytes
 
 _LOCK = threading.Lock()
 
@@ -154,7 +154,8 @@ def download_csv(
     table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
 ) -> None:
     """Show a button that downloads ``table`` as ``stem.csv`` (no index column; text cells that
-    a spreadsheet would run as formulas neutralised: :func:`~benchuq.dashboard.text.csv_bytes`)."""
+    a spreadsheet would run as formulas neutralised:
+    :func:`~benchuq.presentation.text.csv_bytes`)."""
     st.download_button(
         label,
         csv_bytes(table),

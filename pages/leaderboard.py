@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from benchuq.core.headline import overall_label
-from benchuq.core.report import model_flags
+from benchuq.core.findings import model_flags
+from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import cache, controls, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, download_eee
-from benchuq.dashboard.figures import forest_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.common import forest_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Leaderboard")

@@ -16,10 +16,10 @@ import pytest
 from conftest import page_path
 
 from benchuq.cli.main import main
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.export_eee import export_eee
-from benchuq.core.readers import load_sample, read_paths
-from benchuq.core.readers.eee import AGGREGATE_KEY
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading import load_sample, read_paths
+from benchuq.core.reading.eee import AGGREGATE_KEY
 from benchuq.core.validation import InvalidArgument
 
 SCHEMAS = Path(__file__).parent / "fixtures" / "every_eval_ever" / "schemas"

@@ -16,8 +16,8 @@ from conftest import page_path
 
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
-from benchuq.core.readers import detect_format, read_files, read_paths
-from benchuq.core.readers.table import Source
+from benchuq.core.reading import detect_format, read_files, read_paths
+from benchuq.core.reading.table import Source
 
 EEE = Path(__file__).parent / "fixtures" / "every_eval_ever"
 REAL = EEE / "eee_format"

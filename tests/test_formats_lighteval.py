@@ -14,8 +14,8 @@ from formats_files import DATE, lighteval_details, lighteval_results
 
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
-from benchuq.core.readers import detect_format, load_path, read_files, read_paths
-from benchuq.core.readers.table import Source
+from benchuq.core.reading import detect_format, load_path, read_files, read_paths
+from benchuq.core.reading.table import Source
 from benchuq.dashboard import cache
 
 A = [1, 0, 1, 1, 0, 1, 1, 1]

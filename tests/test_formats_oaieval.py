@@ -14,8 +14,8 @@ from formats_files import oaieval_log
 
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
-from benchuq.core.readers import detect_format, read_files, read_paths
-from benchuq.core.readers.table import Source
+from benchuq.core.reading import detect_format, read_files, read_paths
+from benchuq.core.reading.table import Source
 
 A = [True, False, True, True, False, True]
 B = [False, False, True, True, False, False]

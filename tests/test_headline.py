@@ -11,11 +11,11 @@ import pytest
 
 from benchuq.cli.main import main
 from benchuq.core import summaries
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.headline import headline, overall_label
-from benchuq.core.readers.loaders import read_files, read_paths
-from benchuq.core.readers.meta import Group
-from benchuq.core.report import findings
+from benchuq.core.findings import findings
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import read_files, read_paths
+from benchuq.core.reading.meta import Group
+from benchuq.core.summaries.headline import headline, overall_label
 from benchuq.core.validation import InvalidArgument
 
 V04 = Path(__file__).parent / "fixtures" / "real" / "lm_eval" / "results_v04"

@@ -13,12 +13,12 @@ import pytest
 
 from benchuq.cli.main import main
 from benchuq.core import summaries
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.leader import tied_with_leader
-from benchuq.core.readers.loaders import read_files, read_paths
-from benchuq.core.readers.meta import MissingMetric
-from benchuq.core.readers.names import confusable_notes, skeleton
-from benchuq.core.report import findings, gaps_from_leader
+from benchuq.core.findings import findings, gaps_from_leader
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import read_files, read_paths
+from benchuq.core.reading.meta import MissingMetric
+from benchuq.core.reading.names import confusable_notes, skeleton
+from benchuq.core.summaries.leader import tied_with_leader
 from benchuq.core.validation import InvalidArgument
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"
