@@ -10,17 +10,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from eval_logs import binary_values, write_log
 
 from benchuq.cli.main import main
 from benchuq.core.analyses.diff import diff
 from benchuq.core.data import Benchmark, ItemTask
-
-# Repeated answers per item arrive with issue 26 (ItemTask.answers, tests/eval_logs.py): until
-# that is merged these tests wait for it; afterwards they run (and must pass).
-if "answers" not in ItemTask.__slots__:
-    pytest.skip("needs ItemTask.answers (issue 26)", allow_module_level=True)
-eval_logs = pytest.importorskip("eval_logs")
-binary_values, write_log = eval_logs.binary_values, eval_logs.write_log
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
 
@@ -66,7 +60,6 @@ def test_equal_runs_with_epochs_rarely_worse() -> None:
 def test_two_eval_logs_with_three_epochs_compare_as_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("inspect_ai.log")
     rng = np.random.default_rng(2)
     values_b, _ = binary_values(rng, 60, 3)
     values_c, _ = binary_values(rng, 60, 3)
@@ -102,7 +95,6 @@ def test_long_csvs_with_an_epoch_column(tmp_path: Path, capsys: pytest.CaptureFi
 def test_two_runs_page_with_eval_logs_uploaded(make_app, tmp_path: Path) -> None:
     from conftest import page_path
 
-    pytest.importorskip("inspect_ai.log")
     rng = np.random.default_rng(4)
     values_b, _ = binary_values(rng, 40, 3)
     values_c, _ = binary_values(rng, 40, 3)

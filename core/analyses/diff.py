@@ -461,8 +461,7 @@ def _row(it: ItemTask, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     square = mean, exact for right/wrong answers); one answer per cell: the score squared.
     """
     scores = it.scores[i]
-    answers = getattr(it, "answers", None)  # epochs (ItemTask.answers; None = one answer)
-    sq = getattr(it, "answer_sq", None)
+    answers, sq = it.answers, it.answer_sq  # epochs (None: one answer per cell)
     if answers is None:
         return scores, np.ones(len(scores)), scores**2
     k = np.asarray(answers[i], float)
@@ -502,9 +501,7 @@ def _align(task: str, base: ItemTask, b: int, candidate: ItemTask, c: int) -> _P
         _, units = np.unique(codes[ib if base.cluster is not None else ic], return_inverse=True)
     else:
         units = np.arange(len(ib))
-    answers_one = (
-        getattr(base, "answers", None) is None and getattr(candidate, "answers", None) is None
-    )
+    answers_one = base.answers is None and candidate.answers is None
     return _Pair(
         task=task,
         base=sb[ib],
