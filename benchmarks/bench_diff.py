@@ -1,8 +1,7 @@
 """Speed of ``benchuq diff`` (core.analyses.diff, METHODS 13) on two large runs.
 
 Writes two runs of ``--items`` binary items x ``--epochs`` answers as long Parquet tables
-(``model, task, item, epoch, score``; when this version's reader does not take an epoch column,
-the epochs are averaged per item first and the script says so), then times, in one process:
+(``model, task, item, epoch, score``), then times, in one process:
 
 - reading both runs (``load_path``), the reference for the ratio;
 - ``diff`` of the two runs (alignment on item ids, the paired bootstrap with items as clusters,
@@ -32,7 +31,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchuq.core.analyses.diff import diff  # noqa: E402
-from benchuq.core.data import DataError  # noqa: E402
 from benchuq.core.reading.loaders import load_path  # noqa: E402
 
 TARGET = 5.0
@@ -53,17 +51,14 @@ def answers(n: int, epochs: int, rng: np.random.Generator) -> tuple[np.ndarray, 
     return base, cand
 
 
-def write(folder: Path, name: str, x: np.ndarray, epochs_column: bool) -> Path:
+def write(folder: Path, name: str, x: np.ndarray) -> Path:
     n, e = x.shape
-    if epochs_column:
-        items, epoch, score = np.repeat(np.arange(n), e), np.tile(np.arange(1, e + 1), n), x.ravel()
-        frame = pd.DataFrame({"item": items, "epoch": epoch, "score": score})
-    else:
-        frame = pd.DataFrame({"item": np.arange(n), "score": x.mean(axis=1)})
+    items, epoch, score = np.repeat(np.arange(n), e), np.tile(np.arange(1, e + 1), n), x.ravel()
+    frame = pd.DataFrame({"item": items, "epoch": epoch, "score": score})
     frame.insert(0, "task", "qa")
     frame.insert(0, "model", name)
     frame["item"] = "q" + frame["item"].astype(str)
-    path = folder / f"{name}_{'epochs' if epochs_column else 'means'}.parquet"
+    path = folder / f"{name}.parquet"
     frame.to_parquet(path, index=False)
     return path
 
@@ -124,18 +119,11 @@ def main() -> None:
     n = 20_000 if args.quick else args.items
     base, cand = answers(n, args.epochs, np.random.default_rng(0))
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        layout = "epoch column"
-        paths = [write(folder, m, x, True) for m, x in (("base", base), ("cand", cand))]
-        try:
-            load_path(str(paths[0]))
-        except DataError:
-            layout = "epochs averaged per item (this reader takes no epoch column)"
-            paths = [write(folder, m, x, False) for m, x in (("base", base), ("cand", cand))]
+        paths = [write(Path(tmp), m, x) for m, x in (("base", base), ("cand", cand))]
         read_s, benches = timed(lambda: [load_path(str(p)) for p in paths])
         b, c = benches  # type: ignore[misc]
         diff_s, result = timed(lambda: diff(b, c, reps=REPS, seed=0))
-    print(f"two runs of {n:,} binary items x {args.epochs} epochs ({layout}), {REPS} replicates")
+    print(f"two runs of {n:,} binary items x {args.epochs} epochs (Parquet), {REPS} replicates")
     print(f"  read both runs      {read_s:8.2f} s")
     print(f"  diff                {diff_s:8.2f} s   ratio to reading {diff_s / read_s:6.2f}  "
           f"(target < {TARGET:g})")  # fmt: skip
