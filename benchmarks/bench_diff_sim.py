@@ -70,7 +70,7 @@ def main() -> None:
                     b = rng.random(n)
                     tasks.append((b, np.clip(b + rng.normal(0, 0.2, n), 0, 1)))
             r = diff(bench_of(tasks), **PAIR, reps=reps, seed=k)
-            rows = r.rows if family else (r.overall,)
+            rows = r.tasks if family else (r.overall,)
             return any(x.verdict == "worse" for x in rows)
 
         return hit
@@ -78,9 +78,9 @@ def main() -> None:
     print(f"{runs} data sets per line; share ± Monte Carlo standard error")
     for kind in ("mcnemar", "epochs", "continuous"):
         for family in (False, True):
-            what = "any task or overall" if family else "overall"
+            what = "any task (family)" if family else "overall"
             line = share(runs, equal(kind, family), 1)
-            print(f"equal runs, {kind:10s} 3 tasks: worse ({what:19s}) {line}  target <= 0.05")
+            print(f"equal runs, {kind:10s} 3 tasks: worse ({what:17s}) {line}  target <= 0.05")
 
     def drop(rng: np.random.Generator, k: int) -> bool:
         b, c = binary_pair(1000, rng, agree=0.9, drop=0.03)
