@@ -40,6 +40,7 @@ from benchuq.core.readers.table import (
     Source,
     Table,
     header_table,
+    jsonl_table,
     number_column,
     read_table,
     rename_columns,
@@ -53,10 +54,12 @@ __all__ = [
     "OPTIONAL_COLUMNS",
     "WINNERS",
     "Battles",
+    "BattlesNotScores",
     "battles_from_frame",
     "claims",
     "is_battles",
     "load_battles",
+    "not_scores",
     "read",
     "read_battle_files",
 ]
@@ -77,6 +80,22 @@ WINNERS: dict[str, tuple[float, bool]] = {
     "bothbad": (0.5, True),
 }
 _PROMPT_ALIASES = ("prompt", "question_id", "prompt_id")
+
+
+class BattlesNotScores(DataError):
+    """A battles table given where per-task or per-item scores are needed."""
+
+
+def not_scores(file: str) -> BattlesNotScores:
+    """The error for a battles table given to a command or page that needs scores."""
+    return BattlesNotScores(
+        "this is a table of pairwise battles (model_a, model_b, winner), not per-task or "
+        "per-item scores.",
+        file=file,
+        column="winner",
+        hint="rate the models with `benchuq arena DATA` (or on the app's Arena page); the "
+        "other commands and pages need scores per model and task or item.",
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,7 +180,7 @@ def claims(src: Source, columns: dict[str, str] | None = None) -> bool:
     """Whether ``src`` is a battles table, judged by its header (after ``columns`` mapping)."""
     head = header_table(src)
     try:
-        table = head if head is not None else read_table(src)
+        table = head if head is not None else _read(src)
     except DataError:
         return False
     cols = {str(c).lower() for c in rename_columns(table, columns).frame.columns}
@@ -178,7 +197,7 @@ def read(
 ) -> Battles:
     """One battles table (or AlpacaEval annotations) as :class:`Battles` (``metric`` and
     ``tasks`` belong to score formats and are ignored)."""
-    table = rename_columns(read_table(src), columns)
+    table = rename_columns(_read(src), columns)
     return _from_table(table, name=name or _stem(src.name))
 
 
@@ -241,14 +260,15 @@ def _from_table(table: Table, *, name: str) -> Battles:
 
 
 def _covariates(table: Table, columns: list[str]) -> dict[str, np.ndarray]:
-    """Numeric columns without blanks (others are not covariates and are ignored)."""
+    """Columns of finite numbers throughout (others are not covariates and are ignored)."""
     out = {}
     for c in columns:
         raw = table.frame[c]
         if pd.api.types.is_bool_dtype(raw):
             continue
-        if pd.api.types.is_numeric_dtype(raw) and np.isfinite(raw.to_numpy(float)).all():
-            out[str(c)] = raw.to_numpy(float)
+        x = pd.to_numeric(raw, errors="coerce").to_numpy(float)
+        if len(x) and np.isfinite(x).all():
+            out[str(c)] = x
     return out
 
 
@@ -373,7 +393,7 @@ def read_battle_files(
         raise DataError("no files were given.", hint="give a battles table (CSV, JSONL, Parquet).")
     tables = []
     for fname, data in expanded:
-        table = rename_columns(read_table(Source(fname, data)), columns)
+        table = rename_columns(_read(Source(fname, data)), columns)
         cols = set(map(str, table.frame.columns))
         if not (is_battles(cols) or is_alpaca(cols)):
             raise _not_battles(Source(fname, data), cols)
@@ -465,6 +485,13 @@ def _not_battles(src: Source, cols: set[str]) -> DataError:
         hint="arena ratings need columns model_a, model_b, winner (map yours in the column "
         "mapping); per-task or per-item scores go to leaderboard, compare, ranks and epp.",
     )
+
+
+def _read(src: Source) -> Table:
+    """A table file: JSON Lines by name, else Parquet, JSON records or delimited text."""
+    if src.name.lower().endswith(".jsonl"):
+        return jsonl_table(src)
+    return read_table(src)
 
 
 def _stem(name: str) -> str:

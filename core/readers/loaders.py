@@ -25,6 +25,7 @@ from typing import NoReturn, TypeVar
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.readers import battles
 from benchuq.core.readers.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.readers.files import (
     Gathered,
@@ -279,6 +280,8 @@ def read_files(
     ]
     if columns:
         check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
+    if given := [f for f in classified if f.kind == battles.KIND]:
+        raise battles.not_scores(given[0].src.name)
     others = [f for f in classified if f.kind == "other"]
     classified = [f for f in classified if f.kind != "other"]
     notes: list[str] = []
