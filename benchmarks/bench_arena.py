@@ -1,4 +1,4 @@
-"""Speed and coverage of arena ratings (METHODS 11) against arena-rank (LMArena's package).
+"""Speed and coverage of arena ratings (METHODS 8b) against arena-rank (LMArena's package).
 
 Targets (issue 33): 2,000,000 battles among 150 models: the fit with sandwich intervals (and the
 rank sets, win-probability matrix and rank (UB) that come with it) within 5 s, a 1,000-replicate

@@ -1,4 +1,4 @@
-"""``benchuq arena``: Bradley-Terry ratings of pairwise battles on the Elo scale (METHODS 11)."""
+"""``benchuq arena``: Bradley-Terry ratings of pairwise battles on the Elo scale (METHODS 8b)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Arena ratings: Bradley-Terry on pairwise battles with honest intervals (METHODS 11).
+"""Arena ratings: Bradley-Terry on pairwise battles with honest intervals (METHODS 8b).
 
 ``logit P(a beats b) = beta_a - beta_b (+ x' gamma)`` fitted by maximum likelihood on deduplicated
 outcome counts, reported on the Elo scale ``rating = 1000 + 400 / ln 10 * (beta - anchor)``
@@ -87,7 +87,7 @@ class Difference:
 
 @dataclass(frozen=True, eq=False)
 class ArenaResult:
-    """Arena ratings of pairwise battles (METHODS 11); arrays are aligned with ``models``.
+    """Arena ratings of pairwise battles (METHODS 8b); arrays are aligned with ``models``.
 
     Attributes
     ----------
@@ -434,7 +434,7 @@ def arena(
     reps: int = 1000,
     seed: int | None = 0,
 ) -> ArenaResult:
-    """Bradley-Terry ratings of pairwise battles on the Elo scale (METHODS 11).
+    """Bradley-Terry ratings of pairwise battles on the Elo scale (METHODS 8b).
 
     Parameters
     ----------

@@ -36,6 +36,8 @@ from benchuq.core import power, summaries
 from benchuq.core import report as core_report
 from benchuq.core.bayes import model as bayes
 from benchuq.core.bayes.priors import parse_prior_specs
+from benchuq.core.arena import ArenaResult, Ties, arena
+from benchuq.core.arena import IntervalMethod as ArenaInterval
 from benchuq.core.budget import check_cells, check_pairs
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.dominance import (
@@ -47,6 +49,7 @@ from benchuq.core.dominance import (
     moments_from_draws,
 )
 from benchuq.core.draws import Draws
+from benchuq.core.readers.battles import Battles, load_battles, read_battle_files
 from benchuq.core.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
@@ -659,3 +662,49 @@ def report_findings(
             _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
         )  # fmt: skip
+
+
+@budgeted
+@st.cache_resource(max_entries=8, show_spinner="Reading the battles…")
+def battles_of(
+    key: str, columns: tuple[tuple[str, str], ...], _files: tuple[tuple[str, bytes], ...]
+) -> Battles:
+    """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
+    digest), with the column mapping."""
+    if key.startswith("sample:"):
+        return load_battles(key)
+    return read_battle_files(list(_files), columns=dict(columns))
+
+
+def files_digest(files: tuple[tuple[str, bytes], ...]) -> str:
+    """A content key for uploaded files (names and bytes)."""
+    h = hashlib.sha256()
+    for name, data in files:
+        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:24]
+
+
+@budgeted
+@st.cache_resource(max_entries=16, show_spinner="Fitting the arena model…")
+def arena_fit(
+    key: str,
+    anchor: str | None,
+    level: float,
+    ties: Ties,
+    interval: ArenaInterval,
+    control: tuple[str, ...],
+    reps: int,
+    seed: int,
+    _battles: Battles,
+) -> ArenaResult:
+    """``core.arena.arena`` of the battles ``key`` (their content hash)."""
+    return arena(
+        _battles,
+        anchor=anchor,
+        level=level,
+        ties=ties,
+        interval=interval,
+        control=control,
+        reps=reps,
+        seed=seed,
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.data import DataError
+from benchuq.core.readers.battles import BattlesNotScores
 from benchuq.core.readers.classify import file_columns
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.readers.table import KNOWN_COLUMNS
@@ -23,6 +24,7 @@ __all__ = [
     "apply_categories",
     "column_map",
     "current",
+    "current_files",
     "load_uploads",
     "loaded_for",
     "new_files",
@@ -32,6 +34,8 @@ __all__ = [
 ]
 
 ERROR_KEY = "_upload_error"
+BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column mapping)
+BATTLES_NOTE_KEY = "_battles_note"
 IGNORE = "(keep as is)"
 ss = st.session_state
 
@@ -63,6 +67,15 @@ def load_uploads() -> None:
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric)
     try:
         cache.read_upload(kept)
+    except BattlesNotScores as err:
+        ss[BATTLES_KEY] = (data, column_map())
+        ss[BATTLES_NOTE_KEY] = (
+            f"'{err.file}' is a table of pairwise battles (model_a, model_b, winner): the Arena "
+            "page rates its models. The other pages need per-task or per-item scores, so they "
+            "keep the data set they had."
+        )
+        ss.pop(ERROR_KEY, None)
+        return
     except DataError as err:
         ss[ERROR_KEY] = str(err)
         return
@@ -70,6 +83,7 @@ def load_uploads() -> None:
         ss[ERROR_KEY] = f"Reading the upload failed: {type(err).__name__}: {err}"
         return
     ss.pop(ERROR_KEY, None)
+    ss.pop(BATTLES_NOTE_KEY, None)
     ss[UPLOAD_KEY] = kept
     names = ", ".join(f.name for f in files)
     ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
@@ -125,6 +139,15 @@ def current() -> Loaded | None:
         return None if kept is None else cache.read_upload(kept)
     except DataError:
         return None
+
+
+def current_files() -> tuple[tuple[tuple[str, bytes], ...], dict[str, str]] | None:
+    """The session's upload as files and column mapping (for the Arena page, which reads
+    AlpacaEval annotations as battles); ``None`` without one."""
+    kept = ss.get(UPLOAD_KEY)
+    if kept is None or kept.files is None:
+        return None
+    return kept.files, dict(kept.columns)
 
 
 def loaded_for(data: str) -> Loaded | None:

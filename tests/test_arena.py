@@ -1,4 +1,4 @@
-"""Arena ratings (METHODS 11): recovery, coverage, rank sets, ties, clusters, style control, and
+"""Arena ratings (METHODS 8b): recovery, coverage, rank sets, ties, clusters, style control, and
 agreement with statsmodels and arena-rank."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Battles tables (METHODS 11): CSV, JSONL and Parquet by content, AlpacaEval as battles, the
+"""Battles tables (METHODS 8b): CSV, JSONL and Parquet by content, AlpacaEval as battles, the
 column mapping, and clear errors when battles and scores are mixed up."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Pairwise battles: tables of ``model_a, model_b, winner`` (Chatbot Arena, MT-Bench pairwise,
 Arena-Hard, reward-model preferences), and AlpacaEval annotations read as battles against their
-baseline (METHODS 11).
+baseline (METHODS 8b).
 
 A battles table is not per-task scores: it loads into :class:`Battles` (its own type), which only
 ``core.arena`` reads. Columns (names matched case-insensitively, mapped by the upload's column
