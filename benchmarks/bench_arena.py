@@ -70,7 +70,9 @@ def speed(models: int, battles: int, reps: int, ar_reps: int) -> None:
     np.asarray(out["ratings"])
     ar_fit = time.perf_counter() - t0
     diff = np.abs(np.asarray(out["ratings"]) - res.rating).max()
-    print(f"arena-rank fit + sandwich:                   {ar_fit:7.2f} s  ratio {ar_fit / fit:.1f}x")
+    print(
+        f"arena-rank fit + sandwich:                   {ar_fit:7.2f} s  ratio {ar_fit / fit:.1f}x"
+    )
     print(f"  largest rating difference: {diff:.2e} Elo (arena-rank stops L-BFGS at gtol 1e-9)")
     # arena-rank's bootstrap forks a process pool from a JAX process (which can deadlock):
     # its per-replicate refit is timed in this process instead, on multinomial counts.
@@ -114,7 +116,9 @@ def coverage(datasets: int, reps: int) -> None:
             hits[method].append(float(ok[iu].mean()))
             inside = (res.rank_low <= true_rank) & (true_rank <= res.rank_high)
             sets[method].append(bool(inside.all()))
-    print(f"{datasets} data sets of {N:,} battles among {M} models ({time.perf_counter() - t0:.0f} s)")
+    print(
+        f"{datasets} data sets of {N:,} battles among {M} models ({time.perf_counter() - t0:.0f} s)"
+    )
     for method in hits:
         h = np.asarray(hits[method])
         ok = "inside" if 0.93 <= h.mean() <= 0.97 else "OUTSIDE"

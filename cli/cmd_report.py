@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "run"]
 
+DEFAULT_LEVEL = 0.834
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``benchuq report`` to the subcommands."""
@@ -55,7 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="default report.FORMAT")
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="leaderboard interval level (0-1)")
+    p.add_argument(
+        "--level",
+        type=float,
+        default=DEFAULT_LEVEL,
+        help="leaderboard interval level (0-1; battles: 0.95 unless given)",
+    )
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument(
         "--weights",
@@ -128,6 +135,7 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
+    from benchuq.core.readers.battles import BattlesNotScores
     from benchuq.core.report import findings, gaps_from_leader
     from benchuq.core.validation import check_known
     from benchuq.dashboard import report
@@ -136,7 +144,10 @@ def run(args: argparse.Namespace) -> int:
 
     fmt, path = _target(args)
     level = check_level(args.level)
-    bench = load_benchmark(args)
+    try:
+        bench = load_benchmark(args)
+    except BattlesNotScores:
+        return _arena_report(args, fmt, path)
     if args.models:
         check_known(args.models, bench.models, what="models in --models")
     draws, warnings, diagnostics = _draws(args, bench)
@@ -167,4 +178,29 @@ def run(args: argparse.Namespace) -> int:
         path.write_text(document, encoding="utf-8")
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
+    return 0
+
+
+def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
+    """The report of a battles table (METHODS 8b): arena ratings at 95% unless --level says."""
+    import shlex
+
+    import benchuq
+    from benchuq.core.arena import arena
+    from benchuq.core.readers.battles import load_battles
+    from benchuq.dashboard import report
+    from benchuq.dashboard.report_arena import arena_html
+
+    level = 0.95 if args.level == DEFAULT_LEVEL else check_level(args.level)
+    battles = load_battles(args.data)
+    result = arena(battles, level=level, seed=args.seed)
+    command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])
+    with report.kaleido_svg() as svg:
+        document = arena_html(result, svg, command=command, version=benchuq.__version__)
+    if fmt == "pdf":
+        path.write_bytes(report.to_pdf(document))
+    else:
+        path.write_text(document, encoding="utf-8")
+    add_notes(args, result.notes)
+    print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB; pairwise battles: arena)")
     return 0

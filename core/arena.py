@@ -181,7 +181,7 @@ class ArenaResult:
         return np.argsort(-self.rating, kind="stable")
 
     def sentence(self) -> str:
-        """"The best model is one of {...} with 95% confidence." (marginal rank set)."""
+        """The sentence "The best model is one of {...} with 95% confidence." (marginal set)."""
         return rank_set_sentences(self.rank_sets_, top=(1,))[0]
 
     def difference(self, a: str, b: str) -> Difference:
@@ -394,7 +394,7 @@ def _meat(
     return meat, used
 
 
-# ---- style features -------------------------------------------------------------------------------
+# ---- style features ---------------------------------------------------------------------------
 def style_features(battles: Battles, control: Sequence[str]) -> np.ndarray:
     """``(N, F)`` standardised style covariates: column ``X`` as is, or a pair ``X_a``, ``X_b``
     as ``(X_a - X_b) / (X_a + X_b)`` (0 where both are 0)."""
@@ -419,7 +419,7 @@ def style_features(battles: Battles, control: Sequence[str]) -> np.ndarray:
     return np.column_stack(out) if out else np.zeros((battles.n, 0))
 
 
-# ---- the public entry point -----------------------------------------------------------------------
+# ---- the public entry point -------------------------------------------------------------------
 @blas_policy
 def arena(
     battles: Battles,
@@ -495,7 +495,9 @@ def arena(
         raise DataError("no battles are left once 'both bad' ties are dropped.", file=battles.name)
     res = _fit(battles, keep, x, control, anchor, level, ties, interval, cluster, reps, seed)
     if control:
-        plain = _fit(battles, keep, x[:, :0], (), anchor, level, ties, interval, cluster, reps, seed)
+        plain = _fit(
+            battles, keep, x[:, :0], (), anchor, level, ties, interval, cluster, reps, seed
+        )
         from dataclasses import replace
 
         res = replace(res, uncontrolled=plain)
@@ -614,10 +616,12 @@ def _fit(
     sets = rank_sets(draws, rating, battles.models, level=level, label="rating")
     tau = float(theta[-1]) if ties == "davidson" else None
     wp, wlo, whi = _win_matrix(theta, cov_theta, replicates_theta, M, ties, level)
-    won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(cells.j, cells.n * (1 - cells.s), M)
+    won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
+        cells.j, cells.n * (1 - cells.s), M
+    )
     gamma = theta[M : M + F]
     gse = np.sqrt(np.clip(np.diag(cov_theta)[M : M + F], 0.0, None))
-    if ties == "davidson":
+    if tau is not None:
         notes.append(
             f"Davidson tie model: tie ratio nu = {np.exp(tau):.3g} (ratings: P(win | no tie))."
         )

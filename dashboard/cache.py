@@ -34,10 +34,10 @@ import streamlit as st
 from benchuq.core import bootstrap as core_bootstrap
 from benchuq.core import power, summaries
 from benchuq.core import report as core_report
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.arena import ArenaResult, Ties, arena
 from benchuq.core.arena import IntervalMethod as ArenaInterval
+from benchuq.core.bayes import model as bayes
+from benchuq.core.bayes.priors import parse_prior_specs
 from benchuq.core.budget import check_cells, check_pairs
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.dominance import (
@@ -49,7 +49,6 @@ from benchuq.core.dominance import (
     moments_from_draws,
 )
 from benchuq.core.draws import Draws
-from benchuq.core.readers.battles import Battles, load_battles, read_battle_files
 from benchuq.core.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
@@ -66,6 +65,7 @@ from benchuq.core.epp import EPPResult, epp
 from benchuq.core.rank_sets import RankSets
 from benchuq.core.rank_sets import rank_sets as core_rank_sets
 from benchuq.core.readers import loaders
+from benchuq.core.readers.battles import Battles, load_battles, read_battle_files
 from benchuq.core.readers.meta import Loaded
 from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.subgroups.estimates import (
@@ -674,14 +674,6 @@ def battles_of(
     if key.startswith("sample:"):
         return load_battles(key)
     return read_battle_files(list(_files), columns=dict(columns))
-
-
-def files_digest(files: tuple[tuple[str, bytes], ...]) -> str:
-    """A content key for uploaded files (names and bytes)."""
-    h = hashlib.sha256()
-    for name, data in files:
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()[:24]
 
 
 @budgeted

@@ -22,6 +22,7 @@ __all__ = [
 
 ARENA_SAMPLE = "sample:alpaca_eval"  # the bundled sample that reads as battles
 TIES_LABELS = {"half": "Half a win (LMArena)", "davidson": "Davidson tie model"}
+TIES_WORDS = {"half": "a tie counts half a win (LMArena)", "davidson": "Davidson's tie model"}
 INTERVAL_LABELS = {"sandwich": "Sandwich (robust)", "bootstrap": "Bootstrap"}
 
 
@@ -73,7 +74,7 @@ def caption(result: ArenaResult) -> str:
     return (
         f"{result.name}: {result.n_battles:,} battles among {len(result.models)} models. "
         f"Bradley–Terry ratings on the Elo scale (400 points = a factor 10 in the odds; "
-        f"{anchor}); ties: {TIES_LABELS[result.ties].lower()}; {100 * result.level:g}% "
+        f"{anchor}); {TIES_WORDS[result.ties]}; {100 * result.level:g}% "
         f"{method} intervals{cluster}{boot}. Rank (UB) = 1 + the models whose interval lies "
         "entirely above (LMArena); the rank set holds for all models together."
     )

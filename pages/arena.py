@@ -53,7 +53,10 @@ with guard("The arena analysis"):
     options = tuple(battles.models)
     link = controls.bind(
         va.ArenaSettings,
-        choices={"anchor": ("", *options), "control": va.control_options(tuple(battles.covariates))},
+        choices={
+            "anchor": ("", *options),
+            "control": va.control_options(tuple(battles.covariates)),
+        },
     )
     c1, c2, c3 = st.columns(3)
     c1.selectbox(

@@ -56,7 +56,9 @@ def test_uploaded_battles_with_style_control(make_app: Callable[..., AppTest]) -
     bt = simulate_battles(np.array([0.5, 0.0, -0.5]), n=1500, seed=2, style=1.0, style_link=1.0)
     m = np.asarray(bt.models, object)
     winner = np.where(bt.score == 1, "model_a", np.where(bt.score == 0, "model_b", "tie"))
-    frame = pd.DataFrame({"model_a": m[bt.a], "model_b": m[bt.b], "winner": winner, **bt.covariates})
+    frame = pd.DataFrame(
+        {"model_a": m[bt.a], "model_b": m[bt.b], "winner": winner, **bt.covariates}
+    )
     files = (("battles.csv", frame.to_csv(index=False).encode()),)
     at = _open(make_app, {"data": "sample:vtab1k"})
     at.session_state[upload.BATTLES_KEY] = (files, {})

@@ -61,7 +61,9 @@ def _coverage(
     iu = np.triu_indices(M, 1)
     pairs, simultaneous = [], []
     for k in range(datasets):
-        res = arena(simulate_battles(beta, n=n, seed=1000 + k), interval=interval, reps=reps, seed=k)
+        res = arena(
+            simulate_battles(beta, n=n, seed=1000 + k), interval=interval, reps=reps, seed=k
+        )
         if interval == "sandwich":
             est = res.rating[:, None] - res.rating[None, :]
             ok = np.abs(est - truth) <= Z95 * _diff_se(res.cov)
@@ -237,7 +239,7 @@ def test_davidson_refuses_graded_preferences() -> None:
         arena(bt, ties="davidson")
 
 
-# ---- arena-rank (LMArena's own package; a test extra, needs JAX) -----------------------------------
+# ---- arena-rank (LMArena's own package; a test extra, needs JAX) --------------------------------
 def test_equals_arena_rank() -> None:
     """Ratings and sandwich standard errors equal arena-rank's within 1e-6.
 

@@ -417,7 +417,9 @@ def read_battle_files(
 def _frame(b: Battles) -> pd.DataFrame:
     m = np.asarray(b.models, object)
     winner = np.where(
-        b.score == 1, "model_a", np.where(b.score == 0, "model_b", np.where(b.both_bad, "both_bad", "tie"))
+        b.score == 1,
+        "model_a",
+        np.where(b.score == 0, "model_b", np.where(b.both_bad, "both_bad", "tie")),
     )
     out = pd.DataFrame({"model_a": m[b.a], "model_b": m[b.b], "winner": winner})
     if b.prompt is not None:
