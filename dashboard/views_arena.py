@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +17,7 @@ __all__ = [
     "TIES_LABELS",
     "ArenaSettings",
     "caption",
+    "command",
     "control_options",
     "leaderboard_table",
 ]
@@ -78,3 +80,12 @@ def caption(result: ArenaResult) -> str:
         f"{method} intervals{cluster}{boot}. Rank (UB) = 1 + the models whose interval lies "
         "entirely above (LMArena); the rank set holds for all models together."
     )
+
+
+def command(key: str, settings: ArenaSettings, level: float) -> str:
+    """The ``benchuq arena`` command that reproduces the page (``key``: the data)."""
+    data = key if key.startswith("sample:") else "YOUR_FILES"
+    flags = ["--level", f"{level:g}", "--ties", settings.ties, "--interval", settings.interval]
+    flags += ["--anchor", settings.anchor] if settings.anchor else []
+    flags += ["--control", *settings.control] if settings.control else []
+    return shlex.join(["benchuq", "arena", data, *flags])

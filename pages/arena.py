@@ -3,14 +3,16 @@
 import plotly.graph_objects as go
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, upload
+import benchuq
+from benchuq.dashboard import cache, controls, plain, report, upload
 from benchuq.dashboard import views_arena as va
 from benchuq.dashboard.colors import model_colors
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.export import download_buttons, download_csv, image_bytes
 from benchuq.dashboard.figures import FigureOptions
 from benchuq.dashboard.figures_arena import arena_forest_figure, arena_heatmap
 from benchuq.dashboard.figures_ranks import rank_set_figure
+from benchuq.dashboard.report_arena import arena_html
 from benchuq.dashboard.state import UPLOAD
 from benchuq.dashboard.text import md_escape
 
@@ -25,6 +27,7 @@ def chart(fig: go.Figure, key: str, stem: str) -> None:
 
 ctx = current()
 st.title("Arena")
+plain.intro("arena")
 st.caption(
     "Pairwise battles (model_a, model_b, winner; Chatbot Arena, MT-Bench pairwise, Arena-Hard, "
     "preference data) rated by a Bradley–Terry model, `logit P(a beats b) = β_a − β_b`, on the "
@@ -94,6 +97,23 @@ with guard("The arena analysis"):
     )
     st.caption(md_escape(va.caption(result)))
     st.markdown(f"**{md_escape(result.sentence())}**")
+    command = va.command(key, s, result.level)
+
+    def html() -> bytes:
+        """The arena report (METHODS 8b) as one HTML file."""
+        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
+        return arena_html(result, svg, command=command, version=benchuq.__version__).encode()
+
+    left, right, _ = st.columns([2, 2, 3])
+    left.download_button(
+        "Download report (HTML)", html, file_name=f"arena_report_{battles.name}.html",
+        mime="text/html", on_click="ignore", icon=":material/download:", key="arena_html",
+    )  # fmt: skip
+    right.download_button(
+        "Download report (PDF)", lambda: report.to_pdf(html().decode()),
+        file_name=f"arena_report_{battles.name}.pdf", mime="application/pdf",
+        on_click="ignore", icon=":material/picture_as_pdf:", key="arena_pdf",
+    )  # fmt: skip
     colors = model_colors(options)
 
     def opts(title: str) -> FigureOptions:

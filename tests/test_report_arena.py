@@ -52,3 +52,15 @@ def test_report_of_battles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     text = out.read_text()
     assert "Arena report" in text and "95% sandwich" in text and "<svg" in text
     assert "benchuq arena" in text and "best model" in text
+
+
+def test_command_reproduces_the_page() -> None:
+    from benchuq.dashboard.views_arena import ArenaSettings, command
+
+    s = ArenaSettings(anchor="claude-2", ties="davidson", interval="bootstrap", control=("length",))
+    got = command("sample:alpaca_eval", s, 0.834)
+    assert got == (
+        "benchuq arena sample:alpaca_eval --level 0.834 --ties davidson --interval bootstrap "
+        "--anchor claude-2 --control length"
+    )
+    assert command("abc123", ArenaSettings(), 0.95).startswith("benchuq arena YOUR_FILES")
