@@ -712,7 +712,8 @@ def _bootstrap(
     else:
         prob = cells.n / cells.n.sum()
         total = int(cells.n.sum())
-    chunk = 50
+    width = max(len(rows.n), len(cells.n))  # weights drawn per chunk: (chunk, width) floats
+    chunk = int(np.clip(4_000_000 // max(width, 1), 1, 50))
     for r0 in range(0, reps, chunk):
         checkpoint("the arena bootstrap")
         k = min(chunk, reps - r0)
