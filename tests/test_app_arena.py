@@ -68,3 +68,27 @@ def test_uploaded_battles_with_style_control(make_app: Callable[..., AppTest]) -
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert "without control" in table.columns and len(table) == 3
+
+
+def _battles_csv(**rename: str) -> bytes:
+    bt = simulate_battles(np.array([0.4, 0.0, -0.4]), n=900, seed=5)
+    m = np.asarray(bt.models, object)
+    winner = np.where(bt.score == 1, "model_a", np.where(bt.score == 0, "model_b", "tie"))
+    frame = pd.DataFrame({"model_a": m[bt.a], "model_b": m[bt.b], "winner": winner})
+    return frame.rename(columns=rename).to_csv(index=False).encode()
+
+
+def test_upload_on_the_data_page_goes_to_the_arena(make_app: Callable[..., AppTest]) -> None:
+    at = make_app({"reps": "200"}).run()
+    at.switch_page(page_path("data.py")).run()
+    data = _battles_csv(model_a="left", model_b="right", winner="verdict")
+    at.file_uploader(key="uploader").set_value([("votes.csv", data, "text/csv")]).run()
+    # their column names: map them in the column mapping, the file is read again at once
+    mapper = {at.selectbox(key=f"colmap_{i}").label: f"colmap_{i}" for i in range(3)}
+    for theirs, ours in (("left", "model_a"), ("right", "model_b"), ("verdict", "winner")):
+        at.selectbox(key=mapper[f"Your column '{theirs}' is"]).set_value(ours).run()
+    assert not at.exception
+    assert any("table of pairwise battles" in i.value for i in at.info)
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert list(at.dataframe[0].value["model"]) == ["m00", "m01", "m02"]
