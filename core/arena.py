@@ -466,7 +466,7 @@ def arena(
     --------
     >>> from benchuq.core.readers.battles import load_battles
     >>> res = arena(load_battles("sample:alpaca_eval"), anchor="gpt4_1106_preview")
-    >>> res.rating[res.models.index("gpt4_1106_preview")]
+    >>> float(res.rating[res.models.index("gpt4_1106_preview")])
     1000.0
     >>> res.sentence()
     'gpt4_1106_preview is the best model with 95% confidence.'

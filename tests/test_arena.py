@@ -274,3 +274,14 @@ def test_equals_arena_rank() -> None:
     width = np.asarray(out["rating_upper"]) - np.asarray(out["rating_lower"])
     rel = np.abs(width / (ours.high - ours.low) - 1)
     assert np.all(rel < 0.02)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from benchuq.core import arena as arena_module
+    from benchuq.core import arena_synthetic
+    from benchuq.core.readers import battles
+
+    for module in (arena_module, arena_synthetic, battles):
+        assert doctest.testmod(module).failed == 0, module.__name__

@@ -443,7 +443,7 @@ def load_battles(
     Examples
     --------
     >>> load_battles("sample:alpaca_eval")
-    Battles('alpaca_eval': 7245 battles, 10 models, prompt)
+    Battles('alpaca_eval': 7243 battles, 10 models, prompt)
     """
     from benchuq.core.readers.files import gather_paths
 
