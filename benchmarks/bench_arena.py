@@ -29,9 +29,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.arena import ELO, arena
-from benchuq.core.arena_synthetic import simulate_battles
-from benchuq.core.readers.battles import Battles
+from benchuq.core.analyses.arena import ELO, arena
+from benchuq.core.analyses.arena_synthetic import simulate_battles
+from benchuq.core.reading.battles import Battles
 
 Z95 = 1.959963984540054
 

@@ -75,8 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
-    from benchuq.core.arena import arena
-    from benchuq.core.readers.battles import load_battles
+    from benchuq.core.analyses.arena import arena
+    from benchuq.core.reading.battles import load_battles
 
     level = check_level(args.level)
     if args.reps < 100 and args.interval == "bootstrap":

@@ -1,5 +1,6 @@
 """``benchuq report``: one self-contained HTML or PDF report of a data set (findings, figures,
-caveats, how to reproduce it); ``core.report`` computes it, ``dashboard.report`` lays it out."""
+caveats, how to reproduce it); ``core.findings`` computes it, ``presentation.report`` lays it
+out."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from benchuq.cli.common import (
     make_draws,
     maybe_normalize,
 )
+from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,8 +31,6 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
 
 __all__ = ["register", "run"]
-
-DEFAULT_LEVEL = 0.834
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--level",
         type=float,
-        default=DEFAULT_LEVEL,
+        default=LEVEL,
         help="leaderboard interval level (0-1; battles: 0.95 unless given)",
     )
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
@@ -94,7 +94,7 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.dashboard.report import command
+    from benchuq.presentation.report import command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
@@ -112,10 +112,11 @@ def _command(args: argparse.Namespace) -> str:
 
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
-    from benchuq.dashboard.state import UPLOAD, Settings, settings_query
+    from benchuq.core.reading.sources import UPLOAD, parse_source
+    from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
-    data = one if one.startswith(("sample:", "shared:")) else UPLOAD
+    data = one if parse_source(one).linkable else UPLOAD
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
         data=data,
@@ -135,12 +136,13 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.readers.battles import BattlesNotScores
-    from benchuq.core.report import findings, gaps_from_leader
+    from benchuq.core.findings import findings, gaps_from_leader
     from benchuq.core.validation import check_known
-    from benchuq.dashboard import report
-    from benchuq.dashboard.colors import model_colors
-    from benchuq.dashboard.figures import FigureOptions
+    from benchuq.presentation import report
+    from benchuq.presentation.colors import model_colors
+    from benchuq.presentation.figures.common import FigureOptions
+
+    from benchuq.core.reading.battles import BattlesNotScores
 
     fmt, path = _target(args)
     level = check_level(args.level)
@@ -182,16 +184,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
-    """The report of a battles table (METHODS 8b): arena ratings at 95% unless --level says."""
+    """The report of a battles table (METHODS 8b): arena ratings at the comparison level (95%)
+    unless ``--level`` is given."""
     import shlex
 
     import benchuq
-    from benchuq.core.arena import arena
-    from benchuq.core.readers.battles import load_battles
-    from benchuq.dashboard import report
-    from benchuq.dashboard.report_arena import arena_html
+    from benchuq.core.analyses.arena import arena
+    from benchuq.core.defaults import COMPARISON_LEVEL
+    from benchuq.core.reading.battles import load_battles
+    from benchuq.presentation import report
+    from benchuq.presentation.report_arena import arena_html
 
-    level = 0.95 if args.level == DEFAULT_LEVEL else check_level(args.level)
+    level = COMPARISON_LEVEL if args.level == LEVEL else check_level(args.level)
     battles = load_battles(args.data)
     result = arena(battles, level=level, seed=args.seed)
     command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])

@@ -34,6 +34,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "app",
     "report",
     "publish",  # registers publish and unpublish
+    "export",
 )
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from benchuq.core.arena_synthetic import simulate_battles
+from benchuq.core.analyses.arena_synthetic import simulate_battles
 from benchuq.dashboard import upload
 
 PAGE = page_path("arena.py")

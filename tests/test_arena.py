@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 
-from benchuq.core.arena import ELO, arena
-from benchuq.core.arena_synthetic import simulate_battles
+from benchuq.core.analyses.arena import ELO, arena
+from benchuq.core.analyses.arena_synthetic import simulate_battles
 from benchuq.core.data import DataError
-from benchuq.core.readers.battles import Battles, battles_from_frame
+from benchuq.core.reading.battles import Battles, battles_from_frame
 from benchuq.core.validation import InvalidArgument
 
 Z95 = 1.959963984540054
@@ -279,9 +279,9 @@ def test_equals_arena_rank() -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    from benchuq.core import arena as arena_module
-    from benchuq.core import arena_synthetic
-    from benchuq.core.readers import battles
+    from benchuq.core.analyses import arena as arena_module
+    from benchuq.core.analyses import arena_synthetic
+    from benchuq.core.reading import battles
 
     for module in (arena_module, arena_synthetic, battles):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -11,15 +11,15 @@ import pandas as pd
 import pytest
 
 from benchuq.core.data import DataError
-from benchuq.core.readers.battles import (
+from benchuq.core.reading.battles import (
     BattlesNotScores,
     claims,
     load_battles,
     read,
     read_battle_files,
 )
-from benchuq.core.readers.loaders import load_files
-from benchuq.core.readers.table import Source
+from benchuq.core.reading.loaders import load_files
+from benchuq.core.reading.table import Source
 
 FRAME = pd.DataFrame(
     {

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.arena_synthetic import simulate_battles
+from benchuq.core.analyses.arena_synthetic import simulate_battles
 
 
 def _write(tmp_path: Path, **kw: float) -> str:

@@ -10,11 +10,12 @@ import pandas as pd
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.arena import arena
-from benchuq.core.arena_synthetic import simulate_battles
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_arena import arena_forest_figure, arena_heatmap
-from benchuq.dashboard.views_arena import caption, control_options, leaderboard_table
+from benchuq.core.analyses.arena import arena
+from benchuq.core.analyses.arena_synthetic import simulate_battles
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
+from benchuq.dashboard.views_arena import control_options
+from benchuq.presentation.report_arena import caption, leaderboard_table
 
 
 @pytest.fixture(scope="module")
