@@ -137,12 +137,11 @@ def _query(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
     from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.core.reading.battles import BattlesNotScores
     from benchuq.core.validation import check_known
     from benchuq.presentation import report
     from benchuq.presentation.colors import model_colors
     from benchuq.presentation.figures.common import FigureOptions
-
-    from benchuq.core.reading.battles import BattlesNotScores
 
     fmt, path = _target(args)
     level = check_level(args.level)

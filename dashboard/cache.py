@@ -34,6 +34,8 @@ import streamlit as st
 from benchuq.core import findings as core_report
 from benchuq.core import summaries
 from benchuq.core.analyses import power
+from benchuq.core.analyses.arena import ArenaResult, Ties, arena
+from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
 from benchuq.core.analyses.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
@@ -46,8 +48,6 @@ from benchuq.core.analyses.embeddings import (
     load_embedding_sample,
     parse_prior,
 )
-from benchuq.core.analyses.arena import ArenaResult, Ties, arena
-from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
 from benchuq.core.analyses.epp import EPPResult, epp
 from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.analyses.subgroups.estimates import (

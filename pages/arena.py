@@ -4,17 +4,17 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import benchuq
+from benchuq.core.reading.sources import UPLOAD
 from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard import views_arena as va
-from benchuq.presentation.colors import model_colors
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, image_bytes
-from benchuq.presentation.figures.common import FigureOptions
-from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
-from benchuq.presentation.figures.ranks import rank_set_figure
 from benchuq.presentation import report
+from benchuq.presentation.colors import model_colors
+from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.ranks import rank_set_figure
 from benchuq.presentation.report_arena import arena_html
-from benchuq.core.reading.sources import UPLOAD
 from benchuq.presentation.text import md_escape
 
 ss = st.session_state

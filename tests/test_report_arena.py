@@ -12,9 +12,9 @@ import pytest
 from benchuq.cli.main import main
 from benchuq.core.analyses.arena import arena
 from benchuq.core.analyses.arena_synthetic import simulate_battles
-from benchuq.presentation.figures.common import FigureOptions
-from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
 from benchuq.dashboard.views_arena import control_options
+from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
+from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.report_arena import caption, leaderboard_table
 
 

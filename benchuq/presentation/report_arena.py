@@ -12,8 +12,8 @@ import plotly.graph_objects as go
 
 from benchuq.core.analyses.arena import ArenaResult
 from benchuq.presentation.colors import model_colors
-from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
+from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.ranks import rank_set_figure
 from benchuq.presentation.report import CSS, WIDTH, ReportFigure, _svg
 
@@ -60,8 +60,6 @@ def caption(result: ArenaResult) -> str:
         f"{method} intervals{cluster}{boot}. Rank (UB) = 1 + the models whose interval lies "
         "entirely above (LMArena); the rank set holds for all models together."
     )
-
-
 
 
 def arena_figures(result: ArenaResult) -> list[ReportFigure]:

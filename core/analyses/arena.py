@@ -8,14 +8,14 @@ outcome counts, reported on the Elo scale ``rating = 1000 + 400 / ln 10 * (beta 
   preferences such as AlpacaEval's stay fractional); ``"davidson"`` fits Davidson's tie model
   [DAV]: ``P(a) : P(b) : P(tie) = pi_a : pi_b : nu sqrt(pi_a pi_b)``; ``both_bad`` is a tie
   unless dropped.
-- Fit: Newton's method on counts aggregated per pair (``core.epp.fit_bradley_terry`` for the
-  plain half-ties model; the same Newton on rows, with the tie parameter and the control
-  coefficients, otherwise), identified by ``sum beta = 0``.
+- Fit: Newton's method on counts aggregated per pair (``core.analyses.epp.fit_bradley_terry``
+  for the plain half-ties model; the same Newton on rows, with the tie parameter and the
+  control coefficients, otherwise), identified by ``sum beta = 0``.
 - Intervals: ``"sandwich"`` (``H^+ B H^+`` with the per-battle scores, clustered by prompt or
   judge when those columns exist [ZEI, CGM]) or ``"bootstrap"`` (multinomial weights on the
   unique ``(pair, outcome)`` cells, or on clusters; percentile intervals).
 - Ranks: ``rank (UB)`` = 1 + the number of models whose interval lies entirely above (LMArena);
-  simultaneous rank sets (:mod:`core.rank_sets`, [MRSW]) from draws of the same covariance
+  simultaneous rank sets (:mod:`core.summaries.rank_sets`, [MRSW]) from draws of the same covariance
   (normal draws for the sandwich, the replicates for the bootstrap).
 - Style control: ``control`` columns enter as battle-level covariates (contextual Bradley-Terry,
   standardised), and the ratings without control are returned next to them.
@@ -34,11 +34,11 @@ from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import norm
 
+from benchuq.core.analyses.epp import DEFAULT_RIDGE, fit_bradley_terry, separated_mask
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import DataError
-from benchuq.core.analyses.epp import DEFAULT_RIDGE, fit_bradley_terry, separated_mask
-from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.reading.battles import Battles
+from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 
@@ -439,7 +439,7 @@ def arena(
     Parameters
     ----------
     battles
-        the battles (:func:`core.readers.battles.load_battles` and friends).
+        the battles (:func:`core.reading.battles.load_battles` and friends).
     anchor
         model fixed at 1000 (default: the mean rating is 1000).
     level
