@@ -75,7 +75,7 @@ def speed(models: int, battles: int, reps: int, ar_reps: int) -> None:
     print(f"arena-rank fit + sandwich, first call (with JIT compile): {times[0]:7.2f} s")
     diff = np.abs(np.asarray(out["ratings"]) - res.rating).max()
     print(
-        f"arena-rank fit + sandwich, warm:                 {ar_fit:7.2f} s  ratio {ar_fit / fit:.1f}x"
+        f"arena-rank fit + sandwich, warm:             {ar_fit:7.2f} s  ratio {ar_fit / fit:.1f}x"
     )
     print(f"  largest rating difference: {diff:.2e} Elo (arena-rank stops L-BFGS at gtol 1e-9)")
     # arena-rank's bootstrap forks a process pool from a JAX process (which can deadlock):
