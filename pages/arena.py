@@ -127,7 +127,7 @@ with guard("The arena analysis"):
         chart(arena_forest_figure(result, opts(title)), "arena_forest", "arena")
     with right:
         title = f"Rank sets ({100 * result.level:g}%)"
-        chart(rank_set_figure(result.rank_sets_, opts(title)), "arena_ranks", "arena_ranks")
+        chart(rank_set_figure(result.rank_sets, opts(title)), "arena_ranks", "arena_ranks")
     table = va.leaderboard_table(result)
     st.dataframe(table, hide_index=True)
     download_csv(table, f"arena_{battles.name}", "Download arena table (CSV)")

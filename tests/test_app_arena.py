@@ -92,3 +92,11 @@ def test_upload_on_the_data_page_goes_to_the_arena(make_app: Callable[..., AppTe
     at.switch_page(PAGE).run()
     assert not at.exception and not at.error
     assert list(at.dataframe[0].value["model"]) == ["m00", "m01", "m02"]
+
+
+def test_report_page_points_to_the_arena_report(make_app: Callable[..., AppTest]) -> None:
+    at = make_app({"reps": "200"}).run()
+    at.session_state[upload.BATTLES_KEY] = ((("b.csv", _battles_csv()),), {})
+    at.switch_page(page_path("report.py")).run()
+    assert not at.exception
+    assert any("their own report" in i.value for i in at.info)

@@ -78,7 +78,7 @@ def arena_figures(result: ArenaResult) -> list[ReportFigure]:
             + ("; open circles: the ratings without style control." if result.controls else "."),
         ),
         ReportFigure(
-            rank_set_figure(result.rank_sets_, opts(f"rank sets ({pct})")),
+            rank_set_figure(result.rank_sets, opts(f"rank sets ({pct})")),
             "Each bar spans the ranks the model could truly hold (thick: for that model alone, "
             "thin: for all models together).",
         ),

@@ -123,7 +123,7 @@ class ArenaResult:
         for the sandwich).
     replicates
         ``(reps, M)`` bootstrap ratings (``None`` for the sandwich).
-    rank_sets_
+    rank_sets
         the :class:`~benchuq.core.summaries.rank_sets.RankSets` behind ``rank_low``/``rank_high``.
     notes
         caveats to show next to the results.
@@ -160,7 +160,7 @@ class ArenaResult:
     reps: int
     seed: int | None
     replicates: np.ndarray | None
-    rank_sets_: RankSets
+    rank_sets: RankSets
     notes: tuple[str, ...] = ()
 
     scale: float = SCALE
@@ -182,7 +182,7 @@ class ArenaResult:
 
     def sentence(self) -> str:
         """The sentence "The best model is one of {...} with 95% confidence." (marginal set)."""
-        return rank_set_sentences(self.rank_sets_, top=(1,))[0]
+        return rank_set_sentences(self.rank_sets, top=(1,))[0]
 
     def difference(self, a: str, b: str) -> Difference:
         """``rating_a - rating_b`` with its interval (sandwich: z; bootstrap: percentile)."""
@@ -657,7 +657,7 @@ def _fit(
         reps=reps if interval == "bootstrap" else 0,
         seed=seed if interval == "bootstrap" else None,
         replicates=reps_rating,
-        rank_sets_=sets,
+        rank_sets=sets,
         notes=tuple(notes),
     )
 
