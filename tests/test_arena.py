@@ -285,3 +285,9 @@ def test_docstring_examples_run() -> None:
 
     for module in (arena_module, arena_synthetic, battles):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_rank_sets_over_the_work_budget_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BENCHUQ_WORK_MB", "0.01")
+    with pytest.raises(InvalidArgument, match="arena rank sets"):
+        arena(simulate_battles(_strengths(5), n=500, seed=0))

@@ -35,7 +35,7 @@ from scipy.special import expit
 from scipy.stats import norm
 
 from benchuq.core.analyses.epp import DEFAULT_RIDGE, fit_bradley_terry, separated_mask
-from benchuq.core.budget import checkpoint
+from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
@@ -480,6 +480,8 @@ def arena(
         check_known((anchor,), battles.models, what="models")
     if interval == "bootstrap" and reps < 100:
         raise InvalidArgument(f"reps = {reps} is too few for a bootstrap; use at least 100.")
+    draws = reps if interval == "bootstrap" else RANK_DRAWS
+    check_pairs(draws, len(battles.models), what="arena rank sets")
     control = tuple(dict.fromkeys(control))
     x = style_features(battles, control)
     keep = ~battles.both_bad if both_bad == "drop" else np.ones(battles.n, bool)
