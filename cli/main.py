@@ -25,6 +25,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "compare",
     "ranks",
     "epp",
+    "arena",
     "weights",
     "bayes",
     "eb",
