@@ -160,9 +160,7 @@ def leaderboard(repeat: int) -> None:
     levels = [84.0 + 0.5 * k for k in range(repeat)]
     level = [_ms(at.slider(key="level_pct").set_value(v).run) for v in levels]
     assert not at.exception and not at.error
-    weights = [
-        _ms(at.number_input(key="weight_0").set_value(1.0 + k).run) for k in range(repeat)
-    ]
+    weights = [_ms(at.number_input(key="weight_0").set_value(1.0 + k).run) for k in range(repeat)]
     models_all = list(at.multiselect(key="models").value)
     models = [
         _ms(at.multiselect(key="models").set_value(models_all[: 4 + k % 8]).run)
