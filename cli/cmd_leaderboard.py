@@ -41,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
+    from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                 "normalization": args.normalize_mode if args.normalize else None,
                 "leader_test_level": overlap_test_level(level),
                 "notes": list(bench.notes) + list(draws.notes),
-                "rows": table.to_dict(orient="records"),
+                "rows": group_counts(bench, table).to_dict(orient="records"),
             }
         )
         return 0

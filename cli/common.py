@@ -77,7 +77,12 @@ DATA_HELP = (
 )
 METRIC_HELP = (
     "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
-    "lm-eval, the scenario's main metric for HELM)"
+    "lm-eval, the scenario's main metric for HELM); for inspect_ai logs a scorer, or "
+    "SCORER/KEY for a scorer with named values (default: the log's first scorer)"
+)
+FAILED_HELP = (
+    "samples of inspect_ai logs that errored or hit a limit: left out of the scores and counted "
+    "in a note (exclude, the default) or counted as wrong (wrong)"
 )
 
 
@@ -109,6 +114,9 @@ def add_data_arguments(
     )
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    parser.add_argument(
+        "--failed", default="exclude", choices=("exclude", "wrong"), help=FAILED_HELP
+    )
     add_verbose_argument(parser)
 
 
@@ -251,7 +259,13 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        bench = resolve(
+            args.data,
+            format=args.format,
+            tasks=args.tasks,
+            metric=args.metric,
+            failed=getattr(args, "failed", "exclude"),
+        )
     add_notes(args, bench.notes)
     return bench
 
