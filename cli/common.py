@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from benchuq.cli.errors import UsageError
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import REPS, SEED
@@ -37,10 +38,6 @@ __all__ = [
     "print_json",
     "read_file",
 ]
-
-
-class UsageError(Exception):
-    """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
 
 
 class VisibleText:
