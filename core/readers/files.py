@@ -23,14 +23,23 @@ import io
 import os
 import stat
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from benchuq.core.data import DataError
 
-__all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip", "read_capped"]
+__all__ = [
+    "Gathered",
+    "expand_archives",
+    "gather_paths",
+    "is_zip",
+    "read_capped",
+    "read_member",
+]
 
+_REPACK = "the archive is damaged: download or create it again."
 HELM_FILES = ("run_spec.json", "stats.json", "per_instance_stats.json")
 #: Suffixes of files that are never results (set aside without reading them).
 BINARY_SUFFIXES = frozenset(
@@ -189,5 +198,36 @@ def expand_archives(
             if set_aside(path.name):
                 skipped.append(label)
             else:
-                out.append((label, archive.read(m)))
+                out.append((label, read_member(archive, m, archive_name=name)))
     return out, skipped
+
+
+def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, *, archive_name: str) -> bytes:
+    """The bytes of one archive member; a member that cannot be read (damaged, encrypted,
+    compressed with a method this reader lacks) is a :class:`DataError` naming the archive and
+    the member."""
+    label = f"{archive_name}/{member.filename}"
+    try:
+        return archive.read(member)
+    except NotImplementedError:  # a RuntimeError too: first
+        raise DataError(
+            f"this archive member is compressed with method {member.compress_type}, which "
+            "this reader does not support.",
+            file=label,
+            hint="create the archive again with the standard method (deflate), e.g. "
+            "`zip -r results.zip folder/`.",
+        ) from None
+    except RuntimeError as err:  # zipfile's word for an encrypted member
+        if member.flag_bits & 0x1:
+            raise DataError(
+                "this archive member is encrypted (password-protected).",
+                file=label,
+                hint="create the archive again without a password.",
+            ) from None
+        raise DataError(
+            f"this archive member cannot be read ({err}).", file=label, hint=_REPACK
+        ) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as err:
+        raise DataError(
+            f"this archive member is damaged ({err}).", file=label, hint=_REPACK
+        ) from None

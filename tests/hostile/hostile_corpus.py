@@ -410,8 +410,31 @@ def _inspect() -> list[Case]:
     return out
 
 
+def _patched_zip(*, flag: int = 0, method: int | None = None, flip_data: bool = False) -> bytes:
+    """A one-member stored zip with its headers or data changed: general-purpose ``flag`` bits
+    set (bit 0: encrypted), the compression ``method`` number replaced, or a data byte flipped
+    (the CRC no longer matches)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("a.csv", GOOD.encode())
+    data = bytearray(buf.getvalue())
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    data[local + 6] |= flag
+    data[central + 8] |= flag
+    if method is not None:
+        data[local + 8 : local + 10] = method.to_bytes(2, "little")
+        data[central + 10 : central + 12] = method.to_bytes(2, "little")
+    if flip_data:
+        start = local + 30 + len("a.csv")
+        data[start] ^= 0xFF
+    return bytes(data)
+
+
 def _binary() -> list[Case]:
     return [
+        Case("zip_bad_crc", "crc.zip", _patched_zip(flip_data=True)),
+        Case("zip_encrypted_member", "locked.zip", _patched_zip(flag=1)),
+        Case("zip_unknown_method", "method.zip", _patched_zip(method=97)),
         Case("png", "x.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 100),
         Case("png_named_csv", "x.csv", b"\x89PNG\r\n\x1a\n" + b"\x00" * 100),
         Case("gzip", "x.csv", b"\x1f\x8b\x08\x00" + b"\x00" * 50),
