@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from benchuq.core.budget import MAX_ENTRIES, work_bytes
 from benchuq.core.data import DataError
 
 __all__ = [
@@ -127,7 +128,14 @@ def gather_paths(paths: Sequence[str | Path]) -> Gathered:
     skipped: list[str] = []
     for text, p in targets:
         if p.is_dir():
-            for f in _walk(p):
+            for count, f in enumerate(_walk(p), start=1):
+                if count > MAX_ENTRIES:
+                    raise DataError(
+                        f"the folder holds more than {MAX_ENTRIES:,} files; at most "
+                        f"{MAX_ENTRIES:,} are read.",
+                        file=text,
+                        hint="point benchuq at the results folder itself, or split it.",
+                    )
                 rel = f.relative_to(p).as_posix()
                 name = rel if single else f"{text.rstrip('/')}/{rel}"
                 (skipped.append(name) if set_aside(rel) else files.append((name, read_capped(f))))
@@ -165,6 +173,7 @@ def expand_archives(
     """Replace each zip archive by its members (see the module rules); other files pass."""
     out: list[tuple[str, bytes]] = []
     skipped: list[str] = []
+    expanded = 0  # bytes all archives together expand to
     for name, data in files:
         if not is_zip(data):
             out.append((name, data))
@@ -176,9 +185,19 @@ def expand_archives(
             raise DataError(
                 f"not a readable zip archive ({err}).", file=name, hint="create the archive again."
             ) from None
-        if sum(m.file_size for m in members) > MAX_ARCHIVE_BYTES:
+        if len(members) > MAX_ENTRIES:
             raise DataError(
-                f"the archive expands to more than {MAX_ARCHIVE_BYTES // 2**20} MB.",
+                f"the archive holds {len(members):,} files; at most {MAX_ENTRIES:,} are read.",
+                file=name,
+                hint="archive only the result files, or split the archive.",
+            )
+        expanded += sum(m.file_size for m in members)
+        # held while read, and parsing needs at least as much again: half the work budget
+        cap = min(MAX_ARCHIVE_BYTES, work_bytes() // 2)
+        if expanded > cap:
+            raise DataError(
+                f"the archives expand to more than {cap // 2**20} MB together (the limit of "
+                "archives and of one request's work, BENCHUQ_WORK_MB).",
                 file=name,
                 hint="archive only the result files (for HELM: run_spec.json, stats.json and "
                 "per_instance_stats.json of each run).",

@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -30,6 +31,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
+from benchuq.core.budget import MAX_COLUMNS, MAX_MODELS, BudgetExceeded, check_read
 from benchuq.core.data import DataError
 
 __all__ = [
@@ -194,6 +196,7 @@ def read_delimited(src: Source) -> Table:
     the header (a short row leaves its last cells empty, reported where a value is needed)."""
     text = decode_text(src)
     sep = _sniff_delimiter(text, src.name)
+    check_width(text[: text.find("\n")].count(sep) + 1, src.name)
     if BLANK_LINE.search(text.lstrip()):
         return _read_delimited_slow(src, text, sep)
     try:
@@ -219,6 +222,32 @@ def read_delimited(src: Source) -> Table:
     frame = raw.iloc[1:].reset_index(drop=True)
     frame.columns = header
     return Table(src.name, _normalise(frame, src.name), 2)
+
+
+def check_models(models: int, name: str) -> None:
+    """Refuse more than :data:`~benchuq.core.budget.MAX_MODELS` models in one file, from the
+    model column's first pass, before the work per model starts."""
+    if models > MAX_MODELS:
+        raise DataError(
+            f"the table names {models:,} different models; at most {MAX_MODELS:,} are read.",
+            file=name,
+            column="model",
+            hint="check that the model column holds model names (not item ids or scores), or "
+            "split the data.",
+        )
+
+
+def check_width(columns: int, name: str) -> None:
+    """Refuse a table wider than :data:`~benchuq.core.budget.MAX_COLUMNS` from its header,
+    before its rows are parsed."""
+    if columns > MAX_COLUMNS:
+        raise DataError(
+            f"the table has {columns:,} columns; at most {MAX_COLUMNS:,} are read.",
+            file=name,
+            row=1,
+            hint="write results in long form (one row per model and task: model, task, score) "
+            "or keep fewer columns.",
+        )
 
 
 def _field_count_error(name: str, row: int, saw: int, want: int, sep: str) -> DataError:
@@ -277,6 +306,7 @@ def read_parquet(src: Source) -> Table:
 
 def parse_json(src: Source) -> object:
     """The JSON value of a file (a :class:`DataError` with line and column if malformed)."""
+    check_read(src.name, len(src.data), path="json")
     text = decode_text(src)
     try:
         return json.loads(text)
@@ -345,7 +375,7 @@ def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Strip column names; our known names match case-insensitively (others keep their case)."""
     cols = [str(c).strip() for c in frame.columns]
     cols = [c.lower() if c.lower() in KNOWN_COLUMNS else c for c in cols]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
+    dup = sorted(c for c, k in Counter(cols).items() if k > 1)
     if dup:
         raise DataError(
             f"duplicate column names {dup}.", file=name, column=dup[0], hint="rename one of them."
@@ -366,7 +396,9 @@ def looks_like_json(src: Source) -> bool:
 
 
 def read_table(src: Source) -> Table:
-    """Any tabular file: Parquet, JSON records, or delimited text."""
+    """Any tabular file: Parquet, JSON records, or delimited text (pandas; within the read
+    budget, :func:`~benchuq.core.budget.check_read`)."""
+    check_read(src.name, len(src.data), path="pandas")
     if is_parquet(src):
         return read_parquet(src)
     if looks_like_json(src):
@@ -680,6 +712,7 @@ def header_table(src: Source) -> Table | None:
             if len(names) < 2:
                 return None
             first_row = 2
+    check_width(len(names), src.name)
     try:
         frame = _normalise(pd.DataFrame([names], columns=names, dtype=object), src.name)
     except DataError:
@@ -700,6 +733,10 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
     try:
         if is_parquet(src):
             metadata = pq.read_metadata(pa.BufferReader(src.data))
+            size = sum(
+                metadata.row_group(g).total_byte_size for g in range(metadata.num_row_groups)
+            )
+            check_read(src.name, size, path="parquet")
             schema = pq.read_schema(pa.BufferReader(src.data))  # as written (categoricals)
             if any(_is_bytes(schema.field(c).type) for c in theirs):
                 return None  # bytes, maybe not UTF-8: the pandas path names the row
@@ -711,6 +748,7 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
             ]
             parquet = ParquetColumns(src.data, tuple(strings), metadata)
             return ArrowTable(src.name, columns, 2, False, parquet)
+        check_read(src.name, len(src.data), path="arrow")
         if src.name.lower().endswith(".jsonl"):
             table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
             return ArrowTable(src.name, columns, 1, False, table)
@@ -728,6 +766,8 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
                 strings_can_be_null=False,
             ),
         )
+    except BudgetExceeded:
+        raise
     except (pa.ArrowException, ValueError, KeyError):
         return None
     if any(_is_bytes(f.type) for f in table.schema):  # text that is not UTF-8 somewhere

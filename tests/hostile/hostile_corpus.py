@@ -473,9 +473,40 @@ def _binary() -> list[Case]:
     ]
 
 
+def _valid_rows_zip(megabytes: int) -> bytes:
+    """``megabytes`` MB of valid long-table rows, deflated to about a thousandth of that (the
+    zip that took a server to 13 GB, issue 31), written a block at a time."""
+    block = "".join(f"m{i},t1,c,100,50\n" for i in range(20)).encode()
+    block *= 2**20 // len(block)  # about 1 MB of a short period: deflate's best case
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        with z.open("rows.csv", "w") as out:
+            out.write(b"model,task,category,n,correct\n")
+            for _ in range(megabytes * 2**20 // len(block)):
+                out.write(block)
+    return buf.getvalue()
+
+
+def _work() -> list[Case]:
+    """Small files that cause large work: wide, many entries, many models, a dense zip."""
+    many_entries = _zip({f"f{i}.csv": b"model,task,n,correct\na,t,1,1\n" for i in range(20_000)})
+    models = "".join(f"m{i},t,10,5\n" for i in range(1_000_000))
+    return [
+        Case("wide_200000_columns", "wide.csv", _wide(200_000)),
+        Case("zip_20000_entries", "many.zip", many_entries),
+        Case("million_models", "models.csv", ("model,task,n,correct\n" + models).encode()),
+        Case("zip_of_500mb_valid_rows", "dense.zip", _valid_rows_zip(500)),
+    ]
+
+
+def _wide(columns: int) -> bytes:
+    header = ",".join(f"c{i}" for i in range(columns))
+    return (header + "\n" + ",".join("1" for _ in range(columns)) + "\n").encode()
+
+
 def corpus() -> list[Case]:
     """Every case, ids unique."""
-    cases = _structure() + _encodings() + _numbers() + _names() + _json() + _binary()
+    cases = _structure() + _encodings() + _numbers() + _names() + _json() + _binary() + _work()
     ids = [c.id for c in cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     return cases
