@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
 __all__ = [
@@ -115,14 +116,16 @@ def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> 
 def check_read(file: str, size: int, *, path: str) -> None:
     """Refuse to read ``size`` bytes of ``file`` along reading ``path`` (a key of
     :data:`READ_FACTORS`) when its working memory would exceed :func:`work_bytes`; checked
-    before anything is parsed."""
+    before anything is parsed. A :class:`~benchuq.core.data.DataError` (the file is too large
+    for this server), shown where a bad file is."""
     need = size * READ_FACTORS[path]
     limit = work_bytes()
     if need > limit:
-        raise BudgetExceeded(
-            f"file '{file}': reading {size / 2**20:,.1f} MB of data this way needs about "
+        raise DataError(
+            f"reading {size / 2**20:,.1f} MB of data this way needs about "
             f"{need / 2**20:,.0f} MB of working memory, over the per-request limit of "
             f"{limit / 2**20:,.0f} MB (BENCHUQ_WORK_MB).",
+            file=file,
             hint="split the file, keep only the result columns (long tables with model, task, "
             "item and score read leanest, Parquet best), or raise BENCHUQ_WORK_MB where you "
             "run benchuq.",

@@ -31,7 +31,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
-from benchuq.core.budget import MAX_COLUMNS, MAX_MODELS, BudgetExceeded, check_read
+from benchuq.core.budget import MAX_COLUMNS, MAX_MODELS, check_read
 from benchuq.core.data import DataError
 
 __all__ = [
@@ -724,19 +724,31 @@ def _is_bytes(kind: pa.DataType) -> bool:
     return pa.types.is_binary(kind) or pa.types.is_large_binary(kind)
 
 
+def _check_arrow_read(src: Source) -> None:
+    """The read budget of the Arrow path: Parquet by its uncompressed size (its footer), text
+    by its bytes (:func:`~benchuq.core.budget.check_read`)."""
+    if not is_parquet(src):
+        check_read(src.name, len(src.data), path="arrow")
+        return
+    try:
+        metadata = pq.read_metadata(pa.BufferReader(src.data))
+    except Exception:  # a damaged footer: the reader that follows words it
+        return
+    groups = range(metadata.num_row_groups)
+    size = sum(metadata.row_group(g).total_byte_size for g in groups)
+    check_read(src.name, size, path="parquet")
+
+
 def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTable | None:
     """The columns of ``head`` (after renaming: its one row holds the file's names) read with
     Arrow; text columns of ``few_names`` (ours) come dictionary-encoded. ``None`` if Arrow cannot
     read it."""
     columns = {str(ours): str(theirs) for ours, theirs in head.frame.iloc[0].items()}
     theirs = list(columns.values())
+    _check_arrow_read(src)
     try:
         if is_parquet(src):
             metadata = pq.read_metadata(pa.BufferReader(src.data))
-            size = sum(
-                metadata.row_group(g).total_byte_size for g in range(metadata.num_row_groups)
-            )
-            check_read(src.name, size, path="parquet")
             schema = pq.read_schema(pa.BufferReader(src.data))  # as written (categoricals)
             if any(_is_bytes(schema.field(c).type) for c in theirs):
                 return None  # bytes, maybe not UTF-8: the pandas path names the row
@@ -748,7 +760,6 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
             ]
             parquet = ParquetColumns(src.data, tuple(strings), metadata)
             return ArrowTable(src.name, columns, 2, False, parquet)
-        check_read(src.name, len(src.data), path="arrow")
         if src.name.lower().endswith(".jsonl"):
             table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
             return ArrowTable(src.name, columns, 1, False, table)
@@ -766,8 +777,6 @@ def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTab
                 strings_can_be_null=False,
             ),
         )
-    except BudgetExceeded:
-        raise
     except (pa.ArrowException, ValueError, KeyError):
         return None
     if any(_is_bytes(f.type) for f in table.schema):  # text that is not UTF-8 somewhere
