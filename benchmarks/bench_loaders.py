@@ -43,7 +43,7 @@ os.environ.setdefault("BENCHUQ_WORK_MB", "20000")
 
 from inspect_logs import log_of_size  # noqa: E402
 
-from benchuq.core.readers.loaders import load_files, load_path  # noqa: E402
+from benchuq.core.reading.loaders import load_files, load_path  # noqa: E402
 
 TARGET_RATIO = 25.0
 

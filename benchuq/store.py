@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.reading.sources import SHARED
 
 __all__ = [
     "PREFIX",
@@ -69,7 +70,7 @@ __all__ = [
 
 T = TypeVar("T")
 _LOG = logging.getLogger("benchuq.store")
-PREFIX = "shared:"
+PREFIX = SHARED  # the source-string prefix of a published data set (core.reading.sources)
 ID_BYTES = 20  # 160 random bits
 ID_RE = re.compile(r"[a-z2-7]{32}")
 FORMAT = "benchuq.shared"

@@ -16,9 +16,10 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 if TYPE_CHECKING:
-    from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.methods.bayes.model import BayesFit
 
 __all__ = ["register", "run"]
 
@@ -36,8 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_bayes_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="random seed")
-    p.add_argument("--level", type=float, default=0.95, help="credible level (0-1), 0.95")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
+    p.add_argument(
+        "--level", type=float, default=COMPARISON_LEVEL, help="credible level (0-1), 0.95"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
         "--timings",
@@ -50,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
-    from benchuq.core.bayes.priors import format_prior_specs
+    from benchuq.core.methods.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
@@ -116,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         print(
             shown[["model", "estimate", "low", "high"]].to_string(
                 index=False, float_format=lambda v: f"{v:.4f}"

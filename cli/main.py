@@ -40,6 +40,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "app",
     "report",
     "publish",  # registers publish and unpublish
+    "export",
 )
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.reading.loaders import load_sample
 from benchuq.store import Store, StoreConfig, StoreError
 
 PUBLISHERS = 10
@@ -85,7 +85,7 @@ def test_concurrent_publishes_with_expired_sets_waiting_all_succeed(config) -> N
 
 PUBLISH_FOREVER = """
 import sys
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.reading.loaders import load_sample
 from benchuq.store import Store, StoreConfig
 store = Store(StoreConfig(location=sys.argv[1]))
 bench = load_sample("alpaca_eval")

@@ -9,7 +9,7 @@ import sys
 
 from benchuq.cli.main import CLOSED_PIPE, main
 from benchuq.core.data import LONG_WORD, DataError
-from benchuq.core.readers.loaders import load_files
+from benchuq.core.reading.loaders import load_files
 from benchuq.core.validation import InvalidArgument, check_known
 
 
