@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,8 +48,8 @@ def _publish_when_started(config: StoreConfig, start, results) -> None:
     start.wait(60)
     try:
         results.put(("ok", store.publish(bench).id))
-    except Exception as err:  # reported to the test, which fails with the text
-        results.put(("error", f"{type(err).__name__}: {err}"))
+    except Exception:  # reported to the test, which fails with the text
+        results.put(("error", traceback.format_exc()))
 
 
 @pytest.mark.slow  # ten processes importing benchuq: about 20 s on two cores
