@@ -5,13 +5,12 @@ and messages that show a visitor no server path (local folder and a real S3 serv
 from __future__ import annotations
 
 import errno
-import multiprocessing
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import traceback
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,37 +40,49 @@ def config(request, tmp_path) -> StoreConfig:
     return _config(request, tmp_path)
 
 
-def _publish_when_started(config: StoreConfig, start, results) -> None:
-    """One publishing process: everything ready, then publish at the same moment as the others."""
-    bench = load_sample("toy")
-    store = Store(config)
-    start.wait(60)
-    try:
-        results.put(("ok", store.publish(bench).id))
-    except Exception:  # reported to the test, which fails with the text
-        results.put(("error", traceback.format_exc()))
+PUBLISH_WHEN_STARTED = """
+import json, os, sys, time, traceback
+from benchuq.core.reading.loaders import load_sample
+from benchuq.store import Store, StoreConfig
+location, endpoint, go = sys.argv[1], sys.argv[2] or None, sys.argv[3]
+bench = load_sample("toy")
+store = Store(StoreConfig(location=location, endpoint=endpoint))
+print("ready", flush=True)
+while not os.path.exists(go):  # everything ready: publish at the same moment as the others
+    time.sleep(0.01)
+try:
+    print(json.dumps(["ok", store.publish(bench).id]))
+except Exception:
+    print(json.dumps(["error", traceback.format_exc()]))
+"""
 
 
 @pytest.mark.slow  # ten processes importing benchuq: about 20 s on two cores
-def test_concurrent_publishes_with_expired_sets_waiting_all_succeed(config) -> None:
+def test_concurrent_publishes_with_expired_sets_waiting_all_succeed(config, tmp_path) -> None:
     past = datetime.now(UTC) - timedelta(days=400)
     toy = load_sample("toy")
     for day in range(EXPIRED):  # 50 expired data sets, each in its own past date folder
         Store(config, clock=lambda d=day: past + timedelta(days=d)).publish(toy, days=1)
 
-    context = multiprocessing.get_context("spawn")
-    start, results = context.Event(), context.Queue()
+    go = tmp_path / "go"
+    argv = [config.location, config.endpoint or "", str(go)]
     workers = [
-        context.Process(target=_publish_when_started, args=(config, start, results))
+        subprocess.Popen(
+            [sys.executable, "-c", PUBLISH_WHEN_STARTED, *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(PUBLISHERS)
     ]
     for w in workers:
-        w.start()
-    time.sleep(1.0)
-    start.set()
-    outcomes = [results.get(timeout=180) for _ in workers]
+        assert w.stdout is not None
+        assert w.stdout.readline().strip() == "ready", w.stderr.read() if w.stderr else ""
+    go.touch()
+    outcomes = []
     for w in workers:
-        w.join(60)
+        out, err = w.communicate(timeout=180)
+        outcomes.append(json.loads(out.strip().splitlines()[-1]) if out.strip() else ["error", err])
     failures = [text for status, text in outcomes if status != "ok"]
     assert not failures, failures
 
