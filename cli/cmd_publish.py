@@ -68,7 +68,7 @@ def run_publish(args: argparse.Namespace) -> int:
         return 0
     print(
         f"Published '{bench.name}' ({bench.kind.replace('_', ' ')}, {len(bench.models)} models "
-        f"x {len(bench.tasks)} tasks) to {store.config.describe()}."
+        f"x {len(bench.tasks)} tasks) to {store.config.location_for_operator()}."
     )
     print(f"id:            {receipt.id}")
     print(f"link:          {receipt.link}  (after the app's address)")

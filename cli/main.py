@@ -3,7 +3,8 @@
 Error policy: a bad file or data (:class:`~benchuq.core.data.DataError`), a bad argument to a
 core function (:class:`~benchuq.core.validation.InvalidArgument`) and a bad flag found after
 parsing (:class:`~benchuq.cli.common.UsageError`) print ``benchuq COMMAND: error: ...`` and exit
-with code 2. Nothing else is caught: any other exception is a bug and keeps its traceback.
+with code 2. A closed output pipe (``benchuq ... --json | head``) ends quietly with 141. Nothing
+else is caught: any other exception is a bug and keeps its traceback.
 
 Start-up: only the chosen subcommand's module is imported (``COMMANDS`` lists every subcommand's
 module and one-line help, so ``benchuq --help`` imports no statistics at all); the statistics
@@ -14,12 +15,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from benchuq.cli.errors import UsageError
 
 __all__ = ["COMMANDS", "SUBCOMMANDS", "UsageError", "build_parser", "main"]
+
+#: Exit status when standard output was a pipe its reader closed: 128 + SIGPIPE, as a shell
+#: reports a program killed by that signal (``yes | head``), with nothing on stderr.
+CLOSED_PIPE = 141
 
 # subcommand -> (module ``benchuq.cli.cmd_<module>``, its one-line help), in the order of
 # ``benchuq --help``. Each module exposes ``register(subparsers)``, which adds its
@@ -100,9 +107,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
             return 2
         print_notes(getattr(args, "data_notes", ()), args)
+        sys.stdout.flush()
         return code
+    except BrokenPipeError:  # the reader closed the pipe (``benchuq ... | head``): stop quietly
+        _silence(out)
+        return CLOSED_PIPE
     finally:
         sys.stdout, sys.stderr = out, err_stream
+
+
+def _silence(stream: TextIO) -> None:
+    """Point ``stream``'s file descriptor at /dev/null, so the interpreter's last flush of a
+    closed pipe raises nothing either (Python's documented recipe for SIGPIPE)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":
