@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.reading.meta import Group, Loaded, Meta
 from benchuq.core.reading.sources import SHARED
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "load_shared",
     "open_store",
     "parse_shared",
+    "read_shared",
 ]
 
 T = TypeVar("T")
@@ -207,9 +209,12 @@ def _parquet(columns: dict[str, pa.Array]) -> bytes:
     return buf.getvalue()
 
 
-def encode(bench: Benchmark, provenance: Mapping[str, str]) -> dict[str, bytes]:
+def encode(
+    bench: Benchmark, provenance: Mapping[str, str], groups: Sequence[Group] = ()
+) -> dict[str, bytes]:
     """The files of one stored data set: ``meta.json``, ``tasks.parquet``, ``results.parquet``
-    and, for item-level data, ``items.parquet`` (one row per task, item and model)."""
+    and, for item-level data, ``items.parquet`` (one row per task, item and model). ``groups``
+    (lm-eval's task groups, which decide the overall score) go into ``meta.json``."""
     M, T = bench.shape
     models = np.array(bench.models, dtype=object)
     tasks = np.array(bench.tasks, dtype=object)
@@ -244,6 +249,11 @@ def encode(bench: Benchmark, provenance: Mapping[str, str]) -> dict[str, bytes]:
         "notes": list(bench.notes),
         "provenance": dict(provenance),
     }
+    if groups:  # optional: data sets published before groups were kept have none
+        meta["groups"] = [
+            {"name": g.name, "tasks": list(g.tasks), "parent": g.parent, "aggregate": g.aggregate}
+            for g in groups
+        ]
     files["meta.json"] = json.dumps(meta, ensure_ascii=False, indent=1).encode()
     return files
 
@@ -370,7 +380,7 @@ def _meta(data: bytes) -> dict[str, Any]:
         "notes": list,
         "provenance": dict,
     }
-    if not isinstance(meta, dict) or set(meta) != set(types):
+    if not isinstance(meta, dict) or set(meta) - {"groups"} != set(types):
         raise _damaged("meta.json has other fields than expected", "meta.json")
     if meta["format"] != FORMAT or meta["version"] != VERSION:
         raise _damaged(f"format {meta['format']!r} version {meta['version']!r}", "meta.json")
@@ -380,7 +390,25 @@ def _meta(data: bytes) -> dict[str, Any]:
     strings = [*meta["models"], *meta["notes"], *meta["provenance"].values()]
     if not all(isinstance(s, str) for s in strings):
         raise _damaged("meta.json lists hold something other than text", "meta.json")
+    meta["groups"] = _groups(meta.get("groups", []))
     return meta
+
+
+def _groups(raw: object) -> tuple[Group, ...]:
+    """The stored lm-eval groups, each field checked for its type."""
+    fields = {"name", "tasks", "parent", "aggregate"}
+    if not isinstance(raw, list) or not all(
+        isinstance(g, dict)
+        and set(g) == fields
+        and isinstance(g["name"], str)
+        and isinstance(g["tasks"], list)
+        and all(isinstance(t, str) for t in g["tasks"])
+        and (g["parent"] is None or isinstance(g["parent"], str))
+        and isinstance(g["aggregate"], str)
+        for g in raw
+    ):
+        raise _damaged("meta.json field 'groups' is malformed", "meta.json")
+    return tuple(Group(g["name"], tuple(g["tasks"]), g["parent"], g["aggregate"]) for g in raw)
 
 
 def decode(files: Mapping[str, bytes]) -> Benchmark:
@@ -722,8 +750,16 @@ class Store:
             raise _unusable(config, err) from err
 
     @_reaching
-    def publish(self, bench: Benchmark, *, days: int | None = None, source: str = "") -> Receipt:
-        """Store ``bench`` for ``days`` (default: the configured expiry); returns the receipt."""
+    def publish(
+        self,
+        bench: Benchmark,
+        *,
+        days: int | None = None,
+        source: str = "",
+        groups: Sequence[Group] = (),
+    ) -> Receipt:
+        """Store ``bench`` for ``days`` (default: the configured expiry) with its lm-eval
+        ``groups`` (they decide what "overall" stands for); returns the receipt."""
         days = self.config.days if days is None else days
         if not 1 <= days <= self.config.max_days:
             raise StoreError(
@@ -739,7 +775,7 @@ class Store:
             "source": source[:500],
             "content_hash": bench.content_hash,
         }
-        files = encode(bench, provenance)
+        files = encode(bench, provenance, groups)
         size = sum(len(b) for b in files.values())
         if size > self.config.max_bytes:
             raise StoreError(
@@ -821,9 +857,13 @@ class Store:
             )
         return rec
 
-    @_reaching
     def load(self, ident: str) -> Benchmark:
         """The published data set ``ident`` (``shared:<id>`` or the bare id)."""
+        return self.read(ident).bench
+
+    @_reaching
+    def read(self, ident: str) -> Loaded:
+        """The published data set ``ident`` with the lm-eval groups stored with it."""
         rec = self.record(ident)
         files = {}
         for name in ("meta.json", "tasks.parquet", "results.parquet", "items.parquet"):
@@ -839,14 +879,15 @@ class Store:
         bench = decode(files)
         if bench.content_hash != rec.content_hash:
             raise _damaged("the content does not match what was published", "results.parquet")
-        prov = _meta(files["meta.json"])["provenance"]
+        meta = _meta(files["meta.json"])
+        prov = meta["provenance"]
         note = (
             f"Published data set {PREFIX}{parse_shared(ident)}: published "
             f"{prov.get('published', '?')[:10]} with benchuq {prov.get('benchuq', '?')}"
             + (f" from {prov['source']}" if prov.get("source") else "")
             + f"; available until {_iso(rec.expires)[:10]}."
         )
-        return bench._replace(notes=(note, *bench.notes))
+        return Loaded(bench._replace(notes=(note, *bench.notes)), Meta(groups=meta["groups"]))
 
     @_reaching
     def unpublish(self, ident: str, token: str) -> None:
@@ -973,3 +1014,8 @@ def open_store(environ: Mapping[str, str] | None = None) -> Store:
 def load_shared(data: str) -> Benchmark:
     """``shared:<id>`` from the configured store (the CLI's and the app's ``DATA``)."""
     return open_store().load(data)
+
+
+def read_shared(data: str) -> Loaded:
+    """``shared:<id>`` with the lm-eval groups stored with it."""
+    return open_store().read(data)

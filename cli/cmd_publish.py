@@ -62,7 +62,9 @@ def run_publish(args: argparse.Namespace) -> int:
     bench = load_benchmark(args)
     store = open_store()
     source = ", ".join(_source(d) for d in args.data)  # DATA may name several paths
-    receipt = store.publish(bench, days=args.expires, source=source)
+    receipt = store.publish(
+        bench, days=args.expires, source=source, groups=getattr(args, "groups", ())
+    )
     if args.json:
         print_json(receipt.to_json())
         return 0

@@ -288,9 +288,10 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
             raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
-        from benchuq.store import load_shared
+        from benchuq.store import read_shared
 
-        bench = load_shared(shared[0])
+        loaded = read_shared(shared[0])
+        bench, args.groups = loaded.bench, loaded.meta.groups
     elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
         args.source = source
         bench = source.bench

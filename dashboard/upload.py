@@ -157,11 +157,18 @@ def current_files() -> tuple[tuple[tuple[str, bytes], ...], dict[str, str]] | No
 
 
 def loaded_for(data: str) -> Loaded | None:
-    """What the files of the data set ``data`` said (``None`` for a published data set, whose
-    files are not kept, or when it is not loaded)."""
+    """What the files of the data set ``data`` said (for a published data set, what was stored
+    with it: its lm-eval groups), ``None`` when it is not loaded."""
     source = parse_source(data)
     if source.kind == "upload":
         return current()
+    if source.kind == "shared":
+        from benchuq.dashboard import publish  # publish -> context -> upload
+
+        try:
+            return publish.loaded_shared(data)
+        except DataError:
+            return None
     if source.kind != "sample":
         return None
     try:
