@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from diff_data import bench_of, binary_pair  # noqa: E402
 
-from benchuq.core.analyses.diff import confidence_sequence, diff  # noqa: E402
+from benchuq.core.analyses.diff import diff  # noqa: E402
+from benchuq.core.analyses.paired_tests import confidence_sequence  # noqa: E402
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
 

@@ -7,15 +7,8 @@ import pytest
 from diff_data import bench_of, binary_pair
 from scipy import stats
 
-from benchuq.core.analyses.diff import (
-    VERDICTS,
-    confidence_sequence,
-    diff,
-    exit_code,
-    mcnemar,
-    sign_flip,
-    verdict_of,
-)
+from benchuq.core.analyses.diff import VERDICTS, diff, exit_code, verdict_of
+from benchuq.core.analyses.paired_tests import confidence_sequence, mcnemar, sign_flip
 from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
