@@ -720,7 +720,7 @@ def two_runs(
     reps: int,
     seed: int,
 ) -> DiffResult:
-    """``core.diff.diff`` of two runs (a model of each data set), cached by content."""
+    """``core.analyses.diff.diff`` of two runs (a model of each data set), cached by content."""
     key = (base.content_hash, candidate.content_hash, base_model, candidate_model, float(level),
            float(margin), bool(sequential), int(reps), int(seed))  # fmt: skip
     return _two_runs(key, base, candidate)

@@ -1,4 +1,4 @@
-"""core.diff: two runs compared item by item (METHODS 13): known truth, independent references."""
+"""core.analyses.diff: two runs compared item by item (METHODS 13): known truth, independent references."""
 
 from __future__ import annotations
 

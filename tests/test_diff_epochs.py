@@ -1,4 +1,4 @@
-"""core.diff with repeated answers per item (epochs, ``ItemTask.answers``; METHODS 13): an
+"""core.analyses.diff with repeated answers per item (epochs, ``ItemTask.answers``; METHODS 13): an
 item's answers stay together; the naive error treats them as independent. Two inspect_ai
 ``.eval`` logs with 3 epochs, written by inspect_ai's own writer, compare as written."""
 
