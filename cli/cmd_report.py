@@ -150,7 +150,7 @@ def _query(args: argparse.Namespace) -> str:
 def _two_runs(
     args: argparse.Namespace, bench: Benchmark, options: FigureOptions
 ) -> tuple[DiffResult, go.Figure] | None:
-    """``--base`` and ``--candidate`` compared (``core.analyses.diff``) with its chart, or ``None``."""
+    """``--base`` and ``--candidate`` compared (``core.analyses.diff``) with its chart, or None."""
     from benchuq.cli.common import UsageError
     from benchuq.core.analyses.diff import diff
     from benchuq.presentation.figures.diff import difference_figure

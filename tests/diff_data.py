@@ -1,4 +1,4 @@
-"""Two runs with known truth for the tests of ``core.analyses.diff`` (tests/test_diff*.py, benchmarks)."""
+"""Two runs with known truth for the tests of ``core.analyses.diff`` and the benchmarks."""
 
 from __future__ import annotations
 

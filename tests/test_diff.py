@@ -1,4 +1,4 @@
-"""core.analyses.diff: two runs compared item by item (METHODS 13): known truth, independent references."""
+"""core.analyses.diff (METHODS 13): known truth by simulation, independent references."""
 
 from __future__ import annotations
 
