@@ -27,9 +27,12 @@ from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
     import pandas as pd
+    import plotly.graph_objects as go
 
+    from benchuq.core.analyses.diff import DiffResult
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
+    from benchuq.presentation.figures.common import FigureOptions
 
 __all__ = ["register", "run"]
 
@@ -73,6 +76,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "instead of the mean over all tasks",
     )
     add_normalize_arguments(p)
+    g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
+    g.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
+    g.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
+    g.add_argument("--margin", type=float, default=0.0, help="margin in score units (0.01 = 1 "
+                   "point) for equivalent / non-inferior")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -139,6 +147,29 @@ def _query(args: argparse.Namespace) -> str:
     return query
 
 
+def _two_runs(
+    args: argparse.Namespace, bench: Benchmark, options: FigureOptions
+) -> tuple[DiffResult, go.Figure] | None:
+    """``--base`` and ``--candidate`` compared (``core.analyses.diff``) with its chart, or None."""
+    from benchuq.cli.common import UsageError
+    from benchuq.core.analyses.diff import diff
+    from benchuq.presentation.figures.diff import difference_figure
+
+    if args.base is None and args.candidate is None:
+        return None
+    if args.base is None or args.candidate is None:
+        raise UsageError("a two-run section needs both --base MODEL and --candidate MODEL.")
+    result = diff(
+        bench,
+        base_model=args.base,
+        candidate_model=args.candidate,
+        margin=args.margin,
+        reps=args.reps,
+        seed=args.seed,
+    )
+    return result, difference_figure(result, options)
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
     from benchuq.core.findings import findings, gaps_from_leader
@@ -176,8 +207,9 @@ def run(args: argparse.Namespace) -> int:
     options = FigureOptions(model_colors(bench.models), scale, axis)
     gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
     figs = report.figures(f, gaps, options, prov, draws.reps)
+    runs = _two_runs(args, bench, options)
     with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
+        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis, two_runs=runs)
     if fmt == "pdf":
         path.write_bytes(report.to_pdf(document))
     else:

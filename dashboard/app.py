@@ -22,6 +22,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("table.py", "Leaderboard table", ":material/table_view:"),
     ("report.py", "Report", ":material/summarize:"),
     ("compare.py", "Compare models", ":material/compare_arrows:"),
+    ("two_runs.py", "Two runs", ":material/difference:"),
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
     ("epp.py", "Win probabilities (EPP)", ":material/sports_score:"),

@@ -36,6 +36,7 @@ from benchuq.core import summaries
 from benchuq.core.analyses import power
 from benchuq.core.analyses.arena import ArenaResult, Ties, arena
 from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
+from benchuq.core.analyses.diff import DiffResult, diff
 from benchuq.core.analyses.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
@@ -685,6 +686,44 @@ def report_findings(
             _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
         )  # fmt: skip
+
+
+@st.cache_resource(max_entries=64, show_spinner="Comparing the two runs…")
+def _two_runs(
+    key: tuple[str, str, str, str, float, float, bool, int, int],
+    _base: Benchmark,
+    _candidate: Benchmark,
+) -> DiffResult:
+    _, _, base_model, candidate_model, level, margin, sequential, reps, seed = key
+    return diff(
+        _base,
+        _candidate,
+        base_model=base_model,
+        candidate_model=candidate_model,
+        level=level,
+        margin=margin,
+        sequential=sequential,
+        reps=reps,
+        seed=seed,
+    )
+
+
+def two_runs(
+    base: Benchmark,
+    candidate: Benchmark,
+    *,
+    base_model: str,
+    candidate_model: str,
+    level: float,
+    margin: float,
+    sequential: bool,
+    reps: int,
+    seed: int,
+) -> DiffResult:
+    """``core.analyses.diff.diff`` of two runs (a model of each data set), cached by content."""
+    key = (base.content_hash, candidate.content_hash, base_model, candidate_model, float(level),
+           float(margin), bool(sequential), int(reps), int(seed))  # fmt: skip
+    return _two_runs(key, base, candidate)
 
 
 @budgeted

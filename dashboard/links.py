@@ -15,6 +15,7 @@ from benchuq.dashboard.views import LeaderboardView
 from benchuq.dashboard.views_arena import ArenaSettings
 from benchuq.dashboard.views_bayes import BayesSettings, BayesView
 from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
+from benchuq.dashboard.views_diff import TwoRunsSettings
 from benchuq.dashboard.views_embeddings import (
     EmbeddingsInputs,
     EmbeddingsSettings,
@@ -35,6 +36,7 @@ PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
     (LeaderboardView, "Leaderboard"),
     (TableSettings, "Leaderboard table"),
     (CompareSettings, "Compare models"),
+    (TwoRunsSettings, "Two runs"),
     (RanksSettings, "Ranks"),
     (WeightsSettings, "Task weights"),
     (EppSettings, "Win probabilities (EPP)"),

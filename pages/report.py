@@ -7,10 +7,12 @@ import streamlit as st
 
 from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache, controls, upload
+from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
+from benchuq.dashboard.views_diff import TwoRunsSettings
 from benchuq.presentation import report, state
+from benchuq.presentation.figures.diff import difference_figure
 from benchuq.presentation.text import md_escape
 
 ctx = current()
@@ -58,10 +60,21 @@ with guard("The report"):
     prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
     gaps = gaps_from_leader(draws, ctx.level)
     figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
+    runs = session.stored(TwoRunsSettings)  # the Two runs page's choice, when it named both
+    two = None
+    if runs.source == "data" and runs.base and runs.candidate and runs.base != runs.candidate:
+        label = f"Include Two runs: {md_escape(runs.candidate)} vs {md_escape(runs.base)}"
+        if st.toggle(label, True, key="rep_runs"):
+            result = cache.two_runs(
+                bench, bench, base_model=runs.base, candidate_model=runs.candidate,
+                level=runs.level, margin=runs.margin / scale, sequential=runs.sequential,
+                reps=s.reps, seed=s.seed,
+            )  # fmt: skip
+            two = (result, difference_figure(result, ctx.figure_options()))
 
     def html() -> bytes:
         svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
+        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis, two_runs=two).encode()
 
     stem = f"benchuq_report_{bench.name}"
     left, right, _ = st.columns([2, 2, 3])
@@ -83,6 +96,10 @@ with guard("The report"):
     for k, r in enumerate(figs):
         st.plotly_chart(r.fig, key=f"report_fig_{k}", config={"displaylogo": False})
         st.caption(md_escape(r.reading))
+    if two is not None:
+        st.subheader(f"Two runs: {md_escape(two[0].candidate)} vs base {md_escape(two[0].base)}")
+        st.markdown("\n".join(f"- {md_escape(r.sentence)}" for r in (two[0].overall,)))
+        st.plotly_chart(two[1], key="report_two_runs", config={"displaylogo": False})
     st.subheader("Caveats")
     st.markdown("\n".join(f"- {md_escape(x)}" for x in f.caveats))
     with st.expander("Reproduce these numbers"):

@@ -63,6 +63,18 @@ CASES: dict[str, list[str]] = {
         "500",
     ],
     "ranks_vtab1k": ["ranks", "sample:vtab1k", "--reps", "500"],
+    "diff_alpaca_eval": [
+        "diff",
+        "sample:alpaca_eval",
+        "--base",
+        "claude-2",
+        "--candidate",
+        "claude-2.1",
+        "--margin",
+        "0.02",
+        "--reps",
+        "500",
+    ],
     "ranks_vtab1k_normalized_weights": [
         "ranks",
         "sample:vtab1k",
