@@ -31,19 +31,17 @@ import pandas as pd
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note
 from benchuq.core.threads import blas_policy
 
 __all__ = [
     "CHUNK_CELLS",
-    "FEW_ITEMS",
     "NOTE_INDEPENDENT",
     "NOTE_ITEMS",
     "NOTE_MISSING",
     "NOTE_NORMAL",
     "NU_SHIFT",
     "SMALL_PRIOR",
-    "cell_items",
-    "model_items",
     "binomial_bootstrap",
     "bootstrap",
     "normal_draws",
@@ -77,7 +75,6 @@ NOTE_CONFIDENCE = (
     "models evaluated on the same items is ignored; intervals for differences and ranks can be "
     "too wide (or too narrow). Item-level data gives paired intervals."
 )
-FEW_ITEMS = 30
 NOTE_ITEMS = (
     "Item-level paired draws: one Dirichlet weighting of the items per task, shared by all "
     "models, with a pseudo-item valued at the score's ends (a Bayesian bootstrap with a "
@@ -131,6 +128,7 @@ def _draws(
         paired=paired,
         seed=seed,
         notes=tuple(notes),
+        items=cell_items(bench),
     )
 
 
@@ -492,30 +490,9 @@ def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
 
 def _few_items(bench: Benchmark) -> list[str]:
     """The note naming models whose result rests on fewer than :data:`FEW_ITEMS` items."""
-    few = [m for m, t in zip(bench.models, model_items(bench), strict=True) if t < FEW_ITEMS]
-    if not few:
-        return []
-    return [
-        f"Few items: the results of {', '.join(few)} rest on fewer than {FEW_ITEMS} items; "
-        "their intervals are wide."
-    ]
-
-
-def model_items(bench: Benchmark) -> np.ndarray:
-    """``(M,)`` items each model has a result on, over all tasks (answered items for item-level
-    data, ``n`` for counts; ``nan`` for estimates with standard errors)."""
     cells = cell_items(bench)
-    return np.nansum(cells, axis=1) if not np.isnan(cells).all() else np.full(len(bench.models), np.nan)
-
-
-def cell_items(bench: Benchmark) -> np.ndarray:
-    """``(M, T)`` items behind each model's task score (0 where it has none; ``nan`` when the
-    data carry no item counts, kind ``estimate_se``)."""
-    if bench.item_tasks is not None:
-        return np.array([task.answered for task in bench.item_tasks], dtype=float).T
-    if bench.n is not None:
-        return np.where(np.isnan(bench.estimate), 0.0, np.asarray(bench.n, dtype=float))
-    return np.full(bench.shape, np.nan)
+    note = None if cells is None else few_items_note(bench.models, cells.sum(axis=1))
+    return [] if note is None else [note]
 
 
 def _paired_values(

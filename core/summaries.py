@@ -34,10 +34,11 @@ from scipy.special import betainc
 
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
-from benchuq.core.leader import tied_with_leader
+from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
+from benchuq.core.small_samples import FEW_ITEMS, group_items, min_items_to_tell, p_floor
 from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
@@ -266,12 +267,18 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.leader.tied_with_leader`, the paired
     difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. Rows are in the draws' model order within each group (sort as you need).
+    83.4%) contains 0, or there are too few items to tell them apart (either has fewer than
+    :func:`core.small_samples.min_items_to_tell` items at that level).
+    Rows are in the draws' model order within each group (sort as you need). ``items``: the items behind the model's score in the group (``nan`` when unknown);
+    ``few_items``: fewer than :data:`core.small_samples.FEW_ITEMS` (METHODS 2d).
     """
     rows = []
     for group in ("overall", *draws.category_names):
         sc = group_scores(draws, group)
         iv = percentile_interval(sc, level)
+        items = group_items(draws, _group_tasks(draws, group))
+        tied = tied_with_leader(sc.values, sc.observed, level, sc.higher_is_better)
+        tied = tied | _too_few_to_tell(items, sc, level)
         rows.append(
             pd.DataFrame(
                 {
@@ -282,13 +289,34 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
                     "high": iv.high,
                     "mc_error_low": iv.mc_error_low,
                     "mc_error_high": iv.mc_error_high,
-                    "tied_with_leader": tied_with_leader(
-                        sc.values, sc.observed, level, sc.higher_is_better
-                    ),
+                    "tied_with_leader": tied,
+                    "items": items,
+                    "few_items": items < FEW_ITEMS,
                 }
             )
         )
     return pd.concat(rows, ignore_index=True)
+
+
+def _too_few_to_tell(items: np.ndarray, sc: Scores, level: float) -> np.ndarray:
+    """``(M,)`` bool: too few items to tell the model from the leader at the "≈ leader" test
+    level (either has fewer than :func:`core.small_samples.min_items_to_tell`); all models
+    when the leader has."""
+    few = items < min_items_to_tell(overlap_test_level(level))
+    obs = sc.observed if sc.higher_is_better else -sc.observed
+    if np.isnan(obs).all():
+        return np.zeros(len(obs), dtype=bool)
+    return few | few[int(np.nanargmax(obs))] & ~np.isnan(obs)
+
+
+def _group_tasks(draws: Draws, group: Group) -> np.ndarray:
+    """Indices of the tasks a group score averages (weights: categories of positive weight)."""
+    if isinstance(group, str):
+        if group == "overall":
+            return np.arange(len(draws.tasks))
+        return np.flatnonzero(np.array(draws.categories) == group)
+    used = np.flatnonzero(np.asarray(group, dtype=float) > 0)
+    return np.flatnonzero(np.isin(draws.category_index, used))
 
 
 def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
@@ -393,6 +421,13 @@ def pairwise_differences(
     - ``level``: the per-pair level of each interval (max-T: ``2 Phi(c) - 1``).
     - ``prob_a_better``: share of replicates in which a beats b (ties count half), respecting
       ``higher_is_better``.
+    - Few items (METHODS 2d): ``items_a``, ``items_b`` are the items behind each score,
+      ``few_items`` says one has fewer than 30; ``p_floor = 2^(1 - min(items))`` is the smallest
+      p-value an exact paired test of that many items can give, and ``p_value`` and
+      ``p_stepdown`` are never below it; where it exceeds ``1 - level``
+      (``too_few_items``: fewer than :func:`core.small_samples.min_items_to_tell` items) the
+      interval is widened to include 0, so it never claims a difference the items cannot show.
+    - Scores that are proportions (every draw in [0, 1]): interval ends are kept in [-1, 1].
     """
     level = check_level(level)
     check_choice(correction, CORRECTIONS, name="correction")
@@ -410,6 +445,11 @@ def pairwise_differences(
         "se",
         "p_stepdown",
         "p_below_resolution",
+        "items_a",
+        "items_b",
+        "few_items",
+        "p_floor",
+        "too_few_items",
     ]
     if not pairs:
         return pd.DataFrame(columns=cols)
@@ -421,6 +461,14 @@ def pairwise_differences(
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
     fam = family_inference(d, est, level, correction)
+    items = group_items(draws, _group_tasks(draws, group))
+    n_a, n_b = items[ia], items[ib]
+    floor = p_floor(np.fmin(n_a, n_b))
+    too_few = floor > 1.0 - level
+    low = np.where(too_few, np.fmin(fam.low, 0.0), fam.low)
+    high = np.where(too_few, np.fmax(fam.high, 0.0), fam.high)
+    if np.all((sc.values >= 0) & (sc.values <= 1) | np.isnan(sc.values)):
+        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
     K = len(pairs)
     if correction == "maxt":
         levels = np.full(K, 2.0 * stats.norm.cdf(fam.critical) - 1.0)
@@ -433,14 +481,19 @@ def pairwise_differences(
             "a": [models[a] for a, _ in pairs],
             "b": [models[b] for _, b in pairs],
             "estimate": est,
-            "low": fam.low,
-            "high": fam.high,
-            "p_value": fam.p_value,
+            "low": low,
+            "high": high,
+            "p_value": np.fmax(fam.p_value, floor),
             "prob_a_better": prob,
             "level": levels,
             "se": fam.se,
-            "p_stepdown": fam.p_stepdown,
-            "p_below_resolution": fam.below_resolution,
+            "p_stepdown": np.fmax(fam.p_stepdown, floor),
+            "p_below_resolution": fam.below_resolution & (floor < 1.0 / (d.shape[0] + 1)),
+            "items_a": n_a,
+            "items_b": n_b,
+            "few_items": np.fmin(n_a, n_b) < FEW_ITEMS,
+            "p_floor": floor,
+            "too_few_items": too_few,
         }
     )
 

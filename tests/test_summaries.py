@@ -148,6 +148,8 @@ def test_leaderboard_rows_and_columns() -> None:
         "mc_error_low",
         "mc_error_high",
         "tied_with_leader",
+        "items",
+        "few_items",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4
