@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
     add_notes,
     check_level,
+    items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -76,12 +78,18 @@ def run(args: argparse.Namespace) -> int:
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
         shown = rows.sort_values("estimate", ascending=False)
-        shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
+        shown = shown.assign(
+            leader=shown["tied_with_leader"].map({True: "≈", False: ""}),
+            items=[items_text(n) for n in shown["items"]],
+        )
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
+        cols += ["items"] if shown["items"].ne("").any() else []
         print(
             shown[cols]
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
     print(legend)  # the table's last column explained, under the table
+    if table["few_items"].any():
+        print(FEW_ITEMS_LEGEND)
     return 0
