@@ -111,9 +111,8 @@ def run(args: argparse.Namespace) -> int:
     print(shown.to_string(index=False))
     if table["too_few_items"].any():
         pairs = ", ".join(
-            f"{a} - {b}" for a, b in table.loc[table["too_few_items"], ["a", "b"]].itertuples(
-                index=False
-            )
+            f"{a} - {b}"
+            for a, b in table.loc[table["too_few_items"], ["a", "b"]].itertuples(index=False)
         )
         print(
             f"too few items to tell: {pairs}: with fewer than {min_items_to_tell(level)} items "

@@ -515,9 +515,7 @@ def _paired_values(
     order, _ = _canonical(bench.tasks)
     for j in order:
         u = units_of(int(j))
-        values[:, :, j] = (
-            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng)
-        )
+        values[:, :, j] = np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng)
     return values
 
 

@@ -317,7 +317,8 @@ def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None
     """The five rank aggregations of METHODS 4, computed inside every replicate.
 
     Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs of the scores, each
-    at least :data:`GEOMETRIC_FLOOR`, one percentage point), ``average_rank`` (rank within each task, average over tasks),
+    at least :data:`GEOMETRIC_FLOOR`, one percentage point), ``average_rank`` (rank within each
+    task, average over tasks),
     ``average_rank_noise`` (as average_rank after adding N(0, 1) percentage-point noise, i.e. sd
     0.01 in proportion units, drawn from ``default_rng(seed)``; ``seed`` defaults to the draws'
     seed, or 0), ``average_rank_bins`` (as average_rank on 1-point bins ``floor(100 x)``; models

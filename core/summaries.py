@@ -269,7 +269,8 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     difference from the group's leader at the test level overlap would approximate (95% at
     83.4%) contains 0, or there are too few items to tell them apart (either has fewer than
     :func:`core.small_samples.min_items_to_tell` items at that level).
-    Rows are in the draws' model order within each group (sort as you need). ``items``: the items behind the model's score in the group (``nan`` when unknown);
+    Rows are in the draws' model order within each group (sort as you need).
+    ``items``: the items behind the model's score in the group (``nan`` when unknown);
     ``few_items``: fewer than :data:`core.small_samples.FEW_ITEMS` (METHODS 2d).
     """
     rows = []

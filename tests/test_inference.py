@@ -151,7 +151,8 @@ def test_no_zero_width_interval_at_k_0_or_n_and_few_items_note() -> None:
     assert (iv.high - iv.low > 0.05).all()
     assert 0 <= iv.low.min() and iv.high.max() <= 1
     assert any(
-        "fewer than 30 items" in note and "m0 (12), m1 (12), m2 (12)" in note for note in draws.notes
+        "fewer than 30 items" in note and "m0 (12), m1 (12), m2 (12)" in note
+        for note in draws.notes
     )
 
 

@@ -83,8 +83,14 @@ def test_compare_normalize_matches_the_normalized_leaderboard(
     the normalized overall scores."""
     models = ["Sup-Rotation-100%", "Sup-Exemplar-100%", "Sup-100%"]
     cmp = run_json(
-        capsys, "compare", "sample:vtab1k", "--models", *models, "--normalize",
-        "--correction", "bonferroni",
+        capsys,
+        "compare",
+        "sample:vtab1k",
+        "--models",
+        *models,
+        "--normalize",
+        "--correction",
+        "bonferroni",
     )
     assert cmp["normalized"] and cmp["normalization"] == "minmax"
     lb = run_json(capsys, "leaderboard", "sample:vtab1k", "--normalize")["rows"]
