@@ -26,6 +26,7 @@ __all__ = [
     "group_items",
     "min_items_to_tell",
     "p_floor",
+    "too_few_with_leader",
 ]
 
 FEW_ITEMS = 30
@@ -73,3 +74,15 @@ def few_items_note(models: Sequence[str], items: np.ndarray) -> str | None:
         f"wide, and with fewer than {min_items_to_tell(0.95)} items no difference can be shown "
         "at 95%."
     )
+
+
+def too_few_with_leader(
+    items: np.ndarray, observed: np.ndarray, test_level: float, higher_is_better: bool = True
+) -> np.ndarray:
+    """``(M,)`` bool: too few items to tell each model from the leader (best ``observed``) at
+    ``test_level``: it or the leader has fewer than :func:`min_items_to_tell` items."""
+    few = np.asarray(items, dtype=float) < min_items_to_tell(test_level)
+    obs = np.asarray(observed, dtype=float) * (1.0 if higher_is_better else -1.0)
+    if np.isnan(obs).all():
+        return np.zeros(len(obs), dtype=bool)
+    return (few | few[int(np.nanargmax(obs))]) & ~np.isnan(obs)

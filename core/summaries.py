@@ -38,7 +38,7 @@ from benchuq.core.leader import overlap_test_level, tied_with_leader
 from benchuq.core.maxt import MaxT, max_t
 from benchuq.core.normalize import normalize
 from benchuq.core.ranks import RANK_METHODS, check_level, nanmean, rank_aggregations, tie_ranks
-from benchuq.core.small_samples import FEW_ITEMS, group_items, min_items_to_tell, p_floor
+from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
 from benchuq.core.validation import check_choice, check_known
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "Scores",
     "family_inference",
     "group_scores",
+    "group_tasks",
     "leaderboard",
     "normalize",
     "pairwise_differences",
@@ -277,9 +278,11 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     for group in ("overall", *draws.category_names):
         sc = group_scores(draws, group)
         iv = percentile_interval(sc, level)
-        items = group_items(draws, _group_tasks(draws, group))
+        items = group_items(draws, group_tasks(draws, group))
         tied = tied_with_leader(sc.values, sc.observed, level, sc.higher_is_better)
-        tied = tied | _too_few_to_tell(items, sc, level)
+        tied = tied | too_few_with_leader(
+            items, sc.observed, overlap_test_level(level), sc.higher_is_better
+        )
         rows.append(
             pd.DataFrame(
                 {
@@ -299,18 +302,7 @@ def leaderboard(draws: Draws, level: float = 0.834) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def _too_few_to_tell(items: np.ndarray, sc: Scores, level: float) -> np.ndarray:
-    """``(M,)`` bool: too few items to tell the model from the leader at the "≈ leader" test
-    level (either has fewer than :func:`core.small_samples.min_items_to_tell`); all models
-    when the leader has."""
-    few = items < min_items_to_tell(overlap_test_level(level))
-    obs = sc.observed if sc.higher_is_better else -sc.observed
-    if np.isnan(obs).all():
-        return np.zeros(len(obs), dtype=bool)
-    return few | few[int(np.nanargmax(obs))] & ~np.isnan(obs)
-
-
-def _group_tasks(draws: Draws, group: Group) -> np.ndarray:
+def group_tasks(draws: Draws, group: Group) -> np.ndarray:
     """Indices of the tasks a group score averages (weights: categories of positive weight)."""
     if isinstance(group, str):
         if group == "overall":
@@ -462,7 +454,7 @@ def pairwise_differences(
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
     fam = family_inference(d, est, level, correction)
-    items = group_items(draws, _group_tasks(draws, group))
+    items = group_items(draws, group_tasks(draws, group))
     n_a, n_b = items[ia], items[ib]
     floor = p_floor(np.fmin(n_a, n_b))
     too_few = floor > 1.0 - level
