@@ -18,6 +18,7 @@ import pandas as pd
 from benchuq.core.leader import overlap_test_level
 from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import RankSets
+from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
 
 CORRECTION_LABELS = {
@@ -70,7 +71,18 @@ def verdicts(
             if correction == "holm"
             else "; " + format_p(row.p_value, bool(row.p_below_resolution), reps)
         )
-        if low > 0:
+        too_few = bool(getattr(row, "too_few_items", False))
+        if too_few:
+            kind, text = (
+                "tie",
+                (
+                    f"Too few items to tell {row.a} and {row.b} apart: they rest on "
+                    f"{row.items_a:.0f} and {row.items_b:.0f} items, and with fewer than "
+                    f"{min_items_to_tell(level)} items no test can reach {100 * level:g}% "
+                    f"({row.a} − {row.b} = {est:.1f} {unit}; {words}: {low:.1f} to {high:.1f})."
+                ),
+            )
+        elif low > 0:
             kind, text = (
                 "a",
                 (

@@ -45,6 +45,9 @@ def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) ->
     for page in ("leaderboard.py", "compare.py", "ranks.py", "table.py"):
         text = _warnings(_page(at, page))
         assert "Few items" in text and "fewer than 30 items" in text, page
+    at = _page(at, "compare.py")
+    said = [e.value for kind in ("markdown", "info", "success", "warning") for e in at.get(kind)]
+    assert any("Too few items to tell" in str(t) for t in said)
     at = _page(at, "leaderboard.py")
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert all(c["layout"]["xaxis"]["range"][1] <= 100 for c in charts)  # no 120% axis
