@@ -168,7 +168,9 @@ def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_se
     page.get_by_test_id("stRadio").filter(has_text="View").get_by_text(
         "Share of draws best"
     ).click()
-    page.get_by_test_id("stPopover").filter(has_text="Share best for slides").wait_for(timeout=60_000)
+    page.get_by_test_id("stPopover").filter(has_text="Share best for slides").wait_for(
+        timeout=60_000
+    )
     wait_idle(page)
     wait_charts(page)
     x, y = line_point(page, 0.85)
