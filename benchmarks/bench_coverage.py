@@ -25,6 +25,7 @@ interval anywhere is counted and printed.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from dataclasses import dataclass
@@ -171,7 +172,7 @@ def calibration(sims: int, reps: int, seed: int) -> list[tuple[str, int, float, 
     shares_a, truth_a = np.array(shares), np.array(truth)
     edges = (0.0, 0.05, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0001)
     out = []
-    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+    for lo, hi in itertools.pairwise(edges):
         inside = (shares_a >= lo) & (shares_a < hi)
         if inside.any():
             label = f"{lo:.2f}-{min(hi, 1.0):.2f}"

@@ -149,7 +149,7 @@ def _level_words(level: float) -> str:
     """Whether ``level`` is this command's default, which differs from the leaderboard's."""
     if level == LEVEL_DEFAULT:
         return (
-            f"this command's default; `benchuq leaderboard` and the app's Leaderboard use 0.834, "
+            "this command's default; `benchuq leaderboard` and the app's Leaderboard use 0.834, "
             "--level 0.834 matches them"
         )
     return f"chosen with --level; this command's default is {LEVEL_DEFAULT:g}"

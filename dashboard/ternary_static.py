@@ -212,7 +212,7 @@ def probability_image(
     if len(pm.categories) == 2:
         subtitle = (
             f"Data: {data}. Bands: each model's share of {pm.reps} draws in which it has the best "
-            "weighted score (share of draws); strip: the model with the largest share, shaded by it."
+            "weighted score; strip: the model with the largest share, shaded by it."
         )
         fig = _probability_line_figure(pm, colors, rgba, handles, title, subtitle, marker)
     else:

@@ -18,8 +18,8 @@ import pandas as pd
 from benchuq.core.leader import overlap_test_level
 from benchuq.core.maxt import format_p
 from benchuq.core.rank_sets import RankSets
-from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.core.small_samples import min_items_to_tell
 
 CORRECTION_LABELS = {
     "maxt": "Simultaneous (max-T)",

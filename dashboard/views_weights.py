@@ -106,7 +106,8 @@ def map_caption(dm: DominanceMap, z: float, rho: str, metric: str, level_text: s
 
 
 def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> pd.DataFrame:
-    """Return the leaderboard at one weighting: score, normal interval and the share of draws in which each is best, best first."""
+    """Return the leaderboard at one weighting: score, normal interval and the share of draws
+    in which each model is best, best first."""
     table = pd.DataFrame(
         {
             "model": ws.models,
