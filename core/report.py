@@ -362,15 +362,17 @@ def findings(
     sc = summaries.group_scores(draws, group)
     iv = summaries.percentile_interval(sc, level)
     items = group_items(draws, summaries.group_tasks(draws, group))
-    tied = tied_with_leader(sc.values, sc.observed, level, sc.higher_is_better)
-    tied |= too_few_with_leader(items, sc.observed, overlap_test_level(level), sc.higher_is_better)
+    tied_mask = tied_with_leader(sc.values, sc.observed, level, sc.higher_is_better)
+    tied_mask |= too_few_with_leader(
+        items, sc.observed, overlap_test_level(level), sc.higher_is_better
+    )
     table = pd.DataFrame(
         {
             "model": list(draws.models),
             "estimate": iv.estimate,
             "low": iv.low,
             "high": iv.high,
-            "tied_with_leader": tied,
+            "tied_with_leader": tied_mask,
             "items": items,
             "few_items": items < FEW_ITEMS,
         }
