@@ -420,7 +420,7 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
 
 
 def _task_draws(
-    units: _Units, w: float, pooled: np.ndarray, rng: np.random.Generator
+    units: _Units, w: float, pooled: np.ndarray, rng: np.random.Generator, inverse: np.ndarray
 ) -> np.ndarray:
     """``(reps, M)`` draws of one task's model means (METHODS 2), in chunks of replicates.
 
@@ -429,7 +429,8 @@ def _task_draws(
     draws are paired), the pseudo-unit's value per model ``low`` or ``high`` with probability 1/2
     each; a model's draw is its weighted mean over the units it answered and the pseudo-unit.
     A small task adds the second pseudo-unit, valued ``high`` with the probability ``pooled``
-    ``(reps, M)`` (the models' pooled accuracy draws), else ``low``.
+    ``(reps, M)`` (the models' pooled accuracy draws), else ``low``. Per-model random numbers
+    are drawn in model-name order (``inverse`` maps them to the given order).
     """
     U, M = units.V.shape
     reps = len(pooled)
@@ -440,13 +441,13 @@ def _task_draws(
         stop = min(reps, start + chunk)
         G = rng.standard_gamma(units.alpha, size=(stop - start, U))
         g = rng.standard_gamma(w, size=(stop - start, 1)) * units.size
-        up = rng.random((stop - start, M)) < 0.5
+        up = rng.random((stop - start, M))[:, inverse] < 0.5
         pseudo = np.where(up, units.high, units.low)
         num = G @ units.V + g * pseudo
         den = (G @ units.A[:, :1] if units.A_shared else G @ units.A) + g
         if units.small > 0:
             g2 = rng.standard_gamma(units.small, size=(stop - start, 1)) * units.size
-            hit = rng.random((stop - start, M)) < pooled[start:stop]
+            hit = rng.random((stop - start, M))[:, inverse] < pooled[start:stop]
             num = num + g2 * np.where(hit, units.high, units.low)
             den = den + g2
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -515,7 +516,9 @@ def _paired_values(
     order, _ = _canonical(bench.tasks)
     for j in order:
         u = units_of(int(j))
-        values[:, :, j] = np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng)
+        values[:, :, j] = (
+            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng, im)
+        )
     return values
 
 
