@@ -36,10 +36,10 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, ItemTask
-from benchuq.core.leader import tied_with_leader
+from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import group_scores, pairwise_differences, percentile_interval
+from benchuq.core.summaries.leader import tied_with_leader
 
 GRID_N = (1, 2, 5, 10, 30, 100, 300, 1000)
 GRID_P = (0.5, 0.8, 0.9, 0.95, 0.99, 0.999)

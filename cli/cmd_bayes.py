@@ -16,13 +16,12 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, SEED
 
 if TYPE_CHECKING:
-    from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.methods.bayes.model import BayesFit
 
-__all__ = ["LEVEL_DEFAULT", "register", "run"]
-
-LEVEL_DEFAULT = 0.95  # stated in the output: other commands differ (leaderboard 0.834)
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,13 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_bayes_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
     p.add_argument(
         "--level",
         type=float,
-        default=LEVEL_DEFAULT,
-        help=f"credible level (0-1); default {LEVEL_DEFAULT:g} (`benchuq leaderboard` defaults to "
-        "0.834, whose overlap approximates a 5%% test; pass --level 0.834 to match it)",
+        default=COMPARISON_LEVEL,
+        help=f"credible level (0-1); default {COMPARISON_LEVEL:g} (`benchuq leaderboard` defaults "
+        f"to {LEVEL:g}, whose overlap approximates a 5%% test; --level {LEVEL:g} matches it)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
@@ -58,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
-    from benchuq.core.bayes.priors import format_prior_specs
+    from benchuq.core.methods.bayes.priors import format_prior_specs
     from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "method": draws.method,
                 "level": level,
-                "level_default": LEVEL_DEFAULT,
+                "level_default": COMPARISON_LEVEL,
                 "interval": args.interval,
                 "settings": {
                     "chains": result.chains,
@@ -127,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         print(
             shown[["model", "estimate", "low", "high"]].to_string(
                 index=False, float_format=lambda v: f"{v:.4f}"
@@ -147,9 +146,9 @@ def _acceptance_min(result: BayesFit) -> float | None:
 
 def _level_words(level: float) -> str:
     """Whether ``level`` is this command's default, which differs from the leaderboard's."""
-    if level == LEVEL_DEFAULT:
+    if level == COMPARISON_LEVEL:
         return (
-            "this command's default; `benchuq leaderboard` and the app's Leaderboard use 0.834, "
-            "--level 0.834 matches them"
+            f"this command's default; `benchuq leaderboard` and the app's Leaderboard use "
+            f"{LEVEL:g}, --level {LEVEL:g} matches them"
         )
-    return f"chosen with --level; this command's default is {LEVEL_DEFAULT:g}"
+    return f"chosen with --level; this command's default is {COMPARISON_LEVEL:g}"

@@ -26,9 +26,10 @@ from benchuq.cli.common import (
     read_file,
 )
 from benchuq.core.data import DataError
+from benchuq.core.defaults import SEED
 
 if TYPE_CHECKING:
-    from benchuq.core.subgroups.estimates import Units
+    from benchuq.core.analyses.subgroups.estimates import Units
 
 __all__ = ["read_units", "register", "run"]
 
@@ -96,19 +97,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="fit f on one half of the units to predict the other (default on; --no-crossfit "
         "fits f on all units, as R's ebci does)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the cross-fitting split")
+    p.add_argument("--seed", type=int, default=SEED, help="seed of the cross-fitting split")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
 
 def read_units(args: argparse.Namespace) -> Units:
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
-    from benchuq.core.readers.loaders import resolve
-    from benchuq.core.subgroups.estimates import (
+    from benchuq.core.analyses.subgroups.estimates import (
         is_unit_table,
         units_from_benchmark,
         units_from_table,
     )
+    from benchuq.core.reading.loaders import resolve
 
     path = Path(args.data[0])
     if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
@@ -138,8 +139,8 @@ def read_units(args: argparse.Namespace) -> Units:
 
 def run(args: argparse.Namespace) -> int:
     """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
-    from benchuq.core.subgroups.ebci import parse_kappa
-    from benchuq.core.subgroups.estimates import analyze
+    from benchuq.core.analyses.subgroups.ebci import parse_kappa
+    from benchuq.core.analyses.subgroups.estimates import analyze
 
     level = _level(args)
     kappa = parse_kappa(args.kappa)

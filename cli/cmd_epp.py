@@ -14,6 +14,7 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 __all__ = ["METHOD_LABELS", "register", "run"]
 
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "units (sum 0), win probabilities, Wald tests and a deviance goodness-of-fit test.",
     )
     add_data_arguments(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--rounds", default="tasks", choices=("tasks", "items"), help="what one match round is"
     )
@@ -46,14 +47,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bootstrap: resample rounds",
     )
     p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--seed", type=int, default=SEED, help="bootstrap seed")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the EPP leaderboard and its goodness of fit (or JSON); returns the exit code."""
-    from benchuq.core.epp import epp
+    from benchuq.core.analyses.epp import epp
 
     level = check_level(args.level)
     bench = load_benchmark(args)

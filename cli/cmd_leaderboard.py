@@ -17,6 +17,7 @@ from benchuq.cli.common import (
     maybe_normalize,
     print_json,
 )
+from benchuq.core.defaults import LEVEL
 
 __all__ = ["register", "run"]
 
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
     add_normalize_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -42,8 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
-    from benchuq.core.leader import overlap_test_level
     from benchuq.core.summaries import leaderboard
+    from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         shown = shown.assign(
             leader=shown["tied_with_leader"].map({True: "≈", False: ""}),
             items=[items_text(n) for n in shown["items"]],

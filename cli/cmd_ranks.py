@@ -22,6 +22,7 @@ from benchuq.cli.common import (
     maybe_normalize,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
 
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p)
     add_method_arguments(p)
     add_normalize_arguments(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--weights",
         default=None,
@@ -81,9 +82,9 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
-    from benchuq.core.rank_sets import rank_set_sentences, rank_sets
     from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
+    from benchuq.core.summaries.rank_sets import rank_set_sentences, rank_sets
 
     level = check_level(args.level)
     bench = load_benchmark(args)

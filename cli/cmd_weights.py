@@ -22,7 +22,7 @@ from benchuq.cli.common import (
     print_json,
 )
 from benchuq.core.data import Benchmark
-from benchuq.core.dominance import (
+from benchuq.core.summaries.dominance import (
     CategoryMoments,
     DominanceMap,
     dominance_map,

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, ItemTask
+from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.small_samples import min_items_to_tell, p_floor
 from benchuq.core.summaries import leaderboard, pairwise_differences
 
