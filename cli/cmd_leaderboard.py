@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             items=[items_text(n) for n in shown["items"]],
         )
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
-        cols += ["items"] if shown["items"].ne("").any() else []
+        cols += ["items"] if table["few_items"].any() else []  # shown when some are few
         print(
             shown[cols]
             .rename(columns={"leader": "≈ leader"})
