@@ -97,3 +97,12 @@ def test_compare_normalize_matches_the_normalized_leaderboard(
     score = {r["model"]: r["estimate"] for r in lb if r["group"] == "overall"}
     for r in cmp["rows"]:
         assert r["estimate"] == pytest.approx(score[r["a"]] - score[r["b"]])
+
+
+def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
+    """Before #29 the report said "11 of 15 pairs differ with 95% confidence" on 2 items a task."""
+    out = tmp_path / "helm.html"
+    assert main(["report", HELM, "-o", str(out), "--reps", "300"]) == 0
+    doc = out.read_text(encoding="utf-8")
+    assert "Too few items to tell" in doc and "rests on 4 items" in doc
+    assert "pairs differ" not in doc and "Few items" in doc
