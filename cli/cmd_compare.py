@@ -13,6 +13,7 @@ from benchuq.cli.common import (
     add_normalize_arguments,
     check_level,
     check_pairwise,
+    headline_of,
     items_text,
     load_benchmark,
     make_draws,
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from benchuq.cli.common import UsageError
     from benchuq.core.small_samples import min_items_to_tell
     from benchuq.core.summaries import pairwise_differences
+    from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.maxt import format_p
 
     level = check_level(args.level)
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 "reps": draws.reps,
                 "seed": draws.seed,
                 "p_resolution": 1.0 / (draws.reps + 1),
+                "overall": headline_of(args, bench).describe(),
                 "normalized": bool(args.normalize),
                 "normalization": args.normalize_mode if args.normalize else None,
                 "rows": table.to_dict(orient="records"),
@@ -90,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, {scale}")
+    print(f"overall = {overall_label(draws)}")
     shown = pd.DataFrame(
         {
             "a": table["a"],

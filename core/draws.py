@@ -8,8 +8,12 @@ how the draws were made. Every summary, rank, dominance map and chart is a funct
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from benchuq.core.summaries.headline import Headline
 
 __all__ = ["Draws"]
 
@@ -41,6 +45,9 @@ class Draws:
         ``(M, T)`` items behind each model's task score (0 where it has none), or ``None`` when
         the data carry no item counts (estimates with standard errors); read by
         :mod:`core.small_samples` to flag results resting on few items.
+    headline
+        the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
+        over all tasks). Attach it with :meth:`with_headline`.
     """
 
     values: np.ndarray
@@ -54,6 +61,7 @@ class Draws:
     seed: int | None = None
     notes: tuple[str, ...] = ()
     items: np.ndarray | None = None
+    headline: Headline | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -103,6 +111,10 @@ class Draws:
             models=tuple(models),
             items=None if self.items is None else self.items[at, :],
         )
+
+    def with_headline(self, headline: Headline | None) -> Draws:
+        """The same draws with "overall" standing for ``headline`` (no copy of the arrays)."""
+        return replace(self, headline=headline)
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
         """Transformed draws (e.g. normalized), keeping labels and provenance."""
