@@ -16,7 +16,7 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, SEED
 
 if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
@@ -39,7 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_bayes_arguments(p)
     p.add_argument("--seed", type=int, default=SEED, help="random seed")
     p.add_argument(
-        "--level", type=float, default=COMPARISON_LEVEL, help="credible level (0-1), 0.95"
+        "--level",
+        type=float,
+        default=COMPARISON_LEVEL,
+        help=f"credible level (0-1); default {COMPARISON_LEVEL:g} (`benchuq leaderboard` defaults "
+        f"to {LEVEL:g}, whose overlap approximates a 5%% test; --level {LEVEL:g} matches it)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
@@ -71,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "method": draws.method,
                 "level": level,
+                "level_default": COMPARISON_LEVEL,
                 "interval": args.interval,
                 "settings": {
                     "chains": result.chains,
@@ -81,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
                 },
                 "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
                 "prior_specs": format_prior_specs(priors),
-                "rows": table[["model", "group", "estimate", "low", "high"]].to_dict("records"),
+                "rows": table[
+                    ["model", "group", "estimate", "low", "high", "items", "few_items"]
+                ].to_dict("records"),
                 "diagnostics": {
                     "rhat_max": result.rhat_max,
                     "ess_bulk_min": result.ess_bulk_min,
@@ -109,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(
         f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
-        f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals; "
-        "estimate = posterior mean"
+        f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "
+        f"({_level_words(level)}); estimate = posterior mean"
     )
     print(
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
@@ -135,3 +142,13 @@ def _acceptance_min(result: BayesFit) -> float | None:
     if acc is None or np.isnan(acc).all():
         return None
     return float(np.nanmin(acc))
+
+
+def _level_words(level: float) -> str:
+    """Whether ``level`` is this command's default, which differs from the leaderboard's."""
+    if level == COMPARISON_LEVEL:
+        return (
+            f"this command's default; `benchuq leaderboard` and the app's Leaderboard use "
+            f"{LEVEL:g}, --level {LEVEL:g} matches them"
+        )
+    return f"chosen with --level; this command's default is {COMPARISON_LEVEL:g}"

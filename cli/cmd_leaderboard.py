@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
     add_notes,
     check_level,
     headline_of,
+    items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -84,14 +86,20 @@ def run(args: argparse.Namespace) -> int:
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]" + (f" {headline.label}" if group == "overall" else ""))
         shown = rows  # best first, ties by name (core.summaries.leaderboard)
-        shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
+        shown = shown.assign(
+            leader=shown["tied_with_leader"].map({True: "≈", False: ""}),
+            items=[items_text(n) for n in shown["items"]],
+        )
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
+        cols += ["items"] if table["few_items"].any() else []  # shown when some are few
         print(
             shown[cols]
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
     print(legend)  # the table's last column explained, under the table
+    if table["few_items"].any():
+        print(FEW_ITEMS_LEGEND)
     return 0
 
 

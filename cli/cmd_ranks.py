@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     UsageError,
     add_data_arguments,
     add_method_arguments,
@@ -16,6 +17,7 @@ from benchuq.cli.common import (
     check_level,
     check_pairwise,
     headline_of,
+    items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -81,6 +83,7 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
+    from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
     from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.rank_sets import rank_set_sentences, rank_sets
@@ -95,6 +98,11 @@ def run(args: argparse.Namespace) -> int:
     probs = rank_probabilities(draws, group=group)
     sc = group_scores(draws, group)
     sets = rank_sets(sc.values, sc.observed, draws.models, level, sc.higher_is_better, sc.label)
+    items = group_items(draws)
+    table = table.assign(
+        items=table["model"].map(dict(zip(draws.models, items, strict=True))),
+        few_items=table["model"].map(dict(zip(draws.models, items < FEW_ITEMS, strict=True))),
+    )
     if args.json:
         print_json(
             {
@@ -130,4 +138,8 @@ def run(args: argparse.Namespace) -> int:
     print(sets.table().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in rank_set_sentences(sets):
         print(sentence)
+    if (items < FEW_ITEMS).any():
+        few = [f"{m}: {items_text(n)}" for m, n in zip(draws.models, items, strict=True)]
+        print("\nitems: " + "; ".join(f for f, n in zip(few, items, strict=True) if n < FEW_ITEMS))
+        print(FEW_ITEMS_LEGEND)
     return 0

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from benchuq.core.summaries.headline import Headline
 
 __all__ = [
+    "FEW_ITEMS_LEGEND",
     "FORMATS",
     "UsageError",
     "add_bayes_arguments",
@@ -33,6 +34,7 @@ __all__ = [
     "check_pairwise",
     "fit_bayes",
     "headline_of",
+    "items_text",
     "load_benchmark",
     "make_draws",
     "print_json",
@@ -407,3 +409,21 @@ def print_json(payload: dict[str, Any]) -> None:
     """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+FEW_ITEMS_LEGEND = (
+    "items: the items behind each score; 'few' marks fewer than 30 (wide intervals), 'too few "
+    "to tell' fewer than 6, with which no difference can be shown at 95% (METHODS 2d)."
+)
+
+
+def items_text(n: float) -> str:
+    """An ``items`` cell for a table: the count, marked 'few' below 30 and 'too few to tell'
+    below the 95% floor (empty where the data carry no item counts)."""
+    from benchuq.core.small_samples import FEW_ITEMS, min_items_to_tell
+
+    if math.isnan(n):
+        return ""
+    if n < min_items_to_tell(0.95):
+        return f"{n:.0f} (too few to tell)"
+    return f"{n:.0f} (few)" if n < FEW_ITEMS else f"{n:.0f}"

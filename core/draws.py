@@ -41,6 +41,10 @@ class Draws:
         the seed that made the draws (``None`` if not seeded).
     notes
         caveats to show next to results (e.g. "normal approximation").
+    items
+        ``(M, T)`` items behind each model's task score (0 where it has none), or ``None`` when
+        the data carry no item counts (estimates with standard errors); read by
+        :mod:`core.small_samples` to flag results resting on few items.
     headline
         the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
         over all tasks). Attach it with :meth:`with_headline`.
@@ -56,16 +60,20 @@ class Draws:
     paired: bool
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    items: np.ndarray | None = None
     headline: Headline | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
         if self.observed.shape != (M, T):
             raise ValueError(f"observed has shape {self.observed.shape}, expected {(M, T)}")
+        if self.items is not None and np.shape(self.items) != (M, T):
+            raise ValueError(f"items has shape {np.shape(self.items)}, expected {(M, T)}")
         if len(self.models) != M or len(self.tasks) != T or len(self.categories) != T:
             raise ValueError("labels do not match the draws' shape")
-        for a in (self.values, self.observed):
-            a.setflags(write=False)
+        for a in (self.values, self.observed, self.items):
+            if a is not None:
+                a.setflags(write=False)
 
     @property
     def reps(self) -> int:
@@ -101,6 +109,7 @@ class Draws:
             values=self.values[:, at, :],
             observed=self.observed[at, :],
             models=tuple(models),
+            items=None if self.items is None else self.items[at, :],
         )
 
     def with_headline(self, headline: Headline | None) -> Draws:

@@ -32,6 +32,13 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.reading.notes import summarize
+from benchuq.core.small_samples import (
+    FEW_ITEMS,
+    cell_items,
+    group_items,
+    min_items_to_tell,
+    too_few_with_leader,
+)
 from benchuq.core.summaries.dominance import (
     DominanceMap,
     dominance_map,
@@ -54,7 +61,7 @@ __all__ = [
     "small_tasks",
 ]
 
-SMALL_N = 30  # tasks with fewer items than this get a caveat
+SMALL_N = FEW_ITEMS  # tasks with fewer items than this get a caveat
 WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
 
 
@@ -133,10 +140,11 @@ def _pct(p: float) -> str:
 
 
 def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
-    """Tasks where some model has fewer than ``limit`` items (none without counts)."""
-    if bench.n is None:
+    """Tasks where some model has fewer than ``limit`` items (none without item counts)."""
+    cells = cell_items(bench)
+    if cells is None:
         return ()
-    n = np.where(np.isnan(bench.estimate), np.inf, np.asarray(bench.n, dtype=float))
+    n = np.where(np.isnan(bench.estimate), np.inf, cells)
     return tuple(t for t, m in zip(bench.tasks, n.min(axis=0), strict=True) if m < limit)
 
 
@@ -148,8 +156,9 @@ def model_flags(
     that have not converged (a Bayesian fit's ``diagnostics`` with ``rhat`` above ``rhat``)."""
     out: dict[str, list[str]] = {m: [] for m in bench.models}
     missing = np.isnan(bench.estimate)
-    if bench.n is not None:
-        small = (np.asarray(bench.n, dtype=float) < SMALL_N) & ~missing
+    cells = cell_items(bench)
+    if cells is not None:
+        small = (cells < SMALL_N) & ~missing
         for m, k in zip(bench.models, small.sum(axis=1), strict=True):
             if k:
                 out[m].append(f"{k} task{'s' if k > 1 else ''} < {SMALL_N} items")
@@ -208,6 +217,7 @@ def _lead_sentences(
     scale: float,
     suffix: str,
     alone: bool,
+    leader_items: float = np.nan,
 ) -> list[str]:
     q = f"{100 * overlap_test_level(level):.0f}%"
     score = (
@@ -216,6 +226,14 @@ def _lead_sentences(
     )
     if alone:
         return [f"{leader} scores {score}; it is the only model, so there is no ranking."]
+    floor = min_items_to_tell(overlap_test_level(level))
+    if leader_items < floor:
+        return [
+            f"Too few items to tell: {leader} has the highest score, {score}, but it rests on "
+            f"{leader_items:.0f} items, and with fewer than {floor} items no difference from "
+            f"another model can be shown at {q} (an exact test of n paired items cannot give a "
+            "p-value below 2^(1 - n))."
+        ]
     if not tied:
         return [
             f"{leader} leads with {score}.",
@@ -234,6 +252,12 @@ def _pairs_sentence(diffs: pd.DataFrame, level: float) -> str:
     if diffs.empty:
         return ""
     k = len(pd.unique(diffs[["a", "b"]].to_numpy().ravel()))
+    if "too_few_items" in diffs and diffs["too_few_items"].all():
+        return (
+            f"Among the top {k} models, there are too few items to tell any pair apart: with "
+            f"fewer than {min_items_to_tell(level)} items no difference can be shown with "
+            f"{100 * level:g}% confidence."
+        )
     differ = [
         f"{r.a} > {r.b}" if r.low > 0 else f"{r.b} > {r.a}"
         for r in diffs.itertuples()
@@ -352,19 +376,26 @@ def findings(
     """
     sc = summaries.group_scores(draws, group)
     iv = summaries.percentile_interval(sc, level)
+    items = group_items(draws, summaries.group_tasks(draws, group))
+    tied_mask = tied_with_leader(
+        sc.values,
+        sc.observed,
+        level,
+        sc.higher_is_better,
+        present=summaries.task_presence(draws, group),
+    )
+    tied_mask |= too_few_with_leader(
+        items, sc.observed, overlap_test_level(level), sc.higher_is_better
+    )
     table = pd.DataFrame(
         {
             "model": list(draws.models),
             "estimate": iv.estimate,
             "low": iv.low,
             "high": iv.high,
-            "tied_with_leader": tied_with_leader(
-                sc.values,
-                sc.observed,
-                level,
-                sc.higher_is_better,
-                present=summaries.task_presence(draws, group),
-            ),
+            "tied_with_leader": tied_mask,
+            "items": items,
+            "few_items": items < FEW_ITEMS,
         }
     )
     table = table.dropna(subset=["estimate"])
@@ -392,7 +423,14 @@ def findings(
         else None
     )
     headline = _lead_sentences(
-        leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
+        leader,
+        tied,
+        table.iloc[0],
+        level,
+        scale,
+        suffix,
+        alone=len(table) < 2,
+        leader_items=float(table["items"].iloc[0]),
     )
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
     apart = _apart_from_leader(draws, group, leader)
@@ -421,7 +459,8 @@ def findings(
         headline += rank_set_sentences(sets)
     headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
-    headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
+    if not float(table["items"].iloc[0]) < min_items_to_tell(overlap_test_level(level)):
+        headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),

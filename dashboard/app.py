@@ -51,6 +51,7 @@ def main() -> None:
     context.store(ctx)
     controls.show_notices()
     data_notes.pointer(ctx, pages["data.py"], nav)
+    data_notes.few_items(ctx)  # every page: results resting on few items (#29)
     st.session_state[export.PAGE_KEY] = nav.title  # for the exported charts' subtitles
     if first_visit and nav.url_path == pages[PAGES[0][0]].url_path:  # explains itself
         landing.intro(ctx, pages["data.py"], pages["report.py"])

@@ -128,6 +128,8 @@ def display_table(
             "≈ leader": table["tied"],
         }
     )
+    if "items" in table and table["items"].notna().any():
+        out["items"] = table["items"]
     if flags:
         out["note"] = [flags.get(m, "") for m in table["model"]]
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
@@ -61,7 +62,18 @@ def verdicts(
             if correction == "holm"
             else "; " + format_p(row.p_value, bool(row.p_below_resolution), reps)
         )
-        if low > 0:
+        too_few = bool(getattr(row, "too_few_items", False))
+        if too_few:
+            kind, text = (
+                "tie",
+                (
+                    f"Too few items to tell {row.a} and {row.b} apart: they rest on "
+                    f"{row.items_a:.0f} and {row.items_b:.0f} items, and with fewer than "
+                    f"{min_items_to_tell(level)} items no test can reach {100 * level:g}% "
+                    f"({row.a} − {row.b} = {est:.1f} {unit}; {words}: {low:.1f} to {high:.1f})."
+                ),
+            )
+        elif low > 0:
             kind, text = (
                 "a",
                 (

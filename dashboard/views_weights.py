@@ -20,7 +20,7 @@ from benchuq.core.summaries.dominance import (
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
 
-VIEWS = {"se": "SE rule", "prob": "Probability of best", "both": "Both, side by side"}
+VIEWS = {"se": "SE rule", "prob": "Share of draws best", "both": "Both, side by side"}
 RESOLUTIONS = (20, 50, 100, 150, 200)
 REDUCE_LABELS = {"pick": "picking (others weight 0)", "merge": "merging"}
 #: Merge groups as they travel in the link ("0" = left out) and as they are shown.
@@ -106,7 +106,8 @@ def map_caption(dm: DominanceMap, z: float, rho: str, metric: str, level_text: s
 
 
 def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> pd.DataFrame:
-    """Return the leaderboard at one weighting: score, normal interval and P(best), best first."""
+    """Return the leaderboard at one weighting: score, normal interval and the share of draws
+    in which each model is best, best first."""
     table = pd.DataFrame(
         {
             "model": ws.models,
@@ -115,7 +116,9 @@ def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> 
             "high": ws.high * scale,
         }
     )
-    table["P(best)"] = [best.probability[0, best.models.index(m)] for m in ws.models]
+    table["share of draws ranked first"] = [
+        best.probability[0, best.models.index(m)] for m in ws.models
+    ]
     return table
 
 

@@ -78,7 +78,7 @@ def set_weights_from_click(
 
 
 def weighted_scores_table(table: pd.DataFrame) -> None:
-    """Task weights: the leaderboard at one weighting, P(best) as a bar."""
+    """Task weights: the leaderboard at one weighting, the share of draws best as a bar."""
     numbers = {
         c: st.column_config.NumberColumn(format="%.2f", width="small")
         for c in ("score", "low", "high")
@@ -89,7 +89,9 @@ def weighted_scores_table(table: pd.DataFrame) -> None:
         column_config={
             "model": st.column_config.TextColumn(width="medium"),
             **numbers,
-            "P(best)": st.column_config.ProgressColumn(format="percent", min_value=0, max_value=1),
+            "share of draws ranked first": st.column_config.ProgressColumn(
+                format="percent", min_value=0, max_value=1
+            ),
         },
     )
 
@@ -108,7 +110,7 @@ def slides_downloads(
     if pm is not None:
         maps.append(
             (
-                "P(best)",
+                "Share best",
                 "weights_pbest",
                 lambda f: probability_image(pm, colors, f, data=data, marker=marker),
             )

@@ -69,11 +69,12 @@ with guard("The rank analysis"):
     st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
     download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
 
-    st.subheader("Rank probabilities at the current weights")
+    st.subheader("Share of draws at each rank, at the current weights")
     st.caption(
-        "P(rank = r) for the weighted score S(w) with weights "
+        "Share of draws in which each model has rank r, for the weighted score S(w) with weights "
         + weights_text(draws_all.category_names, w)
-        + " (change them in the sidebar)."
+        + " (change them in the sidebar). A share of draws, not a calibrated probability: "
+        "shares above 60% are 7-10 points too high in simulation (METHODS 4)."
     )
     prob = cache.rank_probabilities(ctx.draws_key, models, tuple(float(x) for x in w), draws_all)
     fig = rank_probability_figure(prob, models, ctx.figure_options())

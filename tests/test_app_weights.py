@@ -65,9 +65,9 @@ def test_default_map_table_and_caption(make_app) -> None:
     assert "rho = **0.00 is assumed**" in text and "z = 2.00" in text
     (table,) = at.dataframe
     df = table.value
-    assert list(df.columns) == ["model", "score", "low", "high", "P(best)"]
+    assert list(df.columns) == ["model", "score", "low", "high", "share of draws ranked first"]
     assert len(df) == 16 and df["score"].is_monotonic_decreasing
-    assert abs(df["P(best)"].sum() - 1) < 1e-9
+    assert abs(df["share of draws ranked first"].sum() - 1) < 1e-9
     marker = fig["data"][-1]
     assert marker["name"].startswith("current weights")
     np.testing.assert_allclose([marker["a"][0], marker["b"][0], marker["c"][0]], 1 / 3)
@@ -111,11 +111,11 @@ def test_view_resolution_and_metric(make_app) -> None:
     assert hover_points(charts(at)[0]) == 231
     at.radio(key="weights_view").set_value("prob").run()
     (fig,) = charts(at)
-    assert any(str(t.get("name", "")).startswith("P(best) 95%") for t in fig["data"])
+    assert any(str(t.get("name", "")).startswith("first in 95%") for t in fig["data"])
     at.radio(key="weights_view").set_value("both").run()
     assert len(charts(at)) == 2
     labels = [b.proto.label for b in at.get("download_button")]
-    assert "P(best) PDF" in labels and "SE map PNG" in labels
+    assert "Share best PDF" in labels and "SE map PNG" in labels
     at.radio(key="metric").set_value("normalized").run()
     assert not at.exception and not at.error
     assert "Metric: normalized" in caption_text(at)
@@ -146,10 +146,10 @@ def items_csv(seed: int = 0) -> bytes:
     out = io.StringIO()
     out.write("model,task,category,item,score\n")
     for j, cat in enumerate(("alpha", "alpha", "beta", "beta", "gamma", "gamma")):
-        ease = rng.normal(scale=3.0, size=150)  # items differ a lot: strong pairing
+        ease = rng.normal(scale=3.0, size=400)  # items differ a lot: strong pairing
         for m, skill in (("m1", 0.9), ("m2", 0.5), ("m3", -0.5)):
             p = 1 / (1 + np.exp(-(ease + skill)))
-            for item, y in enumerate(rng.random(150) < p):
+            for item, y in enumerate(rng.random(400) < p):
                 out.write(f"{m},task{j},{cat},i{item},{int(y)}\n")
     return out.getvalue().encode()
 
@@ -190,16 +190,16 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
     assert "click a point of the line to use its weights" in caption_text(at)
     assert "natural 50%, structured 50%" in caption_text(at)  # sidebar weights on the map
     labels = [b.proto.label for b in at.get("download_button")]
-    assert not any(x.startswith("P(best)") for x in labels)  # SE view: no P(best) map computed
+    assert not any(x.startswith("Share best") for x in labels)  # SE view: no such map computed
     at.radio(key="weights_view").set_value("prob").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     (fig,) = charts(at)
-    assert fig["layout"]["yaxis"]["title"]["text"] == "P(best)"
+    assert fig["layout"]["yaxis"]["title"]["text"] == "share of draws ranked first"
     labels = [b.proto.label for b in at.get("download_button")]
-    assert [x for x in labels if x.startswith("P(best)")] == [
-        "P(best) PNG",
-        "P(best) SVG",
-        "P(best) PDF",
+    assert [x for x in labels if x.startswith("Share best")] == [
+        "Share best PNG",
+        "Share best SVG",
+        "Share best PDF",
     ]
     at.radio(key="weights_view").set_value("both").run()
     assert not at.exception and not at.error

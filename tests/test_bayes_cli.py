@@ -20,6 +20,7 @@ def test_bayes_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "bayes", "sample:toy", *FAST, "--seed", "4")
     assert out["method"] == "Bayesian hierarchical (parameter)"
     assert out["level"] == 0.95 and out["interval"] == "parameter"
+    assert out["level_default"] == 0.95  # stated: the leaderboard's default is 0.834
     assert out["settings"] == {
         "chains": 2,
         "draws": 150,
@@ -29,7 +30,7 @@ def test_bayes_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     }
     assert {r["group"] for r in out["rows"]} >= {"overall"}
     for row in out["rows"]:
-        assert set(row) == {"model", "group", "estimate", "low", "high"}
+        assert set(row) == {"model", "group", "estimate", "low", "high", "items", "few_items"}
         assert 0 <= row["low"] <= row["estimate"] <= row["high"] <= 1
     diag = out["diagnostics"]
     assert {"rhat_max", "ess_bulk_min", "ess_tail_min", "warnings"} <= diag.keys()
@@ -123,3 +124,10 @@ def test_sampler_flag_picks_gibbs(capsys: pytest.CaptureFixture[str]) -> None:
     est = {r["model"]: r["estimate"] for r in out["rows"] if r["group"] == "overall"}
     est_i = {r["model"]: r["estimate"] for r in imh["rows"] if r["group"] == "overall"}
     assert all(abs(est[m] - est_i[m]) < 0.03 for m in est)
+
+
+def test_bayes_states_its_default_level(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bayes", "sample:toy", *FAST]) == 0
+    assert "0.95 credible intervals (this command's default;" in capsys.readouterr().out
+    assert main(["bayes", "sample:toy", *FAST, "--level", "0.834"]) == 0
+    assert "chosen with --level; this command's default is 0.95" in capsys.readouterr().out

@@ -199,26 +199,35 @@ def _with_missing(y: np.ndarray, share: float, rng: np.random.Generator) -> np.n
     return y
 
 
-@pytest.mark.parametrize("z", [boot.POISSON_Z, 0.0, 50.0])
-def test_pattern_compression_has_the_naive_distribution(
-    z: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Pattern-compressed multinomial == resampling item indices (METHODS 2), incl. missing.
+def naive_dirichlet(bench: Benchmark, reps: int, rng: np.random.Generator) -> np.ndarray:
+    """Reference for tasks of >= 30 items without clusters: one Gamma(nu / n) weight per item
+    (``nu = n - 3``) and one Gamma(w_j) pseudo-item valued 0 or 1 with probability 1/2 per model
+    (METHODS 2), nan-weighted means per model."""
+    sizes = np.array([it.shape[1] for it in bench.item_tasks], dtype=float)
+    out = np.empty((reps, *bench.shape))
+    for j, it in enumerate(bench.item_tasks):
+        y = it.scores
+        n = y.shape[1]
+        G = rng.standard_gamma((n - 3) / n, size=(reps, n))
+        g = rng.standard_gamma(sizes[j] / sizes.sum(), size=(reps, 1))
+        u = rng.random((reps, y.shape[0])) < 0.5
+        ans = ~np.isnan(y)
+        num = G @ np.where(ans, y, 0.0).T + g * u
+        out[:, :, j] = num / (G @ ans.T.astype(float) + g)
+    return out
 
-    ``z = 0``: Poisson totals exceed n in about half the replicates (redrawn); ``z = 50``: theta
-    = 1/2, about half the items are topped up by index draws. Both paths must be exact."""
-    monkeypatch.setattr(boot, "POISSON_Z", z)
+
+def test_pattern_compression_has_the_per_item_distribution() -> None:
+    """Pattern-compressed Dirichlet weights == one gamma weight per item (the aggregation
+    property of the Dirichlet, METHODS 2), incl. missing scores."""
     rng = np.random.default_rng(11)
     p = np.array([0.55, 0.6, 0.8, 0.3])
-    # one task with many small patterns (light path), one with few big ones (heavy path)
     y1 = _with_missing(correlated_binary(p, 300, 0.3, rng), 0.05, rng)
     y2 = correlated_binary(p[:2].repeat(2), 500, 0.9, rng)
     bench = items_bench([y1, y2])
-    units = [boot._units(it) for it in bench.item_tasks]
-    assert units[0].heavy < len(units[0].weights) and units[1].heavy > 0
     R = 4000
     fast = paired_bootstrap(bench, reps=R, seed=5).values
-    slow = naive_paired(bench, R, np.random.default_rng(6))
+    slow = naive_dirichlet(bench, R, np.random.default_rng(6))
     for stat in (
         lambda v: v[:, 0, 0],
         lambda v: v[:, 1, 0] - v[:, 2, 0],
@@ -230,51 +239,25 @@ def test_pattern_compression_has_the_naive_distribution(
         assert abs(a.mean() - b.mean()) < 4 * np.sqrt(2) * se
         assert abs(a.std() / b.std() - 1) < 0.06
         assert stats.ks_2samp(a, b).pvalue > 0.001
+    # and, with hundreds of items, the spread of the plain item bootstrap
+    naive = naive_paired(bench, R, np.random.default_rng(7))
+    assert abs(fast[:, 0, 0].std() / naive[:, 0, 0].std() - 1) < 0.06
 
 
-@pytest.mark.parametrize("lam", [0.25, 0.96875, 3.5, 31.0])
-def test_poisson_table_is_the_inversion_of_the_cdf(lam: float) -> None:
-    """Every 16-bit bin holds the inversion value ``#{k: F_k <= u}`` of all its u, or is marked
-    ambiguous exactly when a CDF jump lies inside it; the CDF is Poisson's."""
-    table, cdf = boot._poisson_table(lam)
-    np.testing.assert_allclose(cdf, stats.poisson.cdf(np.arange(len(cdf)), lam), atol=1e-14)
-    assert stats.poisson.sf(len(cdf) - 1, lam) < 1e-20
-    size = 2**boot.TABLE_BITS
-    edges = np.arange(size + 1) / size
-    low = np.searchsorted(cdf, edges[:-1], side="right")  # X at the bin's left end
-    high = np.searchsorted(cdf, edges[1:], side="left")  # X just below its right end
-    expect = np.where(low == high, low, boot.AMBIGUOUS)
-    np.testing.assert_array_equal(table, expect)
-
-
-@pytest.mark.parametrize("lam", [0.96875, 6.0])
-def test_poisson_counts_follow_the_pmf(lam: float) -> None:
-    """Table draws are Poisson(lam), also inside the ambiguous bins (resolved by more bits)."""
-    rng = np.random.default_rng(3)
-    table, cdf = boot._poisson_table(lam)
-    kmax = int(lam + 6 * np.sqrt(lam) + 3)
-    pmf = np.append(stats.poisson.pmf(np.arange(kmax), lam), stats.poisson.sf(kmax - 1, lam))
-
-    def observed(x: np.ndarray) -> np.ndarray:
-        return np.bincount(np.minimum(x, kmax), minlength=kmax + 1)
-
-    bits = rng.bit_generator.random_raw(100_000).view(np.uint16)
-    x = boot._poisson_counts(table, cdf, bits, rng)
-    assert stats.chisquare(observed(x), pmf * x.size).pvalue > 0.001
-    # only ambiguous bins: X given u in bin b has P(k) = |[F_(k-1), F_k) within the bin| / width
-    amb = np.flatnonzero(table == boot.AMBIGUOUS).astype(np.uint16)
-    bits = amb[rng.integers(0, len(amb), 50_000)]
-    x = boot._poisson_counts(table, cdf, bits, rng)
-    size = 2**boot.TABLE_BITS
-    lo, hi = amb / size, (amb + 1.0) / size
-    F = np.concatenate([[0.0], cdf[:kmax], [1.0]])
-    share = np.clip(F[None, 1:], lo[:, None], hi[:, None]) - np.clip(
-        F[None, :-1], lo[:, None], hi[:, None]
-    )
-    expect = share.sum(axis=0) * size / len(amb) * x.size
-    seen = expect > 0
-    assert np.all(observed(x)[~seen] == 0)
-    assert stats.chisquare(observed(x)[seen], expect[seen]).pvalue > 0.001
+def test_no_zero_width_at_all_correct_all_wrong_and_one_item() -> None:
+    """All correct, all wrong, one item: every interval has width; the item path gives a model
+    the counts path's mid-p draws (same law: Dirichlet aggregation)."""
+    y = np.array([[1.0] * 30, [0.0] * 30])
+    d = paired_bootstrap(items_bench([y]), reps=4000, seed=0)
+    low, high = np.quantile(d.values[:, :, 0], [0.025, 0.975], axis=0)
+    assert np.all(high - low > 0.05) and high[0] == 1.0 and low[1] == 0.0
+    c = boot.confidence_draws(counts_bench(np.array([[30], [0]]), np.array([30])), 4000, seed=0)
+    clow, chigh = np.quantile(c.values[:, :, 0], [0.025, 0.975], axis=0)
+    np.testing.assert_allclose(low, clow, atol=0.01)
+    np.testing.assert_allclose(high, chigh, atol=0.01)
+    one = paired_bootstrap(items_bench([np.array([[1.0], [0.0]])]), reps=2000, seed=0)
+    low, high = np.quantile(one.values[:, :, 0], [0.025, 0.975], axis=0)
+    assert np.all(high - low > 0.8)
 
 
 def test_continuous_items_match_naive() -> None:
@@ -286,9 +269,13 @@ def test_continuous_items_match_naive() -> None:
     R = 3000
     fast = paired_bootstrap(bench, reps=R, seed=1).values[:, :, 0]
     slow = naive_paired(bench, R, np.random.default_rng(2))[:, :, 0]
-    for a, b in ((fast[:, 0] - fast[:, 1], slow[:, 0] - slow[:, 1]), (fast[:, 2], slow[:, 2])):
-        assert abs(a.std() / b.std() - 1) < 0.06
-        assert stats.ks_2samp(a, b).pvalue > 0.001
+    a, b = fast[:, 2], slow[:, 2]
+    assert abs(a.std() / b.std() - 1) < 0.06
+    assert stats.ks_2samp(a, b).pvalue > 0.001
+    # a difference of strongly correlated scores: the pseudo-items (valued at the task's score
+    # range, independently per model) widen it a little at 200 items, never narrow it
+    ratio = (fast[:, 0] - fast[:, 1]).std() / (slow[:, 0] - slow[:, 1]).std()
+    assert 0.97 < ratio < 1.25
 
 
 def test_paired_se_of_difference_matches_analytic() -> None:
@@ -338,13 +325,14 @@ def test_small_chunks_give_the_same_distribution(monkeypatch: pytest.MonkeyPatch
     np.testing.assert_allclose(chunked.mean(0), whole.mean(0), atol=0.002)
 
 
-def test_model_without_answers_in_a_replicate_is_nan() -> None:
+def test_model_with_one_answered_item_varies_within_the_score_range() -> None:
+    """Model 1 answered one of 4 items (right): the pseudo-items keep its draws open and in
+    [0, 1]; its draws stay near its one answer more often than not."""
     y = np.array([[1.0, 0.0, 1.0, 1.0], [np.nan, np.nan, np.nan, 1.0]])
     d = paired_bootstrap(items_bench([y]), reps=2000, seed=0)
-    missing = np.isnan(d.values[:, 1, 0])
-    # model 1 answered one of 4 items: no answered item drawn with probability (3/4)^4
-    assert abs(missing.mean() - 0.75**4) < 0.04
-    assert np.all(d.values[~missing, 1, 0] == 1.0)
+    v = d.values[:, 1, 0]
+    assert np.isfinite(v).all() and v.min() >= 0.0 and v.max() <= 1.0
+    assert v.std() > 0.1 and np.median(v) > 0.5
 
 
 # ---- coverage against known truth ------------------------------------------------------------

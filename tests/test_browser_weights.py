@@ -166,9 +166,11 @@ def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_se
     screenshot(page, "weights_line_clicked")
 
     page.get_by_test_id("stRadio").filter(has_text="View").get_by_text(
-        "Probability of best"
+        "Share of draws best"
     ).click()
-    page.get_by_test_id("stPopover").filter(has_text="P(best) for slides").wait_for(timeout=60_000)
+    page.get_by_test_id("stPopover").filter(has_text="Share best for slides").wait_for(
+        timeout=60_000
+    )
     wait_idle(page)
     wait_charts(page)
     x, y = line_point(page, 0.85)
@@ -176,9 +178,9 @@ def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_se
     assert sidebar_weights(page) == ["0.85", "0.00", "0.15"]
     assert exceptions_shown(page) == []
     screenshot(page, "weights_line_prob_clicked")
-    open_menu(page, "P(best) for slides")
+    open_menu(page, "Share best for slides")
     with page.expect_download(timeout=60_000) as download:
-        page.get_by_role("button", name="P(best) PNG").click()
+        page.get_by_role("button", name="Share best PNG").click()
     png = Path(download.value.path()).read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the static P(best) line
     (ARTIFACTS / "weights_line_pbest_download.png").write_bytes(png)

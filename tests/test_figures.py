@@ -288,3 +288,24 @@ def test_chart_downloads_render_png_svg_and_html() -> None:
     assert b"<svg" in svg[:500] and b"alpha" in svg
     page = html_bytes(fig)
     assert b"<html>" in page[:100] and b"plotly" in page
+
+
+def test_axes_never_leave_the_score_range() -> None:
+    """A model at 100% [44%, 100%] (few items): the axis stops at 100%, not 120% (#29); a
+    difference of proportions stays within +-100 points."""
+    table = pd.DataFrame(
+        {
+            "model": ["alpha", "beta"],
+            "estimate": [1.0, 0.5],
+            "low": [0.44, 0.1],
+            "high": [1.0, 0.9],
+            "tied": [True, True],
+        }
+    )
+    x = forest_figure(table, OPTS).layout.xaxis.range
+    assert 0 <= x[0] and x[1] <= 100
+    diffs = pd.DataFrame(
+        {"a": ["alpha"], "b": ["beta"], "estimate": [0.5], "low": [-0.3], "high": [1.0]}
+    )
+    x = difference_figure(diffs, OPTS).layout.xaxis.range
+    assert -100 <= x[0] and x[1] <= 100

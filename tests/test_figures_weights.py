@@ -129,7 +129,7 @@ def test_probability_figure_hover_matches_the_map() -> None:
         np.testing.assert_allclose(cd[:, 1], np.round(pm.best_probability[p], 4))
     assert sum(len(t.customdata) for t in hover) == len(pm.weights)
     names = [t.name for t in fig.data if t.showlegend is not False]
-    assert "P(best) 95%–100%" in names
+    assert "first in 95%–100% of draws" in names
 
 
 def test_two_categories_draw_a_line_with_a_winner_strip() -> None:
@@ -258,7 +258,7 @@ def test_static_probability_line_image(fmt: str, magic: bytes) -> None:
         counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
         for i in np.flatnonzero(pm.probability.max(axis=0) > 0.01):  # every band is named
             assert f"{pm.models[i]} ({counts[i]:.0%})" in text
-        assert "P(best) 95%–100%" in text
+        assert "first in 95%–100% of draws" in text
 
 
 def test_static_probability_line_names_every_band_and_stacks_to_one() -> None:

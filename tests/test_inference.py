@@ -150,7 +150,10 @@ def test_no_zero_width_interval_at_k_0_or_n_and_few_items_note() -> None:
     iv = percentile_interval(group_scores(draws), 0.95)
     assert (iv.high - iv.low > 0.05).all()
     assert 0 <= iv.low.min() and iv.high.max() <= 1
-    assert any("fewer than 30 items" in note and "m0, m1, m2" in note for note in draws.notes)
+    assert any(
+        "fewer than 30 items" in note and "m0 (12), m1 (12), m2 (12)" in note
+        for note in draws.notes
+    )
 
 
 # ---- the bundled VTAB-1k sample -----------------------------------------------------------------

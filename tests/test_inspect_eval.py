@@ -186,7 +186,10 @@ def test_intervals_follow_the_clustered_not_the_naive_standard_error(epoch_folde
         i, j = bench.models.index(model), bench.tasks.index(task)
         sd = draws.values[:, i, j].std()
         means = x.mean(axis=1)
-        clustered = means.std() / np.sqrt(len(means))  # item = cluster (plug-in, as resampled)
+        n = len(means)
+        # item = cluster; the Dirichlet draws (METHODS 2, #29) spread as the plug-in SE times
+        # sqrt(n / (n - 2)) (concentration nu = n - 3), plus a pseudo-item of weight 1/(T n)
+        clustered = means.std() / np.sqrt(n) * np.sqrt(n / (n - 2))
         naive = x.std() / np.sqrt(x.size)  # every answer as an independent item
         ratios_clustered.append(sd / clustered)
         ratios_naive.append(sd / naive)

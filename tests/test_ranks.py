@@ -179,3 +179,26 @@ def test_task_mean_ranks_from_counts_equal_the_mean_of_ranks(ties: str, whole: b
         with_missing, ranks._per_task_average(tie_ranks(cols, axis=0, ties=ties))
     )
     assert np.all(np.isfinite(with_missing))
+
+
+def test_geometric_mean_floors_scores_and_keeps_every_replicate() -> None:
+    """A score of 0 or below counts as GEOMETRIC_FLOOR: finite, and a replicate below a task's
+    normalized minimum is not dropped (METHODS 4, #29)."""
+    x = np.array([[[0.5, -0.2], [0.0, 0.8]]])  # (R=1, M=2, T=2)
+    got = ranks._geometric_score(x, np.ones(2))
+    floor = np.log(ranks.GEOMETRIC_FLOOR)
+    np.testing.assert_allclose(got, [[(np.log(0.5) + floor) / 2, (floor + np.log(0.8)) / 2]])
+
+
+def test_vtab_normalized_rank_intervals_contain_the_observed_rank(capsys) -> None:
+    """`benchuq ranks sample:vtab1k --normalize --json`: every model's position interval holds
+    its observed rank, for every method (the geometric mean dropped replicates before #29)."""
+    import json
+
+    from benchuq.cli.main import main
+
+    assert main(["ranks", "sample:vtab1k", "--normalize", "--json", "--reps", "500"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {r["method"] for r in rows} >= {"geometric_mean", "mean"}
+    for r in rows:
+        assert r["position_low"] <= r["observed_rank"] <= r["position_high"], r

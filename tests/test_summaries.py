@@ -149,6 +149,8 @@ def test_leaderboard_rows_and_columns() -> None:
         "mc_error_high",
         "tied_with_leader",
         "se",
+        "items",
+        "few_items",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4

@@ -55,6 +55,17 @@ def test_verdicts_follow_the_interval_sign_and_quote_the_matching_p() -> None:
     assert "Bonferroni" in holm[0].text
 
 
+def test_too_few_items_is_said_instead_of_a_verdict() -> None:
+    """A pair resting on 3 items is "too few items to tell" whatever its interval (#29)."""
+    table = diffs_table().assign(
+        items_a=[3.0, 300.0, 300.0], items_b=[3.0, 300.0, 300.0], too_few_items=[True, False, False]
+    )
+    said = verdicts(table, 0.95, "maxt", 1999, 100, "points")
+    assert [v.kind for v in said] == ["tie", "b", "tie"]
+    assert said[0].text.startswith("Too few items to tell A and B apart: they rest on 3 and 3")
+    assert "fewer than 6 items" in said[0].text
+
+
 def test_captions_say_simultaneous_only_when_it_is() -> None:
     assert "all pairs together" in comparison_caption("maxt", 0.95, 3, 2000)
     assert "all pairs together" in comparison_caption("bonferroni", 0.95, 3, 2000)

@@ -36,7 +36,8 @@ from scipy.special import betainc, ndtr, ndtri
 from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.leader import tied_with_leader
+from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.maxt import MaxT, max_t
 from benchuq.core.summaries.normalization import normalize
 from benchuq.core.summaries.ordering import best_first
@@ -58,6 +59,7 @@ __all__ = [
     "draws_standard_error",
     "family_inference",
     "group_scores",
+    "group_tasks",
     "leaderboard",
     "normalize",
     "pairwise_differences",
@@ -324,7 +326,11 @@ def leaderboard(
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.summaries.leader.tied_with_leader`, the
     paired difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. ``se``: :func:`draws_standard_error` of the group score. Within each
+    83.4%) contains 0, or there are too few items to tell them apart (either has fewer than
+    :func:`core.small_samples.min_items_to_tell` items at that level). ``se``:
+    :func:`draws_standard_error` of the group score. ``items``: the items behind the model's
+    score in the group (``nan`` when unknown); ``few_items``: fewer than
+    :data:`core.small_samples.FEW_ITEMS` (METHODS 2d). Within each
     group rows are best first by :func:`core.summaries.ordering.best_first` (the direction
     follows the group's ``higher_is_better``; ties by name; models without a score last).
     ``weights``: one per ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`).
@@ -337,6 +343,17 @@ def leaderboard(
     for name, group in groups:
         sc = group_scores(draws, group)
         iv = percentile_interval(sc, level)
+        items = group_items(draws, group_tasks(draws, group))
+        tied = tied_with_leader(
+            sc.values,
+            sc.observed,
+            level,
+            sc.higher_is_better,
+            present=task_presence(draws, group),
+        )
+        tied = tied | too_few_with_leader(
+            items, sc.observed, overlap_test_level(level), sc.higher_is_better
+        )
         part = pd.DataFrame(
             {
                 "model": list(draws.models),
@@ -346,19 +363,25 @@ def leaderboard(
                 "high": iv.high,
                 "mc_error_low": iv.mc_error_low,
                 "mc_error_high": iv.mc_error_high,
-                "tied_with_leader": tied_with_leader(
-                    sc.values,
-                    sc.observed,
-                    level,
-                    sc.higher_is_better,
-                    present=task_presence(draws, group),
-                ),
+                "tied_with_leader": tied,
                 "se": draws_standard_error(sc),
+                "items": items,
+                "few_items": items < FEW_ITEMS,
             }
         )
         order = best_first(iv.estimate, draws.models, higher_is_better=sc.higher_is_better)
         rows.append(part.iloc[order])
     return pd.concat(rows, ignore_index=True)
+
+
+def group_tasks(draws: Draws, group: Group) -> np.ndarray:
+    """Indices of the tasks a group score averages (weights: categories of positive weight)."""
+    if isinstance(group, str):
+        if group == "overall":
+            return np.arange(len(draws.tasks))
+        return np.flatnonzero(np.array(draws.categories) == group)
+    used = np.flatnonzero(np.asarray(group, dtype=float) > 0)
+    return np.flatnonzero(np.isin(draws.category_index, used))
 
 
 def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
@@ -463,6 +486,13 @@ def pairwise_differences(
     - ``level``: the per-pair level of each interval (max-T: ``2 Phi(c) - 1``).
     - ``prob_a_better``: share of replicates in which a beats b (ties count half), respecting
       ``higher_is_better``.
+    - Few items (METHODS 2d): ``items_a``, ``items_b`` are the items behind each score,
+      ``few_items`` says one has fewer than 30; ``p_floor = 2^(1 - min(items))`` is the smallest
+      p-value an exact paired test of that many items can give, and ``p_value`` and
+      ``p_stepdown`` are never below it; where it exceeds ``1 - level``
+      (``too_few_items``: fewer than :func:`core.small_samples.min_items_to_tell` items) the
+      interval is widened to include 0, so it never claims a difference the items cannot show.
+    - Scores that are proportions (every draw in [0, 1]): interval ends are kept in [-1, 1].
     """
     level = check_level(level)
     check_choice(correction, CORRECTIONS, name="correction")
@@ -480,6 +510,11 @@ def pairwise_differences(
         "se",
         "p_stepdown",
         "p_below_resolution",
+        "items_a",
+        "items_b",
+        "few_items",
+        "p_floor",
+        "too_few_items",
     ]
     if not pairs:
         return pd.DataFrame(columns=cols)
@@ -491,6 +526,14 @@ def pairwise_differences(
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
     fam = family_inference(d, est, level, correction)
+    items = group_items(draws, group_tasks(draws, group))
+    n_a, n_b = items[ia], items[ib]
+    floor = p_floor(np.fmin(n_a, n_b))
+    too_few = floor > 1.0 - level
+    low = np.where(too_few, np.fmin(fam.low, 0.0), fam.low)
+    high = np.where(too_few, np.fmax(fam.high, 0.0), fam.high)
+    if np.all((sc.values >= 0) & (sc.values <= 1) | np.isnan(sc.values)):
+        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
     K = len(pairs)
     if correction == "maxt":
         levels = np.full(K, 2.0 * ndtr(fam.critical) - 1.0)
@@ -503,14 +546,19 @@ def pairwise_differences(
             "a": [models[a] for a, _ in pairs],
             "b": [models[b] for _, b in pairs],
             "estimate": est,
-            "low": fam.low,
-            "high": fam.high,
-            "p_value": fam.p_value,
+            "low": low,
+            "high": high,
+            "p_value": np.fmax(fam.p_value, floor),
             "prob_a_better": prob,
             "level": levels,
             "se": fam.se,
-            "p_stepdown": fam.p_stepdown,
-            "p_below_resolution": fam.below_resolution,
+            "p_stepdown": np.fmax(fam.p_stepdown, floor),
+            "p_below_resolution": fam.below_resolution & (floor < 1.0 / (d.shape[0] + 1)),
+            "items_a": n_a,
+            "items_b": n_b,
+            "few_items": np.fmin(n_a, n_b) < FEW_ITEMS,
+            "p_floor": floor,
+            "too_few_items": too_few,
         }
     )
 

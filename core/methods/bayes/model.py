@@ -235,6 +235,7 @@ class BayesFit:
             paired=True,
             seed=self.seed,
             notes=tuple(notes),
+            items=np.where(self.present, self.n, 0).astype(float),
         )
 
     def direct(self) -> np.ndarray:
