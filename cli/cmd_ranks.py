@@ -90,8 +90,15 @@ def run(args: argparse.Namespace) -> int:
     group = "overall" if weights is None else weights
     table = rank_aggregations(draws, level=level)
     probs = rank_probabilities(draws, group=group)
-    sc = group_scores(draws, group)
-    sets = rank_sets(sc.values, sc.observed, draws.models, level, sc.higher_is_better, sc.label)
+    sc = group_scores(draws, group=group)
+    sets = rank_sets(
+        sc.values,
+        sc.observed,
+        draws.models,
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
+    )
     if args.json:
         print_json(
             {

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     f = findings(
         bench,
         draws,
-        level,
+        level=level,
         group="overall" if weights is None else weights,
         scale=scale,
         suffix=suffix,
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     )
     prov = report.provenance(bench, draws, level, _query(args), _command(args))
     options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
+    gaps = gaps_from_leader(draws, level=level, group="overall" if weights is None else weights)
     figs = report.figures(f, gaps, options, prov, draws.reps)
     with report.kaleido_svg() as svg:
         document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)

@@ -266,7 +266,7 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
                 "--format auto or items."
             )
         return None
-    backend = choose_backend(args.data[0], args.backend)
+    backend = choose_backend(args.data[0], backend=args.backend)
     if backend == "memory":
         return None
     return open_data(args.data[0], backend, workers=args.workers, scheduler=args.scheduler)

@@ -33,6 +33,7 @@ from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.draws import Draws
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import InvalidArgument
 
 __all__ = [
     "AMBIGUOUS",
@@ -84,7 +85,7 @@ NOTE_NORMAL = (
 )
 
 
-def bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     """Bootstrap draws for ``bench``, engine chosen by ``bench.kind`` (METHODS 2)."""
     if bench.kind == "counts":
         return confidence_draws(bench, reps=reps, seed=seed)
@@ -95,7 +96,7 @@ def bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
 
 def _check_reps(reps: int) -> int:
     if int(reps) != reps or reps < 1:
-        raise DataError(
+        raise InvalidArgument(
             f"the number of bootstrap replicates must be a whole number >= 1, got {reps!r}.",
             hint="use for example 2000 replicates (at least 1000 for 95% intervals).",
         )
@@ -130,7 +131,7 @@ def _draws(
     )
 
 
-def binomial_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def binomial_bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     """Task-level bootstrap ``k*_ij ~ Binomial(n_ij, k_ij / n_ij)``, independent (METHODS 2).
 
     For one model this equals resampling its items; models are treated as independent
@@ -214,7 +215,7 @@ def confidence_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws
     return _draws(bench, values, method, False, seed, notes)
 
 
-def normal_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def normal_draws(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     """Draws ``N(estimate_ij, se_ij^2)``, independent per model and task (METHODS 2)."""
     reps = _check_reps(reps)
     if bench.se is None:
@@ -496,7 +497,7 @@ def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarra
 
 
 @blas_policy
-def paired_bootstrap(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def paired_bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     """Item-level paired bootstrap (METHODS 2): one resample of items per task, all models.
 
     - binary scores: items grouped by their pattern over models (missing is its own state);

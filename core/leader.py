@@ -31,7 +31,7 @@ def overlap_test_level(level: float) -> float:
 
 
 def tied_with_leader(
-    values: np.ndarray, observed: np.ndarray, level: float, higher_is_better: bool = True
+    values: np.ndarray, observed: np.ndarray, *, level: float, higher_is_better: bool = True
 ) -> np.ndarray:
     """``(M,)`` bool: the percentile interval of ``leader - model`` over the draws, at
     :func:`overlap_test_level` of ``level``, contains 0.

@@ -67,7 +67,7 @@ def _centred_abs_t(d: np.ndarray, est: np.ndarray, se: np.ndarray) -> np.ndarray
     return np.nan_to_num(t, nan=0.0)
 
 
-def max_t(draws: np.ndarray, estimate: np.ndarray, level: float = 0.95) -> MaxT:
+def max_t(draws: np.ndarray, estimate: np.ndarray, *, level: float = 0.95) -> MaxT:
     """Max-T inference for the columns of ``draws`` ``(R, K)`` around ``estimate`` ``(K,)``."""
     d = np.asarray(draws, dtype=float)
     est = np.asarray(estimate, dtype=float)

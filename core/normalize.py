@@ -55,6 +55,7 @@ Normalization = Literal["minmax", "paper", "chance"]
 
 def normalize(
     draws: Draws,
+    *,
     mode: Normalization = "minmax",
     chance: Chance = None,
 ) -> Draws:

@@ -158,7 +158,7 @@ def _back(r: np.ndarray, shape: tuple[int, ...], axis: int) -> np.ndarray:
     return np.moveaxis(r.reshape(shape), 0, axis)
 
 
-def tie_ranks(x: np.ndarray, axis: int = -1, ties: Ties = "average") -> np.ndarray:
+def tie_ranks(x: np.ndarray, *, axis: int = -1, ties: Ties = "average") -> np.ndarray:
     """Ranks of ``x`` along ``axis`` (1 = largest) with the given tie rule; ``nan`` -> ``nan``."""
     cols, shape = _columns(x, axis)
     if cols.shape[0] <= COMPARE_MAX_MODELS:
@@ -310,7 +310,9 @@ def _summary(r: np.ndarray, qs: tuple[float, float]) -> tuple[np.ndarray, ...]:
     return nanmean(r, axis=0), low, high
 
 
-def rank_aggregations(draws: Draws, level: float = 0.95, seed: int | None = None) -> pd.DataFrame:
+def rank_aggregations(
+    draws: Draws, *, level: float = 0.95, seed: int | None = None
+) -> pd.DataFrame:
     """The five rank aggregations of METHODS 4, computed inside every replicate.
 
     Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs; a score of 0 gives

@@ -134,7 +134,7 @@ def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
 
 
 def model_flags(
-    bench: Benchmark, diagnostics: pd.DataFrame | None = None, *, rhat: float = 1.01
+    bench: Benchmark, *, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
 ) -> dict[str, str]:
     """Per model, the caveats that change the reading of its score, in a few words: tasks with
     fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
@@ -183,7 +183,7 @@ def _weight_winners(draws: Draws) -> dict[str, float]:
     cats = draws.category_names
     if len(cats) not in (2, 3) or len(draws.models) < 2:
         return {}
-    means = np.array([summaries.group_scores(draws, c).observed for c in cats])  # (C, M)
+    means = np.array([summaries.group_scores(draws, group=c).observed for c in cats])  # (C, M)
     if np.isnan(means).any():
         return {}
     grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
@@ -316,8 +316,8 @@ def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
 def findings(
     bench: Benchmark,
     draws: Draws,
-    level: float,
     *,
+    level: float,
     group: summaries.Group = "overall",
     scale: float = 100.0,
     suffix: str = "%",
@@ -335,8 +335,8 @@ def findings(
     ``diagnostics``: a Bayesian fit's diagnostics (for :func:`model_flags`). Scores are shown
     times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
     """
-    sc = summaries.group_scores(draws, group)
-    iv = summaries.percentile_interval(sc, level)
+    sc = summaries.group_scores(draws, group=group)
+    iv = summaries.percentile_interval(sc, level=level)
     table = pd.DataFrame(
         {
             "model": list(draws.models),
@@ -344,7 +344,7 @@ def findings(
             "low": iv.low,
             "high": iv.high,
             "tied_with_leader": tied_with_leader(
-                sc.values, sc.observed, level, sc.higher_is_better
+                sc.values, sc.observed, level=level, higher_is_better=sc.higher_is_better
             ),
         }
     )
@@ -354,9 +354,14 @@ def findings(
     leader = str(table["model"].iloc[0])
     tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
     sets = rank_sets(
-        sc.values, sc.observed, draws.models, comparison_level, sc.higher_is_better, sc.label
+        sc.values,
+        sc.observed,
+        draws.models,
+        level=comparison_level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
     )
-    probs = summaries.rank_probabilities(draws, group)[:, 0]
+    probs = summaries.rank_probabilities(draws, group=group)[:, 0]
     p_best = {m: float(p) for m, p in zip(draws.models, probs, strict=True) if np.isfinite(p)}
     best = list(table["model"].iloc[: max(2, top)])
     diffs = (
@@ -392,7 +397,7 @@ def findings(
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),
-        flags=model_flags(bench, diagnostics),
+        flags=model_flags(bench, diagnostics=diagnostics),
         leader=leader,
         tied=tied,
         p_best=p_best,
@@ -408,7 +413,7 @@ def findings(
 
 
 def gaps_from_leader(
-    draws: Draws, level: float, *, group: summaries.Group = "overall", top: int = 8
+    draws: Draws, *, level: float, group: summaries.Group = "overall", top: int = 8
 ) -> pd.DataFrame:
     """Each model's score minus the leader's, inside every draw, with its percentile interval at
     the "≈ leader" test level (:func:`core.leader.overlap_test_level`; METHODS 2).
@@ -417,7 +422,7 @@ def gaps_from_leader(
     :func:`core.leader.tied_with_leader`); the leader first (a gap of 0), then the models tied
     with it, then the next best, at most ``top`` rows: the contested top of the leaderboard.
     """
-    sc = summaries.group_scores(draws, group)
+    sc = summaries.group_scores(draws, group=group)
     sign = 1.0 if sc.higher_is_better else -1.0
     obs = sign * np.asarray(sc.observed, dtype=float)
     present = np.flatnonzero(np.isfinite(obs))

@@ -79,9 +79,9 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     if len(draws.category_names) > 1:  # one category would repeat the overall group
         groups += [g for g in dict.fromkeys(table["group"]) if g != "overall"]
     for g in groups:
-        scores = summaries.group_scores(draws, np.asarray(weights) if g == WEIGHTED else g)
+        scores = summaries.group_scores(draws, group=np.asarray(weights) if g == WEIGHTED else g)
         if g == WEIGHTED:
-            iv = summaries.percentile_interval(scores, level)
+            iv = summaries.percentile_interval(scores, level=level)
             part = pd.DataFrame(
                 {
                     "group": WEIGHTED,
@@ -98,7 +98,7 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
             part = part.reset_index()
         if part["estimate"].isna().all():
             continue
-        part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level))
+        part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level=level))
         parts.append(part.sort_values("estimate", ascending=False, kind="stable"))
     cols = ["group", "model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "tied"]
     return pd.concat(parts, ignore_index=True)[cols]
@@ -139,7 +139,7 @@ def display_table(
 
 def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     """Return the ``k`` models with the largest observed group score."""
-    scores = summaries.group_scores(draws, group)
+    scores = summaries.group_scores(draws, group=group)
     order = np.argsort(-np.asarray(scores.observed), kind="stable")
     return [draws.models[i] for i in order[:k]]
 

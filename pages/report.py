@@ -46,7 +46,7 @@ with guard("The report"):
         extra + (["--normalize"] if normalized else []),
     )  # fmt: skip
     prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
-    gaps = gaps_from_leader(draws, ctx.level)
+    gaps = gaps_from_leader(draws, level=ctx.level)
     figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
 
     def html() -> bytes:

@@ -371,7 +371,7 @@ class Outline:
     meta: Meta
 
 
-def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
+def results_outline(src: Source, metric: str, *, obj: object = None) -> Outline:
     """Model, tasks (our names; those with ``metric``), categories and :class:`Meta` of a
     results file, without checking its counts."""
     obj = parse_json(src) if obj is None else obj
