@@ -128,6 +128,7 @@ def _draws(
         paired=paired,
         seed=seed,
         notes=tuple(notes),
+        data=bench.name,
     )
 
 

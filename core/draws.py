@@ -37,6 +37,11 @@ class Draws:
         the seed that made the draws (``None`` if not seeded).
     notes
         caveats to show next to results (e.g. "normal approximation").
+    data
+        the data set's name (``Benchmark.name``; ``""`` when unknown), for titles and subtitles.
+    normalization
+        the normalization applied to the draws (``core.normalize``: ``"minmax"``, ``"paper"``,
+        ``"chance"``), ``None`` for raw scores.
     """
 
     values: np.ndarray
@@ -49,6 +54,8 @@ class Draws:
     paired: bool
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    data: str = ""
+    normalization: str | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -58,6 +65,16 @@ class Draws:
             raise ValueError("labels do not match the draws' shape")
         for a in (self.values, self.observed):
             a.setflags(write=False)
+
+    def __repr__(self) -> str:
+        """Short: shape, method and seed (not the arrays)."""
+        R, M, T = self.values.shape
+        data = f"{self.data!r}, " if self.data else ""
+        norm = f", normalization={self.normalization!r}" if self.normalization else ""
+        return (
+            f"Draws({data}reps={R}, models={M}, tasks={T}, method={self.method!r}, "
+            f"paired={self.paired}, seed={self.seed}{norm})"
+        )
 
     @property
     def reps(self) -> int:
