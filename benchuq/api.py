@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
+    from benchuq.core.subgroups.estimates import Units
 
 __all__ = [
     "bayes",
@@ -65,6 +66,7 @@ __all__ = [
     "statistic",
     "subgroups",
     "weights",
+    "write_report",
 ]
 
 Weights = Sequence[float] | np.ndarray | None
@@ -619,7 +621,7 @@ def epp(
 
 
 def subgroups(
-    data: Benchmark | pd.DataFrame,
+    data: Benchmark | pd.DataFrame | Units,
     *,
     group_by: Literal["task", "category", "subgroup"] | None = None,
     features: Sequence[str] | None = None,
@@ -635,8 +637,9 @@ def subgroups(
     Parameters
     ----------
     data
-        A benchmark (units are model x subgroup) or a DataFrame with columns
-        ``unit, estimate, se`` used as given.
+        A benchmark (units are model x subgroup), a DataFrame with columns
+        ``unit, estimate, se`` used as given, or units made by
+        ``core.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``).
     group_by
         What a subgroup is: ``"task"``, ``"category"`` or ``"subgroup"`` (the items' column);
         default ``"subgroup"`` for item data that has one, else ``"task"``.
@@ -661,11 +664,20 @@ def subgroups(
     import pandas as pd
 
     from benchuq.core.subgroups.ebci import parse_kappa
-    from benchuq.core.subgroups.estimates import analyze, units_from_benchmark, units_from_table
+    from benchuq.core.subgroups.estimates import (
+        Units,
+        analyze,
+        units_from_benchmark,
+        units_from_table,
+    )
 
     level = check_level(level)
     k = parse_kappa(kappa) if isinstance(kappa, str) else kappa
-    if isinstance(data, pd.DataFrame):
+    if isinstance(data, Units):
+        if group_by is not None:
+            raise InvalidArgument("group_by does not apply to units (they are grouped already).")
+        units = data
+    elif isinstance(data, pd.DataFrame):
         if group_by is not None:
             raise InvalidArgument("group_by does not apply to a unit table (each row is a unit).")
         units = units_from_table(data, file="data frame")

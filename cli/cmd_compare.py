@@ -9,11 +9,12 @@ import pandas as pd
 from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
+    add_output_arguments,
     check_level,
     check_pairwise,
+    emit,
     load_benchmark,
     make_draws,
-    print_json,
 )
 from benchuq.core.validation import check_known
 
@@ -45,15 +46,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("maxt", "bonferroni", "holm", "none"),
         help=CORRECTION_HELP,
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
+    from benchuq.api import compare
     from benchuq.cli.common import UsageError
     from benchuq.core.maxt import format_p
-    from benchuq.core.summaries import pairwise_differences
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -62,23 +63,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--models needs at least two different models.")
     check_pairwise(args, bench, "pairwise differences", len(args.models))
     draws = make_draws(args, bench)
-    table = pairwise_differences(
-        draws, list(dict.fromkeys(args.models)), level=level, correction=args.correction
-    )
-    if args.json:
-        print_json(
-            {
-                "method": draws.method,
-                "level": level,
-                "correction": args.correction,
-                "simultaneous": args.correction != "none",
-                "reps": draws.reps,
-                "seed": draws.seed,
-                "p_resolution": 1.0 / (draws.reps + 1),
-                "rows": table.to_dict(orient="records"),
-            }
-        )
+    result = compare(draws, models=args.models, level=level, correction=args.correction)
+    if emit(args, result):
         return 0
+    table = result.table
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, proportions")
     shown = pd.DataFrame(
         {

@@ -20,9 +20,10 @@ from benchuq.cli.common import (
     METRIC_HELP,
     UsageError,
     add_notes,
+    add_output_arguments,
     add_verbose_argument,
     check_level,
-    print_json,
+    emit,
     read_file,
 )
 from benchuq.core.data import DataError
@@ -97,7 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "fits f on all units, as R's ebci does)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the cross-fitting split")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -138,47 +139,23 @@ def read_units(args: argparse.Namespace) -> Units:
 
 def run(args: argparse.Namespace) -> int:
     """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
-    from benchuq.core.subgroups.ebci import parse_kappa
-    from benchuq.core.subgroups.estimates import analyze
+    from benchuq.api import subgroups
 
     level = _level(args)
-    kappa = parse_kappa(args.kappa)
     units = read_units(args)
-    res = analyze(
+    result = subgroups(
         units,
         features=args.features,
         level=level,
         fs_correction=args.fs_correction,
-        kappa=kappa,
+        kappa=args.kappa,
         crossfit=args.crossfit,
         weights=args.weights,
         seed=args.seed,
     )
+    res = result.result
     rows = res.rows
-    if args.json:
-        print_json(
-            {
-                "mu2": res.mu2,
-                "kappa": res.kappa,
-                "alpha": res.alpha,
-                "level": res.level,
-                "fs_correction": res.fs_correction,
-                "weights": res.weights,
-                "rows": [
-                    {
-                        "unit": r.unit,
-                        "estimate": r.direct,
-                        "se": r.se,
-                        "eb": r.eb,
-                        "low": r.low,
-                        "high": r.high,
-                        "w": r.w,
-                        "cva": r.cva,
-                    }
-                    for r in rows.itertuples(index=False)
-                ],
-            }
-        )
+    if emit(args, result):
         return 0
     print(
         f"{len(rows)} units ({res.source}); f = WLS on {', '.join(res.features)}"

@@ -128,11 +128,8 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.report import findings, gaps_from_leader
+    from benchuq.api import write_report
     from benchuq.core.validation import check_known
-    from benchuq.dashboard import report
-    from benchuq.dashboard.colors import model_colors
-    from benchuq.dashboard.figures import FigureOptions
 
     fmt, path = _target(args)
     level = check_level(args.level)
@@ -144,27 +141,18 @@ def run(args: argparse.Namespace) -> int:
     if args.models:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
     weights = parse_weights(args.weights, draws.category_names)
-    scale, axis, suffix = report.display_unit(bench, normalized=args.normalize)
-    f = findings(
+    write_report(
         bench,
         draws,
+        path,
+        fmt=fmt,
         level=level,
-        group="overall" if weights is None else weights,
-        scale=scale,
-        suffix=suffix,
+        weights=weights,
+        query=_query(args),
+        command=_command(args),
         warnings=warnings,
         diagnostics=diagnostics,
     )
-    prov = report.provenance(bench, draws, level, _query(args), _command(args))
-    options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level=level, group="overall" if weights is None else weights)
-    figs = report.figures(f, gaps, options, prov, draws.reps)
-    with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
-    if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
-    else:
-        path.write_text(document, encoding="utf-8")
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
     return 0

@@ -17,6 +17,7 @@ from benchuq.core.draws import Draws
 if TYPE_CHECKING:
     from benchuq.core.backends import DataSource
     from benchuq.core.bayes.model import BayesFit
+    from benchuq.results import Result
 
 __all__ = [
     "FORMATS",
@@ -24,9 +25,11 @@ __all__ = [
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "add_output_arguments",
     "check_caps",
     "check_level",
     "check_pairwise",
+    "emit",
     "fit_bayes",
     "load_benchmark",
     "make_draws",
@@ -273,17 +276,20 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
-    """Draws of per-task performance by the method the flags name."""
-    from benchuq.core.bootstrap import bootstrap
+    """Draws of per-task performance by the method the flags name (``benchuq.api.bootstrap``,
+    or an out-of-core backend's; the Bayesian model's posterior draws)."""
+    from dataclasses import replace
+
+    from benchuq.api import bootstrap
     from benchuq.core.budget import check_cells
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(kind=args.interval)
+        return replace(fit_bayes(args, bench).to_draws(kind=args.interval), data=bench.name)
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
-    check_cells(args.reps, len(bench.models), len(bench.tasks))
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+        check_cells(args.reps, len(bench.models), len(bench.tasks))
         return args.source.draws(args.reps, args.seed)
     return bootstrap(bench, reps=args.reps, seed=args.seed)
 
@@ -340,6 +346,67 @@ def _clean(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
+
+
+OUTPUT_FORMATS = ("text", "json", "csv", "parquet")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--json``, ``--output-format text|json|csv|parquet`` and ``-o FILE``: the result as the
+    text table (default), the JSON document, or a tidy CSV/Parquet table (``benchuq.results``:
+    the JSON's rows as rows, its settings such as ``level`` and ``unit`` as columns; Parquet also
+    keeps the settings as the file's ``benchuq`` metadata)."""
+    parser.add_argument("--json", action="store_true", help="print JSON (--output-format json)")
+    parser.add_argument(
+        "--output-format",
+        default=None,
+        choices=OUTPUT_FORMATS,
+        help="text (default), json, or a tidy table: csv, parquet (needs -o); default from the "
+        "suffix of -o",
+    )
+    parser.add_argument(
+        "-o", "--output", default=None, metavar="FILE", help="write to FILE instead of stdout"
+    )
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """The output format the flags ask for: ``--json``, ``--output-format``, the suffix of
+    ``-o``, else text."""
+    fmt = getattr(args, "output_format", None)
+    if getattr(args, "json", False):
+        if fmt not in (None, "json"):
+            raise UsageError(f"--json and --output-format {fmt} disagree; give one.")
+        return "json"
+    if fmt is not None:
+        return str(fmt)
+    suffix = Path(getattr(args, "output", None) or "").suffix.lower().lstrip(".")
+    return suffix if suffix in ("json", "csv", "parquet") else "text"
+
+
+def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | None = None) -> bool:
+    """Write ``result`` as JSON (``payload``, default ``result.payload()``), CSV or Parquet as
+    the flags ask; ``False``: the caller prints its text table (to ``-o FILE`` if given)."""
+    from benchuq.results import write_table
+
+    fmt = output_format(args)
+    target = getattr(args, "output", None)
+    if fmt == "text":
+        return False
+    if fmt == "json":
+        doc = result.payload() if payload is None else payload
+        if target is None:
+            print_json(doc)
+        else:
+            Path(target).write_text(json.dumps(_clean(doc), indent=2) + "\n", encoding="utf-8")
+    elif fmt == "csv" and target is None:
+        write_table(result, sys.stdout, format="csv")
+    else:
+        if target is None:
+            raise UsageError("--output-format parquet writes a file: add -o FILE.parquet.")
+        write_table(result, target, format="csv" if fmt == "csv" else "parquet")
+    if target is not None:
+        print(f"wrote {target} ({fmt})", file=sys.stderr)
+    return True
 
 
 def print_json(payload: dict[str, Any]) -> None:
