@@ -479,7 +479,7 @@ def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> 
     --------
     >>> import benchuq as bq
     >>> sets = bq.rank_sets(bq.bootstrap(bq.load("sample:vtab1k"), reps=300), level=0.95)
-    >>> len(sets.top_set(1)) >= 1
+    >>> len(sets.top_set(k=1)) >= 1
     True
     """
     from benchuq.core.rank_sets import rank_sets as _rank_sets
@@ -915,6 +915,14 @@ def report(
     -------
     Path
         The file written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import benchuq as bq
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "toy.html"
+    >>> bq.report(bq.load("sample:toy"), out, reps=200).suffix
+    '.html'
     """
     path = Path(path)
     fmt = format or ("pdf" if path.suffix.lower() == ".pdf" else "html")

@@ -207,7 +207,7 @@ class Leaderboard(Result):
     def _rows(self) -> list[dict[str, Any]]:
         return self.table.to_dict(orient="records")
 
-    def figure(self, group: str = "overall") -> go.Figure:
+    def figure(self, *, group: str = "overall") -> go.Figure:
         """The app's forest plot of one group (``"overall"`` or a category)."""
         from benchuq.core.validation import check_known
         from benchuq.dashboard.figures import forest_figure
@@ -304,7 +304,7 @@ class RankSetsResult(Result):
     def _rows(self) -> list[dict[str, Any]]:
         return self.sets.table().to_dict(orient="records")
 
-    def top_set(self, k: int = 1) -> tuple[str, ...]:
+    def top_set(self, *, k: int = 1) -> tuple[str, ...]:
         """The models that can be among the best ``k`` (simultaneous sets)."""
         return self.sets.top_set(k)
 
@@ -595,7 +595,7 @@ class Subgroups(Result):
             for r in self.result.rows.itertuples(index=False)
         ]
 
-    def figure(self, model: str | None = None) -> go.Figure:
+    def figure(self, *, model: str | None = None) -> go.Figure:
         """The Subgroups page's direct-vs-EB chart (one model's subgroups, or every unit)."""
         from benchuq.dashboard.figures import FigureOptions, with_subtitle
         from benchuq.dashboard.figures_subgroups import eb_vs_direct_figure
@@ -683,7 +683,7 @@ class PowerResult(Result):
         """One sentence per pair, as the CLI and the Plan page print them."""
         return [r["sentence"] for r in self._rows()]
 
-    def figure(self, kind: Literal["mde", "power"] = "mde") -> go.Figure:
+    def figure(self, *, kind: Literal["mde", "power"] = "mde") -> go.Figure:
         """The Plan page's curves: the MDE (or the power) against the number of items."""
         from benchuq.core import power as pw
         from benchuq.core.validation import check_choice
