@@ -778,7 +778,8 @@ def write_table(
     import pyarrow.parquet as pq
 
     arrow = pa.Table.from_pandas(table, preserve_index=False)
-    doc = {k: v for k, v in result.payload().items() if k not in ("rows", "points")}
+    payload = result.payload()
+    doc = {**meta, **{k: v for k, v in payload.items() if k not in ("rows", "points")}}
     arrow = arrow.replace_schema_metadata(
         {**(arrow.schema.metadata or {}), b"benchuq": json.dumps(clean(doc)).encode()}
     )

@@ -25,6 +25,7 @@ from benchuq.cli.common import (
     check_level,
     emit,
     read_file,
+    split_format,
 )
 from benchuq.core.data import DataError
 
@@ -111,6 +112,7 @@ def read_units(args: argparse.Namespace) -> Units:
         units_from_table,
     )
 
+    split_format(args)
     path = Path(args.data[0])
     if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","

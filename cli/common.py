@@ -35,6 +35,7 @@ __all__ = [
     "make_draws",
     "print_json",
     "read_file",
+    "split_format",
 ]
 
 
@@ -239,6 +240,7 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
     notes go to stderr after the output (stdout stays the table or JSON)."""
     from benchuq.core.readers.loaders import resolve
 
+    split_format(args)
     shared = [d for d in args.data if d.startswith("shared:")]
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
@@ -349,6 +351,7 @@ def _clean(x: Any) -> Any:
 
 
 OUTPUT_FORMATS = ("text", "json", "csv", "parquet")
+TABLE_FORMATS = ("csv", "parquet")
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -367,11 +370,25 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", default=None, metavar="FILE", help="write to FILE instead of stdout"
     )
+    for action in parser._actions:  # --format also takes csv|parquet (no input format has them)
+        if action.dest == "format" and action.choices is not None:
+            action.choices = (*action.choices, *TABLE_FORMATS)
+            action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+
+
+def split_format(args: argparse.Namespace) -> None:
+    """``--format csv|parquet`` is the output's format (``--output-format``); the input's is
+    then auto-detected."""
+    if getattr(args, "format", None) in TABLE_FORMATS:
+        if getattr(args, "output_format", None) not in (None, args.format):
+            raise UsageError(f"--format {args.format} and --output-format disagree; give one.")
+        args.output_format, args.format = args.format, "auto"
 
 
 def output_format(args: argparse.Namespace) -> str:
-    """The output format the flags ask for: ``--json``, ``--output-format``, the suffix of
-    ``-o``, else text."""
+    """The output format the flags ask for: ``--json``, ``--output-format`` (or ``--format
+    csv|parquet``), the suffix of ``-o``, else text."""
+    split_format(args)
     fmt = getattr(args, "output_format", None)
     if getattr(args, "json", False):
         if fmt not in (None, "json"):
