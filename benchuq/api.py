@@ -527,7 +527,7 @@ def weights(
     *,
     categories: Sequence[str] | None = None,
     merge: Mapping[str, str] | None = None,
-    at: Sequence[float] | None = None,
+    at: Sequence[float] | np.ndarray | None = None,
     z: float = 2.0,
     rho: float = 0.0,
     resolution: int = 100,
@@ -872,7 +872,7 @@ def statistic(
             )
         values[r] = v
     q = np.nanquantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    label = name or getattr(fn, "__name__", "statistic")
+    label = str(name or getattr(fn, "__name__", "statistic"))
     if label == "<lambda>":
         label = "statistic"
     labels = draws.models if observed.size == len(draws.models) else (label,)

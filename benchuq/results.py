@@ -17,12 +17,11 @@ file's ``benchuq`` metadata (the JSON document without its rows).
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TextIO
 
 import numpy as np
 import pandas as pd
@@ -756,9 +755,7 @@ class Statistic(Result):
         return _subtitled(fig, self.draws, self.level)
 
 
-def write_table(
-    result: Result, target: str | Path | io.TextIOBase | None, *, format: TableFormat
-) -> None:
+def write_table(result: Result, target: str | Path | TextIO, *, format: TableFormat) -> None:
     """Write ``result.to_frame()`` as CSV or Parquet to ``target`` (a path; CSV also a text
     stream). The settings (``level``, ``unit``, ``method``, ...) become constant columns;
     Parquet also keeps the JSON document without its rows as the file's ``benchuq`` metadata."""

@@ -404,7 +404,12 @@ def rank_sets(
     shown = _draws_all.select_models(list(models))
     sc = summaries.group_scores(shown, group=np.asarray(weights, dtype=float))
     return core_rank_sets(
-        sc.values, sc.observed, shown.models, level, sc.higher_is_better, sc.label
+        sc.values,
+        sc.observed,
+        shown.models,
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
     )
 
 
