@@ -161,7 +161,7 @@ def grid(sims: int, reps: int) -> None:
 def vtab() -> None:
     print("\n4. VTAB-1k, all 16 models, R = 2000: top vs last")
     bench = resolve("sample:vtab1k")
-    draws = confidence_draws(bench, 2000, 0)
+    draws = confidence_draws(bench, reps=2000, seed=0)
     sc = group_scores(draws)
     order = [draws.models[i] for i in np.argsort(-sc.observed)]
     times = {}
@@ -183,7 +183,7 @@ def normalization() -> None:
     i = bench.models.index("Sup-Rotation-100%")
     print(f"{'R':>7}{'default':>10}{'MC err':>8}{'paper':>10}")
     for R in (100, 1000, 10_000):
-        d = confidence_draws(bench, R, 0)
+        d = confidence_draws(bench, reps=R, seed=0)
         a = percentile_interval(group_scores(normalize(d, chance=bench.chance)), level=0.95)
         b = group_scores(normalize(d, mode="paper")).observed[i]
         mc = max(a.mc_error_low[i], a.mc_error_high[i])

@@ -46,8 +46,10 @@ __all__ = [
     "TABLE_MAX_WEIGHT",
     "binomial_bootstrap",
     "bootstrap",
+    "confidence_draws",
     "normal_draws",
     "paired_bootstrap",
+    "pattern_bootstrap",
 ]
 
 # Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
@@ -163,7 +165,7 @@ def _beta_or_point(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np
     return np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, x))
 
 
-def confidence_draws(bench: Benchmark, reps: int = 2000, seed: int = 0) -> Draws:
+def confidence_draws(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     """Task-level draws from a mid-p Clopper–Pearson confidence distribution (METHODS 2).
 
     Per model i and task j with ``k`` of ``n`` correct (``p = k / n``): with probability 1/2 a
@@ -542,6 +544,7 @@ def _paired_values(
 def pattern_bootstrap(
     bench: Benchmark,
     patterns: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
     reps: int = 2000,
     seed: int = 0,
 ) -> Draws:

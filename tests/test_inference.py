@@ -140,7 +140,7 @@ def test_task_level_interval_covers_the_overall_mean(n: int, p: float, T: int) -
     for s in range(300):
         k = rng.binomial(n, p, size=(1, T))
         iv = percentile_interval(
-            group_scores(confidence_draws(counts_bench(k, n), 400, s)), level=0.95
+            group_scores(confidence_draws(counts_bench(k, n), reps=400, seed=s)), level=0.95
         )
         hits.append(iv.low[0] <= p <= iv.high[0])
     assert np.mean(hits) >= 0.93 - 2.5 * np.sqrt(0.95 * 0.05 / 300), np.mean(hits)
