@@ -18,6 +18,7 @@ file's ``benchuq`` metadata (the JSON document without its rows).
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,8 +109,8 @@ def _draws_meta(draws: Draws) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Result:
-    """What every result has; subclasses add their fields."""
+class Result(ABC):
+    """What every result has; subclasses add their fields, rows and figure."""
 
     kind: ClassVar[str] = "result"
 
@@ -127,12 +128,13 @@ class Result:
         """The CLI's ``--json`` document."""
         return clean({**self.meta(), "rows": self._rows()})
 
+    @abstractmethod
     def figure(self) -> go.Figure:
         """The app's figure of this result."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _rows(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The rows of the CLI's JSON."""
 
     def _summary(self) -> str:
         meta = self.meta()

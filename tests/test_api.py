@@ -238,3 +238,21 @@ def test_report_writes_the_cli_report(tmp_path: Path) -> None:
     assert "<svg" in html and "toy" in html
     with pytest.raises(InvalidArgument, match="format"):
         bq.report(bench, tmp_path / "toy.doc", reps=200, format="doc")  # type: ignore[arg-type]
+
+
+def test_weights_from_paired_draws_read_the_correlation() -> None:
+    bench = bq.from_frame(
+        long_items(np.random.default_rng(6)),
+        model="system",
+        task="bench",
+        item="qid",
+        score="ok",
+        category="area",
+    )
+    m = bq.weights(bq.bootstrap(bench, reps=300, seed=0), resolution=4)
+    doc = m.payload()
+    assert doc["rho_source"] == "paired draws" and doc["rho"] is None and "implied_rho" in doc
+    assert list(m.to_frame().columns[:2]) == ["w_reasoning", "w_knowledge"]
+    assert bq.weights(bench, at=[1, 1], resolution=4).to_frame().shape[0] == 1
+    with pytest.raises(InvalidArgument, match="not both"):
+        bq.weights(bench, categories=["reasoning"], merge={"reasoning": "r"})
