@@ -370,10 +370,12 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", default=None, metavar="FILE", help="write to FILE instead of stdout"
     )
-    for action in parser._actions:  # --format also takes csv|parquet (no input format has them)
-        if action.dest == "format" and action.choices is not None:
-            action.choices = (*action.choices, *TABLE_FORMATS)
-            action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+    formats = [a for a in parser._actions if a.dest == "format" and a.choices is not None]
+    for action in formats:  # --format also takes csv|parquet (no input format has them)
+        action.choices = (*action.choices, *TABLE_FORMATS)  # type: ignore[misc]
+        action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+    if not formats:
+        parser.add_argument("--format", default=None, choices=TABLE_FORMATS, help="a tidy table")
 
 
 def split_format(args: argparse.Namespace) -> None:

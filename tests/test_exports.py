@@ -15,6 +15,7 @@ import pytest
 from benchuq.cli.main import main
 
 VTAB3 = ["Sup-Rotation-100%", "Sup-Exemplar-100%", "Sup-100%"]
+EMB = Path(__file__).parents[1] / "sample_data" / "embeddings"
 
 COMMANDS: dict[str, list[str]] = {
     "leaderboard": ["leaderboard", "sample:vtab1k", "--reps", "200", "--level", "0.9"],
@@ -25,6 +26,22 @@ COMMANDS: dict[str, list[str]] = {
     "eb": ["eb", "sample:mmlu", "--group-by", "category"],
     "power": ["power", "sample:vtab1k", "--delta", "0.01"],
     "bayes": ["bayes", "sample:toy", "--chains", "2", "--draws", "200", "--warmup", "100"],
+    "embeddings": [
+        "embeddings",
+        str(EMB / "synthetic.npz"),
+        "--meta",
+        str(EMB / "synthetic_meta.csv"),
+        "--label",
+        "cluster",
+        "--heads",
+        "4",
+        "--dims",
+        "8",
+        "--bootstrap",
+        "scores",
+        "--reps",
+        "100",
+    ],
 }
 
 
