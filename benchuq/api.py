@@ -242,10 +242,24 @@ def from_frame(
         epochs = int(table["epoch"].nunique())
         table = table.groupby(keys, sort=False, dropna=False)["score"].mean().reset_index()
         notes.append(f"scores of {epochs} epochs averaged per item (items are resampled).")
+    from benchuq.core.data import DataError
     from benchuq.core.readers.loaders import load_files
 
     text = table.to_csv(index=False).encode()
-    bench = load_files([(f"{name}.csv", text)], format=form, name=name)
+    try:
+        bench = load_files([(f"{name}.csv", text)], format=form, name=name)
+    except DataError as err:  # name the DataFrame's own columns and rows
+        at = ""
+        if err.row is not None:
+            what = "the per-item means of the epochs" if epoch is not None else "df"
+            at = f" Row {err.row} is {what}.iloc[{err.row - 2}]."
+        raise DataError(
+            err.message + at,
+            file=name,
+            row=err.row,
+            column=columns.get(err.column or "", err.column),
+            hint=err.hint,
+        ) from None
     return replace(bench, notes=(*bench.notes, *notes)) if notes else bench
 
 

@@ -150,7 +150,7 @@ def test_from_frame_errors_name_the_argument_or_the_row() -> None:
         bq.from_frame(df, model="system", task="bench")
     bad = df.assign(ok=df["ok"].astype(object))
     bad.loc[3, "ok"] = "yes?"
-    with pytest.raises(DataError):
+    with pytest.raises(DataError, match=r"column 'ok'.*Row 5 is df.iloc\[3\]"):
         bq.from_frame(bad, model="system", task="bench", item="qid", score="ok")
 
 
