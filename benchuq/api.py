@@ -947,10 +947,19 @@ def report(
     if models is not None:
         check_known(list(models), draws.models, what="models")
         draws = draws.select_models(list(dict.fromkeys(models)))
+    from benchuq.core.readers.loaders import SAMPLES
     from benchuq.dashboard.report import command
 
-    cmd = command([bench.name], "bootstrap", draws.reps, draws.seed or 0, level, list(models or ()))
-    write_report(bench, draws, path, fmt=fmt, level=level, weights=weights, command=cmd)
+    sample = bench.name in SAMPLES and bench.name == draws.data
+    data = f"sample:{bench.name}" if sample else "DATA"
+    method = "bayes" if draws.method.startswith("Bayesian") else "bootstrap"
+    cmd = command([data], method, draws.reps, draws.seed or 0, level, list(models or ()))
+    if weights is not None:
+        cmd += " --weights " + ",".join(f"{w:g}" for w in np.asarray(weights, dtype=float))
+    query = f"?data={data}" if sample else "(from Python: upload the same data on the Data page)"
+    write_report(
+        bench, draws, path, fmt=fmt, level=level, weights=weights, query=query, command=cmd
+    )
     return path
 
 
