@@ -17,6 +17,7 @@ file's ``benchuq`` metadata (the JSON document without its rows).
 
 from __future__ import annotations
 
+import html
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -141,7 +142,13 @@ class Result(ABC):
 
     def _summary(self) -> str:
         meta = self.meta()
-        parts = [f"{k}={meta[k]!r}" for k in ("data", "level") if meta.get(k) not in (None, "")]
+        parts = []
+        for key in ("data", "level"):
+            value = meta.get(key)
+            if isinstance(value, float):
+                parts.append(f"{key}={value:.4g}")
+            elif value not in (None, ""):
+                parts.append(f"{key}={value!r}")
         return ", ".join(parts)
 
     def __repr__(self) -> str:
@@ -155,7 +162,8 @@ class Result(ABC):
             index=False, float_format=lambda v: f"{v:.4g}", border=0, max_cols=12
         )
         more = f"<p>… {len(frame) - HTML_ROWS} more rows</p>" if len(frame) > HTML_ROWS else ""
-        return f"<p><b>{type(self).__name__}</b> {self._summary()}</p>{shown}{more}"
+        summary = html.escape(self._summary())
+        return f"<p><b>{type(self).__name__}</b> {summary}</p>{shown}{more}"
 
 
 @dataclass(frozen=True, repr=False, eq=False)

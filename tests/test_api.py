@@ -256,3 +256,17 @@ def test_weights_from_paired_draws_read_the_correlation() -> None:
     assert bq.weights(bench, at=[1, 1], resolution=4).to_frame().shape[0] == 1
     with pytest.raises(InvalidArgument, match="not both"):
         bq.weights(bench, categories=["reasoning"], merge={"reasoning": "r"})
+
+
+def test_html_repr_escapes_names_from_the_data() -> None:
+    df = pd.DataFrame(
+        {
+            "m": ["<b>x</b>", "<b>x</b>", "y", "y"],
+            "t": ["t"] * 4,
+            "i": [1, 2, 1, 2],
+            "s": [1.0, 0.0, 1.0, 1.0],
+        }
+    )
+    bench = bq.from_frame(df, model="m", task="t", item="i", score="s", name="<script>")
+    page = bq.leaderboard(bq.bootstrap(bench, reps=100))._repr_html_()
+    assert "<script>" not in page and "<b>x</b>" not in page
