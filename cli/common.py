@@ -404,12 +404,16 @@ def output_format(args: argparse.Namespace) -> str:
 
 def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | None = None) -> bool:
     """Write ``result`` as JSON (``payload``, default ``result.payload()``), CSV or Parquet as
-    the flags ask; ``False``: the caller prints its text table (to ``-o FILE`` if given)."""
+    the flags ask; ``False``: the caller prints its text table (stdout only)."""
     from benchuq.results import write_table
 
     fmt = output_format(args)
     target = getattr(args, "output", None)
     if fmt == "text":
+        if target is not None:
+            raise UsageError(
+                f"-o {target}: -o writes json, csv or parquet (by its suffix or --output-format)."
+            )
         return False
     if fmt == "json":
         doc = result.payload() if payload is None else payload

@@ -88,3 +88,8 @@ def test_json_to_a_file_and_bad_combinations(tmp_path: Path, capsys) -> None:
     assert main([*COMMANDS["leaderboard"], "--format", "parquet"]) == 2
     assert "-o FILE" in capsys.readouterr().err
     assert main([*COMMANDS["leaderboard"], "--json", "--output-format", "csv"]) == 2
+
+
+def test_o_without_a_table_format_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    assert main([*COMMANDS["epp"], "-o", str(tmp_path / "epp.txt")]) == 2
+    assert "-o writes json, csv or parquet" in capsys.readouterr().err
