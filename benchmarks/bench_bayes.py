@@ -7,7 +7,7 @@ draws), and the convergence figures.
 
     python benchmarks/bench_bayes.py [--repeat 3] [--sampler imh|gibbs]
 
-``--sampler`` picks :func:`core.bayes.fit`'s sampler (default ``imh``, the independence
+``--sampler`` picks :func:`core.methods.bayes.fit`'s sampler (default ``imh``, the independence
 Metropolis-Hastings step on the collapsed posterior; ``gibbs`` is the METHODS 6 Gibbs sampler).
 
 Wall time depends on other load on the machine; CPU time of this process and the load average
@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import load_sample
 
 TARGET_SECONDS = 5.0
 

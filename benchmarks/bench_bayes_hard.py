@@ -19,9 +19,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import ModelPrior, Prior
 from benchuq.core.data import Benchmark
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes.priors import ModelPrior, Prior
 
 TASKS = 6
 

@@ -14,7 +14,7 @@ excludes model compilation, which is printed separately).
     python benchmarks/bench_bayes_pymc.py [--models 16] [--draws 2000] [--tune 1000]
         [--sampler imh|gibbs] [--repeat 3]
 
-``--sampler`` picks :func:`core.bayes.fit`'s sampler (default ``imh``). Our fit runs
+``--sampler`` picks :func:`core.methods.bayes.fit`'s sampler (default ``imh``). Our fit runs
 ``--repeat`` times (seeds ``seed, seed + 1, ...``) and the fastest is reported, as in
 ``bench_bayes.py``, because wall time on a shared machine varies by 2x between runs.
 """
@@ -31,9 +31,9 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.bayes import diagnostics
-from benchuq.core.bayes import model as bayes
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.methods.bayes import diagnostics
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.reading.loaders import load_sample
 
 
 def _quantities(a: np.ndarray, b: np.ndarray, theta: np.ndarray) -> np.ndarray:

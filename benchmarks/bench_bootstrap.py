@@ -1,4 +1,4 @@
-"""Speed and memory of the bootstrap engines and summaries (core.bootstrap, core.summaries).
+"""Speed and memory of the bootstrap engines and summaries (core.methods.bootstrap, core.summaries).
 
 1. Task level, VTAB-1k sample (16 models x 19 tasks, counts): 10,000 binomial replicates plus all
    summaries (leaderboard, all pairwise differences with Holm, the five rank aggregations, rank
@@ -40,9 +40,9 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core import bootstrap as boot
 from benchuq.core.data import Benchmark, ItemTask
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.methods import bootstrap as boot
+from benchuq.core.reading.loaders import load_sample
 from benchuq.core.summaries import (
     leaderboard,
     pairwise_differences,

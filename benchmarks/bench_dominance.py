@@ -28,19 +28,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchuq.core.bootstrap import bootstrap  # noqa: E402
 from benchuq.core.data import Benchmark, ItemTask  # noqa: E402
-from benchuq.core.dominance import (  # noqa: E402
+from benchuq.core.methods.bootstrap import bootstrap  # noqa: E402
+from benchuq.core.reading.loaders import load_sample  # noqa: E402
+from benchuq.core.summaries.dominance import (  # noqa: E402
     best_probability_map,
     dominance_map,
     moments_from_benchmark,
     moments_from_draws,
     simplex_grid,
 )
-from benchuq.core.readers.loaders import load_sample  # noqa: E402
-from benchuq.dashboard.colors import model_colors  # noqa: E402
-from benchuq.dashboard.figures import FigureOptions  # noqa: E402
-from benchuq.dashboard.figures_weights import dominance_figure  # noqa: E402
+from benchuq.presentation.colors import model_colors  # noqa: E402
+from benchuq.presentation.figures.common import FigureOptions  # noqa: E402
+from benchuq.presentation.figures.weights import dominance_figure  # noqa: E402
 
 TARGET_SE = 0.050
 TARGET_PROB = 0.500

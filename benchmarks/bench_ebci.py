@@ -26,9 +26,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.readers.loaders import load_sample
-from benchuq.core.subgroups.ebci import Kappa, _t0_nodes, cva, cva_table, cva_v, ebci, moments
-from benchuq.core.subgroups.estimates import simulate
+from benchuq.core.analyses.subgroups.ebci import (
+    Kappa,
+    _t0_nodes,
+    cva,
+    cva_table,
+    cva_v,
+    ebci,
+    moments,
+)
+from benchuq.core.analyses.subgroups.estimates import simulate
+from benchuq.core.reading.loaders import load_sample
 
 SETTINGS: list[tuple[Kappa, float]] = [
     ("estimated", 0.05),

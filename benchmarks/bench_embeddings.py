@@ -11,7 +11,8 @@ rows; the bootstrap by gathering resampled rows), on the same heads and folds, w
 agree with ours.
 
 ``--refit`` times the ``bootstrap="refit"`` mode as well (200 replicates; several minutes at the
-full size, see :func:`core.embeddings.refit_cost`); ``--entities``/``--dims`` shrink the problem.
+full size, see :func:`core.analyses.embeddings.refit_cost`); ``--entities``/``--dims`` shrink the
+problem.
 
 ``--coverage`` runs a simulation from known truth instead (3 Gaussian clusters, unit covariance,
 means 1.5 apart; 200 entities each in 2 dims, 60 each in 16 dims, 1000 each in 32 dims; 5 folds)
@@ -31,8 +32,8 @@ spread over simulations calls for (2 x 1.96 x sd), for ALP and for accuracy.
 ``--coverage`` includes ``bootstrap="linear"``; its accuracy interval covers the held-out
 entities only (no fitting error), so its accuracy coverage of the procedure target is expected
 to fall short where the refit one does not. The refit accuracy rescales flipped hits by
-``1 / sqrt(spread)`` (core.embeddings); its mean width is printed beside the width the accuracy
-estimate's spread calls for.
+``1 / sqrt(spread)`` (core.analyses.embeddings); its mean width is printed beside the width the
+accuracy estimate's spread calls for.
 """
 
 from __future__ import annotations
@@ -48,9 +49,14 @@ from scipy.stats import multivariate_normal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.embeddings.posterior import _folds, choose_heads, gaussian_stats, log_posterior
-from benchuq.core.embeddings.resample import REFIT_BUDGET, linear_cost, refit_cost
-from benchuq.core.embeddings.scores import consistency
+from benchuq.core.analyses.embeddings.posterior import (
+    _folds,
+    choose_heads,
+    gaussian_stats,
+    log_posterior,
+)
+from benchuq.core.analyses.embeddings.resample import REFIT_BUDGET, linear_cost, refit_cost
+from benchuq.core.analyses.embeddings.scores import consistency
 
 TARGET_SECONDS = 10.0
 CLUSTERS, HEADS, HEAD_DIMS, REPS, FOLDS, EPS = 8, 16, 64, 1000, 5, 4.0

@@ -27,7 +27,7 @@ import statsmodels.api as sm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.epp import epp_from_scores, fit_bradley_terry, pair_counts
+from benchuq.core.analyses.epp import epp_from_scores, fit_bradley_terry, pair_counts
 
 TARGET_SECONDS = 2.0
 BASELINE_MODELS = 60

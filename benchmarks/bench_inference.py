@@ -34,13 +34,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.bootstrap import binomial_bootstrap, confidence_draws, paired_bootstrap
-from benchuq.core.leader import tied_with_leader
-from benchuq.core.maxt import format_p
-from benchuq.core.normalize import normalize
-from benchuq.core.rank_sets import rank_sets
-from benchuq.core.readers.loaders import resolve
+from benchuq.core.methods.bootstrap import binomial_bootstrap, confidence_draws, paired_bootstrap
+from benchuq.core.reading.loaders import resolve
 from benchuq.core.summaries import group_scores, pairwise_differences, percentile_interval
+from benchuq.core.summaries.leader import tied_with_leader
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.normalization import normalize
+from benchuq.core.summaries.rank_sets import rank_sets
 from tests.test_bootstrap import counts_bench
 from tests.test_inference import correlated_items, item_bench
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.readers.loaders import read_paths
+from benchuq.core.reading.loaders import read_paths
 
 REAL = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "real"
 STRAYS = {

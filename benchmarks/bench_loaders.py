@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the shared inspect_ai log generator
 
 from inspect_logs import log_of_size  # noqa: E402
 
-from benchuq.core.readers.loaders import load_files, load_path  # noqa: E402
+from benchuq.core.reading.loaders import load_files, load_path  # noqa: E402
 
 TARGET_RATIO = 25.0
 

@@ -5,11 +5,11 @@
    its family-wise error) at ``--experiments`` simulated evaluations (10,000 by default; the test
    suite runs 2,000): planned vs observed power, with the Monte Carlo error of the observed share.
 2. ``--bootstrap N``: the same for N experiments of three settings tested with the project's own
-   paired bootstrap interval (``core.bootstrap`` + ``core.summaries.pairwise_differences``,
+   paired bootstrap interval (``core.methods.bootstrap`` + ``core.summaries.pairwise_differences``,
    R = 1,000) instead of the plug-in standard error.
 3. Speed and agreement against the tool a user would otherwise pick, in the same process:
    statsmodels' ``NormalIndPower.solve_power`` (one paired comparison from a standardised effect)
-   vs ``core.power.plan``; and the whole MMLU plan (190 pairs, max-T critical value).
+   vs ``core.analyses.power.plan``; and the whole MMLU plan (190 pairs, max-T critical value).
 
     python benchmarks/bench_power.py [--experiments 10000] [--bootstrap 300]
 """
@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT / "tests"))  # the shared known-truth settings
 from power_settings import LEVEL, POWER, SETTINGS, _joint_binary  # noqa: E402
 from statsmodels.stats.power import NormalIndPower  # noqa: E402
 
-from benchuq.core import power as pw  # noqa: E402
-from benchuq.core.bootstrap import bootstrap  # noqa: E402
+from benchuq.core.analyses import power as pw  # noqa: E402
 from benchuq.core.data import Benchmark, ItemTask  # noqa: E402
-from benchuq.core.readers.loaders import load_sample  # noqa: E402
+from benchuq.core.methods.bootstrap import bootstrap  # noqa: E402
+from benchuq.core.reading.loaders import load_sample  # noqa: E402
 from benchuq.core.summaries import pairwise_differences  # noqa: E402
 
 
@@ -126,7 +126,8 @@ def speed() -> None:
         lambda: NormalIndPower().solve_power(effect, alpha=0.05, power=0.8, ratio=0.0)
     )
     print(
-        f"items needed: core.power {plan.n_required[0]:,.0f}, statsmodels {np.ceil(sm_n):,.0f} "
+        f"items needed: core.analyses.power {plan.n_required[0]:,.0f}, "
+        f"statsmodels {np.ceil(sm_n):,.0f} "
         f"(ratio {plan.n_required[0] / np.ceil(sm_n):.4f}); time {1e3 * ours:.2f} ms vs "
         f"{1e3 * theirs:.2f} ms (x{ours / theirs:.2f})"
     )

@@ -6,7 +6,7 @@ process and prints rows, wall and CPU time, peak RSS and the ratio to pyarrow an
 the same file:
 
 - ``read``: pyarrow.parquet.read_table / pyarrow.csv.read_csv, DuckDB's read of the file into
-  Arrow, and ``benchuq.core.readers.load_path``;
+  Arrow, and ``benchuq.core.reading.load_path``;
 - ``pipeline``: load + 1,000 paired bootstrap replicates + leaderboard (binary: the issue's
   "10^8 rows in <= 90 s and <= 6 GB");
 - ``--out-of-core ROWS``: Parquet shards (items split by shard) aggregated by the DuckDB backend
@@ -58,9 +58,9 @@ elif step == "duckdb":
     import duckdb
 else:
     from benchuq.core.summaries import leaderboard
-    from benchuq.core.bootstrap import bootstrap
-    from benchuq.core.readers import load_path
-    from benchuq.core.backends import open_data
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading import load_path
+    from benchuq.core.reading.backends import open_data
 imports = time.perf_counter() - i0
 t0, c0 = time.perf_counter(), time.process_time()
 if step == "pyarrow":

@@ -12,7 +12,8 @@
 - draws: :func:`bootstrap`, :func:`bayes`, :func:`normalize`;
 - results: :func:`leaderboard`, :func:`compare`, :func:`ranks`, :func:`rank_sets`,
   :func:`weights`, :func:`epp`, :func:`subgroups`, :func:`power`, :func:`statistic` (any
-  statistic of the draws); :func:`report` writes the HTML/PDF report;
+  statistic of the draws); :func:`report` writes the HTML/PDF report, :func:`export` Every Eval
+  Ever files with benchuq's uncertainty;
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from benchuq.api import bootstrap as bootstrap
     from benchuq.api import compare as compare
     from benchuq.api import epp as epp
+    from benchuq.api import export as export
     from benchuq.api import from_frame as from_frame
     from benchuq.api import leaderboard as leaderboard
     from benchuq.api import load as load
@@ -66,6 +68,7 @@ _LAZY: dict[str, str] = {
             "bootstrap",
             "compare",
             "epp",
+            "export",
             "from_frame",
             "leaderboard",
             "load",

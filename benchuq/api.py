@@ -16,8 +16,8 @@ Examples
 >>> board = bq.leaderboard(draws, level=0.95)
 >>> board.to_frame().query("group == 'overall'")[["model", "estimate"]].round(3)
   model  estimate
-0     A     0.500
-1     B     0.525
+0     B     0.525
+1     A     0.500
 """
 
 from __future__ import annotations
@@ -45,15 +45,17 @@ from benchuq.results import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from benchuq.core.analyses.subgroups.estimates import Units
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
-    from benchuq.core.subgroups.estimates import Units
+    from benchuq.core.export_eee import EEEExport
 
 __all__ = [
     "bayes",
     "bootstrap",
     "compare",
     "epp",
+    "export",
     "from_frame",
     "leaderboard",
     "load",
@@ -125,7 +127,7 @@ def load(
         from benchuq.store import load_shared
 
         return load_shared(shared[0])
-    from benchuq.core.readers.loaders import FORMATS, resolve
+    from benchuq.core.reading.loaders import FORMATS, resolve
 
     check_choice(format, FORMATS, name="format")
     tasks_path = None if tasks is None else str(tasks)
@@ -141,7 +143,7 @@ def samples() -> dict[str, str]:
     >>> sorted(bq.samples())
     ['alpaca_eval', 'mmlu', 'toy', 'vtab1k']
     """
-    from benchuq.core.readers.loaders import SAMPLES
+    from benchuq.core.reading.loaders import SAMPLES
 
     return dict(SAMPLES)
 
@@ -243,7 +245,7 @@ def from_frame(
         table = table.groupby(keys, sort=False, dropna=False)["score"].mean().reset_index()
         notes.append(f"scores of {epochs} epochs averaged per item (items are resampled).")
     from benchuq.core.data import DataError
-    from benchuq.core.readers.loaders import load_files
+    from benchuq.core.reading.loaders import load_files
 
     text = table.to_csv(index=False).encode()
     try:
@@ -296,8 +298,8 @@ def bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
     >>> d.values.shape
     (200, 16, 19)
     """
-    from benchuq.core.bootstrap import bootstrap as _bootstrap
     from benchuq.core.budget import check_cap, check_cells
+    from benchuq.core.methods.bootstrap import bootstrap as _bootstrap
 
     if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
         raise InvalidArgument(
@@ -327,7 +329,8 @@ def bayes(
         Counts data (``n`` and ``correct`` per model and task).
     priors
         Prior specs as on the command line (``["*:a=gamma(2,0.01),b=gamma(2,0.01)"]``), or a
-        ``{model: ModelPrior}`` mapping (``core.bayes.priors``); default ``exponential(1e-4)``.
+        ``{model: ModelPrior}`` mapping (``core.methods.bayes.priors``); default
+        ``exponential(1e-4)``.
     chains, draws, warmup
         MCMC chains, kept draws per chain, warm-up sweeps per chain.
     seed
@@ -349,8 +352,8 @@ def bayes(
     >>> d.values.shape
     (400, 2, 3)
     """
-    from benchuq.core.bayes.model import fit
-    from benchuq.core.bayes.priors import parse_prior_specs
+    from benchuq.core.methods.bayes.model import fit
+    from benchuq.core.methods.bayes.priors import parse_prior_specs
 
     check_choice(sampler, ("imh", "gibbs"), name="sampler")
     check_choice(interval, ("parameter", "predictive"), name="interval")
@@ -394,7 +397,7 @@ def normalize(
     >>> bq.normalize(bq.bootstrap(bench, reps=100), chance=bench.chance).normalization
     'minmax'
     """
-    from benchuq.core.normalize import normalize as _normalize
+    from benchuq.core.summaries.normalization import normalize as _normalize
 
     return _normalize(draws, mode=mode, chance=None if chance is None else np.asarray(chance))
 
@@ -426,8 +429,8 @@ def leaderboard(draws: Draws, *, level: float = 0.834) -> Leaderboard:
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """
-    from benchuq.core.leader import overlap_test_level
     from benchuq.core.summaries import leaderboard as _leaderboard
+    from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(level)
     table = _leaderboard(draws, level=level)
@@ -496,8 +499,8 @@ def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> 
     >>> len(sets.top_set(k=1)) >= 1
     True
     """
-    from benchuq.core.rank_sets import rank_sets as _rank_sets
     from benchuq.core.summaries import group_scores
+    from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
 
     level = check_level(level)
     sc = group_scores(draws, group=_group(draws, weights))
@@ -576,7 +579,7 @@ def weights(
     66
     """
     from benchuq.core.data import Benchmark as _Benchmark
-    from benchuq.core.dominance import (
+    from benchuq.core.summaries.dominance import (
         dominance_map,
         map_categories,
         moments_from_benchmark,
@@ -627,7 +630,7 @@ def epp(
     >>> list(e.to_frame().columns)
     ['model', 'epp', 'se', 'low', 'high', 'p_beats_average']
     """
-    from benchuq.core.epp import epp as _epp
+    from benchuq.core.analyses.epp import epp as _epp
 
     level = check_level(level)
     res = _epp(bench, rounds=rounds, level=level, interval=interval, reps=reps, seed=seed)
@@ -653,7 +656,7 @@ def subgroups(
     data
         A benchmark (units are model x subgroup), a DataFrame with columns
         ``unit, estimate, se`` used as given, or units made by
-        ``core.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``).
+        ``core.analyses.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``).
     group_by
         What a subgroup is: ``"task"``, ``"category"`` or ``"subgroup"`` (the items' column);
         default ``"subgroup"`` for item data that has one, else ``"task"``.
@@ -677,8 +680,8 @@ def subgroups(
     """
     import pandas as pd
 
-    from benchuq.core.subgroups.ebci import parse_kappa
-    from benchuq.core.subgroups.estimates import (
+    from benchuq.core.analyses.subgroups.ebci import parse_kappa
+    from benchuq.core.analyses.subgroups.estimates import (
         Units,
         analyze,
         units_from_benchmark,
@@ -768,7 +771,7 @@ def power(
     """
     import itertools
 
-    from benchuq.core import power as pw
+    from benchuq.core.analyses import power as pw
 
     level = check_level(level)
     if not 0.5 <= power < 1:
@@ -947,8 +950,8 @@ def report(
     if models is not None:
         check_known(list(models), draws.models, what="models")
         draws = draws.select_models(list(dict.fromkeys(models)))
-    from benchuq.core.readers.loaders import SAMPLES
-    from benchuq.dashboard.report import command
+    from benchuq.core.reading.loaders import SAMPLES
+    from benchuq.presentation.report import command
 
     sample = bench.name in SAMPLES and bench.name == draws.data
     data = f"sample:{bench.name}" if sample else "DATA"
@@ -961,6 +964,65 @@ def report(
         bench, draws, path, fmt=fmt, level=level, weights=weights, query=query, command=cmd
     )
     return path
+
+
+def export(
+    bench: Benchmark,
+    path: str | Path,
+    *,
+    draws: Draws | None = None,
+    level: float = 0.95,
+    reps: int = 2000,
+    seed: int = 0,
+    format: Literal["eee"] = "eee",
+    timestamp: str | None = None,
+) -> EEEExport:
+    """Write Every Eval Ever files with benchuq's uncertainty, as ``benchuq export --format eee``.
+
+    One aggregate JSON per model (schema 0.3.0; ``score_details.uncertainty`` filled with the
+    draws' standard error, the percentile interval at ``level``, the number of items and of
+    replicates) and, for item-level data, the instance-level JSONL (METHODS 12).
+
+    Parameters
+    ----------
+    bench
+        The data.
+    path
+        The folder to write into (made if missing).
+    draws
+        The draws behind the uncertainty (default: :func:`bootstrap` with ``reps`` and ``seed``).
+    level
+        Confidence level of the intervals.
+    format
+        ``"eee"`` (Every Eval Ever), the one format so far.
+    timestamp
+        The ``retrieved_timestamp`` written (Unix seconds as text; default: now).
+
+    Returns
+    -------
+    EEEExport
+        The files written (``files``, ``documents()``, ``zip_bytes()``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import benchuq as bq
+    >>> out = bq.export(bq.load("sample:toy"), tempfile.mkdtemp(), reps=200, timestamp="0")
+    >>> out.aggregates, out.instances
+    (2, 0)
+    """
+    from benchuq.core.export_eee import export_eee
+
+    check_choice(format, ("eee",), name="format")
+    level = check_level(level)
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
+    if draws is None:
+        draws = bootstrap(bench, reps=reps, seed=seed)
+    result = export_eee(bench, draws, level=level, retrieved_timestamp=timestamp)
+    result.write(target)
+    return result
 
 
 def write_report(
@@ -978,10 +1040,10 @@ def write_report(
 ) -> None:
     """The report of ``draws`` written to ``path`` (the one path of ``benchuq report`` and
     :func:`report`)."""
-    from benchuq.core.report import findings, gaps_from_leader
-    from benchuq.dashboard import report as layout
-    from benchuq.dashboard.colors import model_colors
-    from benchuq.dashboard.figures import FigureOptions
+    from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.presentation import report as layout
+    from benchuq.presentation.colors import model_colors
+    from benchuq.presentation.figures.common import FigureOptions
 
     group = _group(draws, weights)
     scale, axis, suffix = layout.display_unit(bench, normalized=draws.normalization is not None)

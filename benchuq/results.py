@@ -7,7 +7,7 @@ Every result has the same four faces:
   hold the scalar settings (method, level, replicates, seed, unit);
 - :meth:`Result.payload`: the CLI's ``--json`` document (the CLI prints exactly this);
 - :meth:`Result.figure`: the plotly figure the app shows, with the subtitle naming data set,
-  method and level (``dashboard.figures.with_subtitle``);
+  method and level (``presentation.figures.common.with_subtitle``);
 - ``_repr_html_`` (a compact table in Jupyter) and a short ``repr``.
 
 :func:`write_table` writes a result as CSV or Parquet (``benchuq COMMAND --output-format csv``):
@@ -31,15 +31,15 @@ import pandas as pd
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from benchuq.core.dominance import DominanceMap
+    from benchuq.core.analyses.embeddings.scores import ConsistencyResult
+    from benchuq.core.analyses.embeddings.tree import EmbeddingTree
+    from benchuq.core.analyses.epp import EPPResult
+    from benchuq.core.analyses.power import Design, PowerPlan
+    from benchuq.core.analyses.subgroups.estimates import SubgroupResult
     from benchuq.core.draws import Draws
-    from benchuq.core.embeddings.scores import ConsistencyResult
-    from benchuq.core.embeddings.tree import EmbeddingTree
-    from benchuq.core.epp import EPPResult
-    from benchuq.core.power import Design, PowerPlan
-    from benchuq.core.rank_sets import RankSets
-    from benchuq.core.subgroups.estimates import SubgroupResult
-    from benchuq.dashboard.figures import FigureOptions
+    from benchuq.core.summaries.dominance import DominanceMap
+    from benchuq.core.summaries.rank_sets import RankSets
+    from benchuq.presentation.figures.common import FigureOptions
 
 __all__ = [
     "EPP",
@@ -90,8 +90,8 @@ def _unit(observed: np.ndarray, normalization: str | None = None) -> str:
 
 def _options(models: tuple[str, ...], unit: str, title: str = "") -> FigureOptions:
     """The app's figure options: one colour per model, percent for proportions."""
-    from benchuq.dashboard.colors import model_colors
-    from benchuq.dashboard.figures import FigureOptions
+    from benchuq.presentation.colors import model_colors
+    from benchuq.presentation.figures.common import FigureOptions
 
     if unit == "proportion":
         return FigureOptions(model_colors(models), 100.0, "score (%)", title)
@@ -102,7 +102,7 @@ def _options(models: tuple[str, ...], unit: str, title: str = "") -> FigureOptio
 
 def _subtitled(fig: go.Figure, draws: Draws, level: float) -> go.Figure:
     """``fig`` with the app's export subtitle: data set, method, draws, seed, level."""
-    from benchuq.dashboard.figures import chart_subtitle, with_subtitle
+    from benchuq.presentation.figures.common import chart_subtitle, with_subtitle
 
     sub = chart_subtitle(draws.data or "data", draws.method, draws.reps, draws.seed, level)
     return with_subtitle(fig, sub)
@@ -177,7 +177,7 @@ class Leaderboard(Result):
     level
         The interval level.
     leader_test_level
-        The level of the paired test behind ``tied_with_leader`` (``core.leader``).
+        The level of the paired test behind ``tied_with_leader`` (``core.summaries.leader``).
     draws
         The draws summarised.
     """
@@ -222,8 +222,8 @@ class Leaderboard(Result):
     def figure(self, *, group: str = "overall") -> go.Figure:
         """The app's forest plot of one group (``"overall"`` or a category)."""
         from benchuq.core.validation import check_known
-        from benchuq.dashboard.figures import forest_figure
         from benchuq.dashboard.views import group_label
+        from benchuq.presentation.figures.common import forest_figure
 
         groups = list(dict.fromkeys(self.table["group"]))
         check_known([group], groups, what="groups")
@@ -276,7 +276,7 @@ class Comparison(Result):
 
     def figure(self) -> go.Figure:
         """The Compare page's forest of differences with each pair's p-value."""
-        from benchuq.dashboard.figures_ranks import simultaneous_difference_figure
+        from benchuq.presentation.figures.ranks import simultaneous_difference_figure
 
         unit = _unit(self.draws.observed, self.draws.normalization)
         opts = _options(self.draws.models, unit, "Pairwise differences a - b")
@@ -293,7 +293,7 @@ class RankSetsResult(Result):
     Attributes
     ----------
     sets
-        The core result (``core.rank_sets.RankSets``: ``top_set(k)``, ``table()``).
+        The core result (``core.summaries.rank_sets.RankSets``: ``top_set(k)``, ``table()``).
     draws
         The draws ranked.
     """
@@ -322,13 +322,13 @@ class RankSetsResult(Result):
 
     def sentences(self) -> list[str]:
         """The statements in words ("The best model is one of {A, B} with 95% confidence.")."""
-        from benchuq.core.rank_sets import rank_set_sentences
+        from benchuq.core.summaries.rank_sets import rank_set_sentences
 
         return rank_set_sentences(self.sets)
 
     def figure(self) -> go.Figure:
         """The Ranks page's rank-set chart."""
-        from benchuq.dashboard.figures_ranks import rank_set_figure
+        from benchuq.presentation.figures.ranks import rank_set_figure
 
         opts = _options(self.draws.models, "proportion", "Rank confidence sets")
         return _subtitled(rank_set_figure(self.sets, opts), self.draws, self.sets.level)
@@ -390,7 +390,7 @@ class Ranks(Result):
 
     def figure(self) -> go.Figure:
         """The Ranks page's chart of the five aggregations."""
-        from benchuq.dashboard.figures import rank_aggregation_figure
+        from benchuq.presentation.figures.common import rank_aggregation_figure
 
         opts = _options(self.draws.models, "proportion")
         return _subtitled(rank_aggregation_figure(self.table, opts), self.draws, self.level)
@@ -403,7 +403,8 @@ class WeightMap(Result):
     Attributes
     ----------
     map
-        The core map (``core.dominance.DominanceMap``: weights, leader, runner-up, winner, SE).
+        The core map (``core.summaries.dominance.DominanceMap``: weights, leader, runner-up,
+        winner, SE).
     data
         The data set's name.
     """
@@ -481,8 +482,8 @@ class WeightMap(Result):
 
     def figure(self) -> go.Figure:
         """The Weights page's map (ternary for three categories, a line for two)."""
-        from benchuq.dashboard.figures import with_subtitle
-        from benchuq.dashboard.figures_weights import dominance_figure
+        from benchuq.presentation.figures.common import with_subtitle
+        from benchuq.presentation.figures.weights import dominance_figure
 
         opts = _options(self.map.models, "proportion")
         fig = dominance_figure(self.map, opts)
@@ -499,8 +500,8 @@ class EPP(Result):
     Attributes
     ----------
     result
-        The core result (``core.epp.EPPResult``: estimate, se, low, high, win probabilities,
-        Wald tests, deviance).
+        The core result (``core.analyses.epp.EPPResult``: estimate, se, low, high, win
+        probabilities, Wald tests, deviance).
     data
         The data set's name.
     """
@@ -554,8 +555,8 @@ class EPP(Result):
 
     def figure(self) -> go.Figure:
         """The EPP page's forest plot."""
-        from benchuq.dashboard.figures import with_subtitle
-        from benchuq.dashboard.figures_epp import epp_forest_figure
+        from benchuq.presentation.figures.common import with_subtitle
+        from benchuq.presentation.figures.epp import epp_forest_figure
 
         r = self.result
         opts = _options(r.models, "score", "EPP (logit units)")
@@ -575,7 +576,7 @@ class Subgroups(Result):
     Attributes
     ----------
     result
-        The core result (``core.subgroups.estimates.SubgroupResult``).
+        The core result (``core.analyses.subgroups.estimates.SubgroupResult``).
     """
 
     result: SubgroupResult
@@ -609,8 +610,8 @@ class Subgroups(Result):
 
     def figure(self, *, model: str | None = None) -> go.Figure:
         """The Subgroups page's direct-vs-EB chart (one model's subgroups, or every unit)."""
-        from benchuq.dashboard.figures import FigureOptions, with_subtitle
-        from benchuq.dashboard.figures_subgroups import eb_vs_direct_figure
+        from benchuq.presentation.figures.common import FigureOptions, with_subtitle
+        from benchuq.presentation.figures.subgroups import eb_vs_direct_figure
 
         r = self.result
         fig = eb_vs_direct_figure(r, FigureOptions(scale=100.0, unit="score (%)"), model)
@@ -625,7 +626,7 @@ class PowerResult(Result):
     Attributes
     ----------
     plan
-        The core plan (``core.power.PowerPlan``: MDE, items needed, power per pair).
+        The core plan (``core.analyses.power.PowerPlan``: MDE, items needed, power per pair).
     design
         The design it was computed from.
     delta
@@ -662,7 +663,7 @@ class PowerResult(Result):
         return clean({**self.meta(), "rows": self._rows(), "notes": list(self.notes)})
 
     def _rows(self) -> list[dict[str, Any]]:
-        from benchuq.core import power as pw
+        from benchuq.core.analyses import power as pw
 
         p, d = self.plan, self.design
         scale, unit = pw.display_scale(d)
@@ -697,11 +698,11 @@ class PowerResult(Result):
 
     def figure(self, *, kind: Literal["mde", "power"] = "mde") -> go.Figure:
         """The Plan page's curves: the MDE (or the power) against the number of items."""
-        from benchuq.core import power as pw
+        from benchuq.core.analyses import power as pw
         from benchuq.core.validation import check_choice
         from benchuq.dashboard import views_power as vp
-        from benchuq.dashboard.figures import FigureOptions
-        from benchuq.dashboard.figures_power import mde_figure, power_figure
+        from benchuq.presentation.figures.common import FigureOptions
+        from benchuq.presentation.figures.power import mde_figure, power_figure
 
         check_choice(kind, ("mde", "power"), name="kind")
         scale, unit = pw.display_scale(self.design)
@@ -759,7 +760,7 @@ class Statistic(Result):
 
     def figure(self) -> go.Figure:
         """A forest plot of the statistic (the Leaderboard's chart)."""
-        from benchuq.dashboard.figures import FigureOptions, forest_figure
+        from benchuq.presentation.figures.common import FigureOptions, forest_figure
 
         t = pd.DataFrame(self._rows()).rename(columns={"label": "model"})
         fig = forest_figure(t, FigureOptions(scale=1.0, unit=self.name, title=self.name))
@@ -775,7 +776,7 @@ class Consistency(Result):
     Attributes
     ----------
     result
-        The core result (``core.embeddings.scores.ConsistencyResult``).
+        The core result (``core.analyses.embeddings.scores.ConsistencyResult``).
     tree
         The cluster tree when clusters come from several columns (else ``None``).
     """
@@ -813,8 +814,8 @@ class Consistency(Result):
 
     def figure(self, *, metric: Literal["alp", "accuracy"] = "alp") -> go.Figure:
         """The Embeddings page's chart of ALP (or accuracy) per model."""
-        from benchuq.dashboard.figures import FigureOptions, with_subtitle
-        from benchuq.dashboard.figures_embeddings import score_figure
+        from benchuq.presentation.figures.common import FigureOptions, with_subtitle
+        from benchuq.presentation.figures.embeddings import score_figure
 
         first = self.result.scores[0]
         fig = score_figure(self.result, metric, FigureOptions(scale=1.0, unit=metric))

@@ -49,6 +49,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.reading.sources import SHARED
 
 __all__ = [
     "PREFIX",
@@ -64,7 +65,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-PREFIX = "shared:"
+PREFIX = SHARED  # the source-string prefix of a published data set (core.reading.sources)
 ID_BYTES = 20  # 160 random bits
 ID_RE = re.compile(r"[a-z2-7]{32}")
 FORMAT = "benchuq.shared"

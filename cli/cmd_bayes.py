@@ -17,9 +17,10 @@ from benchuq.cli.common import (
     fit_bayes,
     load_benchmark,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 if TYPE_CHECKING:
-    from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.methods.bayes.model import BayesFit
 
 __all__ = ["register", "run"]
 
@@ -37,8 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_bayes_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="random seed")
-    p.add_argument("--level", type=float, default=0.95, help="credible level (0-1), 0.95")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
+    p.add_argument(
+        "--level", type=float, default=COMPARISON_LEVEL, help="credible level (0-1), 0.95"
+    )
     add_output_arguments(p)
     p.add_argument(
         "--timings",
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from benchuq.api import leaderboard
-    from benchuq.core.bayes.priors import format_prior_specs
+    from benchuq.core.methods.bayes.priors import format_prior_specs
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -118,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         print(
             shown[["model", "estimate", "low", "high"]].to_string(
                 index=False, float_format=lambda v: f"{v:.4f}"

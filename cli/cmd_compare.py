@@ -16,6 +16,7 @@ from benchuq.cli.common import (
     load_benchmark,
     make_draws,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import check_known
 
 __all__ = ["register", "run"]
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p)
     add_method_arguments(p)
     p.add_argument("--models", nargs="+", required=True, metavar="MODEL", help="two or more")
-    p.add_argument("--level", type=float, default=0.95, help="family-wise level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="family-wise level (0-1)")
     p.add_argument(
         "--correction",
         default="maxt",
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.api import compare
     from benchuq.cli.common import UsageError
-    from benchuq.core.maxt import format_p
+    from benchuq.core.summaries.maxt import format_p
 
     level = check_level(args.level)
     bench = load_benchmark(args)

@@ -28,9 +28,10 @@ from benchuq.cli.common import (
     split_format,
 )
 from benchuq.core.data import DataError
+from benchuq.core.defaults import SEED
 
 if TYPE_CHECKING:
-    from benchuq.core.subgroups.estimates import Units
+    from benchuq.core.analyses.subgroups.estimates import Units
 
 __all__ = ["read_units", "register", "run"]
 
@@ -98,19 +99,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="fit f on one half of the units to predict the other (default on; --no-crossfit "
         "fits f on all units, as R's ebci does)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the cross-fitting split")
+    p.add_argument("--seed", type=int, default=SEED, help="seed of the cross-fitting split")
     add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def read_units(args: argparse.Namespace) -> Units:
     """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
-    from benchuq.core.readers.loaders import resolve
-    from benchuq.core.subgroups.estimates import (
+    from benchuq.core.analyses.subgroups.estimates import (
         is_unit_table,
         units_from_benchmark,
         units_from_table,
     )
+    from benchuq.core.reading.loaders import resolve
 
     split_format(args)
     path = Path(args.data[0])

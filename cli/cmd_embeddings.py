@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from benchuq.cli.common import add_output_arguments
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 __all__ = ["register", "run"]
 
@@ -68,8 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="bootstrap replicates (default 200 when refitting, 1000 for linear and scores)",
     )
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
-    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
+    p.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_output_arguments(p)
     p.set_defaults(func=run)
 
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
     from benchuq.cli.common import check_level, emit, read_file
     from benchuq.cli.main import UsageError
-    from benchuq.core.embeddings import (
+    from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
         align,
         check_clusters,
@@ -88,14 +89,15 @@ def run(args: argparse.Namespace) -> int:
         read_embeddings,
         read_meta,
     )
-    from benchuq.core.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.reading.sources import parse_source
     from benchuq.results import Consistency
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None
     for item in args.emb:
-        if item.startswith("sample:"):
-            name = item.removeprefix("sample:")
+        if (source := parse_source(item)).kind == "sample":
+            name = source.name
             sample_sets, sample_meta = load_embedding_sample(name)
             sets += sample_sets
             meta = meta if meta is not None else sample_meta

@@ -13,6 +13,7 @@ from benchuq.cli.common import (
     emit,
     load_benchmark,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 __all__ = ["METHOD_LABELS", "register", "run"]
 
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "units (sum 0), win probabilities, Wald tests and a deviance goodness-of-fit test.",
     )
     add_data_arguments(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--rounds", default="tasks", choices=("tasks", "items"), help="what one match round is"
     )
@@ -45,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bootstrap: resample rounds",
     )
     p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--seed", type=int, default=SEED, help="bootstrap seed")
     add_output_arguments(p)
     p.set_defaults(func=run)
 

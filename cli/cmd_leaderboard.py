@@ -16,6 +16,7 @@ from benchuq.cli.common import (
     make_draws,
     maybe_normalize,
 )
+from benchuq.core.defaults import LEVEL
 
 __all__ = ["register", "run"]
 
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_data_arguments(p)
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
     add_normalize_arguments(p)
     add_output_arguments(p)
     p.set_defaults(func=run)
@@ -42,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.api import leaderboard
-    from benchuq.core.leader import overlap_test_level
+    from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]")
-        shown = rows.sort_values("estimate", ascending=False)
+        shown = rows  # best first, ties by name (core.summaries.leaderboard)
         shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
         print(

@@ -20,8 +20,9 @@ from benchuq.cli.common import (
     emit,
     load_benchmark,
 )
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
 
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument("--delta", type=float, default=None, help="difference to detect (0.01 = 1 pt)")
     p.add_argument("--power", type=float, default=0.8, help="power (0.5-1, default 0.8)")
-    p.add_argument("--level", type=float, default=0.95, help="family-wise level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="family-wise level (0-1)")
     p.add_argument(
         "--pairs",
         default="all",

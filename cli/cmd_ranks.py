@@ -20,6 +20,7 @@ from benchuq.cli.common import (
     make_draws,
     maybe_normalize,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
 
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p)
     add_method_arguments(p)
     add_normalize_arguments(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--weights",
         default=None,

@@ -1,5 +1,6 @@
 """``benchuq report``: one self-contained HTML or PDF report of a data set (findings, figures,
-caveats, how to reproduce it); ``core.report`` computes it, ``dashboard.report`` lays it out."""
+caveats, how to reproduce it); ``core.findings`` computes it, ``presentation.report`` lays it
+out."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from benchuq.cli.common import (
     make_draws,
     maybe_normalize,
 )
+from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="default report.FORMAT")
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=0.834, help="leaderboard interval level (0-1)")
+    p.add_argument("--level", type=float, default=LEVEL, help="leaderboard interval level (0-1)")
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument(
         "--weights",
@@ -87,7 +89,7 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.dashboard.report import command
+    from benchuq.presentation.report import command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
@@ -105,10 +107,11 @@ def _command(args: argparse.Namespace) -> str:
 
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
-    from benchuq.dashboard.state import UPLOAD, Settings, settings_query
+    from benchuq.core.reading.sources import UPLOAD, parse_source
+    from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
-    data = one if one.startswith(("sample:", "shared:")) else UPLOAD
+    data = one if parse_source(one).linkable else UPLOAD
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
         data=data,

@@ -22,8 +22,8 @@ from benchuq.cli.common import (
     make_draws,
 )
 from benchuq.core.data import Benchmark
-from benchuq.core.dominance import DominanceMap, parse_weights
 from benchuq.core.draws import Draws
+from benchuq.core.summaries.dominance import DominanceMap, parse_weights
 
 __all__ = ["register", "run"]
 

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
-    from benchuq.core.backends import DataSource
-    from benchuq.core.bayes.model import BayesFit
+    from benchuq.core.methods.bayes.model import BayesFit
+    from benchuq.core.reading.backends import DataSource
     from benchuq.results import Result
 
 __all__ = [
@@ -46,13 +47,13 @@ class UsageError(Exception):
 class VisibleText:
     """A text stream that writes bidi, zero-width and control characters (other than tab and
     newline) as ``[U+XXXX]``: a name from the data cannot move the terminal's cursor, colour it or
-    reverse the text shown (``dashboard.text.visible``)."""
+    reverse the text shown (``presentation.text.visible``)."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        from benchuq.dashboard.text import visible
+        from benchuq.presentation.text import visible
 
         return self.stream.write(visible(text))
 
@@ -74,9 +75,9 @@ def check_caps(args: argparse.Namespace) -> None:
         raise UsageError(f"--reps {reps} is too few; use at least 50 (2000 is typical).")
 
 
-# core.readers.loaders.FORMATS, repeated so that building the parser does not import pandas
+# core.reading.loaders.FORMATS, repeated so that building the parser does not import pandas
 FORMATS = ("auto", "long", "wide", "items", "lm_eval", "lm_eval_samples", "alpaca_eval", "inspect",
-           "helm")  # fmt: skip
+           "helm", "lighteval", "oaieval", "eee")  # fmt: skip
 DATA_HELP = (
     "files, folders, zip archives or glob patterns (read together; in a folder, files that are "
     "not results are skipped with a note), sample:<name>, or shared:<id>"
@@ -100,14 +101,19 @@ class _Paths(argparse.Action):
         setattr(namespace, self.dest, list(values or ()) or None)
 
 
-def add_data_arguments(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+def add_data_arguments(
+    parser: argparse.ArgumentParser, *, optional: bool = False, format_flag: str = "--format"
+) -> None:
     """``DATA`` (one or more paths, ``sample:<name>`` or ``shared:<id>``) with ``--format``,
     ``--tasks``, ``--metric`` and ``--verbose``; ``optional`` for a command that also works
-    without data (``args.data`` is then ``None``)."""
+    without data (``args.data`` is then ``None``); ``format_flag`` names the input-format flag
+    (``--input-format`` where ``--format`` is the output's)."""
     parser.add_argument(
         "data", metavar="DATA", nargs="*" if optional else "+", action=_Paths, help=DATA_HELP
     )
-    parser.add_argument("--format", default="auto", choices=FORMATS, help="input format")
+    parser.add_argument(
+        format_flag, dest="format", default="auto", choices=FORMATS, help="input format"
+    )
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
     add_verbose_argument(parser)
@@ -129,7 +135,7 @@ def add_notes(args: argparse.Namespace, notes: Sequence[str]) -> None:
 
 def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
     """Notes to stderr: headlines (at most 8) or, with ``--verbose``, every note in full."""
-    from benchuq.core.readers.notes import summarize
+    from benchuq.core.reading.notes import summarize
 
     if not notes:
         return
@@ -141,17 +147,17 @@ def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
         print("      (--verbose lists every file and task)", file=sys.stderr)
 
 
-def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = 2000) -> None:
+def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -> None:
     """The uncertainty method and its settings (bootstrap, METHODS 2; Bayesian model, METHODS 6)."""
     parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
-    parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
     add_bayes_arguments(parser)
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
-    """Where item-level data is aggregated and bootstrapped (core.backends, issue 18)."""
+    """Where item-level data is aggregated and bootstrapped (core.reading.backends, issue 18)."""
     g = parser.add_argument_group("backend (large item-level data: Parquet shards)")
     g.add_argument(
         "--backend",
@@ -199,8 +205,8 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
 
 def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
     """Fit the hierarchical model with the flags' priors and settings; warnings go to stderr."""
-    from benchuq.core.bayes.model import fit
-    from benchuq.core.bayes.priors import parse_prior_specs
+    from benchuq.core.methods.bayes.model import fit
+    from benchuq.core.methods.bayes.priors import parse_prior_specs
 
     if args.chains < 1 or args.draws < 100 or args.warmup < 0:
         raise UsageError(
@@ -226,9 +232,9 @@ def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
 
 
 def read_file(path: str) -> bytes:
-    """The bytes of the file ``path`` (read up to the size cap of ``core.readers.files``); a
+    """The bytes of the file ``path`` (read up to the size cap of ``core.reading.files``); a
     missing, unreadable or too large file is a DataError naming it."""
-    from benchuq.core.readers.files import read_capped
+    from benchuq.core.reading.files import read_capped
 
     if not Path(path).exists():
         raise DataError("no such file.", file=path, hint="check the path.")
@@ -238,10 +244,11 @@ def read_file(path: str) -> bytes:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
     notes go to stderr after the output (stdout stays the table or JSON)."""
-    from benchuq.core.readers.loaders import resolve
+    from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.sources import parse_source
 
     split_format(args)
-    shared = [d for d in args.data if d.startswith("shared:")]
+    shared = [d for d in args.data if parse_source(d).kind == "shared"]
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
             raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
@@ -258,8 +265,9 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
 
 
 def _out_of_core(args: argparse.Namespace) -> DataSource | None:
-    """DATA opened by an out-of-core backend (``core.backends``, issue 18); ``None``: in memory."""
-    from benchuq.core.backends import choose_backend, open_data
+    """DATA opened by an out-of-core backend (``core.reading.backends``, issue 18); ``None``: in
+    memory."""
+    from benchuq.core.reading.backends import choose_backend, open_data
 
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers {args.workers}: use 1 or more worker processes.")
@@ -327,7 +335,7 @@ def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) ->
     """``draws`` normalized as the flags say (unchanged without ``--normalize``)."""
     if not getattr(args, "normalize", False):
         return draws
-    from benchuq.core.normalize import normalize
+    from benchuq.core.summaries.normalization import normalize
 
     return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
 

@@ -33,6 +33,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "app",
     "report",
     "publish",  # registers publish and unpublish
+    "export",
 )
 
 

@@ -40,8 +40,8 @@ class Draws:
     data
         the data set's name (``Benchmark.name``; ``""`` when unknown), for titles and subtitles.
     normalization
-        the normalization applied to the draws (``core.normalize``: ``"minmax"``, ``"paper"``,
-        ``"chance"``), ``None`` for raw scores.
+        the normalization applied to the draws (``core.summaries.normalization``: ``"minmax"``,
+        ``"paper"``, ``"chance"``), ``None`` for raw scores.
     """
 
     values: np.ndarray

@@ -31,23 +31,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq.core import bootstrap as core_bootstrap
-from benchuq.core import power, summaries
-from benchuq.core import report as core_report
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import parse_prior_specs
-from benchuq.core.budget import check_cells, check_pairs
-from benchuq.core.data import Benchmark, DataError
-from benchuq.core.dominance import (
-    BestProbabilityMap,
-    CategoryMoments,
-    best_probability_map,
-    map_categories,
-    moments_from_benchmark,
-    moments_from_draws,
-)
-from benchuq.core.draws import Draws
-from benchuq.core.embeddings import (
+from benchuq.core import findings as core_report
+from benchuq.core import summaries
+from benchuq.core.analyses import power
+from benchuq.core.analyses.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
     align,
@@ -59,13 +46,9 @@ from benchuq.core.embeddings import (
     load_embedding_sample,
     parse_prior,
 )
-from benchuq.core.epp import EPPResult, epp
-from benchuq.core.rank_sets import RankSets
-from benchuq.core.rank_sets import rank_sets as core_rank_sets
-from benchuq.core.readers import loaders
-from benchuq.core.readers.meta import Loaded
-from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
-from benchuq.core.subgroups.estimates import (
+from benchuq.core.analyses.epp import EPPResult, epp
+from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
+from benchuq.core.analyses.subgroups.estimates import (
     Grouping,
     SubgroupResult,
     Units,
@@ -73,6 +56,25 @@ from benchuq.core.subgroups.estimates import (
     analyze,
     units_from_benchmark,
 )
+from benchuq.core.budget import check_cells, check_pairs
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.draws import Draws
+from benchuq.core.methods import bootstrap as core_bootstrap
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes.priors import parse_prior_specs
+from benchuq.core.reading import loaders
+from benchuq.core.reading.meta import Loaded
+from benchuq.core.summaries.dominance import (
+    BestProbabilityMap,
+    CategoryMoments,
+    best_probability_map,
+    map_categories,
+    moments_from_benchmark,
+    moments_from_draws,
+)
+from benchuq.core.summaries.rank_sets import RankSets
+from benchuq.core.summaries.rank_sets import rank_sets as core_rank_sets
 from benchuq.dashboard import (
     ledger,
     session,
@@ -400,7 +402,7 @@ def rank_probabilities(
 def rank_sets(
     key: str, models: tuple[str, ...], weights: tuple[float, ...], level: float, _draws_all: Draws
 ) -> RankSets:
-    """``core.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
+    """``core.summaries.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
     shown = _draws_all.select_models(list(models))
     sc = summaries.group_scores(shown, group=np.asarray(weights, dtype=float))
     return core_rank_sets(
@@ -464,11 +466,12 @@ def probability_map(
     resolution: int,
     _m: CategoryMoments,
 ) -> BestProbabilityMap:
-    """``core.dominance.best_probability_map`` of :func:`draw_moments`."""
+    """``core.summaries.dominance.best_probability_map`` of :func:`draw_moments`."""
     return best_probability_map(_m, resolution=resolution)
 
 
-EPP_FIT_LEVEL = 0.95  # EPP fits are cached at this level and re-levelled without refitting
+# EPP fits are cached at this level and re-levelled without refitting
+EPP_FIT_LEVEL = COMPARISON_LEVEL
 
 
 @budgeted
@@ -482,7 +485,7 @@ def epp_fit(
     seed: int,
     _bench: Benchmark,
 ) -> EPPResult:
-    """Fit ``core.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
+    """Fit ``core.analyses.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
 
     Other levels come from ``EPPResult.at_level`` without refitting.
     """
@@ -494,7 +497,7 @@ def epp_fit(
 @budgeted
 @st.cache_resource(max_entries=16, show_spinner=False)
 def subgroup_units(content_hash: str, group_by: Grouping, _bench: Benchmark) -> Units:
-    """``core.subgroups.units_from_benchmark``."""
+    """``core.analyses.subgroups.units_from_benchmark``."""
     return units_from_benchmark(_bench, group_by=group_by)
 
 
@@ -518,7 +521,7 @@ def subgroup_analysis(
     seed: int,
     _units: Units,
 ) -> SubgroupResult:
-    """``core.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
+    """``core.analyses.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
     return analyze(
         _units,
         features=features,
@@ -605,7 +608,7 @@ def power_design(
     rho: float,
     _bench: Benchmark,
 ) -> power.Design:
-    """``core.power.design_from_benchmark`` for the chosen models and score."""
+    """``core.analyses.power.design_from_benchmark`` for the chosen models and score."""
     g = group if isinstance(group, str) else np.asarray(group, dtype=float)
     return power.design_from_benchmark(_bench, models=list(models), group=g, rho=rho)
 
@@ -630,7 +633,7 @@ def power_plan(
     correction: str,
     _design: power.Design,
 ) -> power.PowerPlan:
-    """``core.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
+    """``core.analyses.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
     return power.plan(
         _design,
         pairs=list(pairs),
@@ -655,7 +658,7 @@ def report_findings(
     _draws_all: Draws,
     _diagnostics: pd.DataFrame | None = None,
 ) -> core_report.Findings:
-    """``core.report.findings`` of the shown models (``display``: scale and suffix; a Bayesian
+    """``core.findings.findings`` of the shown models (``display``: scale and suffix; a Bayesian
     fit's ``_diagnostics``, part of the draws ``key``)."""
     shown = _draws_all.select_models(list(models))
     scale, suffix = display

@@ -18,9 +18,9 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.state import Settings
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.state import Settings
+from benchuq.presentation.text import md_escape
 
 _KEY = "_benchuq_context"
 

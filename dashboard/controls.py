@@ -1,7 +1,7 @@
 """The global sidebar, every page's settings in the link, link notices, and the share box.
 
 This module alone writes the URL. Widget values live in ``st.session_state`` under fixed keys. On
-the first run of a session they are filled from the URL query string (``dashboard.state``): the
+the first run of a session they are filled from the URL query string (``presentation.state``): the
 sidebar's controls, and every page's settings (``dashboard.links``), kept in
 ``dashboard.session`` until the page is opened. A page calls :func:`bind` with its settings class
 before its widgets (whose keys are the link names) and :meth:`Binding.read` after them; the
@@ -20,14 +20,17 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq.core.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers import loaders
-from benchuq.dashboard import cache, links, publish, session, state
-from benchuq.dashboard.colors import model_colors
+from benchuq.core.defaults import LEVEL_BOUNDS
+from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
+from benchuq.core.reading import loaders
+from benchuq.core.reading.sources import parse_source, sample_source
+from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_bayes import BayesSettings
+from benchuq.presentation import state
+from benchuq.presentation.colors import model_colors
+from benchuq.presentation.text import md_escape
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -113,9 +116,10 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
 
 def _own(data: str) -> Benchmark:
     """A sample's or a published data set's own data (before this session's edits)."""
-    if data.startswith(state.SHARED):
+    source = parse_source(data)
+    if source.kind == "shared":
         return publish.load_shared(data)
-    return cache.load_sample(data.split(":", 1)[1])
+    return cache.load_sample(source.name)
 
 
 def _sync_data_dependent(bench: Benchmark) -> None:
@@ -158,11 +162,12 @@ def _sync_data_dependent(bench: Benchmark) -> None:
 
 def _data_label(value: str) -> str:
     """Selectbox label (pure: AppTest and widget identity need a stable label)."""
-    if value == state.UPLOAD:
+    source = parse_source(value)
+    if source.kind == "upload":
         return "Uploaded data (this session)"
-    if value.startswith(state.SHARED):
+    if source.kind == "shared":
         return publish.label(value)
-    return f"Sample: {value.split(':', 1)[1]}"
+    return f"Sample: {source.name}"
 
 
 def sidebar(help_page: StreamlitPage) -> Context:
@@ -181,11 +186,11 @@ def sidebar(help_page: StreamlitPage) -> Context:
     _init_from_url()
     ss = st.session_state
     sb = st.sidebar
-    options = [f"sample:{name}" for name in loaders.SAMPLES]
+    options = [sample_source(name) for name in loaders.SAMPLES]
     if UPLOAD_KEY in ss:
         options.append(state.UPLOAD)
     shared = [*publish.opened(), ss["data"]]
-    options += [v for v in dict.fromkeys(shared) if v.startswith(state.SHARED)]
+    options += [v for v in dict.fromkeys(shared) if parse_source(v).kind == "shared"]
     if ss["data"] not in options:
         ss["data"] = state.DEFAULT_DATA
     sb.selectbox(
@@ -212,8 +217,8 @@ def sidebar(help_page: StreamlitPage) -> Context:
     )
     sb.slider(
         "Interval level (%)",
-        min_value=50.0,
-        max_value=99.5,
+        min_value=100 * LEVEL_BOUNDS[0],
+        max_value=100 * LEVEL_BOUNDS[1],
         step=0.1,
         key="level_pct",
         format="%.1f",

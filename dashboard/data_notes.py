@@ -7,16 +7,16 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.data import Benchmark
-from benchuq.core.report import data_caveats
+from benchuq.core.findings import data_caveats
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
+from benchuq.presentation.text import md_escape
 
 __all__ = ["all_notes", "expander", "pointer"]
 
 
 def all_notes(bench: Benchmark) -> tuple[str, ...]:
-    """The reader's notes and the data's caveats (``core.report.data_caveats``: small tasks,
+    """The reader's notes and the data's caveats (``core.findings.data_caveats``: small tasks,
     partial runs), each once."""
     return (*bench.notes, *data_caveats(bench))
 

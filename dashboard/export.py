@@ -4,7 +4,8 @@ kaleido 1.x drives the system chromium; one persistent server (``kaleido.start_s
 makes an image take about 0.1-0.4 s instead of 3-4 s. Images are produced only when the user
 clicks (deferred downloads), so reruns stay fast. Every download button of the app comes from
 here: :func:`download_buttons` (a chart), :func:`download_menu` (any files, e.g. the static
-task-weight maps) and :func:`download_csv` (a table).
+task-weight maps), :func:`download_csv` (a table) and :func:`download_eee` (the data as Every
+Eval Ever files with the app's intervals).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 from benchuq.dashboard import runtime_temp
-from benchuq.dashboard.figures import chart_subtitle as chart_subtitle_text
-from benchuq.dashboard.figures import with_subtitle
-from benchuq.dashboard.text import csv_bytes
+from benchuq.presentation.figures.common import chart_subtitle as chart_subtitle_text
+from benchuq.presentation.figures.common import with_subtitle
+from benchuq.presentation.text import csv_bytes
 
 _LOCK = threading.Lock()
 
@@ -85,6 +88,24 @@ def download_menu(
             )
 
 
+def download_eee(bench: Benchmark, draws: Callable[[], Draws], level: float, key: str) -> None:
+    """A download of ``bench`` as Every Eval Ever files (a .zip; ``core.export_eee``) with the
+    standard errors and ``level`` intervals of ``draws()`` (made when clicked)."""
+    from benchuq.core.export_eee import export_eee
+
+    st.download_button(
+        "Every Eval Ever files (.zip)",
+        data=lambda: export_eee(bench, draws(), level=level).zip_bytes(),
+        file_name=f"{bench.name}_every_eval_ever.zip",
+        mime="application/zip",
+        key=key,
+        on_click="ignore",
+        help=f"Each model's scores with standard errors and {100 * level:g}% intervals in the "
+        "Every Eval Ever schema 0.3.0 (and the item scores, for item-level data): the same as "
+        "`benchuq export DATA --format eee`.",
+    )
+
+
 PAGE_KEY = "_page_title"  # the title of the page being run (set by dashboard/app.py)
 
 
@@ -133,7 +154,8 @@ def download_csv(
     table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
 ) -> None:
     """Show a button that downloads ``table`` as ``stem.csv`` (no index column; text cells that
-    a spreadsheet would run as formulas neutralised: :func:`~benchuq.dashboard.text.csv_bytes`)."""
+    a spreadsheet would run as formulas neutralised:
+    :func:`~benchuq.presentation.text.csv_bytes`)."""
     st.download_button(
         label,
         csv_bytes(table),

@@ -1,22 +1,23 @@
 """The first screen: what the app does in two lines, the two ways in (the VTAB-1k example, your
 own results) and the contested top of the current leaderboard with its uncertainty visible
-(``core.report.gaps_from_leader``, ``dashboard.figures.gap_figure``). Shown above the default
-page by ``dashboard/app.py`` to a session opened without link parameters (a shared link opens
-the view it names)."""
+(``core.findings.gaps_from_leader``, ``presentation.figures.common.gap_figure``). Shown above the
+default page by ``dashboard/app.py`` to a session opened without link parameters (a shared link
+opens the view it names)."""
 
 from __future__ import annotations
 
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq.core.report import gaps_from_leader
+from benchuq.core.findings import gaps_from_leader
+from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import upload
 from benchuq.dashboard.context import Context, guard
-from benchuq.dashboard.figures import gap_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.common import gap_figure
+from benchuq.presentation.text import md_escape
 
 KEY = "_first_visit"
-EXAMPLE = "sample:vtab1k"
+EXAMPLE = sample_source("vtab1k")
 WHAT = (
     "**benchuq shows how sure a benchmark leaderboard is.** Every score gets an interval, and "
     "models that the data cannot tell apart are marked, so a 0.3-point lead is not sold as a win."
@@ -27,8 +28,9 @@ HOW = (
 )
 FORMATS = (
     "Accepted: CSV/TSV tables (per task: model, task, n, correct or accuracy; or per item), "
-    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs, AlpacaEval "
-    "annotations; files, folders or a .zip."
+    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs, lighteval "
+    "details (.parquet), OpenAI evals logs, Every Eval Ever files, AlpacaEval annotations; "
+    "files, folders or a .zip."
 )
 GAP_READING = (
     "Each bar: how far a model is behind the leader, with its uncertainty. A bar that reaches the "

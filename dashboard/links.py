@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from benchuq.dashboard.state import LinkSpec, Settings, format_value, link_fields
 from benchuq.dashboard.views import LeaderboardView
 from benchuq.dashboard.views_bayes import BayesSettings, BayesView
 from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
@@ -25,6 +24,7 @@ from benchuq.dashboard.views_power import PlanSettings
 from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
 from benchuq.dashboard.views_table import TableSettings
 from benchuq.dashboard.views_weights import WeightsSettings
+from benchuq.presentation.state import LinkSpec, Settings, format_value, link_fields
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance

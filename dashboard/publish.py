@@ -20,10 +20,11 @@ import streamlit as st
 
 from benchuq import store
 from benchuq.core.data import Benchmark, DataError
-from benchuq.dashboard import state
+from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation import state
+from benchuq.presentation.text import md_escape
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session
@@ -192,10 +193,11 @@ def share_block(ctx: Context, source: str = "") -> None:
     kind, text = st.session_state.pop(MESSAGE, ("", ""))
     if kind:
         getattr(st, kind)(md_escape(text))
-    if data.startswith(store.PREFIX):
+    kind = parse_source(data).kind
+    if kind == "shared":
         if ctx.bench is not None:
             _published_info(data, st.session_state.get(RECEIPTS, {}).get(data))
-    elif data.startswith("sample:"):
+    elif kind == "sample":
         st.caption(
             "Bundled samples travel in links as they are: copy the sidebar's 'Share this view'. "
             "Upload your own results above to publish them."

@@ -12,12 +12,14 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.data import DataError
-from benchuq.core.readers.classify import file_columns
-from benchuq.core.readers.meta import Loaded
-from benchuq.core.readers.table import KNOWN_COLUMNS
-from benchuq.dashboard import cache, state
+from benchuq.core.reading.classify import file_columns
+from benchuq.core.reading.meta import Loaded
+from benchuq.core.reading.sources import parse_source
+from benchuq.core.reading.table import KNOWN_COLUMNS
+from benchuq.dashboard import cache
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.views_data import DEFAULT_METRIC
+from benchuq.presentation import state
 
 __all__ = [
     "apply_categories",
@@ -130,11 +132,12 @@ def current() -> Loaded | None:
 def loaded_for(data: str) -> Loaded | None:
     """What the files of the data set ``data`` said (``None`` for a published data set, whose
     files are not kept, or when it is not loaded)."""
-    if data == state.UPLOAD:
+    source = parse_source(data)
+    if source.kind == "upload":
         return current()
-    if not data.startswith("sample:"):
+    if source.kind != "sample":
         return None
     try:
-        return cache.loaded_sample(data.split(":", 1)[1])
+        return cache.loaded_sample(source.name)
     except DataError:
         return None

@@ -2,11 +2,12 @@
 
 Choices the spec leaves open, made here:
 
-- "Indistinguishable from the leader" is ``core.leader.tied_with_leader`` (the paired difference
-  rule, not interval overlap; METHODS 2).
+- "Indistinguishable from the leader" is ``core.summaries.leader.tied_with_leader`` (the paired
+  difference rule, not interval overlap; METHODS 2).
 - The weighted group ``S(w)`` and the per-category groups are shown when the data have two or more
   categories (with one category both would repeat the overall group).
-- Group scores rank higher as better (a group mixing lower-is-better tasks is not reoriented here).
+- Order and "≈ leader" come from ``core.summaries.leaderboard`` (best first by the group's
+  ``higher_is_better``; ties by name).
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ import pandas as pd
 
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
-from benchuq.core.leader import overlap_test_level as overlap_test_level  # used by pages
-from benchuq.core.leader import tied_with_leader
-from benchuq.dashboard.state import link
+from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
+from benchuq.presentation.state import link
 
-WEIGHTED = "weighted"
+WEIGHTED = summaries.WEIGHTED
 
 
 @dataclass(frozen=True)
@@ -71,37 +71,13 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     which no model has a score (the weighted score when every model lacks a category of
     positive weight) is left out: see :func:`missing_weighted_note`.
     """
-    table = summaries.leaderboard(draws, level=level)
-    parts = []
-    groups: list[str | np.ndarray] = ["overall"]
-    if len(draws.category_names) > 1:
-        groups.append(WEIGHTED)
-    if len(draws.category_names) > 1:  # one category would repeat the overall group
-        groups += [g for g in dict.fromkeys(table["group"]) if g != "overall"]
-    for g in groups:
-        scores = summaries.group_scores(draws, group=np.asarray(weights) if g == WEIGHTED else g)
-        if g == WEIGHTED:
-            iv = summaries.percentile_interval(scores, level=level)
-            part = pd.DataFrame(
-                {
-                    "group": WEIGHTED,
-                    "model": list(draws.models),
-                    "estimate": iv.estimate,
-                    "low": iv.low,
-                    "high": iv.high,
-                    "mc_error_low": iv.mc_error_low,
-                    "mc_error_high": iv.mc_error_high,
-                }
-            )
-        else:
-            part = table[table["group"] == g].set_index("model").loc[list(draws.models)]
-            part = part.reset_index()
-        if part["estimate"].isna().all():
-            continue
-        part = part.assign(tied=tied_with_leader(scores.values, scores.observed, level=level))
-        parts.append(part.sort_values("estimate", ascending=False, kind="stable"))
+    table = summaries.leaderboard(draws, level=level, weights=np.asarray(weights, dtype=float))
+    if len(draws.category_names) < 2:  # one category would repeat the overall group
+        table = table[table["group"] == "overall"]
+    has_score = table.groupby("group", sort=False)["estimate"].transform(lambda x: x.notna().any())
+    table = table[has_score].rename(columns={"tied_with_leader": "tied"})
     cols = ["group", "model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "tied"]
-    return pd.concat(parts, ignore_index=True)[cols]
+    return table.reset_index(drop=True)[cols]
 
 
 def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str:
@@ -119,7 +95,7 @@ def display_table(
     table: pd.DataFrame, scale: float, flags: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
     """Return the leaderboard in display units (e.g. percent), with columns named for people;
-    with ``flags`` (``core.report.model_flags``) a ``note`` column next to the numbers."""
+    with ``flags`` (``core.findings.model_flags``) a ``note`` column next to the numbers."""
     out = pd.DataFrame(
         {
             "group": table["group"].map(group_label),

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core import summaries
-from benchuq.core.bayes.model import BayesFit
-from benchuq.core.bayes.priors import ModelPrior
 from benchuq.core.draws import Draws
-from benchuq.dashboard.state import PRIOR_SEPARATOR, link
+from benchuq.core.methods.bayes.model import BayesFit
+from benchuq.core.methods.bayes.priors import ModelPrior
+from benchuq.presentation.state import PRIOR_SEPARATOR, link
 
 KIND_LABELS = {
     "parameter": "Parameter θ (true accuracy on the task)",
@@ -40,7 +40,8 @@ SOURCES = (
 
 @dataclass(frozen=True)
 class BayesSettings:
-    """Run settings of the Bayesian model; ``priors`` are ``core.bayes.priors`` spec strings."""
+    """Run settings of the Bayesian model; ``priors`` are ``core.methods.bayes.priors`` spec
+    strings."""
 
     priors: tuple[str, ...] = link(
         "priors",

@@ -7,7 +7,8 @@ from typing import Literal
 
 import pandas as pd
 
-from benchuq.dashboard.state import link
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
+from benchuq.presentation.state import link
 
 CORRECTIONS = ("maxt", "bonferroni", "holm")  # METHODS 4b; per-pair intervals: CLI only
 
@@ -26,7 +27,7 @@ class CompareSettings:
         choices=CORRECTIONS,
     )
     level: float = link(
-        "compare_level", 0.95, "family-wise level", bounds=(0.8, 0.99), percent=True
+        "compare_level", COMPARISON_LEVEL, "family-wise level", bounds=(0.8, 0.99), percent=True
     )
     models: tuple[str, ...] = link(
         "compare_models", (), "models compared, comma-separated (default: the top three)", data=True
@@ -38,7 +39,11 @@ class RanksSettings:
     """Ranks page: the level of the rank intervals."""
 
     level: float = link(
-        "ranks_level", 0.95, "level of the rank intervals", bounds=(0.5, 0.995), percent=True
+        "ranks_level",
+        COMPARISON_LEVEL,
+        "level of the rank intervals",
+        bounds=LEVEL_BOUNDS,
+        percent=True,
     )
 
 

@@ -1,6 +1,6 @@
 """What the Data page shows, built from a loaded data set (pure; no streamlit).
 
-Notes are shown once, grouped and counted (``core.readers.notes``): the Data page lists them in
+Notes are shown once, grouped and counted (``core.reading.notes``): the Data page lists them in
 one collapsed expander, every other page has a one-line pointer. The run details table says
 where each model's results come from (harness and version, n-shot, task versions, metric).
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchuq.core.data import Benchmark
-from benchuq.core.readers.meta import Meta
-from benchuq.core.readers.notes import count, headline
+from benchuq.core.reading.meta import Meta
+from benchuq.core.reading.notes import count, headline
 
 __all__ = [
     "DEFAULT_METRIC",

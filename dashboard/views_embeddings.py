@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.data import DataError
-from benchuq.core.embeddings import (
+from benchuq.core.analyses.embeddings import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     BootstrapMode,
@@ -23,8 +22,10 @@ from benchuq.core.embeddings import (
     read_embeddings,
     read_meta,
 )
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import md_escape
+from benchuq.core.data import DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 Inputs = tuple[dict[str, np.ndarray], pd.DataFrame]
 BOOTSTRAP_CHOICES = {
@@ -74,7 +75,7 @@ class EmbeddingsSettings:
         "embeddings_reps", 200, "bootstrap replicates when not default", bounds=(50, 5000)
     )
     level: float = link(
-        "embeddings_level", 0.95, "interval level", bounds=(0.5, 0.99), percent=True
+        "embeddings_level", COMPARISON_LEVEL, "interval level", bounds=(0.5, 0.99), percent=True
     )
     seed: int = link("embeddings_seed", 0, "random seed", bounds=(0, 2**31 - 1))
     bins: int = link("embeddings_bins", 4, "quantile bins of numeric features", bounds=(2, 10))

@@ -12,11 +12,11 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from benchuq.core.analyses.epp import EPPResult, PairTest
 from benchuq.core.data import Benchmark
-from benchuq.core.epp import EPPResult, PairTest
-from benchuq.dashboard.figures_epp import epp_ranks
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.epp import epp_ranks
+from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 INTERVAL_LABELS = {
     "rounds": "Robust to shared rounds",

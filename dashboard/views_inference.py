@@ -6,7 +6,7 @@ streamlit). METHODS 2, 4, 4b.
   that agrees with that interval (single-step max-T, Bonferroni or per pair), and for Holm, whose
   p-values have no simultaneous interval, no p-value is quoted in the sentence.
 - "Family-wise" / "hold jointly" is said only of simultaneous intervals (max-T, Bonferroni).
-- Rank sets are told in plain words from ``core.rank_sets.RankSets``.
+- Rank sets are told in plain words from ``core.summaries.rank_sets.RankSets``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq.core.leader import overlap_test_level
-from benchuq.core.maxt import format_p
-from benchuq.core.rank_sets import RankSets
-from benchuq.core.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.core.summaries.leader import overlap_test_level
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.rank_sets import RankSets
+from benchuq.core.summaries.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {
     "maxt": "Simultaneous (max-T)",
@@ -42,16 +43,6 @@ class Verdict:
     b: str
     kind: str
     text: str
-
-
-def interval_words(correction: str, level: float) -> str:
-    """How the intervals are named in verdicts and captions."""
-    pct = f"{100 * level:g}%"
-    if correction == "maxt":
-        return f"{pct} simultaneous interval, max-T"
-    if correction in ("bonferroni", "holm"):
-        return f"{pct} simultaneous interval, Bonferroni"
-    return f"{pct} interval for this pair alone"
 
 
 def verdicts(
@@ -184,8 +175,8 @@ def rank_statistic_table(ranks: pd.DataFrame, labels: dict[str, str]) -> pd.Data
     the statistic [LGC] reports with its interval (position for mean/geometric mean, average
     per-task rank for the average-rank methods) and the final position, ``value [low–high]``.
 
-    ``labels`` names the methods (e.g. ``dashboard.figures.RANK_METHOD_LABELS``). Rows follow
-    the first method's position.
+    ``labels`` names the methods (e.g. ``presentation.figures.common.RANK_METHOD_LABELS``). Rows
+    follow the first method's position.
     """
     methods = list(dict.fromkeys(ranks["method"]))
     cols: dict[str, list[str]] = {}

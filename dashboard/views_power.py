@@ -1,7 +1,7 @@
 """Plan page (METHODS 10): its settings as they travel in the link, and what it shows (pure).
 
 :class:`PlanSettings` is a page settings class of the app's one link mechanism
-(``dashboard.state.link`` fields, registered in ``dashboard.links``): each field travels as its
+(``presentation.state.link`` fields, registered in ``dashboard.links``): each field travels as its
 ``plan_*`` query parameter when it differs from its default.
 """
 
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark, DataError
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import csv_bytes
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
+from benchuq.presentation.state import link
+from benchuq.presentation.text import csv_bytes
 
 MODES = {"data": "From the loaded data", "new": "A new benchmark (no data yet)"}
 GROW = {"keep": "Keep today's items", "add": "Write new items"}
@@ -113,7 +114,9 @@ class PlanSettings:
         "plan from the loaded data or for a new benchmark",
         choices=tuple(MODES),
     )
-    level: float = link("plan_level", 0.95, "family-wise level", bounds=(0.5, 0.995), percent=True)
+    level: float = link(
+        "plan_level", COMPARISON_LEVEL, "family-wise level", bounds=LEVEL_BOUNDS, percent=True
+    )
     power: float = link("plan_power", 0.8, "power", bounds=(0.5, 0.99), percent=True)
     delta: float = link(
         "plan_delta", 1.0, "difference to detect (points for proportions)", bounds=(1e-6, 1e6)

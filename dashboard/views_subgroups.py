@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.data import Benchmark
-from benchuq.core.subgroups.ebci import FsCorrection, parse_kappa
-from benchuq.core.subgroups.estimates import (
+from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
+from benchuq.core.analyses.subgroups.estimates import (
     Grouping,
     LabResult,
     SubgroupResult,
@@ -24,7 +23,9 @@ from benchuq.core.subgroups.estimates import (
     simulate,
     units_from_table,
 )
-from benchuq.dashboard.state import link
+from benchuq.core.data import Benchmark
+from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.presentation.state import link
 
 SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"}
 GROUP_LABELS = {
@@ -65,7 +66,7 @@ class SubgroupsSettings:
         data=True,
     )
     level: float = link(
-        "subgroups_level", 0.95, "level of the intervals", choices=LEVELS, percent=True
+        "subgroups_level", COMPARISON_LEVEL, "level of the intervals", choices=LEVELS, percent=True
     )
     fs: FsCorrection = link(
         "subgroups_fs", "PMT", "finite-sample correction", choices=tuple(FS_LABELS)
@@ -186,7 +187,8 @@ def run_lab(
     seed: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> LabResult:
-    """``core.subgroups.simulate`` with the page's settings (the [FPAM] protocol, METHODS 7)."""
+    """``core.analyses.subgroups.simulate`` with the page's settings (the [FPAM] protocol, METHODS
+    7)."""
     return simulate(
         bench,
         group_by=group_by,

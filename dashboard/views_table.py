@@ -6,7 +6,7 @@ Columns, each named plainly (no streamlit here):
 - ``Average of C categories``: every category weighs the same (the weighted score S(w) at equal
   weights), shown when it differs from Overall;
 - per lm-eval group, lm-eval's own score, ``<group> (lm-eval, size-weighted)``, and ``<group>
-  (mean of k tasks)`` (:mod:`benchuq.core.groups`);
+  (mean of k tasks)`` (:mod:`benchuq.core.summaries.groups`);
 - per category with two or more tasks that is not already a group: ``<category> (mean of k
   tasks)``;
 - every task.
@@ -27,10 +27,10 @@ import pandas as pd
 from benchuq.core import summaries
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.groups import Aggregate, group_scores_of_tasks, task_sizes
-from benchuq.core.readers.meta import Group
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import csv_bytes
+from benchuq.core.reading.meta import Group
+from benchuq.core.summaries.groups import Aggregate, group_scores_of_tasks, task_sizes
+from benchuq.presentation.state import link
+from benchuq.presentation.text import csv_bytes
 
 __all__ = [
     "KIND_CHOICES",

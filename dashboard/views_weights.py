@@ -11,14 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.dominance import (
+from benchuq.core.summaries.dominance import (
     BestProbabilityMap,
     DominanceMap,
     WeightedScores,
     map_categories,
 )
-from benchuq.dashboard.state import link
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 VIEWS = {"se": "SE rule", "prob": "Probability of best", "both": "Both, side by side"}
 RESOLUTIONS = (20, 50, 100, 150, 200)

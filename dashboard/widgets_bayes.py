@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.bayes.model import BayesFit
-from benchuq.core.bayes.priors import FAMILIES, ModelPrior, format_prior_specs, parse_prior_specs
 from benchuq.core.data import DataError
+from benchuq.core.methods.bayes.model import BayesFit
+from benchuq.core.methods.bayes.priors import (
+    FAMILIES,
+    ModelPrior,
+    format_prior_specs,
+    parse_prior_specs,
+)
 from benchuq.dashboard import views_bayes as vb
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 
 def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str, ...]:

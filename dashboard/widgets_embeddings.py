@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
+from benchuq.core.analyses.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
 from benchuq.dashboard import cache
 from benchuq.dashboard import views_embeddings as ve
 

@@ -10,7 +10,7 @@ import math
 
 import streamlit as st
 
-from benchuq.core.subgroups.estimates import SubgroupResult, Units
+from benchuq.core.analyses.subgroups.estimates import SubgroupResult, Units
 from benchuq.dashboard import cache
 from benchuq.dashboard import views_subgroups as vs
 

@@ -13,13 +13,13 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from benchuq.core.dominance import BestProbabilityMap, DominanceMap, from_map_weights
+from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, from_map_weights
 from benchuq.dashboard import controls
 from benchuq.dashboard import views_weights as vw
 from benchuq.dashboard.export import download_menu
-from benchuq.dashboard.figures_weights import clicked_point
-from benchuq.dashboard.ternary_static import FORMATS, dominance_image, probability_image
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.ternary_static import FORMATS, dominance_image, probability_image
+from benchuq.presentation.figures.weights import clicked_point
+from benchuq.presentation.text import md_escape
 
 
 def map_categories_picker(cats: tuple[str, ...], merge: tuple[str, ...]) -> tuple[str, ...]:

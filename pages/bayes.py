@@ -4,22 +4,22 @@ import numpy as np
 import streamlit as st
 
 from benchuq.core import summaries
-from benchuq.core.bayes.model import counts_of
+from benchuq.core.methods.bayes.model import counts_of
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_bayes as vb
 from benchuq.dashboard import widgets_bayes as widgets
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.figures import rank_probability_figure
-from benchuq.dashboard.figures_bayes import (
+from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.bayes import (
     best_probability_figure,
     interval_comparison_figure,
     rank_plot_figure,
     shrinkage_figure,
     trace_figure,
 )
-from benchuq.dashboard.figures_weights import probability_figure
-from benchuq.dashboard.text import md_escape
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.common import rank_probability_figure
+from benchuq.presentation.figures.weights import probability_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Bayesian model")

@@ -6,10 +6,10 @@ from benchuq.core import summaries
 from benchuq.dashboard import controls, plain, views, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import win_heatmap
-from benchuq.dashboard.figures_ranks import simultaneous_difference_figure
-from benchuq.dashboard.text import md_escape
 from benchuq.dashboard.views_compare import CORRECTIONS, CompareSettings, differences_table
+from benchuq.presentation.figures.common import win_heatmap
+from benchuq.presentation.figures.ranks import simultaneous_difference_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Compare models")

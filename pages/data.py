@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from benchuq.core.readers import loaders
+from benchuq.core.reading import loaders
+from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import data_notes, publish, upload, views_data
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 ss = st.session_state
 ctx = current()
@@ -14,7 +15,7 @@ st.title("Data")
 
 st.subheader("Bundled samples")
 for name, description in loaders.SAMPLES.items():
-    value = f"sample:{name}"
+    value = sample_source(name)
     c1, c2 = st.columns([5, 1])
     c1.markdown(f"**{name}** — {description}")
     in_use = ctx.settings.data == value

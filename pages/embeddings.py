@@ -3,15 +3,16 @@
 import pandas as pd
 import streamlit as st
 
-from benchuq.core.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
+from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
+from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets
-from benchuq.dashboard.colors import PALETTE
 from benchuq.dashboard.context import guard
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.colors import PALETTE
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.presentation.text import md_escape
 
 st.title("Embedding consistency")
 plain.intro("embeddings")
@@ -36,7 +37,7 @@ with guard("The embedding analysis"):
         )  # fmt: skip
     where = source.read()
     if where.source == "sample":
-        inputs, digest = cache.embedding_sample(where.sample), f"sample:{where.sample}"
+        inputs, digest = cache.embedding_sample(where.sample), sample_source(where.sample)
         label = SAMPLE_LABELS[where.sample]
     else:
         uploaded = widgets.embedding_upload()

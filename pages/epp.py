@@ -4,18 +4,18 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from benchuq.core.epp import pair_test
+from benchuq.core.analyses.epp import pair_test
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures_epp import (
+from benchuq.presentation.figures.epp import (
     epp_forest_figure,
     epp_heatmap,
     fit_figure,
     rank_slope_figure,
 )
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 
 def chart(fig: go.Figure, key: str, stem: str) -> None:

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from benchuq.core.report import model_flags
+from benchuq.core.findings import model_flags
 from benchuq.dashboard import cache, controls, views, views_inference
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import forest_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.dashboard.export import download_buttons, download_csv, download_eee
+from benchuq.presentation.figures.common import forest_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Leaderboard")
@@ -68,5 +68,9 @@ with guard("The leaderboard"):
         "number of replicates."
     )
     download_csv(shown, f"leaderboard_{bench.name}")
+    s = ctx.settings  # the raw (not normalized) draws: the files hold the scores as read
+    download_eee(
+        bench, lambda: cache.get_draws(bench, s.method, s.reps, s.seed, ""), level, "dl_eee"
+    )
     for note in draws.notes:  # the data's own notes: the Data page (linked at the top)
         st.caption(md_escape(note))

@@ -2,15 +2,15 @@
 
 import streamlit as st
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache, controls, plain, views
 from benchuq.dashboard import views_power as vp
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_power import mde_figure, power_figure, sampling_figure
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
+from benchuq.presentation.text import md_escape
 
 
 def inputs(row: tuple[vp.Input, ...], cols: list, **fmt: str) -> None:

@@ -2,18 +2,19 @@
 
 import streamlit as st
 
+from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.dashboard import cache, controls, plain, views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import (
+from benchuq.dashboard.views_compare import RanksSettings
+from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.common import (
     RANK_METHOD_LABELS,
     rank_aggregation_figure,
     rank_probability_figure,
 )
-from benchuq.dashboard.figures_ranks import rank_set_figure
-from benchuq.dashboard.text import md_escape
-from benchuq.dashboard.views_compare import RanksSettings
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.presentation.figures.ranks import rank_set_figure
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Ranks")
@@ -23,7 +24,14 @@ with guard("The rank analysis"):
     draws_all = ctx.draws_all()
     models = ctx.models
     link = controls.bind(RanksSettings)
-    st.slider("Rank interval level (%)", 50.0, 99.5, step=0.5, key="ranks_level", format="%.1f")
+    st.slider(
+        "Rank interval level (%)",
+        100 * LEVEL_BOUNDS[0],
+        100 * LEVEL_BOUNDS[1],
+        step=0.5,
+        key="ranks_level",
+        format="%.1f",
+    )
     s = link.read()
     pct = f"{100 * s.level:g}%"
     st.caption(

@@ -5,11 +5,13 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from benchuq.core.report import gaps_from_leader
-from benchuq.dashboard import cache, controls, report, state
+from benchuq.core.findings import gaps_from_leader
+from benchuq.core.reading.sources import parse_source
+from benchuq.dashboard import cache, controls
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation import report, state
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Report")
@@ -40,7 +42,7 @@ with guard("The report"):
     )  # fmt: skip
     query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
     base = (st.context.url or "").split("?", 1)[0]
-    data = [s.data] if s.data.startswith(("sample:", "shared:")) else ["YOUR_FILES"]
+    data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(
         data, s.method, s.reps, s.seed, s.level, s.models,
         extra + (["--normalize"] if normalized else []),

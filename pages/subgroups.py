@@ -7,14 +7,14 @@ from benchuq.dashboard import views_subgroups as vs
 from benchuq.dashboard import widgets_subgroups as widgets
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_subgroups import (
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,
     fit_figure,
     lab_figure,
     shrinkage_figure,
 )
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Small subgroups")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from benchuq.dashboard import cache, controls, plain, upload, views_table
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.text import md_escape
+from benchuq.presentation.text import md_escape
 
 ctx = current()
 st.title("Leaderboard table")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.dominance import (
+from benchuq.core.summaries.dominance import (
     best_probability_map,
     dominance_map,
     implied_level,
@@ -13,7 +13,7 @@ from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_weights as vw
 from benchuq.dashboard import widgets_weights as widgets
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.figures_weights import dominance_figure, probability_figure
+from benchuq.presentation.figures.weights import dominance_figure, probability_figure
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
 

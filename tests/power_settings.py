@@ -1,6 +1,6 @@
 """Known-truth settings for the power simulations (tests/test_power.py, benchmarks/bench_power.py).
 
-Each setting plans the items for a true difference with ``core.power`` from the true
+Each setting plans the items for a true difference with ``core.analyses.power`` from the true
 parameters, then runs ``experiments`` simulated evaluations of that size and tests each one as an
 analyst would (the difference over its plug-in standard error: paired, clustered or binomial
 as the data allow, against the plan's critical value). The share rejected is the observed power.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
 
 LEVEL, POWER = 0.95, 0.8

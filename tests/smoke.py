@@ -9,7 +9,7 @@
 - ``figures``: a chart rendered to PNG and SVG through kaleido (the "Download chart" path; needs
   the system chromium, skipped without it unless ``CI`` is set);
 - ``blas``: threadpoolctl sees the BLAS that numpy itself loads (else the thread policy of
-  ``core.bootstrap`` and ``core.embeddings`` silently does nothing);
+  ``core.methods.bootstrap`` and ``core.analyses.embeddings`` silently does nothing);
 - ``browser``: ``benchuq app`` in Debian's chromium driven by Playwright (test extras needed).
 ``--opened FILE`` writes, as paths inside the wheel, the non-Python files the checks opened from
 the package folders (an audit hook), so the wheel test can check that every data file the code
@@ -71,8 +71,8 @@ def cli_json(argv: list[str]) -> dict:
 
 def check_cli() -> list[str]:
     from benchuq.cli.cmd_app import config_flags
-    from benchuq.core.embeddings import EMBEDDING_SAMPLES, load_embedding_sample
-    from benchuq.core.readers.loaders import SAMPLES, load_sample
+    from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, load_embedding_sample
+    from benchuq.core.reading.loaders import SAMPLES, load_sample
 
     done = [f"benchuq app settings {' '.join(config_flags())}"]
     for name in SAMPLES:

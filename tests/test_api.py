@@ -270,3 +270,20 @@ def test_html_repr_escapes_names_from_the_data() -> None:
     bench = bq.from_frame(df, model="m", task="t", item="i", score="s", name="<script>")
     page = bq.leaderboard(bq.bootstrap(bench, reps=100))._repr_html_()
     assert "<script>" not in page and "<b>x</b>" not in page
+
+
+def test_export_writes_what_the_cli_writes(tmp_path: Path) -> None:
+    cli_dir, api_dir = tmp_path / "cli", tmp_path / "api"
+    argv = ["export", "sample:vtab1k", "--format", "eee", "-o", str(cli_dir), "--reps", "300"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main([*argv, "--timestamp", "0"]) == 0
+    out = bq.export(bq.load("sample:vtab1k"), api_dir, reps=300, timestamp="0")
+    assert out.aggregates == 16
+    written = sorted(p.relative_to(api_dir) for p in api_dir.rglob("*.json"))
+    assert written == sorted(p.relative_to(cli_dir) for p in cli_dir.rglob("*.json"))
+    for rel in written:
+        a = json.loads((api_dir / rel).read_text())
+        b = json.loads((cli_dir / rel).read_text())
+        assert a["evaluation_results"] == b["evaluation_results"]
+    with pytest.raises(InvalidArgument, match="format"):
+        bq.export(bq.load("sample:toy"), tmp_path / "x", format="csv")  # type: ignore[arg-type]

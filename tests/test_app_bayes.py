@@ -9,16 +9,16 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from benchuq.core.bayes import model as bayes
 from benchuq.core.data import Benchmark
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_bayes import (
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.presentation.figures.bayes import (
     best_probability_figure,
     interval_comparison_figure,
     rank_plot_figure,
     shrinkage_figure,
     trace_figure,
 )
+from benchuq.presentation.figures.common import FigureOptions
 
 PAGE = page_path("bayes.py")
 QUERY = {"reps": "400", "data": "sample:toy"}

@@ -12,11 +12,11 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from benchuq.core.embeddings.scores import consistency
-from benchuq.core.embeddings.synthetic import synthetic_clusters
-from benchuq.core.embeddings.tree import binarize, fit_tree
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_embeddings import confusion_heatmap, score_figure, tree_figure
+from benchuq.core.analyses.embeddings.scores import consistency
+from benchuq.core.analyses.embeddings.synthetic import synthetic_clusters
+from benchuq.core.analyses.embeddings.tree import binarize, fit_tree
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
 
 PAGE = page_path("embeddings.py")
 

@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from conftest import page_path
 
-from benchuq.core.epp import epp_from_scores
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_epp import (
+from benchuq.core.analyses.epp import epp_from_scores
+from benchuq.dashboard.views_epp import deviance_table, leaderboard_table
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.epp import (
     epp_forest_figure,
     epp_heatmap,
     epp_ranks,
     fit_figure,
     rank_slope_figure,
 )
-from benchuq.dashboard.views_epp import deviance_table, leaderboard_table
 
 MODELS = ("<b>bold</b>", "beta", "gamma", "delta")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import page_path
 
-from benchuq.core.report import data_caveats
+from benchuq.core.findings import data_caveats
 from benchuq.dashboard import cache
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"

@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.readers.loaders import resolve
-from benchuq.core.report import gaps_from_leader
-from benchuq.dashboard.figures import FigureOptions, gap_figure
+from benchuq.core.findings import gaps_from_leader
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import resolve
+from benchuq.presentation.figures.common import FigureOptions, gap_figure
 
 MARKER_PX, PLOT_PX = 9, 520  # the gap chart's marker and about the plot width of its column
 

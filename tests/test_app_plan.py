@@ -1,4 +1,5 @@
-"""AppTest of the Plan page: numbers as core.power gives them, link parameters, bad inputs."""
+"""AppTest of the Plan page: numbers as core.analyses.power gives them, link parameters, bad
+inputs."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import numpy as np
 import pytest
 from conftest import FAST_QUERY, page_path
 
-from benchuq.core import power as pw
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.analyses import power as pw
+from benchuq.core.reading.loaders import load_sample
 
 PAGE = "plan.py"
 ALPACA3 = [("claude-2", "claude-2.1"), ("claude-2", "gpt-3.5-turbo-1106")]

@@ -9,21 +9,21 @@ import pandas as pd
 import pytest
 from conftest import page_path
 
-from benchuq.core.subgroups.estimates import (
+from benchuq.core.analyses.subgroups.estimates import (
     analyze,
     simulate,
     units_from_benchmark,
     units_from_table,
 )
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_subgroups import (
+from benchuq.dashboard.views_subgroups import lab_table, result_table
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,
     fit_figure,
     lab_figure,
     shrinkage_figure,
     unit_rows,
 )
-from benchuq.dashboard.views_subgroups import lab_table, result_table
 from tests.test_subgroups import counts_bench
 
 MODELS = {"<b>bold</b>": "#111111", "beta": "#222222"}

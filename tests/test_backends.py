@@ -11,13 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchuq.core import backends
-from benchuq.core.backends import choose_backend, open_data, parquet_files
-from benchuq.core.backends.dask_backend import open_dask
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
-from benchuq.core.readers import load_path
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading import backends, load_path
+from benchuq.core.reading.backends import choose_backend, open_data, parquet_files
+from benchuq.core.reading.backends.dask_backend import open_dask
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +57,7 @@ def test_duckdb_draws_equal_the_in_memory_draws(
 ) -> None:
     """In one pass, and in three passes over the items (as when the items outgrow DuckDB's
     memory limit): the in-memory draws."""
-    from benchuq.core.backends import duckdb_backend
+    from benchuq.core.reading.backends import duckdb_backend
 
     folder = write_shards(tmp_path / "shards")
     memory = bootstrap(load_path(folder), reps=300, seed=4)
@@ -77,7 +76,7 @@ def test_duckdb_draws_equal_the_in_memory_draws(
 
 def test_duckdb_writes_no_progress_bar_to_stdout(tmp_path: Path) -> None:
     """DuckDB's progress bar (queries over 2 s) goes to stdout, where the CLI writes its JSON."""
-    from benchuq.core.backends import duckdb_backend
+    from benchuq.core.reading.backends import duckdb_backend
 
     con = duckdb_backend._connect("100MB", str(tmp_path))
     assert con.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (False,)
@@ -86,7 +85,7 @@ def test_duckdb_writes_no_progress_bar_to_stdout(tmp_path: Path) -> None:
 def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:
     import duckdb
 
-    from benchuq.core.backends import duckdb_backend
+    from benchuq.core.reading.backends import duckdb_backend
 
     con = duckdb.connect()
     con.execute("SET memory_limit = '1GB'")  # DuckDB reports 953.6 MiB

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchuq.core.data import DataError
-from benchuq.core.readers.loaders import load_files, load_path, load_sample
+from benchuq.core.reading.loaders import load_files, load_path, load_sample
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 HEAD = "model,task,category,n,correct\n"

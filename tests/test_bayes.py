@@ -1,4 +1,4 @@
-"""core.bayes: the conditional, the slice sampler, the fit and its Draws (METHODS 6)."""
+"""core.methods.bayes: the conditional, the slice sampler, the fit and its Draws (METHODS 6)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import LogPrior, ModelPrior, Prior
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes.priors import LogPrior, ModelPrior, Prior
 from benchuq.core.validation import InvalidArgument
 
 

@@ -1,4 +1,4 @@
-"""The independence Metropolis-Hastings sampler (core.bayes_imh) and its use in core.bayes.
+"""The independence Metropolis-Hastings sampler (core.bayes_imh) and its use in core.methods.bayes.
 
 Checked against known truth: moments of known 2-D densities, the collapsed posterior by direct
 numerical integration on hard data (every task at 0% or 100%, one task, 1-3 items per task), and
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from benchuq.core.bayes import imh as bayes_imh
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import ModelPrior, Prior
 from benchuq.core.data import Benchmark
+from benchuq.core.methods.bayes import imh as bayes_imh
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes.priors import ModelPrior, Prior
 from benchuq.core.validation import InvalidArgument
 
 

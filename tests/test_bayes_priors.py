@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from benchuq.core.bayes.priors import (
+from benchuq.core.data import DataError
+from benchuq.core.methods.bayes.priors import (
     DEFAULT_PRIOR,
     LogPrior,
     ModelPrior,
@@ -15,7 +16,6 @@ from benchuq.core.bayes.priors import (
     parse_prior,
     parse_prior_specs,
 )
-from benchuq.core.data import DataError
 
 PRIORS = [
     Prior("exponential", (0.5,)),

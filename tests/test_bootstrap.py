@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from benchuq.core import bootstrap as boot
-from benchuq.core.bootstrap import (
+from benchuq.core.data import Benchmark, ItemTask
+from benchuq.core.methods import bootstrap as boot
+from benchuq.core.methods.bootstrap import (
     binomial_bootstrap,
     bootstrap,
     normal_draws,
     paired_bootstrap,
 )
-from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.validation import InvalidArgument
 
 

@@ -26,7 +26,7 @@ from browser_utils import (
 )
 from test_browser_weights import remove_chip
 
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.reading.loaders import load_sample
 from benchuq.store import Store, StoreConfig, new_id
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

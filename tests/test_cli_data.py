@@ -84,7 +84,7 @@ def test_every_command_takes_several_paths(
 
 def test_the_cli_offers_every_format() -> None:
     from benchuq.cli.common import FORMATS
-    from benchuq.core.readers.loaders import FORMATS as READERS
+    from benchuq.core.reading.loaders import FORMATS as READERS
 
     assert FORMATS == READERS
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.dominance import dominance_map, moments_from_benchmark
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.reading.loaders import load_sample
+from benchuq.core.summaries.dominance import dominance_map, moments_from_benchmark
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

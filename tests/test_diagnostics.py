@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchuq.core.bayes import diagnostics
+from benchuq.core.methods.bayes import diagnostics
 
 # an optional extra: without it the module is skipped, not a collection error
 array_stats = pytest.importorskip("arviz_stats.base").array_stats

@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.dominance import (
+from benchuq.core.draws import Draws
+from benchuq.core.summaries.dominance import (
     best_probability_map,
     dominance_map,
     from_map_weights,
@@ -20,7 +21,6 @@ from benchuq.core.dominance import (
     weighted_scores,
     z_for_level,
 )
-from benchuq.core.draws import Draws
 from benchuq.core.validation import InvalidArgument
 
 
@@ -462,7 +462,7 @@ def test_paired_se_matches_the_true_spread_of_the_difference() -> None:
     Across simulated benchmarks, the SE read from paired draws matches the actual standard
     deviation of S_A - S_B; assuming independence (rho = 0) overstates it.
     """
-    from benchuq.core.bootstrap import bootstrap
+    from benchuq.core.methods.bootstrap import bootstrap
 
     rng = np.random.default_rng(7)
     w = np.full((1, 3), 1 / 3)

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from benchuq.core.subgroups.ebci import (
+from benchuq.core.analyses.subgroups.ebci import (
     _cva_parts,
     _cvb,
     _g,
@@ -253,7 +253,7 @@ def test_lp_confirms_the_vectorised_critical_values() -> None:
 
 
 def test_lp_check_gives_nan_when_the_lp_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchuq.core.subgroups import ebci as ebci_module
+    from benchuq.core.analyses.subgroups import ebci as ebci_module
 
     class Failed:
         status, fun, x = 2, 0.0, None

@@ -11,22 +11,21 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from benchuq.core.data import DataError
-from benchuq.core.embeddings.io import (
+from benchuq.core.analyses.embeddings.io import (
     align,
     check_clusters,
     cluster_labels,
     read_embeddings,
     read_meta,
 )
-from benchuq.core.embeddings.posterior import (
+from benchuq.core.analyses.embeddings.posterior import (
     _folds,
     choose_heads,
     gaussian_stats,
     head_posteriors,
     log_posterior,
 )
-from benchuq.core.embeddings.resample import (
+from benchuq.core.analyses.embeddings.resample import (
     REFIT_BUDGET,
     _influence_head,
     _perturbation_weights,
@@ -35,8 +34,9 @@ from benchuq.core.embeddings.resample import (
     linear_cost,
     refit_cost,
 )
-from benchuq.core.embeddings.scores import consistency
-from benchuq.core.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters
+from benchuq.core.analyses.embeddings.scores import consistency
+from benchuq.core.analyses.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters
+from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
 
@@ -226,10 +226,12 @@ def test_auto_mode_picks_linear_when_refitting_is_over_budget(
     x, y = synthetic_clusters("partial", k=3, n=40, d=6, seed=0)
     refit, linear = refit_cost(120, 3, 5, [3] * 4, 200), linear_cost(120, 3, 5, [3] * 4, 1000)
     assert linear < refit
-    monkeypatch.setattr("benchuq.core.embeddings.resample.REFIT_BUDGET", (linear + refit) / 2)
+    monkeypatch.setattr(
+        "benchuq.core.analyses.embeddings.resample.REFIT_BUDGET", (linear + refit) / 2
+    )
     res = consistency({"m": x}, y, seed=1, heads=4, dims=3)
     assert res.settings["bootstrap"] == "linear" and res.settings["reps"] == 1000
-    monkeypatch.setattr("benchuq.core.embeddings.resample.REFIT_BUDGET", linear / 2)
+    monkeypatch.setattr("benchuq.core.analyses.embeddings.resample.REFIT_BUDGET", linear / 2)
     assert consistency({"m": x}, y, seed=1, heads=4, dims=3).settings["bootstrap"] == "scores"
     # the benchmark's size (20,000 entities, 16 heads x 64 dims, 8 clusters): linear, not scores
     assert linear_cost(20_000, 8, 5, [64] * 16, 1000) <= REFIT_BUDGET

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from benchuq.cli.main import main
-from benchuq.core.embeddings.synthetic import synthetic_clusters
+from benchuq.core.analyses.embeddings.synthetic import synthetic_clusters
 
 
 def _files(tmp_path: Path, *, drop_meta_row: bool = False) -> tuple[Path, Path]:

@@ -22,8 +22,8 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from benchuq.core.embeddings.posterior import gaussian_stats, log_posterior
-from benchuq.core.embeddings.scores import consistency
+from benchuq.core.analyses.embeddings.posterior import gaussian_stats, log_posterior
+from benchuq.core.analyses.embeddings.scores import consistency
 
 
 def _means(d: int) -> np.ndarray:

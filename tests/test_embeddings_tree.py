@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from benchuq.core.analyses.embeddings.scores import consistency
+from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
 from benchuq.core.data import DataError
-from benchuq.core.embeddings.scores import consistency
-from benchuq.core.embeddings.tree import binarize, fit_tree, parse_prior
 
 
 def _world(seed: int = 0, n: int = 600) -> tuple[np.ndarray, pd.DataFrame]:

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.epp import (
+from benchuq.core.analyses.epp import (
     epp,
     epp_from_scores,
     fit_bradley_terry,
@@ -20,6 +19,7 @@ from benchuq.core.epp import (
     round_scores,
     separated_mask,
 )
+from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.validation import InvalidArgument
 
 

@@ -12,9 +12,10 @@ import plotly.graph_objects as go
 import pytest
 from browser_utils import chromium_available
 
-from benchuq.dashboard import state
-from benchuq.dashboard.colors import INDETERMINATE, PALETTE, model_colors
-from benchuq.dashboard.figures import (
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
+from benchuq.presentation import state
+from benchuq.presentation.colors import INDETERMINATE, PALETTE, model_colors
+from benchuq.presentation.figures.common import (
     FigureOptions,
     difference_figure,
     forest_figure,
@@ -22,8 +23,7 @@ from benchuq.dashboard.figures import (
     rank_probability_figure,
     win_heatmap,
 )
-from benchuq.dashboard.text import md_escape
-from benchuq.dashboard.views import overlap_test_level, tied_with_leader
+from benchuq.presentation.text import md_escape
 
 MODELS = ("alpha", "beta", "gamma", "delta")
 OPTS = FigureOptions(colors=model_colors(MODELS), scale=100.0, unit="accuracy (%)", title="t")
@@ -48,10 +48,10 @@ def test_colors_do_not_depend_on_models_shown() -> None:
 def _table() -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "model": ["beta", "alpha", "gamma"],
-            "estimate": [0.70, 0.80, 0.50],
-            "low": [0.65, 0.76, 0.45],
-            "high": [0.78, 0.84, 0.55],
+            "model": ["alpha", "beta", "gamma"],  # best first, as core orders a leaderboard
+            "estimate": [0.80, 0.70, 0.50],
+            "low": [0.76, 0.65, 0.45],
+            "high": [0.84, 0.78, 0.55],
             "tied": [True, True, False],
         }
     )
@@ -84,8 +84,8 @@ def test_forest_sorted_best_on_top_with_model_colours() -> None:
 
 def test_user_strings_are_escaped_in_figures() -> None:
     evil = "<b onmouseover=x>m</b>"
-    table = _table().assign(model=[evil, "alpha", "gamma"])
-    opts = FigureOptions(colors=model_colors([evil, "alpha", "gamma"]))
+    table = _table().assign(model=["alpha", evil, "gamma"])
+    opts = FigureOptions(colors=model_colors(["alpha", evil, "gamma"]))
     fig = forest_figure(table, opts)
     texts = json.dumps(_spec(fig))
     assert "<b onmouseover" not in texts and "&lt;b onmouseover=x&gt;" in texts

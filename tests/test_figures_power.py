@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchuq.core import power as pw
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import DataError
-from benchuq.dashboard import state
 from benchuq.dashboard import views_power as vp
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_power import mde_figure, power_figure, sampling_figure
+from benchuq.presentation import state
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
 
 OPTS = FigureOptions(scale=100.0, unit="points")
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from benchuq.core.data import Benchmark
-from benchuq.core.dominance import (
+from benchuq.core.draws import Draws
+from benchuq.core.summaries.dominance import (
     BestProbabilityMap,
     best_probability_map,
     dominance_map,
@@ -21,17 +22,20 @@ from benchuq.core.dominance import (
     moments_from_draws,
     simplex_grid,
 )
-from benchuq.core.draws import Draws
-from benchuq.dashboard.colors import INDETERMINATE, model_colors
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.figures_weights import (
+from benchuq.presentation.colors import INDETERMINATE, model_colors
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.figures.ternary_static import (
+    dominance_image,
+    probability_image,
+    subtitle_text,
+)
+from benchuq.presentation.figures.weights import (
     HOVER_TRACE,
     clicked_point,
     dominance_figure,
     probability_figure,
     tile_paths,
 )
-from benchuq.dashboard.ternary_static import dominance_image, probability_image, subtitle_text
 
 MODELS = ("<b>bold</b>", "%{a}", "gamma", "delta")
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers.loaders import load_files, load_path, read_paths
-from benchuq.core.readers.notes import headline
+from benchuq.core.reading.loaders import load_files, load_path, read_paths
+from benchuq.core.reading.notes import headline
 
 SUITE = Path(__file__).parent / "fixtures" / "real" / "helm" / "safety_v3"
 RUNS = sorted(p for p in SUITE.iterdir() if p.is_dir())

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from benchuq.core.bootstrap import confidence_draws, paired_bootstrap
 from benchuq.core.data import Benchmark, ItemTask
-from benchuq.core.leader import overlap_test_level, tied_with_leader
-from benchuq.core.maxt import critical_index, max_t
-from benchuq.core.normalize import normalize
-from benchuq.core.rank_sets import rank_sets
-from benchuq.core.readers.loaders import resolve
+from benchuq.core.methods.bootstrap import confidence_draws, paired_bootstrap
+from benchuq.core.reading.loaders import resolve
 from benchuq.core.summaries import group_scores, pairwise_differences, percentile_interval
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
+from benchuq.core.summaries.maxt import critical_index, max_t
+from benchuq.core.summaries.normalization import normalize
+from benchuq.core.summaries.rank_sets import rank_sets
 from tests.test_bootstrap import counts_bench
 
 

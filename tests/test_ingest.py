@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from benchuq.core.data import DataError
-from benchuq.core.readers.classify import classify
-from benchuq.core.readers.loaders import load_files, load_path, read_paths, resolve
-from benchuq.core.readers.notes import group_notes, headline, summarize
-from benchuq.core.readers.table import Source
+from benchuq.core.reading.classify import classify
+from benchuq.core.reading.loaders import load_files, load_path, read_paths, resolve
+from benchuq.core.reading.notes import group_notes, headline, summarize
+from benchuq.core.reading.table import Source
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 V04 = REAL / "lm_eval" / "results_v04"

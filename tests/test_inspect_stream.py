@@ -14,11 +14,11 @@ import pytest
 from inspect_logs import inspect_log, log_bytes, log_of_size
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.readers import classify as classify_module
-from benchuq.core.readers import judged
-from benchuq.core.readers.classify import detect_format
-from benchuq.core.readers.loaders import load_files, load_path
-from benchuq.core.readers.table import Source
+from benchuq.core.reading import classify as classify_module
+from benchuq.core.reading import judged
+from benchuq.core.reading.classify import detect_format
+from benchuq.core.reading.loaders import load_files, load_path
+from benchuq.core.reading.table import Source
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "inspect_ai"
 REAL_LOG = REAL / "2025-05-12T20-28-26-04-00_security-guide.json"

@@ -20,8 +20,8 @@ import pytest
 from browser_utils import run_app
 from floors import ROOT, build_dists, make_venv, pip_install
 
-from benchuq.core.embeddings import load_embedding_sample
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.analyses.embeddings import load_embedding_sample
+from benchuq.core.reading.loaders import load_sample
 
 pytestmark = pytest.mark.install
 
@@ -68,7 +68,7 @@ def test_only_benchuq_lands_at_the_top_of_site_packages(install: Install) -> Non
     listed = (site / dist_info / "RECORD").read_text(encoding="utf-8").splitlines()
     installed_tops = {line.split("/")[0] for line in listed if not line.startswith("..")}
     assert installed_tops == {"benchuq", dist_info}, installed_tops
-    assert "benchuq/pages/weights.py" in names and "benchuq/core/readers/loaders.py" in names
+    assert "benchuq/pages/weights.py" in names and "benchuq/core/reading/loaders.py" in names
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from benchuq.dashboard import links, state
+from benchuq.dashboard import links
 from benchuq.dashboard.views_bayes import BayesSettings
 from benchuq.dashboard.views_compare import CompareSettings
 from benchuq.dashboard.views_weights import WeightsSettings
+from benchuq.presentation import state
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 CLASSES = [cls for cls, _ in links.PAGE_SETTINGS]
@@ -110,7 +111,8 @@ def test_settings_views_and_figures_do_not_need_streamlit() -> None:
     code = (
         "import sys; sys.modules['streamlit'] = None\n"
         "import benchuq.dashboard.links, benchuq.dashboard.views\n"
-        "import benchuq.dashboard.figures_bayes, benchuq.dashboard.figures_subgroups\n"
-        "import benchuq.dashboard.figures_embeddings, benchuq.dashboard.ternary_static\n"
+        "import benchuq.presentation.figures.bayes, benchuq.presentation.figures.subgroups\n"
+        "import benchuq.presentation.figures.embeddings\n"
+        "import benchuq.presentation.figures.ternary_static\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.groups import group_scores_of_tasks, task_sizes
-from benchuq.core.readers.lm_eval_names import name_from_path, sample_file_names
-from benchuq.core.readers.loaders import load_files, load_path, read_paths, read_sample
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.lm_eval_names import name_from_path, sample_file_names
+from benchuq.core.reading.loaders import load_files, load_path, read_paths, read_sample
+from benchuq.core.summaries.groups import group_scores_of_tasks, task_sizes
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"
 V04 = REAL / "results_v04"

@@ -16,16 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.readers.classify import detect_format, file_columns
-from benchuq.core.readers.columns import missing_columns, required_columns
-from benchuq.core.readers.loaders import (
+from benchuq.core.reading.classify import detect_format, file_columns
+from benchuq.core.reading.columns import missing_columns, required_columns
+from benchuq.core.reading.loaders import (
     FORMATS,
     load_files,
     load_path,
     load_sample,
     resolve,
 )
-from benchuq.core.readers.table import Source
+from benchuq.core.reading.table import Source
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 AUX = {"vtab1k/tasks.csv", "mmlu/subjects.csv", "alpaca_eval/alpaca_eval_instructions.csv"}
@@ -160,7 +160,7 @@ def test_opt_item_counts_backed_out_of_stderr() -> None:
 @given(st.integers(2, 50_000), st.floats(0.0, 1.0))
 def test_stderr_back_out_recovers_n(n: int, frac: float) -> None:
     """lm-eval's stderr (sample sd / sqrt(n)) of k successes in n items gives back n exactly."""
-    from benchuq.core.readers.lm_eval import _task_n
+    from benchuq.core.reading.lm_eval import _task_n
 
     k = min(n - 1, max(1, round(frac * n)))
     y = np.r_[np.ones(k), np.zeros(n - k)]
@@ -368,7 +368,7 @@ def test_column_mapping_and_missing_columns() -> None:
 
 
 def test_explicit_formats_and_detection() -> None:
-    assert FORMATS[0] == "auto" and len(FORMATS) == 9
+    assert FORMATS[0] == "auto" and len(FORMATS) == 12
     det = {
         "vtab1k/accuracy.csv": "long",
         "vtab1k/tasks.csv": "task_table",
@@ -502,7 +502,7 @@ def test_item_formats_and_shards_read_alike(
 ) -> None:
     """CSV, TSV, JSON Lines, Parquet, a folder of Parquet shards and a glob of them give one
     benchmark, all on the Arrow path (the pandas path is switched off)."""
-    from benchuq.core.readers import items
+    from benchuq.core.reading import items
 
     frame = _item_frame(np.random.default_rng(0))
     want = load_files([("x.csv", frame.to_csv(index=False).encode())])
@@ -573,7 +573,7 @@ def test_a_duplicate_across_shards_names_both_files(tmp_path: Path) -> None:
 
 
 def test_text_lines_decode_one_line_at_a_time() -> None:
-    from benchuq.core.readers.table import text_lines
+    from benchuq.core.reading.table import text_lines
 
     data = '\ufeff{"a": "x\u2028y"}\r\n\n{"b": 2}'.encode()
     assert list(text_lines(Source("s.jsonl", data))) == [
@@ -593,7 +593,7 @@ def test_per_model_shards_hash_their_items_once(
     one reuses its codes, so the names are hashed once; one with the same length, first and
     last name but another middle is encoded anew; integer item ids (model B) merge with the
     same names as text. The pandas path (JSON records) reads the same."""
-    from benchuq.core.readers import items
+    from benchuq.core.reading import items
 
     rng = np.random.default_rng(5)
     ids = [str(k) for k in range(80)]
@@ -636,7 +636,7 @@ def test_models_interleaved_item_by_item_hash_each_run_of_an_item_once(
     """The models' rows of each item together (runs of equal names, some broken: a model
     without an item, one item's last row at the end): the names are hashed once a run, and
     the table reads as the pandas path (JSON records) reads it."""
-    from benchuq.core.readers import items
+    from benchuq.core.reading import items
 
     rng = np.random.default_rng(8)
     rows = [

@@ -19,7 +19,7 @@ from test_app_data import GOOD, _open_data_page, _upload
 
 from benchuq.cli.cmd_app import server_environment
 from benchuq.core.data import DataError
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.reading.loaders import load_sample
 from benchuq.dashboard import cache
 from benchuq.dashboard.ledger import ByteLedger, sizeof, trim
 from benchuq.dashboard.views_bayes import BayesSettings

@@ -1,4 +1,5 @@
-"""core.power (METHODS 10): formulas, designs from data and assumptions, simulated power."""
+"""core.analyses.power (METHODS 10): formulas, designs from data and assumptions, simulated
+power."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import pytest
 from power_settings import SETTINGS
 from scipy import stats
 
-from benchuq.core import power as pw
-from benchuq.core.bootstrap import bootstrap
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.readers.loaders import load_sample
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import load_sample
 from benchuq.core.summaries import pairwise_differences
 from benchuq.core.validation import InvalidArgument
 

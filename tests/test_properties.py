@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchuq.core.bootstrap import bootstrap
 from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import (
     group_scores,
     leaderboard,
@@ -18,7 +18,8 @@ from benchuq.core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
-from benchuq.dashboard import links, state
+from benchuq.dashboard import links
+from benchuq.presentation import state
 
 FAST = settings(max_examples=25, deadline=None)
 

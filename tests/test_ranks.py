@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from benchuq.core import ranks
 from benchuq.core.draws import Draws
-from benchuq.core.ranks import average_and_bin_ranks, percent_bins, tie_ranks
-from benchuq.core.summaries import RANK_METHODS, rank_aggregations, rank_probabilities
+from benchuq.core.summaries import RANK_METHODS, rank_aggregations, rank_probabilities, ranks
+from benchuq.core.summaries.ranks import average_and_bin_ranks, percent_bins, tie_ranks
 
 
 def one_draw(obs: np.ndarray, higher_is_better: np.ndarray | None = None, reps: int = 1) -> Draws:

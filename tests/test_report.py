@@ -1,5 +1,5 @@
-"""The report's sentences are true: simulated data with known truth (core.report), and the HTML
-document is self-contained (dashboard.report)."""
+"""The report's sentences are true: simulated data with known truth (core.findings), and the HTML
+document is self-contained (presentation.report)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import re
 import numpy as np
 import pytest
 
-from benchuq.core import power as pw
-from benchuq.core.bootstrap import bootstrap
+from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
-from benchuq.core.report import SMALL_N, findings, gaps_from_leader, small_tasks
-from benchuq.dashboard.figures import FigureOptions
-from benchuq.dashboard.report import Provenance, display_unit, figures, to_html
+from benchuq.core.findings import SMALL_N, findings, gaps_from_leader, small_tasks
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.report import Provenance, display_unit, figures, to_html
 
 
 def _bench(p: list[float], n: int, tasks: int, seed: int) -> Benchmark:
@@ -166,9 +166,9 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
     each gets its note (report table, leaderboard table) and the data's caveats are listed once."""
     import pandas as pd
 
-    from benchuq.core.report import data_caveats, model_flags
-    from benchuq.dashboard.report import table_frame
+    from benchuq.core.findings import data_caveats, model_flags
     from benchuq.dashboard.views import display_table
+    from benchuq.presentation.report import table_frame
 
     nn = np.array([[20, 500, 500], [500, 500, 500], [500, 500, 500]])
     est = np.array([[0.5, 0.6, 0.7], [0.6, np.nan, 0.6], [0.4, 0.5, 0.6]])
@@ -200,8 +200,8 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
 
 
 def test_power_sentence_agrees_with_core_power() -> None:
-    """The report's power note quotes ``core.power``'s minimum detectable difference for the
-    two best models (checked by simulation in tests/test_power.py)."""
+    """The report's power note quotes ``core.analyses.power``'s minimum detectable difference for
+    the two best models (checked by simulation in tests/test_power.py)."""
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
     f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
     (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]

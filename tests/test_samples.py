@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchuq.core.readers.loaders import SAMPLE_DIR, SAMPLES, load_sample
+from benchuq.core.reading.loaders import SAMPLE_DIR, SAMPLES, load_sample
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from benchuq.core.bayes import model as bayes
-from benchuq.core.bayes.priors import ModelPrior, Prior
 from benchuq.core.data import Benchmark
+from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes.priors import ModelPrior, Prior
 
 K = 600  # data sets
 T = 8  # largest number of tasks

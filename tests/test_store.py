@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchuq.core.data import Benchmark, ItemTask
-from benchuq.core.readers.loaders import load_files, load_path, load_sample
+from benchuq.core.reading.loaders import load_files, load_path, load_sample
 from benchuq.store import (
     ID_RE,
     Store,

@@ -1,4 +1,5 @@
-"""core.subgroups (METHODS 7): units, direct intervals, cross-fitting, EB, edge cases, lab."""
+"""core.analyses.subgroups (METHODS 7): units, direct intervals, cross-fitting, EB, edge cases,
+lab."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
-from benchuq.core.readers.loaders import load_sample
-from benchuq.core.subgroups.ebci import parse_kappa
-from benchuq.core.subgroups.estimates import (
+from benchuq.core.analyses.subgroups.ebci import parse_kappa
+from benchuq.core.analyses.subgroups.estimates import (
     ROW_COLUMNS,
     analyze,
     binomial_se,
@@ -20,6 +19,8 @@ from benchuq.core.subgroups.estimates import (
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.reading.loaders import load_sample
 from benchuq.core.validation import InvalidArgument
 from tests.test_ebci import TV3, TV3_ROWS
 

@@ -148,14 +148,17 @@ def test_leaderboard_rows_and_columns() -> None:
         "mc_error_low",
         "mc_error_high",
         "tied_with_leader",
+        "se",
     ]
     assert list(lb["group"].unique()) == ["overall", "a", "b"]
     assert len(lb) == 3 * 4
     assert (lb["low"] <= lb["estimate"] + 0.02).all() and (lb["high"] >= lb["low"]).all()
-    over = lb[lb.group == "overall"]
+    over = lb[lb.group == "overall"].set_index("model").loc[list(d.models)]
+    assert (np.diff(lb[lb.group == "overall"]["estimate"]) <= 0).all()  # best first
     np.testing.assert_allclose(over["estimate"], d.observed.mean(axis=1))
     sc = group_scores(d, group="overall")
     np.testing.assert_allclose(over["low"], np.quantile(sc.values, 0.083, axis=0))
+    np.testing.assert_allclose(over["se"], sc.values.std(axis=0, ddof=1), rtol=1e-12)
 
 
 # ---- pairwise differences ---------------------------------------------------------------------
@@ -294,8 +297,8 @@ def test_normalization_can_reorder_models() -> None:
 
 
 def _counts_draws(k: np.ndarray, n: np.ndarray, reps: int, seed: int) -> Draws:
-    from benchuq.core.bootstrap import binomial_bootstrap
     from benchuq.core.data import Benchmark
+    from benchuq.core.methods.bootstrap import binomial_bootstrap
 
     M, T = k.shape
     nn = np.broadcast_to(n, (M, T))

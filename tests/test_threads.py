@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from benchuq.core import epp as epp_module
+from benchuq.core.analyses import epp as epp_module
 from benchuq.core.data import Benchmark
 from benchuq.core.threads import BLAS_THREADS_ENV, blas_threads
 

@@ -19,10 +19,11 @@ def test_tree_mirrors_the_package_dir_mapping(tmp_path: Path) -> None:
     tree = tmp_path / "benchuq"
     assert (tree / "__init__.py").resolve() == ROOT / "benchuq" / "__init__.py"
     assert (tree / "core").resolve() == ROOT / "core"
-    assert (tree / "core" / "embeddings" / "scores.py").is_file()
+    assert (tree / "core" / "analyses" / "embeddings" / "scores.py").is_file()
+    assert (tree / "presentation" / "figures" / "common.py").is_file()
     assert typecheck.build_tree(mapping, ROOT, tmp_path) == prefixes  # rebuilt in place
-    line = "benchuq/core/subgroups/ebci.py:12: error: ..."
-    assert typecheck.repo_path(line, prefixes) == "core/subgroups/ebci.py:12: error: ..."
+    line = "benchuq/core/analyses/subgroups/ebci.py:12: error: ..."
+    assert typecheck.repo_path(line, prefixes) == "core/analyses/subgroups/ebci.py:12: error: ..."
     assert (
         typecheck.repo_path("benchuq/__init__.py:1: note", prefixes)
         == "benchuq/__init__.py:1: note"

@@ -1,5 +1,5 @@
 """View models and figures of simultaneous inference (dashboard.views_inference,
-dashboard.figures_ranks), without streamlit."""
+presentation.figures.ranks), without streamlit."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from benchuq.core.maxt import format_p
-from benchuq.core.rank_sets import rank_sets
-from benchuq.dashboard.figures import RANK_METHOD_LABELS, FigureOptions
-from benchuq.dashboard.figures_ranks import rank_set_figure, simultaneous_difference_figure
+from benchuq.core.summaries.maxt import format_p
+from benchuq.core.summaries.rank_sets import rank_sets
 from benchuq.dashboard.views_inference import (
     comparison_caption,
     leader_caption,
@@ -20,6 +18,8 @@ from benchuq.dashboard.views_inference import (
     rank_statistic_table,
     verdicts,
 )
+from benchuq.presentation.figures.common import RANK_METHOD_LABELS, FigureOptions
+from benchuq.presentation.figures.ranks import rank_set_figure, simultaneous_difference_figure
 
 
 def diffs_table() -> pd.DataFrame:

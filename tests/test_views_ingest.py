@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from benchuq.core import summaries
-from benchuq.core.bootstrap import bootstrap
-from benchuq.core.readers.loaders import read_paths, read_sample
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.core.reading.loaders import read_paths, read_sample
 from benchuq.dashboard import views_data, views_table
 
 V04 = Path(__file__).parent / "fixtures" / "real" / "lm_eval" / "results_v04"

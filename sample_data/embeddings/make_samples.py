@@ -9,7 +9,7 @@ Needs (only here, not in benchuq): torch==2.13.0 (the local CPU wheel), gt-all-m
         /path/to/alpaca_eval_instructions.csv
 
 Writes next to this script (float16, compressed):
-- synthetic.npz + synthetic_meta.csv: the three cases of core.embeddings.synthetic_clusters
+- synthetic.npz + synthetic_meta.csv: the three cases of core.analyses.embeddings.synthetic_clusters
   (10 clusters x 300 entities x 16 dims, seed 0); each case is one "model".
 - alpaca_eval.npz + alpaca_eval_meta.csv: the 805 AlpacaEval instructions embedded by
   all-MiniLM-L6-v2 at layers 1, 2, 4, 6 (mean-pooled over tokens), TF-IDF + SVD (128 dims) and
@@ -27,7 +27,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from benchuq.core.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters  # noqa: E402
+from benchuq.core.analyses.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters  # noqa: E402
 
 LAYERS = (1, 2, 4, 6)
 

@@ -8,8 +8,8 @@ import pytest
 from conftest import page_path
 
 from benchuq.cli.main import main
-from benchuq.core.bayes import model as bayes
 from benchuq.core.budget import BudgetExceeded, Deadline, check_cells, check_pairs
+from benchuq.core.methods.bayes import model as bayes
 from benchuq.dashboard.ledger import ByteLedger, sizeof
 
 
@@ -93,8 +93,8 @@ def test_ledger_evicts_least_recently_used_over_budget() -> None:
 
 
 def test_sizeof_of_draws() -> None:
-    from benchuq.core.bootstrap import bootstrap
-    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading.loaders import load_sample
 
     draws = bootstrap(load_sample("toy"), reps=200, seed=0)
     assert sizeof(draws) >= draws.values.nbytes > 0
@@ -124,7 +124,7 @@ def test_app_refuses_one_request_and_keeps_working(make_app, monkeypatch) -> Non
 
 def test_ledger_eviction_clears_streamlit_cache_entries(monkeypatch) -> None:
     """Evicted draws are really gone from st.cache_resource: asking again recomputes them."""
-    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.reading.loaders import load_sample
     from benchuq.dashboard import cache
 
     bench, calls = load_sample("toy"), []
@@ -153,8 +153,8 @@ def test_stop_when_ends_this_threads_sampler_and_no_other() -> None:
     import threading
 
     from benchuq.core import budget
-    from benchuq.core.bayes.model import fit
-    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.methods.bayes.model import fit
+    from benchuq.core.reading.loaders import load_sample
 
     bench = load_sample("toy")
     calls = []
@@ -176,9 +176,9 @@ def test_stop_when_ends_this_threads_sampler_and_no_other() -> None:
 
 def test_stop_when_ends_the_vectorised_imh_sampler() -> None:
     """The imh sampler checks once a batch of target calls: a closed tab's fit ends there."""
-    from benchuq.core.bayes.model import fit
     from benchuq.core.budget import Stopped, stop_when
-    from benchuq.core.readers.loaders import load_sample
+    from benchuq.core.methods.bayes.model import fit
+    from benchuq.core.reading.loaders import load_sample
 
     bench = load_sample("toy")
     with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="closed"):
@@ -189,9 +189,9 @@ def test_stop_when_ends_the_vectorised_imh_sampler() -> None:
 
 def test_stop_when_ends_the_subgroup_analysis() -> None:
     """The EB analysis checks before each cross-fitting fold and before its intervals."""
+    from benchuq.core.analyses.subgroups.estimates import analyze, units_from_benchmark
     from benchuq.core.budget import Stopped, stop_when
-    from benchuq.core.readers.loaders import load_sample
-    from benchuq.core.subgroups.estimates import analyze, units_from_benchmark
+    from benchuq.core.reading.loaders import load_sample
 
     units = units_from_benchmark(load_sample("vtab1k"))
     with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="subgroup"):
@@ -202,9 +202,9 @@ def test_stop_when_ends_the_subgroup_analysis() -> None:
 def test_stop_when_ends_a_bootstrap_at_its_next_chunk() -> None:
     """The item bootstrap checks once a chunk of replicates: a closed session's run ends there
     (another thread's condition does not reach it)."""
-    from benchuq.core.bootstrap import bootstrap
     from benchuq.core.budget import Stopped, stop_when
-    from benchuq.core.readers import load_files
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading import load_files
 
     rows = "".join(f"{m},t,{i},{(i * 7 + len(m)) % 3 // 2}\n" for m in "AB" for i in range(50))
     bench = load_files([("x.csv", ("model,task,item,score\n" + rows).encode())])
@@ -214,9 +214,9 @@ def test_stop_when_ends_a_bootstrap_at_its_next_chunk() -> None:
 
 
 def test_stop_when_ends_the_epp_round_bootstrap() -> None:
+    from benchuq.core.analyses.epp import epp
     from benchuq.core.budget import Stopped, stop_when
-    from benchuq.core.epp import epp
-    from benchuq.core.readers import load_sample
+    from benchuq.core.reading import load_sample
 
     bench = load_sample("vtab1k")
     with stop_when(lambda: True, "the tab was closed"), pytest.raises(Stopped, match="EPP"):

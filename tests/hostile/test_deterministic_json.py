@@ -18,7 +18,8 @@ def _stdout(argv: list[str]) -> bytes:
     return out.getvalue().encode()
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+# a publish makes a new id and token each time (the contract test masks them)
+@pytest.mark.parametrize("name", sorted(n for n in CASES if CASES[n][0] != "publish"))
 def test_same_seed_same_bytes(name: str) -> None:
     argv = [*CASES[name], "--json"]
     assert _stdout(argv) == _stdout(argv)

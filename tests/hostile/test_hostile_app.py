@@ -112,7 +112,7 @@ def test_hostile_embedding_names_are_inert(make_app) -> None:
     import numpy as np
     import pandas as pd
 
-    from benchuq.core.embeddings.synthetic import synthetic_clusters
+    from benchuq.core.analyses.embeddings.synthetic import synthetic_clusters
 
     x, y = synthetic_clusters("partial", k=3, n=20, d=4, seed=0)
     ids = np.array([f"e{i}" for i in range(len(y))])

@@ -71,11 +71,11 @@ def _sane_rows(rows: list[dict], where: str) -> None:
 
 def upload(case: Case) -> str:
     """The Data page's path; returns "ok" or "refused" (asserting what each must satisfy)."""
-    from benchuq.core.bootstrap import bootstrap
-    from benchuq.core.readers.loaders import read_files
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading.loaders import read_files
     from benchuq.core.summaries import leaderboard
-    from benchuq.dashboard.figures import FigureOptions, forest_figure
-    from benchuq.dashboard.text import csv_bytes
+    from benchuq.presentation.figures.common import FigureOptions, forest_figure
+    from benchuq.presentation.text import csv_bytes
 
     try:
         bench = read_files([(case.name, case.data)], name="upload").bench

@@ -9,8 +9,8 @@ import pytest
 
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
-from benchuq.core.readers.files import read_capped
-from benchuq.dashboard import state
+from benchuq.core.reading.files import read_capped
+from benchuq.presentation import state
 
 
 def _err(argv: list[str], capsys) -> str:
@@ -34,7 +34,7 @@ def test_task_table_applies_to_a_sample(tmp_path, capsys) -> None:
 
 
 def test_endless_device_is_refused_while_reading(monkeypatch, capsys) -> None:
-    monkeypatch.setattr("benchuq.core.readers.files.MAX_FILE_BYTES", 2**20)
+    monkeypatch.setattr("benchuq.core.reading.files.MAX_FILE_BYTES", 2**20)
     err = _err(["leaderboard", "/dev/zero"], capsys)
     assert "'/dev/zero'" in err and "larger than 1 MB" in err
     with pytest.raises(DataError, match="larger than"):

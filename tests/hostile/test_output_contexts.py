@@ -1,4 +1,5 @@
-"""One escaping helper per output context (dashboard/text.py): CSV, Markdown, Plotly text."""
+"""One escaping helper per output context (benchuq/presentation/text.py): CSV, Markdown, Plotly
+text."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchuq.dashboard.text import csv_bytes, csv_cell, md_escape, plotly_escape, visible
+from benchuq.presentation.text import csv_bytes, csv_cell, md_escape, plotly_escape, visible
 
 FORMULAS = ('=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", "@SUM(1+1)", "+1+1", "-2+3",
             "\t=1", "\r=1")  # fmt: skip
@@ -34,8 +35,8 @@ def test_csv_bytes_neutralises_text_and_names_but_keeps_numbers() -> None:
 
 
 def test_views_table_csv_is_neutralised() -> None:
-    from benchuq.core.bootstrap import bootstrap
-    from benchuq.core.readers.loaders import load_files
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading.loaders import load_files
     from benchuq.dashboard import views_table
 
     data = b'model,task,n,correct\n"=1+1",@t,100,50\nB,@t,100,60\n'
@@ -66,7 +67,7 @@ def test_plotly_escape_makes_tags_text() -> None:
 
 
 def test_matplotlib_config_dir_without_home(tmp_path, monkeypatch) -> None:
-    from benchuq.dashboard import mpl_config
+    from benchuq.presentation import mpl_config
 
     blocked = tmp_path / "file"
     blocked.write_text("")  # a directory cannot be made under a file, not even by root

@@ -1,0 +1,536 @@
+"""Plotly figures of task-weight maps (METHODS 5): pure builders, no streamlit.
+
+Three categories give a ternary map tiled by hexagons: every grid point of the simplex owns the
+hexagon of weights closer to it than to any other grid point (the dual of the triangular grid),
+so the tiles cover the triangle exactly at any size and resolution. Tiles are filled with the
+winning model's colour (``presentation.colors``) over a grey triangle (indeterminate: the lead is
+within ``z`` standard errors). Invisible markers at the grid points carry the hover (names in
+the template, numbers in ``customdata`` = [grid index, values...]) and are what a click selects
+(the page reads the selected point's ternary ``a, b, c``). Two categories give a line:
+``S_i(w)`` along ``w`` with the winner strip underneath; every point of the lines and every bar
+of the strip is selectable, its ``x`` being the weight of the first category (the rest is on the
+second). :func:`clicked_point` turns either kind of selection back into map weights.
+
+Corners: the first category is the top corner (plotly's ``a``), the second the bottom left
+(``b``), the third the bottom right (``c``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, simplex_grid
+from benchuq.presentation.colors import INDETERMINATE
+from benchuq.presentation.figures.common import FONT, FigureOptions
+from benchuq.presentation.text import plotly_escape as _esc
+
+HOVER_TRACE = "grid points"
+MARKER_TRACE = "current weights"
+#: Probability bands of the probability view: tiles are shaded by P(best) of the likeliest model.
+PROB_BANDS: tuple[tuple[float, float, float], ...] = (
+    (0.0, 0.5, 0.18),
+    (0.5, 0.8, 0.4),
+    (0.8, 0.95, 0.7),
+    (0.95, 1.0001, 1.0),
+)
+
+
+def hexagon_offsets() -> np.ndarray:
+    """``(6, 3)`` barycentric offsets (in grid steps) of a grid point's hexagon corners."""
+    dirs = np.array(
+        [[1, -1, 0], [1, 0, -1], [0, 1, -1], [-1, 1, 0], [-1, 0, 1], [0, -1, 1]], dtype=float
+    )
+    # order the six neighbour directions by angle in the plane (a top, b left, c right)
+    x = dirs[:, 2] - dirs[:, 1]
+    y = dirs[:, 0] * np.sqrt(3)
+    dirs = dirs[np.argsort(np.arctan2(y, x))]
+    return (dirs + np.roll(dirs, -1, axis=0)) / 3
+
+
+def _clip(poly: np.ndarray) -> np.ndarray:
+    """Clip a convex polygon (rows of barycentric points) to the simplex (Sutherland-Hodgman)."""
+    for axis in range(3):
+        out = []
+        n = len(poly)
+        for k in range(n):
+            p, q = poly[k], poly[(k + 1) % n]
+            pin, qin = p[axis] >= 0, q[axis] >= 0
+            if pin:
+                out.append(p)
+            if pin != qin:
+                t = p[axis] / (p[axis] - q[axis])
+                out.append(p + t * (q - p))
+        poly = np.array(out)
+        if len(poly) == 0:
+            break
+    return poly
+
+
+MAX_CORNERS = 9  # a hexagon clipped by the triangle's corner planes has at most 8 corners
+
+
+@functools.lru_cache(maxsize=8)
+def tile_paths(resolution: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return closed tile outlines: ``(P, MAX_CORNERS + 2, 3)`` rows and a mask of used rows.
+
+    Tile p is the hexagon around grid point p of ``simplex_grid(resolution)``, clipped to the
+    triangle: its corners, the first corner again (closing it), then a NaN row that separates
+    tiles drawn as one trace; unused rows are masked out. Read-only (cached).
+    """
+    W = simplex_grid(resolution)
+    corners = W[:, None, :] + hexagon_offsets()[None] / resolution
+    out = np.full((len(W), MAX_CORNERS + 2, 3), np.nan)
+    used = np.zeros(out.shape[:2], dtype=bool)
+    for p, c in enumerate(corners):
+        poly = c if np.all(c >= -1e-12) else _clip(c)
+        k = len(poly)
+        out[p, :k] = poly
+        out[p, k] = poly[0]
+        used[p, : k + 2] = True
+    for a in (out, used):
+        a.setflags(write=False)
+    return out, used
+
+
+def _resolution(weights: np.ndarray) -> int:
+    """``r`` of a full grid of ``(r + 1)(r + 2) / 2`` points."""
+    r = (np.sqrt(1 + 8 * len(weights)) - 3) / 2
+    if len(weights) < 3 or r != np.floor(r):
+        raise ValueError(f"{len(weights)} weight vectors are not a full simplex grid.")
+    return int(r)
+
+
+def _tile_trace(
+    tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
+) -> go.Scatterternary:
+    paths, used = tiles
+    pts = np.round(paths[idx][used[idx]], 5)
+    return go.Scatterternary(
+        a=pts[:, 0],
+        b=pts[:, 1],
+        c=pts[:, 2],
+        mode="lines",
+        fill="toself",
+        fillcolor=color,
+        line={"color": color, "width": 0.5},
+        name=name,
+        hoverinfo="skip",
+        legendgroup=name,
+        showlegend=False,
+    )
+
+
+def _swatch(name: str, color: str, group: str) -> go.Scatterternary:
+    """Return a legend entry only: a filled square (fill traces show a line in the legend)."""
+    return go.Scatterternary(
+        a=[None],
+        b=[None],
+        c=[None],
+        mode="markers",
+        marker={"symbol": "square", "size": 13, "color": color},
+        name=name,
+        legendgroup=group,
+    )
+
+
+def _ternary_layout(
+    fig: go.Figure, categories: Sequence[str], title: str, height: int, legend_title: str
+) -> None:
+    axis = {
+        "min": 0,
+        "linewidth": 1.5,
+        "linecolor": "#444444",
+        "ticks": "outside",
+        "tickformat": ".0%",
+        "dtick": 0.2,
+        "showgrid": False,
+        "title": {"font": {"size": 15}},
+    }
+    fig.update_layout(
+        ternary={
+            "sum": 1,
+            "aaxis": {**axis, "title": {"text": f"<b>{_esc(categories[0])}</b>"}},
+            "baxis": {**axis, "title": {"text": f"<b>{_esc(categories[1])}</b>"}},
+            "caxis": {**axis, "title": {"text": f"<b>{_esc(categories[2])}</b>"}},
+            "bgcolor": "white",
+        },
+        title={"text": title, "x": 0.0, "xanchor": "left"} if title else None,
+        height=height,
+        margin={"l": 85, "r": 85, "t": 70 if title else 45, "b": 130},
+        font=FONT,
+        legend={
+            "orientation": "h",
+            "yanchor": "top",
+            "y": -0.08,
+            "xanchor": "left",
+            "x": 0.0,
+            "title": {"text": legend_title, "side": "top"},
+            "itemclick": False,
+            "itemdoubleclick": False,
+        },
+        hoverlabel={"align": "left"},
+        dragmode=False,
+        clickmode="event+select",
+    )
+
+
+def _tmpl(name: object) -> str:
+    """Return a user string safe inside a hovertemplate: HTML-escaped, no ``%{`` template fields."""
+    return _esc(name).replace("{", "&#123;").replace("}", "&#125;")
+
+
+def _weights_template(categories: Sequence[str]) -> str:
+    return "<br>".join(
+        f"{_tmpl(c)}: %{{{ax}:.1%}}" for c, ax in zip(categories, "abc", strict=True)
+    )
+
+
+def _hover_trace(
+    W: np.ndarray, idx: np.ndarray, values: np.ndarray, template: str
+) -> go.Scatterternary:
+    """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values]."""
+    data = np.column_stack([idx, np.round(values, 4)]) if values.size else idx[:, None]
+    return go.Scatterternary(
+        a=W[idx, 0],
+        b=W[idx, 1],
+        c=W[idx, 2],
+        mode="markers",
+        marker={"size": 6, "color": "rgba(0,0,0,0)", "opacity": 0},
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+        customdata=data,
+        hovertemplate=template + "<extra></extra>",
+        name=HOVER_TRACE,
+        showlegend=False,
+    )
+
+
+def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[go.Scatterternary]:
+    """Hover at every grid point: weights, the call, leader, runner-up, difference, SE, z.
+
+    One trace per (leader, runner-up, call) so names live in the template and the numbers in
+    ``customdata`` (about 4x smaller than one text per point).
+    """
+    unit = " pp" if options.scale == 100 else ""
+    head = _weights_template(dm.categories)
+    ratio = np.divide(dm.difference, dm.se, out=np.full(len(dm.se), np.inf), where=dm.se > 0)
+    values = np.column_stack(
+        [dm.difference * options.scale, dm.se * options.scale, ratio, np.nan_to_num(dm.rho)]
+    )
+    rho = "" if dm.rho_source == "assumed" else "<br>implied rho: %{customdata[4]:.2f}"
+    keys = np.column_stack([dm.leader, dm.runner_up, dm.winner >= 0])
+    traces = []
+    for lead, run, won in np.unique(keys, axis=0):
+        idx = np.flatnonzero(np.all(keys == (lead, run, won), axis=1))
+        call = (
+            f"<b>{_tmpl(dm.models[lead])} wins</b>"
+            if won
+            else f"<b>indeterminate</b> (lead < {dm.z:.2f} SE)"
+        )
+        template = (
+            f"{head}<br>{call}<br>leader: {_tmpl(dm.models[lead])}"
+            f"<br>runner-up: {_tmpl(dm.models[run])}"
+            f"<br>difference: %{{customdata[1]:.2f}}{unit} (SE %{{customdata[2]:.2f}})"
+            f"<br>z = difference / SE = %{{customdata[3]:.2f}}{rho}"
+        )
+        traces.append(_hover_trace(dm.weights, idx, values[idx], template))
+    return traces
+
+
+def _marker_trace(marker: np.ndarray) -> go.Scatterternary:
+    m = np.asarray(marker, dtype=float)
+    return go.Scatterternary(
+        a=[m[0]],
+        b=[m[1]],
+        c=[m[2]],
+        mode="markers",
+        marker={
+            "symbol": "x-thin",
+            "size": 16,
+            "color": "black",
+            "line": {"width": 3, "color": "black"},
+        },
+        name="current weights (sidebar)",
+        hovertemplate="current weights<extra></extra>",
+        legendgroup=MARKER_TRACE,
+    )
+
+
+def dominance_hover(dm: DominanceMap, options: FigureOptions) -> list[str]:
+    """Hover text per point of a line map: weights, the call, leader, runner-up, difference."""
+    unit = "pp" if options.scale == 100 else ""
+    cats = [_esc(c) for c in dm.categories]
+    wtext = ["<br>".join(f"{c}: {x:.1%}" for c, x in zip(cats, w, strict=True)) for w in dm.weights]
+    out = []
+    for p, head in enumerate(wtext):
+        d, se = dm.difference[p] * options.scale, dm.se[p] * options.scale
+        ratio = dm.difference[p] / dm.se[p] if dm.se[p] > 0 else np.inf
+        call = (
+            f"<b>{_esc(dm.models[dm.winner[p]])} wins</b>"
+            if dm.winner[p] >= 0
+            else f"<b>indeterminate</b> (lead < {dm.z:.2g} SE)"
+        )
+        rho = "" if dm.rho_source == "assumed" else f"<br>implied rho: {dm.rho[p]:.2f}"
+        out.append(
+            f"{head}<br>{call}<br>leader: {_esc(dm.models[dm.leader[p]])}"
+            f"<br>runner-up: {_esc(dm.models[dm.runner_up[p]])}"
+            f"<br>difference: {d:.2f} {unit} (SE {se:.2f})"
+            f"<br>z = difference / SE = {ratio:.2f}{rho}"
+        )
+    return out
+
+
+def dominance_figure(
+    dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 700
+) -> go.Figure:
+    """Return the SE-rule map: tiles coloured by winner, grey where indeterminate (METHODS 5)."""
+    if len(dm.categories) == 2:
+        return dominance_line_figure(dm, options, marker, height=min(height, 460))
+    tiles = tile_paths(_resolution(dm.weights))
+    fig = go.Figure()
+    shares = dm.shares()
+    # grey fills the whole triangle underneath; winners' tiles are drawn over it
+    grey = shares.get(None, 0.0)
+    fig.add_trace(
+        go.Scatterternary(
+            a=[1, 0, 0, 1],
+            b=[0, 1, 0, 0],
+            c=[0, 0, 1, 0],
+            mode="lines",
+            fill="toself",
+            fillcolor=INDETERMINATE,
+            line={"color": INDETERMINATE, "width": 0},
+            name="indeterminate",
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    legend = [_swatch(f"indeterminate ({grey:.0%})", INDETERMINATE, "indeterminate")]
+    for model, share in shares.items():
+        if model is None:
+            continue
+        idx = np.flatnonzero(dm.winner == dm.models.index(model))
+        name = f"{_esc(model)} ({share:.0%})"
+        fig.add_trace(_tile_trace(tiles, idx, name, options.color(model)))
+        legend.append(_swatch(name, options.color(model), name))
+    fig.add_traces(legend)
+    fig.add_traces(dominance_hover_traces(dm, options))
+    if marker is not None:
+        fig.add_trace(_marker_trace(marker))
+    _ternary_layout(fig, dm.categories, options.title, height, "<b>Winner</b> (share of map)")
+    return fig
+
+
+def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[go.Scatterternary]:
+    """Hover: weights and the ``top`` models' P(best), one trace per ordered top list."""
+    head = _weights_template(pm.categories)
+    order = np.argsort(-pm.probability, axis=1, kind="stable")[:, :top]
+    rows = np.arange(len(order))[:, None]
+    values = np.column_stack([pm.probability[rows, order], pm.mc_error])
+    traces = []
+    for key in np.unique(order, axis=0):
+        idx = np.flatnonzero(np.all(order == key, axis=1))
+        lines = "<br>".join(
+            f"P({_tmpl(pm.models[i])} best) = %{{customdata[{k + 1}]:.1%}}"
+            for k, i in enumerate(key)
+        )
+        template = (
+            f"{head}<br>{lines}<br>MC error ±%{{customdata[{len(key) + 1}]:.1%}} ({pm.reps} draws)"
+        )
+        traces.append(_hover_trace(pm.weights, idx, values[idx], template))
+    return traces
+
+
+def _blend(color: str, alpha: float) -> str:
+    """``color`` mixed with white: ``alpha`` = 1 is the colour itself."""
+    h = color.lstrip("#")
+    rgb = np.array([int(h[i : i + 2], 16) for i in (0, 2, 4)], dtype=float)
+    mix = np.round(255 - alpha * (255 - rgb)).astype(int)
+    return "#" + "".join(f"{v:02X}" for v in mix)
+
+
+def probability_figure(
+    pm: BestProbabilityMap,
+    options: FigureOptions,
+    marker: np.ndarray | None = None,
+    height: int = 700,
+) -> go.Figure:
+    """Most likely best model per point, shaded by its probability (darker = surer)."""
+    if len(pm.categories) == 2:
+        return probability_line_figure(pm, options, marker, height=min(height, 460))
+    tiles = tile_paths(_resolution(pm.weights))
+    pbest = pm.best_probability
+    fig = go.Figure()
+    counts = np.bincount(pm.best, minlength=len(pm.models))
+    for i in np.argsort(-counts, kind="stable"):
+        if counts[i] == 0:
+            continue
+        model = pm.models[i]
+        for lo, hi, alpha in PROB_BANDS:
+            idx = np.flatnonzero((pm.best == i) & (pbest >= lo) & (pbest < hi))
+            if idx.size == 0:
+                continue
+            band = f"{lo:.0%}–{min(hi, 1):.0%}"
+            tr = _tile_trace(
+                tiles, idx, f"{_esc(model)}, P(best) {band}", _blend(options.color(model), alpha)
+            )
+            tr.update(legendgroup=model)
+            fig.add_trace(tr)
+        name = f"{_esc(model)} ({counts[i] / len(pm.best):.0%})"
+        fig.add_trace(_swatch(name, options.color(model), model))
+    for lo, hi, alpha in reversed(PROB_BANDS):
+        band = f"P(best) {lo:.0%}–{min(hi, 1):.0%}"
+        fig.add_trace(_swatch(band, _blend("#555555", alpha), "bands"))
+    fig.add_traces(probability_hover_traces(pm))
+    if marker is not None:
+        fig.add_trace(_marker_trace(marker))
+    _ternary_layout(
+        fig, pm.categories, options.title, height, "<b>Most likely best</b> (share of map)"
+    )
+    return fig
+
+
+# ---- two categories: a line -------------------------------------------------------------------
+#: Invisible markers on a line's grid points: plotly selects markers, never a bare line, so these
+#: make a click on the line a selection (selected or not, they stay invisible).
+LINE_POINTS: dict = {
+    "marker": {"size": 8, "opacity": 0},
+    "selected": {"marker": {"opacity": 0}},
+    "unselected": {"marker": {"opacity": 0}},
+}
+
+
+def clicked_point(event: Mapping | None, n_categories: int) -> np.ndarray | None:
+    """Map weights of the first selected point of a weight map's selection event, or ``None``.
+
+    ``event`` is what ``st.plotly_chart(..., on_select=...)`` stores: ``{"selection": {"points":
+    [...]}}``. On a ternary map (``n_categories`` = 3) a point carries ``a, b, c``, the three map
+    weights; on a two-category line a point (a line's marker or a bar of the winner strip) carries
+    ``x``, the weight of the first category, the second getting ``1 - x``.
+    """
+    points = ((event or {}).get("selection") or {}).get("points") or []
+    keys = "abc" if n_categories == 3 else "x"
+    for p in points:
+        values = [p.get(k) for k in keys]
+        if all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in values):
+            return np.array(values if n_categories == 3 else [values[0], 1 - values[0]], float)
+    return None
+
+
+def dominance_line_figure(
+    dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 460
+) -> go.Figure:
+    """Two categories: ``S_i(w)`` along the weight of the first, winner strip below."""
+    x = dm.weights[:, 0]
+    fig = make_subplots(
+        rows=2, cols=1, shared_xaxes=True, row_heights=[0.82, 0.18], vertical_spacing=0.04
+    )
+    for i in sorted(set(dm.leader.tolist()) | set(dm.runner_up.tolist())):
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=dm.scores[:, i] * options.scale,
+                mode="lines+markers",
+                line={"color": options.color(dm.models[i]), "width": 2},
+                **LINE_POINTS,
+                name=_esc(dm.models[i]),
+                hovertemplate=f"{_tmpl(dm.models[i])}: %{{y:.2f}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
+    colors = [INDETERMINATE if k < 0 else options.color(dm.models[k]) for k in dm.winner]
+    fig.add_trace(
+        go.Bar(
+            x=x,
+            y=np.ones_like(x),
+            marker={"color": colors, "line": {"width": 0}},
+            width=1 / max(len(x) - 1, 1),
+            text=dominance_hover(dm, options),
+            hovertemplate="%{text}<extra></extra>",
+            selected={"marker": {"opacity": 1}},
+            unselected={"marker": {"opacity": 1}},
+            name=HOVER_TRACE,
+            showlegend=False,
+        ),
+        row=2,
+        col=1,
+    )
+    if marker is not None:
+        fig.add_vline(x=float(marker[0]), line={"color": "black", "width": 2, "dash": "dot"})
+    fig.update_xaxes(hoverformat=".1~%")  # the hover's header: the weight, as a percent
+    fig.update_yaxes(title_text=options.unit, row=1, col=1, gridcolor="#EEEEEE")
+    fig.update_yaxes(showticklabels=False, row=2, col=1, title_text="winner")
+    fig.update_xaxes(
+        title_text=f"weight on {_esc(dm.categories[0])} (rest on {_esc(dm.categories[1])})",
+        tickformat=".0%",
+        row=2,
+        col=1,
+    )
+    fig.update_layout(
+        height=height,
+        font=FONT,
+        plot_bgcolor="white",
+        hovermode="x unified",
+        clickmode="event+select",
+        dragmode="zoom",
+        bargap=0,
+        title={"text": options.title, "x": 0} if options.title else None,
+        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+    )
+    return fig
+
+
+def probability_line_figure(
+    pm: BestProbabilityMap,
+    options: FigureOptions,
+    marker: np.ndarray | None = None,
+    height: int = 460,
+) -> go.Figure:
+    """Two categories: ``P(best)`` of each model along the weight of the first.
+
+    Points go in increasing ``x``: plotly sorts stacked traces by ``x`` and, given them in
+    another order, reports a selected point with the ``x`` of its mirror image.
+    """
+    order = np.argsort(pm.weights[:, 0], kind="stable")
+    x = pm.weights[order, 0]
+    fig = go.Figure()
+    for i in np.flatnonzero(pm.probability.max(axis=0) > 0.01):
+        m = pm.models[i]
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=pm.probability[order, i],
+                mode="lines+markers",
+                stackgroup="p",
+                line={"color": options.color(m), "width": 0.5},
+                **LINE_POINTS,
+                fillcolor=options.color(m),
+                name=_esc(m),
+                hovertemplate=f"P({_tmpl(m)} best) = %{{y:.1%}}<extra></extra>",
+            )
+        )
+    if marker is not None:
+        fig.add_vline(x=float(marker[0]), line={"color": "black", "width": 2, "dash": "dot"})
+    fig.update_layout(
+        height=height,
+        font=FONT,
+        plot_bgcolor="white",
+        hovermode="x unified",
+        clickmode="event+select",
+        dragmode="zoom",
+        yaxis={"title": "P(best)", "tickformat": ".0%", "range": [0, 1]},
+        xaxis={
+            "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
+            "tickformat": ".0%",
+            "hoverformat": ".1~%",
+        },
+        title={"text": options.title, "x": 0} if options.title else None,
+        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+    )
+    return fig

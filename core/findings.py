@@ -1,0 +1,451 @@
+"""The report's findings in plain sentences, computed from draws (METHODS 2, 4, 4b, 5).
+
+A :class:`Findings` holds what a reader needs in two minutes: who leads, which models the data
+cannot tell apart from the leader and how sure that is, which pairs of the top models differ, the
+rank sets, whether the winner changes with the category weighting, and the caveats that change
+the reading of those numbers. Every sentence is decided by the same rules the app shows:
+
+- "cannot tell apart from the leader": :func:`core.summaries.leader.tied_with_leader` at the test
+  level that overlap of two ``level`` intervals approximates (95% at 83.4%), one pair at a time;
+- "how sure": the top-1 rank set (:func:`core.summaries.rank_sets.rank_sets`, max-T, at
+  ``comparison_level``) and the share of draws in which each model comes out on top;
+- "which pairs differ": simultaneous max-T intervals (:func:`core.summaries.pairwise_differences`)
+  over the ``top`` best observed models;
+- weighting: the winner of the observed weighted score ``S(w)`` over the grid of category
+  weights (:func:`core.summaries.dominance.simplex_grid`; two or three categories only).
+
+**Choice**: a winner is named ("X leads") only when no other model is tied with it; otherwise the
+sentence says there is no clear winner, so the words cannot claim more than the test shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from benchuq.core import summaries
+from benchuq.core.analyses import power
+from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.draws import Draws
+from benchuq.core.reading.notes import summarize
+from benchuq.core.summaries.dominance import (
+    DominanceMap,
+    dominance_map,
+    moments_from_draws,
+    simplex_grid,
+)
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
+from benchuq.core.summaries.ordering import best_first
+from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
+from benchuq.core.summaries.scores import Group
+
+__all__ = [
+    "SMALL_N",
+    "Findings",
+    "data_caveats",
+    "findings",
+    "gaps_from_leader",
+    "model_flags",
+    "small_tasks",
+]
+
+SMALL_N = 30  # tasks with fewer items than this get a caveat
+WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
+
+
+@dataclass(frozen=True)
+class Findings:
+    """Headline findings, caveats and the numbers behind them (one report).
+
+    Attributes
+    ----------
+    headline
+        plain sentences, most important first.
+    caveats
+        plain sentences on what changes the reading of the numbers.
+    leader
+        the best observed model (overall score); ``tied``: the models the data cannot tell
+        apart from it, best first.
+    p_best
+        ``{model: share of draws in which it is best}`` over all models.
+    table
+        the leaderboard of the score: ``model, estimate, low, high, tied_with_leader``, best
+        first.
+    diffs
+        max-T pairwise differences among the ``top`` best observed models.
+    sets
+        rank sets of the score at ``comparison_level``.
+    flags
+        ``{model: caveats}`` (:func:`model_flags`) for the models that have any.
+    label
+        the score's name (``"overall"`` or the weights).
+    weight_winners
+        ``{model: share of weightings in which it has the best observed S(w)}`` (empty with
+        one category or more than three).
+    weight_map
+        with two or three categories, the SE-rule map of who wins under which category
+        weighting (``core.summaries.dominance.dominance_map`` at ``z`` = :data:`MAP_Z`, correlation
+        read from paired draws, else assumed 0), else ``None`` (METHODS 5).
+    """
+
+    headline: tuple[str, ...]
+    caveats: tuple[str, ...]
+    leader: str
+    tied: tuple[str, ...]
+    p_best: dict[str, float]
+    table: pd.DataFrame
+    diffs: pd.DataFrame
+    sets: RankSets
+    weight_winners: dict[str, float]
+    level: float
+    comparison_level: float
+    label: str
+    flags: dict[str, str]
+    weight_map: DominanceMap | None = None
+
+
+#: The weight map's rule (a lead of at least ``MAP_Z`` standard errors, as on the Task weights
+#: page) and grid steps per side (coarser than the page's: a printed figure).
+MAP_Z = 2.0
+MAP_RESOLUTION = 40
+
+
+def _names(models: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    m = list(models)
+    return m[0] if len(m) == 1 else ", ".join(m[:-1]) + " and " + m[-1]
+
+
+def _pct(p: float) -> str:
+    """A share as a percentage for people ("< 1%" and "> 99%" at the ends)."""
+    if 0 < p < 0.005:
+        return "< 1%"
+    if 0.995 < p < 1:
+        return "> 99%"
+    return f"{100 * p:.0f}%"
+
+
+def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
+    """Tasks where some model has fewer than ``limit`` items (none without counts)."""
+    if bench.n is None:
+        return ()
+    n = np.where(np.isnan(bench.estimate), np.inf, np.asarray(bench.n, dtype=float))
+    return tuple(t for t, m in zip(bench.tasks, n.min(axis=0), strict=True) if m < limit)
+
+
+def model_flags(
+    bench: Benchmark, *, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
+) -> dict[str, str]:
+    """Per model, the caveats that change the reading of its score, in a few words: tasks with
+    fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
+    that have not converged (a Bayesian fit's ``diagnostics`` with ``rhat`` above ``rhat``)."""
+    out: dict[str, list[str]] = {m: [] for m in bench.models}
+    missing = np.isnan(bench.estimate)
+    if bench.n is not None:
+        small = (np.asarray(bench.n, dtype=float) < SMALL_N) & ~missing
+        for m, k in zip(bench.models, small.sum(axis=1), strict=True):
+            if k:
+                out[m].append(f"{k} task{'s' if k > 1 else ''} < {SMALL_N} items")
+    for m, k in zip(bench.models, missing.sum(axis=1), strict=True):
+        if k:
+            out[m].append(f"no result on {k} task{'s' if k > 1 else ''}")
+    if diagnostics is not None and len(diagnostics):
+        bad = set(diagnostics.loc[diagnostics["rhat"] > rhat, "model"])
+        for m in bench.models:
+            if m in bad:
+                out[m].append("chains not converged")
+    return {m: "; ".join(v) for m, v in out.items() if v}
+
+
+def data_caveats(bench: Benchmark) -> tuple[str, ...]:
+    """The data's caveats as notes (small tasks, models without a result on some tasks), for the
+    "Notes on this data" list and the report."""
+    out = []
+    small = small_tasks(bench)
+    if small:
+        shown = _names(small[:6]) + (f" and {len(small) - 6} more" if len(small) > 6 else "")
+        out.append(
+            f"{len(small)} task{'s' if len(small) > 1 else ''} with fewer than {SMALL_N} items "
+            f"({shown}): their scores move a lot with a few answers."
+        )
+    missing = np.isnan(bench.estimate).sum(axis=1)
+    partial = [f"{m} ({k})" for m, k in zip(bench.models, missing, strict=True) if k]
+    if partial:
+        out.append(
+            "Models without a result on some tasks (a partial or cancelled run?): "
+            f"{', '.join(partial)}; their overall score averages only the tasks they have."
+        )
+    return tuple(out)
+
+
+def _weight_winners(draws: Draws) -> dict[str, float]:
+    """Share of the category-weight grid in which each model has the best observed S(w)."""
+    cats = draws.category_names
+    if len(cats) not in (2, 3) or len(draws.models) < 2:
+        return {}
+    means = np.array([summaries.group_scores(draws, group=c).observed for c in cats])  # (C, M)
+    if np.isnan(means).any():
+        return {}
+    grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
+    best = np.argmax(grid @ means, axis=1)
+    share = np.bincount(best, minlength=len(draws.models)) / len(grid)
+    order = best_first(share, draws.models)
+    return {draws.models[i]: float(share[i]) for i in order if share[i] > 0}
+
+
+def _lead_sentences(
+    leader: str,
+    tied: tuple[str, ...],
+    row: pd.Series,
+    level: float,
+    scale: float,
+    suffix: str,
+    alone: bool,
+) -> list[str]:
+    q = f"{100 * overlap_test_level(level):.0f}%"
+    score = (
+        f"{scale * row['estimate']:.1f}{suffix} ({100 * level:.1f}% interval "
+        f"{scale * row['low']:.1f} to {scale * row['high']:.1f}{suffix})"
+    )
+    if alone:
+        return [f"{leader} scores {score}; it is the only model, so there is no ranking."]
+    if not tied:
+        return [
+            f"{leader} leads with {score}.",
+            f"Every other model scores lower than {leader}, and the data can tell each of them "
+            f"apart from {leader} ({leader}'s lead over each has a {q} interval above 0, one "
+            "model at a time).",
+        ]
+    return [
+        f"No clear winner: {leader} has the highest score, {score}, but the data cannot tell "
+        f"{_names(tied)} apart from it ({leader}'s lead over each has a {q} interval that "
+        "includes 0).",
+    ]
+
+
+def _pairs_sentence(diffs: pd.DataFrame, level: float) -> str:
+    if diffs.empty:
+        return ""
+    k = len(pd.unique(diffs[["a", "b"]].to_numpy().ravel()))
+    differ = [
+        f"{r.a} > {r.b}" if r.low > 0 else f"{r.b} > {r.a}"
+        for r in diffs.itertuples()
+        if r.low > 0 or r.high < 0
+    ]
+    pct = f"{100 * level:g}%"
+    if not differ:
+        return (
+            f"Among the top {k} models, no pair can be told apart with {pct} confidence for all "
+            f"{len(diffs)} pairs together (simultaneous intervals)."
+        )
+    same = [f"{r.a} and {r.b}" for r in diffs.itertuples() if r.low <= 0 <= r.high]
+    head = (
+        f"Among the top {k} models, {len(differ)} of {len(diffs)} pairs differ with {pct} "
+        "confidence for all pairs together (simultaneous intervals)"
+    )
+    if not same:
+        return f"{head}: every pair differs."
+    if len(differ) <= len(same):
+        return f"{head}: {'; '.join(differ)}."
+    return f"{head}; the pairs that cannot be told apart: {'; '.join(same)}."
+
+
+def _weight_sentence(winners: dict[str, float], cats: tuple[str, ...]) -> str:
+    if not winners:
+        return ""
+    names = _names(cats)
+    if len(winners) == 1:
+        (model,) = winners
+        return (
+            f"Weighting the categories ({names}) differently does not change the winner: "
+            f"{model} has the highest observed score under every weighting."
+        )
+    parts = ", ".join(f"{m} in {_pct(s)}" for m, s in winners.items())
+    return (
+        f"The winner depends on how the categories ({names}) are weighted: on the observed "
+        f'scores, {parts} of the weightings (the map "Who wins under which category '
+        'weighting?" shows where a lead is larger than its uncertainty).'
+    )
+
+
+def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
+    """What the benchmark can detect between the two best models and the items the observed
+    difference would need (``core.analyses.power``, METHODS 10: 80% power, 95% level, one pair);
+    ``""`` without two models or item counts."""
+    if len(top2) < 2 or bench.kind == "estimate_se":
+        return ""
+    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
+    try:
+        design = power.design_from_benchmark(bench, models=list(top2), group=g)
+        observed = abs(float(design.estimate[0] - design.estimate[1]))
+        plan = power.plan(design, level=0.95, power=0.8, delta=observed if observed > 0 else None)
+    except DataError:
+        return ""
+    scale, unit = power.display_scale(design)
+    assumed = (
+        " (the correlation between the two models is assumed 0: task counts cannot show it)"
+        if design.rho is not None
+        else ""
+    )
+    return f"What the data can resolve (80% power, 95% level, one pair{assumed}): " + plan.sentence(
+        0, scale=scale, unit=unit
+    )
+
+
+def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
+    out = []
+    if len(draws.models) < 2:
+        out.append("Only one model: there is nothing to compare it with.")
+    out.append(
+        "The intervals assume the items (questions) of each task are independent samples from a "
+        "larger pool; items that come in clusters (several questions on one passage, repeated "
+        "prompts) make the true uncertainty larger than shown."
+    )
+    if not draws.paired and not draws.notes:  # the method's own note says it otherwise
+        out.append(
+            "Models were resampled independently (task totals only, no per-item results): "
+            "differences between models ignore the correlation that shared items create."
+        )
+    out += list(data_caveats(bench))
+    out += list(extra)
+    out += list(draws.notes)
+    out += [f"From reading the data: {s}" for s in summarize(bench.notes)]
+    return out
+
+
+def findings(
+    bench: Benchmark,
+    draws: Draws,
+    *,
+    level: float,
+    group: Group = "overall",
+    scale: float = 100.0,
+    suffix: str = "%",
+    comparison_level: float = COMPARISON_LEVEL,
+    top: int = 6,
+    warnings: Sequence[str] = (),
+    diagnostics: pd.DataFrame | None = None,
+) -> Findings:
+    """The report's findings for ``draws`` of ``bench`` on the score ``group`` (``"overall"``,
+    the mean over tasks, or category weights; ``core.summaries.group_scores``).
+
+    ``level``: the leaderboard's interval level; ``comparison_level``: the level of the rank sets
+    and simultaneous pairwise intervals; ``top``: how many best observed models the pairwise
+    comparison covers; ``warnings``: extra caveats (e.g. a Bayesian fit's convergence warnings);
+    ``diagnostics``: a Bayesian fit's diagnostics (for :func:`model_flags`). Scores are shown
+    times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
+    """
+    sc = summaries.group_scores(draws, group=group)
+    iv = summaries.percentile_interval(sc, level=level)
+    table = pd.DataFrame(
+        {
+            "model": list(draws.models),
+            "estimate": iv.estimate,
+            "low": iv.low,
+            "high": iv.high,
+            "tied_with_leader": tied_with_leader(
+                sc.values, sc.observed, level=level, higher_is_better=sc.higher_is_better
+            ),
+        }
+    )
+    table = table.dropna(subset=["estimate"])
+    order = best_first(
+        table["estimate"], list(table["model"]), higher_is_better=sc.higher_is_better
+    )
+    table = table.iloc[order].reset_index(drop=True)
+    leader = str(table["model"].iloc[0])
+    tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
+    sets = rank_sets(
+        sc.values,
+        sc.observed,
+        draws.models,
+        level=comparison_level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
+    )
+    probs = summaries.rank_probabilities(draws, group=group)[:, 0]
+    p_best = {m: float(p) for m, p in zip(draws.models, probs, strict=True) if np.isfinite(p)}
+    best = list(table["model"].iloc[: max(2, top)])
+    diffs = (
+        summaries.pairwise_differences(draws, best, level=comparison_level, group=group)
+        if len(best) > 1
+        else pd.DataFrame()
+    )
+    winners = _weight_winners(draws)
+    weight_map = (
+        dominance_map(moments_from_draws(draws), z=MAP_Z, resolution=MAP_RESOLUTION)
+        if winners
+        else None
+    )
+    headline = _lead_sentences(
+        leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
+    )
+    if len(draws.models) > 1:
+        shares = [
+            (m, p) for m, p in sorted(p_best.items(), key=lambda kv: (-kv[1], kv[0])) if p > 0
+        ]
+        rest = len(p_best) - len(shares[:4])
+        headline.append(
+            "Share of the draws in which each model comes out on top: "
+            + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
+            + (
+                f"; the other {rest} {'less often' if len(shares) > 4 else 'never'}."
+                if rest
+                else "."
+            )
+        )
+        headline += rank_set_sentences(sets)
+    headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
+    headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
+    headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
+    return Findings(
+        headline=tuple(headline),
+        caveats=tuple(_caveats(bench, draws, warnings)),
+        flags=model_flags(bench, diagnostics=diagnostics),
+        leader=leader,
+        tied=tied,
+        p_best=p_best,
+        table=table,
+        diffs=diffs,
+        sets=sets,
+        weight_winners=winners,
+        level=level,
+        comparison_level=comparison_level,
+        label=sc.label,
+        weight_map=weight_map,
+    )
+
+
+def gaps_from_leader(
+    draws: Draws, *, level: float, group: Group = "overall", top: int = 8
+) -> pd.DataFrame:
+    """Each model's score minus the leader's, inside every draw, with its percentile interval at
+    the "≈ leader" test level (:func:`core.summaries.leader.overlap_test_level`; METHODS 2).
+
+    Columns ``model, estimate, low, high, tied`` (``tied``: the interval contains 0, the rule of
+    :func:`core.summaries.leader.tied_with_leader`); the leader first (a gap of 0), then the models
+    tied with it, then the next best, at most ``top`` rows: the contested top of the leaderboard.
+    """
+    sc = summaries.group_scores(draws, group=group)
+    sign = 1.0 if sc.higher_is_better else -1.0
+    obs = sign * np.asarray(sc.observed, dtype=float)
+    present = np.flatnonzero(np.isfinite(obs))
+    lead = int(present[best_first(obs[present], [draws.models[i] for i in present])[0]])
+    gap = sign * (sc.values - sc.values[:, [lead]])
+    q = overlap_test_level(level)
+    low, high = np.nanquantile(gap[:, present], [(1 - q) / 2, (1 + q) / 2], axis=0)
+    table = pd.DataFrame(
+        {
+            "model": [draws.models[i] for i in present],
+            "estimate": obs[present] - obs[lead],
+            "low": low,
+            "high": high,
+        }
+    )
+    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0))
+    table = table.iloc[best_first(table["estimate"], list(table["model"]))].reset_index(drop=True)
+    return table.head(max(top, 1 + int(table["tied"].sum())))

@@ -1,0 +1,193 @@
+"""Where the input files come from: paths, globs, folders and zip archives -> ``[(name, bytes)]``.
+
+Rules (README "Accepted data"):
+
+- a folder is read recursively; hidden folders (``.git``, ``__MACOSX`` ...) are not entered;
+- files whose name alone says they are not results are set aside unread (named in the loader's
+  note): hidden files such as ``.DS_Store`` and binary kinds (images, model weights, archives other
+  than zip); every other file is judged by its content (``core.reading.classify``);
+- in a HELM run folder (one holding ``run_spec.json``) only ``run_spec.json``, ``stats.json`` and
+  ``per_instance_stats.json`` are read (the others, e.g. ``scenario_state.json``, can be large);
+- a ``.zip`` is read like a folder (members named ``archive.zip/path``), up to
+  :data:`MAX_ARCHIVE_BYTES` uncompressed;
+- a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob;
+- a file is read in chunks up to :data:`MAX_FILE_BYTES` (``BENCHUQ_MAX_FILE_MB``, default 1024):
+  a larger one (or an endless one such as ``/dev/zero``) is refused while reading, never read
+  whole and then checked.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import os
+import stat
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from benchuq.core.data import DataError
+
+__all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip", "read_capped"]
+
+HELM_FILES = ("run_spec.json", "stats.json", "per_instance_stats.json")
+#: Suffixes of files that are never results (set aside without reading them).
+BINARY_SUFFIXES = frozenset(
+    ".png .jpg .jpeg .gif .bmp .svg .pdf .ico .webp .bin .pt .pth .ckpt .safetensors .onnx "
+    ".gguf .h5 .pkl .pickle .npy .npz .tar .gz .tgz .bz2 .xz .7z .rar .whl .so .dylib .exe "
+    ".pyc .db .sqlite".split()
+)
+MAX_ARCHIVE_BYTES = 512 * 2**20
+MAX_FILE_BYTES = int(os.environ.get("BENCHUQ_MAX_FILE_MB", "1024")) * 2**20
+_CHUNK = 16 * 2**20
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Files to read, names set aside unread, a default data-set name, and whether the input was
+    a collection (a folder, an archive or several paths: non-result files are then skipped)."""
+
+    files: tuple[tuple[str, bytes], ...]
+    skipped: tuple[str, ...]
+    name: str
+    collection: bool
+
+
+def set_aside(name: str) -> bool:
+    """Whether a file is not read at all: hidden (``.DS_Store``) or of a binary kind."""
+    base = PurePosixPath(name).name
+    return base.startswith(".") or PurePosixPath(base).suffix.lower() in BINARY_SUFFIXES
+
+
+def read_capped(path: str | Path, *, limit: int | None = None) -> bytes:
+    """The bytes of ``path``; more than ``limit`` (default :data:`MAX_FILE_BYTES`) is a
+    :class:`DataError`, raised before reading when the file system gives the size and otherwise
+    as soon as the limit is passed (``/dev/zero``, pipes: read in chunks). A regular file is
+    read in one piece (no copy of a joined list of chunks)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    too_big = DataError(
+        f"the file is larger than {limit / 2**20:g} MB.",
+        file=str(path),
+        hint="give only the result files, or raise BENCHUQ_MAX_FILE_MB.",
+    )
+    chunks, total = [], 0
+    try:
+        with open(path, "rb", buffering=0) as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                raise too_big
+            step = info.st_size + 1 if stat.S_ISREG(info.st_mode) else _CHUNK
+            while chunk := f.read(min(step, limit + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise too_big
+                step = _CHUNK
+    except OSError as err:
+        raise DataError(f"cannot read it: {err.strerror or err}.", file=str(path)) from None
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def is_zip(data: bytes) -> bool:
+    """Whether the bytes are a zip archive (its local-file signature)."""
+    return data[:4] == b"PK\x03\x04"
+
+
+def gather_paths(paths: Sequence[str | Path]) -> Gathered:
+    """Read files, folders, zips and glob patterns (the CLI's ``DATA``; see the module rules)."""
+    targets: list[tuple[str, Path]] = []
+    for raw in paths:
+        text = str(raw)
+        p = Path(text)
+        if not p.exists() and any(c in text for c in "*?["):
+            found = sorted(glob.glob(text, recursive=True))
+            if not found:
+                raise DataError(
+                    "the pattern matches no file.", file=text, hint="check the path and pattern."
+                )
+            targets += [(f, Path(f)) for f in found]
+        elif not p.exists():
+            raise DataError("no such file or folder.", file=text, hint="check the path.")
+        else:
+            targets.append((text, p))
+    if not targets:
+        raise DataError("no files were given.", hint="give a file, a folder or sample:<name>.")
+    single = len(targets) == 1
+    files: list[tuple[str, bytes]] = []
+    skipped: list[str] = []
+    for text, p in targets:
+        if p.is_dir():
+            for f in _walk(p):
+                rel = f.relative_to(p).as_posix()
+                name = rel if single else f"{text.rstrip('/')}/{rel}"
+                (skipped.append(name) if set_aside(rel) else files.append((name, read_capped(f))))
+        elif set_aside(p.name) and not single:
+            skipped.append(text)
+        else:
+            files.append((p.name if single else text, read_capped(p)))
+    if not files and not skipped:
+        raise DataError(
+            "the folder contains no files.", file=targets[0][0], hint="put result files in it."
+        )
+    files, more = expand_archives(files)
+    first = targets[0][1]
+    name = (first.name if first.is_dir() else first.stem) if single else "data"
+    collection = not single or first.is_dir() or len(files) > 1
+    return Gathered(tuple(files), tuple(skipped + more), name, collection)
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    """Files under ``root`` in sorted order, hidden folders left out, HELM runs trimmed."""
+    if (root / "run_spec.json").is_file():
+        yield from (root / f for f in HELM_FILES if (root / f).is_file())
+        return
+    for child in sorted(root.iterdir()):
+        if child.is_dir():
+            if not child.name.startswith(".") and child.name != "__MACOSX":
+                yield from _walk(child)
+        elif child.is_file():
+            yield child
+
+
+def expand_archives(
+    files: Sequence[tuple[str, bytes]],
+) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """Replace each zip archive by its members (see the module rules); other files pass."""
+    out: list[tuple[str, bytes]] = []
+    skipped: list[str] = []
+    for name, data in files:
+        if not is_zip(data):
+            out.append((name, data))
+            continue
+        try:
+            archive = zipfile.ZipFile(io.BytesIO(data))
+            members = [m for m in archive.infolist() if not m.is_dir()]
+        except (zipfile.BadZipFile, OSError) as err:
+            raise DataError(
+                f"not a readable zip archive ({err}).", file=name, hint="create the archive again."
+            ) from None
+        if sum(m.file_size for m in members) > MAX_ARCHIVE_BYTES:
+            raise DataError(
+                f"the archive expands to more than {MAX_ARCHIVE_BYTES // 2**20} MB.",
+                file=name,
+                hint="archive only the result files (for HELM: run_spec.json, stats.json and "
+                "per_instance_stats.json of each run).",
+            )
+        paths = [PurePosixPath(m.filename) for m in members]
+        runs = {str(p.parent) for p in paths if p.name == "run_spec.json"}
+        for m, path in zip(members, paths, strict=True):
+            parent = str(path.parent)
+            if path.is_absolute() or ".." in path.parts:  # never resolved: named, not read
+                skipped.append(f"{name}/{m.filename}")
+                continue
+            if any(part.startswith(".") or part == "__MACOSX" for part in path.parts[:-1]):
+                continue
+            if parent in runs and path.name not in HELM_FILES:
+                continue
+            label = f"{name}/{m.filename}"
+            if set_aside(path.name):
+                skipped.append(label)
+            else:
+                out.append((label, archive.read(m)))
+    return out, skipped
