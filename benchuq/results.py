@@ -222,8 +222,7 @@ class Leaderboard(Result):
     def figure(self, *, group: str = "overall") -> go.Figure:
         """The app's forest plot of one group (``"overall"`` or a category)."""
         from benchuq.core.validation import check_known
-        from benchuq.dashboard.views import group_label
-        from benchuq.presentation.figures.common import forest_figure
+        from benchuq.presentation.figures.common import forest_figure, group_label
 
         groups = list(dict.fromkeys(self.table["group"]))
         check_known([group], groups, what="groups")
@@ -700,15 +699,19 @@ class PowerResult(Result):
         """The Plan page's curves: the MDE (or the power) against the number of items."""
         from benchuq.core.analyses import power as pw
         from benchuq.core.validation import check_choice
-        from benchuq.dashboard import views_power as vp
         from benchuq.presentation.figures.common import FigureOptions
-        from benchuq.presentation.figures.power import mde_figure, power_figure
+        from benchuq.presentation.figures.power import (
+            item_grid,
+            mde_figure,
+            plan_subtitle,
+            power_figure,
+        )
 
         check_choice(kind, ("mde", "power"), name="kind")
         scale, unit = pw.display_scale(self.design)
         build = mde_figure if kind == "mde" else power_figure
-        n, opts = vp.grid(self.plan), FigureOptions(scale=scale, unit=unit)
-        return build(self.plan, n, self.delta, vp.subtitle(self.plan), opts)
+        n, opts = item_grid(self.plan), FigureOptions(scale=scale, unit=unit)
+        return build(self.plan, n, self.delta, plan_subtitle(self.plan), opts)
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -21,6 +21,7 @@ import pandas as pd
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
+from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link
 
 WEIGHTED = summaries.WEIGHTED
@@ -52,15 +53,6 @@ def top_rows(part: pd.DataFrame, top: int) -> tuple[pd.DataFrame, str]:
         f"The chart shows the best {top:,} of {len(part):,} models by estimate; {hidden:,} more "
         "are in the table below and its download (set how many in 'Models per chart')."
     )
-
-
-def group_label(group: str) -> str:
-    """Return the display name of a score group (overall, weighted or a category)."""
-    if group == WEIGHTED:
-        return "Weighted score S(w)"
-    if group == "overall":
-        return "Overall (mean over all tasks)"
-    return group
 
 
 def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.DataFrame:

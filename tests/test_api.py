@@ -287,3 +287,19 @@ def test_export_writes_what_the_cli_writes(tmp_path: Path) -> None:
         assert a["evaluation_results"] == b["evaluation_results"]
     with pytest.raises(InvalidArgument, match="format"):
         bq.export(bq.load("sample:toy"), tmp_path / "x", format="csv")  # type: ignore[arg-type]
+
+
+def test_the_api_imports_neither_the_app_nor_streamlit() -> None:
+    """The API (and so the CLI that prints its results) builds figures with the presentation
+    layer only; ``dashboard`` is the Streamlit app's."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "benchuq"
+    for name in ("api.py", "results.py", "__init__.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        modules |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        bad = {
+            m for m in modules if m.startswith(("streamlit", "benchuq.dashboard", "benchuq.pages"))
+        }
+        assert not bad, (name, bad)

@@ -16,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from benchuq.core.summaries import WEIGHTED
 from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
 
@@ -439,3 +440,12 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         range=_x_range(np.minimum(low, 0), np.maximum(high, 0), 0.04),
     )
     return _figure(data, layout)
+
+
+def group_label(group: str) -> str:
+    """Return the display name of a score group (overall, weighted or a category)."""
+    if group == WEIGHTED:
+        return "Weighted score S(w)"
+    if group == "overall":
+        return "Overall (mean over all tasks)"
+    return group
