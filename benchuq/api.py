@@ -418,7 +418,8 @@ def leaderboard(draws: Draws, *, level: float = 0.834) -> Leaderboard:
     -------
     Leaderboard
         ``to_frame()``: ``model, group, estimate, low, high, mc_error_low, mc_error_high,
-        tied_with_leader`` (the rows of ``benchuq leaderboard --json``).
+        tied_with_leader, se`` (the rows of ``benchuq leaderboard --json``, best first within
+        each group).
 
     Examples
     --------

@@ -173,7 +173,8 @@ class Leaderboard(Result):
     Attributes
     ----------
     table
-        ``model, group, estimate, low, high, mc_error_low, mc_error_high, tied_with_leader``.
+        ``model, group, estimate, low, high, mc_error_low, mc_error_high, tied_with_leader, se``
+        (best first within each group).
     level
         The interval level.
     leader_test_level
