@@ -403,7 +403,7 @@ def normalize(
 
 
 # ---- results ------------------------------------------------------------------------------
-def leaderboard(draws: Draws, *, level: float = 0.834) -> Leaderboard:
+def leaderboard(draws: Draws, *, level: float = 0.834, weights: Weights = None) -> Leaderboard:
     """Scores with percentile intervals, overall and per category (METHODS 2).
 
     Parameters
@@ -413,6 +413,9 @@ def leaderboard(draws: Draws, *, level: float = 0.834) -> Leaderboard:
     level
         Interval level. The default 0.834 makes non-overlap of two independent intervals
         about a 5% test [GH]; ``tied_with_leader`` is the paired test against the leader.
+    weights
+        Category weights (one per category, summing to 1): adds the group ``"weighted"``, the
+        score ``S(w)`` the app's sidebar weights give.
 
     Returns
     -------
@@ -434,7 +437,7 @@ def leaderboard(draws: Draws, *, level: float = 0.834) -> Leaderboard:
     from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(level)
-    table = _leaderboard(draws, level=level)
+    table = _leaderboard(draws, level=level, weights=weights)
     return Leaderboard(table, level, overlap_test_level(level), draws)
 
 

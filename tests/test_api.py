@@ -303,3 +303,12 @@ def test_the_api_imports_neither_the_app_nor_streamlit() -> None:
             m for m in modules if m.startswith(("streamlit", "benchuq.dashboard", "benchuq.pages"))
         }
         assert not bad, (name, bad)
+
+
+def test_leaderboard_weights_add_the_weighted_group() -> None:
+    draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=200)
+    board = bq.leaderboard(draws, weights=[0.5, 0.25, 0.25])
+    assert "weighted" in set(board.to_frame()["group"])
+    assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
+    with pytest.raises(InvalidArgument, match="sum to 1"):
+        bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
