@@ -168,8 +168,8 @@ def from_frame(
     Three forms, by the columns named:
 
     - items: ``item`` and ``score`` (one row per model, task and item; binary or continuous
-      scores; with ``epoch``, several answers per item are averaged per item, so items stay the
-      unit of resampling);
+      scores; with ``epoch``, one row per answer: an item's score is the mean of its answers
+      and it stays one item, the unit of resampling);
     - counts: ``n`` and ``correct`` (one row per model and task);
     - estimate/se: ``estimate`` and ``se`` (one row per model and task).
 
@@ -238,12 +238,6 @@ def from_frame(
         columns["epoch"] = epoch
     check_known(list(columns.values()), [str(c) for c in df.columns], what="columns of df")
     table = df[list(columns.values())].set_axis(list(columns), axis=1)
-    notes: list[str] = []
-    if epoch is not None:
-        keys = [c for c in ("model", "task", "item", "category") if c in table]
-        epochs = int(table["epoch"].nunique())
-        table = table.groupby(keys, sort=False, dropna=False)["score"].mean().reset_index()
-        notes.append(f"scores of {epochs} epochs averaged per item (items are resampled).")
     from benchuq.core.data import DataError
     from benchuq.core.reading.loaders import load_files
 
@@ -253,8 +247,7 @@ def from_frame(
     except DataError as err:  # name the DataFrame's own columns and rows
         at = ""
         if err.row is not None:
-            what = "the per-item means of the epochs" if epoch is not None else "df"
-            at = f" Row {err.row} is {what}.iloc[{err.row - 2}]."
+            at = f" Row {err.row} is df.iloc[{err.row - 2}]."
         raise DataError(
             err.message + at,
             file=name,
@@ -262,7 +255,7 @@ def from_frame(
             column=columns.get(err.column or "", err.column),
             hint=err.hint,
         ) from None
-    return replace(bench, notes=(*bench.notes, *notes)) if notes else bench
+    return bench
 
 
 # ---- draws --------------------------------------------------------------------------------
@@ -375,7 +368,10 @@ def bayes(
         seed=seed,
         sampler=sampler,
     )
-    return replace(result.to_draws(kind=interval), data=bench.name)
+    from benchuq.core.reading.answers import answer_counts
+
+    posterior = result.to_draws(kind=interval)
+    return replace(posterior, data=bench.name, counts=answer_counts(bench))
 
 
 def normalize(
@@ -421,8 +417,8 @@ def leaderboard(draws: Draws, *, level: float = 0.834, weights: Weights = None) 
     -------
     Leaderboard
         ``to_frame()``: ``model, group, estimate, low, high, mc_error_low, mc_error_high,
-        tied_with_leader, se`` (the rows of ``benchuq leaderboard --json``, best first within
-        each group).
+        tied_with_leader, se, n_items, n_answers`` (the rows of ``benchuq leaderboard --json``,
+        best first within each group; the items and answers behind each score).
 
     Examples
     --------
@@ -433,11 +429,12 @@ def leaderboard(draws: Draws, *, level: float = 0.834, weights: Weights = None) 
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """
+    from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard as _leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(level)
-    table = _leaderboard(draws, level=level, weights=weights)
+    table = group_counts(draws, _leaderboard(draws, level=level, weights=weights))
     return Leaderboard(table, level, overlap_test_level(level), draws)
 
 

@@ -84,7 +84,12 @@ DATA_HELP = (
 )
 METRIC_HELP = (
     "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
-    "lm-eval, the scenario's main metric for HELM)"
+    "lm-eval, the scenario's main metric for HELM); for inspect_ai logs a scorer, or "
+    "SCORER/KEY for a scorer with named values (default: the log's first scorer)"
+)
+FAILED_HELP = (
+    "samples of inspect_ai logs that errored or hit a limit: left out of the scores and counted "
+    "in a note (exclude, the default) or counted as wrong (wrong)"
 )
 
 
@@ -116,6 +121,9 @@ def add_data_arguments(
     )
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    parser.add_argument(
+        "--failed", default="exclude", choices=("exclude", "wrong"), help=FAILED_HELP
+    )
     add_verbose_argument(parser)
 
 
@@ -259,7 +267,13 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        bench = resolve(
+            args.data,
+            format=args.format,
+            tasks=args.tasks,
+            metric=args.metric,
+            failed=getattr(args, "failed", "exclude"),
+        )
     add_notes(args, bench.notes)
     return bench
 
@@ -294,7 +308,10 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.budget import check_cells
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return replace(fit_bayes(args, bench).to_draws(kind=args.interval), data=bench.name)
+        from benchuq.core.reading.answers import answer_counts
+
+        draws = fit_bayes(args, bench).to_draws(kind=args.interval)
+        return replace(draws, data=bench.name, counts=answer_counts(bench))
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")

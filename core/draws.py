@@ -42,6 +42,10 @@ class Draws:
     normalization
         the normalization applied to the draws (``core.summaries.normalization``: ``"minmax"``,
         ``"paper"``, ``"chance"``), ``None`` for raw scores.
+    counts
+        ``(items, answers)``: ``(M, T)`` numbers of items and answers behind each observed score
+        (``core.reading.answers.answer_counts``), ``None`` when the draws were made without the
+        data.
     """
 
     values: np.ndarray
@@ -56,6 +60,7 @@ class Draws:
     notes: tuple[str, ...] = ()
     data: str = ""
     normalization: str | None = None
+    counts: tuple[np.ndarray, np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -110,6 +115,7 @@ class Draws:
             values=self.values[:, at, :],
             observed=self.observed[at, :],
             models=tuple(models),
+            counts=None if self.counts is None else (self.counts[0][at], self.counts[1][at]),
         )
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:

@@ -65,6 +65,7 @@ from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.meta import Loaded
+from benchuq.core.reading.options import Failed
 from benchuq.core.summaries.dominance import (
     BestProbabilityMap,
     CategoryMoments,
@@ -209,6 +210,7 @@ def _load_upload(
     _columns: tuple[tuple[str, str], ...],
     _fmt: str,
     _metric: str | None,
+    _failed: Failed = "exclude",
 ) -> Loaded:
     return loaders.read_files(
         list(_files),
@@ -217,6 +219,7 @@ def _load_upload(
         metric=_metric,
         columns=dict(_columns) or None,
         name="upload",
+        failed=_failed,
     )
 
 
@@ -227,12 +230,14 @@ def load_upload(
     columns: dict[str, str] | None = None,
     fmt: str = "auto",
     metric: str | None = None,
+    failed: Failed = "exclude",
 ) -> Loaded:
     """Load uploaded files (and what they say), cached by the digest of their content and the
-    loader options."""
+    loader options (``failed``: samples of harness logs that errored or hit a limit)."""
     cols = tuple(sorted((columns or {}).items()))
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric)
-    return _load_upload(digest, files, tasks, cols, fmt, metric)
+    extra = (failed,) if failed != "exclude" else ()  # digests of earlier uploads unchanged
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, *extra)
+    return _load_upload(digest, files, tasks, cols, fmt, metric, failed)
 
 
 UPLOAD_DROPPED = (
@@ -257,6 +262,7 @@ class KeptUpload:
     columns: dict[str, str]
     fmt: str
     metric: str | None
+    failed: Failed = "exclude"
     key: tuple[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -288,7 +294,14 @@ def read_upload(kept: KeptUpload) -> Loaded:
     files, tasks = kept.files, kept.tasks
     if files is None:
         raise DataError(UPLOAD_DROPPED)
-    loaded = load_upload(files, tasks=tasks, columns=kept.columns, fmt=kept.fmt, metric=kept.metric)
+    loaded = load_upload(
+        files,
+        tasks=tasks,
+        columns=kept.columns,
+        fmt=kept.fmt,
+        metric=kept.metric,
+        failed=kept.failed,
+    )
     LEDGER.use(kept.key, ledger.sizeof((files, tasks)), partial(_drop, weakref.ref(kept)))
     return loaded
 

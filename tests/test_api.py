@@ -133,13 +133,22 @@ def test_from_frame_counts_and_estimate_se_forms() -> None:
     assert bench.kind == "estimate_se"
 
 
-def test_from_frame_epochs_average_per_item() -> None:
+def test_from_frame_epochs_are_answers_of_one_item(tmp_path: Path) -> None:
     one = long_items(np.random.default_rng(4))
     two = one.assign(ok=1.0 - one["ok"])
     both = pd.concat([one.assign(ep=1), two.assign(ep=2)], ignore_index=True)
     bench = bq.from_frame(both, model="system", task="bench", item="qid", score="ok", epoch="ep")
-    np.testing.assert_allclose(bench.estimate, 0.5)
-    assert any("2 epochs averaged" in n for n in bench.notes)
+    np.testing.assert_allclose(bench.estimate, 0.5)  # each item: the mean of its two answers
+    rows = bq.leaderboard(bq.bootstrap(bench, reps=200)).to_frame().query("group == 'overall'")
+    assert set(rows["n_items"]) == {120} and set(rows["n_answers"]) == {240}
+    path = tmp_path / "epochs.csv"
+    ours = {"system": "model", "bench": "task", "qid": "item", "ok": "score", "ep": "epoch"}
+    both.drop(columns="area").rename(columns=ours).to_csv(path, index=False)
+    a = bq.leaderboard(bq.bootstrap(bq.load(str(path)), reps=200, seed=3)).to_frame()
+    b = bq.from_frame(
+        both.drop(columns="area"), model="system", task="bench", item="qid", score="ok", epoch="ep"
+    )
+    pd.testing.assert_frame_equal(a, bq.leaderboard(bq.bootstrap(b, reps=200, seed=3)).to_frame())
 
 
 def test_from_frame_errors_name_the_argument_or_the_row() -> None:

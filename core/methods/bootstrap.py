@@ -33,6 +33,7 @@ from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
+from benchuq.core.reading.answers import answer_counts
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument
 
@@ -132,6 +133,7 @@ def _draws(
         seed=seed,
         notes=tuple(notes),
         data=bench.name,
+        counts=answer_counts(bench),
     )
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "file_metrics",
     "is_results",
     "read_results",
+    "repeats_notes",
     "results_categories",
     "results_outline",
 ]
@@ -317,6 +318,7 @@ def read_results(
         notes.append(f"used the lm-eval filter(s) {sorted(filters)}.")
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
+    notes += repeats_notes(obj)
     model = model_name(obj, src.name)
     n_items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
@@ -333,6 +335,26 @@ def read_results(
         notes=tuple(notes),
     )
     return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows])
+
+
+def repeats_notes(obj: dict) -> list[str]:
+    """A note naming tasks run with ``repeats`` > 1 (issue 26): lm-eval's filter reduces the
+    repeated answers of a document to one scored answer, so each item carries one score."""
+    configs = _dict(obj, "configs")
+    repeated = {
+        str(t): c["repeats"]
+        for t, c in configs.items()
+        if isinstance(c, dict) and isinstance(c.get("repeats"), int) and c["repeats"] > 1
+    }
+    if not repeated:
+        return []
+    shown = listing([f"{t} ({k})" for t, k in sorted(repeated.items())])
+    return [
+        f"{count(len(repeated), 'task')} ran with repeats: {shown}. lm-eval's filter reduces a "
+        "document's repeated answers to one scored answer (take_first, majority vote ...), so "
+        "each item counts once with that score; to keep every answer, give them as an item "
+        "table with an epoch column."
+    ]
 
 
 def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta:

@@ -128,17 +128,29 @@ def _merge_items(task: str, models: list[str], rows: list) -> ItemTask:
             if it.subgroup is not None:
                 subgroup.setdefault(name, it.subgroup[pos])
     mat = np.full((len(models), len(items)), np.nan)
+    answers = np.zeros(mat.shape, np.int64)
+    answer_sq = np.full(mat.shape, np.nan)
     for label, _file, b, i in rows:
         if task not in b.tasks:
             continue
         it = b.item_tasks[b.tasks.index(task)]
-        idx = [items[x] for x in it.items]
-        have = ~np.isnan(it.scores[i])
-        mat[models.index(label), np.array(idx)[have]] = it.scores[i, have]
+        idx = np.array([items[x] for x in it.items], dtype=np.intp)
+        scores = it.scores[i]
+        have = ~np.isnan(scores)
+        row, cols = models.index(label), idx[have]
+        mat[row, cols] = scores[have]
+        answers[row, cols] = it.answer_counts[i, have]
+        if it.answers is None:  # one answer per cell: the mean square is the square
+            answer_sq[row, cols] = scores[have] ** 2
+        elif it.answer_sq is not None:
+            answer_sq[row, cols] = it.answer_sq[i, have]
     names = tuple(items)
+    several = answers.size > 0 and answers.max() > 1
     return ItemTask(
         names,
         mat,
         tuple(cluster.get(x, "") for x in names) if cluster else None,
         tuple(subgroup.get(x, "") for x in names) if subgroup else None,
+        answers=answers if several else None,
+        answer_sq=answer_sq if several and not np.isnan(answer_sq[answers > 0]).any() else None,
     )
