@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
     from benchuq.core.export_eee import EEEExport
+    from benchuq.core.reading.meta import Group
 
 __all__ = [
     "bayes",
@@ -72,6 +74,17 @@ __all__ = [
 ]
 
 Weights = Sequence[float] | np.ndarray | None
+Overall = Literal["auto", "benchmarks", "tasks"]
+# the lm-eval groups of each benchmark :func:`load` read (what "overall" stands for)
+_GROUPS: weakref.WeakKeyDictionary[Benchmark, tuple[Group, ...]] = weakref.WeakKeyDictionary()
+
+
+def _with_headline(draws: Draws, bench: Benchmark, overall: Overall) -> Draws:
+    """``draws`` whose "overall" is the headline aggregate of ``bench`` (``core.summaries.
+    headline``: lm-eval's groups as benchmarks for files that have them, else the task mean)."""
+    from benchuq.core.summaries.headline import headline
+
+    return draws.with_headline(headline(bench, groups=_GROUPS.get(bench, ()), overall=overall))
 
 
 # ---- data ---------------------------------------------------------------------------------
@@ -82,6 +95,8 @@ def load(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Literal["exclude", "wrong"] = "exclude",
+    runs: Literal["newest", "all"] = "newest",
 ) -> Benchmark:
     """Read a benchmark: anything ``DATA`` takes on the command line.
 
@@ -99,6 +114,10 @@ def load(
         The metric read from lm-eval and HELM files (default: each format's own).
     name
         The data set's name in titles (default: from the files).
+    failed
+        Samples that failed (errors, limits): left out (``"exclude"``) or scored 0 (``"wrong"``).
+    runs
+        Two runs of one model on the same tasks: the newest kept, or ``"all"``.
 
     Returns
     -------
@@ -127,11 +146,15 @@ def load(
         from benchuq.store import load_shared
 
         return load_shared(shared[0])
-    from benchuq.core.reading.loaders import FORMATS, resolve
+    from benchuq.core.reading.loaders import FORMATS, read_data
 
     check_choice(format, FORMATS, name="format")
     tasks_path = None if tasks is None else str(tasks)
-    return resolve(sources, format=format, tasks=tasks_path, metric=metric, name=name)
+    loaded = read_data(
+        sources, format=format, tasks=tasks_path, metric=metric, name=name, failed=failed, runs=runs
+    )
+    _GROUPS[loaded.bench] = tuple(loaded.meta.groups)  # the headline of its draws (bootstrap)
+    return loaded.bench
 
 
 def samples() -> dict[str, str]:
@@ -259,7 +282,9 @@ def from_frame(
 
 
 # ---- draws --------------------------------------------------------------------------------
-def bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
+def bootstrap(
+    bench: Benchmark, *, reps: int = 2000, seed: int = 0, overall: Overall = "auto"
+) -> Draws:
     """Bootstrap draws of per-task performance, the engine chosen by the data (METHODS 2).
 
     Item-level data: the paired item bootstrap (all models resampled on the same items; clusters
@@ -273,6 +298,10 @@ def bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
         Replicates (at least 1; 2000 is typical, 1000 or more for 95% intervals).
     seed
         Random seed.
+    overall
+        What the group "overall" stands for: ``"auto"`` (lm-eval's groups as benchmarks when
+        the files :func:`load` read have them, else the mean over tasks), ``"benchmarks"`` or
+        ``"tasks"`` (as ``--overall``).
 
     Returns
     -------
@@ -300,7 +329,7 @@ def bootstrap(bench: Benchmark, *, reps: int = 2000, seed: int = 0) -> Draws:
         )
     check_cap("reps", int(reps), flag="reps")
     check_cells(int(reps), len(bench.models), len(bench.tasks))
-    return _bootstrap(bench, reps=int(reps), seed=seed)
+    return _with_headline(_bootstrap(bench, reps=int(reps), seed=seed), bench, overall)
 
 
 def bayes(
@@ -371,7 +400,8 @@ def bayes(
     from benchuq.core.reading.answers import answer_counts
 
     posterior = result.to_draws(kind=interval)
-    return replace(posterior, data=bench.name, counts=answer_counts(bench))
+    posterior = replace(posterior, data=bench.name, counts=answer_counts(bench))
+    return _with_headline(posterior, bench, "auto")
 
 
 def normalize(

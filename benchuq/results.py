@@ -109,7 +109,24 @@ def _subtitled(fig: go.Figure, draws: Draws, level: float) -> go.Figure:
 
 
 def _draws_meta(draws: Draws) -> dict[str, Any]:
-    return {"data": draws.data, "method": draws.method, "reps": draws.reps, "seed": draws.seed}
+    from benchuq.core.summaries.headline import overall_label
+
+    return {
+        "data": draws.data,
+        "method": draws.method,
+        "reps": draws.reps,
+        "seed": draws.seed,
+        "overall": overall_label(draws),
+    }
+
+
+def _overall(draws: Draws) -> dict[str, object]:
+    """The CLI JSON's ``overall`` object: the aggregate the group "overall" stands for."""
+    from benchuq.core.summaries.headline import Headline, overall_label
+
+    if draws.headline is not None:
+        return draws.headline.describe()
+    return Headline("tasks", overall_label(draws), ("tasks",)).describe()
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -212,6 +229,7 @@ class Leaderboard(Result):
                 "normalized": meta["normalized"],
                 "normalization": meta["normalization"],
                 "leader_test_level": self.leader_test_level,
+                "overall": _overall(self.draws),
                 "notes": list(self.draws.notes),
                 "rows": self._rows(),
             }
@@ -222,6 +240,7 @@ class Leaderboard(Result):
 
     def figure(self, *, group: str = "overall") -> go.Figure:
         """The app's forest plot of one group (``"overall"`` or a category)."""
+        from benchuq.core.summaries.headline import overall_label
         from benchuq.core.validation import check_known
         from benchuq.presentation.figures.common import forest_figure, group_label
 
@@ -229,7 +248,8 @@ class Leaderboard(Result):
         check_known([group], groups, what="groups")
         part = self.table[self.table["group"] == group].rename(columns={"tied_with_leader": "tied"})
         unit = _unit(self.draws.observed, self.draws.normalization)
-        fig = forest_figure(part, _options(self.draws.models, unit, group_label(group)))
+        title = group_label(group, overall_label(self.draws))
+        fig = forest_figure(part, _options(self.draws.models, unit, title))
         return _subtitled(fig, self.draws, self.level)
 
 
@@ -269,7 +289,8 @@ class Comparison(Result):
         """``benchuq compare --json``."""
         m = self.meta()
         keys = ("method", "level", "correction", "simultaneous", "reps", "seed", "p_resolution")
-        return clean({**{k: m[k] for k in keys}, "rows": self._rows()})
+        doc = {**{k: m[k] for k in keys}, "overall": _overall(self.draws), "rows": self._rows()}
+        return clean(doc)
 
     def _rows(self) -> list[dict[str, Any]]:
         return self.table.to_dict(orient="records")
@@ -378,6 +399,7 @@ class Ranks(Result):
         return clean(
             {
                 **{k: m[k] for k in ("method", "level", "reps", "seed", "normalization", "score")},
+                "overall": _overall(self.draws),
                 "weights": None if self.weights is None else list(self.weights),
                 "rows": self._rows(),
                 "rank_probabilities": {m: self.probabilities[i] for i, m in enumerate(models)},

@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.api import compare
     from benchuq.cli.common import UsageError
+    from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.maxt import format_p
 
     level = check_level(args.level)
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     table = result.table
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, proportions")
+    print(f"overall = {overall_label(draws)}")
     shown = pd.DataFrame(
         {
             "a": table["a"],

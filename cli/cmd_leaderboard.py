@@ -12,6 +12,7 @@ from benchuq.cli.common import (
     add_output_arguments,
     check_level,
     emit,
+    headline_of,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -26,9 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "leaderboard",
         help="scores with intervals, overall and per category",
-        description="Scores with percentile intervals, overall (mean over all tasks) and per "
-        "category. Values are proportions. Default level 0.834: for two independent estimates "
-        "with similar standard errors, intervals that do not overlap correspond roughly to a 5%% "
+        description="Scores with percentile intervals, overall and per category. Overall: the "
+        "mean over benchmarks for lm-eval files with groups (each group, e.g. mmlu, counting once "
+        "as lm-eval scores it), else the mean over all tasks (--overall chooses). Values are "
+        "proportions. Default level 0.834: for two independent estimates with similar standard "
+        "errors, intervals that do not overlap correspond roughly to a 5%% "
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
         "'tied_with_leader' tests the paired difference from the leader instead.",
     )
@@ -50,12 +53,14 @@ def run(args: argparse.Namespace) -> int:
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     result = leaderboard(draws, level=level)
     table = result.table
+    headline = headline_of(args, bench)
     payload = result.payload()
     payload["notes"] = list(bench.notes) + payload["notes"]
     if emit(args, result, payload):
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
+    print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
         f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
         f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     )
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
-        print(f"\n[{group}]")
+        print(f"\n[{group}]" + (f" {headline.label}" if group == "overall" else ""))
         shown = rows  # best first, ties by name (core.summaries.leaderboard)
         shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
@@ -77,3 +82,9 @@ def run(args: argparse.Namespace) -> int:
         )
     print(legend)  # the table's last column explained, under the table
     return 0
+
+
+def _others(offered: tuple[str, ...], kind: str) -> str:
+    """`` (also: --overall tasks)`` naming the aggregates not shown."""
+    others = [o for o in offered if o != kind]
+    return f" (also: {', '.join('--overall ' + o for o in others)})" if others else ""

@@ -69,6 +69,7 @@ def parse_weights(text: str | None, categories: tuple[str, ...]) -> np.ndarray |
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
     from benchuq.api import ranks
+    from benchuq.core.summaries.headline import overall_label
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     print("\nFinal position (mean over replicates)")
     pos = table.pivot(index="model", columns="method", values="position")[methods]
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
-    print(f"\nRank confidence sets ({level:g}, score: {sets.sets.label})")
+    score = f"overall = {overall_label(draws)}" if weights is None else sets.sets.label
+    print(f"\nRank confidence sets ({level:g}, score: {score})")
     print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in sets.sentences():
         print(sentence)

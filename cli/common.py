@@ -18,6 +18,7 @@ from benchuq.core.draws import Draws
 if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
     from benchuq.core.reading.backends import DataSource
+    from benchuq.core.summaries.headline import Headline
     from benchuq.results import Result
 
 __all__ = [
@@ -27,11 +28,13 @@ __all__ = [
     "add_data_arguments",
     "add_method_arguments",
     "add_output_arguments",
+    "add_overall_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
     "emit",
     "fit_bayes",
+    "headline_of",
     "load_benchmark",
     "make_draws",
     "print_json",
@@ -124,6 +127,13 @@ def add_data_arguments(
     parser.add_argument(
         "--failed", default="exclude", choices=("exclude", "wrong"), help=FAILED_HELP
     )
+    parser.add_argument(
+        "--runs",
+        default="newest",
+        choices=("newest", "all"),
+        help="two runs of one model on the same tasks: keep the newest (default; when the file "
+        "names carry run times, as lm-eval's do) or all (the older shown as 'name (2)')",
+    )
     add_verbose_argument(parser)
 
 
@@ -162,6 +172,34 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -
     parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
     add_bayes_arguments(parser)
+    add_overall_argument(parser)
+
+
+def add_overall_argument(parser: argparse.ArgumentParser) -> None:
+    """``--overall auto|benchmarks|tasks``: the aggregate "overall" stands for
+    (``core.summaries.headline``)."""
+    parser.add_argument(
+        "--overall",
+        default="auto",
+        choices=("auto", "benchmarks", "tasks"),
+        help="the overall score: benchmarks = the mean over benchmarks, each lm-eval group (e.g. "
+        "mmlu) counting once as lm-eval scores it; tasks = the mean over all tasks; auto "
+        "(default) = benchmarks for lm-eval files with groups, else tasks",
+    )
+
+
+def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
+    """The aggregate ``overall`` stands for, from ``--overall`` and the files' lm-eval groups
+    (its notes go to stderr)."""
+    from benchuq.core.summaries.headline import headline
+
+    rule = headline(
+        bench, groups=getattr(args, "groups", ()), overall=getattr(args, "overall", "auto")
+    )
+    if rule.notes and not getattr(args, "_headline_noted", False):
+        add_notes(args, rule.notes)
+        args._headline_noted = True
+    return rule
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -252,7 +290,7 @@ def read_file(path: str) -> bytes:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
     notes go to stderr after the output (stdout stays the table or JSON)."""
-    from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.loaders import read_data
     from benchuq.core.reading.sources import parse_source
 
     split_format(args)
@@ -267,13 +305,15 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        bench = resolve(
+        loaded = read_data(
             args.data,
             format=args.format,
             tasks=args.tasks,
             metric=args.metric,
             failed=getattr(args, "failed", "exclude"),
+            runs=getattr(args, "runs", "newest"),
         )
+        bench, args.groups = loaded.bench, loaded.meta.groups
     add_notes(args, bench.notes)
     return bench
 
@@ -311,14 +351,17 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
         from benchuq.core.reading.answers import answer_counts
 
         draws = fit_bayes(args, bench).to_draws(kind=args.interval)
-        return replace(draws, data=bench.name, counts=answer_counts(bench))
+        draws = replace(draws, data=bench.name, counts=answer_counts(bench))
+        return draws.with_headline(headline_of(args, bench))
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
         check_cells(args.reps, len(bench.models), len(bench.tasks))
-        return args.source.draws(args.reps, args.seed)
-    return bootstrap(bench, reps=args.reps, seed=args.seed)
+        draws = args.source.draws(args.reps, args.seed)
+    else:
+        draws = bootstrap(bench, reps=args.reps, seed=args.seed)
+    return draws.with_headline(headline_of(args, bench))
 
 
 def check_pairwise(

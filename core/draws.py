@@ -8,8 +8,12 @@ how the draws were made. Every summary, rank, dominance map and chart is a funct
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from benchuq.core.summaries.headline import Headline
 
 __all__ = ["Draws"]
 
@@ -46,6 +50,9 @@ class Draws:
         ``(items, answers)``: ``(M, T)`` numbers of items and answers behind each observed score
         (``core.reading.answers.answer_counts``), ``None`` when the draws were made without the
         data.
+    headline
+        the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
+        over all tasks). Attach it with :meth:`with_headline`.
     """
 
     values: np.ndarray
@@ -61,6 +68,7 @@ class Draws:
     data: str = ""
     normalization: str | None = None
     counts: tuple[np.ndarray, np.ndarray] | None = None
+    headline: Headline | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -117,6 +125,10 @@ class Draws:
             models=tuple(models),
             counts=None if self.counts is None else (self.counts[0][at], self.counts[1][at]),
         )
+
+    def with_headline(self, headline: Headline | None) -> Draws:
+        """The same draws with "overall" standing for ``headline`` (no copy of the arrays)."""
+        return replace(self, headline=headline)
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
         """Transformed draws (e.g. normalized), keeping labels and provenance."""

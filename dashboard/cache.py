@@ -64,6 +64,7 @@ from benchuq.core.methods import bootstrap as core_bootstrap
 from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
+from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.options import Failed
 from benchuq.core.summaries.dominance import (
@@ -211,6 +212,7 @@ def _load_upload(
     _fmt: str,
     _metric: str | None,
     _failed: Failed = "exclude",
+    _runs: Runs = "newest",
 ) -> Loaded:
     return loaders.read_files(
         list(_files),
@@ -220,6 +222,7 @@ def _load_upload(
         columns=dict(_columns) or None,
         name="upload",
         failed=_failed,
+        runs=_runs,
     )
 
 
@@ -231,13 +234,15 @@ def load_upload(
     fmt: str = "auto",
     metric: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Load uploaded files (and what they say), cached by the digest of their content and the
-    loader options (``failed``: samples of harness logs that errored or hit a limit)."""
+    loader options (``failed``: samples of harness logs that errored or hit a limit; ``runs``:
+    two runs of a model, the newest kept or both)."""
     cols = tuple(sorted((columns or {}).items()))
     extra = (failed,) if failed != "exclude" else ()  # digests of earlier uploads unchanged
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, *extra)
-    return _load_upload(digest, files, tasks, cols, fmt, metric, failed)
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, runs, *extra)
+    return _load_upload(digest, files, tasks, cols, fmt, metric, failed, runs)
 
 
 UPLOAD_DROPPED = (
@@ -263,6 +268,7 @@ class KeptUpload:
     fmt: str
     metric: str | None
     failed: Failed = "exclude"
+    runs: Runs = "newest"
     key: tuple[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -301,6 +307,7 @@ def read_upload(kept: KeptUpload) -> Loaded:
         fmt=kept.fmt,
         metric=kept.metric,
         failed=kept.failed,
+        runs=kept.runs,
     )
     LEDGER.use(kept.key, ledger.sizeof((files, tasks)), partial(_drop, weakref.ref(kept)))
     return loaded

@@ -13,6 +13,7 @@ import streamlit as st
 
 from benchuq.core.data import DataError
 from benchuq.core.reading.classify import file_columns
+from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
@@ -64,7 +65,8 @@ def load_uploads() -> None:
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
     failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
-    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed)
+    runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
+    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
         cache.read_upload(kept)
     except DataError as err:

@@ -64,6 +64,13 @@ st.checkbox(
 st.file_uploader(
     "Result files", accept_multiple_files=True, key="uploader", on_change=upload.new_files
 )
+st.toggle(
+    "Keep every run",
+    key="upload_all_runs",
+    on_change=upload.load_uploads,
+    help="Two runs of one model on the same tasks: off, the newest is kept (when the file "
+    "names carry run times, as lm-eval's do); on, both are kept, the older as 'name (2)'.",
+)
 st.file_uploader(
     "Task table (optional): task, category, n[, chance]",
     type=["csv", "tsv", "txt"],

@@ -45,7 +45,9 @@ with guard("The report"):
     data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(
         data, s.method, s.reps, s.seed, s.level, s.models,
-        extra + (["--normalize"] if normalized else []),
+        extra
+        + (["--normalize"] if normalized else [])
+        + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
     gaps = gaps_from_leader(draws, level=ctx.level)

@@ -19,7 +19,8 @@ st.caption(
 )
 with guard("The table"):
     loaded = upload.loaded_for(ctx.settings.data)
-    columns = views_table.table_columns(bench, loaded.meta.groups if loaded else ())
+    groups = loaded.meta.groups if loaded else ()
+    columns = views_table.table_columns(bench, groups, ctx.headline.label)
     table = cache.wide_table(ctx.draws_key, ctx.models, ctx.level, columns, ctx.draws_all(), bench)
     labels = [c.label for c in columns]
     link = controls.bind(

@@ -40,9 +40,10 @@ def choose_lm_eval(
                            "reads results)."]  # fmt: skip
     outlines = {f.src.name: results_outline(f.src, metric, obj=f.obj) for f in results}
     gaps = _uncovered(outlines, samples)
-    if format == "lm_eval_samples" or not gaps:
+    if format == "lm_eval_samples" or not gaps:  # the sample files take the results' names
         repeats = [n for f in results if isinstance(f.obj, dict) for n in repeats_notes(f.obj)]
-        return True, outlines, list(dict.fromkeys(repeats))
+        names = [f"{r}: {o.name_note}" for r, o in outlines.items() if o.name_note]
+        return True, outlines, list(dict.fromkeys(repeats)) + names
     note = (
         f"{count(len(samples), 'sample file')} set aside: the results files were read, because "
         f"{count(len(gaps), 'result')} have no sample file ({listing(gaps)}); item-level analysis "

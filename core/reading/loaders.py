@@ -52,10 +52,12 @@ from benchuq.core.reading.lm_eval_output import (
 )
 from benchuq.core.reading.lm_eval_samples import read_samples
 from benchuq.core.reading.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
-from benchuq.core.reading.merge import merge
+from benchuq.core.reading.merge import RUNS, Runs, merge
 from benchuq.core.reading.meta import Loaded, Meta, MissingMetric, TaskRun
+from benchuq.core.reading.names import confusable_notes
 from benchuq.core.reading.notes import count, group_notes, listing
 from benchuq.core.reading.options import Failed, reading
+from benchuq.core.reading.overlap import disjoint_notes
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import (
     ArrowTable,
@@ -65,6 +67,7 @@ from benchuq.core.reading.table import (
     looks_like_json,
     read_table,
 )
+from benchuq.core.validation import check_choice
 
 __all__ = [
     "FORMATS",
@@ -149,7 +152,11 @@ def _rename_models(loaded: Loaded, names: dict[str, str]) -> Loaded:
     bench, meta = loaded.bench, loaded.meta
     runs = tuple(TaskRun(**{**r.__dict__, "model": names.get(r.model, r.model)}) for r in meta.runs)
     models = tuple(names.get(m, m) for m in bench.models)
-    return Loaded(bench._replace(models=models), Meta(runs, meta.groups, meta.metrics))
+    # the sample's own note says how its models are named: drop the notes on the files' names
+    said = tuple(f"model name '{m}' taken from the" for m in names)
+    notes = tuple(n for n in bench.notes if not any(s in n for s in said))
+    bench = bench._replace(models=models, notes=notes)
+    return Loaded(bench, Meta(runs, meta.groups, meta.metrics))
 
 
 def resolve(
@@ -160,10 +167,11 @@ def resolve(
     metric: str | None = None,
     name: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
     """``sample:<name>``, or files, folders, zips and globs (the CLI's ``DATA`` arguments)."""
     return read_data(
-        data, format=format, tasks=tasks, metric=metric, name=name, failed=failed
+        data, format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
     ).bench
 
 
@@ -175,8 +183,10 @@ def read_data(
     metric: str | None = None,
     name: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
-    """:func:`resolve` with what the files say (:class:`Loaded`)."""
+    """:func:`resolve` with what the files say (:class:`Loaded`); ``runs``: two runs of one model
+    on the same tasks, the newest kept (``"newest"``) or both (``"all"``; :mod:`.merge`)."""
     source = parse_source(data)
     items = [data] if isinstance(data, str) else list(data)
     if len(items) > 1 and (mixed := [d for d in items if parse_source(d).kind == "sample"]):
@@ -190,7 +200,9 @@ def read_data(
             return loaded
         info = read_task_table(read_table(Source(*_task_source(tasks))))
         return Loaded(_apply_task_info(loaded.bench, info), loaded.meta)
-    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name, failed=failed)
+    return read_paths(
+        items, format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
+    )
 
 
 def load_path(
@@ -201,14 +213,16 @@ def load_path(
     metric: str | None = None,
     name: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
     """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive.
 
     ``failed``: samples of harness logs (inspect_ai) that errored or hit a limit are left out
-    (``"exclude"``, counted in a note) or counted as wrong (``"wrong"``).
+    (``"exclude"``, counted in a note) or counted as wrong (``"wrong"``); ``runs``: see
+    :func:`read_files`.
     """
     return read_paths(
-        [path], format=format, tasks=tasks, metric=metric, name=name, failed=failed
+        [path], format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
     ).bench
 
 
@@ -220,6 +234,7 @@ def read_paths(
     metric: str | None = None,
     name: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
     got: Gathered = gather_paths(paths)
@@ -233,6 +248,7 @@ def read_paths(
         collection=got.collection,
         skipped=got.skipped,
         origin=str(paths[0]) if len(paths) == 1 else None,
+        runs=runs,
     )
 
 
@@ -255,10 +271,18 @@ def load_files(
     columns: dict[str, str] | None = None,
     name: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
     """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
     return read_files(
-        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name, failed=failed
+        files,
+        format=format,
+        tasks=tasks,
+        metric=metric,
+        columns=columns,
+        name=name,
+        failed=failed,
+        runs=runs,
     ).bench
 
 
@@ -274,6 +298,7 @@ def read_files(
     skipped: Sequence[str] = (),
     origin: str | None = None,
     failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Uploaded files (or a gathered folder) as one data set (:class:`Loaded`).
 
@@ -283,8 +308,11 @@ def read_files(
     (``task, category, n``), AlpacaEval's instruction list and, next to annotations, its
     leaderboard file are recognised and used or set aside (with a note); lm-eval results files
     next to sample files name the model; HELM runs are read with their folder's run_spec.json.
-    ``failed``: see :func:`load_path`.
+    ``failed``: see :func:`load_path`; ``runs``: two runs of one model on the same tasks, the
+    newest kept (``"newest"``, when the file names carry run times) or both (``"all"``), each
+    with a note (:mod:`.merge`).
     """
+    check_choice(runs, RUNS, name="runs")
     with reading(failed=failed):
         return _read_files(
             files,
@@ -296,6 +324,7 @@ def read_files(
             collection=collection,
             skipped=skipped,
             origin=origin,
+            runs=runs,
         )
 
 
@@ -310,6 +339,7 @@ def _read_files(
     collection: bool | None,
     skipped: Sequence[str],
     origin: str | None,
+    runs: Runs,
 ) -> Loaded:
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
@@ -365,18 +395,22 @@ def _read_files(
     notes += lm_notes
     file_notes = [(file, note) for file, b, _ in parts for note in b.notes]
     bench, labels = _with_file(
-        lambda: merge([(file, b._replace(notes=())) for file, b, _ in parts], name=default),
+        lambda: merge(
+            [(file, b._replace(notes=())) for file, b, _ in parts], name=default, runs=runs
+        ),
         sources[0].name,
     )
     meta = Meta.join(m for _, _, m in parts)
-    runs = tuple(
+    provenance = tuple(
         TaskRun(**{**r.__dict__, "model": labels.get((r.file, r.model), r.model)})
         for r in meta.runs
+        if labels.get((r.file, r.model)) != ""  # an older run left out
     )
-    meta = Meta(runs, meta.groups, meta.metrics)
+    meta = Meta(provenance, meta.groups, meta.metrics)
     if task_info is not None:
         bench = _apply_task_info(bench, task_info)
     notes += [*_gap_notes(bench), *group_notes(file_notes, named=len(parts) > 1), *bench.notes]
+    notes += [*disjoint_notes(bench), *confusable_notes(bench.models)]
     return Loaded(bench._replace(notes=tuple(notes)), meta)
 
 

@@ -442,10 +442,11 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
     return _figure(data, layout)
 
 
-def group_label(group: str) -> str:
-    """Return the display name of a score group (overall, weighted or a category)."""
+def group_label(group: str, overall: str = "mean over all tasks") -> str:
+    """Return the display name of a score group (overall, weighted or a category); ``overall``
+    names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
     if group == WEIGHTED:
         return "Weighted score S(w)"
     if group == "overall":
-        return "Overall (mean over all tasks)"
+        return f"Overall ({overall})"
     return group
