@@ -321,3 +321,26 @@ def test_leaderboard_weights_add_the_weighted_group() -> None:
     assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
     with pytest.raises(InvalidArgument, match="sum to 1"):
         bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
+
+
+def test_lm_eval_groups_make_the_same_overall_as_the_cli() -> None:
+    folder = Path(__file__).parent / "fixtures" / "real" / "lm_eval" / "results_v04"
+    draws = bq.bootstrap(bq.load(str(folder)), reps=300, seed=0)
+    board = bq.leaderboard(draws, level=0.9)
+    doc = cli_json("leaderboard", str(folder), "--reps", "300", "--level", "0.9", "--json")
+    assert board.payload()["overall"] == doc["overall"]
+    assert doc["overall"]["aggregate"] == "benchmarks"
+    assert_rows_equal(board.to_frame(), doc["rows"])
+    tasks = bq.bootstrap(bq.load(str(folder)), reps=300, seed=0, overall="tasks")
+    doc = cli_json(
+        "leaderboard",
+        str(folder),
+        "--reps",
+        "300",
+        "--overall",
+        "tasks",
+        "--level",
+        "0.9",
+        "--json",
+    )
+    assert_rows_equal(bq.leaderboard(tasks, level=0.9).to_frame(), doc["rows"])
