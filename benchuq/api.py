@@ -143,9 +143,11 @@ def load(
     if shared:
         if len(sources) > 1:
             raise InvalidArgument(f"{shared[0]} cannot be combined with other data.")
-        from benchuq.store import load_shared
+        from benchuq.store import read_shared
 
-        return load_shared(shared[0])
+        loaded = read_shared(shared[0])
+        _GROUPS[loaded.bench] = tuple(loaded.meta.groups)
+        return loaded.bench
     from benchuq.core.reading.loaders import FORMATS, read_data
 
     check_choice(format, FORMATS, name="format")
