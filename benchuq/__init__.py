@@ -38,6 +38,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0+unknown"
 
 if TYPE_CHECKING:
+    from benchuq.api import arena as arena
     from benchuq.api import bayes as bayes
     from benchuq.api import bootstrap as bootstrap
     from benchuq.api import compare as compare
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     **dict.fromkeys(
         (
+            "arena",
             "bayes",
             "bootstrap",
             "compare",

@@ -33,6 +33,7 @@ import numpy as np
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 from benchuq.results import (
     EPP,
+    Arena,
     Comparison,
     Leaderboard,
     PowerResult,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from benchuq.core.reading.meta import Group
 
 __all__ = [
+    "arena",
     "bayes",
     "bootstrap",
     "compare",
@@ -668,6 +670,52 @@ def epp(
     level = check_level(level)
     res = _epp(bench, rounds=rounds, level=level, interval=interval, reps=reps, seed=seed)
     return EPP(res, bench.name)
+
+
+def arena(
+    data: str | Path | Sequence[str | Path],
+    *,
+    anchor: str | None = None,
+    level: float = 0.95,
+    ties: Literal["half", "davidson"] = "half",
+    interval: Literal["sandwich", "bootstrap"] = "sandwich",
+    control: Sequence[str] = (),
+    cluster: Literal["auto", "prompt", "judge", "none"] = "auto",
+    both_bad: Literal["tie", "drop"] = "tie",
+    reps: int = 1000,
+    seed: int | None = 0,
+) -> Arena:
+    """Arena ratings from pairwise battles (``model_a, model_b, winner``), as ``benchuq arena``.
+
+    Bradley-Terry on the Elo scale with robust intervals and rank sets (METHODS 8b); the options
+    are ``benchuq arena``'s (``--anchor``, ``--ties``, ``--interval``, ``--control``, ...).
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> a = bq.arena("sample:alpaca_eval", anchor="gpt4_1106_preview")
+    >>> a.to_frame().columns[:4].tolist()
+    ['model', 'rating', 'low', 'high']
+    """
+    from benchuq.core.analyses.arena import arena as _arena
+    from benchuq.core.reading.battles import load_battles
+
+    level = check_level(level)
+    sources = [data] if isinstance(data, str | Path) else list(data)
+    battles = load_battles([str(s) for s in sources])
+    res = _arena(
+        battles,
+        anchor=anchor,
+        level=level,
+        ties=ties,
+        interval=interval,
+        control=list(control),
+        cluster=cluster,
+        both_bad=both_bad,
+        reps=reps,
+        seed=seed,
+    )
+    return Arena(res)
 
 
 def subgroups(

@@ -344,3 +344,11 @@ def test_lm_eval_groups_make_the_same_overall_as_the_cli() -> None:
         "--json",
     )
     assert_rows_equal(bq.leaderboard(tasks, level=0.9).to_frame(), doc["rows"])
+
+
+def test_arena_equals_the_cli() -> None:
+    doc = cli_json("arena", "sample:alpaca_eval", "--anchor", "gpt4_1106_preview", "--json")
+    res = bq.arena("sample:alpaca_eval", anchor="gpt4_1106_preview")
+    assert_rows_equal(res.to_frame(), doc["rows"])
+    assert res.payload()["sentence"] == doc["sentence"]
+    assert isinstance(res.figure(), go.Figure)

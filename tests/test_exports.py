@@ -26,6 +26,7 @@ COMMANDS: dict[str, list[str]] = {
     "eb": ["eb", "sample:mmlu", "--group-by", "category"],
     "power": ["power", "sample:vtab1k", "--delta", "0.01"],
     "bayes": ["bayes", "sample:toy", "--chains", "2", "--draws", "200", "--warmup", "100"],
+    "arena": ["arena", "sample:alpaca_eval", "--anchor", "gpt4_1106_preview"],
     "embeddings": [
         "embeddings",
         str(EMB / "synthetic.npz"),
