@@ -11,14 +11,14 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
+    add_output_arguments,
     check_level,
     check_pairwise,
-    headline_of,
+    emit,
     items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
-    print_json,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import check_known
@@ -52,15 +52,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=CORRECTION_HELP,
     )
     add_normalize_arguments(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
+    from benchuq.api import compare
     from benchuq.cli.common import UsageError
     from benchuq.core.small_samples import min_items_to_tell
-    from benchuq.core.summaries import pairwise_differences
     from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.maxt import format_p
 
@@ -71,26 +71,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--models needs at least two different models.")
     check_pairwise(args, bench, "pairwise differences", len(args.models))
     draws = maybe_normalize(args, bench, make_draws(args, bench))
-    table = pairwise_differences(
-        draws, list(dict.fromkeys(args.models)), level=level, correction=args.correction
-    )
-    if args.json:
-        print_json(
-            {
-                "method": draws.method,
-                "level": level,
-                "correction": args.correction,
-                "simultaneous": args.correction != "none",
-                "reps": draws.reps,
-                "seed": draws.seed,
-                "p_resolution": 1.0 / (draws.reps + 1),
-                "overall": headline_of(args, bench).describe(),
-                "normalized": bool(args.normalize),
-                "normalization": args.normalize_mode if args.normalize else None,
-                "rows": table.to_dict(orient="records"),
-            }
-        )
+    result = compare(draws, models=args.models, level=level, correction=args.correction)
+    if emit(args, result):
         return 0
+    table = result.table
     scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, {scale}")
     print(f"overall = {overall_label(draws)}")

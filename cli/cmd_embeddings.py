@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from benchuq.cli.common import add_output_arguments
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 __all__ = ["register", "run"]
@@ -70,13 +71,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument("--seed", type=int, default=SEED, help="random seed")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
-    from benchuq.cli.common import check_level, print_json, read_file
+    from benchuq.cli.common import check_level, emit, read_file
     from benchuq.cli.main import UsageError
     from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
@@ -90,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
     from benchuq.core.reading.sources import parse_source
+    from benchuq.results import Consistency
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None
@@ -141,23 +143,7 @@ def run(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
     )
     table = result.table()
-    if args.json:
-        print_json(
-            {
-                "rows": table[["model", "alp", "alp_low", "alp_high", "accuracy"]].to_dict(
-                    orient="records"
-                ),
-                "accuracy_intervals": table[["model", "accuracy_low", "accuracy_high"]]
-                .rename(columns={"accuracy_low": "low", "accuracy_high": "high"})
-                .to_dict(orient="records"),
-                "clipped": dict(zip(table["model"], table["clipped"], strict=True)),
-                "clusters": dict(zip(result.clusters, result.cluster_sizes.tolist(), strict=True)),
-                "tree": None if tree is None else tree.table().to_dict(orient="records"),
-                "method": {s.model: s.alp.method for s in result.scores},
-                "accuracy_method": {s.model: s.accuracy.method for s in result.scores},
-                "settings": dict(result.settings),
-            }
-        )
+    if emit(args, Consistency(result, tree)):
         return 0
     print(
         f"{len(result.clusters)} clusters from {', '.join(columns)}; "

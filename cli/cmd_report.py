@@ -27,12 +27,10 @@ from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
     import pandas as pd
-    import plotly.graph_objects as go
 
     from benchuq.core.analyses.diff import DiffResult
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
-    from benchuq.presentation.figures.common import FigureOptions
 
 __all__ = ["register", "run"]
 
@@ -147,13 +145,10 @@ def _query(args: argparse.Namespace) -> str:
     return query
 
 
-def _two_runs(
-    args: argparse.Namespace, bench: Benchmark, options: FigureOptions
-) -> tuple[DiffResult, go.Figure] | None:
-    """``--base`` and ``--candidate`` compared (``core.analyses.diff``) with its chart, or None."""
+def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
+    """``--base`` and ``--candidate`` compared (``core.analyses.diff``), or None."""
     from benchuq.cli.common import UsageError
     from benchuq.core.analyses.diff import diff
-    from benchuq.presentation.figures.diff import difference_figure
 
     if args.base is None and args.candidate is None:
         return None
@@ -167,17 +162,14 @@ def _two_runs(
         reps=args.reps,
         seed=args.seed,
     )
-    return result, difference_figure(result, options)
+    return result
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.api import write_report
     from benchuq.core.reading.battles import BattlesNotScores
     from benchuq.core.validation import check_known
-    from benchuq.presentation import report
-    from benchuq.presentation.colors import model_colors
-    from benchuq.presentation.figures.common import FigureOptions
 
     fmt, path = _target(args)
     level = check_level(args.level)
@@ -192,28 +184,19 @@ def run(args: argparse.Namespace) -> int:
     if args.models:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
     weights = parse_weights(args.weights, draws.category_names)
-    scale, axis, suffix = report.display_unit(bench, normalized=args.normalize)
-    f = findings(
+    write_report(
         bench,
         draws,
-        level,
-        group="overall" if weights is None else weights,
-        scale=scale,
-        suffix=suffix,
+        path,
+        fmt=fmt,
+        level=level,
+        weights=weights,
+        query=_query(args),
+        command=_command(args),
         warnings=warnings,
         diagnostics=diagnostics,
+        two_runs=_two_runs(args, bench),
     )
-    prov = report.provenance(bench, draws, level, _query(args), _command(args))
-    options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
-    figs = report.figures(f, gaps, options, prov, draws.reps)
-    runs = _two_runs(args, bench, options)
-    with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis, two_runs=runs)
-    if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
-    else:
-        path.write_text(document, encoding="utf-8")
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
     return 0

@@ -149,7 +149,7 @@ def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
 
 
 def model_flags(
-    bench: Benchmark, diagnostics: pd.DataFrame | None = None, *, rhat: float = 1.01
+    bench: Benchmark, *, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
 ) -> dict[str, str]:
     """Per model, the caveats that change the reading of its score, in a few words: tasks with
     fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
@@ -199,7 +199,7 @@ def _weight_winners(draws: Draws) -> dict[str, float]:
     cats = draws.category_names
     if len(cats) not in (2, 3) or len(draws.models) < 2:
         return {}
-    means = np.array([summaries.group_scores(draws, c).observed for c in cats])  # (C, M)
+    means = np.array([summaries.group_scores(draws, group=c).observed for c in cats])  # (C, M)
     if np.isnan(means).any():
         return {}
     grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
@@ -325,7 +325,7 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
 
 def _apart_from_leader(draws: Draws, group: Group, leader: str) -> tuple[str, ...]:
     """Models with a score that share no task of ``group`` with ``leader``."""
-    have = summaries.task_presence(draws, group)
+    have = summaries.task_presence(draws, group=group)
     lead = draws.models.index(leader)
     apart = have.any(axis=1) & ~(have & have[lead]).any(axis=1)
     return tuple(m for m, a in zip(draws.models, apart, strict=True) if a)
@@ -355,8 +355,8 @@ def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
 def findings(
     bench: Benchmark,
     draws: Draws,
-    level: float,
     *,
+    level: float,
     group: Group = "overall",
     scale: float = 100.0,
     suffix: str = "%",
@@ -374,15 +374,15 @@ def findings(
     ``diagnostics``: a Bayesian fit's diagnostics (for :func:`model_flags`). Scores are shown
     times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
     """
-    sc = summaries.group_scores(draws, group)
-    iv = summaries.percentile_interval(sc, level)
+    sc = summaries.group_scores(draws, group=group)
+    iv = summaries.percentile_interval(sc, level=level)
     items = group_items(draws, summaries.group_tasks(draws, group))
     tied_mask = tied_with_leader(
         sc.values,
         sc.observed,
-        level,
-        sc.higher_is_better,
-        present=summaries.task_presence(draws, group),
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        present=summaries.task_presence(draws, group=group),
     )
     tied_mask |= too_few_with_leader(
         items, sc.observed, overlap_test_level(level), sc.higher_is_better
@@ -406,9 +406,14 @@ def findings(
     leader = str(table["model"].iloc[0])
     tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
     sets = rank_sets(
-        sc.values, sc.observed, draws.models, comparison_level, sc.higher_is_better, sc.label
+        sc.values,
+        sc.observed,
+        draws.models,
+        level=comparison_level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
     )
-    probs = summaries.rank_probabilities(draws, group)[:, 0]
+    probs = summaries.rank_probabilities(draws, group=group)[:, 0]
     p_best = {m: float(p) for m, p in zip(draws.models, probs, strict=True) if np.isfinite(p)}
     best = list(table["model"].iloc[: max(2, top)])
     diffs = (
@@ -464,7 +469,7 @@ def findings(
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),
-        flags=model_flags(bench, diagnostics),
+        flags=model_flags(bench, diagnostics=diagnostics),
         leader=leader,
         tied=tied,
         p_best=p_best,
@@ -480,7 +485,7 @@ def findings(
 
 
 def gaps_from_leader(
-    draws: Draws, level: float, *, group: Group = "overall", top: int = 8
+    draws: Draws, *, level: float, group: Group = "overall", top: int = 8
 ) -> pd.DataFrame:
     """Each model's score minus the leader's, inside every draw, with its percentile interval at
     the "≈ leader" test level (:func:`core.summaries.leader.overlap_test_level`; METHODS 2).
@@ -489,7 +494,7 @@ def gaps_from_leader(
     :func:`core.summaries.leader.tied_with_leader`); the leader first (a gap of 0), then the models
     tied with it, then the next best, at most ``top`` rows: the contested top of the leaderboard.
     """
-    sc = summaries.group_scores(draws, group)
+    sc = summaries.group_scores(draws, group=group)
     sign = 1.0 if sc.higher_is_better else -1.0
     obs = sign * np.asarray(sc.observed, dtype=float)
     present = np.flatnonzero(np.isfinite(obs))
@@ -505,7 +510,7 @@ def gaps_from_leader(
             "high": high,
         }
     )
-    have = summaries.task_presence(draws, group)
+    have = summaries.task_presence(draws, group=group)
     shares = (have & have[lead]).any(axis=1)[present]  # no shared task: never tied (issue 29)
     table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0) & shares)
     table = table.iloc[best_first(table["estimate"], list(table["model"]))].reset_index(drop=True)

@@ -428,9 +428,14 @@ def rank_sets(
 ) -> RankSets:
     """``core.summaries.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
     shown = _draws_all.select_models(list(models))
-    sc = summaries.group_scores(shown, np.asarray(weights, dtype=float))
+    sc = summaries.group_scores(shown, group=np.asarray(weights, dtype=float))
     return core_rank_sets(
-        sc.values, sc.observed, shown.models, level, sc.higher_is_better, sc.label
+        sc.values,
+        sc.observed,
+        shown.models,
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
     )
 
 
@@ -683,7 +688,7 @@ def report_findings(
     scale, suffix = display
     with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
         return core_report.findings(
-            _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
+            _bench, shown, level=level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
         )  # fmt: skip
 

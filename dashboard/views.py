@@ -22,6 +22,7 @@ from benchuq.core import summaries
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.headline import Headline
 from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
+from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
 
@@ -67,16 +68,6 @@ def overall_caption(headline: Headline | None) -> str:
         text += f" Also on offer in the sidebar's 'Overall score': {', '.join(others)}"
         text += " (the mean over all tasks)." if others == ["tasks"] else "."
     return md_escape(" ".join([text, *headline.notes]))
-
-
-def group_label(group: str, overall: str = "mean over all tasks") -> str:
-    """Return the display name of a score group (overall, weighted or a category); ``overall``
-    names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
-    if group == WEIGHTED:
-        return "Weighted score S(w)"
-    if group == "overall":
-        return f"Overall ({overall})"
-    return group
 
 
 def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.DataFrame:
@@ -137,7 +128,7 @@ def display_table(
 
 def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     """Return the ``k`` models with the largest observed group score."""
-    scores = summaries.group_scores(draws, group)
+    scores = summaries.group_scores(draws, group=group)
     order = np.argsort(-np.asarray(scores.observed), kind="stable")
     return [draws.models[i] for i in order[:k]]
 

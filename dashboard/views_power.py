@@ -281,25 +281,6 @@ def caveats(plan: pw.PowerPlan) -> list[str]:
     return out + list(d.notes)
 
 
-def subtitle(plan: pw.PowerPlan) -> str:
-    """Data set, source, level, multiplicity and power: what every exported chart states (two
-    lines)."""
-    d = plan.design
-    fam = f"{pw.CORRECTIONS[plan.correction]} over {plan.family} comparison(s)"
-    return (
-        f"{d.name} · score {d.group} · {d.source}\n{100 * plan.level:g}% family-wise, {fam} "
-        f"(c = {plan.critical:.2f}) · {100 * plan.power:g}% power"
-    )
-
-
-def grid(plan: pw.PowerPlan, points: int = 60) -> np.ndarray:
-    """Item counts for the curves: from a quarter of today's size to past the largest need."""
-    now = 1.0 if plan.design.n is None else float(plan.design.n)
-    need = plan.n_required if plan.design.n else plan.factor_required
-    top = max(4 * now, 1.5 * float(np.nanmax(need, initial=0.0)))
-    return np.unique(np.geomspace(max(now / 4, 2.0), min(top, now * 1e4), points).round())
-
-
 def sampling(plan: pw.PowerPlan, k: int, s: PlanSettings) -> tuple[pw.SamplingPlan, str]:
     """K answers per item for pair ``k`` at the settings' budget, and what it means."""
     n = plan.design.n or 1000

@@ -151,13 +151,13 @@ def wide_table(
     est, low, high = [], [], []
     for col in columns:
         if col.kind == "overall":
-            scores = summaries.group_scores(draws, "overall")
+            scores = summaries.group_scores(draws, group="overall")
         elif col.kind == "average":
             k = len(draws.category_names)
-            scores = summaries.group_scores(draws, np.full(k, 1.0 / k))
+            scores = summaries.group_scores(draws, group=np.full(k, 1.0 / k))
         else:
             scores = group_scores_of_tasks(draws, col.tasks, aggregate=col.aggregate, sizes=sizes)
-        iv = summaries.percentile_interval(scores, level)
+        iv = summaries.percentile_interval(scores, level=level)
         est.append(iv.estimate)
         low.append(iv.low)
         high.append(iv.high)

@@ -56,7 +56,7 @@ with guard("The leaderboard"):
     fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged
     if ctx.settings.method == "bayes":
         fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
-    flags = model_flags(bench, None if fit is None else fit.diagnostics)
+    flags = model_flags(bench, diagnostics=None if fit is None else fit.diagnostics)
     shown = views.display_table(table, opts.scale, flags=flags, overall=overall_label(draws))
     st.dataframe(
         shown,

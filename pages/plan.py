@@ -9,7 +9,13 @@ from benchuq.dashboard import views_power as vp
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
 from benchuq.presentation.figures.common import FigureOptions
-from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
+from benchuq.presentation.figures.power import (
+    item_grid,
+    mde_figure,
+    plan_subtitle,
+    power_figure,
+    sampling_figure,
+)
 from benchuq.presentation.text import md_escape
 
 
@@ -58,11 +64,11 @@ def show_plan(design: pw.Design) -> None:
             "- " + md_escape(plan.sentence(k, scale=scale, unit=unit)) for k in range(len(pairs))
         )
     )
-    sub = vp.subtitle(plan)
+    sub = plan_subtitle(plan)
     notes = [sub.replace("\n", " · "), *vp.caveats(plan)]
     st.caption(". ".join(md_escape(n) for n in notes))
     st.dataframe(vp.pair_table(plan, scale), hide_index=True)
-    n, opts = vp.grid(plan), FigureOptions(scale=scale, unit=unit)
+    n, opts = item_grid(plan), FigureOptions(scale=scale, unit=unit)
     left, right = st.columns(2)
     for col, fig, stem in (
         (left, power_figure(plan, n, one, sub, opts), "power"),

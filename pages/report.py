@@ -58,7 +58,7 @@ with guard("The report"):
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
-    gaps = gaps_from_leader(draws, ctx.level)
+    gaps = gaps_from_leader(draws, level=ctx.level)
     figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
     runs = session.stored(TwoRunsSettings)  # the Two runs page's choice, when it named both
     two = None

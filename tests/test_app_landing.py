@@ -50,7 +50,7 @@ def test_gap_intervals_are_wider_than_their_markers_on_vtab() -> None:
     """On VTAB-1k the leaderboard's 83.4% bars are narrower than the dots; the gaps of the
     contested top, on their own zoomed axis, are not (for the models tied or close)."""
     draws = bootstrap(resolve(["sample:vtab1k"]), reps=500, seed=0)
-    gaps = gaps_from_leader(draws, 0.834)
+    gaps = gaps_from_leader(draws, level=0.834)
     assert list(gaps["model"][:2]) == ["Sup-Rotation-100%", "Sup-Exemplar-100%"]
     assert gaps["tied"].iloc[1] and not gaps["tied"].iloc[2:].any()
     fig = gap_figure(gaps, FigureOptions())

@@ -121,7 +121,7 @@ def test_duckdb_is_chosen_when_the_rows_would_not_fit(
 ) -> None:
     folder = write_shards(tmp_path / "shards")
     assert choose_backend(str(folder)) == "memory"
-    assert choose_backend(str(folder), "dask") == "dask"
+    assert choose_backend(str(folder), backend="dask") == "dask"
     monkeypatch.setattr(backends, "_free_memory", lambda: 1000)
     assert choose_backend(str(folder)) == "duckdb"
     assert choose_backend("sample:toy") == "memory"

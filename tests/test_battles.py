@@ -67,7 +67,7 @@ def test_column_mapping_renames_their_columns() -> None:
     src = Source("t.csv", _csv(theirs))
     assert not claims(src)
     mapping = {"left": "model_a", "right": "model_b", "verdict": "winner"}
-    assert claims(src, mapping)
+    assert claims(src, columns=mapping)
     assert read_battle_files([("t.csv", _csv(theirs))], columns=mapping).n == 5
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.methods import bootstrap as boot
 from benchuq.core.methods.bootstrap import (
     binomial_bootstrap,
@@ -16,6 +16,7 @@ from benchuq.core.methods.bootstrap import (
     normal_draws,
     paired_bootstrap,
 )
+from benchuq.core.validation import InvalidArgument
 
 
 def counts_bench(k: np.ndarray, n: np.ndarray, names: str = "ab") -> Benchmark:
@@ -94,7 +95,7 @@ def test_dispatch_by_kind() -> None:
         estimate=np.array([[0.3], [0.4]]),
         se=np.array([[0.01], [0.02]]),
     )
-    d1, d2, d3 = bootstrap(counts, 50), bootstrap(items, 50), bootstrap(se, 50)
+    d1, d2, d3 = bootstrap(counts, reps=50), bootstrap(items, reps=50), bootstrap(se, reps=50)
     assert d1.method.startswith("task-level confidence draws") and not d1.paired
     assert d2.method == "bootstrap: item-level paired" and d2.paired
     assert d3.method.startswith("normal approximation") and not d3.paired
@@ -122,7 +123,11 @@ def test_same_seed_same_numbers(engine) -> None:
             estimate=np.array([[0.3, 0.2], [0.4, 0.9]]),
             se=np.array([[0.01, 0.1], [0.02, 0.03]]),
         )
-    a, b, c = engine(bench, 200, seed=7), engine(bench, 200, seed=7), engine(bench, 200, seed=8)
+    a, b, c = (
+        engine(bench, reps=200, seed=7),
+        engine(bench, reps=200, seed=7),
+        engine(bench, reps=200, seed=8),
+    )
     np.testing.assert_array_equal(a.values, b.values)
     assert a.seed == 7
     assert not np.array_equal(a.values, c.values)
@@ -131,7 +136,7 @@ def test_same_seed_same_numbers(engine) -> None:
 def test_reps_must_be_a_positive_whole_number() -> None:
     bench = counts_bench(np.array([[5]]), np.array([10]))
     for reps in (0, -3, 2.5):
-        with pytest.raises(DataError, match="replicates"):
+        with pytest.raises(InvalidArgument, match="replicates"):
             bootstrap(bench, reps=reps)
 
 
@@ -290,7 +295,7 @@ def test_paired_se_of_difference_matches_analytic() -> None:
     # the same accuracies bootstrapped as independent counts give a clearly wider SE
     k = np.array([[s[i].sum() for s in scores] for i in range(2)]).astype(int)
     unpaired = binomial_bootstrap(
-        counts_bench(k, np.array([s.shape[1] for s in scores])), 6000, seed=4
+        counts_bench(k, np.array([s.shape[1] for s in scores])), reps=6000, seed=4
     )
     u = unpaired.values.mean(axis=2)
     assert (u[:, 0] - u[:, 1]).std() > 1.3 * analytic

@@ -70,15 +70,15 @@ def test_grid_has_all_points_on_the_simplex() -> None:
 
 @pytest.mark.parametrize("r", [0, -3, 10_000])
 def test_grid_rejects_bad_resolution(r: int) -> None:
-    with pytest.raises(DataError, match="resolution"):
+    with pytest.raises(InvalidArgument, match="resolution"):
         simplex_grid(r)
 
 
 def test_parse_weights() -> None:
     np.testing.assert_allclose(parse_weights("50,30,20", 3), [0.5, 0.3, 0.2])
-    with pytest.raises(DataError, match="3 non-negative"):
+    with pytest.raises(InvalidArgument, match="3 non-negative"):
         parse_weights("1,2", 3)
-    with pytest.raises(DataError, match="not numbers"):
+    with pytest.raises(InvalidArgument, match="not numbers"):
         parse_weights("a,b,c", 3)
 
 

@@ -46,12 +46,12 @@ TV1 = [
 
 @pytest.mark.parametrize(("m2", "kappa", "alpha", "ref"), TV1)
 def test_tv1_exact_cva(m2: float, kappa: float, alpha: float, ref: float) -> None:
-    assert cva(m2, kappa, alpha) == pytest.approx(ref, abs=1e-6)
+    assert cva(m2, kappa=kappa, alpha=alpha) == pytest.approx(ref, abs=1e-6)
 
 
 def test_tv1_vectorised_cva() -> None:
     for m2, kappa, alpha, ref in TV1:
-        assert cva_v(np.array([m2]), kappa, alpha)[0] == pytest.approx(ref, abs=1e-6)
+        assert cva_v(np.array([m2]), kappa=kappa, alpha=alpha)[0] == pytest.approx(ref, abs=1e-6)
 
 
 def test_intermediate_values() -> None:
@@ -70,13 +70,13 @@ def test_intermediate_values() -> None:
 
 
 def test_least_favourable_distributions() -> None:
-    lf = rho(4, 3, cva(4, 3, 0.05))
+    lf = rho(4, 3, cva(4, kappa=3, alpha=0.05))
     assert lf.x == pytest.approx((1.7886038, 18.470497), abs=1e-5)
     assert lf.p == pytest.approx((0.86743733, 0.13256267), abs=1e-6)
-    lf = rho(4, INF, cva(4, INF, 0.05))
+    lf = rho(4, INF, cva(4, kappa=INF, alpha=0.05))
     assert lf.x == pytest.approx((0, 69.790351), abs=1e-5)
     assert lf.p == pytest.approx((0.94268549, 0.057314513), abs=1e-7)
-    lf = rho(1, 3, cva(1, 3, 0.05))
+    lf = rho(1, 3, cva(1, kappa=3, alpha=0.05))
     assert lf.x == pytest.approx((0, 3), abs=1e-5)
     assert lf.p == pytest.approx((2 / 3, 1 / 3), abs=1e-6)
 
@@ -169,8 +169,8 @@ def test_vectorised_matches_exact() -> None:
     rng = np.random.default_rng(3)
     for kappa, alpha in [(3.0, 0.05), (20.0, 0.1), (1.5, 0.2), (INF, 0.05)]:
         m2 = np.exp(rng.uniform(np.log(1e-3), np.log(200), 6))
-        exact = np.array([cva(float(m), kappa, alpha) for m in m2])
-        assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-8
+        exact = np.array([cva(float(m), kappa=kappa, alpha=alpha) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa=kappa, alpha=alpha) - exact)) < 1e-8
 
 
 @pytest.mark.parametrize(("kappa", "alpha"), [(3.0, 0.1), (20.0, 0.05), (1000.0, 0.01)])
@@ -178,8 +178,8 @@ def test_vectorised_newton_across_branches(kappa: float, alpha: float) -> None:
     """The Newton solves (warm-started t0, envelope derivatives) against the reference on a
     dense m2 range where cva crosses chi^2 = 3 and the kurtosis bound starts or stops binding."""
     m2 = np.exp(np.linspace(np.log(1e-3), np.log(3.0), 25))
-    exact = np.array([cva(float(m), kappa, alpha) for m in m2])
-    assert np.max(np.abs(cva_v(m2, kappa, alpha) - exact)) < 1e-9
+    exact = np.array([cva(float(m), kappa=kappa, alpha=alpha) for m in m2])
+    assert np.max(np.abs(cva_v(m2, kappa=kappa, alpha=alpha) - exact)) < 1e-9
 
 
 def test_vectorised_matches_exact_at_huge_m2() -> None:
@@ -187,8 +187,8 @@ def test_vectorised_matches_exact_at_huge_m2() -> None:
     two-point least-favourable distributions is flat to rounding and must not stop early."""
     m2 = np.array([1e5, 1e8, 1e11])
     for kappa in (1.0001, 3.0):
-        exact = np.array([cva(float(m), kappa, 0.001) for m in m2])
-        assert np.max(np.abs(cva_v(m2, kappa, 0.001) / exact - 1.0)) < 1e-8
+        exact = np.array([cva(float(m), kappa=kappa, alpha=0.001) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa=kappa, alpha=0.001) / exact - 1.0)) < 1e-8
 
 
 def test_reference_dual_undercovers_at_an_extreme_point() -> None:
@@ -198,7 +198,10 @@ def test_reference_dual_undercovers_at_an_extreme_point() -> None:
     at its cva the worst case over a dense grid of two-point distributions is alpha."""
     m2, kappa, alpha = 1e11, 50.0, 0.001
     s = np.exp(np.linspace(np.log(1e-14), 0.0, 200_001))
-    ref, ours = cva(m2, kappa, alpha), cva_v(np.array([m2]), kappa, alpha)[0]
+    ref, ours = (
+        cva(m2, kappa=kappa, alpha=alpha),
+        cva_v(np.array([m2]), kappa=kappa, alpha=alpha)[0],
+    )
     feasible = _g(s, np.full(s.shape, m2), kappa - 1.0, np.full(s.shape, ref)).max()
     assert rho(m2, kappa, ref).size == pytest.approx(alpha, abs=1e-9)
     assert feasible == pytest.approx(0.0016426685, rel=1e-6)  # > alpha: ref undercovers
@@ -219,7 +222,7 @@ def test_lp_check_agrees_with_the_dual_on_tv1() -> None:
         assert rho_lp(m2, kappa, ref, extra=dual.x).size == pytest.approx(dual.size, abs=1e-7)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            assert cva(m2, kappa, alpha, check=True) == pytest.approx(ref, abs=1e-6)
+            assert cva(m2, kappa=kappa, alpha=alpha, check=True) == pytest.approx(ref, abs=1e-6)
     assert binding >= 5
 
 
@@ -228,9 +231,9 @@ def test_lp_check_flags_where_the_dual_fails() -> None:
     value, as in R); the LP also confirms cva_v's value there."""
     m2, kappa, alpha = 1e11, 50.0, 0.001
     with pytest.warns(UserWarning, match="the primal LP 0.00164"):
-        ref = cva(m2, kappa, alpha, check=True)
+        ref = cva(m2, kappa=kappa, alpha=alpha, check=True)
     assert ref == pytest.approx(4.166038e6, rel=1e-6)
-    ours = cva_v(np.array([m2]), kappa, alpha)[0]
+    ours = cva_v(np.array([m2]), kappa=kappa, alpha=alpha)[0]
     assert rho_lp(m2, kappa, ours).size == pytest.approx(alpha, rel=1e-4)
     with pytest.raises(ValueError, match="m2 > 0"):
         rho_lp(0.0, kappa, 2.0)
@@ -244,7 +247,7 @@ def test_lp_confirms_the_vectorised_critical_values() -> None:
     for kappa in (1.5, 3.0, 8.0, 40.0):
         alpha = float(rng.choice([0.01, 0.05, 0.1, 0.2]))
         m2 = np.exp(rng.uniform(np.log(1e-2), np.log(1e3), 4))
-        for m, cv in zip(m2, cva_v(m2, kappa, alpha), strict=True):
+        for m, cv in zip(m2, cva_v(m2, kappa=kappa, alpha=alpha), strict=True):
             value = rho_lp(float(m), kappa, float(cv)).size
             assert alpha - 1e-5 < value < alpha + 1e-8, (kappa, alpha, m)
 
@@ -257,8 +260,10 @@ def test_lp_check_gives_nan_when_the_lp_fails(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(ebci_module.optimize, "linprog", lambda *a, **k: Failed())
     # the LP runs where the dual's least-favourable distribution misses (rho, m2, kappa)
-    assert math.isnan(cva(1e11, 50.0, 0.001, check=True))
-    assert cva(1e11, 50.0, 0.001) == pytest.approx(4.166038e6, rel=1e-6)  # off by default
+    assert math.isnan(cva(1e11, kappa=50.0, alpha=0.001, check=True))
+    assert cva(1e11, kappa=50.0, alpha=0.001) == pytest.approx(
+        4.166038e6, rel=1e-6
+    )  # off by default
     assert math.isnan(rho_lp(4.0, 3.0, 4.6195127237).size)
 
 
@@ -270,10 +275,15 @@ def test_vectorised_matches_exact_random_settings() -> None:
     for kappa in kappas:
         alpha = float(rng.choice([0.001, 0.01, 0.05, 0.1, 0.3])) * rng.uniform(0.8, 1.2)
         m2 = np.exp(rng.uniform(np.log(1e-5), np.log(1e5), 5))
-        exact = np.array([cva(float(m), kappa, alpha) for m in m2])
-        assert np.max(np.abs(cva_v(m2, kappa, alpha) / exact - 1.0)) < 1e-8, (kappa, alpha)
+        exact = np.array([cva(float(m), kappa=kappa, alpha=alpha) for m in m2])
+        assert np.max(np.abs(cva_v(m2, kappa=kappa, alpha=alpha) / exact - 1.0)) < 1e-8, (
+            kappa,
+            alpha,
+        )
     m2, kappa, alpha = 5572.295975650116, 5.4202612959072365, 0.011719745033728454
-    assert cva_v(np.array([m2]), kappa, alpha)[0] == pytest.approx(cva(m2, kappa, alpha), rel=1e-9)
+    assert cva_v(np.array([m2]), kappa=kappa, alpha=alpha)[0] == pytest.approx(
+        cva(m2, kappa=kappa, alpha=alpha), rel=1e-9
+    )
 
 
 def test_t0_table_matches_newton() -> None:
@@ -307,9 +317,9 @@ def test_bound_newton_matches_search() -> None:
 
 def test_kappa_must_be_a_kurtosis() -> None:
     with pytest.raises(ValueError, match="kurtosis"):
-        cva(1.0, 0.9, 0.05)
+        cva(1.0, kappa=0.9, alpha=0.05)
     with pytest.raises(ValueError, match="kurtosis"):
-        cva_v(np.array([1.0]), 0.5, 0.05)
+        cva_v(np.array([1.0]), kappa=0.5, alpha=0.05)
     with pytest.raises(ValueError, match="kurtosis"):
         ebci(np.array([0.1, 0.2]), np.array([0.1, 0.1]), np.zeros(2), kappa=0.0)
 
@@ -323,7 +333,10 @@ def test_table_error_below_1e6_random_settings() -> None:
         lo = rng.uniform(np.log(1e-4), np.log(10.0))
         m2 = np.exp(rng.uniform(lo, lo + rng.uniform(1.0, 8.0), 600))
         table = cva_table(m2.min(), m2.max(), kappa, alpha)
-        assert np.max(np.abs(table(m2) - cva_v(m2, kappa, alpha))) <= 1e-6, (kappa, alpha)
+        assert np.max(np.abs(table(m2) - cva_v(m2, kappa=kappa, alpha=alpha))) <= 1e-6, (
+            kappa,
+            alpha,
+        )
         assert table.check_error <= 2e-7
 
 
@@ -338,7 +351,7 @@ def test_table_interpolates_across_the_step2_jump() -> None:
     assert not table.flagged.any()
     cross = np.flatnonzero(np.diff(np.sign(gap + 1e-5)))[0]
     m2 = np.exp(np.linspace(table.log_m2[cross - 1], table.log_m2[cross + 2], 400))
-    exact = cva_v(m2, kappa, alpha)
+    exact = cva_v(m2, kappa=kappa, alpha=alpha)
     assert np.max(np.abs(np.diff(exact))) > 1e-5  # the jump itself
     assert np.max(np.abs(table(m2) - exact)) <= 1e-6
 
@@ -348,9 +361,9 @@ def test_table_error_below_1e6(kappa: float, alpha: float) -> None:
     rng = np.random.default_rng(7)
     m2 = np.exp(rng.uniform(np.log(0.01), np.log(10.0), 400))
     table = cva_table(m2.min(), m2.max(), kappa, alpha)
-    assert np.max(np.abs(table(m2) - cva_v(m2, kappa, alpha))) <= 1e-6
+    assert np.max(np.abs(table(m2) - cva_v(m2, kappa=kappa, alpha=alpha))) <= 1e-6
     few = m2[:5]
-    exact = np.array([cva(float(m), kappa, alpha) for m in few])
+    exact = np.array([cva(float(m), kappa=kappa, alpha=alpha) for m in few])
     assert np.max(np.abs(table(few) - exact)) <= 1e-6
     assert table.check_error <= 2e-7
 

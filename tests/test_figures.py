@@ -164,7 +164,7 @@ def test_tie_rule_has_nominal_size_when_models_are_equal() -> None:
     for _ in range(n_sets):
         p_hat = rng.binomial(n, 0.7, size=2) / n  # observed scores of two equal models
         draws = rng.binomial(n, p_hat, size=(reps, 2)) / n  # their binomial bootstrap
-        distinct += not tied_with_leader(draws, p_hat, 0.834).all()
+        distinct += not tied_with_leader(draws, p_hat, level=0.834).all()
     rate = distinct / n_sets  # nominal 5%; the binomial sd over 1000 data sets is 0.7 points
     assert 0.03 <= rate <= 0.075, rate
 
@@ -172,7 +172,7 @@ def test_tie_rule_has_nominal_size_when_models_are_equal() -> None:
 def test_tie_rule_detects_a_large_difference() -> None:
     rng = np.random.default_rng(2)
     draws = np.column_stack([rng.normal(0.8, 0.01, 2000), rng.normal(0.7, 0.01, 2000)])
-    tied = tied_with_leader(draws, np.array([0.8, 0.7]), 0.834)
+    tied = tied_with_leader(draws, np.array([0.8, 0.7]), level=0.834)
     assert tied.tolist() == [True, False]
 
 

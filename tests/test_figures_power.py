@@ -10,7 +10,13 @@ from benchuq.core.data import DataError
 from benchuq.dashboard import views_power as vp
 from benchuq.presentation import state
 from benchuq.presentation.figures.common import FigureOptions
-from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
+from benchuq.presentation.figures.power import (
+    item_grid,
+    mde_figure,
+    plan_subtitle,
+    power_figure,
+    sampling_figure,
+)
 
 OPTS = FigureOptions(scale=100.0, unit="points")
 
@@ -54,9 +60,9 @@ def test_accuracies_and_assumptions() -> None:
 def test_curves_agree_with_the_plan() -> None:
     design = pw.design_from_assumptions([0.72, 0.7, 0.65], 800, corr=0.4)
     plan = pw.plan(design, delta=0.02)
-    n = vp.grid(plan)
+    n = item_grid(plan)
     assert n[0] == 200 and n[-1] >= 1.5 * np.nanmax(plan.n_required)
-    sub = vp.subtitle(plan)
+    sub = plan_subtitle(plan)
     assert sub.startswith("assumptions · score overall") and "max-T" in sub and "80% power" in sub
     assert len(sub.splitlines()) == 2
     fig = power_figure(plan, plan.n_required[:1], 0.02, sub, OPTS).to_dict()
@@ -77,7 +83,7 @@ def test_sampling_view_and_figure() -> None:
     assert sp.k[sp.best] == 4 and sp.items[sp.best] == 800
     assert text.startswith("Best use of 3,200 answers per model: 800 items x 4 answer(s)")
     assert setting == "within-item share 50% · today's items only"
-    fig = sampling_figure(sp, "A vs B", vp.subtitle(plan), OPTS).to_dict()
+    fig = sampling_figure(sp, "A vs B", plan_subtitle(plan), OPTS).to_dict()
     assert fig["data"][1]["x"] == [4] and fig["layout"]["title"]["text"].startswith("A vs B")
     free, _, _ = vp.sampling(plan, 0, vp.PlanSettings(within=50.0, budget=3200, grow="add"))
     assert free.k[free.best] == 1 and free.items[free.best] == 3200

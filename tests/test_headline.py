@@ -44,11 +44,11 @@ def test_real_v04_folder_default_overall_is_lm_evals_benchmark_mean() -> None:
     (mmlu,) = [g for g in loaded.meta.groups if g.parent is None]
     assert mmlu.name == "mmlu" and mmlu.aggregate == "size-weighted" and len(mmlu.tasks) == 57
     assert {g.aggregate for g in loaded.meta.groups} == {"size-weighted"}
-    rule = headline(loaded.bench, loaded.meta.groups)
+    rule = headline(loaded.bench, groups=loaded.meta.groups)
     assert rule.kind == "benchmarks" and rule.label == LABEL
     assert rule.offered == ("benchmarks", "tasks")
     draws = bootstrap(loaded.bench, reps=200, seed=0).with_headline(rule)
-    overall = summaries.group_scores(draws, "overall")
+    overall = summaries.group_scores(draws, group="overall")
     for path in sorted(V04.glob("*.json")):
         obj = json.loads(path.read_text())
         i = loaded.bench.models.index(obj["model_name"])
@@ -56,20 +56,20 @@ def test_real_v04_folder_default_overall_is_lm_evals_benchmark_mean() -> None:
     # every replicate is the same aggregate of that replicate's task scores
     w = rule.weights_for(draws.models)
     np.testing.assert_allclose(overall.values, np.einsum("rmt,mt->rm", draws.values, w))
-    plain = summaries.group_scores(draws.with_headline(None), "overall")
+    plain = summaries.group_scores(draws.with_headline(None), group="overall")
     np.testing.assert_allclose(plain.observed, np.nanmean(loaded.bench.estimate, axis=1))
     assert not np.allclose(plain.observed, overall.observed)
 
 
 def test_tasks_on_request_and_other_formats_keep_the_task_mean() -> None:
     loaded = read_paths([V04])
-    rule = headline(loaded.bench, loaded.meta.groups, overall="tasks")
+    rule = headline(loaded.bench, groups=loaded.meta.groups, overall="tasks")
     assert (rule.kind, rule.label, rule.weights) == ("tasks", "mean of 72 tasks", None)
     assert headline(loaded.bench).kind == "tasks"  # no groups (e.g. a long table): tasks
-    forced = headline(loaded.bench, (), overall="benchmarks")
+    forced = headline(loaded.bench, groups=(), overall="benchmarks")
     assert forced.kind == "tasks" and "no lm-eval group" in forced.notes[0]
     with pytest.raises(InvalidArgument, match="overall"):
-        headline(loaded.bench, loaded.meta.groups, overall="groups")  # type: ignore[arg-type]
+        headline(loaded.bench, groups=loaded.meta.groups, overall="groups")  # type: ignore[arg-type]
 
 
 def _results(model: str, scores: dict[str, tuple[int, int]], groups: dict, stated: dict) -> dict:
@@ -147,13 +147,13 @@ def test_built_folders_overall_equals_the_mean_over_top_level_tasks_and_groups(
         "suite_b": "size-weighted",
         "reason": "mean",
     }
-    rule = headline(loaded.bench, loaded.meta.groups)
+    rule = headline(loaded.bench, groups=loaded.meta.groups)
     assert rule.label == (
         "mean of 5 benchmarks; suite = lm-eval's size-weighted mean of 12 tasks; reason = the "
         "mean of 4 tasks"
     )
     draws = bootstrap(loaded.bench, reps=100, seed=seed).with_headline(rule)
-    got = summaries.group_scores(draws, "overall").observed
+    got = summaries.group_scores(draws, group="overall").observed
     want = [expect[m] for m in draws.models]
     np.testing.assert_allclose(got, want, atol=1e-12)
     # the model without sciq and reason_3 is scored over what it ran (4 benchmarks; reason over 3)
@@ -172,7 +172,7 @@ def test_a_group_whose_score_matches_no_aggregate_is_size_weighted_with_a_note()
     loaded = read_files(changed)
     reason = next(g for g in loaded.meta.groups if g.name == "reason")
     assert reason.aggregate == ""
-    rule = headline(loaded.bench, loaded.meta.groups)
+    rule = headline(loaded.bench, groups=loaded.meta.groups)
     assert "reason = lm-eval's size-weighted mean of 4 tasks" in rule.label
     assert rule.notes == (
         "1 group (reason) scored size-weighted in the overall: the files do not say how lm-eval "
@@ -204,9 +204,9 @@ def test_cli_text_and_json_name_the_aggregate(capsys: pytest.CaptureFixture[str]
 
 def test_report_names_the_aggregate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     loaded = read_paths([V04])
-    rule = headline(loaded.bench, loaded.meta.groups)
+    rule = headline(loaded.bench, groups=loaded.meta.groups)
     draws = bootstrap(loaded.bench, reps=200, seed=0).with_headline(rule)
-    f = findings(loaded.bench, draws, 0.834)
+    f = findings(loaded.bench, draws, level=0.834)
     assert f.label == LABEL == overall_label(draws)
     assert f"Overall score: {LABEL}." in f.headline
     assert f.leader == "Qwen/Qwen2.5-1.5B"
@@ -247,20 +247,22 @@ def test_overall_caption_names_the_choice_and_its_notes() -> None:
 
     loaded = read_paths([V04])
     assert overall_caption(None) == "Overall = the mean over all tasks."
-    rule = headline(loaded.bench, loaded.meta.groups)
+    rule = headline(loaded.bench, groups=loaded.meta.groups)
     text = overall_caption(rule).replace("\\", "")
     assert text == (
         f"Overall = {LABEL}. Also on offer in the sidebar's 'Overall score': tasks (the mean "
         "over all tasks)."
     )
-    forced = overall_caption(headline(loaded.bench, (), overall="benchmarks")).replace("\\", "")
+    forced = overall_caption(headline(loaded.bench, groups=(), overall="benchmarks")).replace(
+        "\\", ""
+    )
     assert forced.startswith("Overall = mean of 72 tasks.") and "no lm-eval group" in forced
 
 
 def test_group_with_one_task_in_the_data_counts_as_that_task() -> None:
     loaded = read_paths([V04])
     bench = loaded.bench
-    rule = headline(bench, [Group("tiny", ("arc_easy",), aggregate="mean")])
+    rule = headline(bench, groups=[Group("tiny", ("arc_easy",), aggregate="mean")])
     assert rule.kind == "tasks"  # a group must cover two or more tasks to change anything
 
 

@@ -56,7 +56,7 @@ def test_max_t_intervals_agree_with_p_values_and_stepdown_is_smaller() -> None:
     rng = np.random.default_rng(1)
     d = rng.standard_normal((999, 8)) * 0.02
     est = np.array([0.0, 0.01, 0.03, 0.05, 0.07, -0.04, 0.002, 0.2])
-    fam = max_t(d + est, est, 0.95)
+    fam = max_t(d + est, est, level=0.95)
     excludes = (fam.low > 0) | (fam.high < 0)
     np.testing.assert_array_equal(fam.p_value <= 0.05, excludes)
     assert (fam.p_stepdown <= fam.p_value).all()
@@ -104,7 +104,7 @@ def test_rank_sets_reach_their_coverage() -> None:
     for s in range(300):
         draws = paired_bootstrap(item_bench(correlated_items(p, 400, 0.4, rng)), reps=400, seed=s)
         sc = group_scores(draws)
-        rs = rank_sets(sc.values, sc.observed, draws.models, 0.95)
+        rs = rank_sets(sc.values, sc.observed, draws.models, level=0.95)
         sim.append(np.all((rs.simultaneous_low <= true_rank) & (true_rank <= rs.simultaneous_high)))
         marg.append((rs.marginal_low <= true_rank) & (true_rank <= rs.marginal_high))
         best.append("m0" in rs.top_set(1))
@@ -118,11 +118,11 @@ def test_rank_sets_by_hand() -> None:
     rng = np.random.default_rng(0)
     obs = np.array([0.9, 0.7, 0.69, 0.3])
     vals = obs + 0.01 * rng.standard_normal((2000, 4))
-    rs = rank_sets(vals, obs, ("a", "b", "c", "d"), 0.95)
+    rs = rank_sets(vals, obs, ("a", "b", "c", "d"), level=0.95)
     np.testing.assert_array_equal(rs.simultaneous_low, [1, 2, 2, 4])
     np.testing.assert_array_equal(rs.simultaneous_high, [1, 3, 3, 4])
     assert rs.top_set(1) == ("a",) and rs.top_set(2) == ("a", "b", "c")
-    low_better = rank_sets(-vals, -obs, ("a", "b", "c", "d"), 0.95, higher_is_better=False)
+    low_better = rank_sets(-vals, -obs, ("a", "b", "c", "d"), level=0.95, higher_is_better=False)
     np.testing.assert_array_equal(low_better.marginal_low, rs.marginal_low)
 
 
@@ -139,7 +139,9 @@ def test_task_level_interval_covers_the_overall_mean(n: int, p: float, T: int) -
     hits = []
     for s in range(300):
         k = rng.binomial(n, p, size=(1, T))
-        iv = percentile_interval(group_scores(confidence_draws(counts_bench(k, n), 400, s)), 0.95)
+        iv = percentile_interval(
+            group_scores(confidence_draws(counts_bench(k, n), reps=400, seed=s)), level=0.95
+        )
         hits.append(iv.low[0] <= p <= iv.high[0])
     assert np.mean(hits) >= 0.93 - 2.5 * np.sqrt(0.95 * 0.05 / 300), np.mean(hits)
 
@@ -147,7 +149,7 @@ def test_task_level_interval_covers_the_overall_mean(n: int, p: float, T: int) -
 def test_no_zero_width_interval_at_k_0_or_n_and_few_items_note() -> None:
     bench = counts_bench(np.array([[0], [12], [5]]), np.array([12]))
     draws = confidence_draws(bench, reps=2000, seed=0)
-    iv = percentile_interval(group_scores(draws), 0.95)
+    iv = percentile_interval(group_scores(draws), level=0.95)
     assert (iv.high - iv.low > 0.05).all()
     assert 0 <= iv.low.min() and iv.high.max() <= 1
     assert any(
@@ -210,8 +212,8 @@ def test_leader_rule_is_a_5_percent_test_whatever_the_correlation(rho: float) ->
             item_bench(correlated_items(np.array([0.7, 0.7]), 300, rho, rng)), reps=400, seed=s
         )
         sc = group_scores(draws)
-        flagged.append(not tied_with_leader(sc.values, sc.observed, 0.834).all())
-        iv = percentile_interval(sc, 0.834)
+        flagged.append(not tied_with_leader(sc.values, sc.observed, level=0.834).all())
+        iv = percentile_interval(sc, level=0.834)
         apart.append(iv.low.max() > iv.high.min())
     assert overlap_test_level(0.834) == pytest.approx(0.95, abs=0.001)
     assert 0.025 <= np.mean(flagged) <= 0.085, np.mean(flagged)

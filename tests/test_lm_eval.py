@@ -106,7 +106,7 @@ def test_bundled_mmlu_sample_has_consistent_model_names() -> None:
     ],
 )  # fmt: skip
 def test_sample_file_names(name: str, known: tuple[str, ...], expected: tuple) -> None:
-    assert sample_file_names(name, known) == expected
+    assert sample_file_names(name, known_tasks=known) == expected
 
 
 def test_2023_named_sample_files_get_their_model_and_task(tmp_path: Path) -> None:

@@ -364,7 +364,7 @@ def test_column_mapping_and_missing_columns() -> None:
     assert missing_columns(["model", "task", "accuracy"], task_table=True) == []
     assert missing_columns(["model", "task", "estimate"]) == ["se"]
     assert required_columns("items") == ("model", "task", "item", "score")
-    assert missing_columns(["model", "task", "item"], "items") == ["score"]
+    assert missing_columns(["model", "task", "item"], format="items") == ["score"]
 
 
 def test_explicit_formats_and_detection() -> None:

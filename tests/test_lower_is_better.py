@@ -103,7 +103,7 @@ def test_view_table_and_csv_download(errors_file: Path) -> None:
 def test_report_leader_order_and_marks(errors_file: Path) -> None:
     bench = load_path(str(errors_file))
     draws = bootstrap(bench, reps=400, seed=0)
-    f = findings(bench, draws, 0.834)
+    f = findings(bench, draws, level=0.834)
     assert f.leader == "A" and f.tied == ("B",)
     frame = report.table_frame(f, 100.0, "error (%)")
     assert list(frame["model"]) == ORDER

@@ -143,9 +143,9 @@ def test_reordering_reorders_summaries_and_changes_nothing_else(case) -> None:
 )
 def test_intervals_widen_with_the_level(seed: int, level: float, step: float) -> None:
     d = dyadic_draws(3, 3, seed, R=200)
-    sc = group_scores(d, "overall")
-    narrow = percentile_interval(sc, level)
-    wide = percentile_interval(sc, level + step)
+    sc = group_scores(d, group="overall")
+    narrow = percentile_interval(sc, level=level)
+    wide = percentile_interval(sc, level=level + step)
     assert np.all(wide.low <= narrow.low) and np.all(wide.high >= narrow.high)
 
 

@@ -22,7 +22,7 @@ def _modules() -> list[str]:
     for pkg in (benchuq.core, benchuq.cli):
         names.append(pkg.__name__)
         names += [m.name for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")]
-    return names
+    return [*names, "benchuq.api", "benchuq.results"]  # the Python API (issue 28)
 
 
 @pytest.mark.parametrize("name", _modules())

@@ -36,7 +36,9 @@ def ranks_of(d: Draws, method: str, column: str = "mean_rank") -> list[float]:
 def test_tie_ranks_agree_with_scipy(ties: str, axis: int) -> None:
     rng = np.random.default_rng(axis)
     x = np.floor(rng.random((30, 7, 5)) * 6) / 6  # many ties
-    np.testing.assert_allclose(tie_ranks(x, axis, ties), rankdata(-x, axis=axis, method=ties))
+    np.testing.assert_allclose(
+        tie_ranks(x, axis=axis, ties=ties), rankdata(-x, axis=axis, method=ties)
+    )
 
 
 def test_missing_values_get_no_rank_and_take_no_place() -> None:
@@ -153,10 +155,10 @@ def test_comparison_and_sort_paths_agree(monkeypatch: pytest.MonkeyPatch) -> Non
     rng = np.random.default_rng(9)
     x = np.floor(rng.random((12, 40, 3)) * 8) / 8
     x[rng.random(x.shape) < 0.1] = np.nan
-    by_comparison = [tie_ranks(x, 1, t) for t in ("average", "min", "max")]
+    by_comparison = [tie_ranks(x, axis=1, ties=t) for t in ("average", "min", "max")]
     avg_c, bins_c = average_and_bin_ranks(x, 1)
     monkeypatch.setattr(ranks, "COMPARE_MAX_MODELS", 0)
-    by_sort = [tie_ranks(x, 1, t) for t in ("average", "min", "max")]
+    by_sort = [tie_ranks(x, axis=1, ties=t) for t in ("average", "min", "max")]
     avg_s, bins_s = average_and_bin_ranks(x, 1)
     for a, b in zip([*by_comparison, avg_c, bins_c], [*by_sort, avg_s, bins_s], strict=True):
         np.testing.assert_array_equal(a, b)

@@ -37,7 +37,7 @@ def test_a_clear_leader_is_named() -> None:
     """m0 is 10 points ahead on 6 tasks of 2000 items: the report names it, ties no one, and
     puts it alone in the top-1 rank set."""
     bench = _bench([0.8, 0.7, 0.65], 2000, 6, seed=1)
-    f = findings(bench, bootstrap(bench, reps=400, seed=0), 0.834)
+    f = findings(bench, bootstrap(bench, reps=400, seed=0), level=0.834)
     assert f.headline[0].startswith("m0 leads with 80.")
     assert f.tied == ()
     assert "m0 is the best model with 95% confidence." in f.headline
@@ -52,7 +52,7 @@ def test_equal_models_rarely_get_a_winner() -> None:
     claims = 0
     for seed in range(40):
         bench = _bench([0.7, 0.7, 0.7], 200, 3, seed=seed)
-        f = findings(bench, bootstrap(bench, reps=200, seed=seed), 0.834)
+        f = findings(bench, bootstrap(bench, reps=200, seed=seed), level=0.834)
         if " leads with " in f.headline[0]:
             claims += 1
         else:
@@ -65,7 +65,7 @@ def test_identical_models_are_all_tied() -> None:
     bench = _bench([0.7, 0.7], 500, 3, seed=0)
     bench = Benchmark(**{**bench.__dict__, "estimate": bench.estimate[[0, 0]],
                          "correct": bench.correct[[0, 0]]})  # fmt: skip
-    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
     assert f.headline[0].startswith("No clear winner: m0")
     assert f.tied == ("m1",)
     assert "The best model is one of {m0, m1} with 95% confidence." in f.headline
@@ -74,7 +74,7 @@ def test_identical_models_are_all_tied() -> None:
 def test_caveats_small_tasks_one_model_and_warnings() -> None:
     bench = _bench([0.7], 20, 3, seed=0)
     assert small_tasks(bench) == ("t0", "t1", "t2")
-    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834, warnings=("R-hat 1.2",))
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834, warnings=("R-hat 1.2",))
     text = " ".join(f.caveats)
     assert "Only one model" in text
     assert f"3 tasks with fewer than {SMALL_N} items (t0, t1 and t2)" in text
@@ -95,7 +95,7 @@ def test_weighted_score_and_weighting_winners() -> None:
         kind="counts", estimate=k / nn, n=nn, correct=k,
     )  # fmt: skip
     draws = bootstrap(bench, reps=300, seed=0)
-    f = findings(bench, draws, 0.834, group=np.array([1.0, 0.0, 0.0]))
+    f = findings(bench, draws, level=0.834, group=np.array([1.0, 0.0, 0.0]))
     assert f.leader == "m1" and f.headline[0].startswith("m1 leads")
     assert f.label.startswith("weighted x 1.00")
     assert set(f.weight_winners) == {"m0", "m1"}
@@ -121,10 +121,10 @@ def _prov() -> Provenance:
 def test_html_is_self_contained_and_escaped() -> None:
     """No script, no external reference; user strings escaped; every figure has the subtitle."""
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
-    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
     scale, axis, _ = display_unit(bench)
     draws = bootstrap(bench, reps=200, seed=0)
-    gaps = gaps_from_leader(draws, 0.834)
+    gaps = gaps_from_leader(draws, level=0.834)
     figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
     assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
@@ -178,7 +178,7 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
         kind="counts", estimate=np.where(np.isnan(est), np.nan, k / nn), n=nn, correct=k,
     )  # fmt: skip
     diag = pd.DataFrame({"model": ["c", "a"], "rhat": [1.2, 1.0]})
-    flags = model_flags(bench, diag)
+    flags = model_flags(bench, diagnostics=diag)
     assert flags == {
         "a": "1 task < 30 items",
         "b": "no result on 1 task",
@@ -187,7 +187,7 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
     notes = data_caveats(bench)
     assert notes[0].startswith("1 task with fewer than 30 items (t0)")
     assert "b (1)" in notes[1] and "partial or cancelled run" in notes[1]
-    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834, diagnostics=diag)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834, diagnostics=diag)
     frame = table_frame(f, 100.0, "score (%)").set_index("model")
     assert frame.loc["c", "note"] == "chains not converged" and frame.loc["a", "note"]
     assert sum(notes[0] in c for c in f.caveats) == 1
@@ -203,7 +203,7 @@ def test_power_sentence_agrees_with_core_power() -> None:
     """The report's power note quotes ``core.analyses.power``'s minimum detectable difference for
     the two best models (checked by simulation in tests/test_power.py)."""
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
-    f = findings(bench, bootstrap(bench, reps=200, seed=0), 0.834)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
     (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]
     design = pw.design_from_benchmark(bench, models=["m0", "m1"])
     mde = pw.plan(design, level=0.95, power=0.8).mde[0]

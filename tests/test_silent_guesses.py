@@ -92,14 +92,14 @@ def test_the_default_model_is_not_tied_with_a_leader_it_shares_no_task_with() ->
     lead = overall.estimate.idxmax()
     other = next(m for m in bench.models if m != lead)
     assert not overall.loc[other, "tied_with_leader"]
-    f = findings(bench, draws, 0.834)
+    f = findings(bench, draws, level=0.834)
     assert f.tied == ()
     said = (
         f"{other} shares no task with {lead}: their scores average different tasks, so they "
         "are not compared with it (issue 29)."
     )
     assert said in f.headline
-    gaps = gaps_from_leader(draws, 0.834).set_index("model")
+    gaps = gaps_from_leader(draws, level=0.834).set_index("model")
     assert not gaps.loc[other, "tied"]
 
 
@@ -109,10 +109,13 @@ def test_disjoint_models_with_equal_scores_were_tied_and_now_are_not() -> None:
     csv = pd.DataFrame(rows, columns=["model", "task", "item", "score"]).to_csv(index=False)
     bench = read_files([("items.csv", csv.encode())]).bench
     draws = bootstrap(bench, reps=400, seed=1)
-    sc = summaries.group_scores(draws, "overall")
-    assert tied_with_leader(sc.values, sc.observed, 0.834).all()  # the old rule: "≈ leader"
-    present = summaries.task_presence(draws, "overall")
-    assert list(tied_with_leader(sc.values, sc.observed, 0.834, present=present)) == [True, False]
+    sc = summaries.group_scores(draws, group="overall")
+    assert tied_with_leader(sc.values, sc.observed, level=0.834).all()  # the old rule: "≈ leader"
+    present = summaries.task_presence(draws, group="overall")
+    assert list(tied_with_leader(sc.values, sc.observed, level=0.834, present=present)) == [
+        True,
+        False,
+    ]
     assert notes_with(bench.notes, "2 sets of models share no task with each other: [a]; [b].")
 
 

@@ -40,7 +40,7 @@ def make_sets():
     rng = np.random.default_rng(0)
     obs = np.array([0.9, 0.7, 0.69, 0.3])
     vals = obs + 0.01 * rng.standard_normal((2000, 4))
-    return rank_sets(vals, obs, ("a", "b", "c", "d"), 0.95)
+    return rank_sets(vals, obs, ("a", "b", "c", "d"), level=0.95)
 
 
 def test_verdicts_follow_the_interval_sign_and_quote_the_matching_p() -> None:

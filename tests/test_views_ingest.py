@@ -43,7 +43,9 @@ def test_cells_are_summaries_of_the_draws(v04) -> None:
     loaded, draws = v04
     cols = views_table.table_columns(loaded.bench, loaded.meta.groups)
     table = views_table.wide_table(draws, 0.9, cols, loaded.bench)
-    overall = summaries.percentile_interval(summaries.group_scores(draws, "overall"), 0.9)
+    overall = summaries.percentile_interval(
+        summaries.group_scores(draws, group="overall"), level=0.9
+    )
     assert np.allclose(table.estimate[:, 0], overall.estimate)
     assert np.allclose(table.low[:, 0], overall.low) and np.allclose(table.high[:, 0], overall.high)
     reported = {}

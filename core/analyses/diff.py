@@ -531,7 +531,7 @@ def diff(
         idx = sorted(boot)
         est = np.array([float(np.mean(pairs[j].candidate - pairs[j].base)) for j in idx])
         with np.errstate(divide="ignore", invalid="ignore"):  # a task whose draws do not vary
-            mt = max_t(np.stack([boot[j] for j in idx], axis=1), est, level ** (len(idx) / K))
+            mt = max_t(np.stack([boot[j] for j in idx], axis=1), est, level=level ** (len(idx) / K))
         for col, j in enumerate(idx):
             too_few = not np.isfinite(mt.critical)
             label = "paired bootstrap (items as clusters" + (
@@ -652,7 +652,7 @@ def _overall(
     else:
         draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
         with np.errstate(divide="ignore", invalid="ignore"):
-            mt = max_t(np.asarray(draws)[:, None], np.array([est]), level)
+            mt = max_t(np.asarray(draws)[:, None], np.array([est]), level=level)
         t = PairedTest(
             est,
             float(mt.low[0]),

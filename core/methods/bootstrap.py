@@ -32,8 +32,10 @@ from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
+from benchuq.core.reading.answers import answer_counts
 from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import InvalidArgument
 
 __all__ = [
     "CHUNK_CELLS",
@@ -45,8 +47,10 @@ __all__ = [
     "SMALL_PRIOR",
     "binomial_bootstrap",
     "bootstrap",
+    "confidence_draws",
     "normal_draws",
     "paired_bootstrap",
+    "pattern_bootstrap",
 ]
 
 # Chunks of replicates are sized so one chunk's weight matrix has at most this many cells (rows x
@@ -86,7 +90,7 @@ NOTE_NORMAL = (
 )
 
 
-def bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Bootstrap draws for ``bench``, engine chosen by ``bench.kind`` (METHODS 2)."""
     if bench.kind == "counts":
         return confidence_draws(bench, reps=reps, seed=seed)
@@ -97,7 +101,7 @@ def bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
 
 def _check_reps(reps: int) -> int:
     if int(reps) != reps or reps < 1:
-        raise DataError(
+        raise InvalidArgument(
             f"the number of bootstrap replicates must be a whole number >= 1, got {reps!r}.",
             hint="use for example 2000 replicates (at least 1000 for 95% intervals).",
         )
@@ -130,10 +134,12 @@ def _draws(
         seed=seed,
         notes=tuple(notes),
         items=cell_items(bench),
+        data=bench.name,
+        counts=answer_counts(bench),
     )
 
 
-def binomial_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def binomial_bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level bootstrap ``k*_ij ~ Binomial(n_ij, k_ij / n_ij)``, independent (METHODS 2).
 
     For one model this equals resampling its items; models are treated as independent
@@ -182,7 +188,7 @@ def _beta_or_point(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np
     return np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, x))
 
 
-def confidence_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def confidence_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level draws from a mid-p Clopper–Pearson confidence distribution (METHODS 2).
 
     Per model i and task j with ``k`` of ``n`` correct (``p = k / n``): with probability 1/2 a
@@ -235,7 +241,7 @@ def confidence_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Dr
     return _draws(bench, values, method, False, seed, notes)
 
 
-def normal_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def normal_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Draws ``N(estimate_ij, se_ij^2)``, independent per model and task (METHODS 2)."""
     reps = _check_reps(reps)
     if bench.se is None:
@@ -457,7 +463,7 @@ def _task_draws(
 
 
 @blas_policy
-def paired_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def paired_bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Item-level paired draws (METHODS 2): one Dirichlet weighting of the items per task and
     replicate, shared by all models, plus a pseudo-item that keeps every interval open.
 
@@ -543,6 +549,7 @@ def _pooled_shares(tasks: Sequence[ItemTask]) -> tuple[np.ndarray, np.ndarray]:
 def pattern_bootstrap(
     bench: Benchmark,
     patterns: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
     reps: int = REPS,
     seed: int = SEED,
 ) -> Draws:

@@ -176,7 +176,7 @@ def is_battles(columns: set[str]) -> bool:
     return set(BATTLE_COLUMNS) <= columns
 
 
-def claims(src: Source, columns: dict[str, str] | None = None) -> bool:
+def claims(src: Source, *, columns: dict[str, str] | None = None) -> bool:
     """Whether ``src`` is a battles table, judged by its header (after ``columns`` mapping)."""
     head = header_table(src)
     try:

@@ -391,7 +391,7 @@ def is_parquet(src: Source) -> bool:
     return src.data[:4] == b"PAR1"
 
 
-def first_line(src: Source, limit: int = 2**20) -> bytes:
+def first_line(src: Source, *, limit: int = 2**20) -> bytes:
     """The first non-blank line's bytes (at most ``limit``), found without copying the file."""
     head = src.data[:4096]
     start = len(head) - len(head.lstrip(b"\xef\xbb\xbf \t\r\n"))

@@ -39,9 +39,9 @@ def overlap_test_level(level: float) -> float:
 def tied_with_leader(
     values: np.ndarray,
     observed: np.ndarray,
+    *,
     level: float,
     higher_is_better: bool = True,
-    *,
     present: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(M,)`` bool: the percentile interval of ``leader - model`` over the draws, at

@@ -163,7 +163,7 @@ def _back(r: np.ndarray, shape: tuple[int, ...], axis: int) -> np.ndarray:
     return np.moveaxis(r.reshape(shape), 0, axis)
 
 
-def tie_ranks(x: np.ndarray, axis: int = -1, ties: Ties = "average") -> np.ndarray:
+def tie_ranks(x: np.ndarray, *, axis: int = -1, ties: Ties = "average") -> np.ndarray:
     """Ranks of ``x`` along ``axis`` (1 = largest) with the given tie rule; ``nan`` -> ``nan``."""
     cols, shape = _columns(x, axis)
     if cols.shape[0] <= COMPARE_MAX_MODELS:
@@ -315,7 +315,7 @@ def _summary(r: np.ndarray, qs: tuple[float, float]) -> tuple[np.ndarray, ...]:
 
 
 def rank_aggregations(
-    draws: Draws, level: float = COMPARISON_LEVEL, seed: int | None = None
+    draws: Draws, *, level: float = COMPARISON_LEVEL, seed: int | None = None
 ) -> pd.DataFrame:
     """The five rank aggregations of METHODS 4, computed inside every replicate.
 

@@ -48,7 +48,7 @@ from benchuq.core.summaries.ranks import (
     rank_aggregations,
     tie_ranks,
 )
-from benchuq.core.validation import check_choice, check_known
+from benchuq.core.validation import InvalidArgument, check_choice, check_known
 
 __all__ = [
     "CORRECTIONS",
@@ -137,7 +137,7 @@ def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.nda
     return obs, vals
 
 
-def task_presence(draws: Draws, group: Group = "overall") -> np.ndarray:
+def task_presence(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, T)`` bool: which model has a score on which task of ``group`` (all tasks for
     ``"overall"``; the tasks of a category, or of the categories a weight vector uses)."""
     have = ~np.isnan(draws.observed)
@@ -153,21 +153,19 @@ def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
     w = np.asarray(group, dtype=float)
     names = draws.category_names
     if w.shape != (len(names),) or np.any(~np.isfinite(w)) or np.any(w < 0):
-        raise DataError(
+        raise InvalidArgument(
             f"weights must be {len(names)} numbers >= 0, one per category {list(names)}; "
-            f"got {list(np.ravel(w))}.",
-            column="weights",
+            f"got {list(np.ravel(w))}."
         )
     if abs(w.sum() - 1.0) > 1e-6:
-        raise DataError(
+        raise InvalidArgument(
             f"weights must sum to 1, they sum to {w.sum():.6g}.",
-            column="weights",
             hint="divide each weight by their sum.",
         )
     return w
 
 
-def group_scores(draws: Draws, group: Group = "overall") -> Scores:
+def group_scores(draws: Draws, *, group: Group = "overall") -> Scores:
     """Per-model aggregate of a group of tasks (METHODS 0, 2).
 
     ``group``: ``"overall"`` (the draws' :attr:`~core.draws.Draws.headline`, else the mean over
@@ -182,9 +180,8 @@ def group_scores(draws: Draws, group: Group = "overall") -> Scores:
         elif group in draws.category_names:
             tasks = np.flatnonzero(np.array(draws.categories) == group)
         else:
-            raise DataError(
+            raise InvalidArgument(
                 f"unknown group {group!r}.",
-                column="category",
                 hint=f"use 'overall' or one of the categories {list(draws.category_names)}.",
             )
         mult, hib, suffix = _oriented(draws, tasks)
@@ -278,7 +275,7 @@ def _interval_columns(
     return est[0], est[1], mc[0], mc[1]
 
 
-def percentile_interval(scores: Scores, level: float = LEVEL) -> Interval:
+def percentile_interval(scores: Scores, *, level: float = LEVEL) -> Interval:
     """Percentile interval at ``level`` (METHODS 2): the ``(1-L)/2`` and ``(1+L)/2`` quantiles.
 
     Quantiles use numpy's default linear interpolation. The Monte Carlo error of each end is the
@@ -317,7 +314,7 @@ WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:
 
 
 def leaderboard(
-    draws: Draws, level: float = LEVEL, *, weights: Sequence[float] | np.ndarray | None = None
+    draws: Draws, *, level: float = LEVEL, weights: Sequence[float] | np.ndarray | None = None
 ) -> pd.DataFrame:
     """Per model and group (``"overall"``, ``"weighted"`` when ``weights`` are given and there
     are two or more categories, then each category): estimate and interval, best first.
@@ -341,15 +338,15 @@ def leaderboard(
     groups += [(c, c) for c in draws.category_names]
     rows = []
     for name, group in groups:
-        sc = group_scores(draws, group)
-        iv = percentile_interval(sc, level)
+        sc = group_scores(draws, group=group)
+        iv = percentile_interval(sc, level=level)
         items = group_items(draws, group_tasks(draws, group))
         tied = tied_with_leader(
             sc.values,
             sc.observed,
-            level,
-            sc.higher_is_better,
-            present=task_presence(draws, group),
+            level=level,
+            higher_is_better=sc.higher_is_better,
+            present=task_presence(draws, group=group),
         )
         tied = tied | too_few_with_leader(
             items, sc.observed, overlap_test_level(level), sc.higher_is_better
@@ -407,7 +404,7 @@ def _holm(p: np.ndarray) -> np.ndarray:
 
 def _per_pair(d: np.ndarray, est: np.ndarray, level: float) -> MaxT:
     """Unadjusted studentized bootstrap intervals and p-values, one max-T family per pair."""
-    fams = [max_t(d[:, [k]], est[[k]], level) for k in range(d.shape[1])]
+    fams = [max_t(d[:, [k]], est[[k]], level=level) for k in range(d.shape[1])]
 
     def joined(field: str) -> np.ndarray:
         return np.concatenate([getattr(x, field) for x in fams])
@@ -450,11 +447,13 @@ def _normal_reference(d: np.ndarray, est: np.ndarray, level: float, holm: bool) 
     )
 
 
-def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: Correction) -> MaxT:
+def family_inference(
+    d: np.ndarray, est: np.ndarray, *, level: float, correction: Correction
+) -> MaxT:
     """Intervals and p-values for the K columns of ``d`` ``(R, K)`` under ``correction``
     (METHODS 4b); see :func:`pairwise_differences`."""
     if correction == "maxt":
-        return max_t(d, est, level)
+        return max_t(d, est, level=level)
     if correction == "none":
         return _per_pair(d, est, level)
     return _normal_reference(d, est, level, holm=correction == "holm")
@@ -463,6 +462,7 @@ def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: C
 def pairwise_differences(
     draws: Draws,
     models: Sequence[str],
+    *,
     level: float = COMPARISON_LEVEL,
     correction: Correction = "maxt",
     group: Group = "overall",
@@ -518,14 +518,14 @@ def pairwise_differences(
     ]
     if not pairs:
         return pd.DataFrame(columns=cols)
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     ia = np.array([idx[a] for a, _ in pairs])
     ib = np.array([idx[b] for _, b in pairs])
     d = sc.values[:, ia] - sc.values[:, ib]
     est = sc.observed[ia] - sc.observed[ib]
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
-    fam = family_inference(d, est, level, correction)
+    fam = family_inference(d, est, level=level, correction=correction)
     items = group_items(draws, group_tasks(draws, group))
     n_a, n_b = items[ia], items[ib]
     floor = p_floor(np.fmin(n_a, n_b))
@@ -563,10 +563,10 @@ def pairwise_differences(
     )
 
 
-def win_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
+def win_probabilities(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, M)``: P(row model beats column model) over replicates (ties count half; diagonal
     nan)."""
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     v = sc.values if sc.higher_is_better else -sc.values
     M = v.shape[1]
     out = np.empty((M, M))
@@ -576,14 +576,14 @@ def win_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
     return out
 
 
-def rank_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
+def rank_probabilities(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, M)``: ``P(rank_i = r)``, r = 1..M (column r-1), over replicates (METHODS 4).
 
     **Choice** for ties: models tied in a replicate share the places of the tie equally (two
     models tied for first each get 1/2 at rank 1 and 1/2 at rank 2), so rows and columns sum to 1.
     A model without a result in the group gets a row of ``nan``.
     """
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     v = sc.values if sc.higher_is_better else -sc.values
     best = tie_ranks(v, axis=1, ties="min")
     worst = tie_ranks(v, axis=1, ties="max")

@@ -21,6 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from benchuq.core.summaries import WEIGHTED
 from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
 
@@ -524,3 +525,13 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         ),
     )
     return _figure(data, layout)
+
+
+def group_label(group: str, overall: str = "mean over all tasks") -> str:
+    """Return the display name of a score group (overall, weighted or a category); ``overall``
+    names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
+    if group == WEIGHTED:
+        return "Weighted score S(w)"
+    if group == "overall":
+        return f"Overall ({overall})"
+    return group

@@ -423,7 +423,7 @@ def _cvb(b: float, alpha: float) -> float:
     return optimize.brentq(lambda c: _r(t, c) - alpha, z, b + z + 1.0, xtol=_XTOL)
 
 
-def cva(m2: float, kappa: float = math.inf, alpha: float = 0.05, *, check: bool = False) -> float:
+def cva(m2: float, *, kappa: float = math.inf, alpha: float = 0.05, check: bool = False) -> float:
     """Exact robust critical value ``cva_alpha(m2, kappa)``: root of ``rho(m2, kappa, .) = alpha``.
 
     ``m2 = inf`` gives ``nan`` (no information about the unit beyond the regression).
@@ -936,7 +936,7 @@ def _cva_parts(
     return cv_inf, gap, root
 
 
-def cva_v(m2: np.ndarray, kappa: float = math.inf, alpha: float = 0.05) -> np.ndarray:
+def cva_v(m2: np.ndarray, *, kappa: float = math.inf, alpha: float = 0.05) -> np.ndarray:
     """:func:`cva` elementwise: the same steps and shortcuts, solved for all ``m2`` at once.
 
     Root finding is vectorised safeguarded Newton (:func:`_newton_v`, :func:`_cv_root_v`); the
@@ -1051,7 +1051,7 @@ class CvaTable:
         slow = ~np.isnan(flat) & (flat >= 0)
         slow[inside[~bad]] = False
         if slow.any():
-            out[slow] = cva_v(flat[slow], self.kappa, self.alpha)
+            out[slow] = cva_v(flat[slow], kappa=self.kappa, alpha=self.alpha)
         return out.reshape(m2.shape)
 
 
@@ -1261,14 +1261,14 @@ def ebci(
     m2 = s2 / mom.mu2
     est = f + w * (z - f)
     if method == "exact":
-        cv = np.array([cva(float(m), kap, alpha) for m in m2])
+        cv = np.array([cva(float(m), kappa=kap, alpha=alpha) for m in m2])
     else:
         pos = m2[m2 > 0]
         cv = np.full(m2.shape, np.nan)
         cv[m2 == 0] = _cvb(0.0, alpha)
         uniq, inverse = np.unique(pos, return_inverse=True)
         if 0 < len(uniq) <= 64:  # few distinct m2 (e.g. equal n): solve them directly
-            cv[m2 > 0] = cva_v(uniq, kap, alpha)[inverse]
+            cv[m2 > 0] = cva_v(uniq, kappa=kap, alpha=alpha)[inverse]
         elif len(uniq):
             cv[m2 > 0] = cva_table(float(uniq[0]), float(uniq[-1]), kap, alpha)(pos)
     half = cv * w * se
