@@ -11,9 +11,10 @@
 - data: :func:`load`, :func:`from_frame`, :func:`samples`;
 - draws: :func:`bootstrap`, :func:`bayes`, :func:`normalize`;
 - results: :func:`leaderboard`, :func:`compare`, :func:`ranks`, :func:`rank_sets`,
-  :func:`weights`, :func:`epp`, :func:`subgroups`, :func:`power`, :func:`statistic` (any
-  statistic of the draws); :func:`report` writes the HTML/PDF report, :func:`export` Every Eval
-  Ever files with benchuq's uncertainty;
+  :func:`weights`, :func:`epp`, :func:`arena`, :func:`subgroups`, :func:`power`, :func:`diff`
+  (two runs compared item by item), :func:`statistic` (any statistic of the draws);
+  :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
+  benchuq's uncertainty;
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from benchuq.api import bayes as bayes
     from benchuq.api import bootstrap as bootstrap
     from benchuq.api import compare as compare
+    from benchuq.api import diff as diff
     from benchuq.api import epp as epp
     from benchuq.api import export as export
     from benchuq.api import from_frame as from_frame
@@ -69,6 +71,7 @@ _LAZY: dict[str, str] = {
             "bayes",
             "bootstrap",
             "compare",
+            "diff",
             "epp",
             "export",
             "from_frame",

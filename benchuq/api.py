@@ -41,6 +41,7 @@ from benchuq.results import (
     RankSetsResult,
     Statistic,
     Subgroups,
+    TwoRuns,
     WeightMap,
 )
 
@@ -59,6 +60,7 @@ __all__ = [
     "bayes",
     "bootstrap",
     "compare",
+    "diff",
     "epp",
     "export",
     "from_frame",
@@ -723,6 +725,69 @@ def arena(
         seed=seed,
     )
     return Arena(res)
+
+
+def diff(
+    base: Benchmark | str | Path | Sequence[str | Path],
+    candidate: Benchmark | str | Path | Sequence[str | Path] | None = None,
+    *,
+    base_model: str | None = None,
+    candidate_model: str | None = None,
+    level: float = 0.95,
+    margin: float = 0.0,
+    weights: Mapping[str, float] | None = None,
+    sequential: bool = False,
+    fail_on: Literal["worse", "inferior", "difference", "never"] = "never",
+    per_task: bool = False,
+    reps: int = 2000,
+    seed: int = 0,
+) -> TwoRuns:
+    """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
+
+    Parameters
+    ----------
+    base, candidate
+        Two runs (a :class:`Benchmark` or anything :func:`load` takes); or one data set as
+        ``base`` with ``base_model`` and ``candidate_model`` naming the two models in it.
+    level
+        Interval level; per-task intervals are simultaneous over the tasks.
+    margin
+        In score units (``0.01`` = 1 point on a 0-1 score): ``equivalent`` and
+        ``non-inferior`` verdicts test against it.
+    weights
+        ``{task: weight}`` of the overall difference (default: the mean over tasks).
+    sequential
+        Anytime-valid confidence sequences (valid however often the comparison is re-run).
+    fail_on, per_task
+        The CI gate of :meth:`TwoRuns.exit_code`.
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> alpaca = bq.load("sample:alpaca_eval")
+    >>> d = bq.diff(alpaca, base_model="claude-2", candidate_model="claude-2.1")
+    >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
+    ['overall', 'inconclusive']
+    """
+    from benchuq.core.analyses.diff import diff as _diff
+    from benchuq.core.data import Benchmark as Data
+
+    level = check_level(level)
+    first = base if isinstance(base, Data) else load(base)
+    second = candidate if candidate is None or isinstance(candidate, Data) else load(candidate)
+    result = _diff(
+        first,
+        second,
+        base_model=base_model,
+        candidate_model=candidate_model,
+        level=level,
+        margin=margin,
+        weights=weights,
+        sequential=sequential,
+        reps=reps,
+        seed=seed,
+    )
+    return TwoRuns(result, fail_on, per_task)
 
 
 def subgroups(

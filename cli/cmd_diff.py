@@ -102,7 +102,8 @@ def _weights(items: list[str] | None) -> dict[str, float] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two runs; print text, JSON or markdown; returns the exit code."""
-    from benchuq.core.analyses.diff import diff, exit_code
+    from benchuq.core.analyses.diff import diff
+    from benchuq.results import TwoRuns
 
     level = check_level(args.level)
     one_set = args.base is not None and args.candidate is not None
@@ -134,40 +135,16 @@ def run(args: argparse.Namespace) -> int:
             candidate_model=args.candidate,
             **options,
         )
-    code = exit_code(result, args.fail_on, per_task=args.per_task)
+    runs = TwoRuns(result, args.fail_on, args.per_task)  # bq.diff's result: one JSON contract
+    code = runs.exit_code()
     output = "json" if args.json else args.output
     if output == "json":
-        print_json(to_json(result, code))
+        print_json(runs.payload())
     elif output == "markdown":
         sys.stdout.write(markdown(result))
     else:
         sys.stdout.write(text(result))
     return code
-
-
-def to_json(result: DiffResult, code: int) -> dict[str, object]:
-    """The JSON contract: ``base``, ``candidate``, ``level``, ``margin``, ``overall``, ``tasks``,
-    ``exit_code`` (plus what the comparison used)."""
-    overall = result.overall.to_dict()
-    overall.pop("task")
-    return {
-        "base": result.base,
-        "candidate": result.candidate,
-        "level": result.level,
-        "margin": result.margin,
-        "overall": overall,
-        "tasks": [r.to_dict() for r in result.tasks],
-        "exit_code": code,
-        "data": result.data,
-        "sequential": result.sequential,
-        "weights": dict(zip([r.task for r in result.tasks], result.weights, strict=True)),
-        "tasks_base_only": list(result.tasks_base_only),
-        "tasks_candidate_only": list(result.tasks_candidate_only),
-        "tasks_unpaired": list(result.tasks_unpaired),
-        "reps": result.reps,
-        "seed": result.seed,
-        "note": result.note(),
-    }
 
 
 def _num(x: float, points: bool) -> str:

@@ -376,7 +376,7 @@ def findings(
     """
     sc = summaries.group_scores(draws, group=group)
     iv = summaries.percentile_interval(sc, level=level)
-    items = group_items(draws, summaries.group_tasks(draws, group))
+    items = group_items(draws, tasks=summaries.group_tasks(draws, group))
     tied_mask = tied_with_leader(
         sc.values,
         sc.observed,
@@ -385,7 +385,7 @@ def findings(
         present=summaries.task_presence(draws, group=group),
     )
     tied_mask |= too_few_with_leader(
-        items, sc.observed, overlap_test_level(level), sc.higher_is_better
+        items, sc.observed, overlap_test_level(level), higher_is_better=sc.higher_is_better
     )
     table = pd.DataFrame(
         {

@@ -42,7 +42,7 @@ def cell_items(bench: Benchmark) -> np.ndarray | None:
     return None
 
 
-def group_items(draws: Draws, tasks: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+def group_items(draws: Draws, *, tasks: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
     """``(M,)`` items behind each model's score over ``tasks`` (all by default); ``nan`` when the
     draws carry no item counts."""
     if draws.items is None:
@@ -77,7 +77,7 @@ def few_items_note(models: Sequence[str], items: np.ndarray) -> str | None:
 
 
 def too_few_with_leader(
-    items: np.ndarray, observed: np.ndarray, test_level: float, higher_is_better: bool = True
+    items: np.ndarray, observed: np.ndarray, test_level: float, *, higher_is_better: bool = True
 ) -> np.ndarray:
     """``(M,)`` bool: too few items to tell each model from the leader (best ``observed``) at
     ``test_level``: it or the leader has fewer than :func:`min_items_to_tell` items."""

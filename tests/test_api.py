@@ -88,6 +88,23 @@ def test_compare_ranks_epp_weights_power_equal_the_cli() -> None:
     assert_rows_equal(bq.power(bench, delta=0.01).to_frame(), doc["rows"])
 
 
+def test_diff_equals_the_cli_json_and_exit_code(tmp_path: Path) -> None:
+    pair = {"base_model": "claude-2", "candidate_model": "claude-2.1"}
+    runs = bq.diff(bq.load("sample:alpaca_eval"), margin=0.01, fail_on="inferior", **pair)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(
+            ["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate", "claude-2.1",
+             "--margin", "0.01", "--fail-on", "inferior", "--json"]
+        )  # fmt: skip
+    doc = json.loads(out.getvalue())
+    assert runs.payload() == doc and runs.exit_code() == code == doc["exit_code"]
+    assert runs.to_frame()["task"].tolist() == ["overall", *(t["task"] for t in doc["tasks"])]
+    assert isinstance(runs.figure(), go.Figure) and "TwoRuns(" in repr(runs)
+    with pytest.raises(InvalidArgument):
+        bq.diff(bq.load("sample:alpaca_eval"), level=95, **pair)
+
+
 def long_items(rng: np.random.Generator) -> pd.DataFrame:
     rows = []
     for m, p in (("alpha", 0.7), ("beta", 0.6), ("gamma", 0.5)):

@@ -151,20 +151,20 @@ def test_exit_codes_follow_the_gate() -> None:
     worse = diff(bench_of([binary_pair(2000, rng, drop=0.06)]), **PAIR)
     same = diff(bench_of([binary_pair(2000, rng, agree=0.99)]), **PAIR, margin=0.02)
     assert worse.overall.verdict == "worse" and same.overall.verdict == "equivalent"
-    assert [exit_code(worse, f) for f in ("worse", "inferior", "difference", "never")] == [
+    assert [exit_code(worse, fail_on=f) for f in ("worse", "inferior", "difference", "never")] == [
         1,
         1,
         1,
         0,
     ]
-    assert [exit_code(same, f) for f in ("worse", "inferior", "difference", "never")] == [
+    assert [exit_code(same, fail_on=f) for f in ("worse", "inferior", "difference", "never")] == [
         0,
         0,
         0,
         0,
     ]
     with pytest.raises(InvalidArgument):
-        exit_code(same, "sometimes")  # type: ignore[arg-type]
+        exit_code(same, fail_on="sometimes")  # type: ignore[arg-type]
 
 
 def test_per_task_gate_sees_a_task_that_regressed() -> None:
@@ -173,7 +173,7 @@ def test_per_task_gate_sees_a_task_that_regressed() -> None:
     bad = binary_pair(3000, rng, drop=0.06)
     r = diff(bench_of([good, good, bad]), **PAIR, weights={"t0": 1, "t1": 1, "t2": 0.1})
     assert r.tasks[2].verdict == "worse" and r.overall.verdict != "worse"
-    assert exit_code(r, "worse") == 0 and exit_code(r, "worse", per_task=True) == 1
+    assert exit_code(r, fail_on="worse") == 0 and exit_code(r, fail_on="worse", per_task=True) == 1
 
 
 # ---- alignment and errors ----------------------------------------------------------------------

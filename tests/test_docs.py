@@ -18,9 +18,9 @@ ROOT = Path(__file__).parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.py"))
 
 
-def test_there_are_the_four_examples() -> None:
+def test_there_are_the_five_examples() -> None:
     names = {p.stem for p in EXAMPLES}
-    assert {"vtab1k", "lm_eval_folder", "lm_eval_compare", "pandas_frame"} <= names
+    assert {"vtab1k", "lm_eval_folder", "lm_eval_compare", "pandas_frame", "two_runs"} <= names
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.stem)

@@ -20,6 +20,10 @@ import benchuq as bq
 import benchuq.core
 import benchuq.results
 
+#: Data (not options) whose absence means something: ``diff(base, candidate=None)`` compares two
+#: models inside ``base`` when no second run is given.
+OPTIONAL_DATA = frozenset({"candidate"})
+
 
 def positional_options(fn: Callable) -> list[str]:
     """Parameters that should be keyword-only but are not."""
@@ -31,7 +35,11 @@ def positional_options(fn: Callable) -> list[str]:
     return [
         p.name
         for k, p in enumerate(params)
-        if (p.default is not p.empty and not (k == 0 and p.default is None))
+        if (
+            p.default is not p.empty
+            and not (k == 0 and p.default is None)
+            and p.name not in OPTIONAL_DATA
+        )
         or (p.name == "level" and k > 0)
     ]
 

@@ -207,7 +207,7 @@ def verdict_of(low: float, high: float, margin: float) -> Verdict:
     return "inconclusive"
 
 
-def exit_code(result: DiffResult, fail_on: FailOn = "never", *, per_task: bool = False) -> int:
+def exit_code(result: DiffResult, *, fail_on: FailOn = "never", per_task: bool = False) -> int:
     """The CI exit status: 1 when the overall (``per_task``: or any task's) verdict fails the
     gate ``fail_on``, else 0.
 

@@ -340,7 +340,7 @@ def leaderboard(
     for name, group in groups:
         sc = group_scores(draws, group=group)
         iv = percentile_interval(sc, level=level)
-        items = group_items(draws, group_tasks(draws, group))
+        items = group_items(draws, tasks=group_tasks(draws, group))
         tied = tied_with_leader(
             sc.values,
             sc.observed,
@@ -349,7 +349,7 @@ def leaderboard(
             present=task_presence(draws, group=group),
         )
         tied = tied | too_few_with_leader(
-            items, sc.observed, overlap_test_level(level), sc.higher_is_better
+            items, sc.observed, overlap_test_level(level), higher_is_better=sc.higher_is_better
         )
         part = pd.DataFrame(
             {
@@ -526,7 +526,7 @@ def pairwise_differences(
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
     fam = family_inference(d, est, level=level, correction=correction)
-    items = group_items(draws, group_tasks(draws, group))
+    items = group_items(draws, tasks=group_tasks(draws, group))
     n_a, n_b = items[ia], items[ib]
     floor = p_floor(np.fmin(n_a, n_b))
     too_few = floor > 1.0 - level
