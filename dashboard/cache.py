@@ -75,16 +75,13 @@ from benchuq.core.summaries.dominance import (
 )
 from benchuq.core.summaries.rank_sets import RankSets
 from benchuq.core.summaries.rank_sets import rank_sets as core_rank_sets
-from benchuq.dashboard import (
-    ledger,
-    session,
-    views,
-    views_embeddings,
-    views_subgroups,
-    views_table,
-)
+from benchuq.dashboard import ledger, session
+from benchuq.dashboard.bayes.view import BayesSettings
+from benchuq.dashboard.embeddings import view as views_embeddings
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.dashboard.ledger import ByteLedger
-from benchuq.dashboard.views_bayes import BayesSettings
+from benchuq.dashboard.subgroups import view as views_subgroups
+from benchuq.dashboard.table import view as views_table
 
 LEDGER = ByteLedger()
 budgeted = ledger.budgeted(lambda: LEDGER)

@@ -26,8 +26,8 @@ from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_sp
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session
+from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.views_bayes import BayesSettings
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape

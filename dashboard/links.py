@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from benchuq.dashboard.views import LeaderboardView
-from benchuq.dashboard.views_bayes import BayesSettings, BayesView
-from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
-from benchuq.dashboard.views_embeddings import (
+from benchuq.dashboard.bayes.view import BayesSettings, BayesView
+from benchuq.dashboard.compare.settings import CompareSettings, RanksSettings
+from benchuq.dashboard.embeddings.view import (
     EmbeddingsInputs,
     EmbeddingsSettings,
     EmbeddingsView,
 )
-from benchuq.dashboard.views_epp import EppPair, EppSettings
-from benchuq.dashboard.views_power import PlanSettings
-from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
-from benchuq.dashboard.views_table import TableSettings
-from benchuq.dashboard.views_weights import WeightsSettings
+from benchuq.dashboard.epp.view import EppPair, EppSettings
+from benchuq.dashboard.leaderboard.view import LeaderboardView
+from benchuq.dashboard.plan.view import PlanSettings
+from benchuq.dashboard.subgroups.view import SubgroupsSettings, SubgroupsUnits, SubgroupsView
+from benchuq.dashboard.table.view import TableSettings
+from benchuq.dashboard.weights.view import WeightsSettings
 from benchuq.presentation.state import LinkSpec, Settings, format_value, link_fields
 
 if TYPE_CHECKING:

@@ -6,10 +6,10 @@ import streamlit as st
 from benchuq.core import summaries
 from benchuq.core.methods.bayes.model import counts_of
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_bayes as vb
-from benchuq.dashboard import widgets_bayes as widgets
+from benchuq.dashboard.bayes import view as vb
+from benchuq.dashboard.bayes import widgets
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.bayes import (
     best_probability_figure,
     interval_comparison_figure,

@@ -3,10 +3,12 @@
 import streamlit as st
 
 from benchuq.core import summaries
-from benchuq.dashboard import controls, plain, views, views_inference
+from benchuq.dashboard import controls, plain
+from benchuq.dashboard.compare import view as views_inference
+from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.views_compare import CORRECTIONS, CompareSettings, differences_table
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation.figures.common import win_heatmap
 from benchuq.presentation.figures.ranks import simultaneous_difference_figure
 from benchuq.presentation.text import md_escape

@@ -6,9 +6,9 @@ import streamlit as st
 from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
 from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_embeddings as ve
-from benchuq.dashboard import widgets_embeddings as widgets
 from benchuq.dashboard.context import guard
+from benchuq.dashboard.embeddings import view as ve
+from benchuq.dashboard.embeddings import widgets
 from benchuq.presentation.colors import PALETTE
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure

@@ -6,8 +6,8 @@ import streamlit as st
 
 from benchuq.core.analyses.epp import pair_test
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_epp as ve
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.epp import view as ve
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.presentation.figures.epp import (
     epp_forest_figure,

@@ -3,9 +3,11 @@
 import streamlit as st
 
 from benchuq.core.findings import model_flags
-from benchuq.dashboard import cache, controls, views, views_inference
+from benchuq.dashboard import cache, controls
+from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, download_eee
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation.figures.common import forest_figure
 from benchuq.presentation.text import md_escape
 

@@ -4,10 +4,11 @@ import streamlit as st
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
-from benchuq.dashboard import cache, controls, plain, views
-from benchuq.dashboard import views_power as vp
+from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.leaderboard import view as views
+from benchuq.dashboard.plan import view as vp
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
 from benchuq.presentation.text import md_escape

@@ -3,11 +3,12 @@
 import streamlit as st
 
 from benchuq.core.defaults import LEVEL_BOUNDS
-from benchuq.dashboard import cache, controls, plain, views_inference
+from benchuq.dashboard import cache, controls, plain
+from benchuq.dashboard.compare import view as views_inference
+from benchuq.dashboard.compare.settings import RanksSettings
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.views_compare import RanksSettings
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.common import (
     RANK_METHOD_LABELS,
     rank_aggregation_figure,

@@ -3,10 +3,10 @@
 import streamlit as st
 
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_subgroups as vs
-from benchuq.dashboard import widgets_subgroups as widgets
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.subgroups import view as vs
+from benchuq.dashboard.subgroups import widgets
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,

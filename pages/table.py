@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, plain, upload, views_table
+from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.table import view as views_table
 from benchuq.presentation.text import md_escape
 
 ctx = current()

@@ -10,9 +10,9 @@ from benchuq.core.summaries.dominance import (
     weighted_scores,
 )
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_weights as vw
-from benchuq.dashboard import widgets_weights as widgets
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.weights import view as vw
+from benchuq.dashboard.weights import widgets
 from benchuq.presentation.figures.weights import dominance_figure, probability_figure
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}

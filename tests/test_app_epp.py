@@ -9,7 +9,7 @@ import pytest
 from conftest import page_path
 
 from benchuq.core.analyses.epp import epp_from_scores
-from benchuq.dashboard.views_epp import deviance_table, leaderboard_table
+from benchuq.dashboard.epp.view import deviance_table, leaderboard_table
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.epp import (
     epp_forest_figure,

@@ -15,7 +15,7 @@ from benchuq.core.analyses.subgroups.estimates import (
     units_from_benchmark,
     units_from_table,
 )
-from benchuq.dashboard.views_subgroups import lab_table, result_table
+from benchuq.dashboard.subgroups.view import lab_table, result_table
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,

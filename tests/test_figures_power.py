@@ -7,7 +7,7 @@ import pytest
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import DataError
-from benchuq.dashboard import views_power as vp
+from benchuq.dashboard.plan import view as vp
 from benchuq.presentation import state
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure

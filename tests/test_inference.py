@@ -157,7 +157,7 @@ def test_no_zero_width_interval_at_k_0_or_n_and_few_items_note() -> None:
 
 
 def test_vtab1k_all_pairs_resolve_and_verdicts_agree_with_intervals() -> None:
-    from benchuq.dashboard.views_inference import verdicts
+    from benchuq.dashboard.compare.view import verdicts
 
     bench = resolve("sample:vtab1k")
     draws = confidence_draws(bench, reps=2000, seed=0)

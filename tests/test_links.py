@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from benchuq.dashboard import links
-from benchuq.dashboard.views_bayes import BayesSettings
-from benchuq.dashboard.views_compare import CompareSettings
-from benchuq.dashboard.views_weights import WeightsSettings
+from benchuq.dashboard.bayes.view import BayesSettings
+from benchuq.dashboard.compare.settings import CompareSettings
+from benchuq.dashboard.weights.view import WeightsSettings
 from benchuq.presentation import state
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -110,7 +110,7 @@ def test_settings_views_and_figures_do_not_need_streamlit() -> None:
     """The pure half of the dashboard imports without streamlit (tested without it)."""
     code = (
         "import sys; sys.modules['streamlit'] = None\n"
-        "import benchuq.dashboard.links, benchuq.dashboard.views\n"
+        "import benchuq.dashboard.links, benchuq.dashboard.leaderboard.view\n"
         "import benchuq.presentation.figures.bayes, benchuq.presentation.figures.subgroups\n"
         "import benchuq.presentation.figures.embeddings\n"
         "import benchuq.presentation.figures.ternary_static\n"

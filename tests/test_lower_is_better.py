@@ -19,7 +19,7 @@ from benchuq.core.findings import findings
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.reading import load_path
 from benchuq.core.summaries import leaderboard
-from benchuq.dashboard import views
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation import report
 from benchuq.presentation.text import csv_bytes
 

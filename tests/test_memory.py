@@ -21,8 +21,8 @@ from benchuq.cli.cmd_app import server_environment
 from benchuq.core.data import DataError
 from benchuq.core.reading.loaders import load_sample
 from benchuq.dashboard import cache
+from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.ledger import ByteLedger, sizeof, trim
-from benchuq.dashboard.views_bayes import BayesSettings
 
 
 @pytest.fixture

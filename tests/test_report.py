@@ -167,7 +167,7 @@ def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
     import pandas as pd
 
     from benchuq.core.findings import data_caveats, model_flags
-    from benchuq.dashboard.views import display_table
+    from benchuq.dashboard.leaderboard.view import display_table
     from benchuq.presentation.report import table_frame
 
     nn = np.array([[20, 500, 500], [500, 500, 500], [500, 500, 500]])

@@ -1,4 +1,4 @@
-"""View models and figures of simultaneous inference (dashboard.views_inference,
+"""View models and figures of simultaneous inference (dashboard.compare.view,
 presentation.figures.ranks), without streamlit."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import rank_sets
-from benchuq.dashboard.views_inference import (
+from benchuq.dashboard.compare.view import (
     comparison_caption,
     leader_caption,
     rank_set_sentences,

@@ -13,7 +13,8 @@ import pytest
 from benchuq.core import summaries
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.reading.loaders import read_paths, read_sample
-from benchuq.dashboard import views_data, views_table
+from benchuq.dashboard.data import view as views_data
+from benchuq.dashboard.table import view as views_table
 
 V04 = Path(__file__).parent / "fixtures" / "real" / "lm_eval" / "results_v04"
 

@@ -1,6 +1,6 @@
 """Bayesian model page: widget groups (prior editor, run settings, diagnostics).
 
-Widget keys are the page's link names (``views_bayes.BayesSettings``).
+Widget keys are the page's link names (``view.BayesSettings``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from benchuq.core.methods.bayes.priors import (
     format_prior_specs,
     parse_prior_specs,
 )
-from benchuq.dashboard import views_bayes as vb
+from benchuq.dashboard.bayes import view as vb
 from benchuq.presentation.text import md_escape
 
 

@@ -1,6 +1,6 @@
 """Embeddings page: widget groups (upload, settings).
 
-Widget keys are the page's link names (``views_embeddings.EmbeddingsSettings``).
+Widget keys are the page's link names (``view.EmbeddingsSettings``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import streamlit as st
 
 from benchuq.core.analyses.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
 from benchuq.dashboard import cache
-from benchuq.dashboard import views_embeddings as ve
+from benchuq.dashboard.embeddings import view as ve
 
 
 def embedding_upload() -> tuple[str, ve.Inputs] | None:

@@ -1,6 +1,6 @@
 """Small subgroups page: widget groups (EB options, metrics).
 
-Widget keys are the page's link names (``views_subgroups.SubgroupsSettings``).
+Widget keys are the page's link names (``view.SubgroupsSettings``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import streamlit as st
 
 from benchuq.core.analyses.subgroups.estimates import SubgroupResult, Units
 from benchuq.dashboard import cache
-from benchuq.dashboard import views_subgroups as vs
+from benchuq.dashboard.subgroups import view as vs
 
 
 def subgroup_options() -> None:

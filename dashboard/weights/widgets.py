@@ -1,6 +1,6 @@
 """Task weights page: widget groups (category picker, chart clicks, table, slide exports).
 
-Widget keys are the page's link names (``views_weights.WeightsSettings``).
+Widget keys are the page's link names (``view.WeightsSettings``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, from_map_weights
 from benchuq.dashboard import controls
-from benchuq.dashboard import views_weights as vw
 from benchuq.dashboard.export import download_menu
+from benchuq.dashboard.weights import view as vw
 from benchuq.presentation.figures.ternary_static import FORMATS, dominance_image, probability_image
 from benchuq.presentation.figures.weights import clicked_point
 from benchuq.presentation.text import md_escape
