@@ -7,6 +7,7 @@ from benchuq.dashboard import cache, controls
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, download_eee
+from benchuq.dashboard.leaderboard import cached
 from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation.figures.common import forest_figure
 from benchuq.presentation.text import md_escape
@@ -31,7 +32,7 @@ with guard("The leaderboard"):
             icon=":material/info:",
         )
     weights = tuple(float(w) for w in ctx.weights)
-    table = cache.leaderboard_table(ctx.draws_key, ctx.models, level, weights, ctx.draws_all())
+    table = cached.leaderboard_table(ctx.draws_all(), ctx.models, level, weights)
     groups = list(dict.fromkeys(table["group"]))
     if note := views.missing_weighted_note(table, draws.category_names):
         st.info(note, icon=":material/info:")

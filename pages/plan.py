@@ -4,10 +4,11 @@ import streamlit as st
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
-from benchuq.dashboard import cache, controls, plain
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
 from benchuq.dashboard.leaderboard import view as views
+from benchuq.dashboard.plan import cached
 from benchuq.dashboard.plan import view as vp
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
@@ -39,7 +40,7 @@ def data_design(bench: Benchmark) -> pw.Design | None:
         st.warning("Pick at least two models.")
         return None
     g = tuple(ctx.weights) if s.group == views.WEIGHTED else s.group
-    return cache.power_design(bench.content_hash, s.models, g, s.rho, bench)
+    return cached.power_design(bench, s.models, g, s.rho)
 
 
 def show_plan(design: pw.Design) -> None:
@@ -50,9 +51,11 @@ def show_plan(design: pw.Design) -> None:
     pairs = tuple(vp.pairs_of(design.models))
     delta = vp.target(s, design, pairs, scale)
     one = delta if isinstance(delta, float) else None
-    key = cache.design_key(design)
+    key = cached.design_key(design)
     d = delta if one is not None else tuple(delta)
-    plan = cache.power_plan(key, pairs, s.level, s.power, d, s.family or None, s.correction, design)
+    plan = cached.power_plan(
+        key, pairs, s.level, s.power, d, s.family or None, s.correction, design
+    )
     st.subheader("What each pair can detect")
     st.markdown(
         "\n".join(
@@ -99,7 +102,7 @@ def show_plan(design: pw.Design) -> None:
 ctx = current()
 bench = ctx.bench
 groups = views.group_options(bench.category_names) if bench is not None else []
-top = vp.top_three(bench, cache.power_design) if bench is not None else ()
+top = vp.top_three(bench, cached.power_design) if bench is not None else ()
 link = controls.bind(
     vp.PlanSettings,
     choices={"models": bench.models, "group": groups} if bench is not None else None,

@@ -10,6 +10,7 @@ from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
+from benchuq.dashboard.report import cached
 from benchuq.presentation import report, state
 from benchuq.presentation.text import md_escape
 
@@ -36,9 +37,9 @@ with guard("The report"):
         extra += [x for spec in b.priors for x in ("--prior", spec)]
     normalized = s.metric == "normalized"
     scale, axis, suffix = report.display_unit(bench, normalized=normalized)
-    f = cache.report_findings(
-        ctx.draws_key, tuple(ctx.models), ctx.level, (scale, suffix), warnings, bench,
-        ctx.draws_all(), None if fit is None else fit.diagnostics,
+    f = cached.report_findings(
+        bench, ctx.draws_all(), tuple(ctx.models), ctx.level, (scale, suffix), warnings,
+        None if fit is None else fit.diagnostics,
     )  # fmt: skip
     query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
     base = (st.context.url or "").split("?", 1)[0]

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, plain
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.subgroups import cached, widgets
 from benchuq.dashboard.subgroups import view as vs
-from benchuq.dashboard.subgroups import widgets
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,
@@ -48,7 +48,7 @@ with guard("The subgroup analysis"):
         key, units = widgets.table_upload()
     else:
         bench = ctx.require_bench()
-        units = cache.subgroup_units(bench.content_hash, vs.units_of(where), bench)
+        units = cached.subgroup_units(bench, vs.units_of(where))
         key = f"{bench.content_hash}:{vs.units_of(where)}"
     link = controls.bind(vs.SubgroupsSettings, choices={"features": units.features})
     st.multiselect(
@@ -60,7 +60,7 @@ with guard("The subgroup analysis"):
     widgets.subgroup_options()
     s = link.read()
     seed = int(ctx.settings.seed)
-    result = cache.subgroup_analysis(
+    result = cached.subgroup_analysis(
         key, s.features, s.level, s.fs, s.kappa, s.crossfit, s.weights, seed, units
     )
     widgets.subgroup_metrics(result, units)

@@ -9,10 +9,10 @@ from benchuq.core.summaries.dominance import (
     to_map_weights,
     weighted_scores,
 )
-from benchuq.dashboard import cache, controls, plain
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.weights import cached, widgets
 from benchuq.dashboard.weights import view as vw
-from benchuq.dashboard.weights import widgets
 from benchuq.presentation.figures.weights import dominance_figure, probability_figure
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
@@ -78,9 +78,9 @@ with guard("The task-weight map"):
     mapping = vw.mapping_of(cats, s)
     key_map = tuple(mapping.items())  # order matters: it sets the corners
     if ctx.settings.metric == "normalized" or draws_all.paired:
-        moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
+        moments = cached.draw_moments(draws_all, models, key_map)
     else:
-        moments = cache.analytic_moments(bench.content_hash, models, key_map, bench)
+        moments = cached.analytic_moments(bench, models, key_map)
     pairing = s.pairing and moments.paired
     dm = dominance_map(moments, z=s.z, rho=s.rho, resolution=s.grid, use_pairing=pairing)
     opts = ctx.figure_options()
@@ -94,8 +94,7 @@ with guard("The task-weight map"):
     shown = [("weights_map", dominance_figure(dm, opts, marker=marker))]
     pm = None
     if s.view != "se":
-        pm_moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
-        pm = cache.probability_map(ctx.draws_key, models, key_map, s.grid, pm_moments)
+        pm = cached.probability_map(draws_all, models, key_map, s.grid)
         pfig = probability_figure(pm, opts, marker=marker)
         shown = [*shown, ("weights_prob", pfig)] if s.view == "both" else [("weights_map", pfig)]
     cols = st.columns(2) if len(shown) == 2 else st.columns([5, 3])
@@ -117,7 +116,7 @@ with guard("The task-weight map"):
             here = dominance_map(
                 moments, z=s.z, rho=s.rho, weights=marker[None], use_pairing=pairing
             )
-            pm_moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
+            pm_moments = cached.draw_moments(draws_all, models, key_map)
             best = best_probability_map(pm_moments, weights=marker[None])
             widgets.weighted_scores_table(vw.scores_table(ws, best, opts.scale))
             st.markdown(vw.lead_verdict(here, opts.scale))

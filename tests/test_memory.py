@@ -21,8 +21,11 @@ from benchuq.cli.cmd_app import server_environment
 from benchuq.core.data import DataError
 from benchuq.core.reading.loaders import load_sample
 from benchuq.dashboard import cache
+from benchuq.dashboard.bayes import cached as bayes_cached
 from benchuq.dashboard.bayes.view import BayesSettings
+from benchuq.dashboard.leaderboard import cached as leaderboard_cached
 from benchuq.dashboard.ledger import ByteLedger, sizeof, trim
+from benchuq.dashboard.ranks import cached as ranks_cached
 
 
 @pytest.fixture
@@ -55,14 +58,13 @@ def test_every_growing_cache_records_its_bytes_and_evicts(ledger) -> None:
     newest stays and the older entries are computed again."""
     bench = load_sample("vtab1k")
     draws = cache.get_draws(bench, "bootstrap", 200, 1, "raw")
-    key = cache.draws_key(bench, "bootstrap", 200, 1, "raw")
-    table = cache.rank_aggregations(key, bench.models, 0.95, draws)
-    cache.best_map(key, bench.models, bench.category_names, draws)
+    table = ranks_cached.rank_aggregations(draws, bench.models, 0.95)
+    bayes_cached.best_map(draws, bench.models, bench.category_names)
     assert len(ledger) == 3 and ledger.total >= sizeof(draws) + sizeof(table)
     ledger.budget = 1
     cache.get_draws(bench, "bootstrap", 200, 2, "raw")
     assert len(ledger) == 1
-    again = cache.rank_aggregations(key, bench.models, 0.95, draws)  # evicted: computed again
+    again = ranks_cached.rank_aggregations(draws, bench.models, 0.95)  # evicted: computed again
     pd.testing.assert_frame_equal(again, table)
     assert len(ledger) == 1
 
@@ -73,9 +75,8 @@ def test_many_distinct_requests_stay_within_the_budget(ledger) -> None:
     ledger.budget = 6 * one
     for seed in range(1, 30):
         draws = cache.get_draws(bench, "bootstrap", 200 + 100 * (seed % 3), seed, "normalized")
-        key = cache.draws_key(bench, "bootstrap", draws.reps, seed, "normalized")
-        cache.rank_aggregations(key, bench.models, 0.9, draws)
-        cache.rank_probabilities(key, bench.models, (1.0,) * len(bench.category_names), draws)
+        ranks_cached.rank_aggregations(draws, bench.models, 0.9)
+        ranks_cached.rank_probabilities(draws, bench.models, (1.0,) * len(bench.category_names))
         assert ledger.total <= ledger.budget
     assert len(ledger) >= 3
 
@@ -205,13 +206,12 @@ def test_page_summaries_of_draws_hold_room_and_keep_no_copy(ledger, monkeypatch)
         return real(nbytes)
 
     monkeypatch.setattr(ledger, "reserve", reserve)
-    key = cache.draws_key(bench, "bootstrap", 200, seed, "raw")
     weights = (1 / 3,) * 3  # vtab1k: natural, specialized, structured
-    table = cache.leaderboard_table(key, bench.models, 0.95, weights, draws)
+    table = leaderboard_cached.leaderboard_table(draws, bench.models, 0.95, weights)
     cells = draws.values.size
     assert held == [cache.SUMMARY_WORK * cells] and set(table["model"]) == set(bench.models)
-    cache.rank_aggregations(key, bench.models, 0.95, draws)
-    cache.best_map(key, bench.models, bench.category_names, draws)
+    ranks_cached.rank_aggregations(draws, bench.models, 0.95)
+    bayes_cached.best_map(draws, bench.models, bench.category_names)
     assert held[1:] == [cache.RANKS_WORK * cells, cache.SUMMARY_WORK * cells]
     settings = BayesSettings(chains=2)
     cache.bayes_fit(bench, settings, 200, seed)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.analyses.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
-from benchuq.dashboard import cache
+from benchuq.dashboard.embeddings import cached
 from benchuq.dashboard.embeddings import view as ve
 
 
@@ -33,7 +33,7 @@ def embedding_upload() -> tuple[str, ve.Inputs] | None:
     raw = tuple((f.name, f.getvalue()) for f in files)
     meta = (meta_file.name, meta_file.getvalue())
     digest = ve.upload_digest((*raw, meta))
-    return digest, cache.embedding_inputs(digest, raw, meta)
+    return digest, cached.embedding_inputs(digest, raw, meta)
 
 
 def embedding_settings(models: tuple[str, ...], tree: bool) -> None:

@@ -168,9 +168,9 @@ class PlanSettings:
 def top_three(bench: Benchmark, design_of: Callable[..., pw.Design]) -> tuple[str, ...]:
     """The three best models of ``bench`` (the Plan page's default), or none when its models
     share no task (the page then says so for the models chosen); ``design_of`` is the cached
-    ``power.design_from_benchmark`` (``dashboard.cache.power_design``)."""
+    ``power.design_from_benchmark`` (``dashboard.plan.cached.power_design``)."""
     try:
-        design = design_of(bench.content_hash, bench.models, "overall", 0, bench)
+        design = design_of(bench, bench.models, "overall", 0)
     except DataError:
         return ()
     return tuple(top_models(design))

@@ -11,7 +11,7 @@ import math
 import streamlit as st
 
 from benchuq.core.analyses.subgroups.estimates import SubgroupResult, Units
-from benchuq.dashboard import cache
+from benchuq.dashboard.subgroups import cached
 from benchuq.dashboard.subgroups import view as vs
 
 
@@ -88,4 +88,4 @@ def table_upload() -> tuple[str, Units]:
         st.info("Upload a CSV table to continue.")
         st.stop()
     digest = hashlib.sha256(up.getvalue()).hexdigest()
-    return digest, cache.table_units(digest, up.name, up.getvalue())
+    return digest, cached.table_units(digest, up.name, up.getvalue())
