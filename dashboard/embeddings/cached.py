@@ -8,14 +8,9 @@ from benchuq.core.analyses.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
     align,
-    binarize,
-    check_clusters,
-    cluster_labels,
-    consistency,
-    fit_tree,
     load_embedding_sample,
-    parse_prior,
 )
+from benchuq.core.analyses.embeddings.workflow import score_embeddings
 from benchuq.dashboard import cache
 from benchuq.dashboard.embeddings import view
 
@@ -52,27 +47,16 @@ def embedding_scores(
     """
     embeddings, meta = _inputs
     s = settings
-    tree = None
-    if len(s.columns) == 1:
-        labels = cluster_labels(meta, s.columns[0], bins=s.bins)
-        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=s.columns[0])
-    else:
-        pairs = [p for p in s.prior.split(",") if p.strip()]
-        tree = fit_tree(
-            embeddings[s.reference],
-            binarize(meta, list(s.columns), bins=s.bins),
-            reference=s.reference,
-            max_depth=s.depth,
-            min_leaf=s.min_leaf,
-            min_gain=0.0 if s.min_gain else None,
-            prior=parse_prior(pairs),
-            eps=s.eps,
-            seed=s.seed,
-        )
-        labels = tree.labels
-    result = consistency(
+    analysis = score_embeddings(
         embeddings,
-        labels,
+        meta,
+        s.columns,
+        bins=s.bins,
+        reference=s.reference,
+        depth=s.depth,
+        min_leaf=s.min_leaf,
+        prior=s.prior.split(","),
+        min_gain=s.min_gain,
         heads=s.heads,
         dims=s.dims,
         clip=s.clip,
@@ -83,4 +67,4 @@ def embedding_scores(
         seed=s.seed,
         bootstrap=s.bootstrap,
     )
-    return result, tree
+    return analysis.result, analysis.tree
