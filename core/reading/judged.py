@@ -33,7 +33,6 @@ from benchuq.core.reading.table import (
     number_column,
     parse_json,
     pruned_json,
-    records_table,
     require_columns,
     text_column,
 )
@@ -44,7 +43,6 @@ __all__ = [
     "INSPECT_VALUES",
     "alpaca_benchmark",
     "alpaca_leaderboard_benchmark",
-    "alpaca_table",
     "inspect_benchmark",
     "is_alpaca",
     "is_alpaca_leaderboard",
@@ -72,13 +70,6 @@ def is_alpaca(columns: set[str]) -> bool:
 def is_alpaca_leaderboard(columns: set[str]) -> bool:
     """Whether a table is an AlpacaEval leaderboard (``win_rate``, ``standard_error``)."""
     return {"win_rate", "standard_error"} <= columns
-
-
-def alpaca_table(src: Source, table: Table | None) -> Table:
-    """The annotations as a table (JSON list of dicts or CSV)."""
-    if table is not None:
-        return table
-    return records_table(src.name, parse_json(src))
 
 
 def alpaca_benchmark(table: Table, *, name: str) -> Benchmark:

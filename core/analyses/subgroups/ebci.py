@@ -75,7 +75,6 @@ __all__ = [
     "parse_kappa",
     "rho",
     "rho_lp",
-    "rho_v",
 ]
 
 FsCorrection = Literal["PMT", "none", "FPLIB"]
@@ -838,12 +837,6 @@ def _rho_dv(
             guess = None if s_guess is None else s_guess[bind]
             val[bind], der[bind], s[bind] = _rho_bound_v(m2[bind], kappa, chi[bind], guess, search)
     return val, der, t0, s
-
-
-def rho_v(m2: np.ndarray, kappa: float, chi: np.ndarray) -> np.ndarray:
-    """:func:`rho` elementwise over arrays ``m2`` and ``chi`` (its ``size`` only)."""
-    m2, chi = np.broadcast_arrays(np.asarray(m2, float), np.asarray(chi, float))
-    return _rho_dv(m2.ravel(), kappa, chi.ravel())[0]
 
 
 def _cv_root_v(
