@@ -306,7 +306,7 @@ def _query() -> dict[str, str]:
     """Return the view's link: the sidebar, a sample's category edits, every page's settings."""
     ss = st.session_state
     settings: state.Settings = ss["_settings"]
-    query = state.to_query(settings)
+    query = state.settings_query(settings, full=True)
     edits = ss.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
         try:

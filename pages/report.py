@@ -41,7 +41,7 @@ with guard("The report"):
         bench, ctx.draws_all(), tuple(ctx.models), ctx.level, (scale, suffix), warnings,
         None if fit is None else fit.diagnostics,
     )  # fmt: skip
-    query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
+    query = st.session_state.get(controls.QUERY_KEY) or state.settings_query(s, full=True)
     base = (st.context.url or "").split("?", 1)[0]
     data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(

@@ -250,7 +250,7 @@ def test_query_round_trip() -> None:
         weights=(1.0, 2.0),
         models=("a", "b"),
     )
-    q = state.to_query(s)
+    q = state.settings_query(s, full=True)
     assert set(q) == set(state.PARAM_NAMES)
     values, notices = state.parse_static(q, samples=SAMPLES, methods=("bootstrap",))
     assert not notices
