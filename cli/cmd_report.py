@@ -89,13 +89,11 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.presentation.report import command
+    from benchuq.presentation.report import bayes_flags, command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
-        extra += ["--chains", str(args.chains), "--draws", str(args.draws)]
-        extra += ["--warmup", str(args.warmup), "--sampler", args.sampler]
-        extra += [x for spec in args.prior for x in ("--prior", spec)]
+        extra += bayes_flags(args.chains, args.draws, args.warmup, args.sampler, args.prior)
     if args.weights:
         extra += ["--weights", args.weights]
     if args.normalize:
@@ -131,7 +129,7 @@ def _query(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.core.findings import findings
     from benchuq.core.validation import check_known
     from benchuq.presentation import report
     from benchuq.presentation.colors import model_colors
@@ -158,12 +156,20 @@ def run(args: argparse.Namespace) -> int:
         warnings=warnings,
         diagnostics=diagnostics,
     )
-    prov = report.provenance(bench, draws, level, _query(args), _command(args))
-    options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
-    figs = report.figures(f, gaps, options, prov, draws.reps)
+    built = report.build(
+        f,
+        bench,
+        draws,
+        level,
+        query=_query(args),
+        command=_command(args),
+        options=FigureOptions(model_colors(bench.models), scale, axis),
+        scale=scale,
+        unit=axis,
+        group="overall" if weights is None else weights,
+    )
     with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
+        document = built.html(svg)
     if fmt == "pdf":
         path.write_bytes(report.to_pdf(document))
     else:

@@ -5,7 +5,6 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.context import current, guard
@@ -32,9 +31,10 @@ with guard("The report"):
         b = cache.bayes_settings()
         fit = cache.bayes_fit(bench, b, s.reps, s.seed)
         warnings = fit.warnings
-        extra = ["--chains", str(b.chains), "--draws", str(-(-s.reps // b.chains))]
-        extra += ["--warmup", str(b.warmup), "--sampler", b.sampler, "--interval", b.interval]
-        extra += [x for spec in b.priors for x in ("--prior", spec)]
+        draws_per_chain = -(-s.reps // b.chains)
+        extra = report.bayes_flags(
+            b.chains, draws_per_chain, b.warmup, b.sampler, b.priors, b.interval
+        )
     normalized = s.metric == "normalized"
     scale, axis, suffix = report.display_unit(bench, normalized=normalized)
     f = cached.report_findings(
@@ -48,13 +48,14 @@ with guard("The report"):
         data, s.method, s.reps, s.seed, s.level, s.models,
         extra + (["--normalize"] if normalized else []),
     )  # fmt: skip
-    prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
-    gaps = gaps_from_leader(draws, ctx.level)
-    figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
+    built = report.build(
+        f, bench, draws, ctx.level, query=f"{base}?{urlencode(query)}", command=command,
+        options=ctx.figure_options(), scale=scale, unit=axis,
+    )  # fmt: skip
+    prov, figs = built.provenance, built.figures
 
     def html() -> bytes:
-        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
+        return built.html(lambda fig: image_bytes(fig, "svg")).encode()
 
     stem = f"benchuq_report_{bench.name}"
     left, right, _ = st.columns([2, 2, 3])

@@ -209,3 +209,13 @@ def test_power_sentence_agrees_with_core_power() -> None:
     mde = pw.plan(design, level=0.95, power=0.8).mde[0]
     assert f"m0 vs m1: detectable at {100 * mde:.1f} points now (1,500 items)" in note
     assert "assumed 0" in note  # task counts: the correlation is an assumption
+
+
+def test_bayes_flags_of_the_reproducing_command() -> None:
+    from benchuq.presentation.report import bayes_flags
+
+    assert bayes_flags(4, 500, 100, "imh", ["m:a=normal(2000,10)"], "parameter") == [
+        "--chains", "4", "--draws", "500", "--warmup", "100", "--sampler", "imh",
+        "--interval", "parameter", "--prior", "m:a=normal(2000,10)",
+    ]  # fmt: skip
+    assert "--interval" not in bayes_flags(2, 10, 0, "gibbs")
