@@ -34,7 +34,14 @@ with guard("The comparison"):
         format_func=views_inference.CORRECTION_LABELS.__getitem__,
         help=views_inference.CORRECTION_HELP,
     )
-    c3.slider("Family-wise level (%)", 80.0, 99.0, step=0.5, key="compare_level", format="%.1f")
+    controls.ranged(
+        c3.slider,
+        CompareSettings,
+        "compare_level",
+        "Family-wise level (%)",
+        step=0.5,
+        format="%.1f",
+    )
     st.multiselect("Models to compare (default: the top three)", draws.models, key="compare_models")
     s = link.read()
     if len(s.models) < 2:

@@ -39,7 +39,9 @@ with guard("The leaderboard"):
     opts = ctx.figure_options()
     view = controls.bind(views.LeaderboardView)
     if len(draws.models) > min(view.value.top, views.LeaderboardView.top):  # models are hidden
-        st.number_input("Models per chart", min_value=1, max_value=1000, key="leaderboard_top")
+        controls.ranged(
+            st.number_input, views.LeaderboardView, "leaderboard_top", "Models per chart"
+        )
     top = view.read().top
     long_names = max(len(m) for m in draws.models) > 24
     cols = st.columns(1 if long_names else 2)

@@ -26,12 +26,12 @@ def data_design(bench: Benchmark) -> pw.Design | None:
     c1, c2, c3 = st.columns([3, 2, 2])
     c1.multiselect("Models (default: the top three)", bench.models, key="plan_models")
     c2.selectbox("Score", groups, format_func=views.group_label, key="plan_group")
-    c3.slider(
+    controls.ranged(
+        c3.slider,
+        vp.PlanSettings,
+        "plan_rho",
         "Assumed correlation between models",
-        0.0,
-        0.99,
         step=0.01,
-        key="plan_rho",
         disabled=bench.kind == "items",
         help=vp.HELP["plan_rho"],
     )

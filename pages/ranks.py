@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import RanksSettings
@@ -26,13 +25,8 @@ with guard("The rank analysis"):
     draws_all = ctx.draws_all()
     models = ctx.models
     link = controls.bind(RanksSettings)
-    st.slider(
-        "Rank interval level (%)",
-        100 * LEVEL_BOUNDS[0],
-        100 * LEVEL_BOUNDS[1],
-        step=0.5,
-        key="ranks_level",
-        format="%.1f",
+    controls.ranged(
+        st.slider, RanksSettings, "ranks_level", "Rank interval level (%)", step=0.5, format="%.1f"
     )
     s = link.read()
     pct = f"{100 * s.level:g}%"

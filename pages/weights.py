@@ -53,8 +53,8 @@ with guard("The task-weight map"):
         merge = widgets.map_categories_picker(cats, merge)
     c1, c2, c3 = st.columns([2, 2, 1])
     c1.radio("View", tuple(vw.VIEWS), format_func=vw.VIEWS.get, key="weights_view", horizontal=True)
-    c2.slider(
-        "z (lead needed, in standard errors)", 0.5, 4.0, step=0.05, key="z",
+    controls.ranged(
+        c2.slider, vw.WeightsSettings, "z", "z (lead needed, in standard errors)", step=0.05,
         help="2 with rho = 0 is the 'independence' map of Longjohn et al.; z = 2·√½ ≈ 1.41 "
         "equals rho = 0.5 with equal variances ('dependence').",
     )  # fmt: skip
@@ -69,8 +69,9 @@ with guard("The task-weight map"):
             "use the rho slider with each model's own variance.",
         )  # fmt: skip
     if not (draws_all.paired and st.session_state["weights_pairing"]):
-        st.slider(
-            "Assumed correlation between models (rho)", 0.0, 0.99, step=0.01, key="rho",
+        controls.ranged(
+            st.slider, vw.WeightsSettings, "rho", "Assumed correlation between models (rho)",
+            step=0.01,
             help="The draws do not say how models co-vary: the SE of a difference assumes "
             "this correlation (METHODS 5).",
         )  # fmt: skip

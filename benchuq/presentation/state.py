@@ -133,6 +133,18 @@ def link_fields(cls: type) -> list[tuple[str, LinkSpec, Any]]:
     ]
 
 
+def link_range(cls: type, name: str) -> tuple[Any, Any]:
+    """The widget range of the link field ``name`` of ``cls``: its bounds, in percent for a
+    ``percent`` field (so a slider's range lives in the link spec only)."""
+    spec = next(spec for _, spec, _ in link_fields(cls) if spec.name == name)
+    if spec.bounds is None:
+        raise ValueError(f"link field {name!r} has no bounds")
+    low, high = spec.bounds
+    if spec.percent:
+        return round(100 * low, 6), round(100 * high, 6)
+    return low, high
+
+
 def _describe(spec: LinkSpec, default: object) -> str:
     if isinstance(default, bool):
         return "on or off"

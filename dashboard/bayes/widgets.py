@@ -16,6 +16,7 @@ from benchuq.core.methods.bayes.priors import (
     parse_prior_specs,
 )
 from benchuq.dashboard.bayes import view as vb
+from benchuq.dashboard.controls import ranged
 from benchuq.presentation.text import md_escape
 
 
@@ -64,8 +65,8 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
 def bayes_run_settings(reps: int, seed: int) -> None:
     """Bayesian model: chains, warm-up, interval kind and sampler (keys = link names)."""
     r1, r2, r3, r4 = st.columns(4)
-    r1.number_input("Chains", 1, 8, key="chains")
-    r2.number_input("Warm-up sweeps per chain", 0, 10000, step=100, key="warmup")
+    ranged(r1.number_input, vb.BayesSettings, "chains", "Chains")
+    ranged(r2.number_input, vb.BayesSettings, "warmup", "Warm-up sweeps per chain", step=100)
     r3.radio("Intervals for", tuple(vb.KIND_LABELS), key="interval", format_func=vb.KIND_LABELS.get)
     r4.radio(
         "Sampler",

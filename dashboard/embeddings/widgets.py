@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.analyses.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
+from benchuq.dashboard.controls import ranged
 from benchuq.dashboard.embeddings import cached
 from benchuq.dashboard.embeddings import view as ve
 
@@ -43,34 +44,34 @@ def embedding_settings(models: tuple[str, ...], tree: bool) -> None:
     (``tree``), the EmbeddingTree's settings.
     """
     c1, c2, c3, c4 = st.columns(4)
-    c1.number_input("Heads", 1, 64, key="embeddings_heads")
-    c2.number_input("Dimensions per head", 1, 4096, key="embeddings_dims")
-    c3.number_input(
+    ranged(c1.number_input, ve.EmbeddingsSettings, "embeddings_heads", "Heads")
+    ranged(c2.number_input, ve.EmbeddingsSettings, "embeddings_dims", "Dimensions per head")
+    ranged(
+        c3.number_input,
+        ve.EmbeddingsSettings,
+        "embeddings_clip",
         "Clip (leave out posteriors below)",
-        0.0,
-        0.5,
         format="%.0e",
-        key="embeddings_clip",
         help="Entities whose posterior of their own cluster is below this are left out of "
         "the ALP of that head; the share left out is shown in the table.",
     )
-    c4.number_input(
+    ranged(
+        c4.number_input,
+        ve.EmbeddingsSettings,
+        "embeddings_eps",
         "Ridge eps",
-        1e-6,
-        100.0,
         format="%g",
-        key="embeddings_eps",
         help="Every covariance gets eps × (within-cluster variance per dimension) × "
         "(dimensions per head) / (mean cluster size) added to its diagonal: more shrinkage "
         "when clusters are small relative to the dimensions. A tiny eps gives overconfident "
         "posteriors with small clusters.",
     )
     c1, c2, c3, c4 = st.columns(4)
-    c1.number_input(
+    ranged(
+        c1.number_input,
+        ve.EmbeddingsSettings,
+        "embeddings_folds",
         "Cross-fitting folds",
-        1,
-        10,
-        key="embeddings_folds",
         help="1 = fit and score on the same entities, as in the paper; this overfits when "
         "clusters are small relative to the dimensions per head.",
     )
@@ -81,15 +82,29 @@ def embedding_settings(models: tuple[str, ...], tree: bool) -> None:
         "scores are resampled.",
     )
     if not auto:
-        c2.number_input("Bootstrap replicates", 50, 5000, step=50, key="embeddings_reps")
-    c3.slider("Interval level (%)", 50.0, 99.0, step=1.0, key="embeddings_level", format="%.0f")
-    c4.number_input("Seed", 0, 2**31 - 1, key="embeddings_seed")
-    c1.number_input("Quantile bins (numeric features)", 2, 10, key="embeddings_bins")
+        ranged(
+            c2.number_input,
+            ve.EmbeddingsSettings,
+            "embeddings_reps",
+            "Bootstrap replicates",
+            step=50,
+        )
+    ranged(
+        c3.slider, ve.EmbeddingsSettings, "embeddings_level", "Interval level (%)", step=1.0,
+        format="%.0f",
+    )  # fmt: skip
+    ranged(c4.number_input, ve.EmbeddingsSettings, "embeddings_seed", "Seed")
+    ranged(
+        c1.number_input,
+        ve.EmbeddingsSettings,
+        "embeddings_bins",
+        "Quantile bins (numeric features)",
+    )
     if not tree:
         return
     c2.selectbox("Tree grown on", models, key="embeddings_reference")
-    c3.number_input("Tree depth limit", 1, 6, key="embeddings_depth")
-    c4.number_input("Minimum leaf size", 2, 10_000, key="embeddings_min_leaf")
+    ranged(c3.number_input, ve.EmbeddingsSettings, "embeddings_depth", "Tree depth limit")
+    ranged(c4.number_input, ve.EmbeddingsSettings, "embeddings_min_leaf", "Minimum leaf size")
     c1.text_input(
         "Prior weights",
         key="embeddings_prior",
