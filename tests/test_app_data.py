@@ -5,37 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from app_upload import GOOD, MALFORMED, RENAMED, open_data_page, upload
 from conftest import page_path
-
-GOOD = b"""model,task,category,n,correct
-north,t1,reading,400,300
-north,t2,math,300,150
-south,t1,reading,400,280
-south,t2,math,300,180
-west,t1,reading,400,200
-west,t2,math,300,100
-"""
-# Row 3 (spreadsheet numbering) has more correct answers than items.
-MALFORMED = GOOD.replace(b"north,t2,math,300,150", b"north,t2,math,300,450")
-RENAMED = GOOD.replace(b"model,task", b"system,task")
-
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real"
 
 
-def _upload(at, name: str, data: bytes):
-    at.file_uploader(key="uploader").set_value([(name, data, "text/csv")]).run()
-    return at
-
-
-def _open_data_page(make_app):
-    at = make_app().run()
-    at.switch_page(page_path("data.py")).run()
-    return at
-
-
 def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
-    at = _upload(_open_data_page(make_app), "mine.csv", GOOD)
+    at = upload(open_data_page(make_app), "mine.csv", GOOD)
     assert not at.exception and not at.error
     assert at.query_params["data"] == "upload"
     assert [m.value for m in at.metric] == ["3", "2", "700", "2"]
@@ -47,7 +24,7 @@ def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
 
 
 def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) -> None:
-    at = _upload(_open_data_page(make_app), "broken.csv", MALFORMED)
+    at = upload(open_data_page(make_app), "broken.csv", MALFORMED)
     assert not at.exception
     message = " ".join(e.value for e in at.error).replace("\\", "")  # as rendered
     assert "broken.csv" in message and "correct" in message and "How to fix" in message
@@ -60,7 +37,7 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
 
 
 def test_column_mapping_repairs_a_renamed_column(make_app) -> None:
-    at = _upload(_open_data_page(make_app), "renamed.csv", RENAMED)
+    at = upload(open_data_page(make_app), "renamed.csv", RENAMED)
     assert at.error and at.query_params["data"] == "sample:vtab1k"
     mapping = next(s for s in at.selectbox if "system" in s.label)
     mapping.set_value("model").run()
@@ -70,7 +47,7 @@ def test_column_mapping_repairs_a_renamed_column(make_app) -> None:
 
 
 def test_category_edits_apply_to_every_view(make_app) -> None:
-    at = _open_data_page(make_app)
+    at = open_data_page(make_app)
     at.button(key="use_toy").click().run()
     edits = {"small": "easy", "medium": "hard", "large": "hard"}
     at.session_state["_category_edits"] = {"sample:toy": edits}
@@ -86,8 +63,8 @@ def test_category_edits_apply_to_every_view(make_app) -> None:
 def test_two_sessions_never_see_each_others_uploads(make_app) -> None:
     """Same file name, different content, two sessions: each sees only its own data."""
     other = GOOD.replace(b"north", b"east").replace(b"south", b"sun")
-    first = _upload(_open_data_page(make_app), "results.csv", GOOD)
-    second = _upload(_open_data_page(make_app), "results.csv", other)
+    first = upload(open_data_page(make_app), "results.csv", GOOD)
+    second = upload(open_data_page(make_app), "results.csv", other)
     first.run()
     assert first.query_params["models"] == "north,south,west"
     assert second.query_params["models"] == "east,sun,west"
@@ -105,7 +82,7 @@ def test_several_lm_eval_result_files_at_once(make_app) -> None:
     files = [
         (f.name, f.read_bytes(), "application/json") for f in sorted(folder.glob("opt-*.json"))[:3]
     ]
-    at = _open_data_page(make_app)
+    at = open_data_page(make_app)
     at.file_uploader(key="uploader").set_value(files).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.query_params["data"] == "upload"
@@ -117,7 +94,7 @@ def test_several_lm_eval_result_files_at_once(make_app) -> None:
 def test_task_table_format_choice_and_category_buttons(make_app) -> None:
     results = b"model,task,accuracy\nnorth,t1,0.75\nnorth,t2,0.5\nsouth,t1,0.7\nsouth,t2,0.6\n"
     tasks = b"task,category,n\nt1,reading,400\nt2,math,300\n"
-    at = _open_data_page(make_app)
+    at = open_data_page(make_app)
     at.selectbox(key="upload_format").set_value("long").run()
     at.file_uploader(key="uploader").set_value([("acc.csv", results, "text/csv")]).run()
     assert at.error  # no n anywhere yet: the loader says so

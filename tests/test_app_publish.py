@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from app_upload import GOOD
 from conftest import page_path
-from test_app_data import GOOD
 
 from benchuq.store import open_store
 
@@ -19,14 +19,14 @@ def _data_page(make_app, query=None):
     return at
 
 
-def _upload(at, data: bytes = GOOD):
+def upload(at, data: bytes = GOOD):
     at.file_uploader(key="uploader").set_value([("mine.csv", data, "text/csv")]).run()
     assert at.query_params["data"] == "upload"
     return at
 
 
 def _publish(make_app) -> tuple[object, str, dict[str, str]]:
-    at = _upload(_data_page(make_app))
+    at = upload(_data_page(make_app))
     text = " ".join(m.value for m in at.markdown)
     assert "Anyone who has the link can see these data" in text
     assert "not your files" in text
@@ -67,7 +67,7 @@ def test_publish_gives_a_link_that_opens_the_same_data_elsewhere(make_app) -> No
 
 
 def test_category_edits_are_published_with_the_data(make_app) -> None:
-    at = _upload(_data_page(make_app))
+    at = upload(_data_page(make_app))
     at.session_state["_category_edits"] = {"upload": {"t1": "words", "t2": "numbers"}}
     at.run()
     at.button(key="publish").click().run()
@@ -108,7 +108,7 @@ def test_unknown_and_malformed_ids_give_clear_messages(make_app) -> None:
 def test_an_unpublished_upload_never_reaches_the_store_or_another_session(make_app) -> None:
     store = open_store()
     before = set(store.fs.find(store.root))
-    first = _upload(_data_page(make_app))
+    first = upload(_data_page(make_app))
     assert set(store.fs.find(store.root)) == before  # an upload writes nothing to the store
     second = make_app({**FAST, "data": "upload"}).run()
     assert second.query_params["data"] == "sample:vtab1k"
@@ -118,7 +118,7 @@ def test_an_unpublished_upload_never_reaches_the_store_or_another_session(make_a
 
 
 def test_a_reload_after_an_upload_says_what_happened_and_restores_choices(make_app) -> None:
-    at = _upload(_data_page(make_app))
+    at = upload(_data_page(make_app))
     at.multiselect(key="models").set_value(["north", "west"]).run()
     link = dict(at.query_params)
     assert link["data"] == "upload" and link["models"] == "north,west"
@@ -129,13 +129,13 @@ def test_a_reload_after_an_upload_says_what_happened_and_restores_choices(make_a
     assert len(warnings) == 1, warnings  # one clear message, not one per parameter
     assert "survive a reload" in warnings[0] and "upload the same files again" in warnings[0]
     assert at2.query_params["data"] == "sample:vtab1k"
-    _upload(at2)
+    upload(at2)
     assert at2.query_params["models"] == "north,west"  # the link's choices came back
 
 
 def test_a_store_refusal_is_shown_and_the_upload_stays_in_use(make_app, monkeypatch) -> None:
     monkeypatch.setenv("BENCHUQ_STORE_MAX_MB", "0.0001")
-    at = _upload(_data_page(make_app))
+    at = upload(_data_page(make_app))
     at.button(key="publish").click().run()
     assert not at.exception
     assert "this server keeps at most" in " ".join(e.value for e in at.error)

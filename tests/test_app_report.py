@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from app_upload import GOOD, open_data_page, upload
 from conftest import page_path
-from test_app_data import GOOD, _open_data_page, _upload
 
 
 def _report(at):
@@ -33,7 +33,7 @@ def test_report_of_the_sample(make_app) -> None:
 
 
 def test_report_of_an_upload(make_app) -> None:
-    at = _report(_upload(_open_data_page(make_app), "mine.csv", GOOD))
+    at = _report(upload(open_data_page(make_app), "mine.csv", GOOD))
     text = _text(at)
     assert "No clear winner: south has the highest score, 65.0%" in text
     assert "2 tasks with fewer than" not in text  # 300-400 items per task
@@ -49,7 +49,7 @@ def test_report_of_a_bayesian_run(make_app) -> None:
 
 def test_small_tasks_are_noted_once_on_the_data_page(make_app) -> None:
     small = GOOD.replace(b"north,t1,reading,400,300", b"north,t1,reading,20,15")
-    at = _upload(_open_data_page(make_app), "small.csv", small)
+    at = upload(open_data_page(make_app), "small.csv", small)
     titles = [e.label for e in at.expander]
     assert any(t.startswith("Notes on this data") for t in titles), titles
     notes = "\n".join(m.value for m in at.markdown).replace("\\", "")

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from benches import subgroup_counts
 from conftest import page_path
 
 from benchuq.core.analyses.subgroups.estimates import (
@@ -24,7 +25,6 @@ from benchuq.presentation.figures.subgroups import (
     shrinkage_figure,
     unit_rows,
 )
-from tests.test_subgroups import counts_bench
 
 MODELS = {"<b>bold</b>": "#111111", "beta": "#222222"}
 
@@ -33,7 +33,7 @@ MODELS = {"<b>bold</b>": "#111111", "beta": "#222222"}
 def result():
     rng = np.random.default_rng(0)
     n = rng.integers(5, 200, size=(2, 15))
-    bench = counts_bench(n, rng.binomial(n, 0.6))
+    bench = subgroup_counts(n, rng.binomial(n, 0.6))
     bench = bench._replace(models=tuple(MODELS))
     return analyze(units_from_benchmark(bench, group_by="task"))
 
@@ -80,7 +80,7 @@ def test_lab_figure_and_table() -> None:
     rng = np.random.default_rng(1)
     n = rng.integers(50, 100, size=(3, 6))
     lab = simulate(
-        counts_bench(n, rng.binomial(n, 0.7)), group_by="task", n_per_group=8, reps=4, seed=0
+        subgroup_counts(n, rng.binomial(n, 0.7)), group_by="task", n_per_group=8, reps=4, seed=0
     )
     table = lab_table(lab)
     assert list(table["method"]) == ["direct (DT)", "regression (SR)", "empirical Bayes (EB)"]

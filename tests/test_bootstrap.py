@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from benches import counts_bench
 from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
@@ -16,21 +17,6 @@ from benchuq.core.methods.bootstrap import (
     normal_draws,
     paired_bootstrap,
 )
-
-
-def counts_bench(k: np.ndarray, n: np.ndarray, names: str = "ab") -> Benchmark:
-    M, T = k.shape
-    n = np.broadcast_to(n, (M, T))
-    return Benchmark(
-        name="counts",
-        models=tuple(f"m{i}" for i in range(M)),
-        tasks=tuple(f"t{j}" for j in range(T)),
-        categories=tuple(names[j % len(names)] for j in range(T)),
-        kind="counts",
-        estimate=k / n,
-        n=n,
-        correct=k,
-    )
 
 
 def items_bench(

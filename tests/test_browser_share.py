@@ -18,13 +18,13 @@ import pytest
 from browser_utils import (
     VIEWPORT,
     exceptions_shown,
+    remove_chip,
     run_app,
     screenshot,
     wait_charts,
     wait_for_text_then_idle,
     wait_idle,
 )
-from test_browser_weights import remove_chip
 
 from benchuq.core.reading.loaders import load_sample
 from benchuq.store import Store, StoreConfig, new_id

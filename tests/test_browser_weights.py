@@ -13,6 +13,7 @@ from browser_utils import (
     ARTIFACTS,
     VIEWPORT,
     exceptions_shown,
+    remove_chip,
     screenshot,
     wait_charts,
     wait_for_text_then_idle,
@@ -128,23 +129,6 @@ def sidebar_weights(page) -> list[str]:
         page.get_by_test_id("stNumberInput").filter(has_text=n).locator("input").input_value()
         for n in ("natural", "specialized", "structured")
     ]
-
-
-def remove_chip(multiselect, name: str, attempts: int = 3) -> None:
-    """Click a multiselect chip's remove button until the chip is gone.
-
-    A click that lands while the expander is still opening can miss; the chip's absence, not the
-    click, is what the test needs.
-    """
-    chip = multiselect.get_by_role("button", name=f"Remove {name}")
-    for _ in range(attempts):
-        chip.click()
-        try:
-            chip.wait_for(state="detached", timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")
 
 
 @pytest.mark.slow  # about 7 s: two views, two clicks and a download

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ebci_cases import TV3, TV3_ROWS, TV4
 
 from benchuq.cli.main import main
-from tests.test_ebci import TV3, TV3_ROWS, TV4
 
 ROW_KEYS = {"unit", "estimate", "se", "eb", "low", "high", "w", "cva"}
 

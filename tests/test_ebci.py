@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from ebci_cases import TV3, TV3_ROWS, TV4
 
 from benchuq.core.analyses.subgroups.ebci import (
     _cva_parts,
@@ -79,39 +80,6 @@ def test_least_favourable_distributions() -> None:
     lf = rho(1, 3, cva(1, 3, 0.05))
     assert lf.x == pytest.approx((0, 3), abs=1e-5)
     assert lf.p == pytest.approx((2 / 3, 1 / 3), abs=1e-6)
-
-
-def _toy(n: str, k: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n_, k_ = np.array(n.split(), float), np.array(k.split(), float)
-    z = k_ / n_
-    pt = (k_ + 1) / (n_ + 2)
-    se = np.sqrt(pt * (1 - pt) / n_)
-    return z, se, np.full(len(z), z.mean())
-
-
-TV3 = _toy(
-    "14 49 13 37 22 28 9 58 5 12 56 30 15 38 31 35 35 49 46 45 "
-    "41 25 43 13 24 46 30 59 41 58 6 49 33 7 48 15 44 38 41 5",
-    "14 29 7 23 10 24 7 50 4 7 30 20 13 26 23 29 33 39 20 15 "
-    "24 15 35 10 17 31 17 57 1 40 4 39 21 4 41 9 27 25 38 3",
-)
-TV4 = _toy(
-    "57 40 43 55 37 48 51 17 8 21 20 53 56 5 32 50 12 49 11 31 "
-    "50 21 24 20 45 19 60 29 31 33 37 35 33 60 50 49 44 39 24 60",
-    "43 31 29 44 31 34 36 9 5 15 14 39 47 4 21 38 9 42 6 24 "
-    "37 12 17 12 30 12 47 20 22 20 27 24 27 43 37 38 28 28 12 41",
-)
-# TV3 rows: g (1-based), m2, w, estimate, cva (kappa hat), half, cva (inf), half (inf)
-TV3_ROWS = [
-    (1, 0.18372514, 0.8447907058, 0.9504803169, 2.1490899835, 0.1174533359, 2.1539663705,
-     0.1177198431),
-    (9, 1.79175760, 0.3581972881, 0.7235927347, 4.3188168535, 0.3125388709, 4.5150366616,
-     0.3267386666),
-    (29, 0.04748303, 0.9546694042, 0.0541524428, 2.0071574070, 0.0630203744, 2.0094227647,
-     0.0630915017),
-    (40, 2.15010912, 0.3174493211, 0.6552517836, 4.7433689313, 0.3332490255, 5.0240387418,
-     0.3529676985),
-]  # fmt: skip
 
 
 @pytest.mark.parametrize("method", ["exact", "table"])

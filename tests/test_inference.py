@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from benches import counts_bench
 from scipy import stats
 
 from benchuq.core.data import Benchmark, ItemTask
@@ -17,7 +18,6 @@ from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.maxt import critical_index, max_t
 from benchuq.core.summaries.normalization import normalize
 from benchuq.core.summaries.rank_sets import rank_sets
-from tests.test_bootstrap import counts_bench
 
 
 def item_bench(scores: np.ndarray) -> Benchmark:

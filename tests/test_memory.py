@@ -14,8 +14,8 @@ import weakref
 import numpy as np
 import pandas as pd
 import pytest
+from app_upload import GOOD, open_data_page, upload
 from conftest import page_path
-from test_app_data import GOOD, _open_data_page, _upload
 
 from benchuq.cli.cmd_app import server_environment
 from benchuq.core.data import DataError
@@ -131,7 +131,7 @@ def test_app_launcher_limits_glibc_arenas_unless_set() -> None:
 
 
 def test_app_asks_for_an_evicted_upload_and_keeps_the_settings(make_app, ledger) -> None:
-    at = _upload(_open_data_page(make_app), "mine.csv", GOOD)
+    at = upload(open_data_page(make_app), "mine.csv", GOOD)
     assert not at.exception and at.query_params["data"] == "upload"
     ledger.budget = 1
     other = make_app({"data": "sample:toy", "reps": "200", "seed": "5"}).run()  # evicts it
@@ -142,7 +142,7 @@ def test_app_asks_for_an_evicted_upload_and_keeps_the_settings(make_app, ledger)
     assert at.query_params["data"] == "upload" and at.query_params["reps"] == "200"
     ledger.budget = 10**12
     at.switch_page(page_path("data.py")).run()
-    _upload(at, "mine.csv", GOOD)  # uploading again brings the data back
+    upload(at, "mine.csv", GOOD)  # uploading again brings the data back
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.get("plotly_chart")

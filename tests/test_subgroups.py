@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from benches import subgroup_counts
+from ebci_cases import TV3, TV3_ROWS
 from statsmodels.stats.proportion import proportion_confint
 
 from benchuq.core.analyses.subgroups.ebci import parse_kappa
@@ -22,29 +24,13 @@ from benchuq.core.analyses.subgroups.estimates import (
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.reading.loaders import load_sample
 from benchuq.core.validation import InvalidArgument
-from tests.test_ebci import TV3, TV3_ROWS
-
-
-def counts_bench(n: np.ndarray, k: np.ndarray, categories: list[str] | None = None) -> Benchmark:
-    n, k = np.asarray(n), np.asarray(k)
-    M, T = n.shape
-    return Benchmark(
-        name="toy",
-        models=[f"m{i}" for i in range(M)],
-        tasks=[f"t{j}" for j in range(T)],
-        categories=categories or ["all"] * T,
-        kind="counts",
-        estimate=np.where(n > 0, k / np.maximum(n, 1), np.nan),
-        n=n,
-        correct=k,
-    )
 
 
 def random_counts(M: int = 4, T: int = 12, seed: int = 0) -> Benchmark:
     rng = np.random.default_rng(seed)
     n = rng.integers(5, 60, size=(M, T))
     p = np.clip(0.6 + 0.1 * rng.normal(size=(M, 1)) + 0.1 * rng.normal(size=(1, T)), 0.05, 0.95)
-    return counts_bench(n, rng.binomial(n, p), ["a"] * (T // 2) + ["b"] * (T - T // 2))
+    return subgroup_counts(n, rng.binomial(n, p), ["a"] * (T // 2) + ["b"] * (T - T // 2))
 
 
 def test_units_from_counts_and_wilson() -> None:
@@ -156,7 +142,7 @@ def test_eb_beats_direct_on_simulated_truth() -> None:
     err_dt, err_eb, cover = [], [], []
     for _ in range(reps):
         n = np.full((M, T), 15)
-        units = units_from_benchmark(counts_bench(n, rng.binomial(n, truth)), group_by="task")
+        units = units_from_benchmark(subgroup_counts(n, rng.binomial(n, truth)), group_by="task")
         rows = analyze(units).rows
         mu = truth.ravel()
         err_dt.append(np.mean((rows["direct"] - mu) ** 2))
@@ -169,7 +155,7 @@ def test_eb_beats_direct_on_simulated_truth() -> None:
 # ---- degenerate inputs ------------------------------------------------------------------------
 def test_all_subgroups_equal() -> None:
     n = np.full((3, 8), 20)
-    units = units_from_benchmark(counts_bench(n, np.full((3, 8), 14)), group_by="task")
+    units = units_from_benchmark(subgroup_counts(n, np.full((3, 8), 14)), group_by="task")
     res = analyze(units)
     assert any("All direct estimates are equal" in s for s in res.notes)
     assert any("PMT floor" in s for s in res.notes)
@@ -185,11 +171,13 @@ def test_all_subgroups_equal() -> None:
 def test_one_subgroup_and_one_unit() -> None:
     rng = np.random.default_rng(0)
     n = rng.integers(20, 50, size=(6, 1))
-    units = units_from_benchmark(counts_bench(n, rng.binomial(n, 0.5)), group_by="task")
+    units = units_from_benchmark(subgroup_counts(n, rng.binomial(n, 0.5)), group_by="task")
     assert units.default_features == ("intercept",)  # a model effect would fit exactly
     res = analyze(units)
     assert np.all(np.isfinite(res.rows["eb"]))
-    single = units_from_benchmark(counts_bench(np.array([[30]]), np.array([[12]])), group_by="task")
+    single = units_from_benchmark(
+        subgroup_counts(np.array([[30]]), np.array([[12]])), group_by="task"
+    )
     one = analyze(single)
     assert one.rows["eb"][0] == pytest.approx(0.4) and one.rows["w"][0] == 1.0
     assert "EB = direct" in one.notes[-1]
@@ -198,7 +186,7 @@ def test_one_subgroup_and_one_unit() -> None:
 def test_zero_items_and_extreme_accuracy() -> None:
     n = np.array([[20, 0, 15, 10], [25, 30, 12, 10]])
     k = np.array([[20, 0, 0, 5], [0, 30, 6, 5]])
-    units = units_from_benchmark(counts_bench(n, k), group_by="task")
+    units = units_from_benchmark(subgroup_counts(n, k), group_by="task")
     assert len(units) == 7 and "left out" in units.notes[0]
     res = analyze(units)
     assert np.all(res.rows["se"] > 0) and np.all(np.isfinite(res.rows["low"]))

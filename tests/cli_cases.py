@@ -1,0 +1,115 @@
+"""The CLI commands whose JSON is a contract (``tests/test_cli_contract.py``), also run twice
+by ``tests/hostile/test_deterministic_json.py`` (a fixture module, not a test module)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["CASES"]
+
+EMB = Path(__file__).resolve().parents[1] / "sample_data" / "embeddings"
+VTAB3 = ["Sup-Rotation-100%", "Sup-Exemplar-100%", "Sup-100%"]
+
+CASES: dict[str, list[str]] = {
+    "leaderboard_vtab1k": ["leaderboard", "sample:vtab1k"],
+    "leaderboard_alpaca_eval": ["leaderboard", "sample:alpaca_eval", "--reps", "500"],
+    "leaderboard_mmlu_normalized": ["leaderboard", "sample:mmlu", "--normalize", "--reps", "300"],
+    "compare_vtab1k": ["compare", "sample:vtab1k", "--models", *VTAB3],
+    "compare_alpaca_bonferroni": [
+        "compare",
+        "sample:alpaca_eval",
+        "--models",
+        "claude-2",
+        "claude-2.1",
+        "phi-2",
+        "--correction",
+        "bonferroni",
+        "--reps",
+        "500",
+    ],
+    "ranks_vtab1k": ["ranks", "sample:vtab1k", "--reps", "500"],
+    "ranks_vtab1k_normalized_weights": [
+        "ranks",
+        "sample:vtab1k",
+        "--reps",
+        "300",
+        "--normalize",
+        "--weights",
+        "0.025,0.025,0.95",
+    ],
+    "weights_vtab1k": ["weights", "sample:vtab1k", "--resolution", "10"],
+    "weights_mmlu": [
+        "weights",
+        "sample:mmlu",
+        "--resolution",
+        "10",
+        "--categories",
+        "STEM,humanities,other",
+    ],
+    "bayes_vtab1k": ["bayes", "sample:vtab1k", "--draws", "300", "--warmup", "300"],
+    "eb_mmlu": ["eb", "sample:mmlu"],
+    "epp_vtab1k": ["epp", "sample:vtab1k", "--reps", "200"],
+    "embeddings_synthetic": [
+        "embeddings",
+        str(EMB / "synthetic.npz"),
+        "--meta",
+        str(EMB / "synthetic_meta.csv"),
+        "--label",
+        "cluster",
+        "--heads",
+        "4",
+        "--dims",
+        "8",
+        "--bootstrap",
+        "scores",
+        "--reps",
+        "200",
+    ],
+    "power_alpaca_eval": [
+        "power",
+        "sample:alpaca_eval",
+        "--models",
+        "claude-2",
+        "claude-2.1",
+        "gpt-3.5-turbo-1106",
+        "--delta",
+        "0.01",
+    ],
+    "power_mmlu": [
+        "power",
+        "sample:mmlu",
+        "--models",
+        "llama-30b",
+        "llama-13b",
+        "mpt-7b",
+        "--correction",
+        "bonferroni",
+        "--delta",
+        "0.01",
+    ],
+    "power_assumptions": ["power", "--accuracy", "0.7", "0.72", "--corr", "0.5", "--items", "800"],
+    # every sample with every command that fits it (the rest above)
+    "leaderboard_toy": ["leaderboard", "sample:toy", "--reps", "300"],
+    "compare_mmlu": [
+        "compare",
+        "sample:mmlu",
+        "--models",
+        "llama-30b",
+        "llama-13b",
+        "mpt-7b",
+        "--reps",
+        "300",
+    ],
+    "ranks_mmlu": ["ranks", "sample:mmlu", "--reps", "300"],
+    "ranks_alpaca_eval": ["ranks", "sample:alpaca_eval", "--reps", "300"],
+    "ranks_toy": ["ranks", "sample:toy", "--reps", "300"],
+    "epp_mmlu": ["epp", "sample:mmlu", "--reps", "100"],
+    "epp_toy": ["epp", "sample:toy", "--reps", "100"],
+    "bayes_toy": ["bayes", "sample:toy", "--draws", "200", "--warmup", "200"],
+    "eb_vtab1k": ["eb", "sample:vtab1k"],
+    "eb_alpaca_eval": ["eb", "sample:alpaca_eval"],
+    "eb_toy": ["eb", "sample:toy"],
+    "power_vtab1k": ["power", "sample:vtab1k", "--delta", "0.02"],
+    "power_toy": ["power", "sample:toy", "--delta", "0.05"],
+    "publish_toy": ["publish", "sample:toy"],
+}
