@@ -1,4 +1,4 @@
-"""The CLI commands whose JSON is a contract (``tests/test_cli_contract.py``), also run twice
+"""The CLI commands whose JSON is a contract (``tests/cli/test_cli_contract.py``), also run twice
 by ``tests/hostile/test_deterministic_json.py`` (a fixture module, not a test module)."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ every draw (paired draws keep the correlation; independent draws give the indepe
 difference) and calls a model tied with the leader when the percentile interval of that
 difference at the test level contains 0. That is a two-sided test at ``1 - test level`` of each
 model against the leader, one pair at a time (not family-wise), whatever the correlation
-(checked in simulation in ``tests/test_inference.py``).
+(checked in simulation in ``tests/core/summaries/test_inference.py``).
 """
 
 from __future__ import annotations

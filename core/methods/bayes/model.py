@@ -42,10 +42,10 @@ Every sweep ends with step 3, so the kept ``(a, b, theta)`` are always one joint
 nearly independent a posteriori, whereas ``a`` and ``b`` are strongly correlated. The target in
 the new coordinates is the METHODS 6 conditional plus the log Jacobian
 ``log |d(a, b) / d(eta, lambda)| = 2 lambda + log mu + log(1 - mu)``, so the posterior is unchanged
-(``tests/test_bayes.py`` checks the conditional against direct numerical integration, and
-``tests/test_sbc.py`` checks calibration). The coordinates are confined to ``|eta| <= 30`` and
-``|lambda| <= 30`` (``a + b`` in ``[1e-13, 1e13]``) to keep floating point finite; the proper
-priors put no measurable mass outside.
+(``tests/core/methods/test_bayes.py`` checks the conditional against direct numerical integration,
+and ``tests/core/methods/test_sbc.py`` checks calibration). The coordinates are confined to ``|eta|
+<= 30`` and ``|lambda| <= 30`` (``a + b`` in ``[1e-13, 1e13]``) to keep floating point finite; the
+proper priors put no measurable mass outside.
 
 **Choice (missing cells).** Tasks a model has no result for are left out of its likelihood (their
 theta integrate out exactly); their draws are ``nan``, as in the bootstrap.
@@ -357,15 +357,15 @@ def fit(
     on every subject: the funnel case) acceptance is 54% at worst (median 79%) and the minimum bulk
     ESS 2,159 in 2.5 s against 2,145 in 11.4 s. The proposal needs no tuning run, and on hard data
     (every task at 0% or 100%, one task, 1-3 items per task, a tight normal(2000,10) prior)
-    acceptance stays at 75-91% (``tests/test_bayes_imh.py`` checks these against numerical
-    integration). On 300 random one-model data sets (1-6 tasks, 1-24 items, rates at 0%, 2%,
-    50%, 90%, 100% or uniform; random exponential, gamma and normal priors, some with sd 1e-4 of
+    acceptance stays at 75-91% (``tests/core/methods/test_bayes_imh.py`` checks these against
+    numerical integration). On 300 random one-model data sets (1-6 tasks, 1-24 items, rates at 0%,
+    2%, 50%, 90%, 100% or uniform; random exponential, gamma and normal priors, some with sd 1e-4 of
     the mean) acceptance was at least 42% (1st percentile 62%), every R-hat <= 1.007 and bulk ESS
     >= 980 from 4 x 1,500 draws, whereas the Gibbs sampler had R-hat > 1.05 on 20 of them and on
     some a wrong answer with R-hat < 1.01 (all chains stuck alike behind a tight prior; see
-    ``tests/test_bayes_imh.py``). **Fallback:** a model whose acceptance rate after warm-up is
-    below :data:`MIN_ACCEPT` in any chain is refitted with the Gibbs sampler (the models are
-    independent a posteriori, so mixing samplers across models leaves the posterior unchanged);
+    ``tests/core/methods/test_bayes_imh.py``). **Fallback:** a model whose acceptance rate after
+    warm-up is below :data:`MIN_ACCEPT` in any chain is refitted with the Gibbs sampler (the models
+    are independent a posteriori, so mixing samplers across models leaves the posterior unchanged);
     its ``acceptance`` is reported as ``nan``.
     """
     if chains < 1 or draws < 4 or warmup < 0 or thin < 1:
