@@ -9,22 +9,14 @@ import numpy as np
 import pytest
 from ebci_cases import TV3, TV3_ROWS, TV4
 
-from benchuq.core.analyses.subgroups.ebci import (
+from benchuq.core.analyses.subgroups.ebci import cva, cva_table, cva_v, ebci, moments, rho, rho_lp
+from benchuq.core.analyses.subgroups.ebci.reference import _cvb, _lam, _rt0
+from benchuq.core.analyses.subgroups.ebci.vectorised import (
     _cva_parts,
-    _cvb,
     _g,
-    _lam,
     _rho_bound_v,
-    _rt0,
     _t0_lookup,
     _t0_v,
-    cva,
-    cva_table,
-    cva_v,
-    ebci,
-    moments,
-    rho,
-    rho_lp,
 )
 
 INF = math.inf
@@ -218,7 +210,7 @@ def test_lp_confirms_the_vectorised_critical_values() -> None:
 
 
 def test_lp_check_gives_nan_when_the_lp_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchuq.core.analyses.subgroups import ebci as ebci_module
+    from benchuq.core.analyses.subgroups.ebci import reference as ebci_module
 
     class Failed:
         status, fun, x = 2, 0.0, None
