@@ -8,6 +8,7 @@ from scipy import special, stats
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.methods.bayes import model as bayes
+from benchuq.core.methods.bayes import samplers
 from benchuq.core.methods.bayes.priors import LogPrior, ModelPrior, Prior
 from benchuq.core.validation import InvalidArgument
 
@@ -47,7 +48,7 @@ def test_conditional_steps_equal_the_methods_formula() -> None:
     jac = np.log(a) + np.log(b)  # log |d(a, b) / d(eta, lam)| = log(a b)
     ref = bayes.log_conditional(eta, lam, s1, s2, ntask, pa, pb)
     np.testing.assert_allclose(ref, methods + jac, rtol=1e-10)
-    cond = bayes._Conditional(s1, s2, ntask, pa, pb)
+    cond = samplers._Conditional(s1, s2, ntask, pa, pb)
     np.testing.assert_allclose(cond.eta_step(lam)(eta), ref, rtol=1e-10)
     np.testing.assert_allclose(cond.lam_step(eta)(lam), ref, rtol=1e-10)
 
@@ -76,7 +77,7 @@ def test_slice_sampler_targets_the_conditional_of_a_and_b() -> None:
     rng = np.random.default_rng(1)
     chains = 2000
     s1v, s2v = np.full(chains, s1), np.full(chains, s2)
-    cond = bayes._Conditional(
+    cond = samplers._Conditional(
         s1v, s2v, np.full(chains, nt), LogPrior([pa] * chains), LogPrior([pb] * chains)
     )
     eta, lam = rng.normal(0.5, 1, chains), rng.normal(2, 1, chains)
@@ -222,7 +223,7 @@ def test_marginal_step_is_the_beta_binomial_posterior() -> None:
     n = np.array([[10.0, 50.0, 0.0], [12.0, 30.0, 5.0]])  # model 0 has no data on task 2
     pa = LogPrior([Prior("gamma", (2, 0.1)), Prior("exponential", (0.01,))])
     pb = LogPrior([Prior("normal", (5, 3)), Prior("exponential", (0.01,))])
-    marginal = bayes._Marginal(k, n - k, pa, pb)
+    marginal = samplers._Marginal(k, n - k, pa, pb)
     eta, lam = rng.normal(size=(5, 2)), rng.normal(1.5, 1, (5, 2))
     a = np.exp(lam) * special.expit(eta)
     b = np.exp(lam) * special.expit(-eta)
@@ -253,7 +254,7 @@ def test_marginal_eta_step_equals_the_full_target() -> None:
     k, f = rng.integers(0, 50, (3, 6)).astype(float), rng.integers(0, 50, (3, 6)).astype(float)
     pa = LogPrior([Prior("gamma", (2, 0.1))] * 3)
     pb = LogPrior([Prior("normal", (5, 3))] * 3)
-    marginal = bayes._Marginal(k, f, pa, pb)
+    marginal = samplers._Marginal(k, f, pa, pb)
     eta, lam = rng.normal(size=(4, 3)), rng.normal(1, 1, (4, 3))
     np.testing.assert_allclose(marginal.eta_step(lam)(eta), marginal(eta, lam), rtol=1e-10)
     np.testing.assert_allclose(marginal.lam_step(eta)(lam), marginal(eta, lam), rtol=1e-10)
@@ -265,10 +266,10 @@ def test_log_beta_draws_for_tiny_and_large_shapes() -> None:
     rng = np.random.default_rng(10)
     alpha = np.array([0.01, 0.5, 3.0, 2000.0])[:, None] * np.ones((4, 20000))
     beta = np.array([0.02, 4.0, 0.7, 500.0])[:, None] * np.ones((4, 20000))
-    lt, l1t = bayes._log_beta_draw(alpha, beta, rng)
+    lt, l1t = samplers._log_beta_draw(alpha, beta, rng)
     assert np.all(np.isfinite(lt)) and np.all(np.isfinite(l1t))
     np.testing.assert_allclose(np.exp(lt) + np.exp(l1t), 1.0, atol=1e-12)
     mean = alpha[:, 0] / (alpha[:, 0] + beta[:, 0])
     np.testing.assert_allclose(np.exp(lt).mean(axis=1), mean, atol=0.012)
-    tiny = bayes._log_gamma_draw(np.full(1000, 1e-3), rng)
+    tiny = samplers._log_gamma_draw(np.full(1000, 1e-3), rng)
     assert np.all(np.isfinite(tiny)) and np.mean(tiny < -700) > 0.5  # exp() would underflow

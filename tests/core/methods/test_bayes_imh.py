@@ -12,6 +12,7 @@ import pytest
 from scipy import special, stats
 
 from benchuq.core.data import Benchmark
+from benchuq.core.methods.bayes import diagnostics
 from benchuq.core.methods.bayes import imh as bayes_imh
 from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import ModelPrior, Prior
@@ -118,7 +119,7 @@ def test_hard_data_match_numerical_integration(case: str) -> None:
         "theta_1": fit.theta[..., 0, 0],
     }
     for name, d in draws.items():
-        ess = bayes.diagnostics.ess_bulk(d)
+        ess = diagnostics.ess_bulk(d)
         se = d.std() / np.sqrt(ess)
         assert abs(d.mean() - exact[name]) < 4.5 * se + 1e-4, (name, d.mean(), exact[name], se)
     assert fit.rhat_max < 1.01
@@ -139,7 +140,7 @@ def test_same_posterior_as_the_gibbs_sampler() -> None:
             [np.log(f.a), np.log(f.b), f.theta.reshape(*f.theta.shape[:2], -1)], axis=-1
         )
         x = np.moveaxis(x, -1, 0)
-        ess = bayes.diagnostics.ess_bulk(x)
+        ess = diagnostics.ess_bulk(x)
         stats_[s] = (x.mean(axis=(1, 2)), x.std(axis=(1, 2)) / np.sqrt(ess))
     (m1, se1), (m2, se2) = stats_["imh"], stats_["gibbs"]
     z = (m1 - m2) / np.hypot(se1, se2)
@@ -184,6 +185,6 @@ def test_tight_prior_on_one_parameter_matches_numerical_integration() -> None:
     w /= w.sum()
     exact = {"log b": float((w * lb).sum()), "theta_1": float((w * (a + 30) / (a + b + 100)).sum())}
     for name, d in (("log b", np.log(fit.b[..., 0])), ("theta_1", fit.theta[..., 0, 0])):
-        se = d.std() / np.sqrt(bayes.diagnostics.ess_bulk(d))
+        se = d.std() / np.sqrt(diagnostics.ess_bulk(d))
         assert abs(d.mean() - exact[name]) < 4.5 * se, (name, d.mean(), exact[name], se)
     assert fit.rhat_max < 1.01
