@@ -253,6 +253,20 @@ def _item_columns(bench: Benchmark) -> dict[str, pa.Array]:
     out = {k: pa.array(v, pa.float64() if k == "score" else pa.string()) for k, v in joined.items()}
     for name, parts in labels.items():
         out[name] = pa.array(np.concatenate(parts) if parts else [], pa.string())
+    if any(it.answers is not None for it in bench.item_tasks or ()):  # repeated answers (#26)
+        tasks = bench.item_tasks or ()
+        out["answers"] = pa.array(
+            np.concatenate([it.answer_counts.T.ravel() for it in tasks]), pa.int64()
+        )
+        out["answer_sq"] = pa.array(
+            np.concatenate(
+                [
+                    (it.answer_sq if it.answer_sq is not None else it.scores**2).T.ravel()
+                    for it in tasks
+                ]
+            ),
+            pa.float64(),
+        )
     return out
 
 
@@ -278,12 +292,14 @@ SCHEMAS: dict[str, dict[str, pa.DataType]] = {
         "score": pa.float64(),
         "cluster": pa.string(),
         "subgroup": pa.string(),
+        "answers": pa.int64(),  # optional: repeated answers per item (issue 26)
+        "answer_sq": pa.float64(),
     },
 }
 REQUIRED = {
     "tasks.parquet": set(SCHEMAS["tasks.parquet"]),
     "results.parquet": {"model", "task", "estimate"},
-    "items.parquet": set(SCHEMAS["items.parquet"]),
+    "items.parquet": set(SCHEMAS["items.parquet"]) - {"answers", "answer_sq"},
 }
 
 
@@ -444,7 +460,15 @@ def _decode_items(
         if not ok or any(x is None for x in items):
             raise _damaged(f"task '{task}' has a malformed item grid", "items.parquet")
         scores = score[a:b].reshape(n, M).T.copy()
-        out.append(ItemTask(tuple(items), scores, labels["cluster"], labels["subgroup"]))
+        repeated = {}
+        if "answers" in cols and "answer_sq" in cols:
+            repeated = {k: cols[k][a:b].reshape(n, M).T.copy() for k in ("answers", "answer_sq")}
+        try:
+            out.append(
+                ItemTask(tuple(items), scores, labels["cluster"], labels["subgroup"], **repeated)
+            )
+        except DataError as err:
+            raise _damaged(err.message, "items.parquet") from None
     return tuple(out)
 
 

@@ -11,6 +11,7 @@ from benchuq.cli.common import (
     add_method_arguments,
     check_level,
     check_pairwise,
+    headline_of,
     load_benchmark,
     make_draws,
     print_json,
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.cli.common import UsageError
     from benchuq.core.summaries import pairwise_differences
+    from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.maxt import format_p
 
     level = check_level(args.level)
@@ -76,11 +78,13 @@ def run(args: argparse.Namespace) -> int:
                 "reps": draws.reps,
                 "seed": draws.seed,
                 "p_resolution": 1.0 / (draws.reps + 1),
+                "overall": headline_of(args, bench).describe(),
                 "rows": table.to_dict(orient="records"),
             }
         )
         return 0
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, proportions")
+    print(f"overall = {overall_label(draws)}")
     shown = pd.DataFrame(
         {
             "a": table["a"],

@@ -75,10 +75,12 @@ def run(args: argparse.Namespace) -> int:
     if any(d.startswith("shared:") for d in args.data):
         bench = load_benchmark(args)
     else:
-        loaded = read_data(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        loaded = read_data(
+            args.data, format=args.format, tasks=args.tasks, metric=args.metric, runs=args.runs
+        )
         bench, meta = loaded.bench, loaded.meta
         add_notes(args, bench.notes)
-    draws = make_draws(args, bench)
+    draws = make_draws(args, bench).with_headline(None)  # the export's overall: mean over tasks
     export = export_eee(bench, draws, level=level, meta=meta, retrieved_timestamp=args.timestamp)
     paths = export.write(out)
     if args.json:

@@ -10,6 +10,7 @@ from benchuq.cli.common import (
     add_normalize_arguments,
     add_notes,
     check_level,
+    headline_of,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -25,9 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "leaderboard",
         help="scores with intervals, overall and per category",
-        description="Scores with percentile intervals, overall (mean over all tasks) and per "
-        "category. Values are proportions. Default level 0.834: for two independent estimates "
-        "with similar standard errors, intervals that do not overlap correspond roughly to a 5%% "
+        description="Scores with percentile intervals, overall and per category. Overall: the "
+        "mean over benchmarks for lm-eval files with groups (each group, e.g. mmlu, counting once "
+        "as lm-eval scores it), else the mean over all tasks (--overall chooses). Values are "
+        "proportions. Default level 0.834: for two independent estimates with similar standard "
+        "errors, intervals that do not overlap correspond roughly to a 5%% "
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
         "'tied_with_leader' tests the paired difference from the leader instead.",
     )
@@ -41,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
+    from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
 
@@ -48,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     bench = load_benchmark(args)
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     table = leaderboard(draws, level=level)
+    headline = headline_of(args, bench)
     if args.json:
         print_json(
             {
@@ -58,13 +63,15 @@ def run(args: argparse.Namespace) -> int:
                 "normalized": bool(args.normalize),
                 "normalization": args.normalize_mode if args.normalize else None,
                 "leader_test_level": overlap_test_level(level),
+                "overall": headline.describe(),
                 "notes": list(bench.notes) + list(draws.notes),
-                "rows": table.to_dict(orient="records"),
+                "rows": group_counts(bench, table).to_dict(orient="records"),
             }
         )
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
+    print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
         f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
         f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
@@ -75,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     )
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
-        print(f"\n[{group}]")
+        print(f"\n[{group}]" + (f" {headline.label}" if group == "overall" else ""))
         shown = rows  # best first, ties by name (core.summaries.leaderboard)
         shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
@@ -86,3 +93,9 @@ def run(args: argparse.Namespace) -> int:
         )
     print(legend)  # the table's last column explained, under the table
     return 0
+
+
+def _others(offered: tuple[str, ...], kind: str) -> str:
+    """`` (also: --overall tasks)`` naming the aggregates not shown."""
+    others = [o for o in offered if o != kind]
+    return f" (also: {', '.join('--overall ' + o for o in others)})" if others else ""

@@ -15,6 +15,7 @@ from benchuq.cli.common import (
     add_normalize_arguments,
     check_level,
     check_pairwise,
+    headline_of,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -81,6 +82,7 @@ def rank_set_payload(sets: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
     from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
+    from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.rank_sets import rank_set_sentences, rank_sets
 
     level = check_level(args.level)
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
                 "seed": draws.seed,
                 "normalization": args.normalize_mode if args.normalize else None,
                 "score": sc.label,
+                "overall": headline_of(args, bench).describe(),
                 "weights": None if weights is None else [float(x) for x in weights],
                 "rows": table.to_dict(orient="records"),
                 "rank_probabilities": {
@@ -122,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     print("\nFinal position (mean over replicates)")
     pos = table.pivot(index="model", columns="method", values="position")[methods]
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
-    print(f"\nRank confidence sets ({level:g}, score: {sc.label})")
+    score = f"overall = {overall_label(draws)}" if weights is None else sc.label
+    print(f"\nRank confidence sets ({level:g}, score: {score})")
     print(sets.table().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in rank_set_sentences(sets):
         print(sentence)

@@ -18,6 +18,7 @@ from benchuq.cli.common import (
     add_notes,
     check_level,
     fit_bayes,
+    headline_of,
     load_benchmark,
     make_draws,
     maybe_normalize,
@@ -83,7 +84,8 @@ def _draws(
     """Draws by the flags' method, the fit's convergence warnings and diagnostics (Bayes)."""
     if args.method == "bayes":
         fit = fit_bayes(args, bench)
-        return fit.to_draws(kind=args.interval), tuple(fit.warnings), fit.diagnostics
+        draws = fit.to_draws(kind=args.interval).with_headline(headline_of(args, bench))
+        return draws, tuple(fit.warnings), fit.diagnostics
     return make_draws(args, bench), (), None
 
 
@@ -96,6 +98,8 @@ def _command(args: argparse.Namespace) -> str:
         extra += bayes_flags(args.chains, args.draws, args.warmup, args.sampler, args.prior)
     if args.weights:
         extra += ["--weights", args.weights]
+    if args.overall != "auto":
+        extra += ["--overall", args.overall]
     if args.normalize:
         extra += ["--normalize", "--normalize-mode", args.normalize_mode]
     return command(
@@ -118,6 +122,7 @@ def _query(args: argparse.Namespace) -> str:
         reps=args.reps if args.method == "bootstrap" else args.draws * args.chains,
         seed=args.seed,
         metric="normalized" if args.normalize else "raw",
+        overall=args.overall,
         weights=weights,
         models=tuple(args.models or ()),
     )

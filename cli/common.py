@@ -18,6 +18,7 @@ from benchuq.core.draws import Draws
 if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
     from benchuq.core.reading.backends import DataSource
+    from benchuq.core.summaries.headline import Headline
 
 __all__ = [
     "FORMATS",
@@ -25,10 +26,12 @@ __all__ = [
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "add_overall_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
     "fit_bayes",
+    "headline_of",
     "load_benchmark",
     "make_draws",
     "print_json",
@@ -80,7 +83,12 @@ DATA_HELP = (
 )
 METRIC_HELP = (
     "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
-    "lm-eval, the scenario's main metric for HELM)"
+    "lm-eval, the scenario's main metric for HELM); for inspect_ai logs a scorer, or "
+    "SCORER/KEY for a scorer with named values (default: the log's first scorer)"
+)
+FAILED_HELP = (
+    "samples of inspect_ai logs that errored or hit a limit: left out of the scores and counted "
+    "in a note (exclude, the default) or counted as wrong (wrong)"
 )
 
 
@@ -112,6 +120,16 @@ def add_data_arguments(
     )
     parser.add_argument("--tasks", default=None, help="task table CSV: task, category, n[, chance]")
     parser.add_argument("--metric", default=None, help=METRIC_HELP)
+    parser.add_argument(
+        "--failed", default="exclude", choices=("exclude", "wrong"), help=FAILED_HELP
+    )
+    parser.add_argument(
+        "--runs",
+        default="newest",
+        choices=("newest", "all"),
+        help="two runs of one model on the same tasks: keep the newest (default; when the file "
+        "names carry run times, as lm-eval's do) or all (the older shown as 'name (2)')",
+    )
     add_verbose_argument(parser)
 
 
@@ -150,6 +168,32 @@ def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -
     parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
     add_bayes_arguments(parser)
+    add_overall_argument(parser)
+
+
+def add_overall_argument(parser: argparse.ArgumentParser) -> None:
+    """``--overall auto|benchmarks|tasks``: the aggregate "overall" stands for
+    (``core.summaries.headline``)."""
+    parser.add_argument(
+        "--overall",
+        default="auto",
+        choices=("auto", "benchmarks", "tasks"),
+        help="the overall score: benchmarks = the mean over benchmarks, each lm-eval group (e.g. "
+        "mmlu) counting once as lm-eval scores it; tasks = the mean over all tasks; auto "
+        "(default) = benchmarks for lm-eval files with groups, else tasks",
+    )
+
+
+def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
+    """The aggregate ``overall`` stands for, from ``--overall`` and the files' lm-eval groups
+    (its notes go to stderr)."""
+    from benchuq.core.summaries.headline import headline
+
+    rule = headline(bench, getattr(args, "groups", ()), overall=getattr(args, "overall", "auto"))
+    if rule.notes and not getattr(args, "_headline_noted", False):
+        add_notes(args, rule.notes)
+        args._headline_noted = True
+    return rule
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -240,7 +284,7 @@ def read_file(path: str) -> bytes:
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
     """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
     notes go to stderr after the output (stdout stays the table or JSON)."""
-    from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.loaders import read_data
     from benchuq.core.reading.sources import parse_source
 
     shared = [d for d in args.data if parse_source(d).kind == "shared"]
@@ -254,7 +298,15 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         args.source = source
         bench = source.bench
     else:
-        bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
+        loaded = read_data(
+            args.data,
+            format=args.format,
+            tasks=args.tasks,
+            metric=args.metric,
+            failed=getattr(args, "failed", "exclude"),
+            runs=getattr(args, "runs", "newest"),
+        )
+        bench, args.groups = loaded.bench, loaded.meta.groups
     add_notes(args, bench.notes)
     return bench
 
@@ -286,14 +338,17 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.core.methods.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
-        return fit_bayes(args, bench).to_draws(kind=args.interval)
+        draws = fit_bayes(args, bench).to_draws(kind=args.interval)
+        return draws.with_headline(headline_of(args, bench))
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     check_cells(args.reps, len(bench.models), len(bench.tasks))
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
-        return args.source.draws(args.reps, args.seed)
-    return bootstrap(bench, reps=args.reps, seed=args.seed)
+        draws = args.source.draws(args.reps, args.seed)
+    else:
+        draws = bootstrap(bench, reps=args.reps, seed=args.seed)
+    return draws.with_headline(headline_of(args, bench))
 
 
 def check_pairwise(

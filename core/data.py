@@ -178,14 +178,31 @@ class ItemTask:
 
     ``ItemTask(items, scores, cluster, subgroup)`` takes a float matrix; :meth:`stored` takes
     a ready byte or float matrix without copying it.
+
+    Repeated answers (epochs, issue 26): ``answers`` is an ``(M, n)`` integer matrix, the number
+    of answers behind each cell's score (0 where missing), and the score is the mean of those
+    answers; ``answer_sq`` is the ``(M, n)`` float64 mean of the squared answers (for a naive
+    per-answer standard error). ``None`` means one answer per cell (a matrix of ones and zeros is
+    stored as ``None``). Resampling items resamples each item with all its answers (METHODS 2).
     """
 
-    __slots__ = ("_answered", "cluster", "items", "state", "subgroup", "values")
+    __slots__ = (
+        "_answered",
+        "answer_sq",
+        "answers",
+        "cluster",
+        "items",
+        "state",
+        "subgroup",
+        "values",
+    )
     items: Labels
     state: np.ndarray | None
     values: np.ndarray | None
     cluster: Labels | None
     subgroup: Labels | None
+    answers: np.ndarray | None
+    answer_sq: np.ndarray | None
     _answered: np.ndarray | None
 
     def __init__(
@@ -194,11 +211,21 @@ class ItemTask:
         scores: np.ndarray,
         cluster: Sequence[str] | Labels | None = None,
         subgroup: Sequence[str] | Labels | None = None,
+        *,
+        answers: np.ndarray | None = None,
+        answer_sq: np.ndarray | None = None,
     ) -> None:
         scores = np.asarray(scores, dtype=float)
         if scores.ndim != 2:
             raise DataError("item scores must be a (models, items) matrix.", column="score")
-        self._set(_labels(items, encode=False), _pack(scores), _labels(cluster), _labels(subgroup))
+        self._set(
+            _labels(items, encode=False),
+            _pack(scores),
+            _labels(cluster),
+            _labels(subgroup),
+            answers,
+            answer_sq,
+        )
 
     @classmethod
     def stored(
@@ -207,15 +234,31 @@ class ItemTask:
         data: np.ndarray,
         cluster: Sequence[str] | Labels | None = None,
         subgroup: Sequence[str] | Labels | None = None,
+        *,
+        answers: np.ndarray | None = None,
+        answer_sq: np.ndarray | None = None,
     ) -> ItemTask:
         """Scores already in storage form, kept as they are (made read-only): a uint8 ``state``
         of 0, 1 and :data:`MISSING`, or float32/float64 ``values`` (``nan`` = missing)."""
         self = cls.__new__(cls)
-        self._set(_labels(items, encode=False), data, _labels(cluster), _labels(subgroup))
+        self._set(
+            _labels(items, encode=False),
+            data,
+            _labels(cluster),
+            _labels(subgroup),
+            answers,
+            answer_sq,
+        )
         return self
 
     def _set(
-        self, items: Labels, data: np.ndarray, cluster: Labels | None, subgroup: Labels | None
+        self,
+        items: Labels,
+        data: np.ndarray,
+        cluster: Labels | None,
+        subgroup: Labels | None,
+        answers: np.ndarray | None = None,
+        answer_sq: np.ndarray | None = None,
     ) -> None:
         """Check the label lengths and store ``data`` as ``state`` (uint8) or ``values``."""
         binary = data.dtype == np.uint8
@@ -223,6 +266,7 @@ class ItemTask:
             if x is not None and len(x) != data.shape[1]:
                 raise DataError(f"{len(x)} {label} labels for {data.shape[1]} items.", column=label)
         data.setflags(write=False)
+        answers, answer_sq = _answer_arrays(data, answers, answer_sq)
         put = object.__setattr__
         for k, v in (
             ("items", items),
@@ -230,6 +274,8 @@ class ItemTask:
             ("values", None if binary else data),
             ("cluster", cluster),
             ("subgroup", subgroup),
+            ("answers", answers),
+            ("answer_sq", answer_sq),
             ("_answered", None),
         ):
             put(self, k, v)
@@ -238,7 +284,10 @@ class ItemTask:
         raise AttributeError("ItemTask is immutable")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (ItemTask.stored, (self.items, self._data, self.cluster, self.subgroup))
+        args = (self.items, self._data, self.cluster, self.subgroup)
+        if self.answers is None:
+            return (ItemTask.stored, args)
+        return (_stored_with_answers, (*args, self.answers, self.answer_sq))
 
     @property
     def _data(self) -> np.ndarray:
@@ -301,10 +350,32 @@ class ItemTask:
         codes = [x.codes for x in (self.cluster, self.subgroup) if x is not None]
         return int(self._data.nbytes + sum(c.nbytes for c in codes if c is not None))
 
+    @property
+    def answer_counts(self) -> np.ndarray:
+        """``(M, n)`` number of answers behind each cell (0 where missing, 1 without epochs)."""
+        if self.answers is not None:
+            return self.answers
+        if self.state is not None:
+            return (self.state != MISSING).astype(np.int64)
+        return (~np.isnan(self._data)).astype(np.int64)
+
+    def n_answers(self) -> np.ndarray:
+        """``(M,)`` number of answers of each model (its answered items without epochs)."""
+        if self.answers is None:
+            return self.answered
+        return np.asarray(self.answers.sum(axis=1), np.int64)
+
     def take_models(self, rows: Sequence[int] | np.ndarray) -> ItemTask:
         """The same items for the models ``rows`` (in that order)."""
         idx = np.asarray(rows, dtype=np.intp)
-        return ItemTask.stored(self.items, self._data[idx], self.cluster, self.subgroup)
+        return ItemTask.stored(
+            self.items,
+            self._data[idx],
+            self.cluster,
+            self.subgroup,
+            answers=None if self.answers is None else self.answers[idx],
+            answer_sq=None if self.answer_sq is None else self.answer_sq[idx],
+        )
 
     def hash_into(self, h: hashlib._Hash) -> None:
         """Feed everything that affects a result to ``h``."""
@@ -315,6 +386,55 @@ class ItemTask:
             h.update(b"\x00")
             if x is not None:
                 x.hash_into(h)
+        for a in (self.answers, self.answer_sq):  # absent for one answer per cell: hash as before
+            if a is not None:
+                h.update(b"\x01" + f"{a.dtype}".encode())
+                h.update(np.ascontiguousarray(a).tobytes())
+
+
+def _stored_with_answers(
+    items: Labels,
+    data: np.ndarray,
+    cluster: Labels | None,
+    subgroup: Labels | None,
+    answers: np.ndarray,
+    answer_sq: np.ndarray | None,
+) -> ItemTask:
+    """Unpickle an :class:`ItemTask` with repeated answers."""
+    return ItemTask.stored(items, data, cluster, subgroup, answers=answers, answer_sq=answer_sq)
+
+
+def _answer_arrays(
+    data: np.ndarray, answers: np.ndarray | None, answer_sq: np.ndarray | None
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Checked read-only ``answers`` (int64) and ``answer_sq`` (float64); ``(None, None)`` when
+    every cell holds at most one answer."""
+    if answers is None:
+        if answer_sq is not None:
+            raise DataError("answer_sq needs answers (the number of answers per cell).")
+        return None, None
+    counts = np.asarray(answers)
+    present = ~np.isnan(data) if data.dtype != np.uint8 else data != MISSING
+    if (
+        counts.shape != data.shape
+        or not np.issubdtype(counts.dtype, np.integer)
+        or np.any(counts[present] < 1)
+        or np.any(counts[~present] != 0)
+    ):
+        raise DataError(
+            "answers must be an integer (models, items) matrix: >= 1 where a score is given, "
+            "0 where it is missing.",
+            column="answers",
+        )
+    if counts.size == 0 or counts.max() <= 1:
+        return None, None
+    sq = None
+    if answer_sq is not None:
+        sq = np.asarray(answer_sq, dtype=np.float64)
+        if sq.shape != data.shape:
+            raise DataError("answer_sq must have the shape of the scores.", column="answer_sq")
+        sq = _frozen(sq)
+    return _frozen(counts, np.int64), sq
 
 
 def _count_rows(state: np.ndarray, value: int) -> np.ndarray:

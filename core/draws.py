@@ -8,8 +8,12 @@ how the draws were made. Every summary, rank, dominance map and chart is a funct
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from benchuq.core.summaries.headline import Headline
 
 __all__ = ["Draws"]
 
@@ -37,6 +41,9 @@ class Draws:
         the seed that made the draws (``None`` if not seeded).
     notes
         caveats to show next to results (e.g. "normal approximation").
+    headline
+        the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
+        over all tasks). Attach it with :meth:`with_headline`.
     """
 
     values: np.ndarray
@@ -49,6 +56,7 @@ class Draws:
     paired: bool
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    headline: Headline | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -94,6 +102,10 @@ class Draws:
             observed=self.observed[at, :],
             models=tuple(models),
         )
+
+    def with_headline(self, headline: Headline | None) -> Draws:
+        """The same draws with "overall" standing for ``headline`` (no copy of the arrays)."""
+        return replace(self, headline=headline)
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
         """Transformed draws (e.g. normalized), keeping labels and provenance."""

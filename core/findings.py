@@ -38,6 +38,7 @@ from benchuq.core.summaries.dominance import (
     moments_from_draws,
     simplex_grid,
 )
+from benchuq.core.summaries.headline import overall_label
 from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
@@ -82,7 +83,9 @@ class Findings:
     flags
         ``{model: caveats}`` (:func:`model_flags`) for the models that have any.
     label
-        the score's name (``"overall"`` or the weights).
+        the score's name: for ``"overall"`` the aggregate in words
+        (``core.summaries.headline``, e.g. ``"mean of 16 benchmarks; mmlu = lm-eval's
+        size-weighted mean of 57 subjects"``), else the weights.
     weight_winners
         ``{model: share of weightings in which it has the best observed S(w)}`` (empty with
         one category or more than three).
@@ -296,6 +299,14 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
     )
 
 
+def _apart_from_leader(draws: Draws, group: Group, leader: str) -> tuple[str, ...]:
+    """Models with a score that share no task of ``group`` with ``leader``."""
+    have = summaries.task_presence(draws, group)
+    lead = draws.models.index(leader)
+    apart = have.any(axis=1) & ~(have & have[lead]).any(axis=1)
+    return tuple(m for m, a in zip(draws.models, apart, strict=True) if a)
+
+
 def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
     out = []
     if len(draws.models) < 2:
@@ -348,7 +359,11 @@ def findings(
             "low": iv.low,
             "high": iv.high,
             "tied_with_leader": tied_with_leader(
-                sc.values, sc.observed, level, sc.higher_is_better
+                sc.values,
+                sc.observed,
+                level,
+                sc.higher_is_better,
+                present=summaries.task_presence(draws, group),
             ),
         }
     )
@@ -379,6 +394,16 @@ def findings(
     headline = _lead_sentences(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
+    label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
+    apart = _apart_from_leader(draws, group, leader)
+    if apart:
+        headline.insert(
+            1,
+            f"{_names(apart)} share{'s' if len(apart) == 1 else ''} no task with {leader}: their "
+            "scores average different tasks, so they are not compared with it (issue 29).",
+        )
+    if len(table) > 1:  # (with one model the report's leaderboard names it)
+        headline.insert(1, f"{'Overall score' if label != sc.label else 'Score'}: {label}.")
     if len(draws.models) > 1:
         shares = [
             (m, p) for m, p in sorted(p_best.items(), key=lambda kv: (-kv[1], kv[0])) if p > 0
@@ -410,7 +435,7 @@ def findings(
         weight_winners=winners,
         level=level,
         comparison_level=comparison_level,
-        label=sc.label,
+        label=label,
         weight_map=weight_map,
     )
 
@@ -441,6 +466,8 @@ def gaps_from_leader(
             "high": high,
         }
     )
-    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0))
+    have = summaries.task_presence(draws, group)
+    shares = (have & have[lead]).any(axis=1)[present]  # no shared task: never tied (issue 29)
+    table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0) & shares)
     table = table.iloc[best_first(table["estimate"], list(table["model"]))].reset_index(drop=True)
     return table.head(max(top, 1 + int(table["tied"].sum())))

@@ -42,7 +42,9 @@ from benchuq.core.methods import bootstrap as core_bootstrap
 from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
+from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
+from benchuq.core.reading.options import Failed
 from benchuq.dashboard import ledger, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.ledger import ByteLedger
@@ -170,6 +172,8 @@ def _load_upload(
     _columns: tuple[tuple[str, str], ...],
     _fmt: str,
     _metric: str | None,
+    _failed: Failed = "exclude",
+    _runs: Runs = "newest",
 ) -> Loaded:
     return loaders.read_files(
         list(_files),
@@ -178,6 +182,8 @@ def _load_upload(
         metric=_metric,
         columns=dict(_columns) or None,
         name="upload",
+        failed=_failed,
+        runs=_runs,
     )
 
 
@@ -188,12 +194,16 @@ def load_upload(
     columns: dict[str, str] | None = None,
     fmt: str = "auto",
     metric: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Load uploaded files (and what they say), cached by the digest of their content and the
-    loader options."""
+    loader options (``failed``: samples of harness logs that errored or hit a limit; ``runs``:
+    two runs of a model, the newest kept or both)."""
     cols = tuple(sorted((columns or {}).items()))
-    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric)
-    return _load_upload(digest, files, tasks, cols, fmt, metric)
+    extra = (failed,) if failed != "exclude" else ()  # digests of earlier uploads unchanged
+    digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, runs, *extra)
+    return _load_upload(digest, files, tasks, cols, fmt, metric, failed, runs)
 
 
 UPLOAD_DROPPED = (
@@ -218,6 +228,8 @@ class KeptUpload:
     columns: dict[str, str]
     fmt: str
     metric: str | None
+    failed: Failed = "exclude"
+    runs: Runs = "newest"
     key: tuple[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -249,7 +261,15 @@ def read_upload(kept: KeptUpload) -> Loaded:
     files, tasks = kept.files, kept.tasks
     if files is None:
         raise DataError(UPLOAD_DROPPED)
-    loaded = load_upload(files, tasks=tasks, columns=kept.columns, fmt=kept.fmt, metric=kept.metric)
+    loaded = load_upload(
+        files,
+        tasks=tasks,
+        columns=kept.columns,
+        fmt=kept.fmt,
+        metric=kept.metric,
+        failed=kept.failed,
+        runs=kept.runs,
+    )
     LEDGER.use(kept.key, ledger.sizeof((files, tasks)), partial(_drop, weakref.ref(kept)))
     return loaded
 

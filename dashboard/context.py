@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import streamlit as st
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.summaries.headline import Headline, Overall, headline
 from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
 from benchuq.presentation.figures.common import FigureOptions
@@ -68,10 +70,22 @@ class Context:
             st.stop()
         return self.bench
 
+    @property
+    def headline(self) -> Headline:
+        """What "overall" stands for: the sidebar's choice with the files' lm-eval groups."""
+        from benchuq.dashboard import upload  # upload -> controls -> context
+
+        loaded = upload.loaded_for(self.settings.data)
+        groups = loaded.meta.groups if loaded is not None else ()
+        overall = cast(Overall, self.settings.overall)
+        return headline(self.require_bench(), groups, overall=overall)
+
     def draws_all(self) -> Draws:
-        """Return cached draws of every model (metric applied), whatever the model selection."""
+        """Return cached draws of every model (metric applied), whatever the model selection,
+        with "overall" standing for :attr:`headline`."""
         s = self.settings
-        return cache.get_draws(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+        draws = cache.get_draws(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+        return draws.with_headline(self.headline)
 
     def draws(self) -> Draws:
         """Return cached draws restricted to the models shown."""
@@ -81,7 +95,8 @@ class Context:
     def draws_key(self) -> str:
         """A string naming the cached draws (a cache key for summaries of them)."""
         s = self.settings
-        return cache.draws_key(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+        key = cache.draws_key(self.require_bench(), s.method, s.reps, s.seed, s.metric)
+        return f"{key}:overall={self.headline.kind}"
 
     def figure_options(self, title: str = "") -> FigureOptions:
         """Colours and the display unit of the current metric."""

@@ -68,6 +68,7 @@ def _init_from_url() -> None:
     ss["reps"] = int(values.get("reps", d.reps))  # type: ignore[call-overload]
     ss["seed"] = int(values.get("seed", d.seed))  # type: ignore[call-overload]
     ss["metric"] = values.get("metric", d.metric)
+    ss["overall"] = values.get("overall", d.overall)
     ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
     if params.get("data") == state.UPLOAD:  # a reload lost the upload: keep these for its return
         ss[PENDING_UPLOAD], ss["_pending"] = ss["_pending"], {}
@@ -243,6 +244,16 @@ def sidebar(help_page: StreamlitPage) -> Context:
         help="Normalized: (x - min) / (max - min) per task over all models and replicates "
         "(METHODS 3).",
     )
+    sb.radio(
+        "Overall score",
+        state.OVERALLS,
+        key="overall",
+        horizontal=True,
+        format_func=lambda o: {"auto": "Auto", "benchmarks": "Benchmarks", "tasks": "Tasks"}[o],
+        help="Benchmarks: the mean over benchmarks, each lm-eval group (e.g. mmlu) counting once "
+        "as lm-eval scores it, as public leaderboards average; Tasks: the mean over all tasks; "
+        "Auto: benchmarks for lm-eval files with groups, else tasks.",
+    )
 
     weights: tuple[float, ...] = ()
     models: tuple[str, ...] = ()
@@ -279,6 +290,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
         reps=int(ss["reps"]),
         seed=int(ss["seed"]),
         metric=ss["metric"],
+        overall=ss["overall"],
         weights=weights,
         models=models,
     )

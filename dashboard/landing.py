@@ -28,8 +28,9 @@ HOW = (
 )
 FORMATS = (
     "Accepted: CSV/TSV tables (per task: model, task, n, correct or accuracy; or per item), "
-    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs, lighteval "
-    "details (.parquet), OpenAI evals logs, Every Eval Ever files, AlpacaEval annotations; "
+    "lm-evaluation-harness results and samples, HELM runs (.zip), inspect_ai logs (.eval, "
+    "JSON), lighteval details (.parquet), OpenAI evals logs, Every Eval Ever files, AlpacaEval "
+    "annotations; "
     "files, folders or a .zip."
 )
 GAP_READING = (

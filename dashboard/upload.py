@@ -13,7 +13,9 @@ import streamlit as st
 
 from benchuq.core.data import DataError
 from benchuq.core.reading.classify import file_columns
+from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
+from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache
@@ -62,7 +64,9 @@ def load_uploads() -> None:
     table = ss.get("task_table")
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
-    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric)
+    failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
+    runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
+    kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
         cache.read_upload(kept)
     except DataError as err:

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from benchuq.core import summaries
+from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table
@@ -26,7 +27,10 @@ with guard("The comparison"):
         auto={"models": tuple(views.top_models(draws, 3))},
     )
     c1, c2, c3 = st.columns([2, 1, 1])
-    c1.selectbox("Score", groups, format_func=views.group_label, key="compare_score")
+    overall = overall_label(draws)
+    c1.selectbox(
+        "Score", groups, format_func=lambda g: views.group_label(g, overall), key="compare_score"
+    )
     c2.radio(
         "Correction",
         CORRECTIONS,
@@ -65,7 +69,8 @@ with guard("The comparison"):
     for v in views_inference.verdicts(diffs, s.level, s.correction, draws.reps, opts.scale, unit):
         st.markdown("- " + md_escape(v.text))
     caption = views_inference.comparison_caption(s.correction, s.level, len(diffs), draws.reps)
-    st.caption(f"{md_escape(caption)} Score: {md_escape(views.group_label(s.score))}.")
+    score = views.group_label(s.score, overall)
+    st.caption(f"{md_escape(caption)} Score: {md_escape(score)}.")
     fig = simultaneous_difference_figure(
         diffs, s.correction, s.level, draws.reps, ctx.figure_options("Pairwise differences")
     )

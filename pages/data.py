@@ -33,7 +33,8 @@ st.caption(
     "Long tables (model, task, category, n, correct | accuracy | estimate, se), wide tables "
     "(a row per model), item-level tables (model, task, item, score), lm-evaluation-harness "
     "results and --log_samples files, HELM run folders, AlpacaEval annotations and inspect_ai "
-    "logs. Upload a whole folder's files at once, or the folder as a .zip (HELM needs the zip): "
+    "logs (.eval or JSON; epochs are kept as repeated answers per item). Upload a whole "
+    "folder's files at once, or the folder as a .zip (HELM needs the zip): "
     "files that are not results (README, logs, YAML, .DS_Store) are skipped with a note. Files "
     "stay in your session only; they are never shared with other users and cannot travel in a "
     "link."
@@ -46,16 +47,30 @@ metrics = views_data.metric_options(uploaded.meta if uploaded else None)
 if ss.get("upload_metric", "") not in metrics:
     ss["upload_metric"] = views_data.DEFAULT_METRIC
 u2.selectbox(
-    "Metric (lm-eval, HELM)",
+    "Metric (lm-eval, HELM; inspect_ai: scorer)",
     metrics,
     key="upload_metric",
     format_func=views_data.metric_label,
     on_change=upload.load_uploads,
     disabled=len(metrics) < 2,
-    help="The metrics your uploaded files report.",
+    help="The metrics your uploaded files report (for inspect_ai logs: their scorers, and "
+    "scorer/key for a scorer with named values).",
+)
+st.checkbox(
+    "Count samples that errored or hit a limit as wrong (inspect_ai logs)",
+    key="upload_failed_wrong",
+    on_change=upload.load_uploads,
+    help="By default they are left out of the scores and counted in a note.",
 )
 st.file_uploader(
     "Result files", accept_multiple_files=True, key="uploader", on_change=upload.new_files
+)
+st.toggle(
+    "Keep every run",
+    key="upload_all_runs",
+    on_change=upload.load_uploads,
+    help="Two runs of one model on the same tasks: off, the newest is kept (when the file "
+    "names carry run times, as lm-eval's do); on, both are kept, the older as 'name (2)'.",
 )
 st.file_uploader(
     "Task table (optional): task, category, n[, chance]",
@@ -101,6 +116,25 @@ with guard("The data summary"):
     m2.metric("Tasks", len(bench.tasks))
     m3.metric("Items", f"{bench.n_items:,}" if bench.n_items else "n/a")
     m4.metric("Categories", len(bench.category_names))
+    answers = views_data.answers_frame(bench)
+    if answers is not None:
+        several = bool((answers["answers per item"] > 1).any())
+        with st.expander(
+            "Items and answers per model and task"
+            + (" (repeated answers: epochs)" if several else ""),
+            expanded=several,
+        ):
+            if several:
+                st.caption(
+                    "An item with several answers (epochs, repeats, attempts) is one item: its "
+                    "score is the mean of its answers, and intervals resample items with all "
+                    "their answers (METHODS 2)."
+                )
+            st.dataframe(
+                answers,
+                hide_index=True,
+                column_config={"answers per item": st.column_config.NumberColumn(format="%.2f")},
+            )
     details = views_data.run_details(info.meta) if info else None
     if details is not None and not details.empty:
         with st.expander("Run details: harness, n-shot, task versions, metric"):

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from benchuq.core.findings import model_flags
+from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard
@@ -25,6 +26,8 @@ st.caption(
 )
 with guard("The leaderboard"):
     draws = ctx.draws()
+    overall = views.overall_caption(draws.headline)
+    st.caption(overall)
     if not draws.paired:
         st.info(
             "Models were resampled independently (task-level counts, no item data): "
@@ -47,7 +50,8 @@ with guard("The leaderboard"):
     cols = st.columns(1 if long_names else 2)
     for k, group in enumerate(groups):
         part, hidden = views.top_rows(table[table["group"] == group], top)
-        fig = forest_figure(part, ctx.figure_options(views.group_label(group)))
+        title = views.group_label(group, overall_label(draws))
+        fig = forest_figure(part, ctx.figure_options(title))
         with cols[k % len(cols)]:
             st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
             if hidden:
@@ -58,7 +62,7 @@ with guard("The leaderboard"):
     if ctx.settings.method == "bayes":
         fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
     flags = model_flags(bench, None if fit is None else fit.diagnostics)
-    shown = views.display_table(table, opts.scale, flags=flags)
+    shown = views.display_table(table, opts.scale, flags=flags, overall=overall_label(draws))
     st.dataframe(
         shown,
         hide_index=True,

@@ -9,7 +9,7 @@ from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
-from benchuq.dashboard.report import cached
+from benchuq.dashboard.report_page import cached
 from benchuq.presentation import report, state
 from benchuq.presentation.text import md_escape
 
@@ -46,7 +46,9 @@ with guard("The report"):
     data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(
         data, s.method, s.reps, s.seed, s.level, s.models,
-        extra + (["--normalize"] if normalized else []),
+        extra
+        + (["--normalize"] if normalized else [])
+        + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     built = report.build(
         f, bench, draws, ctx.level, query=f"{base}?{urlencode(query)}", command=command,

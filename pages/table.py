@@ -21,7 +21,8 @@ st.caption(
 )
 with guard("The table"):
     loaded = upload.loaded_for(ctx.settings.data)
-    columns = views_table.table_columns(bench, loaded.meta.groups if loaded else ())
+    groups = loaded.meta.groups if loaded else ()
+    columns = views_table.table_columns(bench, groups, ctx.headline.label)
     table = cached.wide_table(ctx.draws_all(), bench, ctx.models, ctx.level, columns)
     labels = [c.label for c in columns]
     link = controls.bind(

@@ -360,7 +360,7 @@ made with benchuq {e(prov.version)}</p>
 <h2>Findings</h2>
 <ul class=findings>{findings}</ul>
 <h2>Leaderboard</h2>
-<p>Overall score = the mean over all tasks, in {e(unit)}. “≈ leader”: the data cannot tell the
+<p>Score = {e(f.label)}, in {e(unit)}. “≈ leader”: the data cannot tell the
 model apart from the leader; “top in”: the share of draws in which the model is best; “rank”:
 the ranks the model could truly hold; “note”: what to keep in mind when reading that row.</p>
 {_table(table_frame(f, scale, unit))}

@@ -43,7 +43,11 @@ UPLOAD_LOST = (
 REPS_RANGE = (200, 20000)
 SEED_RANGE = (0, 2**32 - 1)
 METRICS = ("raw", "normalized")
-PARAM_NAMES = ("data", "method", "level", "reps", "seed", "metric", "weights", "models")
+PARAM_NAMES = (
+    "data", "method", "level", "reps", "seed", "metric", "overall", "weights", "models"
+)  # fmt: skip
+#: What "overall" stands for (`core.summaries.headline.OVERALLS`, repeated: no core import).
+OVERALLS = ("auto", "benchmarks", "tasks")
 CATEGORIES_PARAM = "categories"  # present only when a sample's categories were edited
 PRIOR_SEPARATOR = ";"
 S = TypeVar("S", bound="DataclassInstance")
@@ -297,6 +301,13 @@ class Settings:
     reps: int = link("reps", REPS, "replicates or posterior draws", bounds=REPS_RANGE)
     seed: int = link("seed", SEED, "random seed", bounds=SEED_RANGE)
     metric: str = link("metric", "raw", "score scale", choices=METRICS)
+    overall: str = link(
+        "overall",
+        "auto",
+        "the overall score: `benchmarks` (lm-eval groups count once), `tasks` (mean over tasks) "
+        "or `auto` (benchmarks for lm-eval files with groups, else tasks)",
+        choices=OVERALLS,
+    )
     weights: tuple[float, ...] = link(
         "weights",
         (),

@@ -5,12 +5,13 @@ In a collection (a folder, an archive, several files) a file that does not claim
 is kind ``"other"`` with a reason, and the loader skips it with one note. A file claims to be a
 result when its content says so:
 
-- JSON: an lm-eval results object, an inspect_ai log, a HELM run file, or a list of records whose
+- a format of the table :data:`.formats.FORMATS` claims it (inspect_ai ``.eval`` and JSON logs,
+  lighteval details and results, OpenAI evals logs, Every Eval Ever aggregates and
+  instance-level files): asked first, from the file's name and first bytes or header;
+- JSON: an lm-eval results object, a HELM run file, or a list of records whose
   columns claim a table (below); a ``.json``/``.jsonl`` file that is not valid JSON claims too
   (it is probably a damaged result) when it is named like one or holds ``doc_id`` records;
 - JSON Lines with ``doc_id`` records (lm-eval ``--log_samples``);
-- a file one of the formats in :data:`CLAIMING` claims (lighteval details and results, OpenAI
-  evals logs, Every Eval Ever aggregates and instance-level files), asked first;
 - a table (delimited text, Parquet, JSON records) with a ``model`` column, the item or AlpacaEval
   columns, a task table's columns, or a wide leaderboard's shape (a first column of names and
   mostly numbers in the others).
@@ -28,15 +29,11 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
-from benchuq.core.reading import eee, lighteval, oaieval
+from benchuq.core.reading.formats import FORMATS, claiming
 from benchuq.core.reading.helm import helm_kind
+from benchuq.core.reading.inspect_log import is_inspect
 from benchuq.core.reading.items import FEW_NAMES, ITEM_COLUMNS
-from benchuq.core.reading.judged import (
-    is_alpaca,
-    is_alpaca_leaderboard,
-    is_inspect,
-    is_inspect_log,
-)
+from benchuq.core.reading.judged import is_alpaca, is_alpaca_leaderboard
 from benchuq.core.reading.lm_eval import is_results
 from benchuq.core.reading.lm_eval_names import SAMPLES_RE
 from benchuq.core.reading.long import apply_aliases
@@ -58,21 +55,21 @@ from benchuq.core.reading.table import (
 
 __all__ = ["AUX_LABELS", "DATA_KINDS", "File", "classify", "detect_format", "file_columns"]
 
-DATA_KINDS = (
-    "long",
-    "wide",
-    "items",
-    "lm_eval",
-    "lm_eval_samples",
-    "alpaca_eval",
-    "inspect",
-    "helm",
-    lighteval.KIND,
-    oaieval.KIND,
-    eee.KIND,
+DATA_KINDS = tuple(
+    dict.fromkeys(
+        (
+            "long",
+            "wide",
+            "items",
+            "lm_eval",
+            "lm_eval_samples",
+            "alpaca_eval",
+            "inspect",
+            "helm",
+            *(f.KIND for f in FORMATS),
+        )
+    )
 )
-#: Formats that say themselves whether a file is theirs (``claims``) and read it (``read``).
-CLAIMING = (lighteval, oaieval, eee)
 AUX_LABELS = {
     "task_table": "a task table (task, category, n)",
     "instructions": "an AlpacaEval instruction list",
@@ -104,6 +101,8 @@ class File:
 
 def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = False) -> File:
     """Detect one file's kind from its content (``lenient``: a collection member, see above)."""
+    if (fmt := claiming(src)) is not None:
+        return File(src, fmt.KIND)
     if not lenient:
         return _classify(src, columns)
     base = PurePosixPath(src.name).name
@@ -117,12 +116,8 @@ def classify(src: Source, columns: dict[str, str] | None, *, lenient: bool = Fal
             decode_text(_text_head(src))
     except DataError:
         return File(src, "other", reason="not text (binary)")
-    if kind := _claimed(src):
-        return File(src, kind)
     obj = None
     if looks_like_json(src) and suffix != ".jsonl":
-        if is_inspect_log(src):  # its samples are read later, one at a time
-            return File(src, "inspect")
         try:
             obj = parse_json(src)
         except DataError:
@@ -167,14 +162,7 @@ def _records(obj: object) -> bool:
     return isinstance(obj, list) and bool(obj) and all(isinstance(r, dict) for r in obj)
 
 
-def _claimed(src: Source) -> str | None:
-    """The kind of the first format of :data:`CLAIMING` that claims the file."""
-    return next((f.KIND for f in CLAIMING if f.claims(src)), None)
-
-
 def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -> File:
-    if kind := _claimed(src):
-        return File(src, kind)
     base = src.name.rsplit("/", 1)[-1]
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return File(src, "lm_eval_samples")
@@ -188,12 +176,10 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
     if is_parquet(src):
         return _table_kind(src, read_table(src), columns)
     if looks_like_json(src):
-        if obj is None and is_inspect_log(src):  # not parsed whole (issue 18)
-            return File(src, "inspect")
         obj = parse_json(src) if obj is None else obj
         if is_results(obj):
             return File(src, "lm_eval", obj=obj)
-        if is_inspect(obj):
+        if is_inspect(obj):  # a log the value-by-value walk could not read, parsed whole
             return File(src, "inspect", obj=obj)
         if kind := helm_kind(obj):
             return File(src, kind, obj=obj)

@@ -14,12 +14,12 @@ method and level the file states go into the notes. Results benchuq itself added
 aside: benchuq recomputes them. An evaluation reported with several metrics becomes a task per
 metric (``name [metric_id]``), or, with ``metric`` naming one, that metric's results alone.
 
-An instance-level file has one record per line: model = ``model_id``, task =
-``evaluation_name`` (with the ``evaluation_result_id`` when one evaluation has records of several
-results, e.g. metrics), item = ``sample_id``, score = ``evaluation.score`` (``is_correct`` when
-the score is missing); ``metadata.subgroup``, ``metadata.cluster`` and ``metadata.category`` (as
-benchuq writes them) are kept as labels. Several records of one sample are averaged into one item
-score. With instance-level files in the data,
+An instance-level file has one record per line: model = ``model_id``, task = ``evaluation_name``
+(with the ``evaluation_result_id`` when one evaluation has records of several results, e.g.
+metrics), item = ``sample_id``, score = ``evaluation.score`` (``is_correct`` when the score is
+missing); ``metadata.subgroup``, ``metadata.cluster`` and ``metadata.category`` (as benchuq writes
+them) are kept as labels. Several records of one sample are its repeated answers: one item scored by
+their mean and resampled with all of them (issue 26). With instance-level files in the data,
 aggregate files of the same ``evaluation_id`` only describe them and are set aside.
 """
 
@@ -359,10 +359,12 @@ def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
             frame[label] = frame[label].fillna("all" if label == "category" else "(none)")
     notes: list[str] = []
     keys = ["model", "task", "item"]
-    if frame.duplicated(keys).any():
-        notes.append("Every Eval Ever: several records of one sample averaged into one item score.")
-        agg = {c: "first" for c in frame.columns if c not in (*keys, "score")}
-        frame = frame.groupby(keys, sort=False, as_index=False).agg({"score": "mean", **agg})
+    if frame.duplicated(keys).any():  # repeated answers (issue 26): an epoch per record
+        notes.append(
+            "Every Eval Ever: several records of one sample are its repeated answers: one item "
+            "scored by their mean, resampled with all of them (METHODS 2)."
+        )
+        frame["epoch"] = frame.groupby(keys, sort=False).cumcount() + 1
     bench = items_benchmark(frame, name=name, notes=tuple(notes))
     runs = tuple(
         TaskRun(m, t, src.name, "Every Eval Ever instance-level", metric="evaluation.score")

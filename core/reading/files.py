@@ -9,7 +9,8 @@ Rules (README "Accepted data"):
 - in a HELM run folder (one holding ``run_spec.json``) only ``run_spec.json``, ``stats.json`` and
   ``per_instance_stats.json`` are read (the others, e.g. ``scenario_state.json``, can be large);
 - a ``.zip`` is read like a folder (members named ``archive.zip/path``), up to
-  :data:`MAX_ARCHIVE_BYTES` uncompressed;
+  :data:`MAX_ARCHIVE_BYTES` uncompressed; an inspect_ai ``.eval`` log (a ZIP too) is a file,
+  never expanded (:mod:`.eval_zip` reads the members it needs);
 - a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob;
 - a file is read in chunks up to :data:`MAX_FILE_BYTES` (``BENCHUQ_MAX_FILE_MB``, default 1024):
   a larger one (or an endless one such as ``/dev/zero``) is refused while reading, never read
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from benchuq.core.data import DataError
+from benchuq.core.reading.eval_zip import is_eval_archive
+from benchuq.core.reading.table import Source
 
 __all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip", "read_capped"]
 
@@ -157,7 +160,7 @@ def expand_archives(
     out: list[tuple[str, bytes]] = []
     skipped: list[str] = []
     for name, data in files:
-        if not is_zip(data):
+        if not is_zip(data) or is_eval_archive(Source(name, data)):
             out.append((name, data))
             continue
         try:

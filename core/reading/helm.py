@@ -8,7 +8,8 @@ is one model on one scenario. Read as:
   (``bbq:subject=all,method=multiple_choice_joint``; ``harm_bench``); category: the run's first
   HELM group (``groups``), else the scenario;
 - items: ``instance_id``; score: the chosen metric's per-instance ``mean``, averaged over
-  training trials (``train_trial_index``) when there are several (a note says so). An instance
+  training trials (``train_trial_index``) when there are several: the trials are its repeated
+  answers, resampled together (issue 26; a note says so). An instance
   listed in several entries (each with some of its stats) is one item;
 - split: ``test`` if the files have it, else ``valid``, else the first one;
 - perturbation variants (an entry's or a stat's ``perturbation``) are separate tasks,
@@ -146,13 +147,12 @@ def _records(entries: list, file: str) -> list[_Row]:
     return rows
 
 
-def _scores(rows: list[_Row]) -> tuple[dict[tuple[str, str], float], int]:
-    """Mean over trials per (perturbation, instance), and the most trials of any instance."""
+def _scores(rows: list[_Row]) -> tuple[dict[tuple[str, str], dict[int, float]], int]:
+    """Per (perturbation, instance) its score in each trial, and the most trials of any."""
     per: dict[tuple[str, str], dict[int, float]] = {}
     for item, pert, trial, _split, _metric, value in rows:
         per.setdefault((pert, item), {})[trial] = value
-    means = {k: float(np.mean(list(v.values()))) for k, v in per.items()}
-    return means, max(len(v) for v in per.values())
+    return per, max(len(v) for v in per.values())
 
 
 def _main_metric(available: list[str], groups: list[str]) -> str | None:
@@ -211,8 +211,9 @@ def helm_run(
         )
     splits = list(dict.fromkeys(r[3] for r in rows if r[4] == chosen))
     split = next((s for s in SPLITS if s in splits), splits[0])
-    scores, trials = _scores([r for r in rows if r[4] == chosen and r[3] == split])
-    for (_pert, item), value in scores.items():
+    per_trial, trials = _scores([r for r in rows if r[4] == chosen and r[3] == split])
+    answers = [(k, t, v) for k, by_trial in per_trial.items() for t, v in by_trial.items()]
+    for (_pert, item), _trial, value in answers:
         if not 0 <= value <= 1:  # also catches a missing value (nan)
             raise DataError(
                 f"'{chosen}' = {value:g} for instance '{item}' is not in 0..1.",
@@ -220,20 +221,26 @@ def helm_run(
                 column=chosen,
                 hint="choose a metric that is a proportion (such as exact_match).",
             )
-    items = pd.DataFrame(
+    items = pd.DataFrame(  # one record per trial: trials are repeated answers (issue 26)
         {
             "model": model,
-            "task": [task + (f" [{p}]" if p else "") for p, _ in scores],
-            "item": [i for _, i in scores],
-            "score": list(scores.values()),
-            "row": np.arange(1, len(scores) + 1),
+            "task": [task + (f" [{p}]" if p else "") for (p, _), _, _ in answers],
+            "item": [i for (_, i), _, _ in answers],
+            "score": [v for _, _, v in answers],
+            "epoch": [t for _, t, _ in answers],
+            "row": np.arange(1, len(answers) + 1),
             "file": instances_src.name,
             "category": category,
         }
     )
+    scores = {k: float(np.mean(list(v.values()))) for k, v in per_trial.items()}
     notes = [f"HELM metric '{chosen}' ({split} split)."]
     if trials > 1:
-        notes.append(f"HELM: each instance's score is the mean over its {trials} trials.")
+        notes.append(
+            f"HELM: instances are answered in up to {trials} trials (train_trial_index): each "
+            "is one item scored by the mean of its trials, resampled with all of them "
+            "(METHODS 2)."
+        )
     if len(splits) > 1:
         notes.append(f"HELM: the {split} split was read; the files also hold {splits}.")
     if stats_src is not None:

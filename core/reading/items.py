@@ -38,7 +38,7 @@ from benchuq.core.reading.table import (
 __all__ = ["FEW_NAMES", "ITEM_COLUMNS", "ItemRecords", "item_records", "items_benchmark"]
 
 ITEM_COLUMNS = ("model", "task", "item", "score")
-LABEL_COLUMNS = ("cluster", "subgroup", "category")
+LABEL_COLUMNS = ("cluster", "subgroup", "category", "epoch")
 #: Columns with few distinct values, read dictionary-encoded (Parquet's own dictionaries, Arrow's
 #: CSV blocks); item and cluster names are read as text and encoded once after reading (per-block
 #: dictionaries of a column of many distinct names would hold most names many times; reading
@@ -418,6 +418,10 @@ def items_benchmark(
     M, T = len(rec.model.names), len(rec.task.names)
     col, bounds, item_code = _columns(rec.task.codes, rec.item.codes, T, len(rec.item.names))
     P = len(item_code)
+    if "epoch" in rec.labels:  # repeated answers (issue 26): one cell per item, their mean
+        repeated = _repeated_cells(rec, col, M, P)
+        if repeated is not None:
+            return _epochs_benchmark(rec, repeated, bounds, item_code, col, name, notes)
     if binary:
         data = np.full((M, P), MISSING, np.uint8)
         _fill(data, rec.model.codes, col, score)
@@ -462,6 +466,78 @@ def items_benchmark(
         item_tasks=tuple(items),
         notes=tuple(notes),
         **kw,  # type: ignore[arg-type]
+    )
+
+
+def _repeated_cells(
+    rec: ItemRecords, col: np.ndarray, M: int, P: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(counts, means, mean squares)`` of the answers in each ``(M, P)`` cell, when some cell
+    holds more than one answer (``None``: one answer each, read as usual). A model, task, item
+    and epoch given twice is an error."""
+    cell = rec.model.codes.astype(np.int64) * P + col
+    counts = np.bincount(cell, minlength=M * P)
+    if counts.max(initial=0) <= 1:
+        return None
+    epoch = rec.labels["epoch"].codes
+    key = cell * (int(epoch.max(initial=0)) + 1) + epoch
+    if _repeats(key):
+        _duplicate_error(rec, key, what="epoch")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(cell, weights=rec.score, minlength=M * P) / counts
+        sq = np.bincount(cell, weights=rec.score**2, minlength=M * P) / counts
+    return counts.reshape(M, P), mean.reshape(M, P), sq.reshape(M, P)
+
+
+def _repeats(key: np.ndarray) -> bool:
+    """Whether a key appears twice (counted in a table when it is small, else by sorting)."""
+    top = int(key.max(initial=0)) + 1
+    if top <= max(8 * len(key), 2**20):
+        return bool(np.bincount(key, minlength=top).max(initial=0) > 1)
+    return len(np.unique(key)) != len(key)
+
+
+def _epochs_benchmark(
+    rec: ItemRecords,
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray],
+    bounds: np.ndarray,
+    item_code: np.ndarray,
+    col: np.ndarray,
+    name: str,
+    notes: tuple[str, ...],
+) -> Benchmark:
+    """Items with several answers each: the cell score is the mean of its answers, with the
+    number of answers and their mean square kept (:class:`ItemTask` ``answers``)."""
+    counts, mean, sq = cells
+    P = mean.shape[1]
+    labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
+    items = []
+    for j in range(len(bounds) - 1):
+        a, b = int(bounds[j]), int(bounds[j + 1])
+        items.append(
+            ItemTask(
+                Labels(rec.item.names, item_code[a:b]),
+                mean[:, a:b],
+                *(
+                    Labels(rec.labels[c].names, lab[a:b])
+                    if (lab := labels.get(c)) is not None
+                    else None
+                    for c in ("cluster", "subgroup")
+                ),
+                answers=counts[:, a:b],
+                answer_sq=sq[:, a:b],
+            )
+        )
+    T = len(items)
+    return Benchmark(
+        name=name,
+        models=tuple(rec.model.names.to_pylist()),
+        tasks=tuple(rec.task.names.to_pylist()),
+        categories=tuple(_categories(rec, T)),
+        kind="items",
+        estimate=np.column_stack([it.means() for it in items]),
+        item_tasks=tuple(items),
+        notes=tuple(notes),
     )
 
 
@@ -536,9 +612,10 @@ def _range_error(rec: ItemRecords, i: int) -> None:
     )
 
 
-def _duplicate_error(rec: ItemRecords, col: np.ndarray) -> None:
-    """The first record whose (model, task, item) appears again, with up to three of its rows."""
-    key = col * len(rec.model.names) + rec.model.codes
+def _duplicate_error(rec: ItemRecords, col: np.ndarray, *, what: str = "") -> None:
+    """The first record whose (model, task, item) appears again, with up to three of its rows
+    (``what="epoch"``: ``col`` is a key of model, task, item and epoch)."""
+    key = col if what else col * len(rec.model.names) + rec.model.codes
     dup = pd.Series(key).duplicated(keep=False).to_numpy()
     i = int(np.flatnonzero(dup)[0])
     where = [rec.rows.locate(int(r)) for r in np.flatnonzero(key == key[i])[:3]]
@@ -549,13 +626,25 @@ def _duplicate_error(rec: ItemRecords, col: np.ndarray) -> None:
         else ", ".join(f"file '{f}' row {r}" for f, r in where)
     )
     m, t, it = (x.names[int(x.codes[i])].as_py() for x in (rec.model, rec.task, rec.item))
+    if what:
+        epoch = rec.labels["epoch"]
+        e = epoch.names[int(epoch.codes[i])].as_py()
+        raise DataError(
+            f"model '{m}', task '{t}', item '{it}', epoch '{e}' appears more than once "
+            f"({shown}) {ROW_NOTE}.",
+            file=where[1][0],
+            row=where[1][1],
+            column="epoch",
+            hint="keep one score per model, task, item and epoch (number repeated answers "
+            "1, 2, 3 ... in the epoch column).",
+        )
     raise DataError(
         f"model '{m}', task '{t}', item '{it}' appears more than once ({shown}) {ROW_NOTE}.",
         file=where[1][0],
         row=where[1][1],
         column="item",
-        hint="keep one score per model, task and item (average repeats, or rename a second "
-        "run of a model).",
+        hint="keep one score per model, task and item (average repeats, or add an 'epoch' "
+        "column numbering repeated answers, or rename a second run of a model).",
     )
 
 

@@ -10,12 +10,12 @@ columns (``example``, ``full_prompt``, ...) and a ``metrics`` struct. Next to it
 
 Details become item scores: model = the folders between ``details`` and the date folder (an
 ``org/name`` hub id spans two), else the ``config_general.model_name`` of the results file with the
-same date stamp, else ``"model"`` with a note; task = the task part of the file name (suite and
-few-shot count dropped, few-shot kept in the run details); item = ``doc.id`` when every row has
-one (rows of one id are averaged), else the query text when distinct, else the row number;
-score = the metric picked by ``metric`` (default: ``acc``, ``extractive_match``, ``em``,
-``exact_match``, ``pass@1``, whichever comes first, else the first metric) with the others named
-in a note. Scores must lie in [0, 1].
+same date stamp, else ``"model"`` with a note; task = the task part of the file name (suite and few-
+shot count dropped, few-shot kept in the run details); item = ``doc.id`` when every row has one
+(rows of one id are its repeated answers, averaged), else the query text when distinct, else the row
+number; score = the metric picked by ``metric`` (default: ``acc``, ``extractive_match``, ``em``,
+``exact_match``, ``pass@1``, whichever comes first, else the first metric) with the others named in
+a note. Scores must lie in [0, 1].
 
 A results file with no details next to it is read as estimates with standard errors
 (``metric_stderr``); with details it only names the model and the lighteval version.
@@ -304,16 +304,15 @@ def _items(table: pa.Table) -> tuple[list[str], str]:
 
 
 def _average_repeats(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """Rows of one item are its repeated answers (issue 26): numbered in an ``epoch`` column, so
+    the item is scored by their mean and resampled with all of them."""
     if not frame["item"].duplicated().any():
         return frame, ""
-    out = frame.groupby("item", sort=False, as_index=False).agg(
-        model=("model", "first"),
-        task=("task", "first"),
-        score=("score", "mean"),
-        row=("row", "first"),
-        file=("file", "first"),
+    frame = frame.assign(epoch=frame.groupby("item", sort=False).cumcount() + 1)
+    return frame, (
+        "lighteval: several rows of one item are its repeated answers: one item scored by their "
+        "mean, resampled with all of them (METHODS 2)."
     )
-    return out, "lighteval: several rows of one item averaged into one score."
 
 
 def _harness(general: dict[str, Any] | None) -> str:

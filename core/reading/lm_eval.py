@@ -23,6 +23,7 @@ Sample files: :mod:`.lm_eval_samples`; both together: :mod:`.lm_eval_output`; na
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, TypeGuard
@@ -30,7 +31,8 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.reading.lm_eval_names import model_name
+from benchuq.core.reading.lm_eval_groups import with_aggregates
+from benchuq.core.reading.lm_eval_names import model_name, name_note
 from benchuq.core.reading.long import WHOLE_TOL, TaskInfo
 from benchuq.core.reading.meta import Group, Meta, MissingMetric, TaskRun
 from benchuq.core.reading.notes import count, listing
@@ -42,6 +44,7 @@ __all__ = [
     "file_metrics",
     "is_results",
     "read_results",
+    "repeats_notes",
     "results_categories",
     "results_outline",
 ]
@@ -192,6 +195,30 @@ class _Row:
     metric: str
 
 
+def stated_value(entry: dict, metric: str) -> str | None:
+    """How the file writes ``metric`` when it is there but not a finite number (``NaN``,
+    ``null``, ``"N/A"``, ``Infinity``), else ``None``."""
+    keys = [metric] if metric in entry else sorted(k for k in entry if k.startswith(metric + ","))
+    if not keys:
+        return None
+    key = f"{metric},none" if f"{metric},none" in keys else keys[0]
+    v = entry[key]
+    if number(v) is not None:
+        return None
+    return "null" if v is None else json.dumps(v)
+
+
+def not_number_note(tasks: dict[str, str], metric: str) -> str:
+    """The note for tasks whose ``metric`` is written but is not a number."""
+    what = ", ".join(f"'{t}' ({metric} = {v})" for t, v in list(tasks.items())[:5])
+    more = f", … ({len(tasks)})" if len(tasks) > 5 else ""
+    head = f"{count(len(tasks), 'task')} skipped — {metric} is not a number: {what}{more}"
+    return (
+        f"{head}; left out of this model's scores, so its overall averages the other tasks. To "
+        f"score them, re-run the tasks, or choose another metric the file has (--metric)."
+    )
+
+
 def _skipped_metric_notes(missing: dict[str, list[str]], metric: str) -> list[str]:
     """One note per set of metrics the skipped tasks have instead of ``metric``."""
     by_have: dict[tuple[str, ...], list[str]] = {}
@@ -230,6 +257,7 @@ def read_results(
     hib_table = _dict(obj, "higher_is_better")
     rows: list[_Row] = []
     missing: dict[str, list[str]] = {}
+    not_numbers: dict[str, str] = {}
     skipped_group, skipped_n, filters = [], [], set()
     limited: list[str] = []
     for task, entry in results.items():
@@ -245,7 +273,10 @@ def read_results(
             )
         value, se, filt = _metric(entry, metric)
         if value is None:
-            missing[task] = entry_metrics(entry)
+            if (raw := stated_value(entry, metric)) is not None:
+                not_numbers[task] = raw  # the metric is there, its value is not a number
+            else:
+                missing[task] = entry_metrics(entry)
             continue
         if filt and filt != "none":
             filters.add(filt)
@@ -288,6 +319,15 @@ def read_results(
         ns = n_samples.get(task)
         if isinstance(ns, dict) and isinstance(ns.get("original"), int) and ns["original"] > n:
             limited.append(f"{name} ({n} of {ns['original']})")
+    if not rows and not_numbers:
+        raise MissingMetric(
+            f"no task in this file has a number for '{metric}' ("
+            + listing([f"{t}: {v}" for t, v in not_numbers.items()])
+            + ").",
+            file=src.name,
+            column=metric,
+            hint="re-run the tasks, or choose another metric the file has (--metric).",
+        )
     if not rows:
         have = sorted({m for ms in missing.values() for m in ms})
         raise (MissingMetric if missing else DataError)(
@@ -298,6 +338,10 @@ def read_results(
             "with accuracy results.",
         )
     notes = _skipped_metric_notes(missing, metric)
+    if not_numbers:
+        notes.append(not_number_note(not_numbers, metric))
+    if name_note_text := name_note(obj, src.name):
+        notes.append(name_note_text)
     if skipped_group:
         notes.append(
             f"{count(len(skipped_group), 'group aggregate')} read as groups, not tasks: "
@@ -317,6 +361,7 @@ def read_results(
         notes.append(f"used the lm-eval filter(s) {sorted(filters)}.")
     if any(mmlu_subject(t) for t in results):
         notes.append("MMLU tasks are named by subject (hendrycksTest-/mmlu_ prefix removed).")
+    notes += repeats_notes(obj)
     model = model_name(obj, src.name)
     n_items = np.array([[r.n for r in rows]], dtype=np.int64)
     k = np.array([[r.correct for r in rows]], dtype=np.int64)
@@ -332,11 +377,32 @@ def read_results(
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
     )
-    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows])
+    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows], metric)
 
 
-def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta:
-    """Provenance of the tasks read, the group tree and the file's metrics."""
+def repeats_notes(obj: dict) -> list[str]:
+    """A note naming tasks run with ``repeats`` > 1 (issue 26): lm-eval's filter reduces the
+    repeated answers of a document to one scored answer, so each item carries one score."""
+    configs = _dict(obj, "configs")
+    repeated = {
+        str(t): c["repeats"]
+        for t, c in configs.items()
+        if isinstance(c, dict) and isinstance(c.get("repeats"), int) and c["repeats"] > 1
+    }
+    if not repeated:
+        return []
+    shown = listing([f"{t} ({k})" for t, k in sorted(repeated.items())])
+    return [
+        f"{count(len(repeated), 'task')} ran with repeats: {shown}. lm-eval's filter reduces a "
+        "document's repeated answers to one scored answer (take_first, majority vote ...), so "
+        "each item counts once with that score; to keep every answer, give them as an item "
+        "table with an epoch column."
+    ]
+
+
+def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]], metric: str) -> Meta:
+    """Provenance of the tasks read, the group tree (with how lm-eval scored each group on
+    ``metric``) and the file's metrics."""
     harness = harness_label(obj)
     versions, shots, config = _dict(obj, "versions"), _dict(obj, "n-shot"), _dict(obj, "config")
     default_shots = config.get("num_fewshot")
@@ -357,7 +423,8 @@ def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]]) -> Meta
                 used,
             )
         )
-    return Meta(runs=tuple(runs), groups=_groups(obj), metrics=file_metrics(obj))
+    groups = with_aggregates(obj, _groups(obj), metric)
+    return Meta(runs=tuple(runs), groups=groups, metrics=file_metrics(obj))
 
 
 @dataclass(frozen=True)
@@ -369,6 +436,7 @@ class Outline:
     tasks: tuple[str, ...]
     categories: dict[str, str]
     meta: Meta
+    name_note: str | None = None
 
 
 def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
@@ -386,8 +454,9 @@ def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
         if isinstance(e, dict) and _metric(e, metric)[0] is not None
     )
     model = model_name(obj, src.name)
-    meta = _meta(obj, src.name, model, [(t, "") for t in tasks])
-    return Outline(model, with_metric, tasks, results_categories(obj), meta)
+    meta = _meta(obj, src.name, model, [(t, "") for t in tasks], metric)
+    categories = results_categories(obj)
+    return Outline(model, with_metric, tasks, categories, meta, name_note(obj, src.name))
 
 
 def _task_n(

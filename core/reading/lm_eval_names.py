@@ -18,7 +18,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SAMPLES_RE", "model_from_args", "model_name", "name_from_path", "sample_file_names"]
+__all__ = [
+    "SAMPLES_RE",
+    "model_from_args",
+    "model_name",
+    "name_from_path",
+    "name_note",
+    "sample_file_names",
+    "sample_name_note",
+]
 
 SAMPLES_RE = re.compile(r"^samples_(?P<task>.+?)_(?P<ts>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.jsonl$")
 RESULTS_RE = re.compile(r"^(?P<model>.*?)_*results(?:_\d{4}-\d{2}-\d{2}T[\d\-:.]+)?\.json$")
@@ -62,6 +70,60 @@ def model_name(obj: dict, file: str) -> str:
     if isinstance(obj.get("model_name"), str) and obj["model_name"].strip():
         return obj["model_name"].strip()
     return name_from_path(file)
+
+
+def name_note(obj: dict, file: str) -> str | None:
+    """The note for a results file whose model name is not in the file (``None`` when it is):
+    where the name came from, why, and how to change it."""
+    config = c if isinstance(c := obj.get("config"), dict) else {}
+    if model_from_args(config.get("model_args"), config.get("model_revision")):
+        return None
+    if isinstance(obj.get("model_name"), str) and obj["model_name"].strip():
+        return None
+    pretrained = _args_dict(config.get("model_args")).get("pretrained", "")
+    why = (
+        f"its pretrained= is a local path ('{pretrained}'), not a name, and it has no model_name"
+        if pretrained
+        else "no pretrained= or model= in config.model_args and no model_name"
+    )
+    name = name_from_path(file)
+    parts = file.split("/")
+    m = RESULTS_RE.match(parts[-1])
+    stem = (m.group("model") if m else parts[-1].rsplit(".", 1)[0]).strip("_")
+    fix = 'add "model_name": "<name>" to the file'
+    if stem or len(parts) > 1:
+        where = "file" if stem else "folder"
+        return (
+            f"model name '{name}' taken from the {where} name ({why}); to change it, {fix} or "
+            f"rename the {where}."
+        )
+    return (
+        f"the file names no model ({why}) and neither does its name: the model is called "
+        f"'{name}'; to name it, {fix} or put it in a folder named after the model."
+    )
+
+
+def sample_name_note(model: str, source: str) -> str | None:
+    """The note for a sample file's model name by ``source`` (``"results"``: a results file next
+    to it, no note; ``"file"``, ``"folder"`` or ``"default"``)."""
+    fix = "or load the sample files with their results_<time>.json (which names the model)"
+    if source == "file":
+        return (
+            f"model name '{model}' taken from the file name (lm-eval's 2023 naming; the records "
+            f"name no model); to change it, rename the file {fix}."
+        )
+    if source == "folder":
+        return (
+            f"model name '{model}' taken from the folder name (the sample file names no model); "
+            f"to change it, rename the folder {fix}."
+        )
+    if source == "default":
+        return (
+            f"no model name in the sample file, its name, its folder or a results file next to "
+            f"it: the model is called '{model}'; to name it, put the file in a folder named after "
+            f"the model (lm-eval writes <output>/<model>/samples_<task>_<time>.jsonl) {fix}."
+        )
+    return None
 
 
 def sample_file_names(base: str, known_tasks: tuple[str, ...] = ()) -> tuple[str | None, str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from benchuq.core.data import Benchmark
 from benchuq.core.reading.classify import File
-from benchuq.core.reading.lm_eval import Outline, results_outline
+from benchuq.core.reading.lm_eval import Outline, repeats_notes, results_outline
 from benchuq.core.reading.lm_eval_names import SAMPLES_RE, sample_file_names
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, TaskRun
@@ -40,8 +40,10 @@ def choose_lm_eval(
                            "reads results)."]  # fmt: skip
     outlines = {f.src.name: results_outline(f.src, metric, f.obj) for f in results}
     gaps = _uncovered(outlines, samples)
-    if format == "lm_eval_samples" or not gaps:
-        return True, outlines, []
+    if format == "lm_eval_samples" or not gaps:  # the sample files take the results' names
+        repeats = [n for f in results if isinstance(f.obj, dict) for n in repeats_notes(f.obj)]
+        names = [f"{r}: {o.name_note}" for r, o in outlines.items() if o.name_note]
+        return True, outlines, list(dict.fromkeys(repeats)) + names
     note = (
         f"{count(len(samples), 'sample file')} set aside: the results files were read, because "
         f"{count(len(gaps), 'result')} have no sample file ({listing(gaps)}); item-level analysis "

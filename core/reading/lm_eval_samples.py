@@ -17,7 +17,7 @@ import pandas as pd
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.lm_eval import number
-from benchuq.core.reading.lm_eval_names import sample_file_names
+from benchuq.core.reading.lm_eval_names import sample_file_names, sample_name_note
 from benchuq.core.reading.meta import Meta, TaskRun
 from benchuq.core.reading.table import Source, text_lines
 
@@ -37,8 +37,11 @@ def read_samples(
     ``model`` from a results file next to it wins over the file name)."""
     base = src.name.rsplit("/", 1)[-1]
     from_name, task = sample_file_names(base, known_tasks)
+    source = "results" if model else "file" if from_name else "folder" if "/" in src.name else ""
     model = model or from_name or _folder_model(src.name)
     docs, scores, lines, notes = [], [], [], []
+    if note := sample_name_note(model, source or "default"):
+        notes.append(note)
     used: str | None = None
     metrics_seen: list[str] = []
     other_filters = 0

@@ -26,8 +26,10 @@ from typing import NoReturn, TypeVar
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.reading import eee, lighteval, oaieval
+from benchuq.core.reading import eee, lighteval
+from benchuq.core.reading.answers import answer_notes
 from benchuq.core.reading.classify import AUX_LABELS, DATA_KINDS, File, classify
+from benchuq.core.reading.eval_zip import is_eval_archive
 from benchuq.core.reading.files import (
     Gathered,
     expand_archives,
@@ -35,13 +37,10 @@ from benchuq.core.reading.files import (
     is_zip,
     read_capped,
 )
+from benchuq.core.reading.formats import format_of
 from benchuq.core.reading.helm import helm_run
 from benchuq.core.reading.items import item_records, items_benchmark
-from benchuq.core.reading.judged import (
-    alpaca_benchmark,
-    alpaca_leaderboard_benchmark,
-    inspect_benchmark,
-)
+from benchuq.core.reading.judged import alpaca_benchmark, alpaca_leaderboard_benchmark
 from benchuq.core.reading.lm_eval import Outline, read_results
 from benchuq.core.reading.lm_eval_output import (
     Part,
@@ -53,9 +52,12 @@ from benchuq.core.reading.lm_eval_output import (
 )
 from benchuq.core.reading.lm_eval_samples import read_samples
 from benchuq.core.reading.long import TaskInfo, long_benchmark, read_task_table, wide_to_long
-from benchuq.core.reading.merge import merge
+from benchuq.core.reading.merge import RUNS, Runs, merge
 from benchuq.core.reading.meta import Loaded, Meta, MissingMetric, TaskRun
+from benchuq.core.reading.names import confusable_notes
 from benchuq.core.reading.notes import count, group_notes, listing
+from benchuq.core.reading.options import Failed, reading
+from benchuq.core.reading.overlap import disjoint_notes
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import (
     ArrowTable,
@@ -65,6 +67,7 @@ from benchuq.core.reading.table import (
     looks_like_json,
     read_table,
 )
+from benchuq.core.validation import check_choice
 
 __all__ = [
     "FORMATS",
@@ -149,7 +152,11 @@ def _rename_models(loaded: Loaded, names: dict[str, str]) -> Loaded:
     bench, meta = loaded.bench, loaded.meta
     runs = tuple(TaskRun(**{**r.__dict__, "model": names.get(r.model, r.model)}) for r in meta.runs)
     models = tuple(names.get(m, m) for m in bench.models)
-    return Loaded(bench._replace(models=models), Meta(runs, meta.groups, meta.metrics))
+    # the sample's own note says how its models are named: drop the notes on the files' names
+    said = tuple(f"model name '{m}' taken from the" for m in names)
+    notes = tuple(n for n in bench.notes if not any(s in n for s in said))
+    bench = bench._replace(models=models, notes=notes)
+    return Loaded(bench, Meta(runs, meta.groups, meta.metrics))
 
 
 def resolve(
@@ -159,9 +166,13 @@ def resolve(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
     """``sample:<name>``, or files, folders, zips and globs (the CLI's ``DATA`` arguments)."""
-    return read_data(data, format=format, tasks=tasks, metric=metric, name=name).bench
+    return read_data(
+        data, format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
+    ).bench
 
 
 def read_data(
@@ -171,8 +182,11 @@ def read_data(
     tasks: str | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
-    """:func:`resolve` with what the files say (:class:`Loaded`)."""
+    """:func:`resolve` with what the files say (:class:`Loaded`); ``runs``: two runs of one model
+    on the same tasks, the newest kept (``"newest"``) or both (``"all"``; :mod:`.merge`)."""
     source = parse_source(data)
     items = [data] if isinstance(data, str) else list(data)
     if len(items) > 1 and (mixed := [d for d in items if parse_source(d).kind == "sample"]):
@@ -186,7 +200,9 @@ def read_data(
             return loaded
         info = read_task_table(read_table(Source(*_task_source(tasks))))
         return Loaded(_apply_task_info(loaded.bench, info), loaded.meta)
-    return read_paths(items, format=format, tasks=tasks, metric=metric, name=name)
+    return read_paths(
+        items, format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
+    )
 
 
 def load_path(
@@ -196,9 +212,18 @@ def load_path(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
-    """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive."""
-    return read_paths([path], format=format, tasks=tasks, metric=metric, name=name).bench
+    """Load a file, a folder (recursively; see :mod:`.files`) or a zip archive.
+
+    ``failed``: samples of harness logs (inspect_ai) that errored or hit a limit are left out
+    (``"exclude"``, counted in a note) or counted as wrong (``"wrong"``); ``runs``: see
+    :func:`read_files`.
+    """
+    return read_paths(
+        [path], format=format, tasks=tasks, metric=metric, name=name, failed=failed, runs=runs
+    ).bench
 
 
 def read_paths(
@@ -208,6 +233,8 @@ def read_paths(
     tasks: str | Path | None = None,
     metric: str | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Files, folders, zips and glob patterns, read together (:class:`Loaded`)."""
     got: Gathered = gather_paths(paths)
@@ -217,9 +244,11 @@ def read_paths(
         tasks=None if tasks is None else _task_source(tasks),
         metric=metric,
         name=name or got.name,
+        failed=failed,
         collection=got.collection,
         skipped=got.skipped,
         origin=str(paths[0]) if len(paths) == 1 else None,
+        runs=runs,
     )
 
 
@@ -241,10 +270,19 @@ def load_files(
     metric: str | None = None,
     columns: dict[str, str] | None = None,
     name: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Benchmark:
     """Load uploaded files ``[(file name, bytes), ...]`` into one :class:`Benchmark`."""
     return read_files(
-        files, format=format, tasks=tasks, metric=metric, columns=columns, name=name
+        files,
+        format=format,
+        tasks=tasks,
+        metric=metric,
+        columns=columns,
+        name=name,
+        failed=failed,
+        runs=runs,
     ).bench
 
 
@@ -259,6 +297,8 @@ def read_files(
     collection: bool | None = None,
     skipped: Sequence[str] = (),
     origin: str | None = None,
+    failed: Failed = "exclude",
+    runs: Runs = "newest",
 ) -> Loaded:
     """Uploaded files (or a gathered folder) as one data set (:class:`Loaded`).
 
@@ -268,13 +308,47 @@ def read_files(
     (``task, category, n``), AlpacaEval's instruction list and, next to annotations, its
     leaderboard file are recognised and used or set aside (with a note); lm-eval results files
     next to sample files name the model; HELM runs are read with their folder's run_spec.json.
+    ``failed``: see :func:`load_path`; ``runs``: two runs of one model on the same tasks, the
+    newest kept (``"newest"``, when the file names carry run times) or both (``"all"``), each
+    with a note (:mod:`.merge`).
     """
+    check_choice(runs, RUNS, name="runs")
+    with reading(failed=failed):
+        return _read_files(
+            files,
+            format=format,
+            tasks=tasks,
+            metric=metric,
+            columns=columns,
+            name=name,
+            collection=collection,
+            skipped=skipped,
+            origin=origin,
+            runs=runs,
+        )
+
+
+def _read_files(
+    files: list[tuple[str, bytes]],
+    *,
+    format: str,
+    tasks: tuple[str, bytes] | None,
+    metric: str | None,
+    columns: dict[str, str] | None,
+    name: str | None,
+    collection: bool | None,
+    skipped: Sequence[str],
+    origin: str | None,
+    runs: Runs,
+) -> Loaded:
     if format not in FORMATS:
         raise DataError(f"unknown format '{format}'.", hint=f"choose one of {', '.join(FORMATS)}.")
     if not files and not skipped:
         raise DataError("no files were given.", hint="upload at least one results file.")
     if collection is None:
-        collection = len(files) > 1 or any(is_zip(bytes(b)) for _, b in files)
+        collection = len(files) > 1 or any(
+            is_zip(bytes(b)) and not is_eval_archive(Source(str(n), bytes(b))) for n, b in files
+        )
     expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
     sources = [Source(n, b) for n, b in expanded]
     classified = [
@@ -321,18 +395,22 @@ def read_files(
     notes += lm_notes
     file_notes = [(file, note) for file, b, _ in parts for note in b.notes]
     bench, labels = _with_file(
-        lambda: merge([(file, b._replace(notes=())) for file, b, _ in parts], name=default),
+        lambda: merge(
+            [(file, b._replace(notes=())) for file, b, _ in parts], name=default, runs=runs
+        ),
         sources[0].name,
     )
     meta = Meta.join(m for _, _, m in parts)
-    runs = tuple(
+    provenance = tuple(
         TaskRun(**{**r.__dict__, "model": labels.get((r.file, r.model), r.model)})
         for r in meta.runs
+        if labels.get((r.file, r.model)) != ""  # an older run left out
     )
-    meta = Meta(runs, meta.groups, meta.metrics)
+    meta = Meta(provenance, meta.groups, meta.metrics)
     if task_info is not None:
         bench = _apply_task_info(bench, task_info)
     notes += [*_gap_notes(bench), *group_notes(file_notes, named=len(parts) > 1), *bench.notes]
+    notes += [*disjoint_notes(bench), *confusable_notes(bench.models)]
     return Loaded(bench._replace(notes=tuple(notes)), meta)
 
 
@@ -402,8 +480,11 @@ def _parts(
         raise missing[0]
     if missing:
         notes.append(
-            f"{count(len(missing), 'file')} skipped — no score of '{metric or 'acc'}' in them: "
-            f"{listing([str(e.file) for e in missing])}."
+            f"{count(len(missing), 'file')} skipped — no score of "
+            + (f"'{metric}'" if metric else "the default metric (lm-eval: acc)")
+            + " in them: "
+            f"{listing([str(e.file) for e in missing])}.\n"
+            + "\n".join(f"{e.file}: {e.message}" for e in missing)
         )
     if use_samples and outlines:
         parts = with_results_info(parts, outlines)
@@ -422,20 +503,17 @@ def _one(
 ) -> Part:
     """One data file in its format: (file, benchmark, meta)."""
     src, kind = f.src, f.kind
-    if kind == lighteval.KIND:
+    if kind == lighteval.KIND:  # results files next to the details name their models
         b, m = lighteval.read(src, metric=metric, tasks=tasks, name=name, partners=partners)
         return src.name, b, m
-    if kind in (oaieval.KIND, eee.KIND):
-        b, m = {oaieval.KIND: oaieval, eee.KIND: eee}[kind].read(
-            src, metric=metric, tasks=tasks, name=name
-        )
+    if (fmt := format_of(kind)) is not None:
+        b, m = fmt.read(src, metric=metric, tasks=tasks, name=name)
         return src.name, b, m
-    if kind in ("lm_eval", "inspect", "helm") and not looks_like_json(src):
+    if kind in ("lm_eval", "helm") and not looks_like_json(src):
         raise DataError(
             f"this is not a JSON file; format '{kind}' reads JSON ("
             + {
                 "lm_eval": "lm-evaluation-harness results",
-                "inspect": "inspect_ai logs",
                 "helm": "HELM per_instance_stats.json",
             }[kind]
             + ").",
@@ -456,8 +534,6 @@ def _one(
         spec, stats = _helm_partners(src, helm_aux)
         b, m = helm_run(spec, src, stats, metric=metric, parsed=parsed)
         return src.name, b, m
-    if kind == "inspect":
-        return src.name, inspect_benchmark(src, metric=metric or "acc"), Meta()
     if kind == "items":  # Arrow-read tables (and shards) as they are
         records = item_records(f.table if f.table is not None else read_table(src))
         return src.name, items_benchmark(records, name=name), Meta()
@@ -533,6 +609,7 @@ def _gap_notes(bench: Benchmark) -> list[str]:
             f"{lacking} item scores are missing for models that have the task (left out of "
             "that model's mean)."
         )
+    notes += answer_notes(bench)
     if len(bench.models) == 1:
         notes.append("only one model: intervals work; comparisons need two or more models.")
     return notes

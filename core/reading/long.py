@@ -49,6 +49,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "n": ("n_scored", "n_test", "n_items"),
     "accuracy": ("acc",),
     "se": ("stderr", "std_err", "standard_error"),
+    "epoch": ("attempt",),
 }
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f"}

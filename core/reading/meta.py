@@ -49,12 +49,15 @@ class Group:
     """A named group of tasks as the files define it (lm-eval ``group_subtasks``).
 
     ``tasks`` are the leaf tasks under it (after renaming, e.g. MMLU subjects); ``parent`` is the
-    group it belongs to (``None`` at the top).
+    group it belongs to (``None`` at the top); ``aggregate``: how lm-eval scored it from its
+    tasks, ``"size-weighted"`` or ``"mean"`` when the group's score in the files reproduces one
+    of them (:mod:`.lm_eval_groups`), ``""`` when unknown.
     """
 
     name: str
     tasks: tuple[str, ...]
     parent: str | None = None
+    aggregate: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class Meta:
     @staticmethod
     def join(parts: Iterable[Meta]) -> Meta:
         """All parts' runs; groups and metrics by name (first definition of a group wins, the
-        union of its tasks over files is kept)."""
+        union of its tasks over files is kept; its aggregate is known when the files that state
+        one agree)."""
         runs: list[TaskRun] = []
         groups: dict[str, Group] = {}
         metrics: dict[str, None] = {}
@@ -77,13 +81,19 @@ class Meta:
             for g in m.groups:
                 old = groups.get(g.name)
                 tasks = g.tasks if old is None else tuple(dict.fromkeys(old.tasks + g.tasks))
-                groups[g.name] = Group(g.name, tasks, old.parent if old else g.parent)
+                aggregate = g.aggregate if old is None else _agreed(old.aggregate, g.aggregate)
+                groups[g.name] = Group(g.name, tasks, old.parent if old else g.parent, aggregate)
             metrics.update(dict.fromkeys(m.metrics))
         return Meta(tuple(runs), tuple(groups.values()), tuple(metrics))
 
     def runs_frame(self) -> pd.DataFrame:
         """The provenance rows as a table (columns :data:`RUN_COLUMNS`)."""
         return pd.DataFrame([r.__dict__ for r in self.runs], columns=list(RUN_COLUMNS))
+
+
+def _agreed(a: str, b: str) -> str:
+    """One group's aggregate over two files: the stated one, ``""`` when they differ."""
+    return a if not b or a == b else b if not a else ""
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,12 @@ The first line is ``{"spec": {...}}`` (``completion_fns``: the model(s), ``eval_
 last line is ``{"final_report": {...}}`` (e.g. ``accuracy``).
 
 Item scores: model = the spec's ``completion_fns`` (joined by ``+`` when several), task = its
-``eval_name``, item = ``sample_id``; score = ``data.correct`` of the ``match`` events (True 1,
-False 0), or, with ``metric`` naming a key of ``metrics`` events (e.g. ``score`` of model-graded
-evals), that number. Several events of one sample are averaged into one item score (a note says
-so); samples with only ``error`` events are left out and counted in a note. The final report's
-accuracy is compared with the mean of the items (a note when they differ).
+``eval_name``, item = ``sample_id``; score = ``data.correct`` of the ``match`` events (True 1, False
+0), or, with ``metric`` naming a key of ``metrics`` events (e.g. ``score`` of model-graded evals),
+that number. Several events of one sample are its repeated answers (issue 26): one
+item scored by their mean and resampled with all of them (a note says so); samples with only
+``error`` events are left out and counted in a note. The final report's accuracy is compared with
+the mean of the answers (a note when they differ).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
@@ -135,18 +135,22 @@ def read(
     task = str(spec.get("eval_name") or spec.get("base_eval") or "eval")
     notes: list[str] = []
     if any(len(v) > 1 for v in scores.values()):
-        notes.append("oaieval: several events of one sample averaged into one item score.")
+        notes.append(
+            "oaieval: several events of one sample are its repeated answers: one item scored by "
+            "their mean, resampled with all of them (METHODS 2)."
+        )
     failed = errors - scores.keys()
     if failed:
         notes.append(f"oaieval: {count(len(failed), 'sample')} with only error events left out.")
-    samples = list(scores)
+    items = [s for s, v in scores.items() for _ in v]  # one record per answer (epochs)
     frame = pd.DataFrame(
         {
             "model": model,
             "task": task,
-            "item": samples,
-            "score": [float(np.mean(scores[s])) for s in samples],
-            "row": [rows[s] for s in samples],
+            "item": items,
+            "score": [x for v in scores.values() for x in v],
+            "epoch": [k + 1 for v in scores.values() for k in range(len(v))],
+            "row": [rows[s] for s in items],
             "file": src.name,
         }
     )

@@ -63,7 +63,7 @@ ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
 KNOWN_COLUMNS = frozenset(
     "model task category n correct accuracy estimate se chance higher_is_better item score "
     "cluster subgroup subject benchmark model_name n_scored n_test n_items acc stderr std_err "
-    "standard_error".split()
+    "standard_error epoch attempt".split()
 )
 
 

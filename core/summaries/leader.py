@@ -11,6 +11,10 @@ difference) and calls a model tied with the leader when the percentile interval 
 difference at the test level contains 0. That is a two-sided test at ``1 - test level`` of each
 model against the leader, one pair at a time (not family-wise), whatever the correlation
 (checked in simulation in ``tests/core/summaries/test_inference.py``).
+
+A model that shares no task with the leader is never tied with it: the two scores average
+different tasks, so no difference between them says anything about the models (issue 29); the
+loader notes such models (:func:`benchuq.core.reading.overlap.disjoint_notes`).
 """
 
 from __future__ import annotations
@@ -33,14 +37,20 @@ def overlap_test_level(level: float) -> float:
 
 
 def tied_with_leader(
-    values: np.ndarray, observed: np.ndarray, level: float, higher_is_better: bool = True
+    values: np.ndarray,
+    observed: np.ndarray,
+    level: float,
+    higher_is_better: bool = True,
+    *,
+    present: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(M,)`` bool: the percentile interval of ``leader - model`` over the draws, at
     :func:`overlap_test_level` of ``level``, contains 0.
 
     ``values`` is ``(R, M)`` draws of a group score, ``observed`` ``(M,)``; the leader (best
     observed) is tied with itself; a model without a score is not tied (none is when no model
-    has a score).
+    has a score); with ``present`` (``(M, T)`` bool: which model has which of the group's
+    tasks) a model that shares no task with the leader is not tied.
     """
     sign = 1.0 if higher_is_better else -1.0
     obs = sign * np.asarray(observed, dtype=float)
@@ -52,4 +62,7 @@ def tied_with_leader(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         low, high = np.nanquantile(d, [(1 - q) / 2, (1 + q) / 2], axis=0)
-    return (low <= 0) & (high >= 0)
+    tied = (low <= 0) & (high >= 0)
+    if present is not None:
+        tied &= (np.asarray(present, bool) & np.asarray(present, bool)[lead]).any(axis=1)
+    return tied

@@ -5,10 +5,11 @@ summarises each replicate exactly as the benchmark aggregates the observed score
 
 Conventions:
 
-- Group scores (METHODS 0): ``"overall"`` is the mean over **all** tasks (not the mean of the
-  category means); a category is the mean over its tasks; a weight vector ``w`` over
-  ``draws.category_names`` gives ``S(w) = sum_c w_c m_ic``. Missing results (``nan``) are left
-  out of the means (nan-mean over the tasks a model has).
+- Group scores (METHODS 0): ``"overall"`` is the draws' headline aggregate
+  (:mod:`core.summaries.headline`: the mean over benchmarks for lm-eval data with groups), else
+  the mean over **all** tasks (not the mean of the category means); a category is the mean over
+  its tasks; a weight vector ``w`` over ``draws.category_names`` gives ``S(w) = sum_c w_c m_ic``.
+  Missing results (``nan``) are left out of the means (nan-mean over the tasks a model has).
 - Orientation: a group whose tasks are all lower-is-better is ranked on the negation; a group
   that mixes directions is computed on ``sign_j * x_ij`` (lower-is-better tasks negated) so that
   higher is better, and its label says so.
@@ -64,6 +65,7 @@ __all__ = [
     "percentile_interval",
     "rank_aggregations",
     "rank_probabilities",
+    "task_presence",
     "win_probabilities",
 ]
 
@@ -122,6 +124,30 @@ def _category_means(
     return nanmean(obs, axis=1), nanmean(vals, axis=2)
 
 
+def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sum_j W_ij x_ij`` with the headline's task weights (``nan`` for a model with none)."""
+    assert draws.headline is not None
+    w = draws.headline.weights_for(draws.models) * mult
+    none = ~(np.abs(w).sum(axis=1) > 0)
+    obs = np.nansum(np.where(w != 0, w * draws.observed, 0.0), axis=1)
+    vals = np.einsum("rmt,mt->rm", np.where(w != 0, draws.values, 0.0), w)
+    obs[none] = np.nan
+    vals[:, none] = np.nan
+    return obs, vals
+
+
+def task_presence(draws: Draws, group: Group = "overall") -> np.ndarray:
+    """``(M, T)`` bool: which model has a score on which task of ``group`` (all tasks for
+    ``"overall"``; the tasks of a category, or of the categories a weight vector uses)."""
+    have = ~np.isnan(draws.observed)
+    if isinstance(group, str):
+        if group == "overall":
+            return have
+        return have[:, np.array(draws.categories) == group]
+    used = np.flatnonzero(_weights(draws, group) > 0)
+    return have[:, np.isin(draws.category_index, used)]
+
+
 def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
     w = np.asarray(group, dtype=float)
     names = draws.category_names
@@ -143,7 +169,8 @@ def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
 def group_scores(draws: Draws, group: Group = "overall") -> Scores:
     """Per-model aggregate of a group of tasks (METHODS 0, 2).
 
-    ``group``: ``"overall"`` (mean over all tasks), a category name (mean over its tasks), or
+    ``group``: ``"overall"`` (the draws' :attr:`~core.draws.Draws.headline`, else the mean over
+    all tasks), a category name (mean over its tasks), or
     a weight vector over ``draws.category_names`` (``S(w) = sum_c w_c m_ic``; categories with
     weight 0 are left out, so a model missing them is still scored).
     """
@@ -160,7 +187,10 @@ def group_scores(draws: Draws, group: Group = "overall") -> Scores:
                 hint=f"use 'overall' or one of the categories {list(draws.category_names)}.",
             )
         mult, hib, suffix = _oriented(draws, tasks)
-        obs, vals = _category_means(draws, tasks, mult)
+        if group == "overall" and draws.headline is not None and draws.headline.weights is not None:
+            obs, vals = _headline_scores(draws, mult)
+        else:
+            obs, vals = _category_means(draws, tasks, mult)
         return Scores(obs, vals, group + suffix, hib)
     w = _weights(draws, group)
     cat = draws.category_index
@@ -318,7 +348,11 @@ def leaderboard(
                 "mc_error_low": iv.mc_error_low,
                 "mc_error_high": iv.mc_error_high,
                 "tied_with_leader": tied_with_leader(
-                    sc.values, sc.observed, level, sc.higher_is_better
+                    sc.values,
+                    sc.observed,
+                    level,
+                    sc.higher_is_better,
+                    present=task_presence(draws, group),
                 ),
                 "se": draws_standard_error(sc),
             }

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark
+from benchuq.core.reading.answers import answer_counts
 from benchuq.core.reading.meta import Meta
 from benchuq.core.reading.notes import count, headline
 
@@ -19,6 +21,7 @@ __all__ = [
     "DEFAULT_METRIC",
     "MAPPABLE_COLUMNS",
     "NoteItem",
+    "answers_frame",
     "categories_frame",
     "metric_label",
     "metric_options",
@@ -34,7 +37,7 @@ DEFAULT_METRIC = ""
 #: What a column of an uploaded table can be mapped to.
 MAPPABLE_COLUMNS = (
     *("model", "task", "category", "n", "correct", "accuracy", "estimate", "se", "chance"),
-    *("higher_is_better", "item", "score", "cluster", "subgroup"),
+    *("higher_is_better", "item", "score", "cluster", "subgroup", "epoch"),
 )
 
 
@@ -71,7 +74,7 @@ def metric_options(meta: Meta | None) -> list[str]:
 def metric_label(metric: str) -> str:
     """How the metric picker shows ``metric``."""
     if metric == DEFAULT_METRIC:
-        return "default (acc; HELM: the main metric)"
+        return "default (acc; HELM: the main metric; inspect_ai: the first scorer)"
     return metric
 
 
@@ -104,3 +107,23 @@ def categories_frame(bench: Benchmark) -> pd.DataFrame:
 def preview(bench: Benchmark) -> pd.DataFrame:
     """Observed score per model (rows) and task (columns)."""
     return pd.DataFrame(bench.estimate, index=list(bench.models), columns=list(bench.tasks))
+
+
+def answers_frame(bench: Benchmark) -> pd.DataFrame | None:
+    """Items and answers behind each model's score on each task (``n_items``, ``n_answers``,
+    answers per item); ``None`` when the data does not say (estimates with standard errors)."""
+    items, answers = answer_counts(bench)
+    if np.isnan(items).all():
+        return None
+    M, T = bench.shape
+    frame = pd.DataFrame(
+        {
+            "model": np.repeat(bench.models, T),
+            "task": np.tile(bench.tasks, M),
+            "n_items": items.ravel().astype(int),
+            "n_answers": answers.ravel().astype(int),
+        }
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frame["answers per item"] = frame["n_answers"] / frame["n_items"]
+    return frame[frame["n_items"] > 0].reset_index(drop=True)

@@ -20,8 +20,10 @@ import pandas as pd
 
 from benchuq.core import summaries
 from benchuq.core.draws import Draws
+from benchuq.core.summaries.headline import Headline
 from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.presentation.state import link
+from benchuq.presentation.text import md_escape
 
 WEIGHTED = summaries.WEIGHTED
 
@@ -54,12 +56,26 @@ def top_rows(part: pd.DataFrame, top: int) -> tuple[pd.DataFrame, str]:
     )
 
 
-def group_label(group: str) -> str:
-    """Return the display name of a score group (overall, weighted or a category)."""
+def overall_caption(headline: Headline | None) -> str:
+    """The sentence naming the overall score's aggregate and the others on offer (the sidebar's
+    'Overall score')."""
+    if headline is None:
+        return "Overall = the mean over all tasks."
+    others = [o for o in headline.offered if o != headline.kind]
+    text = f"Overall = {headline.label}."
+    if others:
+        text += f" Also on offer in the sidebar's 'Overall score': {', '.join(others)}"
+        text += " (the mean over all tasks)." if others == ["tasks"] else "."
+    return md_escape(" ".join([text, *headline.notes]))
+
+
+def group_label(group: str, overall: str = "mean over all tasks") -> str:
+    """Return the display name of a score group (overall, weighted or a category); ``overall``
+    names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
     if group == WEIGHTED:
         return "Weighted score S(w)"
     if group == "overall":
-        return "Overall (mean over all tasks)"
+        return f"Overall ({overall})"
     return group
 
 
@@ -92,13 +108,17 @@ def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str
 
 
 def display_table(
-    table: pd.DataFrame, scale: float, flags: Mapping[str, str] | None = None
+    table: pd.DataFrame,
+    scale: float,
+    flags: Mapping[str, str] | None = None,
+    overall: str = "mean over all tasks",
 ) -> pd.DataFrame:
     """Return the leaderboard in display units (e.g. percent), with columns named for people;
-    with ``flags`` (``core.findings.model_flags``) a ``note`` column next to the numbers."""
+    with ``flags`` (``core.findings.model_flags``) a ``note`` column next to the numbers;
+    ``overall`` names the overall score's aggregate."""
     out = pd.DataFrame(
         {
-            "group": table["group"].map(group_label),
+            "group": table["group"].map(lambda g: group_label(g, overall)),
             "model": table["model"],
             "estimate": table["estimate"] * scale,
             "low": table["low"] * scale,

@@ -2,7 +2,8 @@
 
 Columns, each named plainly (no streamlit here):
 
-- ``Overall``: the mean over all tasks (METHODS 0);
+- ``Overall``: the draws' headline aggregate (:mod:`benchuq.core.summaries.headline`: the mean over
+  benchmarks for lm-eval files with groups, else over all tasks), named in its label;
 - ``Average of C categories``: every category weighs the same (the weighted score S(w) at equal
   weights), shown when it differs from Overall;
 - per lm-eval group, lm-eval's own score, ``<group> (lm-eval, size-weighted)``, and ``<group>
@@ -112,9 +113,13 @@ def _order(groups: Sequence[Group]) -> list[Group]:
     return out
 
 
-def table_columns(bench: Benchmark, groups: Sequence[Group] = ()) -> tuple[Column, ...]:
-    """The columns for ``bench`` and its files' ``groups`` (see the module docstring)."""
-    cols = [Column(f"Overall (mean of {len(bench.tasks)} tasks)", "overall", bench.tasks)]
+def table_columns(
+    bench: Benchmark, groups: Sequence[Group] = (), overall: str | None = None
+) -> tuple[Column, ...]:
+    """The columns for ``bench`` and its files' ``groups`` (see the module docstring);
+    ``overall`` names the aggregate of the draws' overall (default: the mean over tasks)."""
+    label = overall or f"mean of {len(bench.tasks)} tasks"
+    cols = [Column(f"Overall ({label})", "overall", bench.tasks)]
     cats = bench.category_names
     if 1 < len(cats) < len(bench.tasks):
         cols.append(Column(f"Average of {len(cats)} categories", "average", bench.tasks))

@@ -45,6 +45,7 @@ def test_default_view_is_the_vtab_leaderboard_with_a_full_link(make_app) -> None
         "reps",
         "seed",
         "metric",
+        "overall",
         "weights",
         "models",
     }  # page settings join only when they differ from their defaults
@@ -64,6 +65,7 @@ def test_a_link_restores_the_same_view(make_app) -> None:
         "reps": "300",
         "seed": "5",
         "metric": "normalized",
+        "overall": "tasks",
         "weights": "2,1,1",
         "rho": "0.3",
         "models": "Sup-100%,Rotation,VAE",
@@ -74,6 +76,7 @@ def test_a_link_restores_the_same_view(make_app) -> None:
     assert at.number_input(key="reps").value == 300
     assert at.number_input(key="seed").value == 5
     assert at.radio(key="metric").value == "normalized"
+    assert at.radio(key="overall").value == "tasks"
     assert at.number_input(key="weight_0").value == 2.0
     assert at.multiselect(key="models").value == ["Sup-100%", "Rotation", "VAE"]
     assert dict(at.query_params) == {**q, "z": "1.5"}

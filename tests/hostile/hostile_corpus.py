@@ -17,6 +17,7 @@ from pathlib import Path
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 LM_EVAL = REAL / "lm_eval/results_v04/Qwen__Qwen2.5-1.5B__results_2025-03-03T00-05-12.300060.json"
 INSPECT = REAL / "inspect_ai/2025-05-12T20-28-26-04-00_security-guide.json"
+EVAL = REAL / "inspect_ai/eval_zip/log_formats.eval"
 HEAD = "model,task,category,n,correct\n"
 GOOD = HEAD + "A,t1,c1,100,60\nA,t2,c2,100,70\nB,t1,c1,100,50\nB,t2,c2,100,80\n"
 
@@ -135,7 +136,8 @@ def _encodings() -> list[Case]:
         Case("zero_width", "zw.csv", _rows(["A", "A\u200b"]).encode(), ("A", "A\u200b")),
         Case("control_chars", "ctl.csv", _rows(["A\x07\x1b[31m", "B"]).encode()),
         Case("emoji_names", "emoji.csv", _rows(["🤖", "👩‍🔬"]).encode(), ("🤖", "👩‍🔬")),
-        Case("combining", "comb.csv", _rows(["e\u0301", "\u00e9"]).encode(), ("e\u0301", "é")),
+        # one file, both Unicode forms of one name: two models, the decomposed one labelled so
+        Case("combining", "comb.csv", _rows(["e\u0301", "\u00e9"]).encode(), ("é (NFD)", "é")),
         Case("rtl_text", "rtl.csv", _rows(["نموذج", "מודל"]).encode(), ("نموذج", "מודל")),
         Case("bom_then_data", "bom.csv", b"\xef\xbb\xbf" + GOOD.encode(), ("A", "B")),
         Case("double_bom", "bom2.csv", b"\xef\xbb\xbf\xef\xbb\xbf" + GOOD.encode()),
@@ -418,6 +420,21 @@ def _binary() -> list[Case]:
         Case("random_bytes", "rand.csv", bytes(range(256)) * 8),
         Case("parquet_magic_garbage", "x.parquet", b"PAR1" + b"\x00garbage" * 10 + b"PAR1"),
         Case("zip_corrupt", "x.zip", b"PK\x03\x04" + b"\x00" * 40),
+        Case("eval_ok", "log.eval", EVAL.read_bytes(), ("ollama/llama3.1",)),
+        Case("eval_truncated", "cut.eval", EVAL.read_bytes()[: EVAL.stat().st_size // 2]),
+        Case("eval_empty", "empty.eval", b""),
+        Case("eval_text", "text.eval", b"not a zip archive\n"),
+        Case("eval_zip_not_a_log", "nolog.eval", _zip({"notes.txt": b"hello"})),
+        Case(
+            "eval_summaries_not_json",
+            "spaces.eval",
+            _zip(
+                {
+                    "header.json": b'{"eval": {}, "status": "success"}',
+                    "summaries.json": b" " * 2**24,
+                }
+            ),
+        ),
         Case("zip_empty", "empty.zip", _zip({})),
         Case("zip_ok", "ok.zip", _zip({"a.csv": GOOD.encode()}), ("A", "B")),
         Case("zip_traversal", "trav.zip", _zip({"../../evil.csv": GOOD.encode()}), ("A", "B")),

@@ -47,6 +47,7 @@ def _datasets() -> dict[str, Benchmark]:
         "items_clusters": load_files([("i.csv", ITEMS)]),
         "items_subgroups": load_sample("alpaca_eval"),
         "items_missing": load_path(FIXTURES / "lm_eval" / "samples"),
+        "items_epochs": load_path(FIXTURES / "inspect_ai" / "eval_zip" / "log_streaming.eval"),
     }
 
 
@@ -98,6 +99,7 @@ def test_every_kind_round_trips_exactly(make_store, name) -> None:
     for a, b in zip(back.item_tasks or (), bench.item_tasks or (), strict=True):
         assert (a.items, a.cluster, a.subgroup) == (b.items, b.cluster, b.subgroup)
         np.testing.assert_array_equal(a.scores, b.scores)
+        np.testing.assert_array_equal(a.answer_counts, b.answer_counts)  # epochs (#26)
     assert store.load(f"shared:{receipt.id}") == bench
 
 

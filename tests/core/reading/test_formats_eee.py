@@ -186,8 +186,9 @@ def test_instance_level_records_several_models_tasks_labels_and_repeats() -> Non
     bench = read_files([("x_samples.jsonl", data)]).bench
     assert bench.models == ("m1", "m2") and bench.tasks == ("t1", "t2")
     np.testing.assert_allclose(bench.item_tasks[0].scores, [[1.0, 0.0], [0.0, 0.5]])
+    np.testing.assert_array_equal(bench.item_tasks[0].answers, [[1, 1], [1, 2]])  # epochs (#26)
     assert list(bench.item_tasks[0].subgroup) == ["easy", "easy"]
-    assert any("several records of one sample averaged" in n for n in bench.notes)
+    assert any("several records of one sample are its repeated answers" in n for n in bench.notes)
     assert np.isnan(bench.estimate[1, 1])
 
 

@@ -102,8 +102,9 @@ def test_repeated_ids_are_averaged_and_missing_scores_left_out() -> None:
     data = lighteval_details({"acc": [1, 0, None, 1]}, ids=["a", "a", "b", "c"])
     bench = read_files([(details_name(), data)]).bench
     np.testing.assert_allclose(bench.item_tasks[0].scores[0], [0.5, 1.0])
+    np.testing.assert_array_equal(bench.item_tasks[0].answers, [[2, 1]])  # epochs (#26)
     text = " ".join(bench.notes)
-    assert "averaged" in text and "1 item without a score left out" in text
+    assert "repeated answers" in text and "1 item without a score left out" in text
 
 
 def test_results_file_alone_gives_estimates_with_lighteval_standard_errors() -> None:

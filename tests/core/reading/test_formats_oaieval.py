@@ -64,8 +64,9 @@ def test_repeated_matches_errors_and_report_are_noted() -> None:
     assert detect_format(src) == "oaieval"
     bench = read_files([(src.name, src.data)]).bench
     np.testing.assert_allclose(bench.estimate, [[0.5]])
+    assert (bench.item_tasks[0].answers == 2).all()  # each sample's two events: epochs (#26)
     text = " ".join(bench.notes)
-    assert "several events of one sample averaged" in text
+    assert "several events of one sample are its repeated answers" in text
     assert "1 sample with only error events left out" in text
     assert "final report's accuracy 0.9000 differs" in text
 

@@ -103,6 +103,27 @@ def test_perturbation_variants_are_kept_apart(tmp_path: Path) -> None:
     assert bench.estimate.tolist() == [[0.5, 0.0]]  # the unperturbed mean is untouched
 
 
+def test_training_trials_are_repeated_answers_of_an_instance(tmp_path: Path) -> None:
+    """Several train_trial_index entries of an instance (issue 26): one item, scored by the mean
+    of its trials, with the number of trials kept as its answers."""
+    run = Path(shutil.copytree(next(r for r in RUNS if "llama-3-8b" in r.name), tmp_path / "r"))
+    entries = json.loads((run / "per_instance_stats.json").read_text())
+    second = json.loads(json.dumps(entries))
+    for e in second:
+        e["train_trial_index"] = 1
+        for s in e["stats"]:
+            if s["name"]["name"] == "exact_match":
+                s["mean"] = s["sum"] = 1.0
+    (run / "per_instance_stats.json").write_text(json.dumps(entries + second))
+    before = load_path(next(r for r in RUNS if "llama-3-8b" in r.name))
+    bench = load_path(run)
+    task = bench.tasks.index(BBQ)
+    it = bench.item_tasks[task]
+    assert (it.answers == 2).all()
+    assert bench.estimate[0, task] == pytest.approx((before.estimate[0, task] + 1) / 2)
+    assert any("answered in up to 2 trials" in n for n in bench.notes)
+
+
 def test_a_disagreement_with_stats_json_is_reported(tmp_path: Path) -> None:
     run = Path(shutil.copytree(RUNS[0], tmp_path / "r"))
     stats = json.loads((run / "stats.json").read_text())

@@ -74,7 +74,7 @@ def test_auxiliary_files_alone_say_what_they_are(rel: str) -> None:
         ("lm_eval/results_v04", "counts", (2, 72)),
         ("lm_eval/samples", "items", (2, 4)),
         ("alpaca_eval", "items", (9, 1)),
-        ("inspect_ai", "items", (1, 1)),
+        ("inspect_ai", "items", (6, 3)),  # the JSON log and the .eval logs (one unscored)
     ],
 )
 def test_real_folders_load_as_dropped_in(tmp_path: Path, folder: str, kind: str, shape) -> None:
@@ -236,7 +236,7 @@ def test_alpaca_leaderboard_file_loads_as_estimates() -> None:
 
 
 def test_inspect_log() -> None:
-    bench = load_path(REAL / "inspect_ai")
+    bench = load_path(next((REAL / "inspect_ai").glob("*.json")))
     assert bench.models == ("openai/gpt-4o-mini",) and bench.tasks == ("security_guide",)
     assert bench.estimate[0, 0] == 1.0 and bench.n[0, 0] == 3
     assert any("one model" in x for x in bench.notes)
