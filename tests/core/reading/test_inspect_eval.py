@@ -32,7 +32,7 @@ from benchuq.core.summaries import group_scores, percentile_interval
 inspect_log = pytest.importorskip("inspect_ai.log")
 inspect_scorer = pytest.importorskip("inspect_ai.scorer")
 
-REAL = Path(__file__).parent / "fixtures" / "real" / "inspect_ai"
+REAL = Path(__file__).parents[2] / "fixtures" / "real" / "inspect_ai"
 EVAL_DIR = REAL / "eval_zip"
 UNSCORED = EVAL_DIR / "2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval"
 SCORED = sorted(p for p in EVAL_DIR.glob("*.eval") if p != UNSCORED)

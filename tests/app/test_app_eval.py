@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import page_path
 
-EVAL_DIR = Path(__file__).parent / "fixtures" / "real" / "inspect_ai" / "eval_zip"
+EVAL_DIR = Path(__file__).parents[1] / "fixtures" / "real" / "inspect_ai" / "eval_zip"
 
 
 def test_eval_logs_upload_with_epochs_scorers_and_the_failed_option(make_app) -> None:

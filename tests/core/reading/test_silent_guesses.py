@@ -21,7 +21,7 @@ from benchuq.core.reading.names import confusable_notes, skeleton
 from benchuq.core.summaries.leader import tied_with_leader
 from benchuq.core.validation import InvalidArgument
 
-REAL = Path(__file__).parent / "fixtures" / "real" / "lm_eval"
+REAL = Path(__file__).parents[2] / "fixtures" / "real" / "lm_eval"
 V04 = REAL / "results_v04"
 QWEN = next(V04.glob("Qwen*.json"))
 ASDIV = next((REAL / "samples" / "pr2236_asdiv_llama3-8b-instruct").glob("samples_*.jsonl"))

@@ -18,7 +18,7 @@ from benchuq.core.reading.meta import Group
 from benchuq.core.summaries.headline import headline, overall_label
 from benchuq.core.validation import InvalidArgument
 
-V04 = Path(__file__).parent / "fixtures" / "real" / "lm_eval" / "results_v04"
+V04 = Path(__file__).parents[2] / "fixtures" / "real" / "lm_eval" / "results_v04"
 LABEL = "mean of 16 benchmarks; mmlu = lm-eval's size-weighted mean of 57 subjects"
 
 
