@@ -10,6 +10,7 @@ from benchuq.dashboard.export import download_buttons
 from benchuq.dashboard.leaderboard import view as views
 from benchuq.dashboard.plan import cached
 from benchuq.dashboard.plan import view as vp
+from benchuq.presentation import state
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
 from benchuq.presentation.text import md_escape
@@ -18,6 +19,8 @@ from benchuq.presentation.text import md_escape
 def inputs(row: tuple[vp.Input, ...], cols: list, **fmt: str) -> None:
     """One row of the page's inputs (``views_power`` lists them; keys are link names)."""
     for col, (kind, label, args, kw) in zip(cols, row, strict=False):
+        if not args and kind in ("slider", "number_input"):  # the range of the link field
+            args = state.link_range(vp.PlanSettings, kw["key"])
         getattr(col, kind)(label.format(**fmt), *args, help=vp.HELP.get(kw["key"]), **kw)
 
 

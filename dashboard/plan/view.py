@@ -53,45 +53,46 @@ HELP = {
 }
 
 # The page's input rows: (widget, label, positional arguments, keyword arguments); the keys are
-# the link names; help texts are in HELP under the same keys.
+# the link names; help texts are in HELP under the same keys. A slider or number input without
+# positional arguments takes the range of its link field (``state.link_range``).
 Input = tuple[str, str, tuple, dict]
 NEW_INPUTS: tuple[Input, ...] = (
     ("text_input", "Accuracies (%), one per model", (), {"key": "plan_acc"}),
-    ("slider", "Correlation between models", (0.0, 0.99), {"step": 0.01, "key": "plan_corr"}),
-    ("number_input", "Items per task", (2, 10**9), {"step": 100, "key": "plan_items"}),
-    ("number_input", "Tasks", (1, 100_000), {"key": "plan_tasks"}),
-    ("number_input", "Items per cluster", (1.0, 1e6), {"step": 1.0, "key": "plan_cluster"}),
-    ("slider", "Within-cluster correlation (ICC)", (0.0, 1.0), {"step": 0.01, "key": "plan_icc"}),
-    ("number_input", "Per-item SD (0 = right/wrong)", (0.0, 1e9), {"key": "plan_sd"}),
+    ("slider", "Correlation between models", (), {"step": 0.01, "key": "plan_corr"}),
+    ("number_input", "Items per task", (), {"step": 100, "key": "plan_items"}),
+    ("number_input", "Tasks", (), {"key": "plan_tasks"}),
+    ("number_input", "Items per cluster", (), {"step": 1.0, "key": "plan_cluster"}),
+    ("slider", "Within-cluster correlation (ICC)", (), {"step": 0.01, "key": "plan_icc"}),
+    ("number_input", "Per-item SD (0 = right/wrong)", (), {"key": "plan_sd"}),
 )
 COMMON_INPUTS: tuple[Input, ...] = (
-    ("slider", "Family-wise level (%)", (80.0, 99.5), {"step": 0.5, "key": "plan_level"}),
-    ("slider", "Power (%)", (50.0, 99.0), {"step": 1.0, "key": "plan_power"}),
-    ("number_input", "Difference to detect ({unit})", (1e-6, 1e6), {"key": "plan_delta"}),
+    ("slider", "Family-wise level (%)", (), {"step": 0.5, "key": "plan_level"}),
+    ("slider", "Power (%)", (), {"step": 1.0, "key": "plan_power"}),
+    ("number_input", "Difference to detect ({unit})", (), {"key": "plan_delta"}),
     (
         "selectbox",
         "Multiplicity",
         (tuple(pw.CORRECTIONS),),
         {"format_func": pw.CORRECTIONS.get, "key": "plan_correction"},
     ),
-    ("number_input", "Comparisons (0 = the pairs shown)", (0, 100_000), {"key": "plan_family"}),
+    ("number_input", "Comparisons (0 = the pairs shown)", (), {"key": "plan_family"}),
 )
 NEW_DELTA: Input = (
     "number_input",
     "Difference to detect ({unit}; 0 = the assumed ones)",
-    (0.0, 1e6),
+    (),
     {"key": "plan_new_delta"},
 )
 SAMPLING_INPUTS: tuple[Input, ...] = (
-    ("slider", "Within-item share (%)", (0.0, 100.0), {"step": 1.0, "key": "plan_within"}),
+    ("slider", "Within-item share (%)", (), {"step": 1.0, "key": "plan_within"}),
     (
         "number_input",
         "Budget: answers per model (0 = 4x items)",
-        (0, 10**12),
+        (),
         {"key": "plan_budget"},
     ),
     ("radio", "Items", (tuple(GROW),), {"format_func": GROW.get, "key": "plan_grow"}),
-    ("number_input", "Answers one new item costs", (0.0, 1e9), {"key": "plan_cost"}),
+    ("number_input", "Answers one new item costs", (), {"key": "plan_cost"}),
 )
 
 
