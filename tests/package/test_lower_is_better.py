@@ -79,8 +79,9 @@ def test_cli_table_and_json(errors_file: Path) -> None:
     assert list(groups) == ["overall", "c1", "c2"]
     assert all(v == (ORDER, TIED) for v in groups.values()), groups
     text = _cli("leaderboard", str(errors_file), "--reps", "400")
-    overall = text.split("[overall]")[1].split("[c1]")[0]
-    lines = [line.split() for line in overall.strip().splitlines()[1:]]
+    overall = text.split("[overall]")[1].split("[c1]")[0].strip().splitlines()
+    header = next(k for k, line in enumerate(overall) if line.startswith("model"))
+    lines = [line.split() for line in overall[header + 1 :]]
     assert [w[0] for w in lines] == ORDER
     assert [w[-1] == "≈" for w in lines] == TIED
 
