@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from benchuq.dashboard.arena.view import ArenaSettings
 from benchuq.dashboard.bayes.view import BayesSettings, BayesView
 from benchuq.dashboard.compare.settings import CompareSettings, RanksSettings
 from benchuq.dashboard.embeddings.view import (
@@ -51,6 +52,7 @@ PAGES: tuple[Page, ...] = (
     Page("ranks.py", "Ranks", ":material/format_list_numbered:", (RanksSettings,)),
     Page("weights.py", "Task weights", ":material/change_history:", (WeightsSettings,)),
     Page("epp.py", "Win probabilities (EPP)", ":material/sports_score:", (EppSettings, EppPair)),
+    Page("arena.py", "Arena", ":material/swords:", (ArenaSettings,)),
     Page("bayes.py", "Bayesian model", ":material/model_training:", (BayesSettings, BayesView)),
     Page(
         "embeddings.py",
