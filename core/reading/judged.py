@@ -16,13 +16,7 @@ import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.items import items_benchmark
-from benchuq.core.reading.table import (
-    ROW_NOTE,
-    Table,
-    number_column,
-    require_columns,
-    text_column,
-)
+from benchuq.core.reading.table import ROW_NOTE, Table, number_column, require_columns, text_column
 
 __all__ = [
     "ALPACA_COLUMNS",
