@@ -1,7 +1,7 @@
 """Coverage grid of the default draws, counts and item level, with 1-1,000 items (issue #29).
 
 Every cell simulates data sets with a known truth and runs the engine a user gets
-(``core.bootstrap.bootstrap``) on each:
+(``core.methods.bootstrap.bootstrap``) on each:
 
 1. **Unpaired (counts)**: one model, T tasks of n items at accuracy p; the 95% percentile
    interval of its overall mean covers p.

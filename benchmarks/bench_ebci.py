@@ -26,15 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.analyses.subgroups.ebci import (
-    Kappa,
-    _t0_nodes,
-    cva,
-    cva_table,
-    cva_v,
-    ebci,
-    moments,
-)
+from benchuq.core.analyses.subgroups.ebci import Kappa, cva, cva_table, cva_v, ebci, moments
+from benchuq.core.analyses.subgroups.ebci.vectorised import _t0_nodes
 from benchuq.core.analyses.subgroups.estimates import simulate
 from benchuq.core.reading.loaders import load_sample
 

@@ -34,6 +34,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.test_bootstrap import counts_bench
+from tests.test_inference import correlated_items, item_bench
+
 from benchuq.core.methods.bootstrap import binomial_bootstrap, confidence_draws, paired_bootstrap
 from benchuq.core.reading.loaders import resolve
 from benchuq.core.summaries import group_scores, pairwise_differences, percentile_interval
@@ -41,8 +44,6 @@ from benchuq.core.summaries.leader import tied_with_leader
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.normalization import normalize
 from benchuq.core.summaries.rank_sets import rank_sets
-from tests.test_bootstrap import counts_bench
-from tests.test_inference import correlated_items, item_bench
 
 GRID_N = (10, 30, 100, 300, 1000)
 GRID_P = (0.5, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)

@@ -1194,7 +1194,7 @@ def write_report(
 ) -> None:
     """The report of ``draws`` written to ``path`` (the one path of ``benchuq report`` and
     :func:`report`), with a "Two runs" section when ``two_runs`` is given."""
-    from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.core.findings import findings
     from benchuq.presentation import report as layout
     from benchuq.presentation.colors import model_colors
     from benchuq.presentation.figures.common import FigureOptions
@@ -1211,17 +1211,26 @@ def write_report(
         warnings=warnings,
         diagnostics=diagnostics,
     )
-    prov = layout.provenance(bench, draws, level, query, command)
     options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level=level, group=group)
-    figs = layout.figures(f, gaps, options, prov, draws.reps)
+    built = layout.build(
+        f,
+        bench,
+        draws,
+        level,
+        query=query,
+        command=command,
+        options=options,
+        scale=scale,
+        unit=axis,
+        group=group,
+    )
     runs = None
     if two_runs is not None:
         from benchuq.presentation.figures.diff import difference_figure
 
         runs = (two_runs, difference_figure(two_runs, options))
     with layout.kaleido_svg() as svg:
-        document = layout.to_html(f, prov, figs, svg, scale=scale, unit=axis, two_runs=runs)
+        document = built.html(svg, two_runs=runs)
     if fmt == "pdf":
         path.write_bytes(layout.to_pdf(document))
     else:

@@ -45,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--depth", type=int, default=3, help="tree depth limit (several --label)")
     p.add_argument("--min-leaf", type=int, default=20, help="tree leaf-size limit")
     p.add_argument(
+        "--min-gain",
+        action="store_true",
+        help="tree: split only where the likelihood rises (several --label)",
+    )
+    p.add_argument(
         "--prior",
         nargs="+",
         default=(),
@@ -82,14 +87,11 @@ def run(args: argparse.Namespace) -> int:
     from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
         align,
-        check_clusters,
-        cluster_labels,
-        consistency,
         load_embedding_sample,
         read_embeddings,
         read_meta,
     )
-    from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.analyses.embeddings.workflow import score_embeddings
     from benchuq.core.reading.sources import parse_source
     from benchuq.results import Consistency
 
@@ -111,27 +113,15 @@ def run(args: argparse.Namespace) -> int:
     columns = args.label or ([default_label] if default_label else None)
     if not columns:
         raise UsageError(f"--label COL is required; meta columns: {list(meta.columns)}.")
-    embeddings = align(sets, meta)
-    tree = None
-    if len(columns) == 1:
-        labels = cluster_labels(meta, columns[0], bins=args.bins)
-        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=columns[0])
-    else:
-        reference = next(iter(embeddings))
-        tree = fit_tree(
-            embeddings[reference],
-            binarize(meta, columns, bins=args.bins),
-            reference=reference,
-            max_depth=args.depth,
-            min_leaf=args.min_leaf,
-            prior=parse_prior(args.prior),
-            eps=args.eps,
-            seed=args.seed,
-        )
-        labels = tree.labels
-    result = consistency(
-        embeddings,
-        labels,
+    analysis = score_embeddings(
+        align(sets, meta),
+        meta,
+        columns,
+        bins=args.bins,
+        depth=args.depth,
+        min_leaf=args.min_leaf,
+        prior=args.prior,
+        min_gain=args.min_gain,
         heads=args.heads,
         dims=args.dims,
         clip=args.clip,
@@ -142,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bootstrap=args.bootstrap,
     )
+    result, tree = analysis.result, analysis.tree
     table = result.table()
     if emit(args, Consistency(result, tree)):
         return 0

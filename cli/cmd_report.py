@@ -102,13 +102,11 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.presentation.report import command
+    from benchuq.presentation.report import bayes_flags, command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
-        extra += ["--chains", str(args.chains), "--draws", str(args.draws)]
-        extra += ["--warmup", str(args.warmup), "--sampler", args.sampler]
-        extra += [x for spec in args.prior for x in ("--prior", spec)]
+        extra += bayes_flags(args.chains, args.draws, args.warmup, args.sampler, args.prior)
     if args.weights:
         extra += ["--weights", args.weights]
     if args.overall != "auto":

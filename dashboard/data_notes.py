@@ -1,5 +1,5 @@
 """Notes on the current data, shown once: one collapsed expander on the Data page, a one-line
-pointer on every other page (texts from ``dashboard.views_data``)."""
+pointer on every other page (texts from ``dashboard.data.view``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from benchuq.core.data import Benchmark
 from benchuq.core.findings import data_caveats
 from benchuq.core.small_samples import cell_items, few_items_note
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
+from benchuq.dashboard.data.view import note_items, notes_title, pointer_text
 from benchuq.presentation.text import md_escape
 
 __all__ = ["all_notes", "expander", "few_items", "pointer"]

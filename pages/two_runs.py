@@ -6,15 +6,16 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_diff as vd
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.two_runs import view as vd
+from benchuq.dashboard.two_runs.cached import two_runs
 from benchuq.presentation.figures.diff import difference_figure
 from benchuq.presentation.text import md_escape
 
 
 def number_columns(table: pd.DataFrame) -> dict[str, Any]:
-    """The table's number columns formatted as ``views_diff.number_formats`` says."""
+    """The table's number columns formatted as ``two_runs.view.number_formats`` says."""
     return {c: st.column_config.NumberColumn(format=f) for c, f in vd.number_formats(table).items()}
 
 
@@ -62,7 +63,7 @@ with guard("The comparison of two runs"):
         st.warning("Pick two different runs (models) to compare.")
         st.stop()
     opts = ctx.figure_options()
-    result = cache.two_runs(
+    result = two_runs(
         bench, candidate, base_model=s.base, candidate_model=s.candidate, level=s.level,
         margin=s.margin / opts.scale, sequential=s.sequential, reps=ctx.settings.reps,
         seed=ctx.settings.seed,

@@ -31,9 +31,10 @@ import plotly.graph_objects as go
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.findings import MAP_Z, Findings
+from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader
 from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
+from benchuq.core.summaries.scores import Group
 from benchuq.presentation.figures.common import (
     FigureOptions,
     chart_subtitle,
@@ -47,7 +48,10 @@ from benchuq.presentation.figures.weights import dominance_figure
 __all__ = [
     "CHROMIUM",
     "Provenance",
+    "Report",
     "ReportFigure",
+    "bayes_flags",
+    "build",
     "command",
     "display_unit",
     "figures",
@@ -447,3 +451,71 @@ def to_pdf(document: str, timeout: float = 120.0) -> bytes:
         return out.read_bytes()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bayes_flags(
+    chains: int,
+    draws: int,
+    warmup: int,
+    sampler: str,
+    priors: Sequence[str] = (),
+    interval: str | None = None,
+) -> list[str]:
+    """The Bayesian model's flags of the reproducing command (:func:`command`'s ``extra``)."""
+    flags = ["--chains", str(chains), "--draws", str(draws), "--warmup", str(warmup)]
+    flags += ["--sampler", sampler] + ([] if interval is None else ["--interval", interval])
+    return flags + [x for spec in priors for x in ("--prior", spec)]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A laid-out report: the findings, their provenance and the titled figures."""
+
+    findings: Findings
+    provenance: Provenance
+    figures: list[ReportFigure]
+    scale: float
+    unit: str
+
+    def __repr__(self) -> str:
+        return f"Report({self.provenance.data!r}, {len(self.figures)} figures)"
+
+    def html(
+        self,
+        svg: Callable[[go.Figure], bytes],
+        *,
+        two_runs: tuple[DiffResult, go.Figure] | None = None,
+    ) -> str:
+        """The report as one self-contained HTML document (:func:`to_html`), with a "Two runs"
+        section when ``two_runs`` (a comparison and its chart) is given."""
+        return to_html(
+            self.findings,
+            self.provenance,
+            self.figures,
+            svg,
+            scale=self.scale,
+            unit=self.unit,
+            two_runs=two_runs,
+        )
+
+
+def build(
+    f: Findings,
+    bench: Benchmark,
+    draws: Draws,
+    level: float,
+    *,
+    query: str,
+    command: str,
+    options: FigureOptions,
+    scale: float,
+    unit: str,
+    group: Group = "overall",
+) -> Report:
+    """The report of findings ``f`` on ``draws`` of ``bench`` (the CLI's and the Report page's
+    one wiring): provenance, the gaps from the leader on the score ``group`` and the figures;
+    the table in ``scale`` and ``unit`` (:func:`display_unit`)."""
+    prov = provenance(bench, draws, level, query, command)
+    gaps = gaps_from_leader(draws, level=level, group=group)
+    figs = figures(f, gaps, options, prov, draws.reps)
+    return Report(f, prov, figs, scale, unit)

@@ -8,7 +8,7 @@ has, and tests the paired difference ``d = candidate - base`` per task and overa
   discordant split mapped to the difference, so interval and p-value agree;
 - otherwise, with at least :data:`FEW_UNITS` items (clusters) per task: the paired bootstrap with
   items (or the cluster column's clusters) resampled whole, an item's answers (epochs) together;
-  per-task intervals simultaneous by max-T (``core.maxt``);
+  per-task intervals simultaneous by max-T (``core.summaries.maxt``);
 - fewer: an exact sign-flip randomization test (all ``2^n`` flips up to ``EXACT_FLIPS``
   units) with the interval from inverting it;
 - ``sequential=True``: an anytime-valid confidence sequence (predictable plug-in empirical

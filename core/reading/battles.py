@@ -34,12 +34,12 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
+from benchuq.core.reading.arrow import header_table
 from benchuq.core.reading.judged import ALPACA_COLUMNS, is_alpaca
 from benchuq.core.reading.table import (
     ROW_NOTE,
     Source,
     Table,
-    header_table,
     jsonl_table,
     number_column,
     read_table,

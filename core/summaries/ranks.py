@@ -291,14 +291,6 @@ def _all_method_scores(
     return out
 
 
-def _all_method_ranks(
-    x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
-) -> dict[str, np.ndarray]:
-    """Final positions ``(R, M)`` per method (models ordered by the method's aggregate, ties
-    averaged)."""
-    return {m: _final_ranks(v) for m, v in _all_method_scores(x, sign, noise).items()}
-
-
 def _statistic(method: str, score: np.ndarray, position: np.ndarray) -> np.ndarray:
     """The statistic [LGC] reports (METHODS 4): the position for methods 1-2, the average
     per-task rank for methods 3-5."""

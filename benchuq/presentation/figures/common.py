@@ -75,7 +75,7 @@ def _figure(data: list[dict], layout: dict) -> go.Figure:
     """Build a figure from plain dicts without plotly's per-property validation.
 
     About 10x faster on the leaderboard's rerun path; the builders' output is checked by
-    tests/test_figures.py.
+    tests/presentation/test_figures.py.
     """
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
