@@ -112,11 +112,11 @@ def run_cell(n: int, p: float, T: int, sims: int, reps: int, seed: int) -> Cell:
     zero = 0
     for s in range(sims):
         c = bootstrap(counts_data(rng.binomial(n, p, size=T), n), reps=reps, seed=s)
-        iv = percentile_interval(group_scores(c), LEVEL)
+        iv = percentile_interval(group_scores(c), level=LEVEL)
         hits[0] += _covers(iv.low[0], iv.high[0], p)
         zero += int(iv.high[0] - iv.low[0] <= 0)
         d = bootstrap(item_data(equal_pair(p, n, T, rng)), reps=reps, seed=s)
-        iv = percentile_interval(group_scores(d), LEVEL)
+        iv = percentile_interval(group_scores(d), level=LEVEL)
         hits[1] += _covers(iv.low[0], iv.high[0], p)
         diff = pairwise_differences(d, ["A", "B"], level=LEVEL).iloc[0]
         hits[2] += _covers(diff["low"], diff["high"], 0.0)
@@ -146,7 +146,7 @@ def differ_rates(
             row = pairwise_differences(d, ["A", "B"], level=LEVEL).iloc[0]
             verdict += int(row["low"] > 0 or row["high"] < 0)
             sc = group_scores(d)
-            leader += int(not tied_with_leader(sc.values, sc.observed, 0.834).all())
+            leader += int(not tied_with_leader(sc.values, sc.observed, level=0.834).all())
         out[n] = (verdict / sims, leader / sims)
     return out
 

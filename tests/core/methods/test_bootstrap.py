@@ -242,7 +242,9 @@ def test_no_zero_width_at_all_correct_all_wrong_and_one_item() -> None:
     d = paired_bootstrap(items_bench([y]), reps=4000, seed=0)
     low, high = np.quantile(d.values[:, :, 0], [0.025, 0.975], axis=0)
     assert np.all(high - low > 0.05) and high[0] == 1.0 and low[1] == 0.0
-    c = boot.confidence_draws(counts_bench(np.array([[30], [0]]), np.array([30])), 4000, seed=0)
+    c = boot.confidence_draws(
+        counts_bench(np.array([[30], [0]]), np.array([30])), reps=4000, seed=0
+    )
     clow, chigh = np.quantile(c.values[:, :, 0], [0.025, 0.975], axis=0)
     np.testing.assert_allclose(low, clow, atol=0.01)
     np.testing.assert_allclose(high, chigh, atol=0.01)
