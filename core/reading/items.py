@@ -221,7 +221,8 @@ def _encode(
             text[id(d)] = _as_text(d)
         pieces.append((idx, text[id(d)]))
     if len(encoded) == len(chunks) and len(text) == 1:  # one dictionary of distinct names
-        codes, names = np.concatenate([i for i, _ in pieces]).astype(np.int32), pieces[0][1]
+        codes = np.concatenate([i for i, _ in pieces]).astype(np.int32, copy=False)
+        names = pieces[0][1]
     else:
         codes, names = _merge(pieces)
     if len(encoded) < len(chunks):  # dictionaries as read may hold names no record uses
@@ -370,8 +371,11 @@ def _refuse(column: str, i: int, rows: Rows, what: str, hint: str) -> None:
 
 def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndarray:
     """The score column as float64 (shard ``k`` in records ``starts[k]:starts[k+1]``); text
-    scores (``75%``) and blanks go through :func:`number_column` for its parsing and messages."""
+    scores (``75%``) and blanks go through :func:`number_column` for its parsing and messages.
+    Numbers are written into the result a chunk at a time (no float64 copy of the column in
+    between) and only floating-point chunks are checked for NaN and infinity."""
     out = np.empty(starts[-1])
+    check = False  # whether a value can be NaN or infinite
     for k, t in enumerate(shards):
         col = t.column("score")
         a, b = starts[k], starts[k + 1]
@@ -381,6 +385,7 @@ def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndar
             if not pa.types.is_boolean(col.type):
                 frame = pd.DataFrame({"score": col.to_pandas()})
                 out[a:b] = number_column(Table(t.name, frame, t.first_row), "score")
+                check = True
                 continue
         if col.null_count and t.blank_is_missing:
             first = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
@@ -391,8 +396,15 @@ def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndar
                 column="score",
                 hint="fill in a number or delete the row.",
             )
-        out[a:b] = col.cast(pa.float64()).to_numpy()
-    bad = np.flatnonzero(~np.isfinite(out))
+        exact = pa.types.is_integer(col.type) or pa.types.is_boolean(col.type)
+        check |= not exact or col.null_count > 0
+        at = int(a)
+        for chunk in col.chunks:
+            if chunk.null_count or pa.types.is_boolean(chunk.type):  # nulls become NaN
+                chunk = chunk.cast(pa.float64())
+            out[at : at + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+            at += len(chunk)
+    bad = np.flatnonzero(~np.isfinite(out)) if check else np.zeros(0, np.int64)
     if bad.size:
         file, row = rows.locate(int(bad[0]))
         raise DataError(
