@@ -13,7 +13,7 @@ import pytest
 from benchuq.core.data import DataError
 from benchuq.core.reading import load_path
 from benchuq.core.reading.items import item_records
-from benchuq.core.reading.table import ArrowTable, ParquetColumns
+from benchuq.core.reading.arrow import ArrowTable, ParquetColumns
 
 
 def _table(scores: pa.Array, rng: np.random.Generator) -> pa.Table:
