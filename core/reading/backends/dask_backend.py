@@ -22,9 +22,9 @@ scheduler does the scheduling.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -170,11 +170,45 @@ def task_patterns(
     return out
 
 
-def _client(workers: int | None, scheduler: str | None) -> tuple[Client, LocalCluster | None]:
+class _InProcess:
+    """The client calls :func:`open_dask` makes, run here one after another: for data that fit
+    in memory when no cluster was asked for (no ``workers``, no ``scheduler``), a LocalCluster's
+    start-up and data transfer cost more than the work. Same functions, same counts."""
+
+    def map(self, fn: Callable[..., Any], items: Sequence[Any], **kw: Any) -> list[Any]:
+        kw.pop("pure", None)
+        return [fn(x, **kw) for x in items]
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        kw.pop("pure", None)
+        return fn(*args, **kw)
+
+    def gather(self, results: Any) -> Any:
+        return results
+
+    def close(self) -> None:
+        pass
+
+
+def _fits(files: Sequence[Path]) -> bool:
+    """Whether the rows take at most half the free memory (as :func:`choose_backend` decides)."""
+    from benchuq.core.reading.backends import BYTES_PER_ROW, _free_memory
+
+    rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    return rows * BYTES_PER_ROW <= _free_memory() / 2
+
+
+def _client(
+    workers: int | None, scheduler: str | None, files: Sequence[Path]
+) -> tuple[Client | _InProcess, LocalCluster | None]:
+    if scheduler:
+        from distributed import Client
+
+        return Client(scheduler), None
+    if workers is None and _fits(files):
+        return _InProcess(), None
     from distributed import Client, LocalCluster
 
-    if scheduler:
-        return Client(scheduler), None
     cluster = LocalCluster(
         n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None
     )
@@ -188,10 +222,11 @@ def open_dask(
     scheduler: str | None = None,
     buckets: int = BUCKETS,
 ) -> DataSource:
-    """A :class:`DataSource` whose aggregation and bootstrap sums run on a dask.distributed
-    cluster: ``scheduler`` (``tcp://host:port``) or a LocalCluster of ``workers`` processes.
-    ``buckets`` fixes the partition of the items (and so, with the seed, the draws)."""
-    client, cluster = _client(workers, scheduler)
+    """A :class:`DataSource` whose pattern counts are made on a dask.distributed cluster:
+    ``scheduler`` (``tcp://host:port``) or a LocalCluster of ``workers`` processes; with
+    neither, data that fit in memory are counted in this process (no cluster). ``buckets``
+    partitions the items; the draws depend on neither it nor the workers."""
+    client, cluster = _client(workers, scheduler, files)
     try:
         stats = pd.concat(client.gather(client.map(shard_stats, files, pure=False)))
         stats = stats.groupby(level=[0, 1]).sum()
@@ -236,7 +271,7 @@ def open_dask(
     return DataSource(bench, draws)
 
 
-def _close(client: Client, cluster: LocalCluster | None) -> None:
+def _close(client: Client | _InProcess, cluster: LocalCluster | None) -> None:
     client.close()
     if cluster is not None:
         cluster.close()

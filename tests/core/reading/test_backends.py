@@ -138,6 +138,8 @@ def test_dask_draws_are_bit_identical_on_1_2_and_4_workers(tmp_path: Path) -> No
     assert np.array_equal(runs[1].values, runs[4].values)
     memory = bootstrap(load_path(folder), reps=400, seed=9)
     assert np.array_equal(_by_name(memory, runs[1]), runs[1].values, equal_nan=True)
+    here = open_dask(files).draws(400, 9)  # fits in memory, no cluster asked for: in-process
+    assert np.array_equal(here.values, runs[1].values, equal_nan=True)
 
 
 def test_dask_pattern_counts_are_summed_over_buckets(tmp_path: Path) -> None:
