@@ -12,8 +12,8 @@ import pytest
 
 from benchuq.core.data import DataError
 from benchuq.core.reading import load_path
-from benchuq.core.reading.items import item_records
 from benchuq.core.reading.arrow import ArrowTable, ParquetColumns
+from benchuq.core.reading.items import item_records
 
 
 def _table(scores: pa.Array, rng: np.random.Generator) -> pa.Table:
