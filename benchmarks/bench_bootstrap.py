@@ -18,12 +18,18 @@
 Times are the best of ``--repeat`` runs, wall clock and process CPU time (CPU time is less
 disturbed by other processes on a shared machine).
 
+4. With ``--limit [ITEMS ...]`` (alone): the paired bootstrap at 10^6 and 10^7 binary items
+   (10 models, 10 tasks, 1,000 replicates) against a minimal numpy kernel of the same estimator
+   (target benchuq / kernel <= 2, CPU) and against ``scipy.stats.bootstrap`` (extrapolated).
+
 3. With ``--coverage SIMS``: coverage of 95% intervals against known truth over SIMS simulated
    benchmarks (task level and item-level paired), and the paired SE of a difference against its
    analytic plug-in value.
 
     python benchmarks/bench_bootstrap.py [--repeat 3] [--rho 0.5 0.8] [--naive-reps 5]
         [--coverage 1000]
+    python benchmarks/bench_bootstrap.py --limit            # 10^6 and 10^7 items
+    python benchmarks/bench_bootstrap.py --limit 1e5 --repeat 1   # quick
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from benchuq.core.summaries import (
     rank_probabilities,
     win_probabilities,
 )
+from benchuq.core.threads import blas_policy
 
 TASK_TARGET_S = 0.5
 ITEM_TARGET_S = 5.0
@@ -108,13 +115,11 @@ def item_level(vtab: Benchmark, rho: float, a: argparse.Namespace) -> None:
     M, T = vtab.shape
     items = synthetic_items(vtab, rho)
     units = [boot._units(it) for it in items.item_tasks]
-    n_items = sum(u.n_draw for u in units)
-    n_patterns = sum(len(u.weights) for u in units)
-    n_light = sum(u.n_light for u in units)
+    n_items = int(sum(u.items for u in units if u is not None))
+    n_patterns = sum(len(u.weights) for u in units if u is not None)
     print(
         f"\n2. item level, paired: {M} models, {n_items:,} items over {T} tasks, "
-        f"{n_patterns:,} distinct patterns ({n_light:,} items in patterns with <= "
-        f"{boot.TABLE_MAX_WEIGHT} items), copula rho = {rho}, 1,000 replicates"
+        f"{n_patterns:,} distinct patterns, copula rho = {rho}, 1,000 replicates"
     )
     fast_w, fast_c = best_of(
         max(1, a.repeat - 1), lambda: boot.paired_bootstrap(items, reps=1000, seed=0)
@@ -220,13 +225,108 @@ def coverage(sims: int, reps: int) -> None:
     )
 
 
+def limit_items(n: int, models: int, tasks: int, seed: int = 0) -> Benchmark:
+    """``n`` binary items split over ``tasks``, ``models`` models sharing item difficulty."""
+    rng = np.random.default_rng(seed)
+    skill = np.linspace(-0.5, 1.0, models)[:, None]
+    out = []
+    for _ in range(tasks):
+        easy = rng.normal(0, 1.0, n // tasks)
+        p = 1 / (1 + np.exp(-(skill + easy)))
+        y = (rng.random(p.shape) < p).astype(np.uint8)
+        out.append(ItemTask.stored(tuple(str(k) for k in range(y.shape[1])), y))
+    return Benchmark(
+        name=f"{n:,} synthetic items",
+        models=tuple(f"m{i}" for i in range(models)),
+        tasks=tuple(f"t{j}" for j in range(tasks)),
+        categories=("all",) * tasks,
+        kind="items",
+        estimate=np.column_stack([t.means() for t in out]),
+        item_tasks=tuple(out),
+    )
+
+
+@blas_policy  # the BLAS threads benchuq's entry points run with
+def minimal_kernel(states: list[np.ndarray], reps: int, seed: int) -> np.ndarray:
+    """The same estimator in a few lines of numpy (METHODS 2, tasks of >= 30 items, no missing
+    scores): patterns as bit keys counted with ``bincount``, one Dirichlet (gamma) weight per
+    pattern and replicate plus the pseudo-item, float64 products through BLAS."""
+    rng = np.random.default_rng(seed)
+    M = states[0].shape[0]
+    total = sum(s.shape[1] for s in states)
+    out = np.empty((reps, M, len(states)))
+    bits = (1 << np.arange(M)).astype(np.uint16)
+    for j, s in enumerate(states):
+        n = s.shape[1]
+        key = bits @ s  # a key per item (M <= 16 models)
+        counts = np.bincount(key, minlength=1 << M)
+        present = np.flatnonzero(counts)
+        V = ((present[:, None] >> np.arange(M)) & 1).astype(float)
+        G = rng.standard_gamma(counts[present] * max(n - 3, 1) / n, size=(reps, len(present)))
+        g = rng.standard_gamma(n / total, size=(reps, 1))
+        up = rng.random((reps, M)) < 0.5
+        out[:, :, j] = (G @ V + g * up) / (G.sum(axis=1, keepdims=True) + g)
+    return out
+
+
+def limit(sizes: list[int], models: int, tasks: int, repeat: int, scipy_reps: int) -> None:
+    """Section 4: benchuq's paired bootstrap against a minimal numpy kernel of the same
+    estimator and against scipy.stats.bootstrap (paired resampling of one task's items,
+    ``scipy_reps`` replicates, extrapolated to 1,000 and to every task), same process."""
+    print(f"\n4. limit: {models} models, {tasks} tasks, 1,000 replicates, binary items")
+    for n in sizes:
+        _limit_row(limit_items(n, models, tasks), repeat, scipy_reps)
+
+
+def _limit_row(bench: Benchmark, repeat: int, scipy_reps: int) -> None:
+    states = [t.state for t in bench.item_tasks]
+    w, c = best_of(repeat, lambda: boot.paired_bootstrap(bench, reps=1000, seed=0))
+    kw, kc = best_of(repeat, lambda: minimal_kernel(states, 1000, 0))
+    data = bench.item_tasks[0].scores  # (M, items of one task)
+    _, sc = best_of(
+        1,
+        lambda: stats.bootstrap(
+            (data,),
+            lambda x, axis: x.mean(axis=axis),
+            n_resamples=scipy_reps,
+            batch=1,
+            axis=-1,
+            method="percentile",
+            random_state=0,
+        ),
+    )
+    scale = 1000 / scipy_reps * len(bench.tasks)
+    n = sum(t.shape[1] for t in bench.item_tasks)
+    print(
+        f"   {n:>12,} items  benchuq wall {w:6.3f} s cpu {c:6.3f} s | minimal kernel wall "
+        f"{kw:6.3f} s cpu {kc:6.3f} s | benchuq / kernel {w / kw:4.2f} (wall) {c / kc:4.2f} "
+        f"(cpu), target <= 2: {'met' if c / kc <= 2 else 'NOT met'} (cpu) | "
+        f"scipy.stats.bootstrap ({scipy_reps} reps x {scale:,.0f}) cpu {sc * scale:8.1f} s, "
+        f"{sc * scale / c:6.0f}x benchuq (cpu)",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--rho", type=float, nargs="+", default=[0.5, 0.8])
     p.add_argument("--naive-reps", type=int, default=5)
     p.add_argument("--coverage", type=int, default=0, metavar="SIMS", help="add section 3")
+    p.add_argument(
+        "--limit",
+        type=float,
+        nargs="*",
+        default=None,
+        metavar="ITEMS",
+        help="section 4 only: benchuq against a minimal kernel and scipy.stats.bootstrap at "
+        "these numbers of items (default 1e6 1e7; 10 models, 10 tasks)",
+    )
+    p.add_argument("--scipy-reps", type=int, default=3)
     a = p.parse_args(argv)
+    if a.limit is not None:
+        limit([int(x) for x in a.limit or (1e6, 1e7)], 10, 10, a.repeat, a.scipy_reps)
+        return 0
 
     vtab = load_sample("vtab1k")
     M, T = vtab.shape

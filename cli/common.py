@@ -209,8 +209,8 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         choices=("memory", "duckdb", "dask"),
         help="memory: load, then bootstrap (default); duckdb: aggregate Parquet shards out of "
-        "core, same draws; dask: aggregate and bootstrap on a dask.distributed cluster (Poisson "
-        "bootstrap); default duckdb when the data would not fit in memory",
+        "core, same draws; dask: aggregate on a dask.distributed cluster, same draws; default "
+        "duckdb when the data would not fit in memory",
     )
     g.add_argument("--workers", type=int, default=None, help="dask: a LocalCluster of N processes")
     g.add_argument("--scheduler", default=None, help="dask: a running scheduler tcp://HOST:PORT")

@@ -221,7 +221,8 @@ def _encode(
             text[id(d)] = _as_text(d)
         pieces.append((idx, text[id(d)]))
     if len(encoded) == len(chunks) and len(text) == 1:  # one dictionary of distinct names
-        codes, names = np.concatenate([i for i, _ in pieces]).astype(np.int32), pieces[0][1]
+        codes = np.concatenate([i for i, _ in pieces]).astype(np.int32, copy=False)
+        names = pieces[0][1]
     else:
         codes, names = _merge(pieces)
     if len(encoded) < len(chunks):  # dictionaries as read may hold names no record uses
@@ -369,9 +370,17 @@ def _refuse(column: str, i: int, rows: Rows, what: str, hint: str) -> None:
 
 
 def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndarray:
-    """The score column as float64 (shard ``k`` in records ``starts[k]:starts[k+1]``); text
-    scores (``75%``) and blanks go through :func:`number_column` for its parsing and messages."""
-    out = np.empty(starts[-1])
+    """The score column (shard ``k`` in records ``starts[k]:starts[k+1]``) in the type every
+    shard stores it as (int8 0/1 scores stay int8, float32 stay float32: exact, and a quarter or
+    half of float64's memory at 10^8 rows), else float64; text scores (``75%``) and blanks go
+    through :func:`number_column` for its parsing and messages. Numbers are written into the
+    result a chunk at a time, and only where a value can be NaN or infinite is it checked."""
+    kinds = {_column_type(t, "score") for t in shards}
+    kind = kinds.pop() if len(kinds) == 1 else pa.float64()
+    plain = pa.types.is_integer(kind) or pa.types.is_floating(kind)
+    out = np.empty(starts[-1], kind.to_pandas_dtype() if plain else np.float64)
+    check = False  # whether a value can be NaN or infinite
+    null = len(out)  # the first null number
     for k, t in enumerate(shards):
         col = t.column("score")
         a, b = starts[k], starts[k + 1]
@@ -381,28 +390,52 @@ def _scores(shards: list[ArrowTable], starts: np.ndarray, rows: Rows) -> np.ndar
             if not pa.types.is_boolean(col.type):
                 frame = pd.DataFrame({"score": col.to_pandas()})
                 out[a:b] = number_column(Table(t.name, frame, t.first_row), "score")
+                check = True
                 continue
-        if col.null_count and t.blank_is_missing:
+        if col.null_count:
             first = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise DataError(
-                f"the value is missing {ROW_NOTE}.",
-                file=t.name,
-                row=t.first_row + first,
-                column="score",
-                hint="fill in a number or delete the row.",
-            )
-        out[a:b] = col.cast(pa.float64()).to_numpy()
-    bad = np.flatnonzero(~np.isfinite(out))
-    if bad.size:
-        file, row = rows.locate(int(bad[0]))
-        raise DataError(
-            f"{str(out[bad[0]])!r} is not a finite number {ROW_NOTE}.",
-            file=file,
-            row=row,
-            column="score",
-            hint="use plain finite numbers with '.' as the decimal mark (no NaN or infinity).",
-        )
+            if t.blank_is_missing:
+                raise DataError(
+                    f"the value is missing {ROW_NOTE}.",
+                    file=t.name,
+                    row=t.first_row + first,
+                    column="score",
+                    hint="fill in a number or delete the row.",
+                )
+            null = min(null, int(a) + first)  # a null number (Parquet) is not finite
+        check |= pa.types.is_floating(col.type)
+        at = int(a)
+        for chunk in col.chunks:
+            if pa.types.is_boolean(chunk.type):
+                chunk = chunk.cast(pa.int8())
+            if chunk.null_count:
+                chunk = chunk.fill_null(0)
+            out[at : at + len(chunk)] = chunk.to_numpy()
+            at += len(chunk)
+    bad = np.flatnonzero(~np.isfinite(out)) if check else np.zeros(0, np.int64)
+    first_bad = min(int(bad[0]) if bad.size else len(out), null)
+    if first_bad < len(out):
+        _not_finite(float("nan") if first_bad == null else out[first_bad], first_bad, rows)
     return out
+
+
+def _column_type(table: ArrowTable, ours: str) -> pa.DataType:
+    """The Arrow type of our column ``ours`` as the file stores it (no data read)."""
+    theirs = table.columns[ours]
+    if isinstance(table.data, pa.Table):
+        return table.data.schema.field(theirs).type
+    return table.data.metadata.schema.to_arrow_schema().field(theirs).type
+
+
+def _not_finite(value: float, i: int, rows: Rows) -> None:
+    file, row = rows.locate(i)
+    raise DataError(
+        f"{str(float(value))!r} is not a finite number {ROW_NOTE}.",
+        file=file,
+        row=row,
+        column="score",
+        hint="use plain finite numbers with '.' as the decimal mark (no NaN or infinity).",
+    )
 
 
 # ---- records -> Benchmark --------------------------------------------------------------------

@@ -4,8 +4,9 @@
 - ``duckdb``: embedded DuckDB aggregates Parquet shards on disk to item patterns per task
   (:mod:`.duckdb_backend`), and the bootstrap runs from those counts: the same draws as the
   in-memory path for the same data and seed, in bounded memory;
-- ``dask``: a dask.distributed cluster aggregates fixed hash buckets of items and sums per-bucket
-  Poisson-bootstrap replicates (:mod:`.dask_backend`): the same draws for any number of workers.
+- ``dask``: a dask.distributed cluster counts the item patterns of fixed hash buckets of items;
+  the counts are summed over buckets and the bootstrap runs from them (:mod:`.dask_backend`):
+  the in-memory draws, for any number of workers.
 
 :func:`open_data` gives a :class:`Source` (the task-level :class:`Benchmark` and a ``draws``
 function); :func:`choose_backend` picks ``duckdb`` when the rows would not fit in memory.

@@ -8,23 +8,23 @@ Work runs where the data live, on the cluster's workers (the files must be reada
    item name, and the records of an item are summed into its pattern words (2 bits a model in
    name order: 0 missing, 1 wrong, 2 right);
 3. per bucket: the items' patterns (an item split over several shards is put together here) and
-   the Poisson-bootstrap sums of its replicates: each pattern with ``c`` items gets weight
-   ``X ~ Poisson(c)`` in a replicate (each item ``Poisson(1)``, the Poisson bootstrap), drawn from
-   the bucket's own stream ``default_rng([seed, bucket])`` in the order of (task, pattern key);
-   the sums of right and answered items per model and task are whole numbers.
+   the number of items of each distinct (task, pattern);
+4. on the client: the buckets' counts of each (task, pattern) summed (exact whole numbers, in
+   no particular order), and the item-level paired draws made from them by
+   :func:`~benchuq.core.methods.bootstrap.pattern_bootstrap` (METHODS 2: Dirichlet weights per
+   pattern, float64 products through BLAS), as the DuckDB backend does.
 
-The buckets and their streams do not depend on the cluster, and whole-number sums do not depend
-on the order they are added in, so the draws are bit-identical for any number of workers.
-The Poisson bootstrap differs from the in-memory multinomial one by the random total weight
-(METHODS 2); its intervals agree to Monte Carlo error for any task with more than a few dozen
-items. Dask's own scheduler does the scheduling.
+The draws depend only on the patterns' counts and the seed, never on the buckets, the workers or
+the order results arrive in: bit-identical for any number of workers and equal to the in-memory
+path's draws of the same items. The cluster is closed once the counts are in; Dask's own
+scheduler does the scheduling.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from benchuq.core.data import DataError
+from benchuq.core.data import MISSING, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.reading.backends import DataSource, counts_benchmark
 
@@ -43,11 +43,6 @@ __all__ = ["BUCKETS", "open_dask"]
 
 BUCKETS = 64  # fixed partition of the items: the same whatever the number of workers
 PER_WORD = 32  # models per 64-bit pattern word
-NOTE_POISSON = (
-    "Poisson bootstrap (Dask backend): each item gets an independent Poisson(1) weight per "
-    "replicate instead of exactly n draws; paired across models, bit-identical for any number "
-    "of workers."
-)
 
 
 def _read(file: Path) -> pd.DataFrame:
@@ -147,32 +142,73 @@ def bucket_patterns(pieces: Sequence[pd.DataFrame], M: int) -> pd.DataFrame:
     return patterns.iloc[order].reset_index(drop=True)
 
 
-def bucket_sums(
-    patterns: pd.DataFrame, bucket: int, M: int, T: int, reps: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Step 3b: ``(reps, M, T)`` Poisson-bootstrap sums of right and of answered items of one
-    bucket, from its own stream ``default_rng([seed, bucket])``."""
-    rng = np.random.default_rng([seed, bucket])
-    right = np.zeros((reps, M, T), np.int64)
-    answered = np.zeros((reps, M, T), np.int64)
-    if len(patterns) == 0:
-        return right, answered
+def task_patterns(
+    frames: Sequence[pd.DataFrame], M: int, T: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Step 4 (on the client): per task, the ``(U, M)`` states of its distinct item patterns in
+    the in-memory key order and their item counts, the buckets' counts of a pattern summed (a
+    pattern's items may lie in any bucket): what :func:`pattern_bootstrap` draws from, so the
+    draws equal the in-memory path's for the seed whatever the buckets and workers."""
+    from benchuq.core.methods.bootstrap import _decode, _pack_words
+
     W = -(-M // PER_WORD)
-    fields = _fields(patterns[[f"w{w}" for w in range(W)]].to_numpy(np.uint64), M)
-    weights = rng.poisson(patterns["count"].to_numpy(), size=(reps, len(patterns)))
-    task = patterns["task"].to_numpy()
-    for j in np.unique(task):
-        sel = task == j
-        right[:, :, j] = weights[:, sel] @ (fields[sel] == 2).astype(np.int64)
-        answered[:, :, j] = weights[:, sel] @ (fields[sel] > 0).astype(np.int64)
-    return right, answered
+    frame = pd.concat(frames) if frames else pd.DataFrame()
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    order = np.arange(M)
+    for j in range(T):
+        part = frame[frame["task"] == j] if len(frame) else frame
+        if len(part) == 0:
+            out.append((np.zeros((0, M), np.uint8), np.zeros(0, np.int64)))
+            continue
+        fields = _fields(part[[f"w{w}" for w in range(W)]].to_numpy(np.uint64), M)
+        state = np.where(fields == 0, MISSING, fields - 1).astype(np.uint8)  # 0/1, MISSING
+        words = _pack_words(state.T, order, 2).astype(np.uint64)
+        uniq, inverse = np.unique(words, axis=0, return_inverse=True)
+        counts = np.bincount(inverse.ravel(), weights=part["count"].to_numpy(np.float64))
+        key = np.lexsort(uniq.T)  # the last word is the most significant
+        out.append((_decode(uniq[key], order, 2), np.round(counts[key]).astype(np.int64)))
+    return out
 
 
-def _client(workers: int | None, scheduler: str | None) -> tuple[Client, LocalCluster | None]:
+class _InProcess:
+    """The client calls :func:`open_dask` makes, run here one after another: for data that fit
+    in memory when no cluster was asked for (no ``workers``, no ``scheduler``), a LocalCluster's
+    start-up and data transfer cost more than the work. Same functions, same counts."""
+
+    def map(self, fn: Callable[..., Any], items: Sequence[Any], **kw: Any) -> list[Any]:
+        kw.pop("pure", None)
+        return [fn(x, **kw) for x in items]
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        kw.pop("pure", None)
+        return fn(*args, **kw)
+
+    def gather(self, results: Any) -> Any:
+        return results
+
+    def close(self) -> None:
+        pass
+
+
+def _fits(files: Sequence[Path]) -> bool:
+    """Whether the rows take at most half the free memory (as :func:`choose_backend` decides)."""
+    from benchuq.core.reading.backends import BYTES_PER_ROW, _free_memory
+
+    rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    return rows * BYTES_PER_ROW <= _free_memory() / 2
+
+
+def _client(
+    workers: int | None, scheduler: str | None, files: Sequence[Path]
+) -> tuple[Client | _InProcess, LocalCluster | None]:
+    if scheduler:
+        from distributed import Client
+
+        return Client(scheduler), None
+    if workers is None and _fits(files):
+        return _InProcess(), None
     from distributed import Client, LocalCluster
 
-    if scheduler:
-        return Client(scheduler), None
     cluster = LocalCluster(
         n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None
     )
@@ -186,10 +222,11 @@ def open_dask(
     scheduler: str | None = None,
     buckets: int = BUCKETS,
 ) -> DataSource:
-    """A :class:`DataSource` whose aggregation and bootstrap sums run on a dask.distributed
-    cluster: ``scheduler`` (``tcp://host:port``) or a LocalCluster of ``workers`` processes.
-    ``buckets`` fixes the partition of the items (and so, with the seed, the draws)."""
-    client, cluster = _client(workers, scheduler)
+    """A :class:`DataSource` whose pattern counts are made on a dask.distributed cluster:
+    ``scheduler`` (``tcp://host:port``) or a LocalCluster of ``workers`` processes; with
+    neither, data that fit in memory are counted in this process (no cluster). ``buckets``
+    partitions the items; the draws depend on neither it nor the workers."""
+    client, cluster = _client(workers, scheduler, files)
     try:
         stats = pd.concat(client.gather(client.map(shard_stats, files, pure=False)))
         stats = stats.groupby(level=[0, 1]).sum()
@@ -212,10 +249,9 @@ def open_dask(
         patterns = [
             client.submit(bucket_patterns, pieces[b], M, pure=False) for b in range(buckets)
         ]
-        client.gather(patterns)  # errors surface here
-    except BaseException:
+        counts = task_patterns(client.gather(patterns), M, T)  # errors surface here
+    finally:
         _close(client, cluster)
-        raise
     bench = counts_benchmark(
         files,
         models,
@@ -228,30 +264,14 @@ def open_dask(
     )
 
     def draws(reps: int, seed: int) -> Draws:
-        from benchuq.core.methods.bootstrap import _check_reps, _draws
+        from benchuq.core.methods.bootstrap import pattern_bootstrap
 
-        reps = _check_reps(reps)
-        try:
-            sums = client.gather(
-                [
-                    client.submit(bucket_sums, patterns[b], b, M, T, reps, seed, pure=False)
-                    for b in range(buckets)
-                ]
-            )
-        finally:
-            _close(client, cluster)
-        right = np.sum([s[0] for s in sums], axis=0)
-        answered = np.sum([s[1] for s in sums], axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            values = np.where(answered > 0, right / np.maximum(answered, 1), np.nan)
-        return _draws(
-            bench, values, "bootstrap: item-level paired, Poisson", True, seed, [NOTE_POISSON]
-        )
+        return pattern_bootstrap(bench, counts, reps=reps, seed=seed)
 
     return DataSource(bench, draws)
 
 
-def _close(client: Client, cluster: LocalCluster | None) -> None:
+def _close(client: Client | _InProcess, cluster: LocalCluster | None) -> None:
     client.close()
     if cluster is not None:
         cluster.close()
