@@ -71,6 +71,7 @@ ID_RE = re.compile(r"[a-z2-7]{32}")
 FORMAT = "benchuq.shared"
 VERSION = 1
 META_LIMIT = 1 << 20  # bytes of meta.json
+DESCRIPTION_LIMIT = 2000  # characters of a published data set's description
 DEFAULTS = {"days": 90, "max_days": 365, "max_mb": 25.0}
 
 
@@ -194,9 +195,13 @@ def _parquet(columns: dict[str, pa.Array]) -> bytes:
     return buf.getvalue()
 
 
-def encode(bench: Benchmark, provenance: Mapping[str, str]) -> dict[str, bytes]:
+def encode(
+    bench: Benchmark, provenance: Mapping[str, str], description: str = ""
+) -> dict[str, bytes]:
     """The files of one stored data set: ``meta.json``, ``tasks.parquet``, ``results.parquet``
-    and, for item-level data, ``items.parquet`` (one row per task, item and model)."""
+    and, for item-level data, ``items.parquet`` (one row per task, item and model).
+    ``description``: the publisher's optional words about the data (``meta.json`` holds it only
+    when given, so sets stored before it existed read the same)."""
     M, T = bench.shape
     models = np.array(bench.models, dtype=object)
     tasks = np.array(bench.tasks, dtype=object)
@@ -231,6 +236,8 @@ def encode(bench: Benchmark, provenance: Mapping[str, str]) -> dict[str, bytes]:
         "notes": list(bench.notes),
         "provenance": dict(provenance),
     }
+    if description.strip():
+        meta["description"] = description.strip()[:DESCRIPTION_LIMIT]
     files["meta.json"] = json.dumps(meta, ensure_ascii=False, indent=1).encode()
     return files
 
@@ -357,12 +364,13 @@ def _meta(data: bytes) -> dict[str, Any]:
         "notes": list,
         "provenance": dict,
     }
-    if not isinstance(meta, dict) or set(meta) != set(types):
+    optional = {"description": str}  # added in issue 30; older sets have none
+    if not isinstance(meta, dict) or not set(types) <= set(meta) <= set(types) | set(optional):
         raise _damaged("meta.json has other fields than expected", "meta.json")
     if meta["format"] != FORMAT or meta["version"] != VERSION:
         raise _damaged(f"format {meta['format']!r} version {meta['version']!r}", "meta.json")
-    for key, kind in types.items():
-        if not isinstance(meta[key], kind):
+    for key, kind in (types | optional).items():
+        if key in meta and not isinstance(meta[key], kind):
             raise _damaged(f"meta.json field '{key}' is not a {kind.__name__}", "meta.json")
     strings = [*meta["models"], *meta["notes"], *meta["provenance"].values()]
     if not all(isinstance(s, str) for s in strings):
@@ -635,8 +643,16 @@ class Store:
         )
 
     @_reaching
-    def publish(self, bench: Benchmark, *, days: int | None = None, source: str = "") -> Receipt:
-        """Store ``bench`` for ``days`` (default: the configured expiry); returns the receipt."""
+    def publish(
+        self,
+        bench: Benchmark,
+        *,
+        days: int | None = None,
+        source: str = "",
+        description: str = "",
+    ) -> Receipt:
+        """Store ``bench`` (under its name, with an optional ``description``) for ``days``
+        (default: the configured expiry); returns the receipt."""
         days = self.config.days if days is None else days
         if not 1 <= days <= self.config.max_days:
             raise StoreError(
@@ -652,7 +668,7 @@ class Store:
             "source": source[:500],
             "content_hash": bench.content_hash,
         }
-        files = encode(bench, provenance)
+        files = encode(bench, provenance, description)
         size = sum(len(b) for b in files.values())
         if size > self.config.max_bytes:
             raise StoreError(
@@ -718,12 +734,14 @@ class Store:
         bench = decode(files)
         if bench.content_hash != rec.content_hash:
             raise _damaged("the content does not match what was published", "results.parquet")
-        prov = _meta(files["meta.json"])["provenance"]
+        meta = _meta(files["meta.json"])
+        prov = meta["provenance"]
         note = (
             f"Published data set {PREFIX}{parse_shared(ident)}: published "
             f"{prov.get('published', '?')[:10]} with benchuq {prov.get('benchuq', '?')}"
             + (f" from {prov['source']}" if prov.get("source") else "")
             + f"; available until {_iso(rec.expires)[:10]}."
+            + (f" About the data: {meta['description']}" if meta.get("description") else "")
         )
         return bench._replace(notes=(note, *bench.notes))
 

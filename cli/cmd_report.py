@@ -111,11 +111,14 @@ def _command(args: argparse.Namespace) -> str:
 
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
-    from benchuq.core.reading.sources import UPLOAD, parse_source
+    from benchuq.core.reading.sources import parse_source
+    from benchuq.presentation.report import NOT_SHARED
     from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
-    data = one if parse_source(one).linkable else UPLOAD
+    if not parse_source(one).linkable:  # files: no link can carry them
+        return NOT_SHARED
+    data = one
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
         data=data,
@@ -128,10 +131,7 @@ def _query(args: argparse.Namespace) -> str:
         weights=weights,
         models=tuple(args.models or ()),
     )
-    query = "?" + urlencode({"data": data} | settings_query(settings), safe=":,")
-    if data == UPLOAD:
-        query += " (upload the same files on the Data page, or publish them for a lasting link)"
-    return query
+    return "?" + urlencode({"data": data} | settings_query(settings), safe=":,")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -167,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
     options = FigureOptions(model_colors(bench.models), scale, axis)
     gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
     figs = report.figures(f, gaps, options, prov, draws.reps)
+    tables = report.details(f, draws, getattr(args, "loaded_meta", None))
     with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
+        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis, details=tables)
     if fmt == "pdf":
         path.write_bytes(report.to_pdf(document))
     else:

@@ -19,7 +19,13 @@ from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache
-from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
+from benchuq.dashboard.controls import (
+    CATEGORY_EDITS_KEY,
+    NAME_EDITS_KEY,
+    UPLOAD_KEY,
+    UPLOAD_LABEL_KEY,
+    _own,
+)
 from benchuq.dashboard.views_data import DEFAULT_METRIC
 from benchuq.presentation import state
 
@@ -80,6 +86,7 @@ def load_uploads() -> None:
     names = ", ".join(f.name for f in files)
     ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
     ss.get(CATEGORY_EDITS_KEY, {}).pop(state.UPLOAD, None)
+    ss.get(NAME_EDITS_KEY, {}).pop(state.UPLOAD, None)
     ss["data"] = state.UPLOAD
 
 
@@ -116,6 +123,30 @@ def apply_categories(data: str, mapping: dict[str, str]) -> None:
         return
     ss.pop("_category_error", None)
     ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = {t: str(c).strip() for t, c in mapping.items()}
+
+
+def rename(data: str, key: str, default: str) -> None:
+    """Keep the name typed in the widget ``key`` for ``data``; blank: back to ``default``, the
+    name read from the files (:func:`content_name`)."""
+    name = " ".join(str(ss.get(key) or "").split())[:120]
+    names = ss.setdefault(NAME_EDITS_KEY, {})
+    if name and name != default:
+        names[data] = name
+    else:
+        names.pop(data, None)
+        ss[key] = default
+
+
+def content_name(data: str) -> str:
+    """The name of ``data`` before this session's edits (from its content; a sample's and a
+    published set's own name)."""
+    if parse_source(data).kind == "upload":
+        loaded = current()
+        return loaded.bench.name if loaded is not None else ""
+    try:
+        return _own(data).name
+    except DataError:
+        return ""
 
 
 def reset_categories(data: str) -> None:

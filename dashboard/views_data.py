@@ -99,6 +99,18 @@ def run_details(meta: Meta) -> pd.DataFrame:
     return out.reset_index().rename(columns={"n_shot": "n-shot", "versions": "task versions"})
 
 
+KIND_WORDS = {
+    "counts": "correct answers out of n per model and task",
+    "estimate_se": "a score and its standard error per model and task",
+    "items": "a score per item, model and task",
+}
+
+
+def kind_words(kind: str) -> str:
+    """What the data holds, in plain words (``Benchmark.kind``)."""
+    return KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
 def categories_frame(bench: Benchmark) -> pd.DataFrame:
     """Task and category, for the category editor."""
     return pd.DataFrame({"task": bench.tasks, "category": bench.categories})

@@ -104,8 +104,19 @@ if upload.ERROR_KEY in ss:
 bench = ctx.require_bench()
 with guard("The data summary"):
     st.success(
-        f"In use: {md_escape(ctx.settings.data)} — {bench.kind.replace('_', ' ')} data.",
+        f"In use: **{md_escape(bench.name)}** — {views_data.kind_words(bench.kind)}.",
         icon=":material/check_circle:",
+    )
+    name_key = f"data_name_{bench.data_hash[:12]}"  # a new upload: a new box with its name
+    ss.setdefault(name_key, bench.name)
+    st.text_input(
+        "Name of this data set",
+        key=name_key,
+        on_change=upload.rename,
+        args=(ctx.settings.data, name_key, upload.content_name(ctx.settings.data)),
+        max_chars=120,
+        help="It titles the report and every chart's subtitle, names exports and the "
+        "published data set. Clear it to get the name read from the files back.",
     )
     data_notes.expander(data_notes.all_notes(bench))
     if len(bench.models) < 2:
