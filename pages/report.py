@@ -7,11 +7,11 @@ import streamlit as st
 
 from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache, controls
+from benchuq.dashboard import cache, controls, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
 from benchuq.presentation import report, state
-from benchuq.presentation.text import md_escape
+from benchuq.presentation.text import file_stem, md_escape
 
 ctx = current()
 st.title("Report")
@@ -49,15 +49,19 @@ with guard("The report"):
         + (["--normalize"] if normalized else [])
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
-    prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
+    linkable = parse_source(s.data).linkable  # an upload: publish it first (Data page)
+    link = f"{base}?{urlencode(query)}" if linkable else report.NOT_SHARED
+    prov = report.provenance(bench, draws, ctx.level, link, command)
     gaps = gaps_from_leader(draws, ctx.level)
     figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
+    loaded = upload.loaded_for(s.data)
+    tables = report.details(f, draws, loaded.meta if loaded else None)
 
     def html() -> bytes:
         svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
+        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis, details=tables).encode()
 
-    stem = f"benchuq_report_{bench.name}"
+    stem = file_stem(f"benchuq_report_{bench.name}")
     left, right, _ = st.columns([2, 2, 3])
     left.download_button(
         "Download report (HTML)", html, file_name=f"{stem}.html", mime="text/html",
@@ -69,8 +73,17 @@ with guard("The report"):
         icon=":material/picture_as_pdf:", key="report_pdf",
     )  # fmt: skip
     st.caption("The HTML opens in any browser without a network; the PDF is the same pages.")
+    if not linkable:
+        st.info(
+            "These data were uploaded to this session, so no link can show them to anyone "
+            "else. To share the report's view, publish the data first (Data page, 'Share these "
+            "results'); the report then carries the published link.",
+            icon=":material/share:",
+        )
+    st.subheader(md_escape(bench.name))
+    st.markdown("\n\n".join(f"**{md_escape(x)}**" for x in f.answer))
     st.subheader("Findings")
-    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline))
+    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline if x not in f.answer))
     st.subheader("Leaderboard")
     st.dataframe(report.table_frame(f, scale, axis), hide_index=True)
     st.subheader("Figures")

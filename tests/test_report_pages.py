@@ -84,7 +84,9 @@ def test_report_pages(
     pages = _check_pages(pdf, stem)
     first = _page_text(pdf, 1)
     assert f"Benchmark report: {name}" in first
-    answer = re.search(r"(leads with|No clear winner:).*of the draws\. The data .*together\)", first)
+    answer = re.search(
+        r"(leads with|No clear winner:).*of the draws\. The data .*together\)", first
+    )
     assert answer, first  # who leads and how sure; what the data cannot decide
     assert sum(t in first for t in FIGURE_TITLES) == 1, first  # one chart
     assert "Findings" not in first and "Leaderboard" not in first
