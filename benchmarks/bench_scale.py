@@ -46,6 +46,9 @@ import pyarrow.parquet as pq
 MODELS, TASKS = 10, 10
 ROWS_PER_SHARD = 10**7
 REPS = 1000
+#: The work budget of each step (BENCHUQ_WORK_MB): scale runs read gigabytes, far over the
+#: 512 MB a shared server allows one request; set the variable to measure another budget.
+WORK_MB = 20_000
 
 # Each step runs in a fresh interpreter; it prints one JSON line with its own measurements.
 CHILD = r"""
@@ -184,6 +187,7 @@ def run(step: str, path: Path, *extra: str) -> dict[str, Any]:
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "BENCHUQ_WORK_MB": os.environ.get("BENCHUQ_WORK_MB", str(WORK_MB))},
     )
     if out.returncode != 0:
         raise RuntimeError(f"{step} {path} failed:\n{out.stderr[-3000:]}")

@@ -27,15 +27,19 @@ Choices:
 from __future__ import annotations
 
 import base64
+import errno
 import functools
 import hashlib
 import hmac
 import io
 import json
+import logging
 import os
 import re
 import secrets
+import shutil
 import sqlite3
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, replace
@@ -49,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.reading.meta import Group, Loaded, Meta
 from benchuq.core.reading.sources import SHARED
 
 __all__ = [
@@ -62,9 +67,11 @@ __all__ = [
     "load_shared",
     "open_store",
     "parse_shared",
+    "read_shared",
 ]
 
 T = TypeVar("T")
+_LOG = logging.getLogger("benchuq.store")
 PREFIX = SHARED  # the source-string prefix of a published data set (core.reading.sources)
 ID_BYTES = 20  # 160 random bits
 ID_RE = re.compile(r"[a-z2-7]{32}")
@@ -72,6 +79,7 @@ FORMAT = "benchuq.shared"
 VERSION = 1
 META_LIMIT = 1 << 20  # bytes of meta.json
 DESCRIPTION_LIMIT = 2000  # characters of a published data set's description
+STALE_SECONDS = 3600  # a staging folder this old belongs to no publish in progress
 DEFAULTS = {"days": 90, "max_days": 365, "max_mb": 25.0}
 
 
@@ -124,10 +132,17 @@ class StoreConfig:
         return self.location.startswith("s3://")
 
     def describe(self) -> str:
-        """Where the data goes, for a person (no credentials)."""
+        """Where the data goes, for anyone who may read it: no credentials and no server path
+        (a visitor of the app sees this text)."""
+        if self.is_s3:
+            return "this server's object store"
+        return "this server's store"
+
+    def location_for_operator(self) -> str:
+        """Where the data goes, for the person running the server or the CLI (paths shown)."""
         if self.is_s3:
             return f"the object store {self.location}"
-        return f"the folder {Path(self.location).expanduser()} on this server"
+        return f"the folder {Path(self.location).expanduser()}"
 
 
 @dataclass(frozen=True)
@@ -196,10 +211,14 @@ def _parquet(columns: dict[str, pa.Array]) -> bytes:
 
 
 def encode(
-    bench: Benchmark, provenance: Mapping[str, str], description: str = ""
+    bench: Benchmark,
+    provenance: Mapping[str, str],
+    groups: Sequence[Group] = (),
+    description: str = "",
 ) -> dict[str, bytes]:
     """The files of one stored data set: ``meta.json``, ``tasks.parquet``, ``results.parquet``
-    and, for item-level data, ``items.parquet`` (one row per task, item and model).
+    and, for item-level data, ``items.parquet`` (one row per task, item and model). ``groups``
+    (lm-eval's task groups, which decide the overall score) go into ``meta.json``;
     ``description``: the publisher's optional words about the data (``meta.json`` holds it only
     when given, so sets stored before it existed read the same)."""
     M, T = bench.shape
@@ -236,7 +255,12 @@ def encode(
         "notes": list(bench.notes),
         "provenance": dict(provenance),
     }
-    if description.strip():
+    if groups:  # optional: data sets published before groups were kept have none
+        meta["groups"] = [
+            {"name": g.name, "tasks": list(g.tasks), "parent": g.parent, "aggregate": g.aggregate}
+            for g in groups
+        ]
+    if description.strip():  # optional (issue 30)
         meta["description"] = description.strip()[:DESCRIPTION_LIMIT]
     files["meta.json"] = json.dumps(meta, ensure_ascii=False, indent=1).encode()
     return files
@@ -364,18 +388,36 @@ def _meta(data: bytes) -> dict[str, Any]:
         "notes": list,
         "provenance": dict,
     }
-    optional = {"description": str}  # added in issue 30; older sets have none
-    if not isinstance(meta, dict) or not set(types) <= set(meta) <= set(types) | set(optional):
+    optional = {"groups", "description"}  # added later; older sets have none
+    if not isinstance(meta, dict) or set(meta) - optional != set(types):
         raise _damaged("meta.json has other fields than expected", "meta.json")
     if meta["format"] != FORMAT or meta["version"] != VERSION:
         raise _damaged(f"format {meta['format']!r} version {meta['version']!r}", "meta.json")
-    for key, kind in (types | optional).items():
+    for key, kind in (types | {"description": str}).items():
         if key in meta and not isinstance(meta[key], kind):
             raise _damaged(f"meta.json field '{key}' is not a {kind.__name__}", "meta.json")
     strings = [*meta["models"], *meta["notes"], *meta["provenance"].values()]
     if not all(isinstance(s, str) for s in strings):
         raise _damaged("meta.json lists hold something other than text", "meta.json")
+    meta["groups"] = _groups(meta.get("groups", []))
     return meta
+
+
+def _groups(raw: object) -> tuple[Group, ...]:
+    """The stored lm-eval groups, each field checked for its type."""
+    fields = {"name", "tasks", "parent", "aggregate"}
+    if not isinstance(raw, list) or not all(
+        isinstance(g, dict)
+        and set(g) == fields
+        and isinstance(g["name"], str)
+        and isinstance(g["tasks"], list)
+        and all(isinstance(t, str) for t in g["tasks"])
+        and (g["parent"] is None or isinstance(g["parent"], str))
+        and isinstance(g["aggregate"], str)
+        for g in raw
+    ):
+        raise _damaged("meta.json field 'groups' is malformed", "meta.json")
+    return tuple(Group(g["name"], tuple(g["tasks"]), g["parent"], g["aggregate"]) for g in raw)
 
 
 def decode(files: Mapping[str, bytes]) -> Benchmark:
@@ -524,6 +566,15 @@ class Index(Protocol):
     def put(self, record: Record) -> None: ...
 
 
+def _index_damaged(err: Exception) -> StoreError:
+    _LOG.warning("the store's index cannot be read: %s", err)
+    return StoreError(
+        "the store's index (index.db) is damaged and cannot be read.",
+        hint="the operator moves index.db aside and restores it from a backup; until then "
+        "published links cannot be opened and nothing can be published.",
+    )
+
+
 FIELDS = ("key", "token_hash", "content_hash", "created", "expires", "folder", "size", "deleted")
 
 
@@ -539,9 +590,21 @@ class SqliteIndex:
         )
 
     def _run(self, sql: str, params: Sequence[object] = ()) -> tuple | None:
-        """Execute one statement in its own transaction; the first row it returns, if any."""
-        with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
-            return db.execute(sql, params).fetchone()
+        """Execute one statement in its own transaction; the first row it returns, if any.
+        A damaged or locked index is a :class:`StoreError` that says which."""
+        try:
+            with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+                return db.execute(sql, params).fetchone()
+        except sqlite3.OperationalError as err:
+            if "locked" in str(err) or "busy" in str(err):
+                raise StoreError(
+                    "the store's index is locked by another process (waited 30 s).",
+                    hint="try again in a moment; if it stays locked, the operator checks for a "
+                    "stuck process holding index.db.",
+                ) from err
+            raise _index_damaged(err) from err
+        except sqlite3.DatabaseError as err:
+            raise _index_damaged(err) from err
 
     def add(self, record: Record) -> None:
         row = record.to_json()
@@ -559,6 +622,15 @@ class SqliteIndex:
     def get(self, key: str) -> Record | None:
         row = self._run(f"SELECT {', '.join(FIELDS)} FROM published WHERE key = ?", (key,))
         return None if row is None else Record.from_json(dict(zip(FIELDS, row, strict=True)))
+
+    def all(self) -> list[Record]:
+        """Every record (the integrity check)."""
+        try:
+            with closing(sqlite3.connect(self.path, timeout=30)) as db:
+                rows = db.execute(f"SELECT {', '.join(FIELDS)} FROM published").fetchall()
+        except sqlite3.DatabaseError as err:
+            raise _index_damaged(err) from err
+        return [Record.from_json(dict(zip(FIELDS, row, strict=True))) for row in rows]
 
 
 class ObjectIndex:
@@ -609,6 +681,48 @@ def _filesystem(config: StoreConfig) -> tuple[Any, str]:
     return fsspec.filesystem("file", auto_mkdir=True), str(root)
 
 
+#: OSError numbers that say what is wrong with the store's disk, worded for a person.
+_DISK_ERRORS = {
+    errno.ENOSPC: (
+        "the store's disk is full",
+        "the operator frees space where BENCHUQ_STORE points (or lowers BENCHUQ_STORE_DAYS); "
+        "nothing was stored, try again later.",
+    ),
+    errno.EDQUOT: (
+        "the store's disk quota is used up",
+        "the operator frees space or raises the quota; nothing was stored.",
+    ),
+    errno.EACCES: (
+        "the server may not write to its store (permission denied)",
+        "the operator gives the server's user write access to the BENCHUQ_STORE folder.",
+    ),
+    errno.EPERM: (
+        "the server may not write to its store (operation not permitted)",
+        "the operator gives the server's user write access to the BENCHUQ_STORE folder.",
+    ),
+    errno.EROFS: (
+        "the store's disk is read-only",
+        "the operator points BENCHUQ_STORE at a writable disk.",
+    ),
+}
+
+
+def _unusable(config: StoreConfig, err: Exception) -> StoreError:
+    """A failure to use the store as a message that says what it is, without a server path or
+    credentials (the full error goes to the server's log)."""
+    _LOG.warning("store %s failed: %r", config.location_for_operator(), err)
+    if isinstance(err, OSError) and err.errno in _DISK_ERRORS:
+        what, hint = _DISK_ERRORS[err.errno]
+        return StoreError(f"{config.describe()} cannot be used: {what}.", hint=hint)
+    hint = (
+        "the operator checks BENCHUQ_STORE_ENDPOINT, the AWS_* credentials and the network "
+        "(the server's log has the full error)."
+        if config.is_s3
+        else "the operator checks the BENCHUQ_STORE folder (the server's log has the full error)."
+    )
+    return StoreError(f"{config.describe()} cannot be used: {type(err).__name__}.", hint=hint)
+
+
 def _reaching(method: Callable[..., T]) -> Callable[..., T]:
     """Failures to reach the store (network, credentials, disk) become a :class:`StoreError`
     that names the store, instead of a traceback."""
@@ -620,11 +734,7 @@ def _reaching(method: Callable[..., T]) -> Callable[..., T]:
         except DataError:
             raise
         except Exception as err:
-            raise StoreError(
-                f"{self.config.describe()} cannot be used: {type(err).__name__}: {err}",
-                hint="check BENCHUQ_STORE (and for S3 BENCHUQ_STORE_ENDPOINT, the AWS_* "
-                "credentials and the network).",
-            ) from err
+            raise _unusable(self.config, err) from err
 
     return wrapper
 
@@ -635,12 +745,18 @@ class Store:
     def __init__(self, config: StoreConfig, *, clock: Callable[[], datetime] | None = None) -> None:
         self.config = config
         self.clock = clock or (lambda: datetime.now(UTC))
-        self.fs, self.root = _filesystem(config)
-        self.index: Index = (
-            ObjectIndex(self.fs, self.root)
-            if config.is_s3
-            else SqliteIndex(Path(self.root) / "index.db")
-        )
+        try:
+            self.fs, self.root = _filesystem(config)
+            self.index: Index = (
+                ObjectIndex(self.fs, self.root)
+                if config.is_s3
+                else SqliteIndex(Path(self.root) / "index.db")
+            )
+            self._clean_leftovers()
+        except DataError:
+            raise
+        except Exception as err:
+            raise _unusable(config, err) from err
 
     @_reaching
     def publish(
@@ -649,10 +765,12 @@ class Store:
         *,
         days: int | None = None,
         source: str = "",
+        groups: Sequence[Group] = (),
         description: str = "",
     ) -> Receipt:
         """Store ``bench`` (under its name, with an optional ``description``) for ``days``
-        (default: the configured expiry); returns the receipt."""
+        (default: the configured expiry) with its lm-eval ``groups`` (they decide what
+        "overall" stands for); returns the receipt."""
         days = self.config.days if days is None else days
         if not 1 <= days <= self.config.max_days:
             raise StoreError(
@@ -668,7 +786,7 @@ class Store:
             "source": source[:500],
             "content_hash": bench.content_hash,
         }
-        files = encode(bench, provenance, description)
+        files = encode(bench, provenance, groups, description)
         size = sum(len(b) for b in files.values())
         if size > self.config.max_bytes:
             raise StoreError(
@@ -682,11 +800,45 @@ class Store:
         token = secrets.token_hex(32)
         key = _sha(ident)
         folder = f"data/{expires:%Y-%m-%d}/{key}"
-        for name, data in files.items():  # data first: an index record always has its files
-            self.fs.pipe_file(f"{self.root}/{folder}/{name}", data)
+        self._write(folder, files)  # data first: an index record always has whole files
         record = Record(key, _sha(token), bench.content_hash, now, expires, folder, size)
-        self.index.add(record)
+        try:
+            self.index.add(record)
+        except BaseException:
+            self._remove(folder)
+            raise
         return Receipt(ident, token, expires)
+
+    def _write(self, folder: str, files: Mapping[str, bytes]) -> None:
+        """Write a data set's files so that ``folder`` holds all of them or does not exist.
+
+        Local: into a private folder under ``tmp/``, then one rename (atomic on a file system);
+        a failure (a full disk) removes the partial folder. S3: each object is written whole by
+        the server and the index record, written last, is the commit; a failure removes what
+        was written."""
+        if self.config.is_s3:
+            try:
+                for name, data in files.items():
+                    self.fs.pipe_file(f"{self.root}/{folder}/{name}", data)
+            except BaseException:
+                self._remove(folder)
+                raise
+            return
+        root = Path(self.root)
+        staging = root / "tmp" / f"{folder.rsplit('/', 1)[-1]}-{secrets.token_hex(8)}"
+        try:
+            staging.mkdir(parents=True, mode=0o700)
+            for name, data in files.items():
+                with open(staging / name, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            target = root / folder
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.rename(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
 
     @_reaching
     def record(self, ident: str) -> Record:
@@ -716,9 +868,13 @@ class Store:
             )
         return rec
 
-    @_reaching
     def load(self, ident: str) -> Benchmark:
         """The published data set ``ident`` (``shared:<id>`` or the bare id)."""
+        return self.read(ident).bench
+
+    @_reaching
+    def read(self, ident: str) -> Loaded:
+        """The published data set ``ident`` with the lm-eval groups stored with it."""
         rec = self.record(ident)
         files = {}
         for name in ("meta.json", "tasks.parquet", "results.parquet", "items.parquet"):
@@ -743,7 +899,7 @@ class Store:
             + f"; available until {_iso(rec.expires)[:10]}."
             + (f" About the data: {meta['description']}" if meta.get("description") else "")
         )
-        return bench._replace(notes=(note, *bench.notes))
+        return Loaded(bench._replace(notes=(note, *bench.notes)), Meta(groups=meta["groups"]))
 
     @_reaching
     def unpublish(self, ident: str, token: str) -> None:
@@ -771,15 +927,89 @@ class Store:
         except FileNotFoundError:
             return 0
         old = [f for f in folders if f.rstrip("/").rsplit("/", 1)[-1] < today]
+        removed = 0
         for folder in old:
-            self.fs.rm(folder, recursive=True)
-        return len(old)
+            removed += self._remove(folder.rstrip("/").removeprefix(f"{self.root}/"))
+        return removed
 
-    def _remove(self, folder: str) -> None:
+    def _remove(self, folder: str) -> bool:
+        """Remove ``folder`` (relative to the root); ``False`` when it was already gone.
+
+        Safe while other threads or server processes remove the same folder: locally the folder
+        is first claimed by an atomic rename into ``trash/`` (only one remover wins; the others
+        find it gone), then deleted; on S3 deleting an object that is gone is not an error."""
+        if self.config.is_s3:
+            try:
+                self.fs.rm(f"{self.root}/{folder}", recursive=True)
+            except FileNotFoundError:
+                return False
+            return True
+        root = Path(self.root)
+        claimed = root / "trash" / f"{secrets.token_hex(8)}"
         try:
-            self.fs.rm(f"{self.root}/{folder}", recursive=True)
+            claimed.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            os.rename(root / folder, claimed)
         except FileNotFoundError:
-            pass
+            return False
+        shutil.rmtree(claimed, ignore_errors=True)
+        return True
+
+    def _clean_leftovers(self) -> None:
+        """Remove what interrupted writes and removals left behind (a killed server): staging
+        folders under ``tmp/`` older than :data:`STALE_SECONDS` (a younger one may be another
+        process's publish in progress) and everything under ``trash/``."""
+        if self.config.is_s3:
+            return
+        now = time.time()
+        for name in ("tmp", "trash"):
+            try:
+                entries = list(os.scandir(Path(self.root) / name))
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                try:
+                    stale = name == "trash" or now - entry.stat().st_mtime > STALE_SECONDS
+                except FileNotFoundError:
+                    continue
+                if stale:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+
+    @_reaching
+    def verify(self) -> list[str]:
+        """The store's integrity check: every live data set in the index has all its files and
+        they decode to what was published; no partial folder is visible. Returns the problems
+        found (empty when the store is whole)."""
+        problems = []
+        for rec in self._records():
+            if rec.deleted is not None or self.clock() >= rec.expires:
+                continue
+            names = {p.rstrip("/").rsplit("/", 1)[-1] for p in self._listing(rec.folder)}
+            missing = {"meta.json", "tasks.parquet", "results.parquet"} - names
+            if missing:
+                problems.append(f"{rec.folder}: missing {sorted(missing)}")
+                continue
+            files = {n: self.fs.cat_file(f"{self.root}/{rec.folder}/{n}") for n in names}
+            try:
+                bench = decode(files)
+            except DataError as err:
+                problems.append(f"{rec.folder}: {err}")
+                continue
+            if bench.content_hash != rec.content_hash:
+                problems.append(f"{rec.folder}: content differs from what was published")
+        return problems
+
+    def _listing(self, folder: str) -> list[str]:
+        try:
+            return list(self.fs.ls(f"{self.root}/{folder}", detail=False, refresh=True))
+        except FileNotFoundError:
+            return []
+
+    def _records(self) -> list[Record]:
+        """Every index record (for :meth:`verify`; nothing else lists the index)."""
+        if isinstance(self.index, SqliteIndex):
+            return self.index.all()
+        paths = self._listing("index")
+        return [Record.from_json(json.loads(self.fs.cat_file(p))) for p in paths]
 
 
 def _version() -> str:
@@ -796,3 +1026,8 @@ def open_store(environ: Mapping[str, str] | None = None) -> Store:
 def load_shared(data: str) -> Benchmark:
     """``shared:<id>`` from the configured store (the CLI's and the app's ``DATA``)."""
     return open_store().load(data)
+
+
+def read_shared(data: str) -> Loaded:
+    """``shared:<id>`` with the lm-eval groups stored with it."""
+    return open_store().read(data)

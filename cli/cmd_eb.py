@@ -109,12 +109,15 @@ def read_units(args: argparse.Namespace) -> Units:
         units_from_benchmark,
         units_from_table,
     )
+    from benchuq.core.budget import check_read
     from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.table import check_width
 
     path = Path(args.data[0])
     if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
         data = read_file(args.data[0])
+        check_width(data[: data.find(b"\n")].count(sep.encode()) + 1, str(path))
         try:
             head = pd.read_csv(io.BytesIO(data), sep=sep, nrows=0)
         except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
@@ -125,6 +128,7 @@ def read_units(args: argparse.Namespace) -> Units:
                     "--group-by does not apply to a unit table (each row is a unit).",
                     file=str(path),
                 )
+            check_read(str(path), len(data), path="pandas")
             return units_from_table(pd.read_csv(io.BytesIO(data), sep=sep), file=str(path))
     bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
     add_notes(args, bench.notes)

@@ -67,13 +67,19 @@ def run_publish(args: argparse.Namespace) -> int:
     bench = load_benchmark(args)
     store = open_store()
     source = ", ".join(_source(d) for d in args.data)  # DATA may name several paths
-    receipt = store.publish(bench, days=args.expires, source=source, description=args.description)
+    receipt = store.publish(
+        bench,
+        days=args.expires,
+        source=source,
+        groups=getattr(args, "groups", ()),
+        description=args.description,
+    )
     if args.json:
         print_json(receipt.to_json())
         return 0
     print(
         f"Published '{bench.name}' ({bench.kind.replace('_', ' ')}, {len(bench.models)} models "
-        f"x {len(bench.tasks)} tasks) to {store.config.describe()}."
+        f"x {len(bench.tasks)} tasks) to {store.config.location_for_operator()}."
     )
     print(f"id:            {receipt.id}")
     print(f"link:          {receipt.link}  (after the app's address)")

@@ -58,7 +58,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="default report.FORMAT")
     add_method_arguments(p)
-    p.add_argument("--level", type=float, default=LEVEL, help="leaderboard interval level (0-1)")
+    p.add_argument(
+        "--level",
+        type=float,
+        default=LEVEL,
+        help="leaderboard interval level (0-1; battles: 0.95 unless given)",
+    )
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument(
         "--weights",
@@ -137,6 +142,7 @@ def _query(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
     from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.core.reading.battles import BattlesNotScores
     from benchuq.core.validation import check_known
     from benchuq.presentation import report
     from benchuq.presentation.colors import model_colors
@@ -144,7 +150,10 @@ def run(args: argparse.Namespace) -> int:
 
     fmt, path = _target(args)
     level = check_level(args.level)
-    bench = load_benchmark(args)
+    try:
+        bench = load_benchmark(args)
+    except BattlesNotScores:
+        return _arena_report(args, fmt, path)
     if args.models:
         check_known(args.models, bench.models, what="models in --models")
     draws, warnings, diagnostics = _draws(args, bench)
@@ -176,4 +185,31 @@ def run(args: argparse.Namespace) -> int:
         path.write_text(document, encoding="utf-8")
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
+    return 0
+
+
+def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
+    """The report of a battles table (METHODS 8b): arena ratings at the comparison level (95%)
+    unless ``--level`` is given."""
+    import shlex
+
+    import benchuq
+    from benchuq.core.analyses.arena import arena
+    from benchuq.core.defaults import COMPARISON_LEVEL
+    from benchuq.core.reading.battles import load_battles
+    from benchuq.presentation import report
+    from benchuq.presentation.report_arena import arena_html
+
+    level = COMPARISON_LEVEL if args.level == LEVEL else check_level(args.level)
+    battles = load_battles(args.data)
+    result = arena(battles, level=level, seed=args.seed)
+    command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])
+    with report.kaleido_svg() as svg:
+        document = arena_html(result, svg, command=command, version=benchuq.__version__)
+    if fmt == "pdf":
+        path.write_bytes(report.to_pdf(document))
+    else:
+        path.write_text(document, encoding="utf-8")
+    add_notes(args, result.notes)
+    print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB; pairwise battles: arena)")
     return 0

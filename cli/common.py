@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from benchuq.cli.errors import UsageError
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import REPS, SEED
@@ -37,10 +38,6 @@ __all__ = [
     "print_json",
     "read_file",
 ]
-
-
-class UsageError(Exception):
-    """A bad flag value found after parsing (reported like an argparse error, exit code 2)."""
 
 
 class VisibleText:
@@ -297,9 +294,10 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
             raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
-        from benchuq.store import load_shared
+        from benchuq.store import read_shared
 
-        bench = load_shared(shared[0])
+        loaded = read_shared(shared[0])
+        bench, args.groups, args.loaded_meta = loaded.bench, loaded.meta.groups, loaded.meta
     elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
         args.source = source
         bench = source.bench

@@ -9,6 +9,10 @@ message) naming the setting and the nearest allowed value.
   :func:`work_bytes` (``BENCHUQ_WORK_MB``, default 512);
 - :func:`check_pairs`: pairwise work ``R x M x M`` within the same limit;
 - :func:`check_design`: a least-squares design matrix within the limit and :data:`MAX_FLOPS`;
+- :func:`check_read`: reading a file within the same limit, from its size before it is parsed
+  (:data:`READ_FACTORS`: working memory per byte of each reading path, measured), and
+  :data:`MAX_COLUMNS`, :data:`MAX_ENTRIES`, :data:`MAX_MODELS`: shape limits checked from a
+  header, a directory or a first pass, before the work they would cause;
 - :class:`Deadline`: a wall-clock budget for iterative samplers (``BENCHUQ_SAMPLER_SECONDS``,
   default 300), checked once a sweep;
 - :func:`stop_when` / :func:`checkpoint`: a cooperative stop of this thread's work from outside
@@ -28,6 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from benchuq.core.data import DataError
 from benchuq.core.validation import InvalidArgument
 
 __all__ = [
@@ -39,6 +44,7 @@ __all__ = [
     "check_cells",
     "check_design",
     "check_pairs",
+    "check_read",
     "checkpoint",
     "stop_when",
     "work_bytes",
@@ -47,6 +53,15 @@ __all__ = [
 #: Hard upper limits of run settings (the CLI's flags and the app's link parameters).
 CAPS = {"reps": 20_000, "chains": 16, "draws": 20_000, "warmup": 20_000}
 _CELL = 8  # bytes of one float64 cell
+#: Peak working memory per byte read, by reading path (measured with ``ru_maxrss`` on long CSV
+#: tables of 17-120 MB, README "Hosted use"): pandas' parse of text columns 17x, Arrow's CSV and
+#: JSON Lines reader 4-6x, a Parquet file 3x its uncompressed size, a JSON document 8-12x.
+READ_FACTORS = {"pandas": 20, "arrow": 6, "parquet": 3, "json": 12}
+#: Columns of a table, entries of an archive or folder, models of a data set: more is refused
+#: from the header, the directory or the first pass over the model column.
+MAX_COLUMNS = 20_000
+MAX_ENTRIES = 10_000
+MAX_MODELS = 10_000
 #: floating-point operations one least-squares fit may take (about a minute on one core)
 MAX_FLOPS = 2e10
 
@@ -95,6 +110,25 @@ def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> 
             f"{reps:,} draws x {models:,} models x {tasks:,} tasks need {_mb(reps * per_rep)}, "
             f"over the per-request limit of {_mb(limit)} (BENCHUQ_WORK_MB).",
             hint=fix + ".",
+        )
+
+
+def check_read(file: str, size: int, *, path: str) -> None:
+    """Refuse to read ``size`` bytes of ``file`` along reading ``path`` (a key of
+    :data:`READ_FACTORS`) when its working memory would exceed :func:`work_bytes`; checked
+    before anything is parsed. A :class:`~benchuq.core.data.DataError` (the file is too large
+    for this server), shown where a bad file is."""
+    need = size * READ_FACTORS[path]
+    limit = work_bytes()
+    if need > limit:
+        raise DataError(
+            f"reading {size / 2**20:,.1f} MB of data this way needs about "
+            f"{need / 2**20:,.0f} MB of working memory, over the per-request limit of "
+            f"{limit / 2**20:,.0f} MB (BENCHUQ_WORK_MB).",
+            file=file,
+            hint="split the file, keep only the result columns (long tables with model, task, "
+            "item and score read leanest, Parquet best), or raise BENCHUQ_WORK_MB where you "
+            "run benchuq.",
         )
 
 

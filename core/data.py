@@ -15,6 +15,7 @@ so caches can key on it safely across users.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-__all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind"]
+__all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind", "shorten_words"]
 
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
@@ -66,7 +67,24 @@ class DataError(ValueError):
         text = (", ".join(where) + ": " if where else "") + self.message
         if self.hint:
             text += f" How to fix: {self.hint}"
-        return text
+        return shorten_words(text)
+
+
+#: A run of non-blank characters longer than this in an error message is cut (a 1 MB model name
+#: must not flood a terminal, a log or a page).
+LONG_WORD = 240
+_LONG_WORD_RE = re.compile(rf"\S{{{LONG_WORD + 1},}}")
+
+
+def shorten_words(text: str) -> str:
+    """``text`` with every run of more than :data:`LONG_WORD` non-blank characters cut to its
+    first 120 and last 60 characters around ``…[N characters]…`` (the messages' one rule)."""
+
+    def cut(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return f"{word[:120]}…[{len(word):,} characters]…{word[-60:]}"
+
+    return _LONG_WORD_RE.sub(cut, text)
 
 
 MISSING = np.uint8(255)  # state of a missing score in a binary ItemTask (0 = wrong, 1 = right)

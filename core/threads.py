@@ -6,18 +6,20 @@ shared machine or an app server with several sessions, oversubscribed BLAS threa
 EPP fit 26x slower. So every entry point runs its linear algebra with :func:`blas_threads`
 threads (1 unless ``BENCHUQ_BLAS_THREADS`` says otherwise), set by the :func:`blas_policy`
 decorator through threadpoolctl and restored on return. Parallel work goes to processes (the Dask
-backend), not to BLAS threads.
+backend), not to BLAS threads. Finding the loaded BLAS libraries takes milliseconds, so it is done
+once and again only after new modules were imported (which may load another BLAS).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 __all__ = ["BLAS_THREADS_ENV", "blas_policy", "blas_threads"]
 
@@ -34,6 +36,16 @@ def blas_threads() -> int:
 
 
 _inside = threading.local()  # set while an entry point runs: nested entry points cost nothing
+_controllers: dict[int, ThreadpoolController] = {}  # by the number of imported modules
+
+
+def _controller() -> ThreadpoolController:
+    """The loaded thread pools, looked up again only after new imports."""
+    key = len(sys.modules)
+    if key not in _controllers:
+        _controllers.clear()
+        _controllers[key] = ThreadpoolController()
+    return _controllers[key]
 
 
 def blas_policy(func: Callable[P, R]) -> Callable[P, R]:
@@ -46,7 +58,7 @@ def blas_policy(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         _inside.active = True
         try:
-            with threadpool_limits(limits=blas_threads(), user_api="blas"):
+            with _controller().limit(limits=blas_threads(), user_api="blas"):
                 return func(*args, **kwargs)
         finally:
             _inside.active = False

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
-from benchuq.core.data import DataError
+from benchuq.core.data import DataError, shorten_words
 
 __all__ = [
     "InvalidArgument",
@@ -40,7 +40,7 @@ class InvalidArgument(ValueError):
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         self.message = message
         self.hint = hint
-        super().__init__(message + (f" How to fix: {hint}" if hint else ""))
+        super().__init__(shorten_words(message + (f" How to fix: {hint}" if hint else "")))
 
 
 def check_level(level: float, *, name: str = "level") -> float:

@@ -25,6 +25,7 @@ PAGES: list[tuple[str, str, str]] = [
     ("ranks.py", "Ranks", ":material/format_list_numbered:"),
     ("weights.py", "Task weights", ":material/change_history:"),
     ("epp.py", "Win probabilities (EPP)", ":material/sports_score:"),
+    ("arena.py", "Arena", ":material/swords:"),
     ("bayes.py", "Bayesian model", ":material/model_training:"),
     ("embeddings.py", "Embeddings", ":material/scatter_plot:"),
     ("subgroups.py", "Small subgroups", ":material/group_work:"),

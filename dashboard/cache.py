@@ -34,6 +34,8 @@ import streamlit as st
 from benchuq.core import findings as core_report
 from benchuq.core import summaries
 from benchuq.core.analyses import power
+from benchuq.core.analyses.arena import ArenaResult, Ties, arena
+from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
 from benchuq.core.analyses.embeddings import (
     ConsistencyResult,
     EmbeddingTree,
@@ -64,6 +66,7 @@ from benchuq.core.methods import bootstrap as core_bootstrap
 from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
+from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
 from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.naming import data_name
@@ -683,3 +686,41 @@ def report_findings(
             _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
             diagnostics=_diagnostics,
         )  # fmt: skip
+
+
+@budgeted
+@st.cache_resource(max_entries=8, show_spinner="Reading the battles…")
+def battles_of(
+    key: str, columns: tuple[tuple[str, str], ...], _files: tuple[tuple[str, bytes], ...]
+) -> Battles:
+    """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
+    digest), with the column mapping."""
+    if key.startswith("sample:"):
+        return load_battles(key)
+    return read_battle_files(list(_files), columns=dict(columns))
+
+
+@budgeted
+@st.cache_resource(max_entries=16, show_spinner="Fitting the arena model…")
+def arena_fit(
+    key: str,
+    anchor: str | None,
+    level: float,
+    ties: Ties,
+    interval: ArenaInterval,
+    control: tuple[str, ...],
+    reps: int,
+    seed: int,
+    _battles: Battles,
+) -> ArenaResult:
+    """``core.analyses.arena.arena`` of the battles ``key`` (their content hash)."""
+    return arena(
+        _battles,
+        anchor=anchor,
+        level=level,
+        ties=ties,
+        interval=interval,
+        control=control,
+        reps=reps,
+        seed=seed,
+    )

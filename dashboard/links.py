@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from benchuq.dashboard.views import LeaderboardView
+from benchuq.dashboard.views_arena import ArenaSettings
 from benchuq.dashboard.views_bayes import BayesSettings, BayesView
 from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
 from benchuq.dashboard.views_embeddings import (
@@ -38,6 +39,7 @@ PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
     (WeightsSettings, "Task weights"),
     (EppSettings, "Win probabilities (EPP)"),
     (EppPair, "Win probabilities (EPP)"),
+    (ArenaSettings, "Arena"),
     (BayesSettings, "Bayesian model"),
     (BayesView, "Bayesian model"),
     (EmbeddingsInputs, "Embeddings"),

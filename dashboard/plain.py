@@ -37,6 +37,12 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "A higher EPP means more wins; bars that overlap mean the win rates cannot be told apart.",
         ("EPP", "Bradley–Terry", "logit", "deviance", "Wald test"),
     ),
+    "arena": (
+        "From head-to-head battles, how strong is each model, and which could be the best?",
+        "Each bar is a rating with its interval (400 points = 10 to 1 odds); the rank sets say "
+        "which positions a model could truly hold.",
+        ("Bradley–Terry", "rank set", "sandwich"),
+    ),
     "bayes": (
         "What does a model that lets small tasks borrow strength from the others say?",
         "Compare these intervals with the bootstrap's; the diagnostics say whether the sampler "
@@ -81,6 +87,9 @@ GLOSSARY: dict[str, str] = {
     "good; small means unlikely to be luck.",
     "rank set": "The positions a model could truly hold, at the stated confidence, given the "
     "comparisons the data can settle.",
+    "sandwich": "Robust standard errors that use the observed spread of the data, not the "
+    "model's; clustered, they also allow battles on one prompt (or by one judge) to move "
+    "together.",
     "standard error": "The typical size of the error of an estimate; an interval is roughly "
     "the estimate plus or minus two standard errors.",
     "rho": "The assumed correlation between two models' errors on the same items (Task weights "
@@ -145,6 +154,11 @@ REFERENCES: dict[str, tuple[str, str]] = {
         "Armstrong, Kolesár & Plagborg-Møller (2022). Robust Empirical Bayes Confidence "
         "Intervals. Econometrica 90(6).",
         "https://doi.org/10.3982/ECTA18597",
+    ),
+    "CHI": (
+        "Chiang et al. (2024). Chatbot Arena: An Open Platform for Evaluating LLMs by Human "
+        "Preference. ICML.",
+        "https://arxiv.org/abs/2403.04132",
     ),
     "EPP": (
         "The Elo-based Predictive Power meta-score: the R package EloML.",

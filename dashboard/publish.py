@@ -20,6 +20,7 @@ import streamlit as st
 
 from benchuq import store
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.reading.meta import Group, Loaded
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
@@ -35,18 +36,23 @@ DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
 
 @budgeted
 @st.cache_resource(max_entries=16, show_spinner="Loading the published data set…")
-def _published(content_hash: str, ident: str) -> Benchmark:
+def _published(content_hash: str, ident: str) -> Loaded:
     """A published data set, cached by its content hash and id (no private data in the key)."""
-    return store.open_store().load(ident)
+    return store.open_store().read(ident)
 
 
-def load_shared(data: str) -> Benchmark:
-    """The published data set ``shared:<id>``; unknown, expired or deleted ids raise a
-    :class:`~benchuq.store.StoreError` whose text says so."""
+def loaded_shared(data: str) -> Loaded:
+    """The published data set ``shared:<id>`` with the lm-eval groups stored with it; unknown,
+    expired or deleted ids raise a :class:`~benchuq.store.StoreError` whose text says so."""
     checked = st.session_state.setdefault(CHECKED, {})
     if data not in checked:
         checked[data] = store.open_store().record(data).content_hash
     return _published(checked[data], store.parse_shared(data))
+
+
+def load_shared(data: str) -> Benchmark:
+    """The published data set ``shared:<id>`` (see :func:`loaded_shared`)."""
+    return loaded_shared(data).bench
 
 
 def opened() -> list[str]:
@@ -77,14 +83,15 @@ def _delete_link(receipt: dict[str, str]) -> str:
     return f"{_root()}/{receipt['delete_link']}"
 
 
-def _publish(bench: Benchmark, source: str) -> None:
-    """Callback of the publish button."""
+def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
+    """Callback of the publish button (``groups``: lm-eval's, kept with the data)."""
     ss = st.session_state
     try:
         receipt = store.open_store().publish(
             bench,
             days=int(ss["share_days"]),
             source=source,
+            groups=groups,
             description=str(ss.get("share_description") or ""),
         )
     except (DataError, OSError) as err:
@@ -165,7 +172,7 @@ def _published_info(data: str, receipt: dict[str, str] | None) -> None:
     )
 
 
-def _publish_form(bench: Benchmark, source: str) -> None:
+def _publish_form(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     try:
         config = store.StoreConfig.from_env()
     except DataError as err:
@@ -194,7 +201,7 @@ def _publish_form(bench: Benchmark, source: str) -> None:
         type="primary",
         icon=":material/share:",
         on_click=_publish,
-        args=(bench, source),
+        args=(bench, source, groups),
     )
 
 
@@ -217,4 +224,7 @@ def share_block(ctx: Context, source: str = "") -> None:
             "Upload your own results above to publish them."
         )
     elif ctx.bench is not None:
-        _publish_form(ctx.bench, source)
+        from benchuq.dashboard import upload  # upload -> controls -> publish
+
+        loaded = upload.loaded_for(data)
+        _publish_form(ctx.bench, source, loaded.meta.groups if loaded is not None else ())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq.core.data import DataError
+from benchuq.core.reading.battles import BattlesNotScores
 from benchuq.core.reading.classify import file_columns
 from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
@@ -33,6 +34,7 @@ __all__ = [
     "apply_categories",
     "column_map",
     "current",
+    "current_files",
     "load_uploads",
     "loaded_for",
     "new_files",
@@ -42,6 +44,8 @@ __all__ = [
 ]
 
 ERROR_KEY = "_upload_error"
+BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column mapping)
+BATTLES_NOTE_KEY = "_battles_note"
 IGNORE = "(keep as is)"
 ss = st.session_state
 
@@ -75,6 +79,15 @@ def load_uploads() -> None:
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
         cache.read_upload(kept)
+    except BattlesNotScores as err:
+        ss[BATTLES_KEY] = (data, column_map())
+        ss[BATTLES_NOTE_KEY] = (
+            f"'{err.file}' is a table of pairwise battles (model_a, model_b, winner): the Arena "
+            "page rates its models. The other pages need per-task or per-item scores, so they "
+            "keep the data set they had."
+        )
+        ss.pop(ERROR_KEY, None)
+        return
     except DataError as err:
         ss[ERROR_KEY] = str(err)
         return
@@ -82,6 +95,7 @@ def load_uploads() -> None:
         ss[ERROR_KEY] = f"Reading the upload failed: {type(err).__name__}: {err}"
         return
     ss.pop(ERROR_KEY, None)
+    ss.pop(BATTLES_NOTE_KEY, None)
     ss[UPLOAD_KEY] = kept
     names = ", ".join(f.name for f in files)
     ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
@@ -164,12 +178,28 @@ def current() -> Loaded | None:
         return None
 
 
+def current_files() -> tuple[tuple[tuple[str, bytes], ...], dict[str, str]] | None:
+    """The session's upload as files and column mapping (for the Arena page, which reads
+    AlpacaEval annotations as battles); ``None`` without one."""
+    kept = ss.get(UPLOAD_KEY)
+    if kept is None or kept.files is None:
+        return None
+    return kept.files, dict(kept.columns)
+
+
 def loaded_for(data: str) -> Loaded | None:
-    """What the files of the data set ``data`` said (``None`` for a published data set, whose
-    files are not kept, or when it is not loaded)."""
+    """What the files of the data set ``data`` said (for a published data set, what was stored
+    with it: its lm-eval groups), ``None`` when it is not loaded."""
     source = parse_source(data)
     if source.kind == "upload":
         return current()
+    if source.kind == "shared":
+        from benchuq.dashboard import publish  # publish -> context -> upload
+
+        try:
+            return publish.loaded_shared(data)
+        except DataError:
+            return None
     if source.kind != "sample":
         return None
     try:

@@ -38,6 +38,7 @@ DEFAULT_METRIC = ""
 MAPPABLE_COLUMNS = (
     *("model", "task", "category", "n", "correct", "accuracy", "estimate", "se", "chance"),
     *("higher_is_better", "item", "score", "cluster", "subgroup", "epoch"),
+    *("model_a", "model_b", "winner", "judge", "prompt"),  # battles (METHODS 8b)
 )
 
 

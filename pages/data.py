@@ -101,6 +101,8 @@ if upload.ERROR_KEY in ss:
         "The upload was not used; the data set selected before stays in use. Fix the file "
         "(or map its columns above) and upload it again."
     )
+if upload.BATTLES_NOTE_KEY in ss:
+    st.info(md_escape(ss[upload.BATTLES_NOTE_KEY]), icon=":material/sports_score:")
 bench = ctx.require_bench()
 with guard("The data summary"):
     st.success(

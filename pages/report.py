@@ -20,6 +20,12 @@ st.caption(
     "apart, the leaderboard, differences and rank charts, the caveats, and how to reproduce the "
     "numbers. It uses the data, models and settings chosen in the sidebar."
 )
+if upload.BATTLES_KEY in st.session_state:
+    st.info(
+        "The pairwise battles uploaded in this session have their own report: the Arena page "
+        "downloads it (HTML or PDF). This page reports the per-task scores in the sidebar.",
+        icon=":material/sports_score:",
+    )
 bench = ctx.require_bench()
 s = ctx.settings
 with guard("The report"):

@@ -84,6 +84,7 @@ CASES: dict[str, list[str]] = {
     "bayes_vtab1k": ["bayes", "sample:vtab1k", "--draws", "300", "--warmup", "300"],
     "eb_mmlu": ["eb", "sample:mmlu"],
     "epp_vtab1k": ["epp", "sample:vtab1k", "--reps", "200"],
+    "arena_alpaca_eval": ["arena", "sample:alpaca_eval", "--anchor", "gpt4_1106_preview"],
     "embeddings_synthetic": [
         "embeddings",
         str(EMB / "synthetic.npz"),

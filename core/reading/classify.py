@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
+from benchuq.core.reading import battles
 from benchuq.core.reading.formats import FORMATS, claiming
 from benchuq.core.reading.helm import helm_kind
 from benchuq.core.reading.inspect_log import is_inspect
@@ -190,7 +191,9 @@ def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -
 def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> File:
     table = rename_columns(raw, columns)
     cols = set(apply_aliases(table).frame.columns)
-    if is_alpaca(cols):
+    if battles.is_battles(cols):
+        kind = battles.KIND
+    elif is_alpaca(cols):
         kind = "alpaca_eval"
     elif is_alpaca_leaderboard(set(table.frame.columns)):
         kind = "alpaca_leaderboard"

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy.special import ndtri
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.items import items_benchmark
@@ -267,7 +267,7 @@ def _standard_error(
     if _finite(lower) and _finite(upper):
         good = _finite(stated) and 0 < stated < 1
         level = float(stated) if good and _finite(stated) else 0.95
-        z = float(stats.norm.ppf((1 + level) / 2))
+        z = float(ndtri((1 + level) / 2))
         method = f", {ci['method']}" if ci.get("method") else ""
         return (
             abs(float(upper) - float(lower)) / (2 * z),

@@ -24,16 +24,26 @@ import io
 import os
 import stat
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from benchuq.core.budget import MAX_ENTRIES, work_bytes
 from benchuq.core.data import DataError
 from benchuq.core.reading.eval_zip import is_eval_archive
 from benchuq.core.reading.table import Source
 
-__all__ = ["Gathered", "expand_archives", "gather_paths", "is_zip", "read_capped"]
+__all__ = [
+    "Gathered",
+    "expand_archives",
+    "gather_paths",
+    "is_zip",
+    "read_capped",
+    "read_member",
+]
 
+_REPACK = "the archive is damaged: download or create it again."
 HELM_FILES = ("run_spec.json", "stats.json", "per_instance_stats.json")
 #: Suffixes of files that are never results (set aside without reading them).
 BINARY_SUFFIXES = frozenset(
@@ -121,7 +131,14 @@ def gather_paths(paths: Sequence[str | Path]) -> Gathered:
     skipped: list[str] = []
     for text, p in targets:
         if p.is_dir():
-            for f in _walk(p):
+            for count, f in enumerate(_walk(p), start=1):
+                if count > MAX_ENTRIES:
+                    raise DataError(
+                        f"the folder holds more than {MAX_ENTRIES:,} files; at most "
+                        f"{MAX_ENTRIES:,} are read.",
+                        file=text,
+                        hint="point benchuq at the results folder itself, or split it.",
+                    )
                 rel = f.relative_to(p).as_posix()
                 name = rel if single else f"{text.rstrip('/')}/{rel}"
                 (skipped.append(name) if set_aside(rel) else files.append((name, read_capped(f))))
@@ -159,6 +176,7 @@ def expand_archives(
     """Replace each zip archive by its members (see the module rules); other files pass."""
     out: list[tuple[str, bytes]] = []
     skipped: list[str] = []
+    expanded = 0  # bytes all archives together expand to
     for name, data in files:
         if not is_zip(data) or is_eval_archive(Source(name, data)):
             out.append((name, data))
@@ -170,9 +188,19 @@ def expand_archives(
             raise DataError(
                 f"not a readable zip archive ({err}).", file=name, hint="create the archive again."
             ) from None
-        if sum(m.file_size for m in members) > MAX_ARCHIVE_BYTES:
+        if len(members) > MAX_ENTRIES:
             raise DataError(
-                f"the archive expands to more than {MAX_ARCHIVE_BYTES // 2**20} MB.",
+                f"the archive holds {len(members):,} files; at most {MAX_ENTRIES:,} are read.",
+                file=name,
+                hint="archive only the result files, or split the archive.",
+            )
+        expanded += sum(m.file_size for m in members)
+        # held while read, and parsing needs at least as much again: half the work budget
+        cap = min(MAX_ARCHIVE_BYTES, work_bytes() // 2)
+        if expanded > cap:
+            raise DataError(
+                f"the archives expand to more than {cap // 2**20} MB together (the limit of "
+                "archives and of one request's work, BENCHUQ_WORK_MB).",
                 file=name,
                 hint="archive only the result files (for HELM: run_spec.json, stats.json and "
                 "per_instance_stats.json of each run).",
@@ -192,5 +220,36 @@ def expand_archives(
             if set_aside(path.name):
                 skipped.append(label)
             else:
-                out.append((label, archive.read(m)))
+                out.append((label, read_member(archive, m, archive_name=name)))
     return out, skipped
+
+
+def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, *, archive_name: str) -> bytes:
+    """The bytes of one archive member; a member that cannot be read (damaged, encrypted,
+    compressed with a method this reader lacks) is a :class:`DataError` naming the archive and
+    the member."""
+    label = f"{archive_name}/{member.filename}"
+    try:
+        return archive.read(member)
+    except NotImplementedError:  # a RuntimeError too: first
+        raise DataError(
+            f"this archive member is compressed with method {member.compress_type}, which "
+            "this reader does not support.",
+            file=label,
+            hint="create the archive again with the standard method (deflate), e.g. "
+            "`zip -r results.zip folder/`.",
+        ) from None
+    except RuntimeError as err:  # zipfile's word for an encrypted member
+        if member.flag_bits & 0x1:
+            raise DataError(
+                "this archive member is encrypted (password-protected).",
+                file=label,
+                hint="create the archive again without a password.",
+            ) from None
+        raise DataError(
+            f"this archive member cannot be read ({err}).", file=label, hint=_REPACK
+        ) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as err:
+        raise DataError(
+            f"this archive member is damaged ({err}).", file=label, hint=_REPACK
+        ) from None

@@ -30,6 +30,7 @@ from benchuq.core.reading.table import (
     ROW_NOTE,
     ArrowTable,
     Table,
+    check_models,
     number_column,
     require_columns,
     text_column,
@@ -138,6 +139,7 @@ def item_records(tables: Table | ArrowTable | Sequence[ArrowTable]) -> ItemRecor
             )
     present = [c for c in LABEL_COLUMNS if c in shards[0].columns]
     model = _encode([t.column("model") for t in shards], "model", rows)
+    check_models(len(model.names), shards[0].name)
     runs = _runs(model.codes)
     text = {
         "model": model,

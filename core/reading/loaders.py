@@ -26,7 +26,7 @@ from typing import NoReturn, TypeVar
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.reading import eee, lighteval
+from benchuq.core.reading import battles, eee, lighteval
 from benchuq.core.reading.answers import answer_notes
 from benchuq.core.reading.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.reading.eval_zip import is_eval_archive
@@ -356,6 +356,8 @@ def _read_files(
     ]
     if columns:
         check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
+    if given := [f for f in classified if f.kind == battles.KIND]:
+        raise battles.not_scores(given[0].src.name)
     others = [f for f in classified if f.kind == "other"]
     classified = [f for f in classified if f.kind != "other"]
     notes: list[str] = []

@@ -24,6 +24,7 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.table import (
     ROW_NOTE,
     Table,
+    check_models,
     integer_column,
     number_column,
     require_columns,
@@ -231,8 +232,9 @@ def long_benchmark(
     cols = set(table.frame.columns)
     models = text_column(table, "model")
     task_col = text_column(table, "task")
-    _check_duplicates(table, models, task_col)
     mi, model_uniques = pd.factorize(models)
+    check_models(len(model_uniques), table.name)
+    _check_duplicates(table, models, task_col)
     ti, task_uniques = pd.factorize(task_col)
     model_names = [str(m) for m in model_uniques]
     task_names = [str(t) for t in task_uniques]

@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -30,6 +31,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
 
+from benchuq.core.budget import MAX_COLUMNS, MAX_MODELS, check_read
 from benchuq.core.data import DataError
 
 __all__ = [
@@ -63,7 +65,7 @@ ROW_NOTE = "(rows counted as in a spreadsheet: header = row 1)"
 KNOWN_COLUMNS = frozenset(
     "model task category n correct accuracy estimate se chance higher_is_better item score "
     "cluster subgroup subject benchmark model_name n_scored n_test n_items acc stderr std_err "
-    "standard_error epoch attempt".split()
+    "standard_error epoch attempt model_a model_b winner judge prompt question_id".split()
 )
 
 
@@ -195,6 +197,7 @@ def read_delimited(src: Source) -> Table:
     the header (a short row leaves its last cells empty, reported where a value is needed)."""
     text = decode_text(src)
     sep = _sniff_delimiter(text, src.name)
+    check_width(text[: text.find("\n")].count(sep) + 1, src.name)
     if BLANK_LINE.search(text.lstrip()):
         return _read_delimited_slow(src, text, sep)
     try:
@@ -220,6 +223,32 @@ def read_delimited(src: Source) -> Table:
     frame = raw.iloc[1:].reset_index(drop=True)
     frame.columns = header
     return Table(src.name, _normalise(frame, src.name), 2)
+
+
+def check_models(models: int, name: str) -> None:
+    """Refuse more than :data:`~benchuq.core.budget.MAX_MODELS` models in one file, from the
+    model column's first pass, before the work per model starts."""
+    if models > MAX_MODELS:
+        raise DataError(
+            f"the table names {models:,} different models; at most {MAX_MODELS:,} are read.",
+            file=name,
+            column="model",
+            hint="check that the model column holds model names (not item ids or scores), or "
+            "split the data.",
+        )
+
+
+def check_width(columns: int, name: str) -> None:
+    """Refuse a table wider than :data:`~benchuq.core.budget.MAX_COLUMNS` from its header,
+    before its rows are parsed."""
+    if columns > MAX_COLUMNS:
+        raise DataError(
+            f"the table has {columns:,} columns; at most {MAX_COLUMNS:,} are read.",
+            file=name,
+            row=1,
+            hint="write results in long form (one row per model and task: model, task, score) "
+            "or keep fewer columns.",
+        )
 
 
 def _field_count_error(name: str, row: int, saw: int, want: int, sep: str) -> DataError:
@@ -278,6 +307,7 @@ def read_parquet(src: Source) -> Table:
 
 def parse_json(src: Source) -> object:
     """The JSON value of a file (a :class:`DataError` with line and column if malformed)."""
+    check_read(src.name, len(src.data), path="json")
     text = decode_text(src)
     try:
         return json.loads(text)
@@ -346,7 +376,7 @@ def _normalise(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """Strip column names; our known names match case-insensitively (others keep their case)."""
     cols = [str(c).strip() for c in frame.columns]
     cols = [c.lower() if c.lower() in KNOWN_COLUMNS else c for c in cols]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
+    dup = sorted(c for c, k in Counter(cols).items() if k > 1)
     if dup:
         raise DataError(
             f"duplicate column names {dup}.", file=name, column=dup[0], hint="rename one of them."
@@ -375,7 +405,9 @@ def looks_like_json(src: Source) -> bool:
 
 
 def read_table(src: Source) -> Table:
-    """Any tabular file: Parquet, JSON records, or delimited text."""
+    """Any tabular file: Parquet, JSON records, or delimited text (pandas; within the read
+    budget, :func:`~benchuq.core.budget.check_read`)."""
+    check_read(src.name, len(src.data), path="pandas")
     if is_parquet(src):
         return read_parquet(src)
     if looks_like_json(src):
@@ -689,6 +721,7 @@ def header_table(src: Source) -> Table | None:
             if len(names) < 2:
                 return None
             first_row = 2
+    check_width(len(names), src.name)
     try:
         frame = _normalise(pd.DataFrame([names], columns=names, dtype=object), src.name)
     except DataError:
@@ -700,12 +733,28 @@ def _is_bytes(kind: pa.DataType) -> bool:
     return pa.types.is_binary(kind) or pa.types.is_large_binary(kind)
 
 
+def _check_arrow_read(src: Source) -> None:
+    """The read budget of the Arrow path: Parquet by its uncompressed size (its footer), text
+    by its bytes (:func:`~benchuq.core.budget.check_read`)."""
+    if not is_parquet(src):
+        check_read(src.name, len(src.data), path="arrow")
+        return
+    try:
+        metadata = pq.read_metadata(pa.BufferReader(src.data))
+    except Exception:  # a damaged footer: the reader that follows words it
+        return
+    groups = range(metadata.num_row_groups)
+    size = sum(metadata.row_group(g).total_byte_size for g in groups)
+    check_read(src.name, size, path="parquet")
+
+
 def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTable | None:
     """The columns of ``head`` (after renaming: its one row holds the file's names) read with
     Arrow; text columns of ``few_names`` (ours) come dictionary-encoded. ``None`` if Arrow cannot
     read it."""
     columns = {str(ours): str(theirs) for ours, theirs in head.frame.iloc[0].items()}
     theirs = list(columns.values())
+    _check_arrow_read(src)
     try:
         if is_parquet(src):
             metadata = pq.read_metadata(pa.BufferReader(src.data))

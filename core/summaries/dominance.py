@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy.special import ndtr, ndtri
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import LEVEL
@@ -336,7 +336,7 @@ class DominanceMap:
     @property
     def level(self) -> float:
         """Two-sided normal level matching ``z`` (z = 2 gives 0.954)."""
-        return float(2 * stats.norm.cdf(self.z) - 1)
+        return float(2 * ndtr(self.z) - 1)
 
     def name(self, index: int) -> str | None:
         """The model with index ``index`` (``None`` for a negative index: no winner)."""
@@ -351,12 +351,12 @@ class DominanceMap:
 
 def implied_level(z: float) -> float:
     """Two-sided normal level of a z multiplier."""
-    return float(2 * stats.norm.cdf(z) - 1)
+    return float(2 * ndtr(z) - 1)
 
 
 def z_for_level(level: float) -> float:
     """The z multiplier of a two-sided normal level (0.954 gives 2.0)."""
-    return float(stats.norm.ppf((1 + level) / 2))
+    return float(ndtri((1 + level) / 2))
 
 
 def _check_rule(z: float, rho: float) -> None:

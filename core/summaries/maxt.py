@@ -69,8 +69,15 @@ def _centred_abs_t(d: np.ndarray, est: np.ndarray, se: np.ndarray) -> np.ndarray
     return np.nan_to_num(t, nan=0.0)
 
 
-def max_t(draws: np.ndarray, estimate: np.ndarray, level: float = COMPARISON_LEVEL) -> MaxT:
-    """Max-T inference for the columns of ``draws`` ``(R, K)`` around ``estimate`` ``(K,)``."""
+def max_t(
+    draws: np.ndarray,
+    estimate: np.ndarray,
+    level: float = COMPARISON_LEVEL,
+    *,
+    p_values: bool = True,
+) -> MaxT:
+    """Max-T inference for the columns of ``draws`` ``(R, K)`` around ``estimate`` ``(K,)``;
+    ``p_values=False`` gives the intervals alone (p-values ``nan``: rank sets need no more)."""
     d = np.asarray(draws, dtype=float)
     est = np.asarray(estimate, dtype=float)
     R, K = d.shape
@@ -85,6 +92,20 @@ def max_t(draws: np.ndarray, estimate: np.ndarray, level: float = COMPARISON_LEV
     crit = float(maxima[idx]) if idx >= 0 else np.inf
     bound = crit * se
     low, high = est - bound, est + bound
+    if not p_values:
+        nan = np.full(K, np.nan)
+        return MaxT(
+            estimate=est,
+            se=se,
+            low=np.where(missing, np.nan, low),
+            high=np.where(missing, np.nan, high),
+            critical=crit,
+            p_value=nan,
+            p_stepdown=nan,
+            below_resolution=np.zeros(K, bool),
+            level=float(level),
+            reps=R,
+        )
     size = np.abs(est)
     flat = se == 0
     # #{r: m_r se >= |d|}: the products m_r se are sorted like m_r

@@ -101,7 +101,7 @@ def rank_sets(
     pairs = list(itertools.combinations(idx, 2))
     if pairs:
         ia, ib = np.array(pairs).T
-        fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level)
+        fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level, p_values=False)
         np.add.at(better_sim, ib, fam.low > 0)  # a surely better than b
         np.add.at(worse_sim, ia, fam.low > 0)
         np.add.at(better_sim, ia, fam.high < 0)
@@ -110,7 +110,7 @@ def rank_sets(
     for i in idx:
         others = idx[idx != i]
         if others.size:
-            fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level)
+            fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level, p_values=False)
             better_m[i], worse_m[i] = np.sum(fam.high < 0), np.sum(fam.low > 0)
     m_low, m_high = _bounds(better_m, worse_m, present)
     s_low, s_high = _bounds(better_sim, worse_sim, present)

@@ -412,8 +412,31 @@ def _inspect() -> list[Case]:
     return out
 
 
+def _patched_zip(*, flag: int = 0, method: int | None = None, flip_data: bool = False) -> bytes:
+    """A one-member stored zip with its headers or data changed: general-purpose ``flag`` bits
+    set (bit 0: encrypted), the compression ``method`` number replaced, or a data byte flipped
+    (the CRC no longer matches)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("a.csv", GOOD.encode())
+    data = bytearray(buf.getvalue())
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    data[local + 6] |= flag
+    data[central + 8] |= flag
+    if method is not None:
+        data[local + 8 : local + 10] = method.to_bytes(2, "little")
+        data[central + 10 : central + 12] = method.to_bytes(2, "little")
+    if flip_data:
+        start = local + 30 + len("a.csv")
+        data[start] ^= 0xFF
+    return bytes(data)
+
+
 def _binary() -> list[Case]:
     return [
+        Case("zip_bad_crc", "crc.zip", _patched_zip(flip_data=True)),
+        Case("zip_encrypted_member", "locked.zip", _patched_zip(flag=1)),
+        Case("zip_unknown_method", "method.zip", _patched_zip(method=97)),
         Case("png", "x.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 100),
         Case("png_named_csv", "x.csv", b"\x89PNG\r\n\x1a\n" + b"\x00" * 100),
         Case("gzip", "x.csv", b"\x1f\x8b\x08\x00" + b"\x00" * 50),
@@ -467,9 +490,40 @@ def _binary() -> list[Case]:
     ]
 
 
+def _valid_rows_zip(megabytes: int) -> bytes:
+    """``megabytes`` MB of valid long-table rows, deflated to about a thousandth of that (the
+    zip that took a server to 13 GB, issue 31), written a block at a time."""
+    block = "".join(f"m{i},t1,c,100,50\n" for i in range(20)).encode()
+    block *= 2**20 // len(block)  # about 1 MB of a short period: deflate's best case
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        with z.open("rows.csv", "w") as out:
+            out.write(b"model,task,category,n,correct\n")
+            for _ in range(megabytes * 2**20 // len(block)):
+                out.write(block)
+    return buf.getvalue()
+
+
+def _work() -> list[Case]:
+    """Small files that cause large work: wide, many entries, many models, a dense zip."""
+    many_entries = _zip({f"f{i}.csv": b"model,task,n,correct\na,t,1,1\n" for i in range(20_000)})
+    models = "".join(f"m{i},t,10,5\n" for i in range(1_000_000))
+    return [
+        Case("wide_200000_columns", "wide.csv", _wide(200_000)),
+        Case("zip_20000_entries", "many.zip", many_entries),
+        Case("million_models", "models.csv", ("model,task,n,correct\n" + models).encode()),
+        Case("zip_of_500mb_valid_rows", "dense.zip", _valid_rows_zip(500)),
+    ]
+
+
+def _wide(columns: int) -> bytes:
+    header = ",".join(f"c{i}" for i in range(columns))
+    return (header + "\n" + ",".join("1" for _ in range(columns)) + "\n").encode()
+
+
 def corpus() -> list[Case]:
     """Every case, ids unique."""
-    cases = _structure() + _encodings() + _numbers() + _names() + _json() + _binary()
+    cases = _structure() + _encodings() + _numbers() + _names() + _json() + _binary() + _work()
     ids = [c.id for c in cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     return cases

@@ -8,8 +8,13 @@ percentage points).
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -82,6 +87,64 @@ def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_xaxes(**xaxis)
     fig.update_yaxes(**yaxis)
     return fig
+
+
+def _merge(target: dict, update: dict) -> dict:
+    """Merge ``update`` into ``target`` as plotly's ``update`` does: nested dicts merge, anything
+    else replaces (copied, so shared specs such as :data:`FONT` are never changed)."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+    return target
+
+
+_AXIS = {"x": re.compile(r"xaxis\d*"), "y": re.compile(r"yaxis\d*")}
+
+
+def _update_axes(layout: dict, axis: str, update: dict) -> None:
+    """``fig.update_xaxes(**update)`` (``axis="x"``) or ``update_yaxes`` on a layout dict."""
+    for key, value in layout.items():
+        if _AXIS[axis].fullmatch(key):
+            _merge(value, update)
+
+
+def _apply_layout(layout: dict, title: str, height: int) -> dict:
+    """The shared layout (:func:`_layout_spec`) merged into a grid's layout, all its axes."""
+    spec = _layout_spec(title, height)
+    xaxis, yaxis = spec.pop("xaxis"), spec.pop("yaxis")
+    spec["title"] = spec["title"] or {}  # as ``update_layout(title=None)`` leaves it
+    _merge(layout, spec)
+    _update_axes(layout, "x", xaxis)
+    _update_axes(layout, "y", yaxis)
+    return layout
+
+
+@functools.lru_cache(maxsize=32)
+def _grid(rows: int, cols: int, titled: tuple[bool, ...], **kw: Any) -> tuple[str, tuple]:
+    """The layout (as JSON) and the ``(xaxis, yaxis)`` of each cell, row by row, of
+    ``make_subplots(rows, cols, **kw)`` with a title over each cell where ``titled``."""
+    titles = [f"title {k}" if t else "" for k, t in enumerate(titled)]
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles or None, **kw)
+    cells = []
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            sub = fig.get_subplot(r, c)
+            cells.append(tuple(a.plotly_name.replace("axis", "") for a in (sub.xaxis, sub.yaxis)))
+    return json.dumps(fig.layout.to_plotly_json()), tuple(cells)
+
+
+def _subplots(
+    rows: int, cols: int, titles: Sequence[str], **kw: Any
+) -> tuple[dict, tuple[tuple[str, str], ...]]:
+    """``make_subplots`` as a plain layout dict (titles filled in) and each cell's ``(xaxis,
+    yaxis)`` for its traces, row by row: the grid is built once per shape, not per figure."""
+    text, cells = _grid(rows, cols, tuple(bool(t) for t in titles), **kw)
+    layout = json.loads(text)
+    for annotation, title in zip(layout.get("annotations", []), filter(None, titles), strict=True):
+        annotation["text"] = title
+    return layout, cells
 
 
 def _interval_trace(
@@ -301,45 +364,47 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
     first = ranks[ranks["method"] == methods[0]].sort_values("mean_rank", kind="stable")
     order = list(first["model"])
     names = {m: _esc(m) for m in order}
-    fig = make_subplots(
-        rows=1,
-        cols=len(methods),
+    layout, cells = _subplots(
+        1,
+        len(methods),
+        [RANK_METHOD_LABELS.get(m, m) for m in methods],
         shared_yaxes=True,
         horizontal_spacing=0.015,
-        subplot_titles=[RANK_METHOD_LABELS.get(m, m) for m in methods],
     )
     n = len(order)
-    traces, cols = [], []
-    for c, method in enumerate(methods, start=1):
+    traces = []
+    for (xaxis, yaxis), method in zip(cells, methods, strict=True):
         sub = ranks[ranks["method"] == method].set_index("model").loc[order]
         label = RANK_METHOD_LABELS.get(method, method)
         for model, est, low, high in zip(
             order, sub["mean_rank"], sub["low"], sub["high"], strict=True
         ):
             hover = f"{names[model]}<br>{label}<br>mean rank {est:.2f} [{low:g}, {high:g}]"
-            traces.append(
-                _interval_trace(
-                    float(est), names[model], float(low), float(high), options.color(model), hover
-                )
+            trace = _interval_trace(
+                float(est), names[model], float(low), float(high), options.color(model), hover
             )
-            cols.append(c)
-    fig.add_traces(traces, rows=[1] * len(traces), cols=cols)
-    fig.update_xaxes(range=[n + 0.5, 0.5], tick0=1, dtick=max(1, n // 6))
-    fig.update_yaxes(categoryorder="array", categoryarray=[names[m] for m in order][::-1])
-    fig.update_annotations(font={"size": 12})
-    _layout(fig, options.title, 110 + ROW_HEIGHT * max(n, 2))
-    fig.update_layout(margin={"t": 60 if not options.title else 80})
-    fig.add_annotation(
-        text="rank (1 = best)",
-        x=0.5,
-        y=-0.02,
-        xref="paper",
-        yref="paper",
-        yanchor="top",
-        showarrow=False,
-        yshift=-18,
+            traces.append({**trace, "xaxis": xaxis, "yaxis": yaxis})
+    _update_axes(layout, "x", {"range": [n + 0.5, 0.5], "tick0": 1, "dtick": max(1, n // 6)})
+    _update_axes(
+        layout, "y", {"categoryorder": "array", "categoryarray": [names[m] for m in order][::-1]}
     )
-    return fig
+    for annotation in layout.get("annotations", []):
+        _merge(annotation, {"font": {"size": 12}})
+    _apply_layout(layout, options.title, 110 + ROW_HEIGHT * max(n, 2))
+    _merge(layout, {"margin": {"t": 60 if not options.title else 80}})
+    layout.setdefault("annotations", []).append(
+        {
+            "text": "rank (1 = best)",
+            "x": 0.5,
+            "y": -0.02,
+            "xref": "paper",
+            "yref": "paper",
+            "yanchor": "top",
+            "showarrow": False,
+            "yshift": -18,
+        }
+    )
+    return _figure(traces, layout)
 
 
 def rank_probability_figure(
@@ -357,43 +422,47 @@ def rank_probability_figure(
     order = np.argsort(p @ ranks, kind="stable")
     cols = min(4, m)
     rows = int(np.ceil(m / cols))
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
+    layout, cells = _subplots(
+        rows,
+        cols,
+        [models[i] for i in order],
         shared_xaxes=True,
         shared_yaxes=True,
-        subplot_titles=[models[i] for i in order],
         vertical_spacing=min(0.3 / rows, 0.12),
         horizontal_spacing=0.03,
     )
-    for k, i in enumerate(order):
-        fig.add_trace(
-            go.Bar(
-                x=ranks,
-                y=p[i],
-                marker_color=options.color(raw[i]),
-                name=models[i],
-                hovertemplate=f"{models[i]}<br>P(rank = %{{x}}) = %{{y:.3f}}<extra></extra>",
-            ),
-            row=k // cols + 1,
-            col=k % cols + 1,
-        )
-    fig.update_yaxes(range=[0, 1], tickformat=".0%", gridcolor="#EEEEEE")
-    fig.update_xaxes(dtick=max(1, m // 8), showline=True, linecolor="#888888")
-    fig.update_annotations(font={"size": 12})
-    _layout(fig, options.title, 80 + 150 * rows)
-    fig.update_layout(bargap=0.15)
-    fig.add_annotation(
-        text="rank (1 = best)",
-        x=0.5,
-        y=0,
-        xref="paper",
-        yref="paper",
-        yanchor="top",
-        showarrow=False,
-        yshift=-28,
+    traces = [
+        {
+            "type": "bar",
+            "x": ranks,
+            "y": p[i],
+            "marker": {"color": options.color(raw[i])},
+            "name": models[i],
+            "hovertemplate": f"{models[i]}<br>P(rank = %{{x}}) = %{{y:.3f}}<extra></extra>",
+            "xaxis": xaxis,
+            "yaxis": yaxis,
+        }
+        for i, (xaxis, yaxis) in zip(order, cells, strict=False)
+    ]
+    _update_axes(layout, "y", {"range": [0, 1], "tickformat": ".0%", "gridcolor": "#EEEEEE"})
+    _update_axes(layout, "x", {"dtick": max(1, m // 8), "showline": True, "linecolor": "#888888"})
+    for annotation in layout.get("annotations", []):
+        _merge(annotation, {"font": {"size": 12}})
+    _apply_layout(layout, options.title, 80 + 150 * rows)
+    _merge(layout, {"bargap": 0.15})
+    layout.setdefault("annotations", []).append(
+        {
+            "text": "rank (1 = best)",
+            "x": 0.5,
+            "y": 0,
+            "xref": "paper",
+            "yref": "paper",
+            "yanchor": "top",
+            "showarrow": False,
+            "yshift": -28,
+        }
     )
-    return fig
+    return _figure(traces, layout)
 
 
 def chart_subtitle(data: str, method: str, reps: int, seed: int | None, level: float) -> str:

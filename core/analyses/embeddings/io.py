@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchuq.core.budget import check_read
 from benchuq.core.data import DataError
+from benchuq.core.reading.table import check_width
 from benchuq.core.validation import check_columns
 
 __all__ = [
@@ -59,6 +61,11 @@ def _suffix(name: str) -> str:
 
 
 def _read_table(name: str, data: bytes) -> pd.DataFrame:
+    """A CSV or Parquet table, within the read budget and the column limit (checked from the
+    header before the rows are parsed)."""
+    if _suffix(name) != ".parquet":
+        check_width(data[: data.find(b"\n")].count(b",") + 1, name)
+    check_read(name, len(data), path="pandas")
     try:
         if _suffix(name) == ".parquet":
             return pd.read_parquet(io.BytesIO(data))
