@@ -12,7 +12,7 @@ import pytest
 from benchuq.cli.main import main
 from benchuq.core.reading.loaders import read_paths, read_sample
 from benchuq.core.reading.naming import data_name
-from benchuq.store import StoreConfig, Store, decode, encode
+from benchuq.store import Store, StoreConfig, decode, encode
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"
 LM_EVAL = REAL / "lm_eval" / "results_v04"
@@ -85,7 +85,7 @@ def test_published_sets_keep_name_and_description_and_old_sets_still_open(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = read_paths([LM_EVAL]).bench._replace(name="lm-eval nightly")
-    files = encode(bench, {"source": "x"}, "base models only")
+    files = encode(bench, {"source": "x"}, description="base models only")
     assert json.loads(files["meta.json"])["description"] == "base models only"
     assert decode(files).name == "lm-eval nightly"
     old = encode(bench, {"source": "x"})  # the format before issue 30: no description field
