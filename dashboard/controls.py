@@ -61,6 +61,9 @@ def _init_from_url() -> None:
     if "_url_read" in ss:
         return
     params = st.query_params.to_dict()
+    if "subgroups_level" in params:  # old links: Small subgroups had a level of its own
+        params.setdefault("level", params.pop("subgroups_level"))
+        st.query_params.pop("subgroups_level", None)
     methods = list(cache.METHODS)
     values, notices = state.parse_static(params, samples=list(loaders.SAMPLES), methods=methods)
     d = state.Settings(method=methods[0])

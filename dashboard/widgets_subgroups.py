@@ -16,14 +16,9 @@ from benchuq.dashboard import views_subgroups as vs
 
 
 def subgroup_options() -> None:
-    """Small subgroups: level, finite-sample correction, kurtosis, cross-fit, unit weights."""
-    c1, c2, c3, c4, c5 = st.columns(5)
-    c1.select_slider(
-        "Interval level (%)",
-        options=[round(100 * x, 4) for x in vs.LEVELS],
-        format_func=lambda pct: f"{pct:g}",
-        key="subgroups_level",
-    )
+    """Small subgroups: finite-sample correction, kurtosis, cross-fit, unit weights (the level
+    is the sidebar's: one level for the page's claims, issue 30)."""
+    c2, c3, c4, c5 = st.columns(4)
     c2.selectbox(
         "Finite-sample correction",
         tuple(vs.FS_LABELS),
