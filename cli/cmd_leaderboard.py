@@ -44,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
+    from benchuq.cli.run_table import run_table
     from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
@@ -91,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
+    runs = run_table(draws, getattr(args, "loaded_meta", None), level)
+    if runs is not None:
+        print(f"\n[per task, as the harness lists it] score with {100 * level:g}% intervals")
+        print(runs.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print(legend)  # the table's last column explained, under the table
     return 0
 
