@@ -51,6 +51,7 @@ def main() -> None:
     controls.show_notices()
     data_notes.pointer(ctx, pages["data.py"], nav)
     st.session_state[export.PAGE_KEY] = nav.title  # for the exported charts' subtitles
+    first_visit = first_visit and not landing.yields_to(ctx)  # the data, once it is theirs
     if first_visit and nav.url_path == pages[PAGES[0][0]].url_path:  # explains itself
         landing.intro(ctx, pages["data.py"], pages["report.py"])
     nav.run()
