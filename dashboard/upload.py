@@ -64,15 +64,35 @@ def new_files() -> None:
     load_uploads()
 
 
+TASK_TABLE_TYPES = (".csv", ".tsv", ".txt")
+
+
+def wrong_task_table() -> str | None:
+    """The error for a file dropped on the task-table uploader that is not a task table (a zip,
+    a results JSON, a log), naming it and the uploader it belongs on; else ``None``."""
+    table = ss.get("task_table")
+    if table is None or table.name.lower().endswith(TASK_TABLE_TYPES):
+        return None
+    return (
+        f"'{table.name}' was dropped on the task table uploader, which takes one CSV/TSV table "
+        "with the columns task, category, n[, chance]. Remove it there (x) and drop it on "
+        "'Result files' above: results, folders' files and .zip archives all go there."
+    )
+
+
 def load_uploads() -> None:
     """Callback: read this session's uploads; on success they become the current data."""
     files = ss.get("uploader") or []
+    wrong = wrong_task_table()
+    if wrong:
+        ss[ERROR_KEY] = wrong
+        return
     if not files:
         ss.pop(ERROR_KEY, None)
         return
     data = tuple((f.name, f.getvalue()) for f in files)
     table = ss.get("task_table")
-    tasks = (table.name, table.getvalue()) if table is not None else None
+    tasks = (table.name, table.getvalue()) if table is not None else None  # checked above
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
     failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
     runs: Runs = "all" if ss.get("upload_all_runs") else "newest"

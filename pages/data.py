@@ -73,8 +73,9 @@ st.toggle(
 )
 st.file_uploader(
     "Task table (optional): task, category, n[, chance]",
-    type=["csv", "tsv", "txt"],
-    key="task_table",
+    key="task_table",  # any file: a wrong one gets words, not just a red icon (issue 30)
+    help="A CSV/TSV table giving each task its category, item count and chance level. "
+    "Result files and .zip archives go on 'Result files' above.",
     on_change=upload.load_uploads,
 )
 unknown = upload.sync_column_mapper()

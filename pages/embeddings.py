@@ -8,7 +8,7 @@ from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard import views_embeddings as ve
 from benchuq.dashboard import widgets_embeddings as widgets
-from benchuq.dashboard.context import guard
+from benchuq.dashboard.context import current, guard
 from benchuq.presentation.colors import PALETTE
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
@@ -25,6 +25,16 @@ st.caption(
     "come from a bootstrap over entities (paired across models) [MHP; METHODS 9]. Compare models "
     "only under the same clusters."
 )
+
+ctx = current()
+if ctx.bench is not None:  # every page follows the sidebar's data set, or says why not
+    st.info(
+        f"The sidebar's data set, **{md_escape(ctx.bench.name)}**, holds scores of models on "
+        "tasks, not embeddings: this page needs each entity's embedding vector and its meta "
+        "features, so it reads its own inputs below (a bundled embedding sample, or your "
+        "embedding files and meta table).",
+        icon=":material/info:",
+    )
 
 with guard("The embedding analysis"):
     source = controls.bind(ve.EmbeddingsInputs)
