@@ -59,3 +59,18 @@ def test_task_weights_states_z_as_a_level(make_app) -> None:
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)
     assert "z = 2.00 is a 95.4% level" in captions and "the sidebar's level is 83.4%" in captions
+
+
+def test_notes_name_a_list_of_files_once() -> None:
+    """Thirteen files behind several notes: the first note lists them, the others refer to it."""
+    from benchuq.core.reading.notes import group_notes
+    from benchuq.dashboard.views_data import note_items
+
+    files = [f"run_{k}/results.json" for k in range(13)]
+    notes = group_notes(
+        [(f, "task 'cola' skipped") for f in files] + [(f, "MMLU tasks renamed") for f in files]
+    )
+    items = note_items(notes)
+    assert items[0].details == ("files: " + ", ".join(files),)
+    assert items[1].details == ("files: the same 13 as note 1",)
+    assert sum(f in " ".join(i.details) for i in items for f in files[:1]) == 1
