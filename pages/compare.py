@@ -36,7 +36,14 @@ with guard("The comparison"):
         format_func=views_inference.CORRECTION_LABELS.__getitem__,
         help=views_inference.CORRECTION_HELP,
     )
-    c3.slider("Family-wise level (%)", 80.0, 99.0, step=0.5, key="compare_level", format="%.1f")
+    c3.slider(
+        "Family-wise level (%)", 80.0, 99.0, step=0.5, key="compare_level", format="%.1f",
+        help="In plain words: how sure every verdict below is, for all pairs together.",
+    )  # fmt: skip
+    c3.caption(
+        f"Not the sidebar's {100 * ctx.level:g}%: that level is for one score at a time; "
+        "these verdicts hold for all pairs together."
+    )
     st.multiselect("Models to compare (default: the top three)", draws.models, key="compare_models")
     s = link.read()
     if len(s.models) < 2:

@@ -74,3 +74,14 @@ def test_notes_name_a_list_of_files_once() -> None:
     assert items[0].details == ("files: " + ", ".join(files),)
     assert items[1].details == ("files: the same 13 as note 1",)
     assert sum(f in " ".join(i.details) for i in items for f in files[:1]) == 1
+
+
+def test_pages_with_another_level_say_so_next_to_the_claims(make_app) -> None:
+    """Issue 30: one level governs a page; Compare and Ranks name theirs against the sidebar's."""
+    at = make_app({"reps": "200", "data": "sample:toy"}).run()
+    at.switch_page(page_path("compare.py")).run()
+    assert not at.exception
+    assert any("Not the sidebar's 83.4%" in c.value for c in at.caption)
+    at.switch_page(page_path("ranks.py")).run()
+    assert not at.exception
+    assert any("not at the sidebar's 83.4%" in c.value for c in at.caption)
