@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
+    print(f"{bench.name} ({len(bench.models)} models x {len(bench.tasks)} tasks read)")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (

@@ -116,14 +116,12 @@ def _command(args: argparse.Namespace) -> str:
 
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
-    from benchuq.core.reading.sources import parse_source
+    from benchuq.core.reading.sources import UPLOAD, parse_source
     from benchuq.presentation.report import NOT_SHARED
     from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
-    if not parse_source(one).linkable:  # files: no link can carry them
-        return NOT_SHARED
-    data = one
+    data = one if parse_source(one).linkable else UPLOAD
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
         data=data,
@@ -136,7 +134,13 @@ def _query(args: argparse.Namespace) -> str:
         weights=weights,
         models=tuple(args.models or ()),
     )
-    return "?" + urlencode({"data": data} | settings_query(settings), safe=":,")
+    view = {k: v for k, v in settings_query(settings).items() if k != "data"}
+    if data == UPLOAD:  # files: no link can carry them (issue 30)
+        after = (
+            f" This view's settings, to add after data=shared:<id>: {urlencode(view, safe=':,')}"
+        )
+        return NOT_SHARED + (after if view else "")
+    return "?" + urlencode({"data": data} | view, safe=":,")
 
 
 def run(args: argparse.Namespace) -> int:
