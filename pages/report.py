@@ -56,7 +56,7 @@ with guard("The report"):
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     linkable = parse_source(s.data).linkable  # an upload: publish it first (Data page)
-    link = f"{base}?{urlencode(query)}" if linkable else report.NOT_SHARED
+    link = f"{base}?{urlencode(query, safe=':,')}" if linkable else report.NOT_SHARED
     prov = report.provenance(bench, draws, ctx.level, link, command)
     gaps = gaps_from_leader(draws, ctx.level)
     figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
