@@ -70,6 +70,9 @@ class Findings:
     answer
         the two-line answer for page 1 of the report: who leads and how sure, then what the
         data cannot decide (each naming the level it holds at).
+    covered
+        the headline sentences the answer says again (the report lists the others under
+        "Findings").
     caveats
         plain sentences on what changes the reading of the numbers.
     leader
@@ -114,6 +117,7 @@ class Findings:
     flags: dict[str, str]
     weight_map: DominanceMap | None = None
     answer: tuple[str, ...] = ()
+    covered: tuple[str, ...] = ()
 
 
 #: The weight map's rule (a lead of at least ``MAP_Z`` standard errors, as on the Task weights
@@ -480,6 +484,7 @@ def findings(
     headline = _lead_sentences(
         leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
     )
+    covered = tuple(headline)
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
     apart = _apart_from_leader(draws, group, leader)
     if apart:
@@ -524,6 +529,7 @@ def findings(
         label=label,
         weight_map=weight_map,
         answer=_answer(leader, tied, table, p_best, sets, level, scale, suffix),
+        covered=covered,
     )
 
 

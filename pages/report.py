@@ -89,7 +89,8 @@ with guard("The report"):
     st.subheader(md_escape(bench.name))
     st.markdown("\n\n".join(f"**{md_escape(x)}**" for x in f.answer))
     st.subheader("Findings")
-    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline if x not in f.answer))
+    rest = [x for x in f.headline if x not in f.answer and x not in f.covered]
+    st.markdown("\n".join(f"- {md_escape(x)}" for x in rest))
     st.subheader("Leaderboard")
     st.dataframe(report.table_frame(f, scale, axis), hide_index=True)
     st.subheader("Figures")

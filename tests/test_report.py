@@ -147,8 +147,10 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "https://" not in doc
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
     assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
-    for sentence in f.headline + f.caveats:
+    said = [s for s in f.headline if s not in f.covered]  # the answer says the lead again
+    for sentence in f.answer + tuple(said) + f.caveats:
         assert html.escape(sentence) in doc
+    assert f.covered and all(html.escape(s) not in doc for s in f.covered)
     assert "sha256 abc" in doc and "?data=upload" in doc
 
 

@@ -181,8 +181,8 @@ def figures(
                 ),
                 prov.subtitle(),
             ),
-            f"Dot: the score; bar: the {pct} interval (often narrower than the dot when tasks "
-            "have many items). The shaded band is the leader's interval; ≈ leader marks the "
+            f"Dot: the score; bar: the {pct} interval (a dot is drawn smaller than its "
+            "interval, so a narrow interval stays visible). The shaded band is the leader's interval; ≈ leader marks the "
             "models the data cannot tell apart from the leader.",
         ),
     ]
@@ -477,7 +477,7 @@ def to_html(
     e = html.escape
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
     answer = "".join(f"<p>{e(s)}</p>" for s in f.answer or f.headline[:2])
-    rest = [s for s in f.headline if s not in f.answer]
+    rest = [s for s in f.headline if s not in f.answer and s not in f.covered]
     findings = "".join(f"<li>{e(s)}</li>" for s in rest)
     caveats = "".join(f"<li>{e(s)}</li>" for s in f.caveats)
 
