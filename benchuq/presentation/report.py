@@ -182,8 +182,8 @@ def figures(
                 prov.subtitle(),
             ),
             f"Dot: the score; bar: the {pct} interval (a dot is drawn smaller than its "
-            "interval, so a narrow interval stays visible). The shaded band is the leader's interval; ≈ leader marks the "
-            "models the data cannot tell apart from the leader.",
+            "interval, so a narrow interval stays visible). The shaded band is the leader's "
+            "interval; ≈ leader marks the models the data cannot tell apart from the leader.",
         ),
     ]
     if not f.diffs.empty:
