@@ -27,7 +27,7 @@ from benchuq.dashboard.controls import (
     UPLOAD_LABEL_KEY,
     _own,
 )
-from benchuq.dashboard.views_data import DEFAULT_METRIC
+from benchuq.dashboard.data.view import DEFAULT_METRIC
 from benchuq.presentation import state
 
 __all__ = [
