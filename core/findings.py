@@ -393,19 +393,19 @@ def _answer(
     return first, second
 
 
-def group_intervals(draws: Draws, groups: Sequence[str], level: float) -> pd.DataFrame:
+def group_intervals(draws: Draws, groups: Sequence[str], *, level: float) -> pd.DataFrame:
     """Per group (a category or a task name) and model: ``group, model, estimate, low, high,
     higher_is_better`` (percentile intervals at ``level``; METHODS 2), the report's
     per-category and per-task tables. Models without a score in a group are left out."""
     rows = []
     for g in groups:
         if g == "overall" or g in draws.category_names:
-            sc = summaries.group_scores(draws, g)
+            sc = summaries.group_scores(draws, group=g)
         else:
             j = draws.tasks.index(g)
             hib = bool(np.asarray(draws.higher_is_better)[j])
             sc = summaries.Scores(draws.observed[:, j], draws.values[:, :, j], g, hib)
-        iv = summaries.percentile_interval(sc, level)
+        iv = summaries.percentile_interval(sc, level=level)
         for m, e, lo, hi in zip(draws.models, iv.estimate, iv.low, iv.high, strict=True):
             if np.isfinite(e):
                 rows.append((g, m, float(e), float(lo), float(hi), sc.higher_is_better))

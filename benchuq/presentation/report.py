@@ -286,8 +286,8 @@ def details(f: Findings, draws: Draws, meta: Meta | None = None) -> Details:
     """:class:`Details` of a report on ``draws`` (``meta``: what the files said, for the run
     details; dates are read from the file names, as lm-eval and inspect_ai write them)."""
     cats = draws.category_names
-    categories = group_intervals(draws, cats, f.level) if len(cats) > 1 else pd.DataFrame()
-    tasks = group_intervals(draws, draws.tasks, f.level)
+    categories = group_intervals(draws, cats, level=f.level) if len(cats) > 1 else pd.DataFrame()
+    tasks = group_intervals(draws, draws.tasks, level=f.level)
     return Details(categories, tasks, _runs(meta))
 
 

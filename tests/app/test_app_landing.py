@@ -62,8 +62,8 @@ def test_gap_intervals_are_wider_than_their_markers_on_vtab() -> None:
 def test_the_intro_yields_to_uploaded_data(make_app) -> None:
     """Issue 30: once the session's own data is loaded, the Leaderboard shows it without the
     intro above (for the rest of the session)."""
-    from conftest import page_path
     from app_upload import GOOD
+    from conftest import page_path
 
     at = make_app({}).run()
     assert "benchuq shows how sure" in at.markdown[0].value

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 import zipfile
 
-from conftest import page_path
 from app_upload import GOOD
+from conftest import page_path
 
 
 def _zip() -> bytes:
