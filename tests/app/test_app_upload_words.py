@@ -64,7 +64,7 @@ def test_task_weights_states_z_as_a_level(make_app) -> None:
 def test_notes_name_a_list_of_files_once() -> None:
     """Thirteen files behind several notes: the first note lists them, the others refer to it."""
     from benchuq.core.reading.notes import group_notes
-    from benchuq.dashboard.views_data import note_items
+    from benchuq.dashboard.data.view import note_items
 
     files = [f"run_{k}/results.json" for k in range(13)]
     notes = group_notes(
