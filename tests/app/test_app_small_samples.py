@@ -8,8 +8,8 @@ import json
 import zipfile
 from pathlib import Path
 
+from app_upload import open_data_page as _open_data_page
 from conftest import page_path
-from test_app_data import _open_data_page
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 
