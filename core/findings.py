@@ -393,6 +393,14 @@ def _answer(
     return first, second
 
 
+def _first_line(lead: tuple[str, ...], answer: tuple[str, ...]) -> tuple[str, ...]:
+    """The answer, led by the "too few items" sentence when the leader rests on too few items
+    for any difference to be shown (that, not the tie, is the first thing to know)."""
+    if lead and lead[0].startswith("Too few items to tell"):
+        return (lead[0], *answer[1:])
+    return answer
+
+
 def group_intervals(draws: Draws, groups: Sequence[str], *, level: float) -> pd.DataFrame:
     """Per group (a category or a task name) and model: ``group, model, estimate, low, high,
     higher_is_better`` (percentile intervals at ``level``; METHODS 2), the report's
@@ -572,7 +580,9 @@ def findings(
         comparison_level=comparison_level,
         label=label,
         weight_map=weight_map,
-        answer=_answer(leader, tied, table, p_best, sets, level, scale, suffix),
+        answer=_first_line(
+            covered, _answer(leader, tied, table, p_best, sets, level, scale, suffix)
+        ),
         covered=covered,
     )
 
