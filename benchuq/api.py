@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
     from benchuq.core.export_eee import EEEExport
-    from benchuq.core.reading.meta import Group
+    from benchuq.core.reading.meta import Group, Meta
 
 __all__ = [
     "arena",
@@ -1191,9 +1191,11 @@ def write_report(
     warnings: Sequence[str] = (),
     diagnostics: pd.DataFrame | None = None,
     two_runs: DiffResult | None = None,
+    meta: Meta | None = None,
 ) -> None:
     """The report of ``draws`` written to ``path`` (the one path of ``benchuq report`` and
-    :func:`report`), with a "Two runs" section when ``two_runs`` is given."""
+    :func:`report`), with a "Two runs" section when ``two_runs`` is given; ``meta`` (what the
+    files said) gives the run details."""
     from benchuq.core.findings import findings
     from benchuq.presentation import report as layout
     from benchuq.presentation.colors import model_colors
@@ -1223,6 +1225,7 @@ def write_report(
         scale=scale,
         unit=axis,
         group=group,
+        meta=meta,
     )
     runs = None
     if two_runs is not None:

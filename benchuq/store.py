@@ -78,6 +78,7 @@ ID_RE = re.compile(r"[a-z2-7]{32}")
 FORMAT = "benchuq.shared"
 VERSION = 1
 META_LIMIT = 1 << 20  # bytes of meta.json
+DESCRIPTION_LIMIT = 2000  # characters of a published data set's description
 STALE_SECONDS = 3600  # a staging folder this old belongs to no publish in progress
 DEFAULTS = {"days": 90, "max_days": 365, "max_mb": 25.0}
 
@@ -210,11 +211,16 @@ def _parquet(columns: dict[str, pa.Array]) -> bytes:
 
 
 def encode(
-    bench: Benchmark, provenance: Mapping[str, str], groups: Sequence[Group] = ()
+    bench: Benchmark,
+    provenance: Mapping[str, str],
+    groups: Sequence[Group] = (),
+    description: str = "",
 ) -> dict[str, bytes]:
     """The files of one stored data set: ``meta.json``, ``tasks.parquet``, ``results.parquet``
     and, for item-level data, ``items.parquet`` (one row per task, item and model). ``groups``
-    (lm-eval's task groups, which decide the overall score) go into ``meta.json``."""
+    (lm-eval's task groups, which decide the overall score) go into ``meta.json``;
+    ``description``: the publisher's optional words about the data (``meta.json`` holds it only
+    when given, so sets stored before it existed read the same)."""
     M, T = bench.shape
     models = np.array(bench.models, dtype=object)
     tasks = np.array(bench.tasks, dtype=object)
@@ -254,6 +260,8 @@ def encode(
             {"name": g.name, "tasks": list(g.tasks), "parent": g.parent, "aggregate": g.aggregate}
             for g in groups
         ]
+    if description.strip():  # optional (issue 30)
+        meta["description"] = description.strip()[:DESCRIPTION_LIMIT]
     files["meta.json"] = json.dumps(meta, ensure_ascii=False, indent=1).encode()
     return files
 
@@ -380,12 +388,13 @@ def _meta(data: bytes) -> dict[str, Any]:
         "notes": list,
         "provenance": dict,
     }
-    if not isinstance(meta, dict) or set(meta) - {"groups"} != set(types):
+    optional = {"groups", "description"}  # added later; older sets have none
+    if not isinstance(meta, dict) or set(meta) - optional != set(types):
         raise _damaged("meta.json has other fields than expected", "meta.json")
     if meta["format"] != FORMAT or meta["version"] != VERSION:
         raise _damaged(f"format {meta['format']!r} version {meta['version']!r}", "meta.json")
-    for key, kind in types.items():
-        if not isinstance(meta[key], kind):
+    for key, kind in (types | {"description": str}).items():
+        if key in meta and not isinstance(meta[key], kind):
             raise _damaged(f"meta.json field '{key}' is not a {kind.__name__}", "meta.json")
     strings = [*meta["models"], *meta["notes"], *meta["provenance"].values()]
     if not all(isinstance(s, str) for s in strings):
@@ -757,9 +766,11 @@ class Store:
         days: int | None = None,
         source: str = "",
         groups: Sequence[Group] = (),
+        description: str = "",
     ) -> Receipt:
-        """Store ``bench`` for ``days`` (default: the configured expiry) with its lm-eval
-        ``groups`` (they decide what "overall" stands for); returns the receipt."""
+        """Store ``bench`` (under its name, with an optional ``description``) for ``days``
+        (default: the configured expiry) with its lm-eval ``groups`` (they decide what
+        "overall" stands for); returns the receipt."""
         days = self.config.days if days is None else days
         if not 1 <= days <= self.config.max_days:
             raise StoreError(
@@ -775,7 +786,7 @@ class Store:
             "source": source[:500],
             "content_hash": bench.content_hash,
         }
-        files = encode(bench, provenance, groups)
+        files = encode(bench, provenance, groups, description)
         size = sum(len(b) for b in files.values())
         if size > self.config.max_bytes:
             raise StoreError(
@@ -886,6 +897,7 @@ class Store:
             f"{prov.get('published', '?')[:10]} with benchuq {prov.get('benchuq', '?')}"
             + (f" from {prov['source']}" if prov.get("source") else "")
             + f"; available until {_iso(rec.expires)[:10]}."
+            + (f" About the data: {meta['description']}" if meta.get("description") else "")
         )
         return Loaded(bench._replace(notes=(note, *bench.notes)), Meta(groups=meta["groups"]))
 

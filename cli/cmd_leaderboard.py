@@ -48,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.api import leaderboard
+    from benchuq.cli.run_table import run_table
     from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     payload["notes"] = list(bench.notes) + payload["notes"]
     if emit(args, result, payload):
         return 0
-    print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
+    print(f"{bench.name} ({len(bench.models)} models x {len(bench.tasks)} tasks read)")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
@@ -86,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
+    runs = run_table(draws, getattr(args, "loaded_meta", None), level)
+    if runs is not None:
+        print(f"\n[per task, as the harness lists it] score with {100 * level:g}% intervals")
+        print(runs.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print(legend)  # the table's last column explained, under the table
     if table["few_items"].any():
         print(FEW_ITEMS_LEGEND)

@@ -34,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="days until the data set is removed (default BENCHUQ_STORE_DAYS or 90)",
     )
     p.add_argument(
+        "--description",
+        default="",
+        help="a few words about the data, stored with it and shown to whoever opens the link",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print id, link, delete_token, expires as JSON"
     )
     p.set_defaults(func=run_publish)
@@ -63,7 +68,11 @@ def run_publish(args: argparse.Namespace) -> int:
     store = open_store()
     source = ", ".join(_source(d) for d in args.data)  # DATA may name several paths
     receipt = store.publish(
-        bench, days=args.expires, source=source, groups=getattr(args, "groups", ())
+        bench,
+        days=args.expires,
+        source=source,
+        groups=getattr(args, "groups", ()),
+        description=args.description,
     )
     if args.json:
         print_json(receipt.to_json())

@@ -121,6 +121,7 @@ def _command(args: argparse.Namespace) -> str:
 def _query(args: argparse.Namespace) -> str:
     """The app link's query string for the same view (an upload cannot travel in a link)."""
     from benchuq.core.reading.sources import UPLOAD, parse_source
+    from benchuq.presentation.report import NOT_SHARED
     from benchuq.presentation.state import Settings, settings_query
 
     one = args.data[0] if len(args.data) == 1 else ""
@@ -137,10 +138,13 @@ def _query(args: argparse.Namespace) -> str:
         weights=weights,
         models=tuple(args.models or ()),
     )
-    query = "?" + urlencode({"data": data} | settings_query(settings), safe=":,")
-    if data == UPLOAD:
-        query += " (upload the same files on the Data page, or publish them for a lasting link)"
-    return query
+    view = {k: v for k, v in settings_query(settings).items() if k != "data"}
+    if data == UPLOAD:  # files: no link can carry them (issue 30)
+        after = (
+            f" This view's settings, to add after data=shared:<id>: {urlencode(view, safe=':,')}"
+        )
+        return NOT_SHARED + (after if view else "")
+    return "?" + urlencode({"data": data} | view, safe=":,")
 
 
 def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
@@ -194,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         warnings=warnings,
         diagnostics=diagnostics,
         two_runs=_two_runs(args, bench),
+        meta=getattr(args, "loaded_meta", None),
     )
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")

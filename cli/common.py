@@ -133,6 +133,12 @@ def add_data_arguments(
         help="two runs of one model on the same tasks: keep the newest (default; when the file "
         "names carry run times, as lm-eval's do) or all (the older shown as 'name (2)')",
     )
+    parser.add_argument(
+        "--name",
+        default=None,
+        help="the data set's name in reports, chart subtitles and the published set (default: "
+        "from its content, e.g. 'lm-eval v0.4: 13 models x 16 benchmarks'; samples keep theirs)",
+    )
     add_verbose_argument(parser)
 
 
@@ -300,7 +306,7 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
         from benchuq.store import read_shared
 
         loaded = read_shared(shared[0])
-        bench, args.groups = loaded.bench, loaded.meta.groups
+        bench, args.groups, args.loaded_meta = loaded.bench, loaded.meta.groups, loaded.meta
     elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
         args.source = source
         bench = source.bench
@@ -313,7 +319,13 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
             failed=getattr(args, "failed", "exclude"),
             runs=getattr(args, "runs", "newest"),
         )
-        bench, args.groups = loaded.bench, loaded.meta.groups
+        from benchuq.core.reading.naming import data_name
+
+        named = getattr(args, "name", None) or (
+            loaded.bench.name if parse_source(args.data).kind == "sample" else data_name(loaded)
+        )
+        bench, args.loaded_meta = loaded.bench._replace(name=named), loaded.meta
+        args.groups = loaded.meta.groups
     add_notes(args, bench.notes)
     return bench
 

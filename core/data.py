@@ -652,6 +652,15 @@ class Benchmark:
     @cached_property
     def content_hash(self) -> str:
         """SHA-256 of every value that affects a result (names, numbers, metadata)."""
+        return self._digest(with_name=True)
+
+    @cached_property
+    def data_hash(self) -> str:
+        """SHA-256 of the parsed data alone: :attr:`content_hash` without the data set's
+        :attr:`name` (a folder and its zip, or a renamed data set, hash alike; issue 30)."""
+        return self._digest(with_name=False)
+
+    def _digest(self, *, with_name: bool) -> str:
         h = hashlib.sha256()
 
         def put(x: object) -> None:
@@ -662,7 +671,8 @@ class Benchmark:
                 h.update(repr(x).encode())
             h.update(b"\x00")
 
-        for label in (self.name, self.models, self.tasks, self.categories, self.kind):
+        names = (self.name,) if with_name else ()
+        for label in (*names, self.models, self.tasks, self.categories, self.kind):
             put(label)
         for a in (self.estimate, self.n, self.correct, self.se, self.chance, self.higher_is_better):
             put(a)

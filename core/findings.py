@@ -57,6 +57,7 @@ __all__ = [
     "data_caveats",
     "findings",
     "gaps_from_leader",
+    "group_intervals",
     "model_flags",
     "small_tasks",
 ]
@@ -73,6 +74,12 @@ class Findings:
     ----------
     headline
         plain sentences, most important first.
+    answer
+        the two-line answer for page 1 of the report: who leads and how sure, then what the
+        data cannot decide (each naming the level it holds at).
+    covered
+        the headline sentences the answer says again (the report lists the others under
+        "Findings").
     caveats
         plain sentences on what changes the reading of the numbers.
     leader
@@ -116,6 +123,8 @@ class Findings:
     label: str
     flags: dict[str, str]
     weight_map: DominanceMap | None = None
+    answer: tuple[str, ...] = ()
+    covered: tuple[str, ...] = ()
 
 
 #: The weight map's rule (a lead of at least ``MAP_Z`` standard errors, as on the Task weights
@@ -314,13 +323,102 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
         return ""
     scale, unit = power.display_scale(design)
     assumed = (
-        " (the correlation between the two models is assumed 0: task counts cannot show it)"
+        " (assuming the two models' scores are uncorrelated: task counts cannot show it)"
         if design.rho is not None
         else ""
     )
-    return f"What the data can resolve (80% power, 95% level, one pair{assumed}): " + plan.sentence(
-        0, scale=scale, unit=unit
+    a, b = plan.a[0], plan.b[0]
+    smallest = _amount(float(plan.mde[0]) * scale, unit)
+    text = (
+        f"How small a difference these items can show: a true gap of {smallest} or more "
+        f"between {a} and {b} would be found 8 times in 10 (at the 95% level){assumed}."
     )
+    if observed <= 0 or not np.isfinite(plan.n_required[0]):
+        return text
+    seen = _amount(observed * scale, unit)
+    if plan.factor_required[0] <= 1:
+        return f"{text} Their observed gap, {seen}, is at least that large."
+    need = f"about {power.round_up(float(plan.n_required[0])):,} items"
+    return f"{text} Their observed gap, {seen}, is smaller: telling it apart would take {need}."
+
+
+def _amount(x: float, unit: str) -> str:
+    """A difference in words: one decimal below 10, none above ("1.8 points", "12 points")."""
+    text = (f"{x:.1f}" if abs(x) < 10 else f"{x:.0f}").removesuffix(".0")
+    return f"{text} {unit.removesuffix('s') if text == '1' else unit}"
+
+
+def _answer(
+    leader: str,
+    tied: tuple[str, ...],
+    table: pd.DataFrame,
+    p_best: dict[str, float],
+    sets: RankSets,
+    level: float,
+    scale: float,
+    suffix: str,
+) -> tuple[str, ...]:
+    """Page 1's two lines: who leads and how sure; what the data cannot decide."""
+    row = table.iloc[0]
+    score = f"{scale * row['estimate']:.1f}{suffix}"
+    iv = f"{scale * row['low']:.1f} to {scale * row['high']:.1f}{suffix}"
+    if len(table) < 2:
+        return (f"{leader} scores {score} ({100 * level:g}% interval {iv}); it is the only model.",)
+    q = f"{100 * overlap_test_level(level):.0f}%"
+    top = _pct(p_best.get(leader, 0.0))
+    if tied:
+        first = (
+            f"No clear winner: {leader} scores highest, {score} ({100 * level:g}% interval {iv}), "
+            f"but {_names(tied)} cannot be told apart from it (each compared with {leader} at "
+            f"{q}); {leader} comes out on top in {top} of the draws."
+        )
+    else:
+        first = (
+            f"{leader} leads with {score} ({100 * level:g}% interval {iv}), ahead of every "
+            f"other model (each compared with {leader} at {q}); it comes out on top in {top} of "
+            "the draws."
+        )
+    finite = np.isfinite(sets.estimate)
+    span = (sets.simultaneous_high - sets.simultaneous_low)[finite]
+    unsure = int((span > 0).sum())
+    pct = f"{100 * sets.level:g}%"
+    if unsure == 0:
+        second = f"The data decides every model's rank ({pct} for all models together)."
+    else:
+        widest = int(span.max()) + 1
+        second = (
+            f"The data cannot decide the exact rank of {unsure} of {int(finite.sum())} models: "
+            f"each could hold up to {widest} different places ({pct} for all models together)."
+        )
+    return first, second
+
+
+def _first_line(lead: tuple[str, ...], answer: tuple[str, ...]) -> tuple[str, ...]:
+    """The answer, led by the "too few items" sentence when the leader rests on too few items
+    for any difference to be shown (that, not the tie, is the first thing to know)."""
+    if lead and lead[0].startswith("Too few items to tell"):
+        return (lead[0], *answer[1:])
+    return answer
+
+
+def group_intervals(draws: Draws, groups: Sequence[str], *, level: float) -> pd.DataFrame:
+    """Per group (a category or a task name) and model: ``group, model, estimate, low, high,
+    higher_is_better`` (percentile intervals at ``level``; METHODS 2), the report's
+    per-category and per-task tables. Models without a score in a group are left out."""
+    rows = []
+    for g in groups:
+        if g == "overall" or g in draws.category_names:
+            sc = summaries.group_scores(draws, group=g)
+        else:
+            j = draws.tasks.index(g)
+            hib = bool(np.asarray(draws.higher_is_better)[j])
+            sc = summaries.Scores(draws.observed[:, j], draws.values[:, :, j], g, hib)
+        iv = summaries.percentile_interval(sc, level=level)
+        for m, e, lo, hi in zip(draws.models, iv.estimate, iv.low, iv.high, strict=True):
+            if np.isfinite(e):
+                rows.append((g, m, float(e), float(lo), float(hi), sc.higher_is_better))
+    columns = ["group", "model", "estimate", "low", "high", "higher_is_better"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _apart_from_leader(draws: Draws, group: Group, leader: str) -> tuple[str, ...]:
@@ -437,6 +535,7 @@ def findings(
         alone=len(table) < 2,
         leader_items=float(table["items"].iloc[0]),
     )
+    covered = tuple(headline)
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
     apart = _apart_from_leader(draws, group, leader)
     if apart:
@@ -481,6 +580,10 @@ def findings(
         comparison_level=comparison_level,
         label=label,
         weight_map=weight_map,
+        answer=_first_line(
+            covered, _answer(leader, tied, table, p_best, sets, level, scale, suffix)
+        ),
+        covered=covered,
     )
 
 

@@ -35,6 +35,7 @@ def main() -> None:
     data_notes.pointer(ctx, pages["data.py"], nav)
     data_notes.few_items(ctx)  # every page: results resting on few items (#29)
     st.session_state[export.PAGE_KEY] = nav.title  # for the exported charts' subtitles
+    first_visit = first_visit and not landing.yields_to(ctx)  # the data, once it is theirs
     if first_visit and nav.url_path == pages[PAGES[0].file].url_path:  # explains itself
         landing.intro(ctx, pages["data.py"], pages["report.py"])
     nav.run()

@@ -44,6 +44,7 @@ from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
+from benchuq.core.reading.naming import data_name
 from benchuq.core.reading.options import Failed
 from benchuq.dashboard import ledger, session
 from benchuq.dashboard.bayes.view import BayesSettings
@@ -175,16 +176,16 @@ def _load_upload(
     _failed: Failed = "exclude",
     _runs: Runs = "newest",
 ) -> Loaded:
-    return loaders.read_files(
+    loaded = loaders.read_files(
         list(_files),
         format=_fmt,
         tasks=_tasks,
         metric=_metric,
         columns=dict(_columns) or None,
-        name="upload",
         failed=_failed,
         runs=_runs,
     )
+    return Loaded(loaded.bench._replace(name=data_name(loaded)), loaded.meta)
 
 
 def load_upload(
@@ -321,14 +322,14 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     is recorded in the byte ledger, which evicts the least recently used draws of any session
     over ``BENCHUQ_CACHE_MB``."""
     check_cells(int(reps), len(bench.models), len(bench.tasks), flag="Replicates")
-    args = (bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
+    args = (bench.data_hash, method, int(reps), int(seed), method_settings(method), bench)
     draws = _normalized(*args) if metric == "normalized" else _draws(*args)
     return keyed(draws, draws_key(bench, method, reps, seed, metric))
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
     """Return a string naming one set of cached draws (for caching summaries of them)."""
-    return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
+    return f"{bench.data_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
 # ---- content keys: the pages' cached calls take draws and data as they are -----------------

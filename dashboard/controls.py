@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 UPLOAD_KEY = "_upload"  # session-only: this session's uploads (a cache.KeptUpload)
 UPLOAD_LABEL_KEY = "_upload_label"
 CATEGORY_EDITS_KEY = "_category_edits"  # {data value: {task: category}}
+NAME_EDITS_KEY = "_name_edits"  # {data value: the name the user gave the data set}
 NOTICES_KEY = "_link_notices"  # [[Notice, query of the run it was shown first or None], ...]
 NOTICE_SLOT = "_notice_slot"  # this run's place (st.empty) for the notices, above the page
 LINKED_KEY = "_linked"  # {settings class name: attributes a link set, not yet checked}
@@ -59,6 +60,9 @@ def _init_from_url() -> None:
     if "_url_read" in ss:
         return
     params = st.query_params.to_dict()
+    if "subgroups_level" in params:  # old links: Small subgroups had a level of its own
+        params.setdefault("level", params.pop("subgroups_level"))
+        st.query_params.pop("subgroups_level", None)
     methods = list(cache.METHODS)
     values, notices = state.parse_static(params, samples=list(loaders.SAMPLES), methods=methods)
     d = state.Settings(method=methods[0])
@@ -107,7 +111,9 @@ def _load(data: str) -> tuple[Benchmark | None, str | None]:
                 if linked:
                     ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = linked
         edits = ss.get(CATEGORY_EDITS_KEY, {}).get(data)
-        return (bench.with_categories(edits) if edits else bench), None
+        bench = bench.with_categories(edits) if edits else bench
+        name = ss.get(NAME_EDITS_KEY, {}).get(data)  # the Data page's name (issue 30)
+        return (bench._replace(name=name) if name and name != bench.name else bench), None
     except DataError as err:
         return None, str(err)
     except Exception as err:
@@ -125,7 +131,7 @@ def _own(data: str) -> Benchmark:
 def _sync_data_dependent(bench: Benchmark) -> None:
     """When the data set changes: weights and models from the link (first time) or defaults."""
     ss = st.session_state
-    if ss.get("_bench_sig") == bench.content_hash and "models" in ss:
+    if ss.get("_bench_sig") == bench.data_hash and "models" in ss:
         return  # (a run without the data, e.g. a dropped upload, clears the widgets' state)
     cats = bench.category_names
     pending = ss.pop("_pending", {})
@@ -155,7 +161,7 @@ def _sync_data_dependent(bench: Benchmark) -> None:
     if models is None and ss.get("_bench_models") == bench.models:
         models = tuple(ss.get("models", bench.models))
     ss["models"] = list(models or bench.models)
-    ss["_bench_sig"] = bench.content_hash
+    ss["_bench_sig"] = bench.data_hash
     ss["_bench_cats"] = cats
     ss["_bench_models"] = bench.models
 

@@ -27,8 +27,8 @@ def expander(notes: tuple[str, ...]) -> None:
     if not notes:
         return
     with st.expander(notes_title(notes), expanded=False, icon=":material/info:"):
-        for item in note_items(notes):
-            st.markdown("- " + md_escape(item.headline))
+        for k, item in enumerate(note_items(notes), start=1):  # numbered: notes refer back
+            st.markdown(f"{k}\\. " + md_escape(item.headline))
             if item.details:
                 st.caption("  \n".join(md_escape(d) for d in item.details))
 

@@ -24,7 +24,7 @@ from benchuq.core.draws import Draws
 from benchuq.dashboard import runtime_temp
 from benchuq.presentation.figures.common import chart_subtitle as chart_subtitle_text
 from benchuq.presentation.figures.common import with_subtitle
-from benchuq.presentation.text import csv_bytes
+from benchuq.presentation.text import csv_bytes, file_stem
 
 _LOCK = threading.Lock()
 
@@ -80,7 +80,7 @@ def download_menu(
             st.download_button(
                 entry,
                 data=make,
-                file_name=f"{stem}.{fmt}",
+                file_name=f"{file_stem(stem)}.{fmt}",
                 mime=MIMES[fmt],
                 key=f"{key}_{fmt}",
                 on_click="ignore",
@@ -96,7 +96,7 @@ def download_eee(bench: Benchmark, draws: Callable[[], Draws], level: float, key
     st.download_button(
         "Every Eval Ever files (.zip)",
         data=lambda: export_eee(bench, draws(), level=level).zip_bytes(),
-        file_name=f"{bench.name}_every_eval_ever.zip",
+        file_name=f"{file_stem(bench.name)}_every_eval_ever.zip",
         mime="application/zip",
         key=key,
         on_click="ignore",
@@ -159,7 +159,7 @@ def download_csv(
     st.download_button(
         label,
         csv_bytes(table),
-        file_name=f"{stem}.csv",
+        file_name=f"{file_stem(stem)}.csv",
         mime=MIMES["csv"],
         on_click="ignore",
         icon=":material/download:",

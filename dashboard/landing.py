@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.findings import gaps_from_leader
-from benchuq.core.reading.sources import sample_source
+from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import upload
 from benchuq.dashboard.context import Context, guard
 from benchuq.presentation.figures.common import gap_figure
@@ -43,6 +43,14 @@ def first_visit() -> bool:
     """True for a session opened without link parameters (a first-time visitor, not a shared
     view); call it before the sidebar writes the link."""
     return bool(st.session_state.setdefault(KEY, not st.query_params.to_dict()))
+
+
+def yields_to(ctx: Context) -> bool:
+    """True once the session uses its own data (an upload or a published set): the intro then
+    gives the page to the data for the rest of the session (issue 30)."""
+    if parse_source(ctx.settings.data).kind in ("upload", "shared"):
+        st.session_state[KEY] = False
+    return not st.session_state.get(KEY, False)
 
 
 def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) -> None:

@@ -61,7 +61,8 @@ def opened() -> list[str]:
 
 
 def label(data: str) -> str:
-    """The sidebar's name of ``shared:<id>``."""
+    """The sidebar's name of ``shared:<id>`` (stable: the selectbox's identity depends on it;
+    the data set's own name shows on the Data page and in every subtitle)."""
     return f"Published: {data.removeprefix(store.PREFIX)[:8]}…"
 
 
@@ -87,7 +88,11 @@ def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     ss = st.session_state
     try:
         receipt = store.open_store().publish(
-            bench, days=int(ss["share_days"]), source=source, groups=groups
+            bench,
+            days=int(ss["share_days"]),
+            source=source,
+            groups=groups,
+            description=str(ss.get("share_description") or ""),
         )
     except (DataError, OSError) as err:
         ss[MESSAGE] = ("error", f"Publishing failed: {err}")
@@ -179,6 +184,14 @@ def _publish_form(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> N
         f"{md_escape(config.describe())}. **Anyone who has the link can see these data**; "
         "nobody can find them without it. You get a delete link; the data are removed when "
         "they expire."
+    )
+    st.text_input(
+        "Description (optional)",
+        key="share_description",
+        max_chars=store.DESCRIPTION_LIMIT,
+        placeholder="e.g. nightly run of 2026-11-26, base models only",
+        help=f"Stored with the data under its name, '{bench.name}' (rename it below), and "
+        "shown to whoever opens the link.",
     )
     c1, c2 = st.columns([1, 2])
     c1.number_input("Keep for (days)", 1, config.max_days, value=config.days, key="share_days")

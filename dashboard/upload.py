@@ -20,7 +20,13 @@ from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache
-from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
+from benchuq.dashboard.controls import (
+    CATEGORY_EDITS_KEY,
+    NAME_EDITS_KEY,
+    UPLOAD_KEY,
+    UPLOAD_LABEL_KEY,
+    _own,
+)
 from benchuq.dashboard.data.view import DEFAULT_METRIC
 from benchuq.presentation import state
 
@@ -58,15 +64,35 @@ def new_files() -> None:
     load_uploads()
 
 
+TASK_TABLE_TYPES = (".csv", ".tsv", ".txt")
+
+
+def wrong_task_table() -> str | None:
+    """The error for a file dropped on the task-table uploader that is not a task table (a zip,
+    a results JSON, a log), naming it and the uploader it belongs on; else ``None``."""
+    table = ss.get("task_table")
+    if table is None or table.name.lower().endswith(TASK_TABLE_TYPES):
+        return None
+    return (
+        f"'{table.name}' was dropped on the task table uploader, which takes one CSV/TSV table "
+        "with the columns task, category, n[, chance]. Remove it there (x) and drop it on "
+        "'Result files' above: results, folders' files and .zip archives all go there."
+    )
+
+
 def load_uploads() -> None:
     """Callback: read this session's uploads; on success they become the current data."""
     files = ss.get("uploader") or []
+    wrong = wrong_task_table()
+    if wrong:
+        ss[ERROR_KEY] = wrong
+        return
     if not files:
         ss.pop(ERROR_KEY, None)
         return
     data = tuple((f.name, f.getvalue()) for f in files)
     table = ss.get("task_table")
-    tasks = (table.name, table.getvalue()) if table is not None else None
+    tasks = (table.name, table.getvalue()) if table is not None else None  # checked above
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
     failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
     runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
@@ -94,6 +120,7 @@ def load_uploads() -> None:
     names = ", ".join(f.name for f in files)
     ss[UPLOAD_LABEL_KEY] = names if len(names) <= 40 else names[:37] + "…"
     ss.get(CATEGORY_EDITS_KEY, {}).pop(state.UPLOAD, None)
+    ss.get(NAME_EDITS_KEY, {}).pop(state.UPLOAD, None)
     ss["data"] = state.UPLOAD
 
 
@@ -130,6 +157,30 @@ def apply_categories(data: str, mapping: dict[str, str]) -> None:
         return
     ss.pop("_category_error", None)
     ss.setdefault(CATEGORY_EDITS_KEY, {})[data] = {t: str(c).strip() for t, c in mapping.items()}
+
+
+def rename(data: str, key: str, default: str) -> None:
+    """Keep the name typed in the widget ``key`` for ``data``; blank: back to ``default``, the
+    name read from the files (:func:`content_name`)."""
+    name = " ".join(str(ss.get(key) or "").split())[:120]
+    names = ss.setdefault(NAME_EDITS_KEY, {})
+    if name and name != default:
+        names[data] = name
+    else:
+        names.pop(data, None)
+        ss[key] = default
+
+
+def content_name(data: str) -> str:
+    """The name of ``data`` before this session's edits (from its content; a sample's and a
+    published set's own name)."""
+    if parse_source(data).kind == "upload":
+        loaded = current()
+        return loaded.bench.name if loaded is not None else ""
+    try:
+        return _own(data).name
+    except DataError:
+        return ""
 
 
 def reset_categories(data: str) -> None:

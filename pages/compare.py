@@ -45,6 +45,11 @@ with guard("The comparison"):
         "Family-wise level (%)",
         step=0.5,
         format="%.1f",
+        help="In plain words: how sure every verdict below is, for all pairs together.",
+    )
+    c3.caption(
+        f"Not the sidebar's {100 * ctx.level:g}%: that level is for one score at a time; "
+        "these verdicts hold for all pairs together."
     )
     st.multiselect("Models to compare (default: the top three)", draws.models, key="compare_models")
     s = link.read()
@@ -76,19 +81,18 @@ with guard("The comparison"):
     )
     st.plotly_chart(fig, key="diff_chart", config={"displaylogo": False})
     download_buttons(fig, f"differences_{bench.name}", key="dl_diff")
-    left, right = st.columns(2)
+    table = differences_table(diffs, opts.scale)
+    numbers = [c for c in table.columns if c not in ("model A", "model B")]
+    st.dataframe(  # full width: every column shows (issue 30: a half-width one hid 'high')
+        table,
+        hide_index=True,
+        column_config={c: st.column_config.NumberColumn(format="%.3g") for c in numbers},
+    )
+    st.caption(f"Differences in {md_escape(opts.unit)}; A − B > 0 means A scored higher.")
+    download_csv(table, f"differences_{bench.name}", "Download differences (CSV)")
+    left, _ = st.columns([3, 2])
     with left:
         prob = summaries.win_probabilities(sub, group=g)
         fig = win_heatmap(prob, s.models, ctx.figure_options("P(row beats column) over the draws"))
         st.plotly_chart(fig, key="win_chart", config={"displaylogo": False})
         download_buttons(fig, f"win_probabilities_{bench.name}", key="dl_win")
-    table = differences_table(diffs, opts.scale)
-    with right:
-        numbers = [c for c in table.columns if c not in ("model A", "model B")]
-        st.dataframe(
-            table,
-            hide_index=True,
-            column_config={c: st.column_config.NumberColumn(format="%.3g") for c in numbers},
-        )
-        st.caption(f"Differences in {md_escape(opts.unit)}; A − B > 0 means A scored higher.")
-        download_csv(table, f"differences_{bench.name}", "Download differences (CSV)")

@@ -74,8 +74,9 @@ st.toggle(
 )
 st.file_uploader(
     "Task table (optional): task, category, n[, chance]",
-    type=["csv", "tsv", "txt"],
-    key="task_table",
+    key="task_table",  # any file: a wrong one gets words, not just a red icon (issue 30)
+    help="A CSV/TSV table giving each task its category, item count and chance level. "
+    "Result files and .zip archives go on 'Result files' above.",
     on_change=upload.load_uploads,
 )
 unknown = upload.sync_column_mapper()
@@ -107,8 +108,19 @@ if upload.BATTLES_NOTE_KEY in ss:
 bench = ctx.require_bench()
 with guard("The data summary"):
     st.success(
-        f"In use: {md_escape(ctx.settings.data)} — {bench.kind.replace('_', ' ')} data.",
+        f"In use: **{md_escape(bench.name)}** — {views_data.kind_words(bench.kind)}.",
         icon=":material/check_circle:",
+    )
+    name_key = f"data_name_{bench.data_hash[:12]}"  # a new upload: a new box with its name
+    ss.setdefault(name_key, bench.name)
+    st.text_input(
+        "Name of this data set",
+        key=name_key,
+        on_change=upload.rename,
+        args=(ctx.settings.data, name_key, upload.content_name(ctx.settings.data)),
+        max_chars=120,
+        help="It titles the report and every chart's subtitle, names exports and the "
+        "published data set. Clear it to get the name read from the files back.",
     )
     data_notes.expander(data_notes.all_notes(bench))
     if len(bench.models) < 2:

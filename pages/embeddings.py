@@ -6,7 +6,7 @@ import streamlit as st
 from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
 from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import controls, plain
-from benchuq.dashboard.context import guard
+from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.embeddings import cached, widgets
 from benchuq.dashboard.embeddings import view as ve
 from benchuq.presentation.colors import PALETTE
@@ -25,6 +25,16 @@ st.caption(
     "come from a bootstrap over entities (paired across models) [MHP; METHODS 9]. Compare models "
     "only under the same clusters."
 )
+
+ctx = current()
+if ctx.bench is not None:  # every page follows the sidebar's data set, or says why not
+    st.info(
+        f"The sidebar's data set, **{md_escape(ctx.bench.name)}**, holds scores of models on "
+        "tasks, not embeddings: this page needs each entity's embedding vector and its meta "
+        "features, so it reads its own inputs below (a bundled embedding sample, or your "
+        "embedding files and meta table).",
+        icon=":material/info:",
+    )
 
 with guard("The embedding analysis"):
     source = controls.bind(ve.EmbeddingsInputs)

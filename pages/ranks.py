@@ -26,9 +26,19 @@ with guard("The rank analysis"):
     models = ctx.models
     link = controls.bind(RanksSettings)
     controls.ranged(
-        st.slider, RanksSettings, "ranks_level", "Rank interval level (%)", step=0.5, format="%.1f"
+        st.slider,
+        RanksSettings,
+        "ranks_level",
+        "Rank interval level (%)",
+        step=0.5,
+        format="%.1f",
+        help="In plain words: how sure the rank ranges below are.",
     )
     s = link.read()
+    st.caption(
+        f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "
+        "(the level of one score at a time): a rank depends on every other model's score."
+    )
     pct = f"{100 * s.level:g}%"
     st.caption(
         "Each aggregation is computed inside every replicate (1 = best). Mean and geometric "

@@ -14,7 +14,7 @@ from benchuq.dashboard.two_runs import cached as two_runs_cached
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
 from benchuq.presentation import report, state
 from benchuq.presentation.figures.diff import difference_figure
-from benchuq.presentation.text import md_escape
+from benchuq.presentation.text import file_stem, md_escape
 
 ctx = current()
 st.title("Report")
@@ -59,9 +59,13 @@ with guard("The report"):
         + (["--normalize"] if normalized else [])
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
+    linkable = parse_source(s.data).linkable  # an upload: publish it first (Data page)
+    link = f"{base}?{urlencode(query, safe=':,')}" if linkable else report.NOT_SHARED
+    loaded = upload.loaded_for(s.data)
     built = report.build(
-        f, bench, draws, ctx.level, query=f"{base}?{urlencode(query)}", command=command,
+        f, bench, draws, ctx.level, query=link, command=command,
         options=ctx.figure_options(), scale=scale, unit=axis,
+        meta=loaded.meta if loaded else None,
     )  # fmt: skip
     prov, figs = built.provenance, built.figures
     runs = session.stored(TwoRunsSettings)  # the Two runs page's choice, when it named both
@@ -79,7 +83,7 @@ with guard("The report"):
     def html() -> bytes:
         return built.html(lambda fig: image_bytes(fig, "svg"), two_runs=two).encode()
 
-    stem = f"benchuq_report_{bench.name}"
+    stem = file_stem(f"benchuq_report_{bench.name}")
     left, right, _ = st.columns([2, 2, 3])
     left.download_button(
         "Download report (HTML)", html, file_name=f"{stem}.html", mime="text/html",
@@ -91,8 +95,18 @@ with guard("The report"):
         icon=":material/picture_as_pdf:", key="report_pdf",
     )  # fmt: skip
     st.caption("The HTML opens in any browser without a network; the PDF is the same pages.")
+    if not linkable:
+        st.info(
+            "These data were uploaded to this session, so no link can show them to anyone "
+            "else. To share the report's view, publish the data first (Data page, 'Share these "
+            "results'); the report then carries the published link.",
+            icon=":material/share:",
+        )
+    st.subheader(md_escape(bench.name))
+    st.markdown("\n\n".join(f"**{md_escape(x)}**" for x in f.answer))
     st.subheader("Findings")
-    st.markdown("\n".join(f"- {md_escape(x)}" for x in f.headline))
+    rest = [x for x in f.headline if x not in f.answer and x not in f.covered]
+    st.markdown("\n".join(f"- {md_escape(x)}" for x in rest))
     st.subheader("Leaderboard")
     st.dataframe(report.table_frame(f, scale, axis), hide_index=True)
     st.subheader("Figures")

@@ -61,12 +61,12 @@ with guard("The subgroup analysis"):
     s = link.read()
     seed = int(ctx.settings.seed)
     result = cached.subgroup_analysis(
-        key, s.features, s.level, s.fs, s.kappa, s.crossfit, s.weights, seed, units
+        key, s.features, ctx.level, s.fs, s.kappa, s.crossfit, s.weights, seed, units
     )
     widgets.subgroup_metrics(result, units)
     for note in result.notes:
         st.info(md_escape(note), icon=":material/info:")
-    st.markdown(vs.promise_text(s.level))
+    st.markdown(vs.promise_text(ctx.level))
 
     opts = ctx.figure_options("") if ctx.bench is not None else FigureOptions()
     if units.source == "table" and not vs.proportions(result):
@@ -112,7 +112,7 @@ with guard("The subgroup analysis"):
     controls.ranged(l1.number_input, vs.SubgroupsSettings, "subgroups_lab_n", "Items per subgroup")
     controls.ranged(l2.slider, vs.SubgroupsSettings, "subgroups_lab_reps", "Repetitions", step=10)
     s = link.read()
-    lab_key = repr((key, s, seed))
+    lab_key = repr((key, s, ctx.level, seed))
     store = st.session_state.setdefault("_sub_lab", {})
     if st.button("Run the simulation", key="sub_lab_run", icon=":material/play_arrow:"):
         bar = st.progress(0.0, text="Simulating…")
@@ -121,7 +121,7 @@ with guard("The subgroup analysis"):
             bar.progress(done / total, text=f"Simulating: {done} of {total} repetitions")
 
         store.clear()
-        store[lab_key] = vs.run_lab(bench, vs.units_of(where), s, seed, tick)
+        store[lab_key] = vs.run_lab(bench, vs.units_of(where), s, ctx.level, seed, tick)
         bar.empty()
     lab = store.get(lab_key)
     if lab is None:
@@ -133,7 +133,7 @@ with guard("The subgroup analysis"):
             hide_index=True,
             key="sub_lab_table",
         )
-        st.markdown(vs.lab_text(lab, s.level))
+        st.markdown(vs.lab_text(lab, ctx.level))
         fig = lab_figure(lab, FigureOptions(title="MSE ratio by subgroup (below 1: better)"))
         st.plotly_chart(fig, key="sub_lab_chart", config={"displaylogo": False})
         for note in lab.notes:

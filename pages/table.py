@@ -6,7 +6,7 @@ from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.table import cached
 from benchuq.dashboard.table import view as views_table
-from benchuq.presentation.text import md_escape
+from benchuq.presentation.text import file_stem, md_escape
 
 ctx = current()
 st.title("Leaderboard table")
@@ -48,7 +48,7 @@ with guard("The table"):
     st.download_button(
         "Download table (CSV)",
         views_table.to_csv(shown),
-        file_name=f"table_{bench.name}.csv",
+        file_name=f"table_{file_stem(bench.name)}.csv",
         mime="text/csv",
         on_click="ignore",
         icon=":material/download:",

@@ -58,6 +58,11 @@ with guard("The task-weight map"):
         help="2 with rho = 0 is the 'independence' map of Longjohn et al.; z = 2·√½ ≈ 1.41 "
         "equals rho = 0.5 with equal variances ('dependence').",
     )  # fmt: skip
+    c2.caption(
+        f"z = {st.session_state['z']:.2f} is a {100 * implied_level(st.session_state['z']):.1f}% "
+        "level (two-sided, each weighting on its own); the sidebar's level is "
+        f"{100 * ctx.level:g}%."
+    )
     c3.select_slider(
         "Grid steps", vw.RESOLUTIONS, key="weights_grid",
         help="Points per side: 100 gives 5,151 weightings.",

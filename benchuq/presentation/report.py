@@ -31,7 +31,8 @@ import plotly.graph_objects as go
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader
+from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
+from benchuq.core.reading.meta import Meta
 from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.scores import Group
@@ -47,12 +48,15 @@ from benchuq.presentation.figures.weights import dominance_figure
 
 __all__ = [
     "CHROMIUM",
+    "NOT_SHARED",
+    "Details",
     "Provenance",
     "Report",
     "ReportFigure",
     "bayes_flags",
     "build",
     "command",
+    "details",
     "display_unit",
     "figures",
     "kaleido_svg",
@@ -63,6 +67,13 @@ __all__ = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
+#: The share link's place in a report of data uploaded to one session (no link can carry them).
+NOT_SHARED = (
+    "none yet: these data were uploaded, and an upload cannot travel in a link. Publish them "
+    "first (the app's Data page, 'Share these results', or benchuq publish), then share the "
+    "published view's link."
+)
+TOP_COLUMNS = 3  # models shown side by side in the per-category and per-task tables
 WIDTH = 760  # pixels of every figure: about the printed text width, so its text prints legibly
 
 
@@ -81,7 +92,9 @@ def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str
 class Provenance:
     """What reproduces the report: the data, the settings and the tool.
 
-    ``query`` is the share link's query string (``?data=...``); ``command`` the CLI command.
+    ``query`` is the share link (or :data:`NOT_SHARED`); ``command`` the CLI command;
+    ``data_hash`` the hash of the parsed data (``Benchmark.data_hash``: a folder and its zip, or a
+    renamed data set, hash alike).
     """
 
     data: str
@@ -111,7 +124,7 @@ def provenance(
 
     return Provenance(
         data=bench.name,
-        data_hash=bench.content_hash,
+        data_hash=bench.data_hash,
         method=draws.method,
         level=level,
         reps=draws.reps,
@@ -174,9 +187,9 @@ def figures(
                 ),
                 prov.subtitle(),
             ),
-            f"Dot: the score; bar: the {pct} interval (often narrower than the dot when tasks "
-            "have many items). The shaded band is the leader's interval; ≈ leader marks the "
-            "models the data cannot tell apart from the leader.",
+            f"Dot: the score; bar: the {pct} interval (a dot is drawn smaller than its "
+            "interval, so a narrow interval stays visible). The shaded band is the leader's "
+            "interval; ≈ leader marks the models the data cannot tell apart from the leader.",
         ),
     ]
     if not f.diffs.empty:
@@ -255,27 +268,108 @@ def _svg(data: bytes) -> str:
     return re.sub(r'(<svg[^>]*?) width="[\d.]+"( [^>]*?)height="[\d.]+"', r"\1\2", text, count=1)
 
 
+@dataclass(frozen=True)
+class Details:
+    """The report's tables after the first page: scores per category and per task (``group,
+    model, estimate, low, high`` at the report's level; ``core.findings.group_intervals``) and the
+    run details (one row per harness; empty without provenance)."""
+
+    categories: pd.DataFrame
+    tasks: pd.DataFrame
+    runs: pd.DataFrame
+
+
+_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T_ ](\d{2})[-:](\d{2}))?")
+
+
+def details(f: Findings, draws: Draws, meta: Meta | None = None) -> Details:
+    """:class:`Details` of a report on ``draws`` (``meta``: what the files said, for the run
+    details; dates are read from the file names, as lm-eval and inspect_ai write them)."""
+    cats = draws.category_names
+    categories = group_intervals(draws, cats, level=f.level) if len(cats) > 1 else pd.DataFrame()
+    tasks = group_intervals(draws, draws.tasks, level=f.level)
+    return Details(categories, tasks, _runs(meta))
+
+
+def _runs(meta: Meta | None) -> pd.DataFrame:
+    if meta is None or not meta.runs:
+        return pd.DataFrame()
+    frame = meta.runs_frame()
+    frame["date"] = [next((m.group(1) for m in _DATE.finditer(f)), "") for f in frame["file"]]
+
+    def values(col: pd.Series) -> str:
+        v = sorted({str(x) for x in col if str(x)})
+        return ", ".join(v[:4]) + (f" (+{len(v) - 4})" if len(v) > 4 else "") if v else "—"
+
+    rows = []
+    for harness, g in frame.groupby("harness", sort=False):
+        dates = sorted(d for d in g["date"] if d)
+        rows.append(
+            {
+                "harness": harness,
+                "models": g["model"].nunique(),
+                "tasks": g["task"].nunique(),
+                "n-shot": values(g["n_shot"]),
+                "task versions": values(g["version"]),
+                "metric": values(g["metric"]),
+                "dates": "—"
+                if not dates
+                else dates[0] + ("" if dates[0] == dates[-1] else f" to {dates[-1]}"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def group_frame(
+    intervals: pd.DataFrame, order: Sequence[str], scale: float, label: str
+) -> pd.DataFrame:
+    """Rows per group (category or task), columns: the best model in the group and the
+    :data:`TOP_COLUMNS` best models overall (``order``), each ``score (low–high)``."""
+    top = [m for m in order if m in set(intervals["model"])][:TOP_COLUMNS]
+    rows = []
+    for g, part in intervals.groupby("group", sort=False):
+        by = part.set_index("model")
+        lower = len(by) and not bool(by["higher_is_better"].iloc[0])
+        best = str(by["estimate"].idxmin() if lower else by["estimate"].idxmax()) if len(by) else ""
+        row = {label: str(g), "best here": best}
+        for m in top:
+            row[m] = (
+                f"{scale * by.loc[m, 'estimate']:.1f} ({scale * by.loc[m, 'low']:.1f}–"
+                f"{scale * by.loc[m, 'high']:.1f})"
+                if m in by.index
+                else "—"
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 CSS = """
 body { font-family: "Source Sans Pro", Arial, Helvetica, sans-serif; color: #222; margin: 2em auto;
        max-width: 820px; padding: 0 1em; line-height: 1.45; }
-h1 { font-size: 1.7em; margin-bottom: 0.1em; }
+h1 { font-size: 1.7em; margin-bottom: 0.1em; overflow-wrap: anywhere; }
 h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.6em; }
 .sub { color: #555; margin-top: 0; }
+.answer { font-size: 1.12em; border-left: 4px solid #1f77b4; padding: 0.2em 0 0.2em 0.8em; }
+.answer p { margin: 0.35em 0; }
+.answer p:first-child { font-weight: 600; }
+.page1 { break-after: page; page-break-after: always; }
 ul.findings li { margin-bottom: 0.45em; }
-ul.findings li:first-child { font-weight: 600; }
 figure { margin: 1.2em 0; break-inside: avoid; page-break-inside: avoid; }
 figure svg { width: 100%; height: auto; display: block; }
 figcaption { color: #444; font-size: 0.92em; }
-table { border-collapse: collapse; font-size: 0.9em; width: 100%; break-inside: auto; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-size: 0.86em; width: 100%; break-inside: auto;
+        table-layout: auto; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 5px; text-align: left;
+         overflow-wrap: anywhere; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr { break-inside: avoid; }
 dl.repro dt { font-weight: 600; float: left; clear: left; width: 9em; }
 dl.repro dd { margin-left: 10em; word-break: break-all; }
 code { font-size: 0.9em; }
 td.note { color: #a15c00; font-size: 0.9em; }
+p.what { color: #444; font-size: 0.92em; }
 @page { size: A4; margin: 14mm; }
-@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } }
+@media print { body { margin: 0; max-width: none; padding: 0; } h2 { break-after: avoid; } }
 """
 
 
@@ -305,10 +399,11 @@ def table_frame(f: Findings, scale: float, unit: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _table(frame: pd.DataFrame) -> str:
-    """``table_frame`` as HTML: numbers right-aligned, notes highlighted."""
+def _table(frame: pd.DataFrame, cls: Sequence[str] | None = None) -> str:
+    """A frame as HTML (``cls``: a class per column, ``num`` right-aligned, ``note``
+    highlighted; default: the leaderboard's)."""
     e = html.escape
-    cls = ["", "num", "num", "", "num", "num", "note"]
+    cls = list(cls or ["", "num", "num", "", "num", "num", "note"])
     head = "".join(
         f"<th class={c or 'txt'}>{e(str(h))}</th>" for c, h in zip(cls, frame, strict=True)
     )
@@ -319,6 +414,53 @@ def _table(frame: pd.DataFrame) -> str:
         for row in frame.itertuples(index=False)
     )
     return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+def _groups_html(d: Details | None, f: Findings, scale: float, unit: str) -> str:
+    if d is None:
+        return ""
+    e = html.escape
+    order = list(f.table["model"])
+    pct = f"{100 * f.level:g}%"
+    what = (
+        f"Score ({e(unit)}) with its {pct} interval for the {min(TOP_COLUMNS, len(order))} best "
+        "models overall; “best here”: the model with the highest score in the row (the app and "
+        "the CSV export list every model)."
+    )
+    out = []
+    for title, frame, label in (
+        ("Per category", d.categories, "category"),
+        ("Per task", d.tasks, "task"),
+    ):
+        if frame.empty:
+            continue
+        g = group_frame(frame, order, scale, label)
+        cls = ["", "", *["num"] * (len(g.columns) - 2)]
+        out.append(f"<h2>{title}</h2><p class=what>{what}</p>{_table(g, cls)}")
+    if not d.runs.empty:
+        out.append(
+            "<h2>Run details</h2><p class=what>What the result files say about how they were "
+            "made (dates from the file names).</p>"
+            + _table(d.runs, ["", "num", "num", "", "", "", ""])
+        )
+    return "".join(out)
+
+
+def _methods(f: Findings, prov: Provenance) -> str:
+    pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    test = f"{100 * overlap_test_level(f.level):.0f}%"
+    items = [
+        f"Uncertainty: {prov.method}, {prov.reps} draws of every model's score on every task; "
+        "every number in this report is a summary of those draws.",
+        f"Scores and their intervals: {pct} percentile intervals of the draws (two such "
+        f"intervals that do not overlap are about a {test} test of one pair).",
+        f"“≈ leader” and the gap chart: the leader's lead over each model, one model at a time, "
+        f"at {test}.",
+        f"Pairwise differences and rank sets: {cmp} for all pairs (or all models) together "
+        "(max-T simultaneous intervals), so no pair is singled out by chance.",
+        "The methods and their references: docs/METHODS.md in the benchuq repository.",
+    ]
+    return "".join(f"<li>{html.escape(s)}</li>" for s in items)
 
 
 def two_runs_html(
@@ -372,39 +514,56 @@ def to_html(
     *,
     scale: float,
     unit: str,
+    details: Details | None = None,
+    description: str = "",
     two_runs: tuple[DiffResult, go.Figure] | None = None,
 ) -> str:
-    """The report as one self-contained HTML document (figures as inline SVG via ``svg``);
-    ``two_runs``: a comparison of two runs and its chart, as a section after the figures."""
+    """The report as one self-contained HTML document (figures as inline SVG via ``svg``).
+
+    Page 1 holds the two-line answer (``Findings.answer``) and the first figure, the chart a
+    reader who stops there needs; the findings, the leaderboard, the per-category and per-task
+    tables (``details``), the other figures, ``two_runs`` (a comparison of two runs and its
+    chart), run details, caveats, methods and how to reproduce the numbers follow."""
     e = html.escape
     runs = "" if two_runs is None else two_runs_html(*two_runs, svg, scale=scale)
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
-    findings = "".join(f"<li>{e(s)}</li>" for s in f.headline)
+    answer = "".join(f"<p>{e(s)}</p>" for s in f.answer or f.headline[:2])
+    rest = [s for s in f.headline if s not in f.answer and s not in f.covered]
+    findings = "".join(f"<li>{e(s)}</li>" for s in rest)
     caveats = "".join(f"<li>{e(s)}</li>" for s in f.caveats)
-    fig_html = "".join(
-        f"<figure>{_svg(svg(r.fig))}<figcaption>{e(r.reading)}</figcaption></figure>" for r in figs
-    )
+
+    def figure(r: ReportFigure) -> str:
+        return f"<figure>{_svg(svg(r.fig))}<figcaption>{e(r.reading)}</figcaption></figure>"
+
+    first = figure(figs[0]) if figs else ""
+    fig_html = "".join(figure(r) for r in figs[1:])
     repro = [
         ("Data", f"{prov.data} ({prov.shape})"),
         ("Data hash", f"sha256 {prov.data_hash}"),
         ("Method", prov.method),
         ("Draws", str(prov.reps)),
         ("Seed", "none" if prov.seed is None else str(prov.seed)),
-        ("Level", f"{pct} (leaderboard), {cmp} (comparisons, rank sets)"),
+        ("Level", f"{pct} (scores), {cmp} (comparisons, rank sets)"),
         ("benchuq", prov.version),
         ("Share link", prov.query),
         ("Command", prov.command),
         ("Made", prov.created),
     ]
     dl = "".join(f"<dt>{e(k)}</dt><dd><code>{e(v)}</code></dd>" for k, v in repro)
+    about = f"<p>{e(description)}</p>" if description.strip() else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>benchuq report: {e(prov.data)}</title><style>{CSS}</style></head>
 <body>
+<div class=page1>
 <h1>Benchmark report: {e(prov.data)}</h1>
-<p class=sub>{e(prov.shape)} · {e(prov.method)}, {prov.reps} draws · intervals at {pct} ·
-made with benchuq {e(prov.version)}</p>
+<p class=sub>{e(prov.shape)} · {e(prov.method)}, {prov.reps} draws · scores with {pct}
+intervals · made {e(prov.created)} with benchuq {e(prov.version)}</p>
+{about}
+<div class=answer>{answer}</div>
+{first}
+</div>
 <h2>Findings</h2>
 <ul class=findings>{findings}</ul>
 <h2>Leaderboard</h2>
@@ -412,10 +571,13 @@ made with benchuq {e(prov.version)}</p>
 model apart from the leader; “top in”: the share of draws in which the model is best; “rank”:
 the ranks the model could truly hold; “note”: what to keep in mind when reading that row.</p>
 {_table(table_frame(f, scale, unit))}
+{_groups_html(details, f, scale, unit)}
 <h2>Figures</h2>
 {fig_html}
 {runs}<h2>Caveats</h2>
 <ul>{caveats}</ul>
+<h2>Methods</h2>
+<ul>{_methods(f, prov)}</ul>
 <h2>Reproduce these numbers</h2>
 <dl class=repro>{dl}</dl>
 </body></html>
@@ -476,6 +638,7 @@ class Report:
     figures: list[ReportFigure]
     scale: float
     unit: str
+    details: Details | None = None
 
     def __repr__(self) -> str:
         return f"Report({self.provenance.data!r}, {len(self.figures)} figures)"
@@ -495,6 +658,7 @@ class Report:
             svg,
             scale=self.scale,
             unit=self.unit,
+            details=self.details,
             two_runs=two_runs,
         )
 
@@ -511,11 +675,13 @@ def build(
     scale: float,
     unit: str,
     group: Group = "overall",
+    meta: Meta | None = None,
 ) -> Report:
     """The report of findings ``f`` on ``draws`` of ``bench`` (the CLI's and the Report page's
     one wiring): provenance, the gaps from the leader on the score ``group`` and the figures;
-    the table in ``scale`` and ``unit`` (:func:`display_unit`)."""
+    the table in ``scale`` and ``unit`` (:func:`display_unit`); ``meta``: what the files said
+    (run details)."""
     prov = provenance(bench, draws, level, query, command)
     gaps = gaps_from_leader(draws, level=level, group=group)
     figs = figures(f, gaps, options, prov, draws.reps)
-    return Report(f, prov, figs, scale, unit)
+    return Report(f, prov, figs, scale, unit, details(f, draws, meta))

@@ -19,7 +19,7 @@ import re
 
 import pandas as pd
 
-__all__ = ["csv_bytes", "csv_cell", "md_escape", "plotly_escape", "visible"]
+__all__ = ["csv_bytes", "csv_cell", "file_stem", "md_escape", "plotly_escape", "visible"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&])")
 _SETEXT = re.compile(r"(?m)^(\s*)=")  # a line of '=' would turn the line above into a heading
@@ -69,3 +69,13 @@ def csv_bytes(table: pd.DataFrame) -> bytes:
     if text_cols:
         out = out.assign(**{c: out[c].map(csv_cell) for c in text_cols})
     return out.to_csv(index=False).encode()
+
+
+_UNSAFE_FILE = re.compile(r"[^\w.+-]+")
+
+
+def file_stem(text: str, limit: int = 100) -> str:
+    """``text`` as a file name's stem: letters, digits and ``. + - _`` kept, every other run
+    of characters one ``_`` (a data set's name such as ``"lm-eval v0.4: 13 models x 16
+    benchmarks"`` becomes ``lm-eval_v0.4_13_models_x_16_benchmarks``)."""
+    return _UNSAFE_FILE.sub("_", text).strip("_.")[:limit] or "benchuq"

@@ -65,15 +65,27 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
 def bayes_run_settings(reps: int, seed: int) -> None:
     """Bayesian model: chains, warm-up, interval kind and sampler (keys = link names)."""
     r1, r2, r3, r4 = st.columns(4)
-    ranged(r1.number_input, vb.BayesSettings, "chains", "Chains")
-    ranged(r2.number_input, vb.BayesSettings, "warmup", "Warm-up sweeps per chain", step=100)
-    r3.radio("Intervals for", tuple(vb.KIND_LABELS), key="interval", format_func=vb.KIND_LABELS.get)
+    ranged(
+        r1.number_input, vb.BayesSettings, "chains", "Chains",
+        help="In plain words: independent runs of the sampler; when they agree, the answer can "
+        "be trusted.",
+    )  # fmt: skip
+    ranged(
+        r2.number_input, vb.BayesSettings, "warmup", "Warm-up sweeps per chain", step=100,
+        help="In plain words: steps thrown away while each run finds its footing.",
+    )  # fmt: skip
+    r3.radio(
+        "Intervals for", tuple(vb.KIND_LABELS), key="interval", format_func=vb.KIND_LABELS.get,
+        help="In plain words: the uncertainty of a new evaluation's score, or of the model's "
+        "underlying ability.",
+    )  # fmt: skip
     r4.radio(
         "Sampler",
         tuple(vb.SAMPLER_LABELS),
         key="sampler",
         format_func=vb.SAMPLER_LABELS.get,
-        help="Both target the same posterior. Independence Metropolis-Hastings moves (a, b) "
+        help="In plain words: two ways of drawing plausible values; both give the same answer. "
+        "Independence Metropolis-Hastings moves (a, b) "
         "with theta integrated out and converges where the Gibbs sweep of METHODS 6 can stall.",
     )
     st.caption(

@@ -51,8 +51,21 @@ class NoteItem:
 
 
 def note_items(notes: tuple[str, ...]) -> list[NoteItem]:
-    """Each note as a headline (its first line) and its detail lines."""
-    return [NoteItem(headline(n), tuple(n.split("\n")[1:])) for n in notes]
+    """Each note as a headline (its first line) and its detail lines; a list of files is named
+    once: a later note from the same files says so instead of repeating every path (issue 30)."""
+    out = []
+    seen: dict[str, int] = {}  # a "files: ..." line -> the number of the note that listed it
+    for k, n in enumerate(notes, start=1):
+        details = []
+        for line in n.split("\n")[1:]:
+            if line.startswith("files: ") and line in seen:
+                n_files = line.count(", ") + 1
+                line = f"files: the same {n_files} as note {seen[line]}"
+            elif line.startswith("files: "):
+                seen[line] = k
+            details.append(line)
+        out.append(NoteItem(headline(n), tuple(details)))
+    return out
 
 
 def notes_title(notes: tuple[str, ...]) -> str:
@@ -98,6 +111,18 @@ def run_details(meta: Meta) -> pd.DataFrame:
         files=("file", "nunique"),
     )
     return out.reset_index().rename(columns={"n_shot": "n-shot", "versions": "task versions"})
+
+
+KIND_WORDS = {
+    "counts": "correct answers out of n per model and task",
+    "estimate_se": "a score and its standard error per model and task",
+    "items": "a score per item, model and task",
+}
+
+
+def kind_words(kind: str) -> str:
+    """What the data holds, in plain words (``Benchmark.kind``)."""
+    return KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
 def categories_frame(bench: Benchmark) -> pd.DataFrame:

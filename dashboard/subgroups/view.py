@@ -24,7 +24,6 @@ from benchuq.core.analyses.subgroups.estimates import (
     units_from_table,
 )
 from benchuq.core.data import Benchmark
-from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.presentation.state import link
 
 SOURCES = {"data": "The loaded data set", "table": "A table: unit, estimate, se"}
@@ -36,7 +35,6 @@ GROUP_LABELS = {
 FS_LABELS = {"PMT": "PMT (default)", "FPLIB": "FPLIB", "none": "none (plain positive part)"}
 KAPPA_LABELS = {"estimated": "estimated", "inf": "∞ (second moment only)"}
 WEIGHT_LABELS = {"equal": "equal", "precision": "precision 1/se²"}
-LEVELS = (0.8, 0.9, 0.95, 0.99)
 
 
 @dataclass(frozen=True)
@@ -64,9 +62,6 @@ class SubgroupsSettings:
         (),
         "regression features, comma-separated (default: the data's)",
         data=True,
-    )
-    level: float = link(
-        "subgroups_level", COMPARISON_LEVEL, "level of the intervals", choices=LEVELS, percent=True
     )
     fs: FsCorrection = link(
         "subgroups_fs", "PMT", "finite-sample correction", choices=tuple(FS_LABELS)
@@ -184,18 +179,19 @@ def run_lab(
     bench: Benchmark,
     group_by: Grouping,
     settings: SubgroupsSettings,
+    level: float,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> LabResult:
-    """``core.analyses.subgroups.simulate`` with the page's settings (the [FPAM] protocol, METHODS
-    7)."""
+    """``core.analyses.subgroups.simulate`` with the page's settings at ``level`` (the sidebar's;
+    the [FPAM] protocol, METHODS 7)."""
     return simulate(
         bench,
         group_by=group_by,
         n_per_group=settings.lab_n,
         reps=settings.lab_reps,
         features=settings.features or None,
-        level=settings.level,
+        level=level,
         fs_correction=settings.fs,
         kappa=parse_kappa(settings.kappa),
         crossfit=settings.crossfit,

@@ -16,32 +16,32 @@ from benchuq.dashboard.subgroups import view as vs
 
 
 def subgroup_options() -> None:
-    """Small subgroups: level, finite-sample correction, kurtosis, cross-fit, unit weights."""
-    c1, c2, c3, c4, c5 = st.columns(5)
-    c1.select_slider(
-        "Interval level (%)",
-        options=[round(100 * x, 4) for x in vs.LEVELS],
-        format_func=lambda pct: f"{pct:g}",
-        key="subgroups_level",
-    )
+    """Small subgroups: finite-sample correction, kurtosis, cross-fit, unit weights (the level
+    is the sidebar's: one level for the page's claims, issue 30)."""
+    c2, c3, c4, c5 = st.columns(4)
     c2.selectbox(
         "Finite-sample correction",
         tuple(vs.FS_LABELS),
         format_func=vs.FS_LABELS.__getitem__,
         key="subgroups_fs",
-        help="How the estimates of A and κ are kept away from 0 and 1 when the data hardly vary "
+        help="In plain words: a safeguard for when subgroups barely differ. "
+        "How the estimates of A and κ are kept away from 0 and 1 when the data hardly vary "
         "around f. PMT (posterior-mean truncation, the default of R's ebci): floors from the "
         "standard errors, so A is never 0. FPLIB: the mean of a normal truncated to (0, ∞), "
         "also never 0. none: the plain positive part, which can set A to 0; then every EB "
         "estimate is f and the robust interval is undefined.",
     )
     c3.radio(
-        "Kurtosis κ", tuple(vs.KAPPA_LABELS), format_func=vs.KAPPA_LABELS.get, key="subgroups_kappa"
-    )
+        "Kurtosis κ", tuple(vs.KAPPA_LABELS), format_func=vs.KAPPA_LABELS.get,
+        key="subgroups_kappa",
+        help="In plain words: how often true subgroup scores sit far from the prediction. "
+        "'estimated' reads it from the data (robust intervals, METHODS 7); ∞ uses only A.",
+    )  # fmt: skip
     c4.checkbox(
         "Cross-fit f",
         key="subgroups_crossfit",
-        help="Fit f on one half of the units to predict the other half (and swap), so a unit's "
+        help="In plain words: predict each subgroup without looking at it. "
+        "Fit f on one half of the units to predict the other half (and swap), so a unit's "
         "own noise does not pull its prediction.",
     )
     c5.radio(
@@ -61,13 +61,16 @@ def subgroup_metrics(result: SubgroupResult, units: Units) -> None:
     m2.metric(
         "A (prior second moment)",
         vs.finite(result.mu2, ".3g"),
-        help=f"uncorrected {result.mu2_raw:.3g}; correction {result.fs_correction}. In score "
+        help="In plain words: how much the true subgroup scores spread around the prediction f. "
+        f"Uncorrected {result.mu2_raw:.3g}; correction {result.fs_correction}. In score "
         "units squared: √A is the typical distance of a true score from f.",
     )
     m3.metric(
         "Kurtosis κ used",
         "∞" if math.isinf(result.kappa) else f"{result.kappa:.3g}",
-        help=f"estimated {result.kappa_estimated:.3g}; uncorrected {result.kappa_raw:.3g}",
+        help="In plain words: how heavy the tails of the true scores are (3 = normal; larger: "
+        f"a few subgroups far off). Estimated {result.kappa_estimated:.3g}; uncorrected "
+        f"{result.kappa_raw:.3g}",
     )
     m4.metric(
         "R² of f",

@@ -57,3 +57,39 @@ def test_gap_intervals_are_wider_than_their_markers_on_vtab() -> None:
     lo, hi = fig.layout.xaxis.range
     widths = (gaps["high"] - gaps["low"]).to_numpy()[1:4] * 100 / (hi - lo) * PLOT_PX
     assert np.all(widths > MARKER_PX), widths
+
+
+def test_the_intro_yields_to_uploaded_data(make_app) -> None:
+    """Issue 30: once the session's own data is loaded, the Leaderboard shows it without the
+    intro above (for the rest of the session)."""
+    from app_upload import GOOD
+    from conftest import page_path
+
+    at = make_app({}).run()
+    assert "benchuq shows how sure" in at.markdown[0].value
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([("mine.csv", GOOD, "text/csv")]).run()
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
+    assert not any("benchuq shows how sure" in m.value for m in at.markdown)
+    assert not any(b.key == "landing_example" for b in at.button)
+
+
+def test_forest_markers_leave_every_interval_visible() -> None:
+    """Issue 30: the leaderboard's dot is at most half its interval's width (4 px at least), so
+    VTAB-1k's narrow 83.4% bars are not hidden behind their dots."""
+    import pandas as pd
+
+    from benchuq.presentation.figures.common import PLOT_PIXELS, forest_figure
+
+    draws = bootstrap(resolve(["sample:vtab1k"]), reps=300, seed=0)
+    from benchuq.core.summaries import leaderboard
+
+    table = leaderboard(draws, level=0.834)
+    rows = table[table["group"] == "overall"].assign(tied=False)
+    fig = forest_figure(pd.DataFrame(rows), FigureOptions())
+    lo, hi = fig.layout.xaxis.range
+    for trace in fig.data:
+        if trace.error_x and trace.error_x.array is not None:
+            width = (trace.error_x.array[0] + trace.error_x.arrayminus[0]) / (hi - lo)
+            assert trace.marker.size <= max(4, width * PLOT_PIXELS / 2)

@@ -79,7 +79,7 @@ CASES = {
     "subgroups.py": (
         {
             "subgroups_units": "category",
-            "subgroups_level": "0.9",
+            "level": "0.9",
             "subgroups_fs": "FPLIB",
             "subgroups_kappa": "inf",
             "subgroups_crossfit": "off",
@@ -89,7 +89,7 @@ CASES = {
         },
         {
             "subgroups_units": "category",
-            "subgroups_level": 90.0,
+            "level_pct": 90.0,
             "subgroups_fs": "FPLIB",
             "subgroups_kappa": "inf",
             "subgroups_crossfit": False,
@@ -218,3 +218,13 @@ def test_bad_page_values_fall_back_with_a_notice_naming_each(make_app, page) -> 
     assert any("ignored" in w.value for w in at.warning)
     at.number_input(key="seed").set_value(1).run()
     assert not any("ignored" in w.value for w in at.warning)
+
+
+def test_an_old_link_with_the_subgroups_level_opens_at_that_level(make_app) -> None:
+    """Small subgroups follows the sidebar's level (issue 30); an old link's ``subgroups_level``
+    becomes the sidebar level (when the link has none) and no second level slider is shown."""
+    at = _open(make_app, "subgroups.py", {"subgroups_level": "0.9", "subgroups_units": "category"})
+    assert at.session_state["level_pct"] == 90.0
+    assert at.query_params.get("level") == "0.9" and "subgroups_level" not in at.query_params
+    assert not [s for s in at.select_slider if "Interval level" in s.label]
+    assert "90%" in " ".join(m.value for m in at.markdown)

@@ -26,7 +26,7 @@ def _text(at) -> str:
 def test_report_of_the_sample(make_app) -> None:
     at = _report(make_app().run())
     text = _text(at)
-    assert "No clear winner: Sup-Rotation-100% has the highest score" in text
+    assert "No clear winner: Sup-Rotation-100% scores highest" in text
     assert "with 95% confidence" in text
     assert len(at.get("plotly_chart")) == 5  # three categories: the weighting map too
     assert "independent samples" in text  # the caveats
@@ -35,7 +35,7 @@ def test_report_of_the_sample(make_app) -> None:
 def test_report_of_an_upload(make_app) -> None:
     at = _report(upload(open_data_page(make_app), "mine.csv", GOOD))
     text = _text(at)
-    assert "No clear winner: south has the highest score, 65.0%" in text
+    assert "No clear winner: south scores highest, 65.0%" in text
     assert "2 tasks with fewer than" not in text  # 300-400 items per task
     assert at.code[0].value.startswith("benchuq report YOUR_FILES --method bootstrap")
 

@@ -57,7 +57,7 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     csv = tmp_path / "mine.csv"
     csv.write_text(CSV)
     page.locator('[data-testid="stFileUploader"] input[type=file]').first.set_input_files(csv)
-    wait_for_text_then_idle(page, "In use: upload")
+    wait_for_text_then_idle(page, "In use: mine:")
     _clean(page, "after upload")
     assert "data=upload" in page.url
     screenshot(page, "data_upload")

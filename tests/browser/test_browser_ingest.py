@@ -29,7 +29,9 @@ def test_folder_upload_notes_once_and_the_table(browser, app_server, tmp_path) -
         .locator("input[type=file]")
     )
     uploader.set_input_files(sorted(folder.iterdir()))
-    wait_for_text_then_idle(page, "In use: upload", timeout=120_000)  # the sample has notes too
+    wait_for_text_then_idle(
+        page, "In use: lm-eval v0.4", timeout=120_000
+    )  # the sample has notes too
     main = page.get_by_test_id("stMain")
     assert main.get_by_text("Notes on this data").count() == 1
     skipped = main.get_by_text("3 files skipped")

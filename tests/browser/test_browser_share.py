@@ -86,7 +86,7 @@ def test_publish_open_elsewhere_expire_and_delete(browser, app_server, request, 
         wait_for_text_then_idle(a, "Upload your results")
         files = sorted(str(p) for p in LM_EVAL.glob("*.json"))
         _uploader(a).set_input_files(files)
-        wait_for_text_then_idle(a, "In use: upload")
+        wait_for_text_then_idle(a, "In use: lm-eval v0.4")
         assert a.get_by_text("Anyone who has the link can see these data").count() == 1
         a.get_by_role("button", name="Publish and get a link").click()
         wait_for_text_then_idle(a, "Published until")
@@ -149,7 +149,7 @@ def test_a_reload_after_an_upload_explains_and_the_reupload_restores(
     csv = tmp_path / "mine.csv"
     csv.write_text(CSV)
     upload.set_input_files(str(csv))
-    wait_for_text_then_idle(page, "In use: upload")
+    wait_for_text_then_idle(page, "In use: mine:")
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_test_id("stExpander").filter(has_text="Models shown").locator("summary").click()
     remove_chip(sidebar.get_by_test_id("stMultiSelect"), "south")
@@ -162,7 +162,7 @@ def test_a_reload_after_an_upload_explains_and_the_reupload_restores(
     assert page.get_by_text("ignored").count() == 1  # one notice, not one per parameter
     screenshot(page, "reload_after_upload")
     _uploader(page).set_input_files(str(csv))
-    wait_for_text_then_idle(page, "In use: upload")
+    wait_for_text_then_idle(page, "In use: mine:")
     page.wait_for_url(
         re.compile(r"data=upload.*models=north%2Cwest|models=north%2Cwest.*data=upload")
     )

@@ -34,7 +34,9 @@ def test_leaderboard_of_files_and_a_folder(
     code = main(["leaderboard", str(opt[0]), str(opt[1]), str(folder), "--reps", "200"])
     out, err = capsys.readouterr()
     assert code == 0
-    assert out.startswith("data: 4 models x 74 tasks") and "note" not in out
+    # named by content (issue 30), then the shape read
+    assert out.startswith("lm-eval v0.4: 4 models x 18 benchmarks (4 models x 74 tasks read)")
+    assert "note" not in out
     assert "[mmlu]" in out and "facebook/opt-125m" in out and "Qwen/Qwen2.5-1.5B" in out
     notes = [line for line in err.splitlines() if line.startswith("note: ")]
     assert any("4 files skipped — not results" in n for n in notes)

@@ -22,7 +22,7 @@ def test_html_report_of_a_sample(tmp_path: Path, capsys: pytest.CaptureFixture[s
     doc = out.read_text(encoding="utf-8")
     assert "<script" not in doc and "https://" not in doc
     assert doc.count("<svg ") == 5  # gaps, leaderboard, differences, rank sets, weighting map
-    assert "No clear winner: Sup-Rotation-100% has the highest score" in doc
+    assert "No clear winner: Sup-Rotation-100% scores highest" in doc
     assert "Data: vtab1k · task-level confidence draws" in doc  # the figures' subtitles
     assert "?data=sample:vtab1k&amp;reps=300&amp;seed=2" in doc
     assert "benchuq report sample:vtab1k --method bootstrap --reps 300 --seed 2" in doc
@@ -41,7 +41,7 @@ def test_pdf_report_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     flat = re.sub(r"\s+", " ", text)
     for needle in (
         "Benchmark report: vtab1k",
-        "No clear winner: Sup-Rotation-100% has the highest score",
+        "No clear winner: Sup-Rotation-100% scores highest",
         "The best model is one of {Sup-Rotation-100%, Sup-Exemplar-100%} with 95% confidence.",
         "How far behind the leader? (top 8)",  # figure titles
         "All models: score with 83.4% intervals",
@@ -51,7 +51,7 @@ def test_pdf_report_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "Data: vtab1k",  # figure subtitles
         "Caveats",
         "Reproduce these numbers",
-        "sha256 da2ce14f",
+        "sha256 67ebecec",  # the parsed data's hash (Benchmark.data_hash, issue 30)
         "?data=sample:vtab1k",
     ):
         assert needle in flat, needle

@@ -59,7 +59,6 @@ def test_defaults_are_not_in_the_link(cls: type) -> None:
         ("weights_pairing", "maybe"),
         ("z", "nan"),
         ("rho", "1"),
-        ("subgroups_level", "0.85"),
         ("embeddings_heads", "100"),
     ],
 )

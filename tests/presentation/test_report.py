@@ -147,8 +147,10 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "https://" not in doc
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
     assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
-    for sentence in f.headline + f.caveats:
+    said = [s for s in f.headline if s not in f.covered]  # the answer says the lead again
+    for sentence in f.answer + tuple(said) + f.caveats:
         assert html.escape(sentence) in doc
+    assert f.covered and all(html.escape(s) not in doc for s in f.covered)
     assert "sha256 abc" in doc and "?data=upload" in doc
 
 
@@ -204,11 +206,14 @@ def test_power_sentence_agrees_with_core_power() -> None:
     the two best models (checked by simulation in tests/core/analyses/test_power.py)."""
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
     f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
-    (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]
+    (note,) = [s for s in f.headline if s.startswith("How small a difference")]
     design = pw.design_from_benchmark(bench, models=["m0", "m1"])
     mde = pw.plan(design, level=0.95, power=0.8).mde[0]
-    assert f"m0 vs m1: detectable at {100 * mde:.1f} points now (1,500 items)" in note
-    assert "assumed 0" in note  # task counts: the correlation is an assumption
+    assert f"a true gap of {100 * mde:.1f} points or more between m0 and m1" in note
+    assert "found 8 times in 10 (at the 95% level)" in note
+    assert "uncorrelated" in note  # task counts: the correlation is an assumption
+    observed = 100 * abs(design.estimate[0] - design.estimate[1])
+    assert f"Their observed gap, {observed:.0f} points, is at least that large." in note
 
 
 def test_bayes_flags_of_the_reproducing_command() -> None:

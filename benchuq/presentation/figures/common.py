@@ -184,6 +184,17 @@ def _interval_trace(
     }
 
 
+PLOT_PIXELS = 600  # a typical plot width: what "visible" means for an interval's bar
+
+
+def marker_sizes(low: np.ndarray, high: np.ndarray, span: float, largest: int = 8) -> list[int]:
+    """Marker sizes (pixels) that leave each interval visible at any scale: at most half the
+    interval's width on a :data:`PLOT_PIXELS` wide axis of ``span``, between 4 and ``largest``
+    (issue 30: a dot wider than its interval hides it)."""
+    width = (np.asarray(high, float) - np.asarray(low, float)) / max(span, 1e-12) * PLOT_PIXELS
+    return [int(v) for v in np.clip(np.nan_to_num(width / 2, nan=largest), 4, largest)]
+
+
 def _x_range(
     low: np.ndarray, high: np.ndarray, right_room: float, bounds: tuple[float, float] | None = None
 ) -> list[float]:
@@ -224,6 +235,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     est, low, high = (t[c].to_numpy(dtype=float) * s for c in ("estimate", "low", "high"))
     x_range = _x_range(low, high, 0.24, _score_bounds(s))
     span = x_range[1] - x_range[0]
+    sizes = marker_sizes(low, high, span)
     data = [
         _interval_trace(
             est[k],
@@ -234,6 +246,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
             f"{names[k]}<br>{est[k]:.2f} [{low[k]:.2f}, {high[k]:.2f}]"
             + (f"<br>{tags[k]}" if tags[k] else ""),
             symbol="circle-open" if tags[k] == "≈ leader" else "circle",
+            size=sizes[k],
         )
         for k in range(len(t))
     ]
@@ -481,16 +494,46 @@ def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
     if title.subtitle.text:
         return fig
     out = go.Figure(fig)
+    lines = _wrap(subtitle, SUBTITLE_CHARS)
+    old = fig.layout.margin.t or 0
+    top = max(70, old + 25) + 14 * (len(lines) - 1)
     out.update_layout(
         title={
             "text": title.text or "",
             "x": 0.0,
             "xanchor": "left",
-            "subtitle": {"text": _esc(subtitle), "font": {"size": 11, "color": "#555555"}},
+            "subtitle": {
+                "text": "<br>".join(_esc(x) for x in lines),
+                "font": {"size": 11, "color": "#555555"},
+            },
         },
-        margin={"t": max(70, (fig.layout.margin.t or 0) + 25)},
+        margin={"t": top},
     )
+    if fig.layout.height:  # the plot keeps its room: the title's grows the figure
+        out.update_layout(height=fig.layout.height + top - old)
     return out
+
+
+SUBTITLE_CHARS = 105  # characters of a subtitle line (11 px type on a 760 px report figure)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after its " · " separators
+    (then at spaces), so a long data set name or method never runs off the figure."""
+    lines: list[str] = []
+    for part in text.split(" · "):
+        piece = part if not lines else f"{lines[-1]} · {part}"
+        if lines and len(piece) <= width:
+            lines[-1] = piece
+            continue
+        if lines:
+            lines[-1] += " ·"
+        while len(part) > width and " " in part[:width]:
+            cut = part.rfind(" ", 0, width)
+            lines.append(part[:cut])
+            part = part[cut + 1 :]
+        lines.append(part)
+    return lines
 
 
 def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:

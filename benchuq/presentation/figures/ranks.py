@@ -43,6 +43,13 @@ def _bar(model: str, low: float, high: float, color: str, width: int, name: str)
     }
 
 
+def _short(text: str, limit: int) -> str:
+    """``text`` cut at a word to ``limit`` characters (an axis title cannot wrap)."""
+    if len(text) <= limit:
+        return text
+    return text[: text.rfind(" ", 0, limit - 1)].rstrip(";,") + " …"
+
+
 def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
     """Rank confidence sets per model, best observed at the top: a thick bar for the set that
     holds for that model (marginal), a thin bar for the set that holds for all models together
@@ -71,7 +78,7 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
             }
         )
     n = len(order)
-    layout = _layout_spec(options.title, 110 + ROW_HEIGHT * max(n, 2))
+    layout = _layout_spec(options.title, 140 + ROW_HEIGHT * max(n, 2))
     names = [_esc(sets.models[i]) for i in order]
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     layout["xaxis"].update(
@@ -79,10 +86,11 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
         tick0=1,
         dtick=max(1, n // 8),
         title={
-            "text": f"rank (1 = best); thick: {pct} for each model, thin: {pct} for all "
-            f"together; dot: observed · score: {_esc(sets.label)}"
+            "text": f"rank (1 = best) · thick: {pct} for each model, thin: {pct} for all "
+            f"together, dot: observed<br>score: {_esc(_short(sets.label, 90))}"
         },
     )
+    layout["margin"]["b"] = 80  # two lines of axis title (issue 30: it was cut)
     return _figure(data, layout)
 
 

@@ -1,0 +1,82 @@
+"""A data set's name from its content: the harness and the task family, e.g.
+``"lm-eval v0.4: 13 models x 16 benchmarks"`` (issue 30).
+
+The name titles the report, every chart subtitle, exports and a published data set; the user can
+replace it (the Data page, ``--name``). It says what the data is, not where it came from: a folder
+and its zip get the same name (and the same :attr:`~benchuq.core.data.Benchmark.data_hash`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from benchuq.core.reading.meta import Group, Loaded, TaskRun
+
+__all__ = ["GENERIC", "data_name", "harness_family"]
+
+GENERIC = frozenset({"", "data", "upload"})  # loader defaults that say nothing about the data
+
+
+def data_name(loaded: Loaded) -> str:
+    """The name of a loaded data set: ``"<harness>: <M> models x <N> <units>"``.
+
+    The harness comes from the files' provenance (lm-eval, HELM, inspect_ai, ...); tables
+    without provenance keep their file's name (``"vtab1k: 16 models x 19 tasks"``) or, for a
+    generic name, only the shape. lm-eval counts benchmarks (top-level groups such as ``mmlu``
+    count once, tasks outside any group once each); HELM counts its runs' scenarios.
+
+    Examples
+    --------
+    >>> from benchuq.core.reading.loaders import read_sample
+    >>> data_name(read_sample("vtab1k"))
+    'vtab1k: 16 models x 19 tasks'
+    """
+    bench, meta = loaded.bench, loaded.meta
+    family = harness_family(meta.runs)
+    models = f"{len(bench.models)} model{'s' if len(bench.models) != 1 else ''}"
+    if family.startswith("lm-eval"):
+        n, unit = _benchmarks(bench.tasks, meta.groups), "benchmark"
+    elif family.startswith("HELM"):
+        n, unit = len({t.split(":", 1)[0] for t in bench.tasks}), "scenario"
+    else:
+        n, unit = len(bench.tasks), "task"
+    shape = f"{models} x {n} {unit}{'s' if n != 1 else ''}"
+    label = family or ("" if bench.name.strip() in GENERIC else bench.name.strip())
+    return f"{label}: {shape}" if label else shape
+
+
+def harness_family(runs: Sequence[TaskRun]) -> str:
+    """The harness most runs name, without build details: ``"lm-eval v0.4"``, ``"HELM
+    safety_v3"``, ``"inspect_ai 0.3"``; ``""`` without provenance."""
+    if not runs:
+        return ""
+    counts: dict[str, int] = {}
+    for r in runs:
+        key = _family(r)
+        counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda k: counts[k])
+
+
+def _family(run: TaskRun) -> str:
+    h = run.harness
+    if h.startswith("lm-eval"):
+        m = re.match(r"lm-eval (\d+)\.(\d+)", h)
+        if m:
+            return f"lm-eval v{m.group(1)}.{m.group(2)}"
+        return "lm-eval v0.3" if "before v0.4" in h else "lm-eval v0.4"
+    if h.startswith("HELM"):
+        suite = run.file.split("/", 1)[0] if "/" in run.file else ""
+        return f"HELM {suite}".strip()
+    m = re.match(r"([A-Za-z][\w.-]*?)(?: v?(\d+)\.(\d+)[\w.+-]*)?(?:,|$| )", h)
+    if m is None:
+        return h.split(",", 1)[0].strip()
+    return m.group(1) + (f" {m.group(2)}.{m.group(3)}" if m.group(2) else "")
+
+
+def _benchmarks(tasks: Sequence[str], groups: Sequence[Group]) -> int:
+    """Top-level groups with a task in the data, plus tasks outside every group."""
+    present = set(tasks)
+    tops = [g for g in groups if g.parent is None and present & set(g.tasks)]
+    grouped = {t for g in groups for t in g.tasks}
+    return len(tops) + len(present - grouped)
