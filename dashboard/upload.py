@@ -10,6 +10,7 @@ previous data in use and the message for the page.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile
 
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import BattlesNotScores
@@ -31,9 +32,11 @@ __all__ = [
     "current_files",
     "load_uploads",
     "loaded_for",
+    "lost_files",
     "new_files",
     "reset_categories",
     "sync_column_mapper",
+    "uploaded",
     "use_sample",
 ]
 
@@ -42,6 +45,30 @@ BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column
 BATTLES_NOTE_KEY = "_battles_note"
 IGNORE = "(keep as is)"
 ss = st.session_state
+
+
+def uploaded(key: str) -> list[UploadedFile]:
+    """The files of the uploader ``key`` that this server holds. After a server restart the
+    browser still lists the files it sent, but the server lost them: Streamlit then keeps a
+    ``DeletedFile`` (no name, no bytes) in the session state, left out here."""
+    value = ss.get(key)
+    files = value if isinstance(value, list) else [value]
+    return [f for f in files if isinstance(f, UploadedFile)]
+
+
+def lost_files(key: str) -> int:
+    """How many files the uploader ``key`` lists that the server no longer holds (it restarted
+    since they were sent: its uploads lived in its memory)."""
+    value = ss.get(key)
+    files = value if isinstance(value, list) else [value]
+    return sum(isinstance(f, DeletedFile) for f in files)
+
+
+LOST_FILES = (
+    "The server was restarted after {files} uploaded here and no longer holds {them}: uploads "
+    "live only in the server's memory, never in its store. Remove {them} with ✕ and upload "
+    "{them} again; the choices in this page's address are applied to {them} again."
+)
 
 
 def column_map() -> dict[str, str]:
@@ -60,12 +87,12 @@ def new_files() -> None:
 
 def load_uploads() -> None:
     """Callback: read this session's uploads; on success they become the current data."""
-    files = ss.get("uploader") or []
+    files = uploaded("uploader")
     if not files:
         ss.pop(ERROR_KEY, None)
         return
     data = tuple((f.name, f.getvalue()) for f in files)
-    table = ss.get("task_table")
+    table = next(iter(uploaded("task_table")), None)
     tasks = (table.name, table.getvalue()) if table is not None else None
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
     failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
@@ -99,7 +126,7 @@ def load_uploads() -> None:
 
 def sync_column_mapper() -> list[str]:
     """The first uploaded table's columns that benchuq does not know (the mapper's rows)."""
-    files = ss.get("uploader") or []
+    files = uploaded("uploader")
     unknown: list[str] = []
     if files:
         try:

@@ -77,6 +77,15 @@ st.file_uploader(
     key="task_table",
     on_change=upload.load_uploads,
 )
+if lost := upload.lost_files("uploader") + upload.lost_files("task_table"):
+    one = lost == 1
+    st.warning(
+        upload.LOST_FILES.format(
+            files="this file was" if one else f"these {lost} files were",
+            them="it" if one else "them",
+        ),
+        icon=":material/restart_alt:",
+    )
 unknown = upload.sync_column_mapper()
 if unknown:
     with st.expander("Column mapping", expanded=upload.ERROR_KEY in ss):
