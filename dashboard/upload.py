@@ -20,7 +20,7 @@ from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.views_data import DEFAULT_METRIC
 from benchuq.presentation import state
@@ -99,7 +99,8 @@ def load_uploads() -> None:
     runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
-        cache.read_upload(kept)
+        with runtime.stop_with_session():  # a callback runs before the script's own condition
+            cache.read_upload(kept)
     except BattlesNotScores as err:
         ss[BATTLES_KEY] = (data, column_map())
         ss[BATTLES_NOTE_KEY] = (
