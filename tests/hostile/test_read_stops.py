@@ -99,3 +99,20 @@ def test_other_threads_keep_reading() -> None:
         worker.start()
         worker.join()
     assert seen == [("m0", "m1", "m2")]
+
+
+def test_an_eval_log_read_stops_between_samples(tmp_path: Path) -> None:
+    """An inspect_ai log without summaries is read sample by sample (one member each)."""
+    pytest.importorskip("inspect_ai")
+    from eval_logs import repack, write_log
+
+    values = {"match": [["C"] if k % 2 else ["I"] for k in range(30)]}
+    log = write_log(tmp_path / "a.eval", model="m/one", task="quiz", values=values)
+    samples = repack(log, tmp_path / "s.eval", drop=lambda n: "summaries" in n)
+    upload = [("s.eval", samples.read_bytes())]
+    assert read_files(upload, name="upload").bench.models  # unstopped: it loads
+    stop = Countdown(after=6)
+    with stop_when(stop, "its browser session ended"), pytest.raises(Stopped) as err:
+        read_files(upload, name="upload")
+    assert stop.checks == 6
+    assert "was stopped: its browser session ended" in str(err.value)
