@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 from conftest import page_path
@@ -144,7 +145,8 @@ def test_closing_the_tab_stops_reading_an_upload(make_app, monkeypatch) -> None:
     at = make_app({"reps": "200"}).run()
     at.switch_page(page_path("data.py")).run()
     closed["now"] = True
-    at.file_uploader(key="uploader").set_value([("mine.csv", GOOD, "text/csv")]).run()
+    fresh = GOOD + f"north,t_{uuid.uuid4().hex},words,10,5\n".encode()  # not in the parse cache
+    at.file_uploader(key="uploader").set_value([("mine.csv", fresh, "text/csv")]).run()
     error = at.session_state["_upload_error"]
     assert "Reading the files was stopped: its browser session ended" in error, error
     assert at.query_params.get("data") != "upload"  # the stopped read was not put in use
