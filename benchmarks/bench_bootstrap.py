@@ -116,9 +116,11 @@ def item_level(vtab: Benchmark, rho: float, a: argparse.Namespace) -> None:
         f"{n_patterns:,} distinct patterns ({n_light:,} items in patterns with <= "
         f"{boot.TABLE_MAX_WEIGHT} items), copula rho = {rho}, 1,000 replicates"
     )
-    fast_w, fast_c = best_of(max(1, a.repeat - 1), lambda: boot.paired_bootstrap(items, 1000, 0))
+    fast_w, fast_c = best_of(
+        max(1, a.repeat - 1), lambda: boot.paired_bootstrap(items, reps=1000, seed=0)
+    )
     tracemalloc.start()
-    boot.paired_bootstrap(items, 1000, 0)
+    boot.paired_bootstrap(items, reps=1000, seed=0)
     traced = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     print(
@@ -141,7 +143,7 @@ def item_level(vtab: Benchmark, rho: float, a: argparse.Namespace) -> None:
         f"   memory: traced peak of one paired run {traced:.0f} MB; process peak RSS {peak:.0f} MB"
         f"; target <= {MEMORY_TARGET_MB:.0f} MB: {'met' if peak <= MEMORY_TARGET_MB else 'NOT met'}"
     )
-    check = boot.paired_bootstrap(items, 1000, 0).values
+    check = boot.paired_bootstrap(items, reps=1000, seed=0).values
     z = (check.mean(0) - items.estimate) / (check.std(0) / np.sqrt(1000))
     print(
         f"   sanity: replicate means vs observed, largest |z| = {np.abs(z).max():.1f} over "
@@ -190,7 +192,7 @@ def coverage(sims: int, reps: int) -> None:
     p = np.array([[0.62, 0.8, 0.45, 0.7, 0.9], [0.3, 0.55, 0.5, 0.85, 0.6]])
     hits = []
     for s in range(sims):
-        d = boot.binomial_bootstrap(_counts(rng.binomial(n, p), n), reps, seed=s)
+        d = boot.binomial_bootstrap(_counts(rng.binomial(n, p), n), reps=reps, seed=s)
         low, high = np.quantile(d.values.mean(axis=2), [0.025, 0.975], axis=0)
         hits.append((low <= p.mean(1)) & (p.mean(1) <= high))
     print(
@@ -202,7 +204,7 @@ def coverage(sims: int, reps: int) -> None:
     hits, hits_diff, ratio = [], [], []
     for s in range(sims):
         scores = [_binary(p[:, j], size, 0.6, rng) for j, size in enumerate((80, 120, 100))]
-        overall = boot.paired_bootstrap(_items(scores), reps, seed=s).values.mean(axis=2)
+        overall = boot.paired_bootstrap(_items(scores), reps=reps, seed=s).values.mean(axis=2)
         low, high = np.quantile(overall, [0.025, 0.975], axis=0)
         hits.append((low <= truth) & (truth <= high))
         diff = overall[:, 0] - overall[:, 1]

@@ -26,15 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchuq.core.analyses.subgroups.ebci import (
-    Kappa,
-    _t0_nodes,
-    cva,
-    cva_table,
-    cva_v,
-    ebci,
-    moments,
-)
+from benchuq.core.analyses.subgroups.ebci import Kappa, cva, cva_table, cva_v, ebci, moments
+from benchuq.core.analyses.subgroups.ebci.vectorised import _t0_nodes
 from benchuq.core.analyses.subgroups.estimates import simulate
 from benchuq.core.reading.loaders import load_sample
 
@@ -81,13 +74,15 @@ def bench_speed() -> bool:
         )
         m2 = res.m2
         exact, base_wall, base_cpu = timed(
-            lambda kap=kap, alpha=alpha, m2=m2: np.array([cva(float(m), kap, alpha) for m in m2])
+            lambda kap=kap, alpha=alpha, m2=m2: np.array(
+                [cva(float(m), kappa=kap, alpha=alpha) for m in m2]
+            )
         )
         err = float(np.max(np.abs(res.cva - exact)))
         half_err = float(np.max(np.abs(res.half_length - exact * res.w * se)))
         table = cva_table(float(m2.min()), float(m2.max()), kap, alpha)
         dense = np.exp(np.linspace(np.log(m2.min()), np.log(m2.max()), 20000))
-        dense_err = float(np.max(np.abs(table(dense) - cva_v(dense, kap, alpha))))
+        dense_err = float(np.max(np.abs(table(dense) - cva_v(dense, kappa=kap, alpha=alpha))))
         fast_ok, acc_ok = wall <= 1.0, err <= 1e-6
         ratio_ok = base_wall / wall >= 100
         ok &= fast_ok and acc_ok

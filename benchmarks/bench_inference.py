@@ -34,6 +34,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.test_bootstrap import counts_bench
+from tests.test_inference import correlated_items, item_bench
+
 from benchuq.core.methods.bootstrap import binomial_bootstrap, confidence_draws, paired_bootstrap
 from benchuq.core.reading.loaders import resolve
 from benchuq.core.summaries import group_scores, pairwise_differences, percentile_interval
@@ -41,8 +44,6 @@ from benchuq.core.summaries.leader import tied_with_leader
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.normalization import normalize
 from benchuq.core.summaries.rank_sets import rank_sets
-from tests.test_bootstrap import counts_bench
-from tests.test_inference import correlated_items, item_bench
 
 GRID_N = (10, 30, 100, 300, 1000)
 GRID_P = (0.5, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)
@@ -87,7 +88,7 @@ def comparisons(sims: int) -> None:
                 item_bench(correlated_items(p, 300, 0.4, rng)), reps=1000, seed=s
             )
             for c in ("maxt", "bonferroni"):
-                out = pairwise_differences(draws, models, 0.95, c)
+                out = pairwise_differences(draws, models, level=0.95, correction=c)
                 hits[c].append(bool(np.all((out.low <= truth) & (truth <= out.high))))
                 if c == "maxt":
                     fwer.append(bool(np.any(out.p_stepdown <= 0.05)))
@@ -111,9 +112,9 @@ def ranks(sims: int) -> None:
     true = np.arange(1, 7)
     sim, marg, best, size = [], [], [], []
     for s in range(sims):
-        draws = paired_bootstrap(item_bench(correlated_items(p, 400, 0.4, rng)), 1000, s)
+        draws = paired_bootstrap(item_bench(correlated_items(p, 400, 0.4, rng)), reps=1000, seed=s)
         sc = group_scores(draws)
-        rs = rank_sets(sc.values, sc.observed, draws.models, 0.95)
+        rs = rank_sets(sc.values, sc.observed, draws.models, level=0.95)
         sim.append(np.all((rs.simultaneous_low <= true) & (true <= rs.simultaneous_high)))
         marg.append((rs.marginal_low <= true) & (true <= rs.marginal_high))
         best.append("m0" in rs.top_set(1))
@@ -128,8 +129,8 @@ def _cell(n: int, p: float, T: int, sims: int, reps: int, rng: np.random.Generat
     bench = counts_bench(k, np.array(n))
     out = []
     for engine in (confidence_draws, binomial_bootstrap):
-        draws = engine(bench, reps, int(rng.integers(1 << 30)))
-        iv = percentile_interval(group_scores(draws), 0.95)
+        draws = engine(bench, reps=reps, seed=int(rng.integers(1 << 30)))
+        iv = percentile_interval(group_scores(draws), level=0.95)
         out.append((np.mean((iv.low <= p) & (p <= iv.high)), np.median(iv.high - iv.low)))
     theta = rng.beta(k + 0.5, n - k + 0.5, size=(reps, sims, T)).mean(axis=2)
     lo, hi = np.quantile(theta, [0.025, 0.975], axis=0)
@@ -161,13 +162,13 @@ def grid(sims: int, reps: int) -> None:
 def vtab() -> None:
     print("\n4. VTAB-1k, all 16 models, R = 2000: top vs last")
     bench = resolve("sample:vtab1k")
-    draws = confidence_draws(bench, 2000, 0)
+    draws = confidence_draws(bench, reps=2000, seed=0)
     sc = group_scores(draws)
     order = [draws.models[i] for i in np.argsort(-sc.observed)]
     times = {}
     for c in ("maxt", "bonferroni", "holm"):
         t0 = time.perf_counter()
-        out = pairwise_differences(draws, order, 0.95, c)
+        out = pairwise_differences(draws, order, level=0.95, correction=c)
         times[c] = time.perf_counter() - t0
         row = out[(out.a == order[0]) & (out.b == order[-1])].iloc[0]
         shown = format_p(row.p_value, row.p_below_resolution, draws.reps)
@@ -183,8 +184,8 @@ def normalization() -> None:
     i = bench.models.index("Sup-Rotation-100%")
     print(f"{'R':>7}{'default':>10}{'MC err':>8}{'paper':>10}")
     for R in (100, 1000, 10_000):
-        d = confidence_draws(bench, R, 0)
-        a = percentile_interval(group_scores(normalize(d, chance=bench.chance)), 0.95)
+        d = confidence_draws(bench, reps=R, seed=0)
+        a = percentile_interval(group_scores(normalize(d, chance=bench.chance)), level=0.95)
         b = group_scores(normalize(d, mode="paper")).observed[i]
         mc = max(a.mc_error_low[i], a.mc_error_high[i])
         print(f"{R:>7}{100 * a.estimate[i]:>10.2f}{100 * mc:>8.2f}{100 * b:>10.2f}")
@@ -199,9 +200,9 @@ def leader(sims: int) -> None:
         for s in range(sims):
             scores = correlated_items(np.array([0.7, 0.7]), 300, rho, rng)
             corr.append(np.corrcoef(scores)[0, 1])
-            sc = group_scores(paired_bootstrap(item_bench(scores), 1000, s))
-            flagged.append(not tied_with_leader(sc.values, sc.observed, 0.834).all())
-            iv = percentile_interval(sc, 0.834)
+            sc = group_scores(paired_bootstrap(item_bench(scores), reps=1000, seed=s))
+            flagged.append(not tied_with_leader(sc.values, sc.observed, level=0.834).all())
+            iv = percentile_interval(sc, level=0.834)
             apart.append(iv.low.max() > iv.high.min())
         print(f"{rho:>11}{np.mean(corr):>13.2f}{np.mean(flagged):>13.3f}{np.mean(apart):>12.3f}")
     print("   nominal: 0.05 for the paired rule; non-overlap is 0.05 only at correlation 0")

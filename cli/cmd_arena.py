@@ -7,9 +7,10 @@ import argparse
 from benchuq.cli.common import (
     UsageError,
     add_notes,
+    add_output_arguments,
     add_verbose_argument,
     check_level,
-    print_json,
+    emit,
 )
 
 __all__ = ["METHOD_LABELS", "register", "run"]
@@ -68,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=0, help="seed (bootstrap and rank-set draws)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     add_verbose_argument(p)
     p.set_defaults(func=run)
 
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
     from benchuq.core.analyses.arena import arena
     from benchuq.core.reading.battles import load_battles
+    from benchuq.results import Arena
 
     level = check_level(args.level)
     if args.reps < 100 and args.interval == "bootstrap":
@@ -95,29 +97,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     rows = res.table().to_dict(orient="records")
-    if args.json:
-        payload = {
-            "rows": rows,
-            "scale": res.scale,
-            "anchor": res.anchor,
-            "method": res.method,
-            "level": res.level,
-            "ties": res.ties,
-            "base": res.base,
-            "initial": res.initial,
-            "cluster": res.cluster,
-            "n_battles": res.n_battles,
-            "best": list(res.best),
-            "sentence": res.sentence(),
-            "tie_ratio": res.tie_ratio,
-        }
-        if res.controls and res.uncontrolled is not None:
-            payload["controls"] = {
-                c: {"coefficient": float(v), "se": float(s)}
-                for c, v, s in zip(res.controls, res.coefficients, res.coefficient_se, strict=True)
-            }
-            payload["uncontrolled"] = res.uncontrolled.table().to_dict(orient="records")
-        print_json(payload)
+    if emit(args, Arena(res)):
         add_notes(args, res.notes)
         return 0
     anchor = f"{res.anchor} = 1000" if res.anchor else "mean = 1000"

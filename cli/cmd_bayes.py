@@ -11,12 +11,13 @@ from benchuq.cli.common import (
     add_bayes_arguments,
     add_data_arguments,
     add_notes,
+    add_output_arguments,
     check_level,
+    emit,
     fit_bayes,
     load_benchmark,
-    print_json,
 )
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, SEED
 
 if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
@@ -39,9 +40,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_bayes_arguments(p)
     p.add_argument("--seed", type=int, default=SEED, help="random seed")
     p.add_argument(
-        "--level", type=float, default=COMPARISON_LEVEL, help="credible level (0-1), 0.95"
+        "--level",
+        type=float,
+        default=COMPARISON_LEVEL,
+        help=f"credible level (0-1); default {COMPARISON_LEVEL:g} (`benchuq leaderboard` defaults "
+        f"to {LEVEL:g}, whose overlap approximates a 5%% test; --level {LEVEL:g} matches it)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.add_argument(
         "--timings",
         action="store_true",
@@ -53,64 +58,68 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
+    from dataclasses import replace
+
+    from benchuq.api import leaderboard
     from benchuq.core.methods.bayes.priors import format_prior_specs
-    from benchuq.core.summaries import leaderboard
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     result = fit_bayes(args, bench)
-    draws = result.to_draws(kind=args.interval)
-    table = leaderboard(draws, level=level)
+    draws = replace(result.to_draws(kind=args.interval), data=bench.name)
+    board = leaderboard(draws, level=level)
+    table = board.table
     diag = result.diagnostics
     hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(
         index="model", columns="parameter", values=["mean", "sd", "rhat"]
     )
     priors = dict(zip(result.models, result.priors, strict=True))
-    if args.json:
-        print_json(
+    payload = {
+        "method": draws.method,
+        "level": level,
+        "level_default": COMPARISON_LEVEL,
+        "interval": args.interval,
+        "settings": {
+            "chains": result.chains,
+            "draws": result.draws,
+            "warmup": result.warmup,
+            "seed": result.seed,
+            "sampler": result.sampler,
+        },
+        "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
+        "prior_specs": format_prior_specs(priors),
+        "rows": table[["model", "group", "estimate", "low", "high", "items", "few_items"]].to_dict(
+            "records"
+        ),
+        "diagnostics": {
+            "rhat_max": result.rhat_max,
+            "ess_bulk_min": result.ess_bulk_min,
+            "ess_tail_min": result.ess_tail_min,
+            "warnings": list(result.warnings),
+            "acceptance_min": _acceptance_min(result),
+        }
+        | ({"sampler_seconds": result.seconds} if args.timings else {}),
+        "hyperparameters": [
             {
-                "method": draws.method,
-                "level": level,
-                "interval": args.interval,
-                "settings": {
-                    "chains": result.chains,
-                    "draws": result.draws,
-                    "warmup": result.warmup,
-                    "seed": result.seed,
-                    "sampler": result.sampler,
-                },
-                "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
-                "prior_specs": format_prior_specs(priors),
-                "rows": table[["model", "group", "estimate", "low", "high"]].to_dict("records"),
-                "diagnostics": {
-                    "rhat_max": result.rhat_max,
-                    "ess_bulk_min": result.ess_bulk_min,
-                    "ess_tail_min": result.ess_tail_min,
-                    "warnings": list(result.warnings),
-                    "acceptance_min": _acceptance_min(result),
-                }
-                | ({"sampler_seconds": result.seconds} if args.timings else {}),
-                "hyperparameters": [
-                    {
-                        "model": m,
-                        "a_mean": hyper.loc[m, ("mean", "a")],
-                        "b_mean": hyper.loc[m, ("mean", "b")],
-                        "a_sd": hyper.loc[m, ("sd", "a")],
-                        "b_sd": hyper.loc[m, ("sd", "b")],
-                        "rhat_a": hyper.loc[m, ("rhat", "a")],
-                        "rhat_b": hyper.loc[m, ("rhat", "b")],
-                    }
-                    for m in result.models
-                ],
-                "notes": list(bench.notes) + list(draws.notes),
+                "model": m,
+                "a_mean": hyper.loc[m, ("mean", "a")],
+                "b_mean": hyper.loc[m, ("mean", "b")],
+                "a_sd": hyper.loc[m, ("sd", "a")],
+                "b_sd": hyper.loc[m, ("sd", "b")],
+                "rhat_a": hyper.loc[m, ("rhat", "a")],
+                "rhat_b": hyper.loc[m, ("rhat", "b")],
             }
-        )
+            for m in result.models
+        ],
+        "notes": list(bench.notes) + list(draws.notes),
+    }
+    if emit(args, board, payload):
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(
         f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
-        f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals; "
-        "estimate = posterior mean"
+        f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "
+        f"({_level_words(level)}); estimate = posterior mean"
     )
     print(
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
@@ -135,3 +144,13 @@ def _acceptance_min(result: BayesFit) -> float | None:
     if acc is None or np.isnan(acc).all():
         return None
     return float(np.nanmin(acc))
+
+
+def _level_words(level: float) -> str:
+    """Whether ``level`` is this command's default, which differs from the leaderboard's."""
+    if level == COMPARISON_LEVEL:
+        return (
+            f"this command's default; `benchuq leaderboard` and the app's Leaderboard use "
+            f"{LEVEL:g}, --level {LEVEL:g} matches them"
+        )
+    return f"chosen with --level; this command's default is {COMPARISON_LEVEL:g}"

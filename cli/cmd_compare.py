@@ -7,14 +7,18 @@ import argparse
 import pandas as pd
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     add_data_arguments,
     add_method_arguments,
+    add_normalize_arguments,
+    add_output_arguments,
     check_level,
     check_pairwise,
-    headline_of,
+    emit,
+    items_text,
     load_benchmark,
     make_draws,
-    print_json,
+    maybe_normalize,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import check_known
@@ -47,14 +51,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("maxt", "bonferroni", "holm", "none"),
         help=CORRECTION_HELP,
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_normalize_arguments(p)
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
+    from benchuq.api import compare
     from benchuq.cli.common import UsageError
-    from benchuq.core.summaries import pairwise_differences
+    from benchuq.core.small_samples import min_items_to_tell
     from benchuq.core.summaries.headline import overall_label
     from benchuq.core.summaries.maxt import format_p
 
@@ -64,26 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if len(set(args.models)) < 2:
         raise UsageError("--models needs at least two different models.")
     check_pairwise(args, bench, "pairwise differences", len(args.models))
-    draws = make_draws(args, bench)
-    table = pairwise_differences(
-        draws, list(dict.fromkeys(args.models)), level=level, correction=args.correction
-    )
-    if args.json:
-        print_json(
-            {
-                "method": draws.method,
-                "level": level,
-                "correction": args.correction,
-                "simultaneous": args.correction != "none",
-                "reps": draws.reps,
-                "seed": draws.seed,
-                "p_resolution": 1.0 / (draws.reps + 1),
-                "overall": headline_of(args, bench).describe(),
-                "rows": table.to_dict(orient="records"),
-            }
-        )
+    draws = maybe_normalize(args, bench, make_draws(args, bench))
+    result = compare(draws, models=args.models, level=level, correction=args.correction)
+    if emit(args, result):
         return 0
-    print(f"{draws.method}; {_title(args.correction, level)}; a - b, proportions")
+    table = result.table
+    scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
+    print(f"{draws.method}; {_title(args.correction, level)}; a - b, {scale}")
     print(f"overall = {overall_label(draws)}")
     shown = pd.DataFrame(
         {
@@ -99,7 +92,24 @@ def run(args: argparse.Namespace) -> int:
             "P(a better)": table["prob_a_better"].map(lambda v: f"{v:.3f}"),
         }
     )
+    if table["few_items"].any():
+        shown["items a, b"] = [
+            f"{items_text(a)}, {items_text(b)}"
+            for a, b in zip(table["items_a"], table["items_b"], strict=True)
+        ]
     print(shown.to_string(index=False))
+    if table["too_few_items"].any():
+        pairs = ", ".join(
+            f"{a} - {b}"
+            for a, b in table.loc[table["too_few_items"], ["a", "b"]].itertuples(index=False)
+        )
+        print(
+            f"too few items to tell: {pairs}: with fewer than {min_items_to_tell(level)} items "
+            f"no test can reach {level:g} (an exact paired test of n items has p >= 2^(1-n)); "
+            "their p-values are floored there and their intervals include 0."
+        )
+    if table["few_items"].any():
+        print(FEW_ITEMS_LEGEND)
     if table["p_below_resolution"].any():
         print(
             f"note: '< {1 / (draws.reps + 1):.2g}': no replicate reached the observed difference; "

@@ -20,10 +20,12 @@ from benchuq.cli.common import (
     METRIC_HELP,
     UsageError,
     add_notes,
+    add_output_arguments,
     add_verbose_argument,
     check_level,
-    print_json,
+    emit,
     read_file,
+    split_format,
 )
 from benchuq.core.data import DataError
 from benchuq.core.defaults import SEED
@@ -98,7 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "fits f on all units, as R's ebci does)",
     )
     p.add_argument("--seed", type=int, default=SEED, help="seed of the cross-fitting split")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -113,6 +115,7 @@ def read_units(args: argparse.Namespace) -> Units:
     from benchuq.core.reading.loaders import resolve
     from benchuq.core.reading.table import check_width
 
+    split_format(args)
     path = Path(args.data[0])
     if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
         sep = "\t" if path.suffix.lower() == ".tsv" else ","
@@ -143,47 +146,23 @@ def read_units(args: argparse.Namespace) -> Units:
 
 def run(args: argparse.Namespace) -> int:
     """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
-    from benchuq.core.analyses.subgroups.ebci import parse_kappa
-    from benchuq.core.analyses.subgroups.estimates import analyze
+    from benchuq.api import subgroups
 
     level = _level(args)
-    kappa = parse_kappa(args.kappa)
     units = read_units(args)
-    res = analyze(
+    result = subgroups(
         units,
         features=args.features,
         level=level,
         fs_correction=args.fs_correction,
-        kappa=kappa,
+        kappa=args.kappa,
         crossfit=args.crossfit,
         weights=args.weights,
         seed=args.seed,
     )
+    res = result.result
     rows = res.rows
-    if args.json:
-        print_json(
-            {
-                "mu2": res.mu2,
-                "kappa": res.kappa,
-                "alpha": res.alpha,
-                "level": res.level,
-                "fs_correction": res.fs_correction,
-                "weights": res.weights,
-                "rows": [
-                    {
-                        "unit": r.unit,
-                        "estimate": r.direct,
-                        "se": r.se,
-                        "eb": r.eb,
-                        "low": r.low,
-                        "high": r.high,
-                        "w": r.w,
-                        "cva": r.cva,
-                    }
-                    for r in rows.itertuples(index=False)
-                ],
-            }
-        )
+    if emit(args, result):
         return 0
     print(
         f"{len(rows)} units ({res.source}); f = WLS on {', '.join(res.features)}"

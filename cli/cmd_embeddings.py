@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from benchuq.cli.common import add_output_arguments
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
 __all__ = ["register", "run"]
@@ -44,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--depth", type=int, default=3, help="tree depth limit (several --label)")
     p.add_argument("--min-leaf", type=int, default=20, help="tree leaf-size limit")
     p.add_argument(
+        "--min-gain",
+        action="store_true",
+        help="tree: split only where the likelihood rises (several --label)",
+    )
+    p.add_argument(
         "--prior",
         nargs="+",
         default=(),
@@ -70,26 +76,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument("--seed", type=int, default=SEED, help="random seed")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
-    from benchuq.cli.common import check_level, print_json, read_file
+    from benchuq.cli.common import check_level, emit, read_file
     from benchuq.cli.main import UsageError
     from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
         align,
-        check_clusters,
-        cluster_labels,
-        consistency,
         load_embedding_sample,
         read_embeddings,
         read_meta,
     )
-    from benchuq.core.analyses.embeddings.tree import binarize, fit_tree, parse_prior
+    from benchuq.core.analyses.embeddings.workflow import score_embeddings
     from benchuq.core.reading.sources import parse_source
+    from benchuq.results import Consistency
 
     level = check_level(args.level)
     sets, meta, default_label = [], None, None
@@ -109,27 +113,15 @@ def run(args: argparse.Namespace) -> int:
     columns = args.label or ([default_label] if default_label else None)
     if not columns:
         raise UsageError(f"--label COL is required; meta columns: {list(meta.columns)}.")
-    embeddings = align(sets, meta)
-    tree = None
-    if len(columns) == 1:
-        labels = cluster_labels(meta, columns[0], bins=args.bins)
-        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=columns[0])
-    else:
-        reference = next(iter(embeddings))
-        tree = fit_tree(
-            embeddings[reference],
-            binarize(meta, columns, bins=args.bins),
-            reference=reference,
-            max_depth=args.depth,
-            min_leaf=args.min_leaf,
-            prior=parse_prior(args.prior),
-            eps=args.eps,
-            seed=args.seed,
-        )
-        labels = tree.labels
-    result = consistency(
-        embeddings,
-        labels,
+    analysis = score_embeddings(
+        align(sets, meta),
+        meta,
+        columns,
+        bins=args.bins,
+        depth=args.depth,
+        min_leaf=args.min_leaf,
+        prior=args.prior,
+        min_gain=args.min_gain,
         heads=args.heads,
         dims=args.dims,
         clip=args.clip,
@@ -140,24 +132,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bootstrap=args.bootstrap,
     )
+    result, tree = analysis.result, analysis.tree
     table = result.table()
-    if args.json:
-        print_json(
-            {
-                "rows": table[["model", "alp", "alp_low", "alp_high", "accuracy"]].to_dict(
-                    orient="records"
-                ),
-                "accuracy_intervals": table[["model", "accuracy_low", "accuracy_high"]]
-                .rename(columns={"accuracy_low": "low", "accuracy_high": "high"})
-                .to_dict(orient="records"),
-                "clipped": dict(zip(table["model"], table["clipped"], strict=True)),
-                "clusters": dict(zip(result.clusters, result.cluster_sizes.tolist(), strict=True)),
-                "tree": None if tree is None else tree.table().to_dict(orient="records"),
-                "method": {s.model: s.alp.method for s in result.scores},
-                "accuracy_method": {s.model: s.accuracy.method for s in result.scores},
-                "settings": dict(result.settings),
-            }
-        )
+    if emit(args, Consistency(result, tree)):
         return 0
     print(
         f"{len(result.clusters)} clusters from {', '.join(columns)}; "

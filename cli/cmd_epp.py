@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 from benchuq.cli.common import (
     add_data_arguments,
     add_notes,
+    add_output_arguments,
     check_level,
     check_pairwise,
+    emit,
     load_benchmark,
-    print_json,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 
@@ -48,18 +47,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--reps", type=int, default=1000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=SEED, help="bootstrap seed")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the EPP leaderboard and its goodness of fit (or JSON); returns the exit code."""
-    from benchuq.core.analyses.epp import epp
+    from benchuq.api import epp
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     check_pairwise(args, bench, "EPP pair counts")
-    res = epp(
+    result = epp(
         bench,
         rounds=args.rounds,
         level=level,
@@ -67,31 +66,10 @@ def run(args: argparse.Namespace) -> int:
         reps=args.reps,
         seed=args.seed,
     )
+    res = result.result
     order = res.order
     models = res.models
-    if args.json:
-        print_json(
-            {
-                "rows": [
-                    {
-                        "model": models[i],
-                        "epp": res.estimate[i],
-                        "se": res.se[i],
-                        "low": res.low[i],
-                        "high": res.high[i],
-                        "p_beats_average": res.beats_average[i],
-                    }
-                    for i in order
-                ],
-                "win_probability": _nested(models, res.win_probability),
-                "wald_p": _nested(models, res.wald_p),
-                "deviance": res.deviance,
-                "df": res.df,
-                "p_value": res.p_value,
-                "standardized_deviance": res.standardized_deviance,
-                "separated": list(res.separated),
-            }
-        )
+    if emit(args, result):
         return 0
     print(f"{bench.name}: {len(models)} models, {res.n_rounds} rounds ({res.rounds})")
     print(f"EPP in logit units (sum 0), {METHOD_LABELS[res.method]} intervals at level {level:g}")
@@ -112,8 +90,3 @@ def run(args: argparse.Namespace) -> int:
         print("\ndeviance test not defined: no degrees of freedom (needs 3 or more models)")
     add_notes(args, res.notes)
     return 0
-
-
-def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, float]]:
-    """``{a: {b: mat[a, b]}}`` without the diagonal."""
-    return {a: {b: mat[i, j] for j, b in enumerate(models) if j != i} for i, a in enumerate(models)}

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
     add_notes,
+    add_output_arguments,
     check_level,
+    emit,
     headline_of,
+    items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
-    print_json,
 )
 from benchuq.core.defaults import LEVEL
 
@@ -38,36 +41,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_method_arguments(p)
     p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
     add_normalize_arguments(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
-    from benchuq.core.reading.answers import group_counts
-    from benchuq.core.summaries import leaderboard
+    from benchuq.api import leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     draws = maybe_normalize(args, bench, make_draws(args, bench))
-    table = leaderboard(draws, level=level)
+    result = leaderboard(draws, level=level)
+    table = result.table
     headline = headline_of(args, bench)
-    if args.json:
-        print_json(
-            {
-                "method": draws.method,
-                "level": level,
-                "reps": draws.reps,
-                "seed": draws.seed,
-                "normalized": bool(args.normalize),
-                "normalization": args.normalize_mode if args.normalize else None,
-                "leader_test_level": overlap_test_level(level),
-                "overall": headline.describe(),
-                "notes": list(bench.notes) + list(draws.notes),
-                "rows": group_counts(bench, table).to_dict(orient="records"),
-            }
-        )
+    payload = result.payload()
+    payload["notes"] = list(bench.notes) + payload["notes"]
+    if emit(args, result, payload):
         return 0
     print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
@@ -84,14 +75,20 @@ def run(args: argparse.Namespace) -> int:
     for group, rows in table.groupby("group", sort=False):
         print(f"\n[{group}]" + (f" {headline.label}" if group == "overall" else ""))
         shown = rows  # best first, ties by name (core.summaries.leaderboard)
-        shown = shown.assign(leader=shown["tied_with_leader"].map({True: "≈", False: ""}))
+        shown = shown.assign(
+            leader=shown["tied_with_leader"].map({True: "≈", False: ""}),
+            items=[items_text(n) for n in shown["items"]],
+        )
         cols = ["model", "estimate", "low", "high", "mc_error_low", "mc_error_high", "leader"]
+        cols += ["items"] if table["few_items"].any() else []  # shown when some are few
         print(
             shown[cols]
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
     print(legend)  # the table's last column explained, under the table
+    if table["few_items"].any():
+        print(FEW_ITEMS_LEGEND)
     return 0
 
 

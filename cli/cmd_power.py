@@ -10,20 +10,18 @@ scores. The family of comparisons is every pair of the models (``--pairs all``) 
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
-from typing import Any
-
-import numpy as np
 
 from benchuq.cli.common import (
     UsageError,
     add_data_arguments,
+    add_output_arguments,
     check_level,
+    emit,
     load_benchmark,
-    print_json,
 )
 from benchuq.core.analyses import power as pw
+from benchuq.core.data import Benchmark
 from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
@@ -71,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--cluster-size", type=float, default=1.0, help="items per cluster (1)")
     g.add_argument("--icc", type=float, default=0.0, help="within-cluster correlation (0)")
     g.add_argument("--sd", type=float, nargs="+", default=None, help="per-item SD (continuous)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -87,28 +85,15 @@ def _family(raw: str) -> int | None:
     return k
 
 
-def _whole(x: float) -> int | None:
-    return int(x) if np.isfinite(x) else None
-
-
-def _design(args: argparse.Namespace) -> tuple[pw.Design, list[str]]:
-    """The design from DATA or from the no-data flags, and notes for the reader."""
-    notes: list[str] = []
+def _data(args: argparse.Namespace) -> Benchmark | None:
+    """The benchmark DATA names (``None``: planning from ``--accuracy``), after the flag checks
+    that name flags."""
     if args.accuracy is not None:
         if args.data is not None:
             raise UsageError("give DATA or --accuracy (planning without data), not both.")
         if args.items is None:
             raise UsageError("--accuracy needs --items (items per task).")
-        return pw.design_from_assumptions(
-            args.accuracy,
-            args.items,
-            corr=0.0 if args.corr is None else args.corr,
-            cluster_size=args.cluster_size,
-            icc=args.icc,
-            tasks=args.n_tasks,
-            sd=args.sd,
-            models=args.models,
-        ), notes
+        return None
     if args.data is None:
         raise UsageError("give DATA (a file, folder or sample:<name>), or --accuracy and --items.")
     if args.cluster_size != 1 or args.icc != 0 or args.sd is not None or args.items is not None:
@@ -124,85 +109,53 @@ def _design(args: argparse.Namespace) -> tuple[pw.Design, list[str]]:
             f"--models: give two or more of the data's models ({', '.join(bench.models)})"
             + (f"; not in the data: {unknown}." if unknown else ".")
         )
-    if bench.kind == "items" and args.corr is not None:
-        notes.append("--corr is not used: paired item scores give the correlation.")
-    rho = 0.0 if args.corr is None else args.corr
-    return pw.design_from_benchmark(bench, models=models, group=args.group, rho=rho), notes
+    return bench
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the items needed and the MDE per pair (or JSON); returns the exit code."""
+    """Print the items needed and the MDE per pair (or JSON, CSV, Parquet); returns the exit
+    code."""
+    from benchuq.api import power
+
     level = check_level(args.level)
     if not 0.5 <= args.power < 1:
         raise UsageError(f"--power {args.power} must be from 0.5 to below 1 (e.g. 0.8).")
     family = _family(args.pairs)
-    design, notes = _design(args)
-    scale, unit = pw.display_scale(design)
-    if args.delta is not None and scale == 100 and args.delta >= 1:
+    bench = _data(args)
+    if (
+        args.delta is not None
+        and args.delta >= 1
+        and (bench is None or bench.kind != "estimate_se")
+    ):
         raise UsageError(f"--delta {args.delta} is a proportion: write 0.01 for 1 point.")
-    pairs = list(itertools.combinations(design.models, 2))
-    asked = args.delta is not None or design.name == pw.ASSUMPTIONS
-    delta: Any = args.delta
-    if args.delta is None and design.name == pw.ASSUMPTIONS:
-        delta = pw.assumed_differences(design, pairs)
-    result = pw.plan(
-        design,
-        pairs=pairs,
-        level=level,
+    result = power(
+        bench,
+        models=args.models,
+        delta=args.delta,
         power=args.power,
-        delta=delta,
-        family=family,
+        level=level,
+        pairs=family,
         correction=args.correction,
+        group=args.group,
+        corr=args.corr,
+        accuracy=args.accuracy,
+        items=args.items,
+        tasks=args.n_tasks,
+        cluster_size=args.cluster_size,
+        icc=args.icc,
+        sd=args.sd,
     )
-    notes += list(design.notes)
-    rows = []
-    for k in range(len(result.a)):
-        row: dict[str, Any] = {
-            "a": result.a[k],
-            "b": result.b[k],
-            "n": design.n,
-            "mde": result.mde[k],
-            "estimate": result.estimate[k],
-            "se": result.se[k],
-            "deff": result.deff[k],
-            "icc": result.icc[k],
-            "rho": result.rho[k],
-        }
-        if asked:
-            row |= {
-                "delta": result.delta[k],
-                "n_required": _whole(result.n_required[k]),
-                "factor_required": result.factor_required[k],
-                "power_now": result.power_now[k],
-            }
-        row["sentence"] = result.sentence(k, scale=scale, unit=unit)
-        rows.append(row)
-    if args.json:
-        print_json(
-            {
-                "data": design.name,
-                "source": design.source,
-                "group": design.group,
-                "level": level,
-                "power": args.power,
-                "pairs": result.family,
-                "correction": args.correction,
-                "critical_value": result.critical,
-                "delta": args.delta,
-                "items": design.n,
-                "rho_assumed": design.rho,
-                "rows": rows,
-                "notes": notes,
-            }
-        )
+    if emit(args, result):
         return 0
-    for note in notes:
+    plan, design = result.plan, result.design
+    for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
+    _, unit = pw.display_scale(design)
     print(
         f"{design.name}: {design.source}; score {design.group}; {100 * level:g}% family-wise "
-        f"level, {pw.CORRECTIONS[args.correction]} over {result.family} comparison(s) "
-        f"(c = {result.critical:.3f}); {100 * args.power:g}% power; differences in {unit}"
+        f"level, {pw.CORRECTIONS[args.correction]} over {plan.family} comparison(s) "
+        f"(c = {plan.critical:.3f}); {100 * args.power:g}% power; differences in {unit}"
     )
-    for row in rows:
-        print(f"- {row['sentence']}")
+    for sentence in result.sentences():
+        print(f"- {sentence}")
     return 0

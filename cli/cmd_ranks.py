@@ -4,28 +4,27 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import numpy as np
 
 from benchuq.cli.common import (
+    FEW_ITEMS_LEGEND,
     UsageError,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
+    add_output_arguments,
     check_level,
     check_pairwise,
-    headline_of,
+    emit,
+    items_text,
     load_benchmark,
     make_draws,
     maybe_normalize,
-    print_json,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
-
-TOP_K = (1, 2, 3)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="category weights (one per category, summing to 1) for the rank probabilities and "
         "rank sets; default: the overall mean over all tasks",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -69,51 +68,21 @@ def parse_weights(text: str | None, categories: tuple[str, ...]) -> np.ndarray |
     return w
 
 
-def rank_set_payload(sets: Any) -> dict[str, Any]:
-    """The ``rank_sets`` JSON: one row per model and the top-k sets."""
-    return {
-        "level": sets.level,
-        "score": sets.label,
-        "rows": sets.table().to_dict(orient="records"),
-        "top": {str(k): list(sets.top_set(k)) for k in TOP_K if k <= len(sets.models)},
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
-    from benchuq.core.summaries import group_scores, rank_aggregations, rank_probabilities
+    from benchuq.api import ranks
+    from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries.headline import overall_label
-    from benchuq.core.summaries.rank_sets import rank_set_sentences, rank_sets
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     check_pairwise(args, bench, "rank comparisons")
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     weights = parse_weights(args.weights, draws.category_names)
-    group = "overall" if weights is None else weights
-    table = rank_aggregations(draws, level=level)
-    probs = rank_probabilities(draws, group=group)
-    sc = group_scores(draws, group)
-    sets = rank_sets(sc.values, sc.observed, draws.models, level, sc.higher_is_better, sc.label)
-    if args.json:
-        print_json(
-            {
-                "method": draws.method,
-                "level": level,
-                "reps": draws.reps,
-                "seed": draws.seed,
-                "normalization": args.normalize_mode if args.normalize else None,
-                "score": sc.label,
-                "overall": headline_of(args, bench).describe(),
-                "weights": None if weights is None else [float(x) for x in weights],
-                "rows": table.to_dict(orient="records"),
-                "rank_probabilities": {
-                    m: [float(p) for p in probs[i]] for i, m in enumerate(draws.models)
-                },
-                "rank_sets": rank_set_payload(sets),
-            }
-        )
+    result = ranks(draws, level=level, weights=weights)
+    if emit(args, result):
         return 0
+    table, sets = result.table, result.rank_sets
     methods = list(dict.fromkeys(table["method"]))
     print(f"{draws.method}; {level:g} intervals with --json")
     print(
@@ -125,9 +94,14 @@ def run(args: argparse.Namespace) -> int:
     print("\nFinal position (mean over replicates)")
     pos = table.pivot(index="model", columns="method", values="position")[methods]
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
-    score = f"overall = {overall_label(draws)}" if weights is None else sc.label
+    score = f"overall = {overall_label(draws)}" if weights is None else sets.sets.label
     print(f"\nRank confidence sets ({level:g}, score: {score})")
-    print(sets.table().to_string(index=False, float_format=lambda v: f"{v:g}"))
-    for sentence in rank_set_sentences(sets):
+    print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
+    for sentence in sets.sentences():
         print(sentence)
+    items = group_items(draws)
+    if (items < FEW_ITEMS).any():
+        few = [f"{m}: {items_text(n)}" for m, n in zip(draws.models, items, strict=True)]
+        print("\nitems: " + "; ".join(f for f, n in zip(few, items, strict=True) if n < FEW_ITEMS))
+        print(FEW_ITEMS_LEGEND)
     return 0

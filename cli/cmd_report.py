@@ -28,6 +28,7 @@ from benchuq.core.defaults import LEVEL
 if TYPE_CHECKING:
     import pandas as pd
 
+    from benchuq.core.analyses.diff import DiffResult
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
 
@@ -73,6 +74,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "instead of the mean over all tasks",
     )
     add_normalize_arguments(p)
+    g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
+    g.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
+    g.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
+    g.add_argument("--margin", type=float, default=0.0, help="margin in score units (0.01 = 1 "
+                   "point) for equivalent / non-inferior")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -96,13 +102,11 @@ def _draws(
 
 def _command(args: argparse.Namespace) -> str:
     """The command that reproduces the numbers (settings flags only)."""
-    from benchuq.presentation.report import command
+    from benchuq.presentation.report import bayes_flags, command
 
     extra = ["--input-format", args.format] if args.format != "auto" else []
     if args.method == "bayes":
-        extra += ["--chains", str(args.chains), "--draws", str(args.draws)]
-        extra += ["--warmup", str(args.warmup), "--sampler", args.sampler]
-        extra += [x for spec in args.prior for x in ("--prior", spec)]
+        extra += bayes_flags(args.chains, args.draws, args.warmup, args.sampler, args.prior)
     if args.weights:
         extra += ["--weights", args.weights]
     if args.overall != "auto":
@@ -139,14 +143,31 @@ def _query(args: argparse.Namespace) -> str:
     return query
 
 
+def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
+    """``--base`` and ``--candidate`` compared (``core.analyses.diff``), or None."""
+    from benchuq.cli.common import UsageError
+    from benchuq.core.analyses.diff import diff
+
+    if args.base is None and args.candidate is None:
+        return None
+    if args.base is None or args.candidate is None:
+        raise UsageError("a two-run section needs both --base MODEL and --candidate MODEL.")
+    result = diff(
+        bench,
+        base_model=args.base,
+        candidate_model=args.candidate,
+        margin=args.margin,
+        reps=args.reps,
+        seed=args.seed,
+    )
+    return result
+
+
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.core.findings import findings, gaps_from_leader
+    from benchuq.api import write_report
     from benchuq.core.reading.battles import BattlesNotScores
     from benchuq.core.validation import check_known
-    from benchuq.presentation import report
-    from benchuq.presentation.colors import model_colors
-    from benchuq.presentation.figures.common import FigureOptions
 
     fmt, path = _target(args)
     level = check_level(args.level)
@@ -161,27 +182,19 @@ def run(args: argparse.Namespace) -> int:
     if args.models:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
     weights = parse_weights(args.weights, draws.category_names)
-    scale, axis, suffix = report.display_unit(bench, normalized=args.normalize)
-    f = findings(
+    write_report(
         bench,
         draws,
-        level,
-        group="overall" if weights is None else weights,
-        scale=scale,
-        suffix=suffix,
+        path,
+        fmt=fmt,
+        level=level,
+        weights=weights,
+        query=_query(args),
+        command=_command(args),
         warnings=warnings,
         diagnostics=diagnostics,
+        two_runs=_two_runs(args, bench),
     )
-    prov = report.provenance(bench, draws, level, _query(args), _command(args))
-    options = FigureOptions(model_colors(bench.models), scale, axis)
-    gaps = gaps_from_leader(draws, level, group="overall" if weights is None else weights)
-    figs = report.figures(f, gaps, options, prov, draws.reps)
-    with report.kaleido_svg() as svg:
-        document = report.to_html(f, prov, figs, svg, scale=scale, unit=axis)
-    if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
-    else:
-        path.write_text(document, encoding="utf-8")
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
     return 0

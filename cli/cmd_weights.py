@@ -9,7 +9,6 @@ instead). ``--normalize`` reads variances from min-max normalized draws (METHODS
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import numpy as np
 
@@ -17,22 +16,16 @@ from benchuq.cli.common import (
     UsageError,
     add_data_arguments,
     add_method_arguments,
+    add_output_arguments,
+    emit,
     load_benchmark,
     make_draws,
-    print_json,
 )
 from benchuq.core.data import Benchmark
-from benchuq.core.summaries.dominance import (
-    CategoryMoments,
-    DominanceMap,
-    dominance_map,
-    map_categories,
-    moments_from_benchmark,
-    moments_from_draws,
-    parse_weights,
-)
+from benchuq.core.draws import Draws
+from benchuq.core.summaries.dominance import DominanceMap, parse_weights
 
-__all__ = ["compute_moments", "payload", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,11 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="use --rho even when paired draws could give the correlation",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_output_arguments(p)
     p.set_defaults(func=run)
 
 
-def _mapping(args: argparse.Namespace, bench: Benchmark) -> dict[str, str]:
+def _choice(
+    args: argparse.Namespace, bench: Benchmark
+) -> tuple[list[str] | None, dict[str, str] | None]:
+    """``--categories`` and ``--merge`` as the API's ``categories`` and ``merge``."""
     if args.categories and args.merge:
         raise UsageError("use --categories or --merge, not both.")
     cats = bench.category_names
@@ -93,76 +89,46 @@ def _mapping(args: argparse.Namespace, bench: Benchmark) -> dict[str, str]:
             if not sep or not cat.strip() or not group.strip():
                 raise UsageError(f"--merge: {part!r} is not CATEGORY=GROUP.")
             merge[cat.strip()] = group.strip()
-    return map_categories(bench.category_names, pick=pick, merge=merge)
+    return pick, merge
 
 
-def compute_moments(args: argparse.Namespace, bench: Benchmark) -> CategoryMoments:
-    """Analytic moments, or moments from draws (normalized metric, paired item data, or the
-    Bayesian posterior, whose means and variances are the posterior's)."""
-    mapping = _mapping(args, bench)
+def _source(args: argparse.Namespace, bench: Benchmark) -> Benchmark | Draws:
+    """What the variances come from: draws (normalized metric, paired item data, or the
+    Bayesian posterior, whose means and variances are the posterior's), else the data."""
     if args.normalize:
         from benchuq.core.summaries import normalize
 
-        draws = normalize(make_draws(args, bench), mode="minmax", chance=bench.chance)
-        return moments_from_draws(draws, mapping=mapping)
+        return normalize(make_draws(args, bench), mode="minmax", chance=bench.chance)
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
-        return moments_from_draws(make_draws(args, bench), mapping=mapping)
-    return moments_from_benchmark(bench, mapping=mapping)
-
-
-def payload(dm: DominanceMap, data: str) -> dict[str, Any]:
-    """The JSON contract: categories, z, rho, points[w, winner, leader, runner_up, ...]."""
-    paired = dm.rho_source == "paired draws"
-    out: dict[str, Any] = {
-        "data": data,
-        "categories": list(dm.categories),
-        "z": dm.z,
-        "rho": None if paired else float(dm.rho[0]),
-        "rho_source": dm.rho_source,
-        "level": dm.level,
-        "source": dm.source,
-        "shares": [{"model": m, "share": s} for m, s in dm.shares().items()],
-        "points": [
-            {
-                "w": [round(float(x), 10) for x in dm.weights[p]],
-                "winner": dm.name(dm.winner[p]),
-                "leader": dm.name(dm.leader[p]),
-                "runner_up": dm.name(dm.runner_up[p]),
-                "difference": float(dm.difference[p]),
-                "se": float(dm.se[p]),
-            }
-            for p in range(len(dm.weights))
-        ],
-    }
-    if paired:
-        rho = dm.rho[np.isfinite(dm.rho)]
-        out["implied_rho"] = {
-            "median": float(np.median(rho)) if rho.size else None,
-            "min": float(rho.min()) if rho.size else None,
-            "max": float(rho.max()) if rho.size else None,
-        }
-    return out
+        return make_draws(args, bench)
+    return bench
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the task-weight map summary (or JSON); returns the exit code."""
+    """Print the task-weight map summary (or JSON, CSV, Parquet); returns the exit code."""
+    from benchuq.api import weights
+
     bench = load_benchmark(args)
-    moments = compute_moments(args, bench)
+    pick, merge = _choice(args, bench)
     at = None
     if args.at is not None:
-        at = parse_weights(args.at, len(moments.categories))[None, :]
-    dm = dominance_map(
-        moments,
+        n = len(pick) if pick else len(set(merge.values())) if merge else len(bench.category_names)
+        at = parse_weights(args.at, n)
+    result = weights(
+        _source(args, bench),
+        categories=pick,
+        merge=merge,
+        at=at,
         z=args.z,
         rho=args.rho,
         resolution=args.resolution,
-        weights=at,
         use_pairing=not args.assume_rho,
     )
-    if args.json:
-        print_json(payload(dm, bench.name))
+    payload = result.payload()
+    payload["data"] = bench.name
+    if emit(args, result, payload):
         return 0
-    _print_table(dm, bench, at is not None, bayes=args.method == "bayes")
+    _print_table(result.map, bench, at is not None, bayes=args.method == "bayes")
     return 0
 
 

@@ -20,23 +20,29 @@ if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
     from benchuq.core.reading.backends import DataSource
     from benchuq.core.summaries.headline import Headline
+    from benchuq.results import Result
 
 __all__ = [
+    "FEW_ITEMS_LEGEND",
     "FORMATS",
     "UsageError",
     "add_bayes_arguments",
     "add_data_arguments",
     "add_method_arguments",
+    "add_output_arguments",
     "add_overall_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
+    "emit",
     "fit_bayes",
     "headline_of",
+    "items_text",
     "load_benchmark",
     "make_draws",
     "print_json",
     "read_file",
+    "split_format",
 ]
 
 
@@ -186,7 +192,9 @@ def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
     (its notes go to stderr)."""
     from benchuq.core.summaries.headline import headline
 
-    rule = headline(bench, getattr(args, "groups", ()), overall=getattr(args, "overall", "auto"))
+    rule = headline(
+        bench, groups=getattr(args, "groups", ()), overall=getattr(args, "overall", "auto")
+    )
     if rule.notes and not getattr(args, "_headline_noted", False):
         add_notes(args, rule.notes)
         args._headline_noted = True
@@ -284,6 +292,7 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
     from benchuq.core.reading.loaders import read_data
     from benchuq.core.reading.sources import parse_source
 
+    split_format(args)
     shared = [d for d in args.data if parse_source(d).kind == "shared"]
     if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
         if len(args.data) > 1:
@@ -324,25 +333,31 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
                 "--format auto or items."
             )
         return None
-    backend = choose_backend(args.data[0], args.backend)
+    backend = choose_backend(args.data[0], backend=args.backend)
     if backend == "memory":
         return None
     return open_data(args.data[0], backend, workers=args.workers, scheduler=args.scheduler)
 
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
-    """Draws of per-task performance by the method the flags name."""
+    """Draws of per-task performance by the method the flags name (``benchuq.api.bootstrap``,
+    or an out-of-core backend's; the Bayesian model's posterior draws)."""
+    from dataclasses import replace
+
+    from benchuq.api import bootstrap
     from benchuq.core.budget import check_cells
-    from benchuq.core.methods.bootstrap import bootstrap
 
     if getattr(args, "method", "bootstrap") == "bayes":
+        from benchuq.core.reading.answers import answer_counts
+
         draws = fit_bayes(args, bench).to_draws(kind=args.interval)
+        draws = replace(draws, data=bench.name, counts=answer_counts(bench))
         return draws.with_headline(headline_of(args, bench))
 
     if args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
-    check_cells(args.reps, len(bench.models), len(bench.tasks))
     if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+        check_cells(args.reps, len(bench.models), len(bench.tasks))
         draws = args.source.draws(args.reps, args.seed)
     else:
         draws = bootstrap(bench, reps=args.reps, seed=args.seed)
@@ -403,7 +418,107 @@ def _clean(x: Any) -> Any:
     return x
 
 
+OUTPUT_FORMATS = ("text", "json", "csv", "parquet")
+TABLE_FORMATS = ("csv", "parquet")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--json``, ``--output-format text|json|csv|parquet`` and ``-o FILE``: the result as the
+    text table (default), the JSON document, or a tidy CSV/Parquet table (``benchuq.results``:
+    the JSON's rows as rows, its settings such as ``level`` and ``unit`` as columns; Parquet also
+    keeps the settings as the file's ``benchuq`` metadata)."""
+    parser.add_argument("--json", action="store_true", help="print JSON (--output-format json)")
+    parser.add_argument(
+        "--output-format",
+        default=None,
+        choices=OUTPUT_FORMATS,
+        help="text (default), json, or a tidy table: csv, parquet (needs -o); default from the "
+        "suffix of -o",
+    )
+    parser.add_argument(
+        "-o", "--output", default=None, metavar="FILE", help="write to FILE instead of stdout"
+    )
+    formats = [a for a in parser._actions if a.dest == "format" and a.choices is not None]
+    for action in formats:  # --format also takes csv|parquet (no input format has them)
+        action.choices = (*action.choices, *TABLE_FORMATS)  # type: ignore[misc]
+        action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+    if not formats:
+        parser.add_argument("--format", default=None, choices=TABLE_FORMATS, help="a tidy table")
+
+
+def split_format(args: argparse.Namespace) -> None:
+    """``--format csv|parquet`` is the output's format (``--output-format``); the input's is
+    then auto-detected."""
+    if getattr(args, "format", None) in TABLE_FORMATS:
+        if getattr(args, "output_format", None) not in (None, args.format):
+            raise UsageError(f"--format {args.format} and --output-format disagree; give one.")
+        args.output_format, args.format = args.format, "auto"
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """The output format the flags ask for: ``--json``, ``--output-format`` (or ``--format
+    csv|parquet``), the suffix of ``-o``, else text."""
+    split_format(args)
+    fmt = getattr(args, "output_format", None)
+    if getattr(args, "json", False):
+        if fmt not in (None, "json"):
+            raise UsageError(f"--json and --output-format {fmt} disagree; give one.")
+        return "json"
+    if fmt is not None:
+        return str(fmt)
+    suffix = Path(getattr(args, "output", None) or "").suffix.lower().lstrip(".")
+    return suffix if suffix in ("json", "csv", "parquet") else "text"
+
+
+def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | None = None) -> bool:
+    """Write ``result`` as JSON (``payload``, default ``result.payload()``), CSV or Parquet as
+    the flags ask; ``False``: the caller prints its text table (stdout only)."""
+    from benchuq.results import write_table
+
+    fmt = output_format(args)
+    target = getattr(args, "output", None)
+    if fmt == "text":
+        if target is not None:
+            raise UsageError(
+                f"-o {target}: -o writes json, csv or parquet (by its suffix or --output-format)."
+            )
+        return False
+    if fmt == "json":
+        doc = result.payload() if payload is None else payload
+        if target is None:
+            print_json(doc)
+        else:
+            Path(target).write_text(json.dumps(_clean(doc), indent=2) + "\n", encoding="utf-8")
+    elif fmt == "csv" and target is None:
+        write_table(result, sys.stdout, format="csv")
+    else:
+        if target is None:
+            raise UsageError("--output-format parquet writes a file: add -o FILE.parquet.")
+        write_table(result, target, format="csv" if fmt == "csv" else "parquet")
+    if target is not None:
+        print(f"wrote {target} ({fmt})", file=sys.stderr)
+    return True
+
+
 def print_json(payload: dict[str, Any]) -> None:
     """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
     json.dump(_clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+FEW_ITEMS_LEGEND = (
+    "items: the items behind each score; 'few' marks fewer than 30 (wide intervals), 'too few "
+    "to tell' fewer than 6, with which no difference can be shown at 95% (METHODS 2d)."
+)
+
+
+def items_text(n: float) -> str:
+    """An ``items`` cell for a table: the count, marked 'few' below 30 and 'too few to tell'
+    below the 95% floor (empty where the data carry no item counts)."""
+    from benchuq.core.small_samples import FEW_ITEMS, min_items_to_tell
+
+    if math.isnan(n):
+        return ""
+    if n < min_items_to_tell(0.95):
+        return f"{n:.0f} (too few to tell)"
+    return f"{n:.0f} (few)" if n < FEW_ITEMS else f"{n:.0f}"

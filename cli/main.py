@@ -34,6 +34,7 @@ CLOSED_PIPE = 141
 COMMANDS: dict[str, tuple[str, str]] = {
     "leaderboard": ("leaderboard", "scores with intervals, overall and per category"),
     "compare": ("compare", "pairwise differences between models"),
+    "diff": ("diff", "did it get better? two runs compared item by item"),
     "ranks": ("ranks", "rank aggregations, rank probabilities and rank confidence sets"),
     "epp": ("epp", "EPP meta-score: win probabilities between models"),
     "arena": ("arena", "arena ratings from pairwise battles (model_a, model_b, winner)"),

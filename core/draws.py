@@ -41,6 +41,19 @@ class Draws:
         the seed that made the draws (``None`` if not seeded).
     notes
         caveats to show next to results (e.g. "normal approximation").
+    items
+        ``(M, T)`` items behind each model's task score (0 where it has none), or ``None`` when
+        the data carry no item counts (estimates with standard errors); read by
+        :mod:`core.small_samples` to flag results resting on few items.
+    data
+        the data set's name (``Benchmark.name``; ``""`` when unknown), for titles and subtitles.
+    normalization
+        the normalization applied to the draws (``core.summaries.normalization``: ``"minmax"``,
+        ``"paper"``, ``"chance"``), ``None`` for raw scores.
+    counts
+        ``(items, answers)``: ``(M, T)`` numbers of items and answers behind each observed score
+        (``core.reading.answers.answer_counts``), ``None`` when the draws were made without the
+        data.
     headline
         the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
         over all tasks). Attach it with :meth:`with_headline`.
@@ -56,16 +69,33 @@ class Draws:
     paired: bool
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    items: np.ndarray | None = None
+    data: str = ""
+    normalization: str | None = None
+    counts: tuple[np.ndarray, np.ndarray] | None = None
     headline: Headline | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
         if self.observed.shape != (M, T):
             raise ValueError(f"observed has shape {self.observed.shape}, expected {(M, T)}")
+        if self.items is not None and np.shape(self.items) != (M, T):
+            raise ValueError(f"items has shape {np.shape(self.items)}, expected {(M, T)}")
         if len(self.models) != M or len(self.tasks) != T or len(self.categories) != T:
             raise ValueError("labels do not match the draws' shape")
-        for a in (self.values, self.observed):
-            a.setflags(write=False)
+        for a in (self.values, self.observed, self.items):
+            if a is not None:
+                a.setflags(write=False)
+
+    def __repr__(self) -> str:
+        """Short: shape, method and seed (not the arrays)."""
+        R, M, T = self.values.shape
+        data = f"{self.data!r}, " if self.data else ""
+        norm = f", normalization={self.normalization!r}" if self.normalization else ""
+        return (
+            f"Draws({data}reps={R}, models={M}, tasks={T}, method={self.method!r}, "
+            f"paired={self.paired}, seed={self.seed}{norm})"
+        )
 
     @property
     def reps(self) -> int:
@@ -101,6 +131,8 @@ class Draws:
             values=self.values[:, at, :],
             observed=self.observed[at, :],
             models=tuple(models),
+            items=None if self.items is None else self.items[at, :],
+            counts=None if self.counts is None else (self.counts[0][at], self.counts[1][at]),
         )
 
     def with_headline(self, headline: Headline | None) -> Draws:

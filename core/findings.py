@@ -32,6 +32,13 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.reading.notes import summarize
+from benchuq.core.small_samples import (
+    FEW_ITEMS,
+    cell_items,
+    group_items,
+    min_items_to_tell,
+    too_few_with_leader,
+)
 from benchuq.core.summaries.dominance import (
     DominanceMap,
     dominance_map,
@@ -54,7 +61,7 @@ __all__ = [
     "small_tasks",
 ]
 
-SMALL_N = 30  # tasks with fewer items than this get a caveat
+SMALL_N = FEW_ITEMS  # tasks with fewer items than this get a caveat
 WEIGHT_GRID = 20  # resolution of the weighting grid (231 points for three categories)
 
 
@@ -133,23 +140,25 @@ def _pct(p: float) -> str:
 
 
 def small_tasks(bench: Benchmark, *, limit: int = SMALL_N) -> tuple[str, ...]:
-    """Tasks where some model has fewer than ``limit`` items (none without counts)."""
-    if bench.n is None:
+    """Tasks where some model has fewer than ``limit`` items (none without item counts)."""
+    cells = cell_items(bench)
+    if cells is None:
         return ()
-    n = np.where(np.isnan(bench.estimate), np.inf, np.asarray(bench.n, dtype=float))
+    n = np.where(np.isnan(bench.estimate), np.inf, cells)
     return tuple(t for t, m in zip(bench.tasks, n.min(axis=0), strict=True) if m < limit)
 
 
 def model_flags(
-    bench: Benchmark, diagnostics: pd.DataFrame | None = None, *, rhat: float = 1.01
+    bench: Benchmark, *, diagnostics: pd.DataFrame | None = None, rhat: float = 1.01
 ) -> dict[str, str]:
     """Per model, the caveats that change the reading of its score, in a few words: tasks with
     fewer than :data:`SMALL_N` items, tasks without a result (a partial or cancelled run), chains
     that have not converged (a Bayesian fit's ``diagnostics`` with ``rhat`` above ``rhat``)."""
     out: dict[str, list[str]] = {m: [] for m in bench.models}
     missing = np.isnan(bench.estimate)
-    if bench.n is not None:
-        small = (np.asarray(bench.n, dtype=float) < SMALL_N) & ~missing
+    cells = cell_items(bench)
+    if cells is not None:
+        small = (cells < SMALL_N) & ~missing
         for m, k in zip(bench.models, small.sum(axis=1), strict=True):
             if k:
                 out[m].append(f"{k} task{'s' if k > 1 else ''} < {SMALL_N} items")
@@ -190,7 +199,7 @@ def _weight_winners(draws: Draws) -> dict[str, float]:
     cats = draws.category_names
     if len(cats) not in (2, 3) or len(draws.models) < 2:
         return {}
-    means = np.array([summaries.group_scores(draws, c).observed for c in cats])  # (C, M)
+    means = np.array([summaries.group_scores(draws, group=c).observed for c in cats])  # (C, M)
     if np.isnan(means).any():
         return {}
     grid = simplex_grid(WEIGHT_GRID, n_categories=len(cats))
@@ -208,6 +217,7 @@ def _lead_sentences(
     scale: float,
     suffix: str,
     alone: bool,
+    leader_items: float = np.nan,
 ) -> list[str]:
     q = f"{100 * overlap_test_level(level):.0f}%"
     score = (
@@ -216,6 +226,14 @@ def _lead_sentences(
     )
     if alone:
         return [f"{leader} scores {score}; it is the only model, so there is no ranking."]
+    floor = min_items_to_tell(overlap_test_level(level))
+    if leader_items < floor:
+        return [
+            f"Too few items to tell: {leader} has the highest score, {score}, but it rests on "
+            f"{leader_items:.0f} items, and with fewer than {floor} items no difference from "
+            f"another model can be shown at {q} (an exact test of n paired items cannot give a "
+            "p-value below 2^(1 - n))."
+        ]
     if not tied:
         return [
             f"{leader} leads with {score}.",
@@ -234,6 +252,12 @@ def _pairs_sentence(diffs: pd.DataFrame, level: float) -> str:
     if diffs.empty:
         return ""
     k = len(pd.unique(diffs[["a", "b"]].to_numpy().ravel()))
+    if "too_few_items" in diffs and diffs["too_few_items"].all():
+        return (
+            f"Among the top {k} models, there are too few items to tell any pair apart: with "
+            f"fewer than {min_items_to_tell(level)} items no difference can be shown with "
+            f"{100 * level:g}% confidence."
+        )
     differ = [
         f"{r.a} > {r.b}" if r.low > 0 else f"{r.b} > {r.a}"
         for r in diffs.itertuples()
@@ -301,7 +325,7 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
 
 def _apart_from_leader(draws: Draws, group: Group, leader: str) -> tuple[str, ...]:
     """Models with a score that share no task of ``group`` with ``leader``."""
-    have = summaries.task_presence(draws, group)
+    have = summaries.task_presence(draws, group=group)
     lead = draws.models.index(leader)
     apart = have.any(axis=1) & ~(have & have[lead]).any(axis=1)
     return tuple(m for m, a in zip(draws.models, apart, strict=True) if a)
@@ -331,8 +355,8 @@ def _caveats(bench: Benchmark, draws: Draws, extra: Sequence[str]) -> list[str]:
 def findings(
     bench: Benchmark,
     draws: Draws,
-    level: float,
     *,
+    level: float,
     group: Group = "overall",
     scale: float = 100.0,
     suffix: str = "%",
@@ -350,21 +374,28 @@ def findings(
     ``diagnostics``: a Bayesian fit's diagnostics (for :func:`model_flags`). Scores are shown
     times ``scale`` followed by ``suffix`` (``"%"`` for proportions).
     """
-    sc = summaries.group_scores(draws, group)
-    iv = summaries.percentile_interval(sc, level)
+    sc = summaries.group_scores(draws, group=group)
+    iv = summaries.percentile_interval(sc, level=level)
+    items = group_items(draws, tasks=summaries.group_tasks(draws, group))
+    tied_mask = tied_with_leader(
+        sc.values,
+        sc.observed,
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        present=summaries.task_presence(draws, group=group),
+    )
+    tied_mask |= too_few_with_leader(
+        items, sc.observed, overlap_test_level(level), higher_is_better=sc.higher_is_better
+    )
     table = pd.DataFrame(
         {
             "model": list(draws.models),
             "estimate": iv.estimate,
             "low": iv.low,
             "high": iv.high,
-            "tied_with_leader": tied_with_leader(
-                sc.values,
-                sc.observed,
-                level,
-                sc.higher_is_better,
-                present=summaries.task_presence(draws, group),
-            ),
+            "tied_with_leader": tied_mask,
+            "items": items,
+            "few_items": items < FEW_ITEMS,
         }
     )
     table = table.dropna(subset=["estimate"])
@@ -375,9 +406,14 @@ def findings(
     leader = str(table["model"].iloc[0])
     tied = tuple(str(m) for m in table["model"].iloc[1:][table["tied_with_leader"].iloc[1:]])
     sets = rank_sets(
-        sc.values, sc.observed, draws.models, comparison_level, sc.higher_is_better, sc.label
+        sc.values,
+        sc.observed,
+        draws.models,
+        level=comparison_level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
     )
-    probs = summaries.rank_probabilities(draws, group)[:, 0]
+    probs = summaries.rank_probabilities(draws, group=group)[:, 0]
     p_best = {m: float(p) for m, p in zip(draws.models, probs, strict=True) if np.isfinite(p)}
     best = list(table["model"].iloc[: max(2, top)])
     diffs = (
@@ -392,7 +428,14 @@ def findings(
         else None
     )
     headline = _lead_sentences(
-        leader, tied, table.iloc[0], level, scale, suffix, alone=len(table) < 2
+        leader,
+        tied,
+        table.iloc[0],
+        level,
+        scale,
+        suffix,
+        alone=len(table) < 2,
+        leader_items=float(table["items"].iloc[0]),
     )
     label = overall_label(draws) if isinstance(group, str) and group == "overall" else sc.label
     apart = _apart_from_leader(draws, group, leader)
@@ -421,11 +464,12 @@ def findings(
         headline += rank_set_sentences(sets)
     headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
-    headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
+    if not float(table["items"].iloc[0]) < min_items_to_tell(overlap_test_level(level)):
+        headline += [s for s in (_power_sentence(bench, best[:2], group),) if s]
     return Findings(
         headline=tuple(headline),
         caveats=tuple(_caveats(bench, draws, warnings)),
-        flags=model_flags(bench, diagnostics),
+        flags=model_flags(bench, diagnostics=diagnostics),
         leader=leader,
         tied=tied,
         p_best=p_best,
@@ -441,7 +485,7 @@ def findings(
 
 
 def gaps_from_leader(
-    draws: Draws, level: float, *, group: Group = "overall", top: int = 8
+    draws: Draws, *, level: float, group: Group = "overall", top: int = 8
 ) -> pd.DataFrame:
     """Each model's score minus the leader's, inside every draw, with its percentile interval at
     the "≈ leader" test level (:func:`core.summaries.leader.overlap_test_level`; METHODS 2).
@@ -450,7 +494,7 @@ def gaps_from_leader(
     :func:`core.summaries.leader.tied_with_leader`); the leader first (a gap of 0), then the models
     tied with it, then the next best, at most ``top`` rows: the contested top of the leaderboard.
     """
-    sc = summaries.group_scores(draws, group)
+    sc = summaries.group_scores(draws, group=group)
     sign = 1.0 if sc.higher_is_better else -1.0
     obs = sign * np.asarray(sc.observed, dtype=float)
     present = np.flatnonzero(np.isfinite(obs))
@@ -466,7 +510,7 @@ def gaps_from_leader(
             "high": high,
         }
     )
-    have = summaries.task_presence(draws, group)
+    have = summaries.task_presence(draws, group=group)
     shares = (have & have[lead]).any(axis=1)[present]  # no shared task: never tied (issue 29)
     table = table.assign(tied=(table["low"] <= 0) & (table["high"] >= 0) & shares)
     table = table.iloc[best_first(table["estimate"], list(table["model"]))].reset_index(drop=True)

@@ -1,16 +1,20 @@
-"""Cached core calls, keyed by content, never by a file name (safe for a hosted, shared app).
+"""The shell's cached core calls, keyed by content, never by a file name (safe for a hosted,
+shared app): loaded data, uploads, draws and the registry of uncertainty methods. Each page's
+own cached calls live in its subpackage (``dashboard/<page>/cached.py``).
 
 Heavy results (loaded data, draws) are cached with ``st.cache_resource``: the objects are
 immutable (``Benchmark`` and ``Draws`` hold read-only arrays), so sharing them between sessions is
 safe, and each key contains the data's content hash, so two users' uploads never collide. Cheap
 summaries (a leaderboard at a new level) are recomputed from the cached draws on every rerun.
+The pages' cached calls take draws and data as they are: :data:`HASH_FUNCS` hashes them by
+their content key (:func:`draws_key`, :func:`keyed`), never by their bytes.
 
 Memory (#19): every cache whose entry grows with the data (R, M, T, items, a grid, upload
-bytes) is ``@budgeted``: its results' bytes (``ledger.sizeof``) are recorded in :data:`LEDGER`,
-which evicts the least recently used entries of any session over ``BENCHUQ_CACHE_MB``
-(``max_entries`` is only a backstop). Only the bundled samples (:func:`loaded_sample`,
-:func:`embedding_sample`: a fixed, small set) stay count-bounded. A session keeps its upload's
-files (:class:`KeptUpload`), never their parse.
+bytes) is ``@budgeted`` (or ``@budgeted_by_content``): its results' bytes (``ledger.sizeof``)
+are recorded in :data:`LEDGER`, which evicts the least recently used entries of any session over
+``BENCHUQ_CACHE_MB`` (``max_entries`` is only a backstop). Only the bundled samples
+(:func:`loaded_sample`, ``embeddings.cached.embedding_sample``: a fixed, small set) stay
+count-bounded. A session keeps its upload's files (:class:`KeptUpload`), never their parse.
 
 Uncertainty methods are a registry (:data:`METHODS`): another engine (e.g. the Bayesian model)
 adds one :class:`UncertaintyMethod` entry and appears in the sidebar and the ``method`` link
@@ -25,71 +29,25 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from benchuq.core import findings as core_report
 from benchuq.core import summaries
-from benchuq.core.analyses import power
-from benchuq.core.analyses.arena import ArenaResult, Ties, arena
-from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
-from benchuq.core.analyses.embeddings import (
-    ConsistencyResult,
-    EmbeddingTree,
-    align,
-    binarize,
-    check_clusters,
-    cluster_labels,
-    consistency,
-    fit_tree,
-    load_embedding_sample,
-    parse_prior,
-)
-from benchuq.core.analyses.epp import EPPResult, epp
-from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
-from benchuq.core.analyses.subgroups.estimates import (
-    Grouping,
-    SubgroupResult,
-    Units,
-    UnitWeights,
-    analyze,
-    units_from_benchmark,
-)
-from benchuq.core.budget import check_cells, check_pairs
+from benchuq.core.budget import check_cells
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.methods import bootstrap as core_bootstrap
 from benchuq.core.methods.bayes import model as bayes
 from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
-from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
 from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.options import Failed
-from benchuq.core.summaries.dominance import (
-    BestProbabilityMap,
-    CategoryMoments,
-    best_probability_map,
-    map_categories,
-    moments_from_benchmark,
-    moments_from_draws,
-)
-from benchuq.core.summaries.rank_sets import RankSets
-from benchuq.core.summaries.rank_sets import rank_sets as core_rank_sets
-from benchuq.dashboard import (
-    ledger,
-    session,
-    views,
-    views_embeddings,
-    views_subgroups,
-    views_table,
-)
+from benchuq.dashboard import ledger, session
+from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.ledger import ByteLedger
-from benchuq.dashboard.views_bayes import BayesSettings
 
 LEDGER = ByteLedger()
 budgeted = ledger.budgeted(lambda: LEDGER)
@@ -316,21 +274,6 @@ def read_upload(kept: KeptUpload) -> Loaded:
     return loaded
 
 
-@budgeted
-@st.cache_data(max_entries=32, show_spinner="Building the table…")
-def wide_table(
-    key: str,
-    models: tuple[str, ...],
-    level: float,
-    columns: tuple[views_table.Column, ...],
-    _draws: Draws,
-    _bench: Benchmark,
-) -> views_table.WideTable:
-    """``views_table.wide_table`` for the shown models (``key`` names the draws, see
-    :func:`draws_key`)."""
-    return views_table.wide_table(_draws.select_models(list(models)), level, columns, _bench)
-
-
 # Draws arrays are R x M x T floats each (2000 x 20 x 57 is 18 MB). Computing them, or a summary
 # of them, holds room in the ledger for its peak working memory, in bytes per R x M x T cell,
 # measured with tracemalloc (vtab1k, R = 2,000 and 20,000; the peak over the draws' own bytes):
@@ -379,7 +322,8 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     over ``BENCHUQ_CACHE_MB``."""
     check_cells(int(reps), len(bench.models), len(bench.tasks), flag="Replicates")
     args = (bench.content_hash, method, int(reps), int(seed), method_settings(method), bench)
-    return _normalized(*args) if metric == "normalized" else _draws(*args)
+    draws = _normalized(*args) if metric == "normalized" else _draws(*args)
+    return keyed(draws, draws_key(bench, method, reps, seed, metric))
 
 
 def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) -> str:
@@ -387,339 +331,40 @@ def draws_key(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     return f"{bench.content_hash}:{method}:{reps}:{seed}:{metric}:{method_settings(method)}"
 
 
-@budgeted
-@st.cache_data(max_entries=64, show_spinner="Ranking models in every replicate…")
-def rank_aggregations(
-    key: str, models: tuple[str, ...], level: float, _draws_all: Draws
-) -> pd.DataFrame:
-    """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
-    check_pairs(_draws_all.reps, len(models), what="rank comparisons")
-    shown = _draws_all.select_models(list(models))
-    with LEDGER.reserve(RANKS_WORK * shown.values.size):
-        return summaries.rank_aggregations(shown, level=level)
+# ---- content keys: the pages' cached calls take draws and data as they are -----------------
+# Streamlit hashes an argument of a type in HASH_FUNCS by its key: a benchmark by its content
+# hash, draws by the key of the cached draws they are (:func:`draws_key`, remembered by
+# :func:`keyed`), else by their bytes. So a page passes ``ctx.draws_all()`` itself, never a
+# (key, draws) pair; the ledger counts the entry under the same key (``budgeted_by_content``).
+_KEYS: dict[int, tuple[weakref.ref[Draws], str]] = {}
 
 
-@budgeted
-@st.cache_data(max_entries=64, show_spinner=False)
-def leaderboard_table(
-    key: str, models: tuple[str, ...], level: float, weights: tuple[float, ...], _draws_all: Draws
-) -> pd.DataFrame:
-    """``views.leaderboard_table`` of the shown models at ``level`` and category ``weights``."""
-    shown = _draws_all.select_models(list(models))
-    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
-        return views.leaderboard_table(shown, level, np.asarray(weights, dtype=float))
+def keyed(draws: Draws, key: str) -> Draws:
+    """Return ``draws``, remembered as the draws named ``key`` (for :data:`HASH_FUNCS`)."""
+    ident = id(draws)
+    _KEYS[ident] = (weakref.ref(draws, lambda _ref: _KEYS.pop(ident, None)), key)
+    return draws
 
 
-@budgeted
-@st.cache_data(max_entries=64, show_spinner=False)
-def rank_probabilities(
-    key: str, models: tuple[str, ...], weights: tuple[float, ...], _draws_all: Draws
-) -> np.ndarray:
-    """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
-    shown = _draws_all.select_models(list(models))
-    return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
-
-
-@budgeted
-@st.cache_data(max_entries=64, show_spinner=False)
-def rank_sets(
-    key: str, models: tuple[str, ...], weights: tuple[float, ...], level: float, _draws_all: Draws
-) -> RankSets:
-    """``core.summaries.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
-    shown = _draws_all.select_models(list(models))
-    sc = summaries.group_scores(shown, np.asarray(weights, dtype=float))
-    return core_rank_sets(
-        sc.values, sc.observed, shown.models, level, sc.higher_is_better, sc.label
-    )
-
-
-# ---- page analyses: each keyed by the content (hash) of its inputs and its settings ---------
-
-
-@budgeted
-@st.cache_resource(max_entries=64, show_spinner=False)
-def fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
-    """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)."""
-    return _fit.to_draws(kind=kind)
-
-
-@budgeted
-@st.cache_resource(max_entries=8, show_spinner="P(best) over the weight simplex…")
-def best_map(
-    key: str, models: tuple[str, ...], cats: tuple[str, ...], _draws: Draws
-) -> BestProbabilityMap:
-    """P(best) on a 40-step grid of category weightings from ``_draws`` (``key`` names them)."""
-    shown = _draws.select_models(list(models))
-    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
-        moments = moments_from_draws(shown, mapping=map_categories(cats))
-        return best_probability_map(moments, resolution=40)
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner=False)
-def analytic_moments(
-    content_hash: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _b: Benchmark
-) -> CategoryMoments:
-    """Category means and covariances from the data's counts/SEs (METHODS 5)."""
-    return moments_from_benchmark(_b.subset(models=list(models)), mapping=dict(mapping))
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner=False)
-def draw_moments(
-    draws_key: str, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], _d: Draws
-) -> CategoryMoments:
-    """Category means and covariances from draws (paired: the models' correlation too)."""
-    shown = _d.select_models(list(models))
-    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
-        return moments_from_draws(shown, mapping=dict(mapping))
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner="P(best) at every grid point…")
-def probability_map(
-    draws_key: str,
-    models: tuple[str, ...],
-    mapping: tuple[tuple[str, str], ...],
-    resolution: int,
-    _m: CategoryMoments,
-) -> BestProbabilityMap:
-    """``core.summaries.dominance.best_probability_map`` of :func:`draw_moments`."""
-    return best_probability_map(_m, resolution=resolution)
-
-
-# EPP fits are cached at this level and re-levelled without refitting
-EPP_FIT_LEVEL = COMPARISON_LEVEL
-
-
-@budgeted
-@st.cache_resource(max_entries=32, show_spinner="Fitting the EPP model…")
-def epp_fit(
-    content_hash: str,
-    models: tuple[str, ...],
-    rounds: Literal["tasks", "items"],
-    interval: Literal["rounds", "glm", "bootstrap"],
-    reps: int,
-    seed: int,
-    _bench: Benchmark,
-) -> EPPResult:
-    """Fit ``core.analyses.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
-
-    Other levels come from ``EPPResult.at_level`` without refitting.
-    """
-    check_pairs(reps, len(models), what="EPP pair counts")
-    sub = _bench.subset(models=list(models)) if models != _bench.models else _bench
-    return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner=False)
-def subgroup_units(content_hash: str, group_by: Grouping, _bench: Benchmark) -> Units:
-    """``core.analyses.subgroups.units_from_benchmark``."""
-    return units_from_benchmark(_bench, group_by=group_by)
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner=False)
-def table_units(digest: str, name: str, _data: bytes) -> Units:
-    """Units of an uploaded table (``digest``: SHA-256 of its bytes)."""
-    return views_subgroups.read_table(name, _data)
-
-
-@budgeted
-@st.cache_resource(max_entries=32, show_spinner="Estimating (cached afterwards)…")
-def subgroup_analysis(
-    key: str,
-    features: tuple[str, ...],
-    level: float,
-    fs: FsCorrection,
-    kappa: str,
-    crossfit: bool,
-    weights: UnitWeights,
-    seed: int,
-    _units: Units,
-) -> SubgroupResult:
-    """``core.analyses.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
-    return analyze(
-        _units,
-        features=features,
-        level=level,
-        fs_correction=fs,
-        kappa=parse_kappa(kappa),
-        crossfit=crossfit,
-        weights=weights,
-        seed=seed,
-    )
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner="Reading embeddings…")
-def embedding_inputs(
-    digest: str, _files: tuple[tuple[str, bytes], ...], _meta: tuple[str, bytes]
-) -> views_embeddings.Inputs:
-    """Aligned embeddings and the meta table of an upload (``digest``: of names and bytes)."""
-    return views_embeddings.read_inputs(_files, _meta)
-
-
-@st.cache_resource(max_entries=16, show_spinner="Reading the sample…")
-def embedding_sample(name: str) -> views_embeddings.Inputs:
-    """Return a bundled embedding sample, aligned."""
-    sets, meta = load_embedding_sample(name)
-    return align(sets, meta), meta
-
-
-@budgeted
-@st.cache_resource(max_entries=32, show_spinner="Scoring embeddings…")
-def embedding_scores(
-    digest: str,
-    settings: views_embeddings.EmbeddingsSettings,
-    _inputs: views_embeddings.Inputs,
-) -> tuple[ConsistencyResult, EmbeddingTree | None]:
-    """Score the inputs named by ``digest``: clusters and consistency scores (METHODS 9).
-
-    One meta column gives the clusters; several grow an EmbeddingTree whose leaves are the
-    clusters.
-    """
-    embeddings, meta = _inputs
-    s = settings
-    tree = None
-    if len(s.columns) == 1:
-        labels = cluster_labels(meta, s.columns[0], bins=s.bins)
-        check_clusters(labels, file=meta.attrs.get("file", "meta"), column=s.columns[0])
-    else:
-        pairs = [p for p in s.prior.split(",") if p.strip()]
-        tree = fit_tree(
-            embeddings[s.reference],
-            binarize(meta, list(s.columns), bins=s.bins),
-            reference=s.reference,
-            max_depth=s.depth,
-            min_leaf=s.min_leaf,
-            min_gain=0.0 if s.min_gain else None,
-            prior=parse_prior(pairs),
-            eps=s.eps,
-            seed=s.seed,
-        )
-        labels = tree.labels
-    result = consistency(
-        embeddings,
-        labels,
-        heads=s.heads,
-        dims=s.dims,
-        clip=s.clip,
-        eps=s.eps,
-        folds=s.folds,
-        reps=None if s.auto_reps else s.reps,
-        level=s.level,
-        seed=s.seed,
-        bootstrap=s.bootstrap,
-    )
-    return result, tree
-
-
-# ---- Plan page (METHODS 10): designs read from the data and plans (max-T draws), cached ------
-@budgeted
-@st.cache_data(max_entries=32, show_spinner=False)
-def power_design(
-    content_hash: str,
-    models: tuple[str, ...],
-    group: str | tuple[float, ...],
-    rho: float,
-    _bench: Benchmark,
-) -> power.Design:
-    """``core.analyses.power.design_from_benchmark`` for the chosen models and score."""
-    g = group if isinstance(group, str) else np.asarray(group, dtype=float)
-    return power.design_from_benchmark(_bench, models=list(models), group=g, rho=rho)
-
-
-def design_key(design: power.Design) -> str:
-    """A content key of a design (its numbers and names), for caching plans of it."""
-    h = hashlib.sha256(repr((design.name, design.models, design.n, design.group)).encode())
-    for a in (design.estimate, design.cov, design.cov_iid):
-        h.update(np.ascontiguousarray(a, dtype=float).tobytes())
+def draws_content_key(draws: Draws) -> str:
+    """The key :func:`keyed` gave ``draws``, else a digest of their content."""
+    entry = _KEYS.get(id(draws))
+    if entry is not None and entry[0]() is draws:
+        return entry[1]
+    names = (draws.models, draws.tasks, draws.categories, draws.method, draws.seed)
+    h = hashlib.sha256(repr((names, draws.values.shape)).encode())
+    for a in (draws.values, draws.observed, draws.higher_is_better):
+        h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()
 
 
-@budgeted
-@st.cache_data(max_entries=64, show_spinner="Planning (the max-T critical value)…")
-def power_plan(
-    key: str,
-    pairs: tuple[tuple[str, str], ...],
-    level: float,
-    power_: float,
-    delta: float | tuple[float, ...] | None,
-    family: int | None,
-    correction: str,
-    _design: power.Design,
-) -> power.PowerPlan:
-    """``core.analyses.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
-    return power.plan(
-        _design,
-        pairs=list(pairs),
-        level=level,
-        power=power_,
-        delta=delta,
-        family=family,
-        correction=correction,  # type: ignore[arg-type]
-    )
+def benchmark_content_key(bench: Benchmark) -> str:
+    """A benchmark's content hash (its files' names never enter a key)."""
+    return bench.content_hash
 
 
-# ---- Report page: the findings of the current view, cached per draws and level --------------
-@budgeted
-@st.cache_data(max_entries=16, show_spinner="Working out the findings…")
-def report_findings(
-    key: str,
-    models: tuple[str, ...],
-    level: float,
-    display: tuple[float, str],
-    warnings: tuple[str, ...],
-    _bench: Benchmark,
-    _draws_all: Draws,
-    _diagnostics: pd.DataFrame | None = None,
-) -> core_report.Findings:
-    """``core.findings.findings`` of the shown models (``display``: scale and suffix; a Bayesian
-    fit's ``_diagnostics``, part of the draws ``key``)."""
-    shown = _draws_all.select_models(list(models))
-    scale, suffix = display
-    with LEDGER.reserve(SUMMARY_WORK * shown.values.size):
-        return core_report.findings(
-            _bench, shown, level, scale=scale, suffix=suffix, warnings=warnings,
-            diagnostics=_diagnostics,
-        )  # fmt: skip
-
-
-@budgeted
-@st.cache_resource(max_entries=8, show_spinner="Reading the battles…")
-def battles_of(
-    key: str, columns: tuple[tuple[str, str], ...], _files: tuple[tuple[str, bytes], ...]
-) -> Battles:
-    """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
-    digest), with the column mapping."""
-    if key.startswith("sample:"):
-        return load_battles(key)
-    return read_battle_files(list(_files), columns=dict(columns))
-
-
-@budgeted
-@st.cache_resource(max_entries=16, show_spinner="Fitting the arena model…")
-def arena_fit(
-    key: str,
-    anchor: str | None,
-    level: float,
-    ties: Ties,
-    interval: ArenaInterval,
-    control: tuple[str, ...],
-    reps: int,
-    seed: int,
-    _battles: Battles,
-) -> ArenaResult:
-    """``core.analyses.arena.arena`` of the battles ``key`` (their content hash)."""
-    return arena(
-        _battles,
-        anchor=anchor,
-        level=level,
-        ties=ties,
-        interval=interval,
-        control=control,
-        reps=reps,
-        seed=seed,
-    )
+HASH_FUNCS: dict[str | type[Any], Callable[[Any], Any]] = {
+    Draws: draws_content_key,
+    Benchmark: benchmark_content_key,
+}
+budgeted_by_content = ledger.budgeted(lambda: LEDGER, HASH_FUNCS)

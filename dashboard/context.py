@@ -78,7 +78,7 @@ class Context:
         loaded = upload.loaded_for(self.settings.data)
         groups = loaded.meta.groups if loaded is not None else ()
         overall = cast(Overall, self.settings.overall)
-        return headline(self.require_bench(), groups, overall=overall)
+        return headline(self.require_bench(), groups=groups, overall=overall)
 
     def draws_all(self) -> Draws:
         """Return cached draws of every model (metric applied), whatever the model selection,

@@ -21,13 +21,12 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import LEVEL_BOUNDS
 from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session
+from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.views_bayes import BayesSettings
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape
@@ -216,31 +215,24 @@ def sidebar(help_page: StreamlitPage) -> Context:
         format_func=lambda m: cache.METHODS[m].label,
         help=" ".join(f"{v.label}: {v.help}" for v in cache.METHODS.values()),
     )
-    sb.slider(
-        "Interval level (%)",
-        min_value=100 * LEVEL_BOUNDS[0],
-        max_value=100 * LEVEL_BOUNDS[1],
-        step=0.1,
-        key="level_pct",
-        format="%.1f",
-    )
+    ranged(sb.slider, state.Settings, "level", "Interval level (%)", step=0.1, key="level_pct")
     sb.caption(LEVEL_REASON)
     sb.page_link(help_page, label="Why? See the Methods page", icon=":material/help:")
     c1, c2 = sb.columns(2)
-    c1.number_input(
+    ranged(
+        c1.number_input,
+        state.Settings,
+        "reps",
         "Replicates",
-        min_value=state.REPS_RANGE[0],
-        max_value=state.REPS_RANGE[1],
         step=500,
-        key="reps",
         help="Bootstrap replicates or posterior draws (R).",
     )
-    c2.number_input(
+    ranged(
+        c2.number_input,
+        state.Settings,
+        "seed",
         "Seed",
-        min_value=state.SEED_RANGE[0],
-        max_value=state.SEED_RANGE[1],
         step=1,
-        key="seed",
         help="Same seed, same numbers.",
     )
     sb.radio(
@@ -318,7 +310,7 @@ def _query() -> dict[str, str]:
     """Return the view's link: the sidebar, a sample's category edits, every page's settings."""
     ss = st.session_state
     settings: state.Settings = ss["_settings"]
-    query = state.to_query(settings)
+    query = state.settings_query(settings, full=True)
     edits = ss.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
         try:
@@ -526,3 +518,10 @@ def seed(key: str, value: Any, options: Sequence[Any] | None = None) -> None:
     ss = st.session_state
     if key not in ss or (options is not None and ss[key] not in options):
         ss[key] = value
+
+
+def ranged(widget: Callable[..., Any], settings: type, name: str, label: str, **kwargs: Any) -> Any:
+    """``widget(label, low, high, key=name, **kwargs)`` (a slider or number input) with the
+    range of the link field ``name`` of ``settings`` (:func:`state.link_range`)."""
+    low, high = state.link_range(settings, name)
+    return widget(label, low, high, key=kwargs.pop("key", name), **kwargs)

@@ -1,5 +1,5 @@
 """Notes on the current data, shown once: one collapsed expander on the Data page, a one-line
-pointer on every other page (texts from ``dashboard.views_data``)."""
+pointer on every other page (texts from ``dashboard.data.view``)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.data import Benchmark
 from benchuq.core.findings import data_caveats
+from benchuq.core.small_samples import cell_items, few_items_note
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.views_data import note_items, notes_title, pointer_text
+from benchuq.dashboard.data.view import note_items, notes_title, pointer_text
 from benchuq.presentation.text import md_escape
 
-__all__ = ["all_notes", "expander", "pointer"]
+__all__ = ["all_notes", "expander", "few_items", "pointer"]
 
 
 def all_notes(bench: Benchmark) -> tuple[str, ...]:
@@ -39,3 +40,14 @@ def pointer(ctx: Context, data_page: StreamlitPage, current: StreamlitPage) -> N
     text = pointer_text(all_notes(ctx.bench))
     if text:
         st.page_link(data_page, label=md_escape(text), icon=":material/info:")
+
+
+def few_items(ctx: Context) -> None:
+    """A warning on every page when some model's results rest on fewer than 30 items
+    (``core.small_samples``, METHODS 2d)."""
+    if ctx.bench is None:
+        return
+    cells = cell_items(ctx.bench)
+    note = None if cells is None else few_items_note(ctx.bench.models, cells.sum(axis=1))
+    if note:
+        st.warning(md_escape(note), icon=":material/warning:")

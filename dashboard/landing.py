@@ -69,7 +69,7 @@ def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) ->
     if ctx.bench is None:
         return
     with right, guard("The view of the top models"):
-        gaps = gaps_from_leader(ctx.draws(), ctx.level)
+        gaps = gaps_from_leader(ctx.draws(), level=ctx.level)
         title = f"How far behind the leader? ({md_escape(ctx.bench.name)}, top {len(gaps)})"
         fig = gap_figure(gaps, ctx.figure_options(title))
         st.plotly_chart(fig, key="landing_gaps", config={"displaylogo": False})

@@ -29,8 +29,9 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -238,13 +239,20 @@ class ByteLedger:
         self._dropped.append(key)
 
 
-def budgeted(ledger: Callable[[], ByteLedger]) -> Callable[[F], F]:
+def budgeted(
+    ledger: Callable[[], ByteLedger],
+    hash_funcs: Mapping[str | type[Any], Callable[[Any], Any]] | None = None,
+) -> Callable[[F], F]:
     """Decorate a Streamlit-cached function so every result it returns is recorded, by
     :func:`sizeof`, in ``ledger()`` (looked up at each call) and evicted from its cache by it.
 
     The ledger key is the function's name and a digest of its hashed (non-underscore)
-    arguments: the same key as Streamlit's own entry, so one entry is counted once.
+    arguments: the same key as Streamlit's own entry, so one entry is counted once. An argument
+    of a type in ``hash_funcs`` (the cache's own ``hash_funcs``, e.g. draws by their content
+    key) counts by its key, and its eviction holds it weakly (an argument gone meanwhile leaves
+    its entries to the cache's ``max_entries``).
     """
+    funcs = dict(hash_funcs or {})
 
     def wrap(cached: F) -> F:
         signature = inspect.signature(cached)
@@ -256,10 +264,12 @@ def budgeted(ledger: Callable[[], ByteLedger]) -> Callable[[F], F]:
             bound = signature.bind(*args, **kwargs).arguments
             hashed = {k: v for k, v in bound.items() if not k.startswith("_")}
             blank = {k: None for k in bound if k.startswith("_")}
-            key = (name, hashlib.sha256(repr(sorted(hashed.items())).encode()).hexdigest())
+            named = {k: funcs[type(v)](v) if type(v) in funcs else v for k, v in hashed.items()}
+            key = (name, hashlib.sha256(repr(sorted(named.items())).encode()).hexdigest())
             book = ledger()
             if not book.touch(key):  # measured once per entry: a rerun's hit stays cheap
-                evict = functools.partial(cached.clear, **hashed, **blank)  # type: ignore[attr-defined]
+                held = {k: weakref.ref(v) if type(v) in funcs else v for k, v in hashed.items()}
+                evict = functools.partial(_clear, cached, held, blank)
                 book.use(key, sizeof(value), evict)
             return value
 
@@ -267,3 +277,11 @@ def budgeted(ledger: Callable[[], ByteLedger]) -> Callable[[F], F]:
         return call  # type: ignore[return-value]
 
     return wrap
+
+
+def _clear(cached: Any, held: dict[str, Any], blank: dict[str, None]) -> None:
+    """Clear one entry of ``cached`` (its weakly held arguments still alive)."""
+    args = {k: v() if isinstance(v, weakref.ref) else v for k, v in held.items()}
+    if any(v is None and isinstance(held[k], weakref.ref) for k, v in args.items()):
+        return
+    cached.clear(**args, **blank)

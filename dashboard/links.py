@@ -9,46 +9,73 @@ table of link parameters (a test keeps the two equal).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from benchuq.dashboard.views import LeaderboardView
-from benchuq.dashboard.views_arena import ArenaSettings
-from benchuq.dashboard.views_bayes import BayesSettings, BayesView
-from benchuq.dashboard.views_compare import CompareSettings, RanksSettings
-from benchuq.dashboard.views_embeddings import (
+from benchuq.dashboard.arena.view import ArenaSettings
+from benchuq.dashboard.bayes.view import BayesSettings, BayesView
+from benchuq.dashboard.compare.settings import CompareSettings, RanksSettings
+from benchuq.dashboard.embeddings.view import (
     EmbeddingsInputs,
     EmbeddingsSettings,
     EmbeddingsView,
 )
-from benchuq.dashboard.views_epp import EppPair, EppSettings
-from benchuq.dashboard.views_power import PlanSettings
-from benchuq.dashboard.views_subgroups import SubgroupsSettings, SubgroupsUnits, SubgroupsView
-from benchuq.dashboard.views_table import TableSettings
-from benchuq.dashboard.views_weights import WeightsSettings
+from benchuq.dashboard.epp.view import EppPair, EppSettings
+from benchuq.dashboard.leaderboard.view import LeaderboardView
+from benchuq.dashboard.plan.view import PlanSettings
+from benchuq.dashboard.subgroups.view import SubgroupsSettings, SubgroupsUnits, SubgroupsView
+from benchuq.dashboard.table.view import TableSettings
+from benchuq.dashboard.two_runs.view import TwoRunsSettings
+from benchuq.dashboard.weights.view import WeightsSettings
 from benchuq.presentation.state import LinkSpec, Settings, format_value, link_fields
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the app: its file in ``pages/``, menu title, icon and settings classes."""
+
+    file: str
+    title: str
+    icon: str
+    settings: tuple[type[DataclassInstance], ...] = ()
+
+
+#: Every page, written once, in menu order (the first is the default): ``app.py`` builds the
+#: navigation from it and :data:`PAGE_SETTINGS` the link registry.
+PAGES: tuple[Page, ...] = (
+    Page("leaderboard.py", "Leaderboard", ":material/leaderboard:", (LeaderboardView,)),
+    Page("table.py", "Leaderboard table", ":material/table_view:", (TableSettings,)),
+    Page("report.py", "Report", ":material/summarize:"),
+    Page("compare.py", "Compare models", ":material/compare_arrows:", (CompareSettings,)),
+    Page("two_runs.py", "Two runs", ":material/difference:", (TwoRunsSettings,)),
+    Page("ranks.py", "Ranks", ":material/format_list_numbered:", (RanksSettings,)),
+    Page("weights.py", "Task weights", ":material/change_history:", (WeightsSettings,)),
+    Page("epp.py", "Win probabilities (EPP)", ":material/sports_score:", (EppSettings, EppPair)),
+    Page("arena.py", "Arena", ":material/swords:", (ArenaSettings,)),
+    Page("bayes.py", "Bayesian model", ":material/model_training:", (BayesSettings, BayesView)),
+    Page(
+        "embeddings.py",
+        "Embeddings",
+        ":material/scatter_plot:",
+        (EmbeddingsInputs, EmbeddingsSettings, EmbeddingsView),
+    ),
+    Page(
+        "subgroups.py",
+        "Small subgroups",
+        ":material/group_work:",
+        (SubgroupsUnits, SubgroupsSettings, SubgroupsView),
+    ),
+    Page("plan.py", "Plan the next evaluation", ":material/calculate:", (PlanSettings,)),
+    Page("data.py", "Data", ":material/upload_file:"),
+    Page("methods.py", "Methods", ":material/menu_book:"),
+)
+
 #: (settings class, title of the page that owns it), in menu order.
-PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = (
-    (LeaderboardView, "Leaderboard"),
-    (TableSettings, "Leaderboard table"),
-    (CompareSettings, "Compare models"),
-    (RanksSettings, "Ranks"),
-    (WeightsSettings, "Task weights"),
-    (EppSettings, "Win probabilities (EPP)"),
-    (EppPair, "Win probabilities (EPP)"),
-    (ArenaSettings, "Arena"),
-    (BayesSettings, "Bayesian model"),
-    (BayesView, "Bayesian model"),
-    (EmbeddingsInputs, "Embeddings"),
-    (EmbeddingsSettings, "Embeddings"),
-    (EmbeddingsView, "Embeddings"),
-    (SubgroupsUnits, "Small subgroups"),
-    (SubgroupsSettings, "Small subgroups"),
-    (SubgroupsView, "Small subgroups"),
-    (PlanSettings, "Plan the next evaluation"),
+PAGE_SETTINGS: tuple[tuple[type[DataclassInstance], str], ...] = tuple(
+    (cls, page.title) for page in PAGES for cls in page.settings
 )
 #: Parameters outside the settings classes: a sample's category edits.
 EXTRA = (

@@ -21,6 +21,19 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "tell them apart.",
         ("simultaneous interval", "max-T", "Bonferroni", "Holm", "p-value"),
     ),
+    "two_runs": (
+        "I changed the prompt, the checkpoint or the scaffold: did it get better, or worse?",
+        "Each bar is candidate − base on the items both runs scored; a bar left of 0 is a "
+        "regression, a bar inside the shaded margin is a change too small to matter.",
+        (
+            "McNemar test",
+            "simultaneous interval",
+            "p-value",
+            "margin",
+            "confidence sequence",
+            "design effect",
+        ),
+    ),
     "ranks": (
         "Which positions could each model truly hold in the ranking?",
         "A short bar means a settled position; a long bar means the model's rank is uncertain.",
@@ -71,6 +84,14 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 #: term -> what it means, in plain language
 GLOSSARY: dict[str, str] = {
+    "McNemar test": "The exact test for two runs scored right/wrong on the same items: only the "
+    "items where they disagree carry information, and the split of those decides.",
+    "margin": "The smallest change that matters to you: inside ±margin the runs count as "
+    "equivalent; above −margin, the candidate is no worse (non-inferior).",
+    "confidence sequence": "An interval that stays valid however often you look at the data "
+    "while it arrives (anytime-valid); wider than an interval for one look.",
+    "design effect": "How much the variance of an estimate differs from the one that treats "
+    "every answer as independent: below 1, pairing helps; above 1, answers cluster by item.",
     "percentile interval": "The range that holds the middle share (e.g. 83.4%) of the "
     "scores recomputed on resampled data: where the true score plausibly lies.",
     "Monte Carlo error": "How much an interval end would move if the resampling were run "

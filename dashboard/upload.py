@@ -22,7 +22,7 @@ from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache, runtime
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_KEY, UPLOAD_LABEL_KEY
-from benchuq.dashboard.views_data import DEFAULT_METRIC
+from benchuq.dashboard.data.view import DEFAULT_METRIC
 from benchuq.presentation import state
 
 __all__ = [

@@ -6,7 +6,8 @@ import streamlit as st
 import benchuq
 from benchuq.core.reading.sources import UPLOAD
 from benchuq.dashboard import cache, controls, plain, upload
-from benchuq.dashboard import views_arena as va
+from benchuq.dashboard.arena import cached
+from benchuq.dashboard.arena import view as va
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, image_bytes
 from benchuq.presentation import report
@@ -53,7 +54,7 @@ with guard("The arena analysis"):
             "against their baseline) in the sidebar."
         )
         st.stop()
-    battles = cache.battles_of(key, tuple(sorted(mapping.items())), files)
+    battles = cached.battles_of(key, tuple(sorted(mapping.items())), files)
     options = tuple(battles.models)
     link = controls.bind(
         va.ArenaSettings,
@@ -85,7 +86,7 @@ with guard("The arena analysis"):
     )  # fmt: skip
     s = link.read()
     boot = s.interval == "bootstrap"
-    result = cache.arena_fit(
+    result = cached.arena_fit(
         battles.content_hash(),
         s.anchor or None,
         ctx.level,

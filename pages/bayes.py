@@ -6,10 +6,11 @@ import streamlit as st
 from benchuq.core import summaries
 from benchuq.core.methods.bayes.model import counts_of
 from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_bayes as vb
-from benchuq.dashboard import widgets_bayes as widgets
+from benchuq.dashboard.bayes import cached as bayes_cached
+from benchuq.dashboard.bayes import view as vb
+from benchuq.dashboard.bayes import widgets
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.bayes import (
     best_probability_figure,
     interval_comparison_figure,
@@ -70,8 +71,8 @@ with guard("The Bayesian model"):
     st.subheader("Intervals: bootstrap, parameter and posterior predictive")
     sources = {
         "bootstrap": cache.get_draws(bench, "bootstrap", reps, seed, "raw"),
-        "parameter": cache.fit_draws(key, "parameter", fit),
-        "predictive": cache.fit_draws(key, "predictive", fit),
+        "parameter": bayes_cached.fit_draws(key, "parameter", fit),
+        "predictive": bayes_cached.fit_draws(key, "predictive", fit),
     }
     both = vb.interval_comparison(sources, models, level)
     st.plotly_chart(interval_comparison_figure(both, opts), key="bayes_intervals")
@@ -99,7 +100,7 @@ with guard("The Bayesian model"):
     p1.plotly_chart(best_probability_figure(prob[:, 0], models, opts), key="bayes_pbest")
     p2.plotly_chart(rank_probability_figure(prob, models, opts), key="bayes_rankprob")
     if 2 <= len(cats) <= 3 and len(models) >= 2:
-        pm = cache.best_map(f"{key}|{kind}", tuple(models), cats, sources[kind])
+        pm = bayes_cached.best_map(sources[kind], tuple(models), cats)
         st.plotly_chart(probability_figure(pm, opts), key="bayes_pbest_map")
         st.caption(
             "Most probable best model at every category weighting (posterior draws; METHODS 5). "

@@ -4,10 +4,12 @@ import streamlit as st
 
 from benchuq.core import summaries
 from benchuq.core.summaries.headline import overall_label
-from benchuq.dashboard import controls, plain, views, views_inference
+from benchuq.dashboard import controls, plain
+from benchuq.dashboard.compare import view as views_inference
+from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.views_compare import CORRECTIONS, CompareSettings, differences_table
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation.figures.common import win_heatmap
 from benchuq.presentation.figures.ranks import simultaneous_difference_figure
 from benchuq.presentation.text import md_escape
@@ -36,7 +38,14 @@ with guard("The comparison"):
         format_func=views_inference.CORRECTION_LABELS.__getitem__,
         help=views_inference.CORRECTION_HELP,
     )
-    c3.slider("Family-wise level (%)", 80.0, 99.0, step=0.5, key="compare_level", format="%.1f")
+    controls.ranged(
+        c3.slider,
+        CompareSettings,
+        "compare_level",
+        "Family-wise level (%)",
+        step=0.5,
+        format="%.1f",
+    )
     st.multiselect("Models to compare (default: the top three)", draws.models, key="compare_models")
     s = link.read()
     if len(s.models) < 2:

@@ -4,9 +4,10 @@ import streamlit as st
 
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import sample_source
-from benchuq.dashboard import data_notes, publish, upload, views_data
+from benchuq.dashboard import data_notes, publish, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY
+from benchuq.dashboard.data import view as views_data
 from benchuq.presentation.text import md_escape
 
 ss = st.session_state

@@ -5,10 +5,10 @@ import streamlit as st
 
 from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
 from benchuq.core.reading.sources import sample_source
-from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_embeddings as ve
-from benchuq.dashboard import widgets_embeddings as widgets
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import guard
+from benchuq.dashboard.embeddings import cached, widgets
+from benchuq.dashboard.embeddings import view as ve
 from benchuq.presentation.colors import PALETTE
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.embeddings import confusion_heatmap, score_figure, tree_figure
@@ -37,7 +37,7 @@ with guard("The embedding analysis"):
         )  # fmt: skip
     where = source.read()
     if where.source == "sample":
-        inputs, digest = cache.embedding_sample(where.sample), sample_source(where.sample)
+        inputs, digest = cached.embedding_sample(where.sample), sample_source(where.sample)
         label = SAMPLE_LABELS[where.sample]
     else:
         uploaded = widgets.embedding_upload()
@@ -73,7 +73,7 @@ with guard("The embedding analysis"):
     if not s.columns:
         st.warning("Pick at least one meta feature.")
         st.stop()
-    result, tree = cache.embedding_scores(digest, s, inputs)
+    result, tree = cached.embedding_scores(digest, s, inputs)
     colors = {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(models)}
     options = FigureOptions(colors=colors, scale=1.0)
     view = controls.bind(

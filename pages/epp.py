@@ -5,9 +5,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from benchuq.core.analyses.epp import pair_test
-from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_epp as ve
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.epp import cached
+from benchuq.dashboard.epp import view as ve
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.presentation.figures.epp import (
     epp_forest_figure,
@@ -64,14 +65,13 @@ with guard("The EPP analysis"):
     s = link.read()
     level = ctx.level
     boot = s.interval == "bootstrap"  # replicates and seed only matter to the bootstrap
-    result = cache.epp_fit(
-        bench.content_hash,
+    result = cached.epp_fit(
+        bench,
         models,
         ve.rounds_of(s),
         s.interval,
         int(ctx.settings.reps) if boot else 0,
         int(ctx.settings.seed) if boot else 0,
-        bench,
     ).at_level(level)
     mean_score = ve.mean_scores(sub)
     if result.separated:

@@ -4,9 +4,12 @@ import streamlit as st
 
 from benchuq.core.findings import model_flags
 from benchuq.core.summaries.headline import overall_label
-from benchuq.dashboard import cache, controls, views, views_inference
+from benchuq.dashboard import cache, controls
+from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, download_eee
+from benchuq.dashboard.leaderboard import cached
+from benchuq.dashboard.leaderboard import view as views
 from benchuq.presentation.figures.common import forest_figure
 from benchuq.presentation.text import md_escape
 
@@ -32,14 +35,16 @@ with guard("The leaderboard"):
             icon=":material/info:",
         )
     weights = tuple(float(w) for w in ctx.weights)
-    table = cache.leaderboard_table(ctx.draws_key, ctx.models, level, weights, ctx.draws_all())
+    table = cached.leaderboard_table(ctx.draws_all(), ctx.models, level, weights)
     groups = list(dict.fromkeys(table["group"]))
     if note := views.missing_weighted_note(table, draws.category_names):
         st.info(note, icon=":material/info:")
     opts = ctx.figure_options()
     view = controls.bind(views.LeaderboardView)
     if len(draws.models) > min(view.value.top, views.LeaderboardView.top):  # models are hidden
-        st.number_input("Models per chart", min_value=1, max_value=1000, key="leaderboard_top")
+        controls.ranged(
+            st.number_input, views.LeaderboardView, "leaderboard_top", "Models per chart"
+        )
     top = view.read().top
     long_names = max(len(m) for m in draws.models) > 24
     cols = st.columns(1 if long_names else 2)
@@ -56,7 +61,7 @@ with guard("The leaderboard"):
     fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged
     if ctx.settings.method == "bayes":
         fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
-    flags = model_flags(bench, None if fit is None else fit.diagnostics)
+    flags = model_flags(bench, diagnostics=None if fit is None else fit.diagnostics)
     shown = views.display_table(table, opts.scale, flags=flags, overall=overall_label(draws))
     st.dataframe(
         shown,

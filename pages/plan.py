@@ -4,18 +4,29 @@ import streamlit as st
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
-from benchuq.dashboard import cache, controls, plain, views
-from benchuq.dashboard import views_power as vp
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons
+from benchuq.dashboard.leaderboard import view as views
+from benchuq.dashboard.plan import cached
+from benchuq.dashboard.plan import view as vp
+from benchuq.presentation import state
 from benchuq.presentation.figures.common import FigureOptions
-from benchuq.presentation.figures.power import mde_figure, power_figure, sampling_figure
+from benchuq.presentation.figures.power import (
+    item_grid,
+    mde_figure,
+    plan_subtitle,
+    power_figure,
+    sampling_figure,
+)
 from benchuq.presentation.text import md_escape
 
 
 def inputs(row: tuple[vp.Input, ...], cols: list, **fmt: str) -> None:
     """One row of the page's inputs (``views_power`` lists them; keys are link names)."""
     for col, (kind, label, args, kw) in zip(cols, row, strict=False):
+        if not args and kind in ("slider", "number_input"):  # the range of the link field
+            args = state.link_range(vp.PlanSettings, kw["key"])
         getattr(col, kind)(label.format(**fmt), *args, help=vp.HELP.get(kw["key"]), **kw)
 
 
@@ -24,12 +35,12 @@ def data_design(bench: Benchmark) -> pw.Design | None:
     c1, c2, c3 = st.columns([3, 2, 2])
     c1.multiselect("Models (default: the top three)", bench.models, key="plan_models")
     c2.selectbox("Score", groups, format_func=views.group_label, key="plan_group")
-    c3.slider(
+    controls.ranged(
+        c3.slider,
+        vp.PlanSettings,
+        "plan_rho",
         "Assumed correlation between models",
-        0.0,
-        0.99,
         step=0.01,
-        key="plan_rho",
         disabled=bench.kind == "items",
         help=vp.HELP["plan_rho"],
     )
@@ -38,7 +49,7 @@ def data_design(bench: Benchmark) -> pw.Design | None:
         st.warning("Pick at least two models.")
         return None
     g = tuple(ctx.weights) if s.group == views.WEIGHTED else s.group
-    return cache.power_design(bench.content_hash, s.models, g, s.rho, bench)
+    return cached.power_design(bench, s.models, g, s.rho)
 
 
 def show_plan(design: pw.Design) -> None:
@@ -49,20 +60,22 @@ def show_plan(design: pw.Design) -> None:
     pairs = tuple(vp.pairs_of(design.models))
     delta = vp.target(s, design, pairs, scale)
     one = delta if isinstance(delta, float) else None
-    key = cache.design_key(design)
+    key = cached.design_key(design)
     d = delta if one is not None else tuple(delta)
-    plan = cache.power_plan(key, pairs, s.level, s.power, d, s.family or None, s.correction, design)
+    plan = cached.power_plan(
+        key, pairs, s.level, s.power, d, s.family or None, s.correction, design
+    )
     st.subheader("What each pair can detect")
     st.markdown(
         "\n".join(
             "- " + md_escape(plan.sentence(k, scale=scale, unit=unit)) for k in range(len(pairs))
         )
     )
-    sub = vp.subtitle(plan)
+    sub = plan_subtitle(plan)
     notes = [sub.replace("\n", " · "), *vp.caveats(plan)]
     st.caption(". ".join(md_escape(n) for n in notes))
     st.dataframe(vp.pair_table(plan, scale), hide_index=True)
-    n, opts = vp.grid(plan), FigureOptions(scale=scale, unit=unit)
+    n, opts = item_grid(plan), FigureOptions(scale=scale, unit=unit)
     left, right = st.columns(2)
     for col, fig, stem in (
         (left, power_figure(plan, n, one, sub, opts), "power"),
@@ -98,7 +111,7 @@ def show_plan(design: pw.Design) -> None:
 ctx = current()
 bench = ctx.bench
 groups = views.group_options(bench.category_names) if bench is not None else []
-top = vp.top_three(bench, cache.power_design) if bench is not None else ()
+top = vp.top_three(bench, cached.power_design) if bench is not None else ()
 link = controls.bind(
     vp.PlanSettings,
     choices={"models": bench.models, "group": groups} if bench is not None else None,

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from benchuq.core.defaults import LEVEL_BOUNDS
-from benchuq.dashboard import cache, controls, plain, views_inference
+from benchuq.dashboard import controls, plain
+from benchuq.dashboard.compare import view as views_inference
+from benchuq.dashboard.compare.settings import RanksSettings
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
-from benchuq.dashboard.views_compare import RanksSettings
-from benchuq.dashboard.views_weights import weights_text
+from benchuq.dashboard.ranks import cached
+from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.common import (
     RANK_METHOD_LABELS,
     rank_aggregation_figure,
@@ -24,13 +25,8 @@ with guard("The rank analysis"):
     draws_all = ctx.draws_all()
     models = ctx.models
     link = controls.bind(RanksSettings)
-    st.slider(
-        "Rank interval level (%)",
-        100 * LEVEL_BOUNDS[0],
-        100 * LEVEL_BOUNDS[1],
-        step=0.5,
-        key="ranks_level",
-        format="%.1f",
+    controls.ranged(
+        st.slider, RanksSettings, "ranks_level", "Rank interval level (%)", step=0.5, format="%.1f"
     )
     s = link.read()
     pct = f"{100 * s.level:g}%"
@@ -40,7 +36,7 @@ with guard("The rank analysis"):
         f"per-task rank itself, as [LGC] does; each with a {pct} percentile interval "
         "(METHODS 4). Aggregations can disagree: that disagreement is part of the uncertainty."
     )
-    ranks = cache.rank_aggregations(ctx.draws_key, models, s.level, draws_all)
+    ranks = cached.rank_aggregations(draws_all, models, s.level)
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
@@ -54,7 +50,7 @@ with guard("The rank analysis"):
 
     w = ctx.weights
     st.subheader("Which ranks each model can hold (rank confidence sets)")
-    sets = cache.rank_sets(ctx.draws_key, models, tuple(float(x) for x in w), s.level, draws_all)
+    sets = cached.rank_sets(draws_all, models, tuple(float(x) for x in w), s.level)
     for sentence in views_inference.rank_set_sentences(sets):
         st.markdown("- " + md_escape(sentence))
     st.caption(
@@ -69,13 +65,14 @@ with guard("The rank analysis"):
     st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
     download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
 
-    st.subheader("Rank probabilities at the current weights")
+    st.subheader("Share of draws at each rank, at the current weights")
     st.caption(
-        "P(rank = r) for the weighted score S(w) with weights "
+        "Share of draws in which each model has rank r, for the weighted score S(w) with weights "
         + weights_text(draws_all.category_names, w)
-        + " (change them in the sidebar)."
+        + " (change them in the sidebar). A share of draws, not a calibrated probability: "
+        "shares above 60% are 7-10 points too high in simulation (METHODS 4)."
     )
-    prob = cache.rank_probabilities(ctx.draws_key, models, tuple(float(x) for x in w), draws_all)
+    prob = cached.rank_probabilities(draws_all, models, tuple(float(x) for x in w))
     fig = rank_probability_figure(prob, models, ctx.figure_options())
     st.plotly_chart(fig, key="rankprob_chart", config={"displaylogo": False})
     download_buttons(fig, f"rank_probabilities_{bench.name}", key="dl_rankprob")

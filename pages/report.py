@@ -5,12 +5,15 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache, controls, upload
+from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
+from benchuq.dashboard.report_page import cached
+from benchuq.dashboard.two_runs import cached as two_runs_cached
+from benchuq.dashboard.two_runs.view import TwoRunsSettings
 from benchuq.presentation import report, state
+from benchuq.presentation.figures.diff import difference_figure
 from benchuq.presentation.text import md_escape
 
 ctx = current()
@@ -37,16 +40,17 @@ with guard("The report"):
         b = cache.bayes_settings()
         fit = cache.bayes_fit(bench, b, s.reps, s.seed)
         warnings = fit.warnings
-        extra = ["--chains", str(b.chains), "--draws", str(-(-s.reps // b.chains))]
-        extra += ["--warmup", str(b.warmup), "--sampler", b.sampler, "--interval", b.interval]
-        extra += [x for spec in b.priors for x in ("--prior", spec)]
+        draws_per_chain = -(-s.reps // b.chains)
+        extra = report.bayes_flags(
+            b.chains, draws_per_chain, b.warmup, b.sampler, b.priors, b.interval
+        )
     normalized = s.metric == "normalized"
     scale, axis, suffix = report.display_unit(bench, normalized=normalized)
-    f = cache.report_findings(
-        ctx.draws_key, tuple(ctx.models), ctx.level, (scale, suffix), warnings, bench,
-        ctx.draws_all(), None if fit is None else fit.diagnostics,
+    f = cached.report_findings(
+        bench, ctx.draws_all(), tuple(ctx.models), ctx.level, (scale, suffix), warnings,
+        None if fit is None else fit.diagnostics,
     )  # fmt: skip
-    query = st.session_state.get(controls.QUERY_KEY) or state.to_query(s)
+    query = st.session_state.get(controls.QUERY_KEY) or state.settings_query(s, full=True)
     base = (st.context.url or "").split("?", 1)[0]
     data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(
@@ -55,13 +59,25 @@ with guard("The report"):
         + (["--normalize"] if normalized else [])
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
-    prov = report.provenance(bench, draws, ctx.level, f"{base}?{urlencode(query)}", command)
-    gaps = gaps_from_leader(draws, ctx.level)
-    figs = report.figures(f, gaps, ctx.figure_options(), prov, draws.reps)
+    built = report.build(
+        f, bench, draws, ctx.level, query=f"{base}?{urlencode(query)}", command=command,
+        options=ctx.figure_options(), scale=scale, unit=axis,
+    )  # fmt: skip
+    prov, figs = built.provenance, built.figures
+    runs = session.stored(TwoRunsSettings)  # the Two runs page's choice, when it named both
+    two = None
+    if runs.source == "data" and runs.base and runs.candidate and runs.base != runs.candidate:
+        label = f"Include Two runs: {md_escape(runs.candidate)} vs {md_escape(runs.base)}"
+        if st.toggle(label, True, key="rep_runs"):
+            result = two_runs_cached.two_runs(
+                bench, bench, base_model=runs.base, candidate_model=runs.candidate,
+                level=runs.level, margin=runs.margin / scale, sequential=runs.sequential,
+                reps=s.reps, seed=s.seed,
+            )  # fmt: skip
+            two = (result, difference_figure(result, ctx.figure_options()))
 
     def html() -> bytes:
-        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return report.to_html(f, prov, figs, svg, scale=scale, unit=axis).encode()
+        return built.html(lambda fig: image_bytes(fig, "svg"), two_runs=two).encode()
 
     stem = f"benchuq_report_{bench.name}"
     left, right, _ = st.columns([2, 2, 3])
@@ -83,6 +99,10 @@ with guard("The report"):
     for k, r in enumerate(figs):
         st.plotly_chart(r.fig, key=f"report_fig_{k}", config={"displaylogo": False})
         st.caption(md_escape(r.reading))
+    if two is not None:
+        st.subheader(f"Two runs: {md_escape(two[0].candidate)} vs base {md_escape(two[0].base)}")
+        st.markdown("\n".join(f"- {md_escape(r.sentence)}" for r in (two[0].overall,)))
+        st.plotly_chart(two[1], key="report_two_runs", config={"displaylogo": False})
     st.subheader("Caveats")
     st.markdown("\n".join(f"- {md_escape(x)}" for x in f.caveats))
     with st.expander("Reproduce these numbers"):

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_subgroups as vs
-from benchuq.dashboard import widgets_subgroups as widgets
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.subgroups import cached, widgets
+from benchuq.dashboard.subgroups import view as vs
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,
@@ -48,7 +48,7 @@ with guard("The subgroup analysis"):
         key, units = widgets.table_upload()
     else:
         bench = ctx.require_bench()
-        units = cache.subgroup_units(bench.content_hash, vs.units_of(where), bench)
+        units = cached.subgroup_units(bench, vs.units_of(where))
         key = f"{bench.content_hash}:{vs.units_of(where)}"
     link = controls.bind(vs.SubgroupsSettings, choices={"features": units.features})
     st.multiselect(
@@ -60,7 +60,7 @@ with guard("The subgroup analysis"):
     widgets.subgroup_options()
     s = link.read()
     seed = int(ctx.settings.seed)
-    result = cache.subgroup_analysis(
+    result = cached.subgroup_analysis(
         key, s.features, s.level, s.fs, s.kappa, s.crossfit, s.weights, seed, units
     )
     widgets.subgroup_metrics(result, units)
@@ -109,8 +109,8 @@ with guard("The subgroup analysis"):
         st.info("The lab needs counts or item-level data (a table cannot be resampled).")
         st.stop()
     l1, l2 = st.columns(2)
-    l1.number_input("Items per subgroup", 2, 1000, key="subgroups_lab_n")
-    l2.slider("Repetitions", 10, 500, step=10, key="subgroups_lab_reps")
+    controls.ranged(l1.number_input, vs.SubgroupsSettings, "subgroups_lab_n", "Items per subgroup")
+    controls.ranged(l2.slider, vs.SubgroupsSettings, "subgroups_lab_reps", "Repetitions", step=10)
     s = link.read()
     lab_key = repr((key, s, seed))
     store = st.session_state.setdefault("_sub_lab", {})

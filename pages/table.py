@@ -2,8 +2,10 @@
 
 import streamlit as st
 
-from benchuq.dashboard import cache, controls, plain, upload, views_table
+from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.table import cached
+from benchuq.dashboard.table import view as views_table
 from benchuq.presentation.text import md_escape
 
 ctx = current()
@@ -21,7 +23,7 @@ with guard("The table"):
     loaded = upload.loaded_for(ctx.settings.data)
     groups = loaded.meta.groups if loaded else ()
     columns = views_table.table_columns(bench, groups, ctx.headline.label)
-    table = cache.wide_table(ctx.draws_key, ctx.models, ctx.level, columns, ctx.draws_all(), bench)
+    table = cached.wide_table(ctx.draws_all(), bench, ctx.models, ctx.level, columns)
     labels = [c.label for c in columns]
     link = controls.bind(
         views_table.TableSettings, choices={"sort": labels}, auto={"sort": labels[0]}

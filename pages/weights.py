@@ -9,10 +9,10 @@ from benchuq.core.summaries.dominance import (
     to_map_weights,
     weighted_scores,
 )
-from benchuq.dashboard import cache, controls, plain
-from benchuq.dashboard import views_weights as vw
-from benchuq.dashboard import widgets_weights as widgets
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.weights import cached, widgets
+from benchuq.dashboard.weights import view as vw
 from benchuq.presentation.figures.weights import dominance_figure, probability_figure
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d"]}
@@ -53,8 +53,8 @@ with guard("The task-weight map"):
         merge = widgets.map_categories_picker(cats, merge)
     c1, c2, c3 = st.columns([2, 2, 1])
     c1.radio("View", tuple(vw.VIEWS), format_func=vw.VIEWS.get, key="weights_view", horizontal=True)
-    c2.slider(
-        "z (lead needed, in standard errors)", 0.5, 4.0, step=0.05, key="z",
+    controls.ranged(
+        c2.slider, vw.WeightsSettings, "z", "z (lead needed, in standard errors)", step=0.05,
         help="2 with rho = 0 is the 'independence' map of Longjohn et al.; z = 2·√½ ≈ 1.41 "
         "equals rho = 0.5 with equal variances ('dependence').",
     )  # fmt: skip
@@ -69,8 +69,9 @@ with guard("The task-weight map"):
             "use the rho slider with each model's own variance.",
         )  # fmt: skip
     if not (draws_all.paired and st.session_state["weights_pairing"]):
-        st.slider(
-            "Assumed correlation between models (rho)", 0.0, 0.99, step=0.01, key="rho",
+        controls.ranged(
+            st.slider, vw.WeightsSettings, "rho", "Assumed correlation between models (rho)",
+            step=0.01,
             help="The draws do not say how models co-vary: the SE of a difference assumes "
             "this correlation (METHODS 5).",
         )  # fmt: skip
@@ -78,9 +79,9 @@ with guard("The task-weight map"):
     mapping = vw.mapping_of(cats, s)
     key_map = tuple(mapping.items())  # order matters: it sets the corners
     if ctx.settings.metric == "normalized" or draws_all.paired:
-        moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
+        moments = cached.draw_moments(draws_all, models, key_map)
     else:
-        moments = cache.analytic_moments(bench.content_hash, models, key_map, bench)
+        moments = cached.analytic_moments(bench, models, key_map)
     pairing = s.pairing and moments.paired
     dm = dominance_map(moments, z=s.z, rho=s.rho, resolution=s.grid, use_pairing=pairing)
     opts = ctx.figure_options()
@@ -94,8 +95,7 @@ with guard("The task-weight map"):
     shown = [("weights_map", dominance_figure(dm, opts, marker=marker))]
     pm = None
     if s.view != "se":
-        pm_moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
-        pm = cache.probability_map(ctx.draws_key, models, key_map, s.grid, pm_moments)
+        pm = cached.probability_map(draws_all, models, key_map, s.grid)
         pfig = probability_figure(pm, opts, marker=marker)
         shown = [*shown, ("weights_prob", pfig)] if s.view == "both" else [("weights_map", pfig)]
     cols = st.columns(2) if len(shown) == 2 else st.columns([5, 3])
@@ -117,7 +117,7 @@ with guard("The task-weight map"):
             here = dominance_map(
                 moments, z=s.z, rho=s.rho, weights=marker[None], use_pairing=pairing
             )
-            pm_moments = cache.draw_moments(ctx.draws_key, models, key_map, draws_all)
+            pm_moments = cached.draw_moments(draws_all, models, key_map)
             best = best_probability_map(pm_moments, weights=marker[None])
             widgets.weighted_scores_table(vw.scores_table(ws, best, opts.scale))
             st.markdown(vw.lead_verdict(here, opts.scale))

@@ -49,7 +49,7 @@ trap 'rm -rf "$floors"' EXIT
 floor_python=$(python3 tests/floors.py "$floors")
 # the fast suite without the AppTest page tests: tests/smoke.py runs every page on the floors
 checks "$floor_python" -m "not slow and not browser and not install" \
-    --ignore-glob='tests/test_app_*' || status=$?
+    --ignore-glob='tests/app/*' || status=$?
 python3 tests/floors.py --runtime "$floors" >/dev/null
 "$floor_python" tests/smoke.py || status=$?
 exit "$status"

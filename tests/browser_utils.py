@@ -166,3 +166,22 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def remove_chip(multiselect, name: str, attempts: int = 3) -> None:
+    """Click a multiselect chip's remove button until the chip is gone.
+
+    A click that lands while the expander is still opening can miss; the chip's absence, not the
+    click, is what the test needs.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    chip = multiselect.get_by_role("button", name=f"Remove {name}")
+    for _ in range(attempts):
+        chip.click()
+        try:
+            chip.wait_for(state="detached", timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")

@@ -1,6 +1,6 @@
 """inspect_ai ``.eval`` logs written by inspect_ai's own writer (``write_eval_log(...,
 format="eval")``, the ``inspect-ai`` test extra), and re-packed variants
-(tests/test_inspect_eval.py).
+(tests/core/reading/test_inspect_eval.py).
 
 Current inspect_ai writes its members with Zstandard (ZIP method 93); :func:`repack` rewrites a
 log's members (deflate, dropped or replaced) with the standard library, reading them back with

@@ -1,5 +1,5 @@
 """Seeded inspect_ai eval logs shaped like ``inspect log convert --to json`` output
-(tests/test_inspect_stream.py, ``benchmarks/bench_loaders.py --inspect``).
+(tests/core/reading/test_inspect_stream.py, ``benchmarks/bench_loaders.py --inspect``).
 
 Each sample carries what a real log holds besides its scores: the chat ``messages``, the model
 ``output``, ``events`` (a model event per turn, each repeating the conversation so far, as

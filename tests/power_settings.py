@@ -1,4 +1,5 @@
-"""Known-truth settings for the power simulations (tests/test_power.py, benchmarks/bench_power.py).
+"""Known-truth settings for the power simulations (tests/core/analyses/test_power.py,
+benchmarks/bench_power.py).
 
 Each setting plans the items for a true difference with ``core.analyses.power`` from the true
 parameters, then runs ``experiments`` simulated evaluations of that size and tests each one as an

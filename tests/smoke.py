@@ -15,7 +15,7 @@
 the package folders (an audit hook), so the wheel test can check that every data file the code
 reads ships in the wheel.
 
-Used by ``tests/test_install.py`` (the wheel, the repository) and ``scripts/test.sh`` (the
+Used by ``tests/package/test_install.py`` (the wheel, the repository) and ``scripts/test.sh`` (the
 declared minimums, ``scripts/floors.py``). Prints one line per check and ``N passed, N failed``.
 """
 

@@ -28,11 +28,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.findings import MAP_Z, Findings
+from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader
 from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
+from benchuq.core.summaries.scores import Group
 from benchuq.presentation.figures.common import (
     FigureOptions,
     chart_subtitle,
@@ -46,7 +48,10 @@ from benchuq.presentation.figures.weights import dominance_figure
 __all__ = [
     "CHROMIUM",
     "Provenance",
+    "Report",
     "ReportFigure",
+    "bayes_flags",
+    "build",
     "command",
     "display_unit",
     "figures",
@@ -54,6 +59,7 @@ __all__ = [
     "provenance",
     "to_html",
     "to_pdf",
+    "two_runs_html",
 ]
 
 CHROMIUM = "/usr/bin/chromium"
@@ -315,6 +321,49 @@ def _table(frame: pd.DataFrame) -> str:
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
+def two_runs_html(
+    result: DiffResult, fig: go.Figure, svg: Callable[[go.Figure], bytes], *, scale: float
+) -> str:
+    """The report's "Two runs" section: the verdicts in words, the chart of differences with
+    the margin, and the paired counts with the standard errors side by side (METHODS 13)."""
+    e = html.escape
+    verdicts = "".join(
+        f"<li>{e(r.task)}: {e(r.sentence)}</li>"
+        for r in (result.overall, *(result.tasks if len(result.tasks) > 1 else ()))
+    )
+    frame = pd.DataFrame(
+        {
+            "task": [r.task for r in result.rows],
+            "difference": [f"{scale * r.difference:+.1f}" for r in result.rows],
+            "interval": [f"{scale * r.low:+.1f} – {scale * r.high:+.1f}" for r in result.rows],
+            "verdict": [r.label for r in result.rows],
+            "paired": [str(r.n_paired) for r in result.rows],
+            "only base / cand.": [f"{r.n_base_only} / {r.n_candidate_only}" for r in result.rows],
+            "SE paired / unpaired / naive": [
+                " / ".join(f"{scale * x:.2f}" for x in (r.se_paired, r.se_unpaired, r.se_naive))
+                for r in result.rows
+            ],
+        }
+    )
+    cls = ["", "num", "num", "", "num", "num", "num"]
+    head = "".join(f"<th class={c or 'txt'}>{e(h)}</th>" for c, h in zip(cls, frame, strict=True))
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td class={c or 'txt'}>{e(v)}</td>" for c, v in zip(cls, row, strict=True))
+        + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    fig.update_layout(width=WIDTH)
+    return f"""<h2>Two runs: {e(result.candidate)} vs base {e(result.base)}</h2>
+<ul class=findings>{verdicts}</ul>
+<p>{e(result.note())}</p>
+<figure>{_svg(svg(fig))}<figcaption>Each bar is candidate − base on the items both runs scored
+({100 * result.level:g}% {"confidence sequences" if result.sequential else "intervals"}); left
+of 0 is a regression; the shaded band is the margin.</figcaption></figure>
+<table><tr>{head}</tr>{body}</table>
+"""
+
+
 def to_html(
     f: Findings,
     prov: Provenance,
@@ -323,9 +372,12 @@ def to_html(
     *,
     scale: float,
     unit: str,
+    two_runs: tuple[DiffResult, go.Figure] | None = None,
 ) -> str:
-    """The report as one self-contained HTML document (figures as inline SVG via ``svg``)."""
+    """The report as one self-contained HTML document (figures as inline SVG via ``svg``);
+    ``two_runs``: a comparison of two runs and its chart, as a section after the figures."""
     e = html.escape
+    runs = "" if two_runs is None else two_runs_html(*two_runs, svg, scale=scale)
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
     findings = "".join(f"<li>{e(s)}</li>" for s in f.headline)
     caveats = "".join(f"<li>{e(s)}</li>" for s in f.caveats)
@@ -362,7 +414,7 @@ the ranks the model could truly hold; “note”: what to keep in mind when read
 {_table(table_frame(f, scale, unit))}
 <h2>Figures</h2>
 {fig_html}
-<h2>Caveats</h2>
+{runs}<h2>Caveats</h2>
 <ul>{caveats}</ul>
 <h2>Reproduce these numbers</h2>
 <dl class=repro>{dl}</dl>
@@ -399,3 +451,71 @@ def to_pdf(document: str, timeout: float = 120.0) -> bytes:
         return out.read_bytes()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bayes_flags(
+    chains: int,
+    draws: int,
+    warmup: int,
+    sampler: str,
+    priors: Sequence[str] = (),
+    interval: str | None = None,
+) -> list[str]:
+    """The Bayesian model's flags of the reproducing command (:func:`command`'s ``extra``)."""
+    flags = ["--chains", str(chains), "--draws", str(draws), "--warmup", str(warmup)]
+    flags += ["--sampler", sampler] + ([] if interval is None else ["--interval", interval])
+    return flags + [x for spec in priors for x in ("--prior", spec)]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A laid-out report: the findings, their provenance and the titled figures."""
+
+    findings: Findings
+    provenance: Provenance
+    figures: list[ReportFigure]
+    scale: float
+    unit: str
+
+    def __repr__(self) -> str:
+        return f"Report({self.provenance.data!r}, {len(self.figures)} figures)"
+
+    def html(
+        self,
+        svg: Callable[[go.Figure], bytes],
+        *,
+        two_runs: tuple[DiffResult, go.Figure] | None = None,
+    ) -> str:
+        """The report as one self-contained HTML document (:func:`to_html`), with a "Two runs"
+        section when ``two_runs`` (a comparison and its chart) is given."""
+        return to_html(
+            self.findings,
+            self.provenance,
+            self.figures,
+            svg,
+            scale=self.scale,
+            unit=self.unit,
+            two_runs=two_runs,
+        )
+
+
+def build(
+    f: Findings,
+    bench: Benchmark,
+    draws: Draws,
+    level: float,
+    *,
+    query: str,
+    command: str,
+    options: FigureOptions,
+    scale: float,
+    unit: str,
+    group: Group = "overall",
+) -> Report:
+    """The report of findings ``f`` on ``draws`` of ``bench`` (the CLI's and the Report page's
+    one wiring): provenance, the gaps from the leader on the score ``group`` and the figures;
+    the table in ``scale`` and ``unit`` (:func:`display_unit`)."""
+    prov = provenance(bench, draws, level, query, command)
+    gaps = gaps_from_leader(draws, level=level, group=group)
+    figs = figures(f, gaps, options, prov, draws.reps)
+    return Report(f, prov, figs, scale, unit)

@@ -1,5 +1,5 @@
 """The report's section for pairwise battles (METHODS 8b), pure: arena ratings, rank sets and
-win probabilities as one self-contained HTML document (the layout of ``dashboard.report``)."""
+win probabilities as one self-contained HTML document (the layout of ``presentation.report``)."""
 
 from __future__ import annotations
 

@@ -138,6 +138,18 @@ def link_fields(cls: type) -> list[tuple[str, LinkSpec, Any]]:
     ]
 
 
+def link_range(cls: type, name: str) -> tuple[Any, Any]:
+    """The widget range of the link field ``name`` of ``cls``: its bounds, in percent for a
+    ``percent`` field (so a slider's range lives in the link spec only)."""
+    spec = next(spec for _, spec, _ in link_fields(cls) if spec.name == name)
+    if spec.bounds is None:
+        raise ValueError(f"link field {name!r} has no bounds")
+    low, high = spec.bounds
+    if spec.percent:
+        return round(100 * low, 6), round(100 * high, 6)
+    return low, high
+
+
 def _describe(spec: LinkSpec, default: object) -> str:
     if isinstance(default, bool):
         return "on or off"
@@ -182,7 +194,7 @@ def format_value(value: object, sep: str = ",") -> str:
     if isinstance(value, float):
         return _fmt(value)
     if isinstance(value, tuple):
-        return sep.join(str(v) for v in value)
+        return sep.join(_fmt(v) if isinstance(v, float) else str(v) for v in value)
     return str(value)
 
 
@@ -205,12 +217,14 @@ def parse_settings(cls: type[S], params: Mapping[str, str]) -> tuple[S, list[Not
     return cls(**values), notices, set(values)
 
 
-def settings_query(settings: object) -> dict[str, str]:
-    """Return the query parameters of the fields that differ from their defaults."""
+def settings_query(settings: object, *, full: bool = False) -> dict[str, str]:
+    """Return the query parameters of the fields that differ from their defaults (with
+    ``full``, of every field: the sidebar's link names its whole view). The one writer of the
+    URL's values: the app's address bar, share box and report link and the CLI's report link."""
     return {
         spec.name: format_value(getattr(settings, attr), spec.sep)
         for attr, spec, default in link_fields(type(settings))
-        if getattr(settings, attr) != default
+        if full or getattr(settings, attr) != default
     }
 
 
@@ -462,18 +476,3 @@ def parse_models(raw: str, models: Sequence[str]) -> tuple[tuple[str, ...] | Non
 
 def _fmt(x: float) -> str:
     return f"{x:.6g}"
-
-
-def to_query(settings: Settings) -> dict[str, str]:
-    """Return the query string of a view (values as strings, names as in :data:`PARAM_NAMES`)."""
-    return {
-        "data": settings.data,
-        "method": settings.method,
-        "level": _fmt(settings.level),
-        "reps": str(settings.reps),
-        "seed": str(settings.seed),
-        "metric": settings.metric,
-        "overall": settings.overall,
-        "weights": ",".join(_fmt(w) for w in settings.weights),
-        "models": ",".join(settings.models),
-    }

@@ -23,7 +23,6 @@ tasks of a benchmark reorders the draws and changes nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,36 +32,38 @@ from benchuq.core.budget import checkpoint
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
+from benchuq.core.reading.answers import answer_counts
+from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note
 from benchuq.core.threads import blas_policy
+from benchuq.core.validation import InvalidArgument
 
 __all__ = [
-    "AMBIGUOUS",
     "CHUNK_CELLS",
     "NOTE_INDEPENDENT",
+    "NOTE_ITEMS",
     "NOTE_MISSING",
     "NOTE_NORMAL",
-    "POISSON_Z",
-    "TABLE_BITS",
-    "TABLE_MAX_WEIGHT",
+    "NU_SHIFT",
+    "SMALL_PRIOR",
     "binomial_bootstrap",
     "bootstrap",
+    "confidence_draws",
     "normal_draws",
     "paired_bootstrap",
+    "pattern_bootstrap",
 ]
 
-# Chunks of replicates are sized so one chunk's count matrix has at most this many cells (rows x
-# replicates): the passes over it then mostly hit the CPU cache (fastest between 2**19 and 2**20
-# on the VTAB-sized benchmark; benchmarks/bench_bootstrap.py).
+# Chunks of replicates are sized so one chunk's weight matrix has at most this many cells (rows x
+# replicates): the passes over it then mostly hit the CPU cache.
 CHUNK_CELLS = 2**20
-# Poissonisation (see _draw_counts): the Poisson total of a replicate has mean theta x n with
-# theta = 1 - POISSON_Z / sqrt(n), so it exceeds the n items (and is redrawn) with probability
-# about Phi(-POISSON_Z), and about POISSON_Z sqrt(n) items are topped up by index draws.
-POISSON_Z = 2.5
-# Rows (patterns, clusters or items) of weight up to this draw their Poisson counts from a
-# lookup table indexed by 16 random bits; heavier rows use Generator.poisson.
-TABLE_MAX_WEIGHT = 32
-TABLE_BITS = 16
-AMBIGUOUS = 255  # table entry of a 16-bit bin that contains a jump of the Poisson CDF
+# Item-level draws (METHODS 2): a task of n items (or clusters) gives its units Dirichlet
+# concentrations summing to nu = max(n - NU_SHIFT, 1), as the counts path's nu.
+NU_SHIFT = 3.0
+# Small tasks (METHODS 2): a task of n < FEW_ITEMS items (or clusters) gets a second pseudo-unit
+# of weight SMALL_PRIOR (1/n - 1/FEW_ITEMS) whose value is a Bernoulli draw at the model's pooled
+# accuracy (itself a mid-p confidence draw over all the model's items), so one- and two-item
+# tasks borrow the spread they cannot show; 0 from FEW_ITEMS items on.
+SMALL_PRIOR = 2.0
 
 NOTE_MISSING = (
     "Missing results (no score for a model on a task) are left out of means (nan-mean over the "
@@ -79,13 +80,17 @@ NOTE_CONFIDENCE = (
     "models evaluated on the same items is ignored; intervals for differences and ranks can be "
     "too wide (or too narrow). Item-level data gives paired intervals."
 )
-FEW_ITEMS = 30
+NOTE_ITEMS = (
+    "Item-level paired draws: one Dirichlet weighting of the items per task, shared by all "
+    "models, with a pseudo-item valued at the score's ends (a Bayesian bootstrap with a "
+    "mid-p prior, METHODS 2), so no interval has zero width, even at 0%, 100% or one item."
+)
 NOTE_NORMAL = (
     "Normal approximation: draws are N(estimate, se^2), independent across models and tasks."
 )
 
 
-def bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Bootstrap draws for ``bench``, engine chosen by ``bench.kind`` (METHODS 2)."""
     if bench.kind == "counts":
         return confidence_draws(bench, reps=reps, seed=seed)
@@ -96,7 +101,7 @@ def bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
 
 def _check_reps(reps: int) -> int:
     if int(reps) != reps or reps < 1:
-        raise DataError(
+        raise InvalidArgument(
             f"the number of bootstrap replicates must be a whole number >= 1, got {reps!r}.",
             hint="use for example 2000 replicates (at least 1000 for 95% intervals).",
         )
@@ -128,10 +133,13 @@ def _draws(
         paired=paired,
         seed=seed,
         notes=tuple(notes),
+        items=cell_items(bench),
+        data=bench.name,
+        counts=answer_counts(bench),
     )
 
 
-def binomial_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def binomial_bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level bootstrap ``k*_ij ~ Binomial(n_ij, k_ij / n_ij)``, independent (METHODS 2).
 
     For one model this equals resampling its items; models are treated as independent
@@ -156,13 +164,31 @@ def binomial_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> 
     return _draws(bench, values, "bootstrap: task-level binomial", False, seed, [NOTE_INDEPENDENT])
 
 
+def _small_weight(n: np.ndarray | float) -> np.ndarray:
+    """Weight of the small-task pseudo-unit for ``n`` items or clusters (0 at ``n = 0``)."""
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.where(n > 0, SMALL_PRIOR * np.maximum(1.0 / n - 1.0 / FEW_ITEMS, 0.0), 0.0)
+
+
+def _pooled_draws(
+    correct: np.ndarray, n: np.ndarray, reps: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``(reps, M)`` mid-p confidence draws of each model's pooled accuracy ``correct / n``
+    (``nu = max(n - 3, 1)``, one pseudo-item), the value of the small-task pseudo-unit."""
+    p = correct / np.maximum(n, 1.0)
+    nu = np.maximum(n - NU_SHIFT, 1.0)
+    up = rng.random((reps, len(n))) < 0.5
+    return _beta_or_point(nu * p + up, nu * (1.0 - p) + ~up, rng)
+
+
 def _beta_or_point(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``Beta(a, b)`` draws, elementwise; ``a = 0`` is a point mass at 0, ``b = 0`` at 1."""
     x = rng.beta(np.maximum(a, 1e-300), np.maximum(b, 1e-300))
     return np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, x))
 
 
-def confidence_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def confidence_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Task-level draws from a mid-p Clopper–Pearson confidence distribution (METHODS 2).
 
     Per model i and task j with ``k`` of ``n`` correct (``p = k / n``): with probability 1/2 a
@@ -201,21 +227,21 @@ def confidence_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Dr
     rng = np.random.default_rng(seed)
     up = rng.random((reps, *n.shape)) < 0.5
     vals = _beta_or_point(nu * p + up * w, nu * (1.0 - p) + ~up * w, rng)
+    small = _small_weight(n) * has
+    if small.any():  # Beta(a, b) x Gamma(a + b) is Gamma(a): add the pseudo-unit exactly
+        pooled = _pooled_draws(k.sum(axis=1), n.sum(axis=1), reps, rng)  # (reps, M)
+        total = rng.standard_gamma(np.maximum(nu + w, 1e-300), size=vals.shape)
+        g = rng.standard_gamma(np.maximum(small, 1e-300), size=vals.shape) * (small > 0)
+        v = rng.random(vals.shape) < pooled[:, :, None]
+        vals = (total * vals + g * v) / (total + g)
     vals[:, ~has] = np.nan
     values = vals[:, im][:, :, it]
-    notes = [NOTE_CONFIDENCE]
-    totals = np.nansum(np.asarray(bench.n, dtype=float), axis=1)
-    few = [m for m, t in zip(bench.models, totals, strict=True) if t < FEW_ITEMS]
-    if few:
-        notes.append(
-            f"Few items: the results of {', '.join(few)} rest on fewer than {FEW_ITEMS} items; "
-            "their intervals are wide."
-        )
+    notes = [NOTE_CONFIDENCE, *_few_items(bench)]
     method = "task-level confidence draws (mid-p Clopper–Pearson, pooled)"
     return _draws(bench, values, method, False, seed, notes)
 
 
-def normal_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
+def normal_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
     """Draws ``N(estimate_ij, se_ij^2)``, independent per model and task (METHODS 2)."""
     reps = _check_reps(reps)
     if bench.se is None:
@@ -233,70 +259,37 @@ def normal_draws(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
 class _Units:
     """The resampling units of one task: values ``V`` and answered counts ``A`` per unit row.
 
-    A replicate draws row counts ``N ~ Multinomial(n_draw, weights / n_draw)`` and gives each
-    model ``(N @ V) / (N @ A)``: correct / answered for binary patterns, a weighted mean otherwise.
-    Rows are ordered heavy first (``weights > TABLE_MAX_WEIGHT``), then the light rows by weight
-    class (all rows of weight 1, then of weight 2, ...), each part in order of first appearance,
-    which does not depend on the order of the models.
+    A replicate gives the rows Dirichlet weights with concentrations ``alpha`` (``c_u nu / n``:
+    ``c_u`` the row's items, or 1 a cluster; ``n`` the task's items or clusters; ``nu = max(n - 3,
+    1)``) plus one pseudo-unit (METHODS 2), and each model the ratio ``(G @ V) / (G @ A)`` of the
+    gamma-weighted sums: correct / answered for binary patterns, a weighted mean otherwise. The
+    pseudo-unit holds ``size`` items, answered by every model, with a value drawn per model and
+    replicate from ``{low, high}`` with probability 1/2 each.
     """
 
-    def __init__(self, V: np.ndarray, A: np.ndarray, weights: np.ndarray):
-        weights = np.asarray(weights).astype(np.int64)
-        cls = np.where(weights > TABLE_MAX_WEIGHT, 0, weights)
-        order = np.argsort(cls, kind="stable")
-        self.weights = weights[order]
-        self.V = V[order]  # (U, M) per-row sum of scores (0 where missing)
-        self.A = A[order]  # (U, M) per-row number of answered items
-        # one answered count for all models (no missing scores): den = N @ A[:, 0]
+    def __init__(
+        self, V: np.ndarray, A: np.ndarray, weights: np.ndarray, low: float, high: float
+    ) -> None:
+        self.V = np.asarray(V, dtype=float)  # (U, M) per-row sum of scores (0 where missing)
+        self.A = np.asarray(A, dtype=float)  # (U, M) per-row number of answered items
+        self.weights = np.asarray(weights, dtype=float)  # (U,) items (or 1 a cluster) per row
+        n = float(self.weights.sum())
+        self.small = float(_small_weight(n))  # weight of the small-task pseudo-unit
+        self.alpha = self.weights * max(n - NU_SHIFT, 1.0) / n
+        self.items = float(self.weights @ self.A.max(axis=1))  # the task's items
+        self.size = self.items / n  # items per unit: 1, or a cluster's mean size
+        self.low, self.high = float(low), float(high)
+        # one answered count for all models (no missing scores): den = G @ A[:, 0]
         self.A_shared = bool(np.all(self.A == self.A[:, :1]))
-        self.heavy = int(np.sum(self.weights > TABLE_MAX_WEIGHT))
-        self.n_draw = int(self.weights.sum())
-        self.theta = _theta(self.n_draw)
-        light = self.weights[self.heavy :]
-        # light classes: (first row, end row, Poisson table and CDF of the class's weight)
-        cuts = [*(np.flatnonzero(np.diff(light)) + 1 + self.heavy), len(self.weights)]
-        starts = [self.heavy, *cuts[:-1]] if light.size else []
-        self.classes = [
-            (int(a), int(z), *_poisson_table(self.theta * int(self.weights[a])))
-            for a, z in zip(starts, cuts, strict=False)
-        ]
-        self.n_light = int(light.sum())
-        # row of each item (items of a row are consecutive): uniform items -> rows by weight
-        self.item_row = np.repeat(np.arange(len(self.weights)), self.weights)
 
 
-def _theta(n: int) -> float:
-    """Poisson scale ``1 - POISSON_Z / sqrt(n)``, rounded down to 1/256 (so tasks of similar size
-    share lookup tables), at least 1/2."""
-    return max(0.5, np.floor((1.0 - POISSON_Z / np.sqrt(n)) * 256) / 256)
-
-
-@lru_cache(maxsize=512)
-def _poisson_table(lam: float) -> tuple[np.ndarray, np.ndarray]:
-    """(table, cdf) for inversion sampling of Poisson(``lam``) from 16-bit bins (64 KB each).
-
-    ``X = #{k: F_k <= u}`` for ``u ~ U(0, 1)`` (the inversion method). ``table[b]`` is ``X`` on the
-    whole bin ``[b, b + 1) / 2**16`` or ``AMBIGUOUS`` when a CDF value lies inside the bin (then
-    the remaining bits of ``u`` decide, see :func:`_poisson_counts`). The CDF is the cumulative
-    sum of the pmf recursion ``p_k = p_(k-1) lam / k`` (as numpy's own inversion sampler), cut
-    where the remaining tail is below 1e-20 (far below the 2**-53 resolution of a double).
-    """
-    kmax = int(np.ceil(lam + 12 * np.sqrt(lam) + 15))
-    if kmax >= AMBIGUOUS:
-        raise ValueError(f"Poisson mean {lam} is too large for a lookup table")
-    ratio = np.concatenate([[np.exp(-lam)], lam / np.arange(1, kmax)])
-    cdf = np.minimum(np.cumsum(np.cumprod(ratio)), 1.0)  # rounding may pass 1: never reached
-    scaled = cdf * 2**TABLE_BITS  # exact (power-of-two scaling)
-    size = 2**TABLE_BITS
-    starts = np.minimum(np.ceil(scaled), size).astype(np.int64)  # first bin counting F_k
-    table = np.repeat(
-        np.arange(kmax + 1, dtype=np.uint8), np.diff(np.concatenate([[0], starts, [size]]))
-    )
-    inside = scaled != np.floor(scaled)
-    table[np.floor(scaled[inside]).astype(np.int64)] = AMBIGUOUS
-    table.setflags(write=False)
-    cdf.setflags(write=False)
-    return table, cdf
+def _score_range(scores: np.ndarray) -> tuple[float, float]:
+    """The pseudo-unit's two values: 0 and 1 when every score lies in [0, 1] (right/wrong, F1,
+    rates), else the task's observed minimum and maximum (METHODS 2)."""
+    finite = scores[np.isfinite(scores)]
+    if finite.size == 0 or (finite.min() >= 0.0 and finite.max() <= 1.0):
+        return 0.0, 1.0
+    return float(finite.min()), float(finite.max())
 
 
 def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -404,9 +397,7 @@ def _decode(words: np.ndarray, order: np.ndarray, bits: int) -> np.ndarray:
 
 def _pattern_units(states: np.ndarray, counts: np.ndarray) -> _Units:
     """Units of distinct binary patterns ``(U, M)`` with their item counts."""
-    # float32 sums of whole counts are exact below 2**24 (Poisson totals stay well below 2n)
-    exact = np.float32 if int(counts.sum()) < 2**23 else np.float64
-    return _Units((states == 1).astype(exact), (states != MISSING).astype(exact), counts)
+    return _Units(states == 1, states != MISSING, counts, 0.0, 1.0)
 
 
 def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
@@ -426,88 +417,68 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
         A = np.zeros((G, M))
         np.add.at(V, cid, vals.T)
         np.add.at(A, cid, answered.T.astype(float))
-        return _Units(V, A, np.ones(G))
+        return _Units(V, A, np.ones(G), *_score_range(scores))
     if task.state is not None:  # binary
         return _pattern_units(*_patterns(task.state, np.arange(M) if order is None else order))
     vals = np.asarray(task.values, dtype=float).T
     answered = ~np.isnan(vals)
-    return _Units(np.where(answered, vals, 0.0), answered.astype(float), np.ones(n))
+    low, high = _score_range(vals)
+    return _Units(np.where(answered, vals, 0.0), answered.astype(float), np.ones(n), low, high)
 
 
-def _poisson_counts(
-    table: np.ndarray, cdf: np.ndarray, bits: np.ndarray, rng: np.random.Generator
+def _task_draws(
+    units: _Units, w: float, pooled: np.ndarray, rng: np.random.Generator, inverse: np.ndarray
 ) -> np.ndarray:
-    """Poisson draws by inversion: the 16-bit ``bits`` pick a table bin; the few bins holding a
-    jump of the CDF are resolved with a fresh uniform for the remaining bits (exact up to double
-    rounding, as numpy's own inversion samplers)."""
-    x = np.take(table, bits)  # np.take: about twice as fast as table[bits] here
-    odd = np.flatnonzero(x == AMBIGUOUS)
-    if odd.size:
-        u = (bits[odd] + rng.random(odd.size)) / 2**TABLE_BITS
-        x[odd] = np.searchsorted(cdf, u, side="right")
-    return x
+    """``(reps, M)`` draws of one task's model means (METHODS 2), in chunks of replicates.
 
-
-def _draw_counts(units: _Units, N: np.ndarray, rng: np.random.Generator) -> None:
-    """Fill ``N`` ``(reps, U)`` with row counts ``~ Multinomial(n, weights / n)``, exactly.
-
-    Poissonisation: draw ``X_u ~ Poisson(theta w_u)`` independently (``theta < 1``, see
-    :func:`_theta`). Given their total ``t``, ``X ~ Multinomial(t, w / n)``; so if ``t <= n``,
-    adding ``n - t`` items drawn uniformly (each lands in its row with probability ``w_u / n``)
-    gives exactly ``Multinomial(n, w / n)``. A replicate with ``t > n`` (probability about
-    ``Phi(-POISSON_Z)``) is redrawn by ``n`` uniform item draws. Mixing exact draws is exact.
-    Rows of weight <= ``TABLE_MAX_WEIGHT`` draw their Poisson counts from 16-bit lookup tables
-    (one 64-bit random word gives four rows), heavier rows with ``Generator.poisson``.
+    Per replicate: gamma weights ``G_u ~ Gamma(alpha_u)`` for the units and ``g ~ Gamma(w)`` for
+    the pseudo-unit (normalised, a Dirichlet draw: every model sees the same weights, so the
+    draws are paired), the pseudo-unit's value per model ``low`` or ``high`` with probability 1/2
+    each; a model's draw is its weighted mean over the units it answered and the pseudo-unit.
+    A small task adds the second pseudo-unit, valued ``high`` with the probability ``pooled``
+    ``(reps, M)`` (the models' pooled accuracy draws), else ``low``. Per-model random numbers
+    are drawn in model-name order (``inverse`` maps them to the given order).
     """
-    reps, U = N.shape
-    n, H = units.n_draw, units.heavy
-    if H:
-        N[:, :H] = rng.poisson(units.theta * units.weights[:H], size=(reps, H))
-    for row0, row1, table, cdf in units.classes:
-        cells = reps * (row1 - row0)
-        bits = rng.bit_generator.random_raw(-(-cells // 4)).view(np.uint16)[:cells]
-        N[:, row0:row1] = _poisson_counts(table, cdf, bits, rng).reshape(reps, row1 - row0)
-    short = n - N.sum(axis=1).astype(np.int64)  # whole numbers < 2**24: exact in float32
-    over = np.flatnonzero(short < 0)
-    for r in over:
-        N[r] = np.bincount(units.item_row[rng.integers(0, n, n)], minlength=U)
-    short[over] = 0
-    if short.any():
-        rows = units.item_row[rng.integers(0, n, int(short.sum()))]
-        rows += np.repeat(np.arange(reps, dtype=np.int64) * U, short)
-        np.add.at(N.reshape(-1), rows, N.dtype.type(1))  # same dtype: numpy's fast path
-
-
-def _task_draws(units: _Units, reps: int, rng: np.random.Generator) -> np.ndarray:
-    """``(reps, M)`` replicate means of one task, in chunks of replicates (cache bound)."""
     U, M = units.V.shape
+    reps = len(pooled)
     chunk = max(1, min(reps, CHUNK_CELLS // max(U, 1)))
     out = np.empty((reps, M))
-    N = np.empty((chunk, U), dtype=units.V.dtype)
     for start in range(0, reps, chunk):
         checkpoint("the bootstrap")  # the session that asked may have closed (core.budget)
         stop = min(reps, start + chunk)
-        n = N[: stop - start]
-        _draw_counts(units, n, rng)
-        num = (n @ units.V).astype(float)
-        den = (n @ units.A[:, :1] if units.A_shared else n @ units.A).astype(float)
+        G = rng.standard_gamma(units.alpha, size=(stop - start, U))
+        g = rng.standard_gamma(w, size=(stop - start, 1)) * units.size
+        up = rng.random((stop - start, M))[:, inverse] < 0.5
+        pseudo = np.where(up, units.high, units.low)
+        num = G @ units.V + g * pseudo
+        den = (G @ units.A[:, :1] if units.A_shared else G @ units.A) + g
+        if units.small > 0:
+            g2 = rng.standard_gamma(units.small, size=(stop - start, 1)) * units.size
+            hit = rng.random((stop - start, M))[:, inverse] < pooled[start:stop]
+            num = num + g2 * np.where(hit, units.high, units.low)
+            den = den + g2
         with np.errstate(invalid="ignore", divide="ignore"):
             out[start:stop] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
     return out
 
 
 @blas_policy
-def paired_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Draws:
-    """Item-level paired bootstrap (METHODS 2): one resample of items per task, all models.
+def paired_bootstrap(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Draws:
+    """Item-level paired draws (METHODS 2): one Dirichlet weighting of the items per task and
+    replicate, shared by all models, plus a pseudo-item that keeps every interval open.
 
-    - binary scores: items grouped by their pattern over models (missing is its own state);
-      ``Multinomial(n_j, c_u / n_j)`` over patterns; a model's task score is correct / answered
-      in that replicate;
-    - continuous scores: multinomial counts over items, then weighted means (over answered items);
-    - a task with a cluster column: ``Multinomial(G_j, 1/G_j)`` over its ``G_j`` clusters, each
-      cluster with all its items [M24]; a model's score is the item-weighted mean.
+    - binary scores: items grouped by their pattern over models (missing is its own state); a
+      pattern of ``c`` items gets ``Gamma(c nu / n)`` (``nu = max(n - 3, 1)``); a model's task
+      score is its weighted share correct over the items it answered;
+    - continuous scores: the same with one unit per item (weighted means);
+    - a task with a cluster column: one unit per cluster (all its items) [M24], ``n`` = clusters;
+    - the pseudo-item: weight ``Gamma(w_j)``, ``w_j`` the task's share of the benchmark's items
+      (one item's worth of prior over the whole benchmark), valued 0 or 1 (the score's ends)
+      with probability 1/2 independently per model; for one model this is exactly the counts
+      path's mid-p Clopper–Pearson draw, so all-correct, all-wrong and one-item tasks get honest
+      width.
 
-    A replicate in which a model answered none of the drawn items of a task is ``nan`` there.
+    A replicate in which a model answered no item of a task is ``nan`` there.
     """
     reps = _check_reps(reps)
     if bench.item_tasks is None:
@@ -515,32 +486,70 @@ def paired_bootstrap(bench: Benchmark, reps: int = REPS, seed: int = SEED) -> Dr
     om, _ = _canonical(bench.models)
     tasks = bench.item_tasks
     clustered = any(task.cluster is not None for task in tasks)
-    values = _paired_values(bench, reps, seed, lambda j: _units(tasks[j], om))
+    sizes = np.array([task.shape[1] for task in tasks], dtype=float)
+    pooled = _pooled_shares(tasks)
+    values = _paired_values(bench, reps, seed, lambda j: _units(tasks[j], om), sizes, pooled)
     method = "bootstrap: item-level paired" + (", clustered" if clustered else "")
-    notes = []
+    notes = [NOTE_ITEMS]
     if clustered:
         notes.append("Clusters (items sharing a cluster id) are resampled whole within each task.")
-    return _draws(bench, values, method, True, seed, notes)
+    return _draws(bench, values, method, True, seed, notes + _few_items(bench))
+
+
+def _few_items(bench: Benchmark) -> list[str]:
+    """The note naming models whose result rests on fewer than :data:`FEW_ITEMS` items."""
+    cells = cell_items(bench)
+    note = None if cells is None else few_items_note(bench.models, cells.sum(axis=1))
+    return [] if note is None else [note]
 
 
 def _paired_values(
-    bench: Benchmark, reps: int, seed: int, units_of: Callable[[int], _Units | None]
+    bench: Benchmark,
+    reps: int,
+    seed: int,
+    units_of: Callable[[int], _Units | None],
+    sizes: np.ndarray,
+    pooled: tuple[np.ndarray, np.ndarray],
 ) -> np.ndarray:
     """``(reps, M, T)`` paired draws, tasks in name order from one stream (``None`` units: a
-    task without items, ``nan``)."""
+    task without items, ``nan``); a task's pseudo-unit weight is its share of the ``sizes``
+    (items per task); ``pooled`` = (score sums on [0, 1], answered items) per model, over tasks,
+    for the small-task pseudo-unit (drawn first, in model-name order)."""
     rng = np.random.default_rng(seed)
+    om, im = _canonical(bench.models)
     values = np.empty((reps, *bench.shape))
+    shares = sizes / max(float(sizes.sum()), 1.0)
+    accuracy = _pooled_draws(pooled[0][om], pooled[1][om], reps, rng)[:, im]
     order, _ = _canonical(bench.tasks)
     for j in order:
-        units = units_of(int(j))
-        values[:, :, j] = np.nan if units is None else _task_draws(units, reps, rng)
+        u = units_of(int(j))
+        values[:, :, j] = (
+            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng, im)
+        )
     return values
+
+
+def _pooled_shares(tasks: Sequence[ItemTask]) -> tuple[np.ndarray, np.ndarray]:
+    """(sums, answered) ``(M,)`` of each model's scores over all tasks, each task's scores
+    rescaled to [0, 1] by its pseudo-unit's ``low`` and ``high`` (right/wrong: correct items)."""
+    sums = np.zeros(tasks[0].shape[0])
+    answered = np.zeros_like(sums)
+    for task in tasks:
+        a = task.answered.astype(float)
+        s = task.sums()
+        if task.state is None:
+            low, high = _score_range(np.asarray(task.values, dtype=float))
+            s = (s - low * a) / (high - low) if high > low else 0.5 * a
+        sums += s
+        answered += a
+    return sums, answered
 
 
 @blas_policy
 def pattern_bootstrap(
     bench: Benchmark,
     patterns: Sequence[tuple[np.ndarray, np.ndarray]],
+    *,
     reps: int = REPS,
     seed: int = SEED,
 ) -> Draws:
@@ -555,5 +564,9 @@ def pattern_bootstrap(
         states, counts = patterns[j]
         return _pattern_units(states, counts) if len(counts) else None
 
-    values = _paired_values(bench, reps, seed, units_of)
-    return _draws(bench, values, "bootstrap: item-level paired", True, seed, [])
+    sizes = np.array([float(np.sum(counts)) for _, counts in patterns])
+    right = sum(((s == 1).T @ c for s, c in patterns if len(c)), np.zeros(len(bench.models)))
+    answered = sum(((s != MISSING).T @ c for s, c in patterns if len(c)), np.zeros_like(right))
+    values = _paired_values(bench, reps, seed, units_of, sizes, (right, answered))
+    notes = [NOTE_ITEMS, *_few_items(bench)]
+    return _draws(bench, values, "bootstrap: item-level paired", True, seed, notes)

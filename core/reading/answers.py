@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 
 __all__ = ["answer_counts", "answer_notes", "group_counts"]
 
@@ -42,16 +43,28 @@ def answer_counts(bench: Benchmark) -> tuple[np.ndarray, np.ndarray]:
     return np.where(missing, 0, items), np.where(missing, 0, answers)
 
 
-def group_counts(bench: Benchmark, table: pd.DataFrame) -> pd.DataFrame:
+def group_counts(source: Benchmark | Draws, table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (rows of ``model`` and ``group``: ``"overall"`` or a category) with
-    ``n_items`` and ``n_answers``: the sums over the group's tasks (``None`` when unknown)."""
-    items, answers = answer_counts(bench)
-    cats = np.asarray(bench.categories)
-    index = {m: i for i, m in enumerate(bench.models)}
+    ``n_items`` and ``n_answers``: the sums over the group's tasks (``None`` when unknown, and
+    for the weighted group). ``source``: the data, or draws made from it (their ``counts``)."""
+    from benchuq.core.summaries.scores import WEIGHTED
+
+    if isinstance(source, Draws):
+        M, T = source.observed.shape
+        unknown = np.full((M, T), np.nan)
+        items, answers = source.counts if source.counts is not None else (unknown, unknown)
+    else:
+        items, answers = answer_counts(source)
+    cats = np.asarray(source.categories)
+    index = {m: i for i, m in enumerate(source.models)}
     n_items: list[int | None] = []
     n_answers: list[int | None] = []
     for model, group in zip(table["model"], table["group"], strict=True):
         i = index[model]
+        if group == WEIGHTED:  # categories enter by their weights: no one count of items
+            n_items.append(None)
+            n_answers.append(None)
+            continue
         cols = np.ones(len(cats), bool) if group == "overall" else cats == group
         for out, counts in ((n_items, items), (n_answers, answers)):
             total = counts[i, cols].sum()

@@ -34,12 +34,12 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import DataError
+from benchuq.core.reading.arrow import header_table
 from benchuq.core.reading.judged import ALPACA_COLUMNS, is_alpaca
 from benchuq.core.reading.table import (
     ROW_NOTE,
     Source,
     Table,
-    header_table,
     jsonl_table,
     number_column,
     read_table,
@@ -176,7 +176,7 @@ def is_battles(columns: set[str]) -> bool:
     return set(BATTLE_COLUMNS) <= columns
 
 
-def claims(src: Source, columns: dict[str, str] | None = None) -> bool:
+def claims(src: Source, *, columns: dict[str, str] | None = None) -> bool:
     """Whether ``src`` is a battles table, judged by its header (after ``columns`` mapping)."""
     head = header_table(src)
     try:

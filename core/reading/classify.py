@@ -30,6 +30,7 @@ import pandas as pd
 
 from benchuq.core.data import DataError
 from benchuq.core.reading import battles
+from benchuq.core.reading.arrow import ArrowTable, header_table, read_arrow
 from benchuq.core.reading.formats import FORMATS, claiming
 from benchuq.core.reading.helm import helm_kind
 from benchuq.core.reading.inspect_log import is_inspect
@@ -39,16 +40,13 @@ from benchuq.core.reading.lm_eval import is_results
 from benchuq.core.reading.lm_eval_names import SAMPLES_RE
 from benchuq.core.reading.long import apply_aliases
 from benchuq.core.reading.table import (
-    ArrowTable,
     Source,
     Table,
     decode_text,
-    header_table,
     is_parquet,
     jsonl_table,
     looks_like_json,
     parse_json,
-    read_arrow,
     read_table,
     records_table,
     rename_columns,

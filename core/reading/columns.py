@@ -28,7 +28,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
 
 
 def missing_columns(
-    columns: list[str], format: str = "long", *, task_table: bool = False
+    columns: list[str], *, format: str = "long", task_table: bool = False
 ) -> list[str]:
     """Which of our columns a table with ``columns`` still lacks for ``format`` (for a column
     mapper). For ``long``: ``n, correct``, or ``accuracy`` with ``n`` (``n`` may come from a task

@@ -40,13 +40,7 @@ from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, TaskRun
 from benchuq.core.reading.notes import count, listing
-from benchuq.core.reading.table import (
-    Source,
-    first_line,
-    looks_like_json,
-    parse_json,
-    text_lines,
-)
+from benchuq.core.reading.table import Source, first_line, looks_like_json, parse_json, text_lines
 
 __all__ = ["AGGREGATE_KEY", "KIND", "LABEL", "claims", "is_aggregate", "partition", "read"]
 

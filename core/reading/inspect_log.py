@@ -18,7 +18,7 @@ written, ``_journal/start.json``), then the per-sample scores of ``summaries.jso
 ``samples/`` is never opened when summaries exist. The last row of a sample and epoch wins (as
 inspect_ai's own reader).
 
-JSON: read a value at a time (:func:`table.pruned_json`): of each sample only its ``id``,
+JSON: read a value at a time (:func:`json_stream.pruned_json`): of each sample only its ``id``,
 ``epoch``, ``error``, ``limit`` and its scorers' ``value`` are built.
 """
 
@@ -36,10 +36,11 @@ import numpy as np
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading import eval_zip, options
 from benchuq.core.reading.items import ItemRecords, items_benchmark
+from benchuq.core.reading.json_stream import Shape, pruned_json
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, MissingMetric, TaskRun
 from benchuq.core.reading.notes import count, listing
-from benchuq.core.reading.table import Shape, Source, looks_like_json, parse_json, pruned_json
+from benchuq.core.reading.table import Source, looks_like_json, parse_json
 
 __all__ = [
     "INSPECT_VALUES",

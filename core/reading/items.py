@@ -26,9 +26,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask, Labels
+from benchuq.core.reading.arrow import ArrowTable
 from benchuq.core.reading.table import (
     ROW_NOTE,
-    ArrowTable,
     Table,
     check_models,
     number_column,

@@ -16,23 +16,13 @@ import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.items import items_benchmark
-from benchuq.core.reading.table import (
-    ROW_NOTE,
-    Source,
-    Table,
-    number_column,
-    parse_json,
-    records_table,
-    require_columns,
-    text_column,
-)
+from benchuq.core.reading.table import ROW_NOTE, Table, number_column, require_columns, text_column
 
 __all__ = [
     "ALPACA_COLUMNS",
     "ALPACA_TASK",
     "alpaca_benchmark",
     "alpaca_leaderboard_benchmark",
-    "alpaca_table",
     "is_alpaca",
     "is_alpaca_leaderboard",
 ]
@@ -49,13 +39,6 @@ def is_alpaca(columns: set[str]) -> bool:
 def is_alpaca_leaderboard(columns: set[str]) -> bool:
     """Whether a table is an AlpacaEval leaderboard (``win_rate``, ``standard_error``)."""
     return {"win_rate", "standard_error"} <= columns
-
-
-def alpaca_table(src: Source, table: Table | None) -> Table:
-    """The annotations as a table (JSON list of dicts or CSV)."""
-    if table is not None:
-        return table
-    return records_table(src.name, parse_json(src))
 
 
 def alpaca_benchmark(table: Table, *, name: str) -> Benchmark:

@@ -439,7 +439,7 @@ class Outline:
     name_note: str | None = None
 
 
-def results_outline(src: Source, metric: str, obj: object = None) -> Outline:
+def results_outline(src: Source, metric: str, *, obj: object = None) -> Outline:
     """Model, tasks (our names; those with ``metric``), categories and :class:`Meta` of a
     results file, without checking its counts."""
     obj = parse_json(src) if obj is None else obj

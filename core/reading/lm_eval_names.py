@@ -41,7 +41,7 @@ def _args_dict(args: object) -> dict[str, str]:
     return {}
 
 
-def model_from_args(args: object, revision: object = None) -> str | None:
+def model_from_args(args: object, *, revision: object = None) -> str | None:
     """``pretrained`` (``@revision``) or ``model`` from lm-eval model arguments, if a name."""
     d = _args_dict(args)
     name = d.get("pretrained") or d.get("model")
@@ -64,7 +64,7 @@ def name_from_path(path: str) -> str:
 def model_name(obj: dict, file: str) -> str:
     """The model a results file is about (see the module docstring)."""
     config = c if isinstance(c := obj.get("config"), dict) else {}
-    from_args = model_from_args(config.get("model_args"), config.get("model_revision"))
+    from_args = model_from_args(config.get("model_args"), revision=config.get("model_revision"))
     if from_args:
         return from_args
     if isinstance(obj.get("model_name"), str) and obj["model_name"].strip():
@@ -76,7 +76,7 @@ def name_note(obj: dict, file: str) -> str | None:
     """The note for a results file whose model name is not in the file (``None`` when it is):
     where the name came from, why, and how to change it."""
     config = c if isinstance(c := obj.get("config"), dict) else {}
-    if model_from_args(config.get("model_args"), config.get("model_revision")):
+    if model_from_args(config.get("model_args"), revision=config.get("model_revision")):
         return None
     if isinstance(obj.get("model_name"), str) and obj["model_name"].strip():
         return None
@@ -126,7 +126,7 @@ def sample_name_note(model: str, source: str) -> str | None:
     return None
 
 
-def sample_file_names(base: str, known_tasks: tuple[str, ...] = ()) -> tuple[str | None, str]:
+def sample_file_names(base: str, *, known_tasks: tuple[str, ...] = ()) -> tuple[str | None, str]:
     """(model or ``None``, task) from a sample file's name (see the module docstring)."""
     m = SAMPLES_RE.match(base)
     if m:

@@ -38,7 +38,7 @@ def choose_lm_eval(
     if format == "lm_eval":
         return False, {}, [f"{count(len(samples), 'sample file')} set aside (format lm_eval "
                            "reads results)."]  # fmt: skip
-    outlines = {f.src.name: results_outline(f.src, metric, f.obj) for f in results}
+    outlines = {f.src.name: results_outline(f.src, metric, obj=f.obj) for f in results}
     gaps = _uncovered(outlines, samples)
     if format == "lm_eval_samples" or not gaps:  # the sample files take the results' names
         repeats = [n for f in results if isinstance(f.obj, dict) for n in repeats_notes(f.obj)]
@@ -90,7 +90,7 @@ def _uncovered(outlines: dict[str, Outline], samples: list[File]) -> list[str]:
         o = results_for(f.src.name, outlines)
         if o is None:
             continue
-        _, task = sample_file_names(f.src.name.rsplit("/", 1)[-1], o.tasks)
+        _, task = sample_file_names(f.src.name.rsplit("/", 1)[-1], known_tasks=o.tasks)
         covered.setdefault(o.model, set()).add(task)
     return [
         f"{o.model}: {t}"

@@ -36,7 +36,7 @@ def read_samples(
     """One sample file as item scores of one model and task (names: :mod:`.lm_eval_names`;
     ``model`` from a results file next to it wins over the file name)."""
     base = src.name.rsplit("/", 1)[-1]
-    from_name, task = sample_file_names(base, known_tasks)
+    from_name, task = sample_file_names(base, known_tasks=known_tasks)
     source = "results" if model else "file" if from_name else "folder" if "/" in src.name else ""
     model = model or from_name or _folder_model(src.name)
     docs, scores, lines, notes = [], [], [], []

@@ -29,6 +29,7 @@ from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading import battles, eee, lighteval
 from benchuq.core.reading.answers import answer_notes
+from benchuq.core.reading.arrow import ArrowTable
 from benchuq.core.reading.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.reading.eval_zip import is_eval_archive
 from benchuq.core.reading.files import (
@@ -61,14 +62,7 @@ from benchuq.core.reading.notes import count, group_notes, listing
 from benchuq.core.reading.options import Failed, reading
 from benchuq.core.reading.overlap import disjoint_notes
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.reading.table import (
-    ArrowTable,
-    Source,
-    Table,
-    check_mapping,
-    looks_like_json,
-    read_table,
-)
+from benchuq.core.reading.table import Source, Table, check_mapping, looks_like_json, read_table
 from benchuq.core.validation import check_choice
 
 __all__ = [

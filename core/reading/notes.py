@@ -17,12 +17,12 @@ __all__ = ["count", "group_notes", "headline", "listing", "summarize"]
 SHOWN = 5
 
 
-def count(n: int, word: str, plural: str | None = None) -> str:
+def count(n: int, word: str, *, plural: str | None = None) -> str:
     """``"1 task"``, ``"3 tasks"`` (``plural`` for irregular words)."""
     return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
-def listing(names: Sequence[str], shown: int = SHOWN) -> str:
+def listing(names: Sequence[str], *, shown: int = SHOWN) -> str:
     """``a, b, c`` or ``a, b, c, d, e, … (57)`` when there are more than ``shown``."""
     names = list(names)
     if len(names) <= shown:
@@ -62,7 +62,7 @@ def group_notes(pairs: Iterable[tuple[str, str]], *, named: bool = True) -> tupl
     return tuple(out)
 
 
-def summarize(notes: Sequence[str], limit: int = 8) -> list[str]:
+def summarize(notes: Sequence[str], *, limit: int = 8) -> list[str]:
     """Headlines of the first ``limit`` notes, then ``"… and N more"`` if there are more."""
     heads = [headline(n) for n in notes]
     if len(heads) <= limit:

@@ -14,22 +14,16 @@ Arrow cannot read exactly as the pandas path would (UTF-16, blank lines, a parse
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pa_csv
-import pyarrow.json as pa_json
-import pyarrow.parquet as pq
 
 from benchuq.core.budget import MAX_COLUMNS, MAX_MODELS, check_read
 from benchuq.core.data import DataError
@@ -38,8 +32,6 @@ __all__ = [
     "BLANK_LINE",
     "KNOWN_COLUMNS",
     "ROW_NOTE",
-    "JsonText",
-    "Shape",
     "Source",
     "Table",
     "check_mapping",
@@ -51,7 +43,6 @@ __all__ = [
     "looks_like_json",
     "number_column",
     "parse_json",
-    "pruned_json",
     "read_delimited",
     "read_parquet",
     "read_table",
@@ -391,7 +382,7 @@ def is_parquet(src: Source) -> bool:
     return src.data[:4] == b"PAR1"
 
 
-def first_line(src: Source, limit: int = 2**20) -> bytes:
+def first_line(src: Source, *, limit: int = 2**20) -> bytes:
     """The first non-blank line's bytes (at most ``limit``), found without copying the file."""
     head = src.data[:4096]
     start = len(head) - len(head.lstrip(b"\xef\xbb\xbf \t\r\n"))
@@ -614,321 +605,3 @@ def integer_column(table: Table, column: str) -> np.ndarray:
             hint=f"'{column}' counts items; give whole numbers (or use an 'accuracy' column).",
         )
     return np.round(x).astype(np.int64)
-
-
-# ---- the Arrow path (long item tables) ------------------------------------------------------
-HEAD_BYTES = 2**16  # bytes read to find the header and delimiter of a text table
-TEXT = pa.dictionary(pa.int32(), pa.string())  # a text column with each distinct string once
-
-
-@dataclass(frozen=True)
-class ParquetColumns:
-    """A Parquet file held in memory, read one column at a time (as Arrow's dataset reader
-    reads it: about twice as fast as a row group at a time); text columns in
-    ``read_dictionary`` come dictionary-encoded."""
-
-    buffer: bytes
-    read_dictionary: tuple[str, ...]
-    metadata: pq.FileMetaData
-
-    def read(self, column: str) -> pa.ChunkedArray:
-        """The file's column ``column``, a chunk per row group."""
-        return pq.read_table(
-            pa.BufferReader(self.buffer),
-            columns=[column],
-            read_dictionary=list(self.read_dictionary),
-        ).column(0)
-
-
-@dataclass(frozen=True)
-class ArrowTable:
-    """A table read by Arrow: ``columns`` maps our column names to the file's; text columns come
-    dictionary-encoded. ``blank_is_missing``: a null cell was an empty field (delimited text)."""
-
-    name: str
-    columns: dict[str, str]
-    first_row: int
-    blank_is_missing: bool
-    #: text formats: the needed columns, read at once; Parquet: the file, read a column at a time
-    data: pa.Table | ParquetColumns
-
-    @property
-    def num_rows(self) -> int:
-        """Rows in the table (for Parquet, from its footer)."""
-        if isinstance(self.data, pa.Table):
-            return int(self.data.num_rows)
-        return int(self.data.metadata.num_rows)
-
-    def column(self, ours: str) -> pa.ChunkedArray:
-        """Our column ``ours`` (the file's ``columns[ours]``)."""
-        theirs = self.columns[ours]
-        if isinstance(self.data, pa.Table):
-            return self.data.column(theirs)
-        return self.data.read(theirs)
-
-
-def _head_text(src: Source) -> str | None:
-    """The first bytes as UTF-8 text (``None`` for UTF-16, binary or undecodable heads)."""
-    head = src.data[:HEAD_BYTES]
-    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in head:
-        return None
-    try:
-        text = head.decode("utf-8-sig", errors="strict")
-    except UnicodeDecodeError as err:
-        if err.start < len(head) - 4:  # not just a character cut at the end of the head
-            return None
-        text = head[: err.start].decode("utf-8-sig")
-    return text if text.strip() else None
-
-
-def _blank_lines(data: bytes) -> bool:
-    """An empty line before the end (Arrow's JSON reader skips it, shifting the row numbers;
-    its CSV reader is told to fail on one instead, so no scan is needed there)."""
-    end = len(data)
-    while end and data[end - 1] in b"\r\n":
-        end -= 1
-    return data.find(b"\n\n", 0, end) >= 0 or data.find(b"\n\r\n", 0, end) >= 0
-
-
-def header_table(src: Source) -> Table | None:
-    """The header of a Parquet, JSON Lines or delimited file as a one-row :class:`Table` whose
-    only row holds each column's name as written in the file (so renamings can be traced), or
-    ``None`` where the Arrow path does not apply."""
-    if is_parquet(src):
-        try:
-            names = pq.read_schema(pa.BufferReader(src.data)).names
-        except Exception:  # pyarrow raises several unrelated types for corrupt files
-            return None
-        first_row = 2
-    else:
-        text = _head_text(src)
-        if text is None:
-            return None
-        if src.name.lower().endswith(".jsonl"):
-            if _blank_lines(src.data):
-                return None
-            try:
-                names = list(json.loads(text.splitlines()[0]))
-            except (json.JSONDecodeError, TypeError, IndexError):
-                return None
-            first_row = 1
-        elif looks_like_json(src):
-            return None
-        else:
-            lines = text.splitlines()
-            sep = _sniff_delimiter("\n".join(lines[:-1] or lines), src.name)
-            names = next(csv.reader(io.StringIO(lines[0]), delimiter=sep), [])
-            if len(names) < 2:
-                return None
-            first_row = 2
-    check_width(len(names), src.name)
-    try:
-        frame = _normalise(pd.DataFrame([names], columns=names, dtype=object), src.name)
-    except DataError:
-        return None
-    return Table(src.name, frame, first_row)
-
-
-def _is_bytes(kind: pa.DataType) -> bool:
-    return pa.types.is_binary(kind) or pa.types.is_large_binary(kind)
-
-
-def _check_arrow_read(src: Source) -> None:
-    """The read budget of the Arrow path: Parquet by its uncompressed size (its footer), text
-    by its bytes (:func:`~benchuq.core.budget.check_read`)."""
-    if not is_parquet(src):
-        check_read(src.name, len(src.data), path="arrow")
-        return
-    try:
-        metadata = pq.read_metadata(pa.BufferReader(src.data))
-    except Exception:  # a damaged footer: the reader that follows words it
-        return
-    groups = range(metadata.num_row_groups)
-    size = sum(metadata.row_group(g).total_byte_size for g in groups)
-    check_read(src.name, size, path="parquet")
-
-
-def read_arrow(src: Source, head: Table, few_names: tuple[str, ...]) -> ArrowTable | None:
-    """The columns of ``head`` (after renaming: its one row holds the file's names) read with
-    Arrow; text columns of ``few_names`` (ours) come dictionary-encoded. ``None`` if Arrow cannot
-    read it."""
-    columns = {str(ours): str(theirs) for ours, theirs in head.frame.iloc[0].items()}
-    theirs = list(columns.values())
-    _check_arrow_read(src)
-    try:
-        if is_parquet(src):
-            metadata = pq.read_metadata(pa.BufferReader(src.data))
-            schema = pq.read_schema(pa.BufferReader(src.data))  # as written (categoricals)
-            if any(_is_bytes(schema.field(c).type) for c in theirs):
-                return None  # bytes, maybe not UTF-8: the pandas path names the row
-            strings = [
-                columns[c]
-                for c in few_names
-                if c in columns
-                and schema.field(columns[c]).type in (pa.string(), pa.large_string())
-            ]
-            parquet = ParquetColumns(src.data, tuple(strings), metadata)
-            return ArrowTable(src.name, columns, 2, False, parquet)
-        if src.name.lower().endswith(".jsonl"):
-            table = pa_json.read_json(pa.BufferReader(src.data)).select(theirs)
-            return ArrowTable(src.name, columns, 1, False, table)
-        text = _head_text(src) or ""
-        lines = text.splitlines()
-        sep = _sniff_delimiter("\n".join(lines[:-1] or lines), src.name)
-        types = {columns[c]: TEXT for c in few_names if c in columns}
-        table = pa_csv.read_csv(
-            pa.BufferReader(src.data),
-            parse_options=pa_csv.ParseOptions(delimiter=sep, ignore_empty_lines=False),
-            convert_options=pa_csv.ConvertOptions(
-                column_types=types,
-                include_columns=theirs,
-                null_values=[""],
-                strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowException, ValueError, KeyError):
-        return None
-    if any(_is_bytes(f.type) for f in table.schema):  # text that is not UTF-8 somewhere
-        return None
-    first = table.column(columns.get("model", theirs[0]))
-    if pa.types.is_dictionary(first.type) and any(
-        pc.any(pc.equal(c.dictionary, "")).as_py() for c in first.chunks
-    ):  # an empty line (read as a row of empty fields) or an empty name: the pandas way
-        return None
-    return ArrowTable(src.name, columns, 2, True, table)
-
-
-# ---- JSON read value by value (large inspect_ai logs, issue 18) ------------------------------
-#: What :meth:`JsonText.pruned` keeps of a JSON value: ``"value"`` (the value itself), a dict
-#: of the keys kept and their shapes (``"*"``: every key), or a one-element list (each element's).
-Shape = str | dict[str, "Shape"] | list["Shape"]
-UTF8_CHUNK = 2**20  # bytes of a file checked as UTF-8 at a time
-_OBJECT = re.compile(rb"(\xef\xbb\xbf)?[ \t\n\r]*\{")  # the start of a JSON object
-#: A structural character with JSON's whitespace around it.
-_TOKEN = re.compile(r"[ \t\n\r]*([^ \t\n\r])[ \t\n\r]*")
-#: Reads a JSON value without keeping its objects (each becomes ``None`` once read; an array
-#: holds its elements until it ends): skipped messages and events are never built whole.
-_SKIP = json.JSONDecoder(object_pairs_hook=lambda pairs: None)
-
-
-@dataclass(frozen=True)
-class JsonText:
-    """A UTF-8 JSON file read value by value, so that what is skipped is never built.
-
-    ``text`` is the file's bytes decoded as Latin-1: a character per byte, so a position in it
-    is a byte position and it costs the file's size whatever characters the file holds (decoded
-    as UTF-8, non-ASCII text would make it 2 to 4 times larger). The structure is checked here,
-    skipped values by json's own scanner, and kept values are decoded from their bytes, so a walk
-    accepts exactly what ``json.loads`` accepts. Where the JSON is malformed a walk raises
-    ``ValueError`` (unworded: :func:`pruned_json` then returns ``None``)."""
-
-    data: bytes
-    text: str
-    start: int  # after a UTF-8 byte-order mark
-
-    def skip(self, pos: int) -> int:
-        """The end of the JSON value at ``pos`` (checked, not kept)."""
-        return int(_SKIP.raw_decode(self.text, pos)[1])
-
-    def value(self, pos: int) -> tuple[object, int]:
-        """The JSON value at ``pos`` and its end."""
-        end = self.skip(pos)
-        return json.loads(self.data[pos:end]), end
-
-    def token(self, pos: int, chars: str) -> tuple[str, int]:
-        """The one of ``chars`` next after whitespace at ``pos``, and the position after it and
-        the whitespace that follows (a ValueError if another character or the end is there)."""
-        match = _TOKEN.match(self.text, pos)
-        if match is None or match[1] not in chars:
-            raise ValueError(f"expected one of {chars!r} after byte {pos}")
-        return match[1], match.end()
-
-    def members(self, pos: int, take: Callable[[str, int], int]) -> int:
-        """Walk the object at ``pos``: ``take(key, at)`` reads or skips the value at ``at`` and
-        returns its end. Returns the end of the object (and of the whitespace after it)."""
-        _, pos = self.token(pos, "{")
-        if self.text[pos : pos + 1] == "}":
-            return self.token(pos, "}")[1]
-        while True:
-            if self.text[pos : pos + 1] != '"':
-                raise ValueError(f"expected a key at byte {pos}")
-            key, end = _SKIP.raw_decode(self.text, pos)
-            if not key.isascii():  # the characters of its bytes, not their Latin-1 reading
-                key = json.loads(self.data[pos:end])
-            char, pos = self.token(take(key, self.token(end, ":")[1]), ",}")
-            if char == "}":
-                return pos
-
-    def elements(self, pos: int, take: Callable[[int], int]) -> int:
-        """Walk the array at ``pos``: ``take(at)`` reads or skips the element at ``at`` and returns
-        its end. Returns the end of the array (and of the whitespace after it)."""
-        _, pos = self.token(pos, "[")
-        if self.text[pos : pos + 1] == "]":
-            return self.token(pos, "]")[1]
-        while True:
-            char, pos = self.token(take(pos), ",]")
-            if char == "]":
-                return pos
-
-    def pruned(self, pos: int, shape: Shape) -> tuple[object, int]:
-        """The JSON value at ``pos`` with only the parts named by ``shape`` (see :data:`Shape`),
-        and its end. A value that is not the object or array its shape names is skipped and read
-        as ``None``."""
-        if isinstance(shape, str):
-            return self.value(pos)
-        if self.text[pos : pos + 1] != ("[" if isinstance(shape, list) else "{"):
-            return None, self.skip(pos)
-        if isinstance(shape, list):
-            items: list[object] = []
-
-            def element(at: int) -> int:
-                item, end = self.pruned(at, shape[0])
-                items.append(item)
-                return end
-
-            return items, self.elements(pos, element)
-        return self.kept(pos, shape)
-
-    def kept(self, pos: int, shape: dict[str, Shape]) -> tuple[dict[str, object], int]:
-        """The object at ``pos`` with the keys ``shape`` names (pruned by their shapes) and its
-        end; other keys are skipped (a repeated key: the last one, as ``json.loads`` does)."""
-        kept: dict[str, object] = {}
-
-        def member(key: str, at: int) -> int:
-            inner = shape.get(key, shape.get("*"))
-            if inner is None:
-                return self.skip(at)
-            kept[key], end = self.pruned(at, inner)
-            return end
-
-        return kept, self.members(pos, member)
-
-
-def _json_text(src: Source) -> JsonText | None:
-    """The file as :class:`JsonText`, or ``None`` if it is not UTF-8 text (UTF-16, undecodable:
-    :func:`decode_text` words it)."""
-    data = src.data
-    start = 3 if data.startswith(codecs.BOM_UTF8) else 0
-    if not data.isascii():
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        view = memoryview(data)
-        try:  # a MB at a time: no decoded copy of the whole file
-            for at in range(start, len(data), UTF8_CHUNK):
-                decoder.decode(view[at : at + UTF8_CHUNK], final=at + UTF8_CHUNK >= len(data))
-        except UnicodeDecodeError:
-            return None
-    return JsonText(data, data.decode("latin-1"), start)
-
-
-def pruned_json(src: Source, shape: dict[str, Shape]) -> dict[str, object] | None:
-    """The file's JSON object with only the parts ``shape`` names (:meth:`JsonText.kept`), or
-    ``None`` where this cannot read it (not UTF-8, not an object, malformed, nested too deeply):
-    the caller then reads it with :func:`parse_json`, which words the error."""
-    text = _json_text(src) if _OBJECT.match(src.data) else None
-    if text is None:
-        return None
-    try:
-        kept, end = text.kept(text.start, shape)
-    except (ValueError, RecursionError):
-        return None
-    return kept if end == len(text.text) else None  # nothing after the object

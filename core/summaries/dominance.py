@@ -39,7 +39,7 @@ from benchuq.core.defaults import LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
-from benchuq.core.validation import check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level
 
 __all__ = [
     "MAX_RESOLUTION",
@@ -73,7 +73,7 @@ def simplex_grid(resolution: int, *, n_categories: int = 3) -> np.ndarray:
     """
     r = int(resolution)
     if not 1 <= r <= MAX_RESOLUTION:
-        raise DataError(
+        raise InvalidArgument(
             f"grid resolution {resolution} is out of range.",
             hint=f"use a whole number from 1 to {MAX_RESOLUTION} (100 gives 5,151 points).",
         )
@@ -93,11 +93,11 @@ def parse_weights(text: str, n_categories: int) -> np.ndarray:
     try:
         w = np.array([float(x) for x in str(text).split(",")], dtype=float)
     except ValueError as err:
-        raise DataError(
+        raise InvalidArgument(
             f"weights {text!r} are not numbers.", hint="write them like 0.5,0.3,0.2."
         ) from err
     if w.size != n_categories or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-        raise DataError(
+        raise InvalidArgument(
             f"weights {text!r} need {n_categories} non-negative numbers with a positive sum.",
             hint="write them like " + ",".join(["1"] * n_categories) + " (they are normalised).",
         )
@@ -119,14 +119,14 @@ def map_categories(
     """
     names = list(names)
     if pick is not None and merge is not None:
-        raise DataError("choose either categories to keep or a merge, not both.")
+        raise InvalidArgument("choose either categories to keep or a merge, not both.")
     if merge is not None:
         check_known(merge, names, what="categories in the merge")
         return {c: str(merge[c]) for c in names if c in merge}
     keep = names if pick is None else [str(c) for c in pick]
     check_known(keep, names, what="categories")
     if len(set(keep)) != len(keep):
-        raise DataError(f"categories {keep} repeat a name.", hint="name each category once.")
+        raise InvalidArgument(f"categories {keep} repeat a name.", hint="name each category once.")
     return {c: c for c in keep}
 
 
@@ -361,9 +361,11 @@ def z_for_level(level: float) -> float:
 
 def _check_rule(z: float, rho: float) -> None:
     if not (np.isfinite(z) and z >= 0):
-        raise DataError(f"z = {z} must be a number >= 0.", hint="2 is the usual choice.")
+        raise InvalidArgument(f"z = {z} must be a number >= 0.", hint="2 is the usual choice.")
     if not -1.0 <= rho <= 1.0:
-        raise DataError(f"rho = {rho} must be between -1 and 1.", hint="0 means independence.")
+        raise InvalidArgument(
+            f"rho = {rho} must be between -1 and 1.", hint="0 means independence."
+        )
 
 
 @blas_policy
@@ -392,7 +394,7 @@ def dominance_map(
         else np.atleast_2d(weights).astype(float)
     )
     if W.shape[1] != C:
-        raise DataError(f"weights need {C} values (one per category), got {W.shape[1]}.")
+        raise InvalidArgument(f"weights need {C} values (one per category), got {W.shape[1]}.")
     pair = moments.paired if use_pairing is None else bool(use_pairing and moments.paired)
     S = W @ moments.means.T  # (P, M)
     P = S.shape[0]
@@ -580,7 +582,7 @@ def weighted_scores(
     w = np.asarray(w, dtype=float)
     M, C = moments.means.shape
     if w.shape != (C,):
-        raise DataError(f"weights need {C} values (one per category), got {w.size}.")
+        raise InvalidArgument(f"weights need {C} values (one per category), got {w.size}.")
     est = moments.means @ w
     own = moments.cov[np.arange(M), :, np.arange(M), :]
     se = np.sqrt(np.clip(np.einsum("c,icd,d->i", w, own, w), 0, None))

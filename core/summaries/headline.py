@@ -95,7 +95,7 @@ class Headline:
 
 
 def headline(
-    bench: Benchmark, groups: Sequence[Group] = (), *, overall: Overall = "auto"
+    bench: Benchmark, *, groups: Sequence[Group] = (), overall: Overall = "auto"
 ) -> Headline:
     """The headline aggregate of ``bench`` given its files' lm-eval ``groups``.
 
@@ -110,7 +110,7 @@ def headline(
     >>> n = np.array([[100, 300, 50]])
     >>> b = Benchmark("x", ("m",), ("s1", "s2", "arc"), ("suite", "suite", "arc"), "counts",
     ...               np.array([[0.5, 0.7, 0.9]]), n=n, correct=np.array([[50, 210, 45]]))
-    >>> h = headline(b, [Group("suite", ("s1", "s2"), aggregate="size-weighted")])
+    >>> h = headline(b, groups=[Group("suite", ("s1", "s2"), aggregate="size-weighted")])
     >>> h.label
     "mean of 2 benchmarks; suite = lm-eval's size-weighted mean of 2 tasks"
     >>> round(float(h.weights[0] @ b.estimate[0]), 4)  # (260 / 400 + 0.9) / 2

@@ -10,11 +10,11 @@ every draw (paired draws keep the correlation; independent draws give the indepe
 difference) and calls a model tied with the leader when the percentile interval of that
 difference at the test level contains 0. That is a two-sided test at ``1 - test level`` of each
 model against the leader, one pair at a time (not family-wise), whatever the correlation
-(checked in simulation in ``tests/test_inference.py``).
+(checked in simulation in ``tests/core/summaries/test_inference.py``).
 
 A model that shares no task with the leader is never tied with it: the two scores average
 different tasks, so no difference between them says anything about the models (issue 29); the
-loader notes such models (:func:`benchuq.core.readers.overlap.disjoint_notes`).
+loader notes such models (:func:`benchuq.core.reading.overlap.disjoint_notes`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ def overlap_test_level(level: float) -> float:
 def tied_with_leader(
     values: np.ndarray,
     observed: np.ndarray,
+    *,
     level: float,
     higher_is_better: bool = True,
-    *,
     present: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(M,)`` bool: the percentile interval of ``leader - model`` over the draws, at

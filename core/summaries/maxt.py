@@ -72,8 +72,8 @@ def _centred_abs_t(d: np.ndarray, est: np.ndarray, se: np.ndarray) -> np.ndarray
 def max_t(
     draws: np.ndarray,
     estimate: np.ndarray,
-    level: float = COMPARISON_LEVEL,
     *,
+    level: float = COMPARISON_LEVEL,
     p_values: bool = True,
 ) -> MaxT:
     """Max-T inference for the columns of ``draws`` ``(R, K)`` around ``estimate`` ``(K,)``;

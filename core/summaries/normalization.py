@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 import numpy as np
@@ -55,6 +56,7 @@ Normalization = Literal["minmax", "paper", "chance"]
 
 def normalize(
     draws: Draws,
+    *,
     mode: Normalization = "minmax",
     chance: Chance = None,
 ) -> Draws:
@@ -104,4 +106,4 @@ def normalize(
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))
     new_obs = np.where(span > 0, (observed - low) / safe, np.where(np.isnan(observed), np.nan, 0.0))
-    return draws.with_values(new_values, new_obs, note)
+    return replace(draws.with_values(new_values, new_obs, note), normalization=mode)

@@ -84,6 +84,7 @@ def rank_sets(
     values: np.ndarray,
     observed: np.ndarray,
     models: Sequence[str],
+    *,
     level: float = COMPARISON_LEVEL,
     higher_is_better: bool = True,
     label: str = "overall",
@@ -101,7 +102,7 @@ def rank_sets(
     pairs = list(itertools.combinations(idx, 2))
     if pairs:
         ia, ib = np.array(pairs).T
-        fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level, p_values=False)
+        fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level=level, p_values=False)
         np.add.at(better_sim, ib, fam.low > 0)  # a surely better than b
         np.add.at(worse_sim, ia, fam.low > 0)
         np.add.at(better_sim, ia, fam.high < 0)
@@ -110,7 +111,7 @@ def rank_sets(
     for i in idx:
         others = idx[idx != i]
         if others.size:
-            fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level, p_values=False)
+            fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level=level, p_values=False)
             better_m[i], worse_m[i] = np.sum(fam.high < 0), np.sum(fam.low > 0)
     m_low, m_high = _bounds(better_m, worse_m, present)
     s_low, s_high = _bounds(better_sim, worse_sim, present)
@@ -131,7 +132,7 @@ def _models(names: tuple[str, ...]) -> str:
     return "{" + ", ".join(names) + "}"
 
 
-def rank_set_sentences(sets: RankSets, top: tuple[int, ...] = (1, 3)) -> list[str]:
+def rank_set_sentences(sets: RankSets, *, top: tuple[int, ...] = (1, 3)) -> list[str]:
     """Plain-language rank-set statements, e.g. "The best model is one of {A, B} with 95%
     confidence." (top-k sets for each k in ``top`` below the number of models)."""
     pct = f"{100 * sets.level:g}%"

@@ -30,6 +30,7 @@ from benchuq.core.validation import check_level
 __all__ = [
     "COMPARE_BLOCK",
     "COMPARE_MAX_MODELS",
+    "GEOMETRIC_FLOOR",
     "NOISE_SD",
     "RANK_METHODS",
     "Ties",
@@ -50,6 +51,9 @@ RANK_METHODS: tuple[str, ...] = (
 )
 # METHODS 4, method 4: N(0, 1) noise in percentage points = 0.01 in proportion units.
 NOISE_SD = 0.01
+# Geometric mean (METHODS 4, #29): scores below one percentage point count as one point, so a
+# model at a task's normalized minimum (0), or a replicate below it, keeps a finite log.
+GEOMETRIC_FLOOR = 0.01
 COMPARE_MAX_MODELS = 32
 COMPARE_BLOCK = 16384
 
@@ -159,7 +163,7 @@ def _back(r: np.ndarray, shape: tuple[int, ...], axis: int) -> np.ndarray:
     return np.moveaxis(r.reshape(shape), 0, axis)
 
 
-def tie_ranks(x: np.ndarray, axis: int = -1, ties: Ties = "average") -> np.ndarray:
+def tie_ranks(x: np.ndarray, *, axis: int = -1, ties: Ties = "average") -> np.ndarray:
     """Ranks of ``x`` along ``axis`` (1 = largest) with the given tie rule; ``nan`` -> ``nan``."""
     cols, shape = _columns(x, axis)
     if cols.shape[0] <= COMPARE_MAX_MODELS:
@@ -205,10 +209,10 @@ def nanmean(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _geometric_score(x: np.ndarray, sign: np.ndarray) -> np.ndarray:
-    """Mean over tasks of ``sign_j * log x_ij`` (the log geometric mean, oriented); negative
-    scores are left out, a score of 0 on a higher-is-better task gives ``-inf`` (worst)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _sorted_mean(sign * np.log(np.where(x >= 0, x, np.nan)))
+    """Mean over tasks of ``sign_j * log max(x_ij, GEOMETRIC_FLOOR)`` (the log geometric mean,
+    oriented): a score below the floor (0, or a normalized replicate below the task's minimum)
+    counts as the floor, so every replicate is kept (METHODS 4)."""
+    return _sorted_mean(sign * np.log(np.maximum(x, GEOMETRIC_FLOOR)))
 
 
 def _sorted_mean(y: np.ndarray) -> np.ndarray:
@@ -260,10 +264,9 @@ def _task_mean_ranks(cols: np.ndarray, ties: Ties, whole: bool = False) -> np.nd
 def _mean_scores(x: np.ndarray, sign: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(mean, log geometric mean) over tasks, oriented, both summed in sorted order. With all
     tasks higher-is-better and no negative score, one sort serves both (log is increasing)."""
-    if np.all(sign > 0) and not np.any(x < 0):
+    if np.all(sign > 0):
         s = np.sort(x, axis=-1)
-        with np.errstate(divide="ignore"):
-            return nanmean(s, axis=-1), nanmean(np.log(s), axis=-1)
+        return nanmean(s, axis=-1), nanmean(np.log(np.maximum(s, GEOMETRIC_FLOOR)), axis=-1)
     y = x if np.all(sign > 0) else x * sign
     return _sorted_mean(y), _geometric_score(x, sign)
 
@@ -288,14 +291,6 @@ def _all_method_scores(
     return out
 
 
-def _all_method_ranks(
-    x: np.ndarray, sign: np.ndarray, noise: np.ndarray | None
-) -> dict[str, np.ndarray]:
-    """Final positions ``(R, M)`` per method (models ordered by the method's aggregate, ties
-    averaged)."""
-    return {m: _final_ranks(v) for m, v in _all_method_scores(x, sign, noise).items()}
-
-
 def _statistic(method: str, score: np.ndarray, position: np.ndarray) -> np.ndarray:
     """The statistic [LGC] reports (METHODS 4): the position for methods 1-2, the average
     per-task rank for methods 3-5."""
@@ -312,12 +307,13 @@ def _summary(r: np.ndarray, qs: tuple[float, float]) -> tuple[np.ndarray, ...]:
 
 
 def rank_aggregations(
-    draws: Draws, level: float = COMPARISON_LEVEL, seed: int | None = None
+    draws: Draws, *, level: float = COMPARISON_LEVEL, seed: int | None = None
 ) -> pd.DataFrame:
     """The five rank aggregations of METHODS 4, computed inside every replicate.
 
-    Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs; a score of 0 gives
-    the worst possible value), ``average_rank`` (rank within each task, average over tasks),
+    Methods: ``mean`` (mean over tasks), ``geometric_mean`` (mean of logs of the scores, each
+    at least :data:`GEOMETRIC_FLOOR`, one percentage point), ``average_rank`` (rank within each
+    task, average over tasks),
     ``average_rank_noise`` (as average_rank after adding N(0, 1) percentage-point noise, i.e. sd
     0.01 in proportion units, drawn from ``default_rng(seed)``; ``seed`` defaults to the draws'
     seed, or 0), ``average_rank_bins`` (as average_rank on 1-point bins ``floor(100 x)``; models

@@ -36,7 +36,8 @@ from scipy.special import betainc, ndtr, ndtri
 from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.leader import tied_with_leader
+from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.maxt import MaxT, max_t
 from benchuq.core.summaries.normalization import normalize
 from benchuq.core.summaries.ordering import best_first
@@ -47,7 +48,7 @@ from benchuq.core.summaries.ranks import (
     rank_aggregations,
     tie_ranks,
 )
-from benchuq.core.validation import check_choice, check_known
+from benchuq.core.validation import InvalidArgument, check_choice, check_known
 
 __all__ = [
     "CORRECTIONS",
@@ -58,6 +59,7 @@ __all__ = [
     "draws_standard_error",
     "family_inference",
     "group_scores",
+    "group_tasks",
     "leaderboard",
     "normalize",
     "pairwise_differences",
@@ -135,7 +137,7 @@ def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.nda
     return obs, vals
 
 
-def task_presence(draws: Draws, group: Group = "overall") -> np.ndarray:
+def task_presence(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, T)`` bool: which model has a score on which task of ``group`` (all tasks for
     ``"overall"``; the tasks of a category, or of the categories a weight vector uses)."""
     have = ~np.isnan(draws.observed)
@@ -151,21 +153,19 @@ def _weights(draws: Draws, group: Sequence[float] | np.ndarray) -> np.ndarray:
     w = np.asarray(group, dtype=float)
     names = draws.category_names
     if w.shape != (len(names),) or np.any(~np.isfinite(w)) or np.any(w < 0):
-        raise DataError(
+        raise InvalidArgument(
             f"weights must be {len(names)} numbers >= 0, one per category {list(names)}; "
-            f"got {list(np.ravel(w))}.",
-            column="weights",
+            f"got {list(np.ravel(w))}."
         )
     if abs(w.sum() - 1.0) > 1e-6:
-        raise DataError(
+        raise InvalidArgument(
             f"weights must sum to 1, they sum to {w.sum():.6g}.",
-            column="weights",
             hint="divide each weight by their sum.",
         )
     return w
 
 
-def group_scores(draws: Draws, group: Group = "overall") -> Scores:
+def group_scores(draws: Draws, *, group: Group = "overall") -> Scores:
     """Per-model aggregate of a group of tasks (METHODS 0, 2).
 
     ``group``: ``"overall"`` (the draws' :attr:`~core.draws.Draws.headline`, else the mean over
@@ -180,9 +180,8 @@ def group_scores(draws: Draws, group: Group = "overall") -> Scores:
         elif group in draws.category_names:
             tasks = np.flatnonzero(np.array(draws.categories) == group)
         else:
-            raise DataError(
+            raise InvalidArgument(
                 f"unknown group {group!r}.",
-                column="category",
                 hint=f"use 'overall' or one of the categories {list(draws.category_names)}.",
             )
         mult, hib, suffix = _oriented(draws, tasks)
@@ -276,7 +275,7 @@ def _interval_columns(
     return est[0], est[1], mc[0], mc[1]
 
 
-def percentile_interval(scores: Scores, level: float = LEVEL) -> Interval:
+def percentile_interval(scores: Scores, *, level: float = LEVEL) -> Interval:
     """Percentile interval at ``level`` (METHODS 2): the ``(1-L)/2`` and ``(1+L)/2`` quantiles.
 
     Quantiles use numpy's default linear interpolation. The Monte Carlo error of each end is the
@@ -315,7 +314,7 @@ WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:
 
 
 def leaderboard(
-    draws: Draws, level: float = LEVEL, *, weights: Sequence[float] | np.ndarray | None = None
+    draws: Draws, *, level: float = LEVEL, weights: Sequence[float] | np.ndarray | None = None
 ) -> pd.DataFrame:
     """Per model and group (``"overall"``, ``"weighted"`` when ``weights`` are given and there
     are two or more categories, then each category): estimate and interval, best first.
@@ -324,7 +323,11 @@ def leaderboard(
     intervals that do not overlap correspond roughly to a 5% test; with correlated models use the
     paired difference. ``tied_with_leader``: :func:`core.summaries.leader.tied_with_leader`, the
     paired difference from the group's leader at the test level overlap would approximate (95% at
-    83.4%) contains 0. ``se``: :func:`draws_standard_error` of the group score. Within each
+    83.4%) contains 0, or there are too few items to tell them apart (either has fewer than
+    :func:`core.small_samples.min_items_to_tell` items at that level). ``se``:
+    :func:`draws_standard_error` of the group score. ``items``: the items behind the model's
+    score in the group (``nan`` when unknown); ``few_items``: fewer than
+    :data:`core.small_samples.FEW_ITEMS` (METHODS 2d). Within each
     group rows are best first by :func:`core.summaries.ordering.best_first` (the direction
     follows the group's ``higher_is_better``; ties by name; models without a score last).
     ``weights``: one per ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`).
@@ -335,8 +338,19 @@ def leaderboard(
     groups += [(c, c) for c in draws.category_names]
     rows = []
     for name, group in groups:
-        sc = group_scores(draws, group)
-        iv = percentile_interval(sc, level)
+        sc = group_scores(draws, group=group)
+        iv = percentile_interval(sc, level=level)
+        items = group_items(draws, tasks=group_tasks(draws, group))
+        tied = tied_with_leader(
+            sc.values,
+            sc.observed,
+            level=level,
+            higher_is_better=sc.higher_is_better,
+            present=task_presence(draws, group=group),
+        )
+        tied = tied | too_few_with_leader(
+            items, sc.observed, overlap_test_level(level), higher_is_better=sc.higher_is_better
+        )
         part = pd.DataFrame(
             {
                 "model": list(draws.models),
@@ -346,19 +360,25 @@ def leaderboard(
                 "high": iv.high,
                 "mc_error_low": iv.mc_error_low,
                 "mc_error_high": iv.mc_error_high,
-                "tied_with_leader": tied_with_leader(
-                    sc.values,
-                    sc.observed,
-                    level,
-                    sc.higher_is_better,
-                    present=task_presence(draws, group),
-                ),
+                "tied_with_leader": tied,
                 "se": draws_standard_error(sc),
+                "items": items,
+                "few_items": items < FEW_ITEMS,
             }
         )
         order = best_first(iv.estimate, draws.models, higher_is_better=sc.higher_is_better)
         rows.append(part.iloc[order])
     return pd.concat(rows, ignore_index=True)
+
+
+def group_tasks(draws: Draws, group: Group) -> np.ndarray:
+    """Indices of the tasks a group score averages (weights: categories of positive weight)."""
+    if isinstance(group, str):
+        if group == "overall":
+            return np.arange(len(draws.tasks))
+        return np.flatnonzero(np.array(draws.categories) == group)
+    used = np.flatnonzero(np.asarray(group, dtype=float) > 0)
+    return np.flatnonzero(np.isin(draws.category_index, used))
 
 
 def _model_index(draws: Draws, models: Sequence[str]) -> list[int]:
@@ -384,7 +404,7 @@ def _holm(p: np.ndarray) -> np.ndarray:
 
 def _per_pair(d: np.ndarray, est: np.ndarray, level: float) -> MaxT:
     """Unadjusted studentized bootstrap intervals and p-values, one max-T family per pair."""
-    fams = [max_t(d[:, [k]], est[[k]], level) for k in range(d.shape[1])]
+    fams = [max_t(d[:, [k]], est[[k]], level=level) for k in range(d.shape[1])]
 
     def joined(field: str) -> np.ndarray:
         return np.concatenate([getattr(x, field) for x in fams])
@@ -427,11 +447,13 @@ def _normal_reference(d: np.ndarray, est: np.ndarray, level: float, holm: bool) 
     )
 
 
-def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: Correction) -> MaxT:
+def family_inference(
+    d: np.ndarray, est: np.ndarray, *, level: float, correction: Correction
+) -> MaxT:
     """Intervals and p-values for the K columns of ``d`` ``(R, K)`` under ``correction``
     (METHODS 4b); see :func:`pairwise_differences`."""
     if correction == "maxt":
-        return max_t(d, est, level)
+        return max_t(d, est, level=level)
     if correction == "none":
         return _per_pair(d, est, level)
     return _normal_reference(d, est, level, holm=correction == "holm")
@@ -440,6 +462,7 @@ def family_inference(d: np.ndarray, est: np.ndarray, level: float, correction: C
 def pairwise_differences(
     draws: Draws,
     models: Sequence[str],
+    *,
     level: float = COMPARISON_LEVEL,
     correction: Correction = "maxt",
     group: Group = "overall",
@@ -463,6 +486,13 @@ def pairwise_differences(
     - ``level``: the per-pair level of each interval (max-T: ``2 Phi(c) - 1``).
     - ``prob_a_better``: share of replicates in which a beats b (ties count half), respecting
       ``higher_is_better``.
+    - Few items (METHODS 2d): ``items_a``, ``items_b`` are the items behind each score,
+      ``few_items`` says one has fewer than 30; ``p_floor = 2^(1 - min(items))`` is the smallest
+      p-value an exact paired test of that many items can give, and ``p_value`` and
+      ``p_stepdown`` are never below it; where it exceeds ``1 - level``
+      (``too_few_items``: fewer than :func:`core.small_samples.min_items_to_tell` items) the
+      interval is widened to include 0, so it never claims a difference the items cannot show.
+    - Scores that are proportions (every draw in [0, 1]): interval ends are kept in [-1, 1].
     """
     level = check_level(level)
     check_choice(correction, CORRECTIONS, name="correction")
@@ -480,17 +510,30 @@ def pairwise_differences(
         "se",
         "p_stepdown",
         "p_below_resolution",
+        "items_a",
+        "items_b",
+        "few_items",
+        "p_floor",
+        "too_few_items",
     ]
     if not pairs:
         return pd.DataFrame(columns=cols)
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     ia = np.array([idx[a] for a, _ in pairs])
     ib = np.array([idx[b] for _, b in pairs])
     d = sc.values[:, ia] - sc.values[:, ib]
     est = sc.observed[ia] - sc.observed[ib]
     sign = 1.0 if sc.higher_is_better else -1.0
     prob = ((sign * d) > 0).mean(axis=0) + 0.5 * (d == 0).mean(axis=0)
-    fam = family_inference(d, est, level, correction)
+    fam = family_inference(d, est, level=level, correction=correction)
+    items = group_items(draws, tasks=group_tasks(draws, group))
+    n_a, n_b = items[ia], items[ib]
+    floor = p_floor(np.fmin(n_a, n_b))
+    too_few = floor > 1.0 - level
+    low = np.where(too_few, np.fmin(fam.low, 0.0), fam.low)
+    high = np.where(too_few, np.fmax(fam.high, 0.0), fam.high)
+    if np.all((sc.values >= 0) & (sc.values <= 1) | np.isnan(sc.values)):
+        low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
     K = len(pairs)
     if correction == "maxt":
         levels = np.full(K, 2.0 * ndtr(fam.critical) - 1.0)
@@ -503,22 +546,27 @@ def pairwise_differences(
             "a": [models[a] for a, _ in pairs],
             "b": [models[b] for _, b in pairs],
             "estimate": est,
-            "low": fam.low,
-            "high": fam.high,
-            "p_value": fam.p_value,
+            "low": low,
+            "high": high,
+            "p_value": np.fmax(fam.p_value, floor),
             "prob_a_better": prob,
             "level": levels,
             "se": fam.se,
-            "p_stepdown": fam.p_stepdown,
-            "p_below_resolution": fam.below_resolution,
+            "p_stepdown": np.fmax(fam.p_stepdown, floor),
+            "p_below_resolution": fam.below_resolution & (floor < 1.0 / (d.shape[0] + 1)),
+            "items_a": n_a,
+            "items_b": n_b,
+            "few_items": np.fmin(n_a, n_b) < FEW_ITEMS,
+            "p_floor": floor,
+            "too_few_items": too_few,
         }
     )
 
 
-def win_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
+def win_probabilities(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, M)``: P(row model beats column model) over replicates (ties count half; diagonal
     nan)."""
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     v = sc.values if sc.higher_is_better else -sc.values
     M = v.shape[1]
     out = np.empty((M, M))
@@ -528,14 +576,14 @@ def win_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
     return out
 
 
-def rank_probabilities(draws: Draws, group: Group = "overall") -> np.ndarray:
+def rank_probabilities(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, M)``: ``P(rank_i = r)``, r = 1..M (column r-1), over replicates (METHODS 4).
 
     **Choice** for ties: models tied in a replicate share the places of the tie equally (two
     models tied for first each get 1/2 at rank 1 and 1/2 at rank 2), so rows and columns sum to 1.
     A model without a result in the group gets a row of ``nan``.
     """
-    sc = group_scores(draws, group)
+    sc = group_scores(draws, group=group)
     v = sc.values if sc.higher_is_better else -sc.values
     best = tie_ranks(v, axis=1, ties="min")
     worst = tie_ranks(v, axis=1, ties="max")

@@ -6,7 +6,7 @@ import contextlib
 import io
 
 import pytest
-from test_cli_contract import CASES
+from cli_cases import CASES
 
 from benchuq.cli.main import main
 

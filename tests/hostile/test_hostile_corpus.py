@@ -35,7 +35,7 @@ TIMEOUT = 30.0
 RSS_GROWTH = 1536 * 2**20
 CASES = corpus()
 COMMANDS = ("leaderboard", "compare", "ranks", "epp", "weights", "bayes", "eb", "power",
-            "embeddings")  # fmt: skip
+            "embeddings", "diff")  # fmt: skip
 
 
 def _rss() -> int:
@@ -135,6 +135,7 @@ def _argv(command: str, path: str, models: tuple[str, ...]) -> list[str]:
         "eb": [],
         "power": ["--models", *pair, "--delta", "0.05"],
         "embeddings": ["--bootstrap", "scores", "--reps", "50"],
+        "diff": ["--base", pair[0], "--candidate", pair[1], "--reps", "100"],
     }[command]
     return [command, path, *extra, "--json"]
 

@@ -37,7 +37,7 @@ def test_csv_bytes_neutralises_text_and_names_but_keeps_numbers() -> None:
 def test_views_table_csv_is_neutralised() -> None:
     from benchuq.core.methods.bootstrap import bootstrap
     from benchuq.core.reading.loaders import load_files
-    from benchuq.dashboard import views_table
+    from benchuq.dashboard.table import view as views_table
 
     data = b'model,task,n,correct\n"=1+1",@t,100,50\nB,@t,100,60\n'
     bench = load_files([("f.csv", data)])

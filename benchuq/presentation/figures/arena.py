@@ -1,6 +1,6 @@
 """Pure plotly builders for the Arena page (METHODS 8b): ``(result, options) -> figure``.
 
-Model names go into plotly text escaped (``dashboard.text.plotly_escape``).
+Model names go into plotly text escaped (``presentation.text.plotly_escape``).
 """
 
 from __future__ import annotations

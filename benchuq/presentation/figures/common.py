@@ -21,6 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from benchuq.core.summaries import WEIGHTED
 from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
 
@@ -74,7 +75,7 @@ def _figure(data: list[dict], layout: dict) -> go.Figure:
     """Build a figure from plain dicts without plotly's per-property validation.
 
     About 10x faster on the leaderboard's rerun path; the builders' output is checked by
-    tests/test_figures.py.
+    tests/presentation/test_figures.py.
     """
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
@@ -183,10 +184,22 @@ def _interval_trace(
     }
 
 
-def _x_range(low: np.ndarray, high: np.ndarray, right_room: float) -> list[float]:
+def _x_range(
+    low: np.ndarray, high: np.ndarray, right_room: float, bounds: tuple[float, float] | None = None
+) -> list[float]:
+    """Axis range around ``[min low, max high]`` with some room; never past ``bounds`` (the
+    score's own range, #29: no 120% axis) when every end lies within them."""
     lo, hi = float(np.nanmin(low)), float(np.nanmax(high))
     span = hi - lo if hi > lo else max(abs(hi), 1.0)
-    return [lo - 0.04 * span, hi + right_room * span]
+    out = [lo - 0.04 * span, hi + right_room * span]
+    if bounds is not None and bounds[0] <= lo and hi <= bounds[1]:
+        out = [max(out[0], bounds[0]), min(out[1], bounds[1])]
+    return out
+
+
+def _score_bounds(scale: float) -> tuple[float, float]:
+    """The range of a proportion shown times ``scale`` (0 to 100% or 0 to 1)."""
+    return (0.0, scale)
 
 
 def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
@@ -209,7 +222,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     ]
     names = [_esc(m) for m in t["model"]]
     est, low, high = (t[c].to_numpy(dtype=float) * s for c in ("estimate", "low", "high"))
-    x_range = _x_range(low, high, 0.24)
+    x_range = _x_range(low, high, 0.24, _score_bounds(s))
     span = x_range[1] - x_range[0]
     data = [
         _interval_trace(
@@ -239,7 +252,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
             "cliponaxis": False,
         }
     )
-    layout["margin"]["r"] = 60  # the labels may run past the axis end
+    layout["margin"]["r"] = 90  # the labels may run past the axis end
     layout["shapes"] = [
         {
             "type": "rect",
@@ -297,7 +310,9 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
     layout["yaxis"].update(categoryorder="array", categoryarray=labels[::-1])
     layout["xaxis"].update(
         title={"text": f"difference, {options.unit}"},
-        range=_x_range(np.minimum(low, 0), np.maximum(high, 0), 0.04),
+        range=_x_range(
+            np.minimum(low, 0), np.maximum(high, 0), 0.04, (-options.scale, options.scale)
+        ),
     )
     return _figure(data, layout)
 
@@ -505,6 +520,18 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
     unit = options.unit.replace("(%)", "(points)").replace("%", "points")
     layout["xaxis"].update(
         title={"text": f"difference from the leader, {unit}"},
-        range=_x_range(np.minimum(low, 0), np.maximum(high, 0), 0.04),
+        range=_x_range(
+            np.minimum(low, 0), np.maximum(high, 0), 0.04, (-options.scale, options.scale)
+        ),
     )
     return _figure(data, layout)
+
+
+def group_label(group: str, overall: str = "mean over all tasks") -> str:
+    """Return the display name of a score group (overall, weighted or a category); ``overall``
+    names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
+    if group == WEIGHTED:
+        return "Weighted score S(w)"
+    if group == "overall":
+        return f"Overall ({overall})"
+    return group

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from benchuq.core.analyses.power import PowerPlan, SamplingPlan
+from benchuq.core.analyses.power import CORRECTIONS, PowerPlan, SamplingPlan
 from benchuq.presentation.colors import PALETTE
 from benchuq.presentation.figures.common import FigureOptions, _esc, _figure, _layout_spec
 
@@ -165,3 +165,22 @@ def sampling_figure(
         },
     ]
     return _figure(data, layout)
+
+
+def plan_subtitle(plan: PowerPlan) -> str:
+    """Data set, source, level, multiplicity and power: what every exported chart states (two
+    lines)."""
+    d = plan.design
+    fam = f"{CORRECTIONS[plan.correction]} over {plan.family} comparison(s)"
+    return (
+        f"{d.name} · score {d.group} · {d.source}\n{100 * plan.level:g}% family-wise, {fam} "
+        f"(c = {plan.critical:.2f}) · {100 * plan.power:g}% power"
+    )
+
+
+def item_grid(plan: PowerPlan, *, points: int = 60) -> np.ndarray:
+    """Item counts for the curves: from a quarter of today's size to past the largest need."""
+    now = 1.0 if plan.design.n is None else float(plan.design.n)
+    need = plan.n_required if plan.design.n else plan.factor_required
+    top = max(4 * now, 1.5 * float(np.nanmax(need, initial=0.0)))
+    return np.unique(np.geomspace(max(now / 4, 2.0), min(top, now * 1e4), points).round())

@@ -206,13 +206,13 @@ def probability_image(
         if listed[i]
     ]
     handles += [
-        Patch(color=_band_rgba("#555555", lo), label=f"P(best) {lo:.0%}–{min(hi, 1):.0%}")
+        Patch(color=_band_rgba("#555555", lo), label=f"first in {lo:.0%}–{min(hi, 1):.0%} of draws")
         for lo, hi, _ in reversed(PROB_BANDS)
     ]
     if len(pm.categories) == 2:
         subtitle = (
             f"Data: {data}. Bands: each model's share of {pm.reps} draws in which it has the best "
-            "weighted score (P(best)); strip: the model with the largest share, shaded by it."
+            "weighted score; strip: the model with the largest share, shaded by it."
         )
         fig = _probability_line_figure(pm, colors, rgba, handles, title, subtitle, marker)
     else:
@@ -328,7 +328,7 @@ def _probability_line_figure(
     ax.stackplot(x, *bands, colors=band_colors, linewidth=0.3, edgecolor="white")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_ylabel("P(best)")
+    ax.set_ylabel("share of draws ranked first")
     return _finish_line(
         fig, (ax, strip), x, rgba, handles, "Most likely best", title, subtitle, marker
     )

@@ -377,14 +377,17 @@ def probability_figure(
                 continue
             band = f"{lo:.0%}–{min(hi, 1):.0%}"
             tr = _tile_trace(
-                tiles, idx, f"{_esc(model)}, P(best) {band}", _blend(options.color(model), alpha)
+                tiles,
+                idx,
+                f"{_esc(model)}, first in {band} of draws",
+                _blend(options.color(model), alpha),
             )
             tr.update(legendgroup=model)
             fig.add_trace(tr)
         name = f"{_esc(model)} ({counts[i] / len(pm.best):.0%})"
         fig.add_trace(_swatch(name, options.color(model), model))
     for lo, hi, alpha in reversed(PROB_BANDS):
-        band = f"P(best) {lo:.0%}–{min(hi, 1):.0%}"
+        band = f"first in {lo:.0%}–{min(hi, 1):.0%} of draws"
         fig.add_trace(_swatch(band, _blend("#555555", alpha), "bands"))
     fig.add_traces(probability_hover_traces(pm))
     if marker is not None:
@@ -524,7 +527,7 @@ def probability_line_figure(
         hovermode="x unified",
         clickmode="event+select",
         dragmode="zoom",
-        yaxis={"title": "P(best)", "tickformat": ".0%", "range": [0, 1]},
+        yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
         xaxis={
             "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
             "tickformat": ".0%",

@@ -36,14 +36,8 @@ import statsmodels.api as sm
 from scipy import stats
 from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
-from benchuq.core.analyses.subgroups.ebci import (
-    FS_CORRECTIONS,
-    FsCorrection,
-    Kappa,
-    _alpha,
-    _check_kurtosis,
-    ebci,
-)
+from benchuq.core.analyses.subgroups.ebci import FS_CORRECTIONS, FsCorrection, Kappa, ebci
+from benchuq.core.analyses.subgroups.ebci.reference import _alpha, _check_kurtosis
 from benchuq.core.budget import check_design, checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED

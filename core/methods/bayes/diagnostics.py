@@ -5,7 +5,7 @@ localization: an improved R-hat for assessing convergence of MCMC*, Bayesian Ana
 
 All functions take draws shaped ``(..., chains, draws)`` and return one value per leading index,
 vectorised over parameters with numpy (no per-parameter Python loop). The definitions follow the
-paper and agree with ``arviz_stats`` (tested in ``tests/test_diagnostics.py``):
+paper and agree with ``arviz_stats`` (tested in ``tests/core/methods/test_diagnostics.py``):
 
 - chains are split in halves (the middle draw is dropped when the count is odd);
 - rank normalisation: ranks over all pooled draws (ties averaged), then

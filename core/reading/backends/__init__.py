@@ -101,7 +101,7 @@ def _free_memory() -> int:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def choose_backend(data: str, backend: str | None = None) -> str:
+def choose_backend(data: str, *, backend: str | None = None) -> str:
     """``backend`` if given; else ``duckdb`` when ``data`` (Parquet) holds more rows than half
     the free memory takes at :data:`BYTES_PER_ROW`, else ``memory``."""
     if backend is not None:

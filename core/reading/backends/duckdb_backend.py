@@ -263,4 +263,6 @@ def _bytes(setting: str) -> int:
 def open_duckdb(files: list[Path], *, memory_limit: str | None = None) -> DataSource:
     """A :class:`DataSource` over Parquet item shards (aggregated once, bootstrapped on call)."""
     bench, patterns = aggregate(files, memory_limit=memory_limit)
-    return DataSource(bench, lambda reps, seed: pattern_bootstrap(bench, patterns, reps, seed))
+    return DataSource(
+        bench, lambda reps, seed: pattern_bootstrap(bench, patterns, reps=reps, seed=seed)
+    )

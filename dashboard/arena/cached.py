@@ -1,0 +1,51 @@
+"""The Arena page's cached calls: the battles and the arena fit (METHODS 8b)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from benchuq.core.analyses.arena import ArenaResult, Ties, arena
+from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
+from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
+from benchuq.core.reading.sources import parse_source
+from benchuq.dashboard import cache
+
+__all__ = ["arena_fit", "battles_of"]
+
+
+@cache.budgeted
+@st.cache_resource(max_entries=8, show_spinner="Reading the battles…")
+def battles_of(
+    key: str, columns: tuple[tuple[str, str], ...], _files: tuple[tuple[str, bytes], ...]
+) -> Battles:
+    """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
+    digest), with the column mapping."""
+    if parse_source(key).kind == "sample":
+        return load_battles(key)
+    return read_battle_files(list(_files), columns=dict(columns))
+
+
+@cache.budgeted
+@st.cache_resource(max_entries=16, show_spinner="Fitting the arena model…")
+def arena_fit(
+    key: str,
+    anchor: str | None,
+    level: float,
+    ties: Ties,
+    interval: ArenaInterval,
+    control: tuple[str, ...],
+    reps: int,
+    seed: int,
+    _battles: Battles,
+) -> ArenaResult:
+    """``core.analyses.arena.arena`` of the battles ``key`` (their content hash)."""
+    return arena(
+        _battles,
+        anchor=anchor,
+        level=level,
+        ties=ties,
+        interval=interval,
+        control=control,
+        reps=reps,
+        seed=seed,
+    )

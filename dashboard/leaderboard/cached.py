@@ -1,0 +1,24 @@
+"""The Leaderboard page's cached calls (draws hashed by their content key: ``cache.HASH_FUNCS``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from benchuq.core.draws import Draws
+from benchuq.dashboard import cache
+from benchuq.dashboard.leaderboard import view
+
+__all__ = ["leaderboard_table"]
+
+
+@cache.budgeted_by_content
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=cache.HASH_FUNCS)
+def leaderboard_table(
+    draws: Draws, models: tuple[str, ...], level: float, weights: tuple[float, ...]
+) -> pd.DataFrame:
+    """``view.leaderboard_table`` of the shown models at ``level`` and category ``weights``."""
+    shown = draws.select_models(list(models))
+    with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
+        return view.leaderboard_table(shown, level, np.asarray(weights, dtype=float))

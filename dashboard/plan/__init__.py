@@ -1,0 +1,3 @@
+"""The plan page: its view models, widgets and cached calls (wired by pages/plan.py)."""
+
+__all__: list[str] = []

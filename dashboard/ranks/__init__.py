@@ -1,0 +1,3 @@
+"""The Ranks page: its cached calls (wired by pages/ranks.py)."""
+
+__all__: list[str] = []

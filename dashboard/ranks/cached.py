@@ -1,0 +1,56 @@
+"""The Ranks page's cached calls (draws hashed by their content key: ``cache.HASH_FUNCS``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from benchuq.core import summaries
+from benchuq.core.budget import check_pairs
+from benchuq.core.draws import Draws
+from benchuq.core.summaries.rank_sets import RankSets
+from benchuq.core.summaries.rank_sets import rank_sets as core_rank_sets
+from benchuq.dashboard import cache
+
+__all__ = ["rank_aggregations", "rank_probabilities", "rank_sets"]
+
+
+@cache.budgeted_by_content
+@st.cache_data(
+    max_entries=64, show_spinner="Ranking models in every replicate…", hash_funcs=cache.HASH_FUNCS
+)
+def rank_aggregations(draws: Draws, models: tuple[str, ...], level: float) -> pd.DataFrame:
+    """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
+    check_pairs(draws.reps, len(models), what="rank comparisons")
+    shown = draws.select_models(list(models))
+    with cache.LEDGER.reserve(cache.RANKS_WORK * shown.values.size):
+        return summaries.rank_aggregations(shown, level=level)
+
+
+@cache.budgeted_by_content
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=cache.HASH_FUNCS)
+def rank_probabilities(
+    draws: Draws, models: tuple[str, ...], weights: tuple[float, ...]
+) -> np.ndarray:
+    """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
+    shown = draws.select_models(list(models))
+    return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+
+
+@cache.budgeted_by_content
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=cache.HASH_FUNCS)
+def rank_sets(
+    draws: Draws, models: tuple[str, ...], weights: tuple[float, ...], level: float
+) -> RankSets:
+    """``core.summaries.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
+    shown = draws.select_models(list(models))
+    sc = summaries.group_scores(shown, group=np.asarray(weights, dtype=float))
+    return core_rank_sets(
+        sc.values,
+        sc.observed,
+        shown.models,
+        level=level,
+        higher_is_better=sc.higher_is_better,
+        label=sc.label,
+    )

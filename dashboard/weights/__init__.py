@@ -1,0 +1,3 @@
+"""The weights page: its view models, widgets and cached calls (wired by pages/weights.py)."""
+
+__all__: list[str] = []

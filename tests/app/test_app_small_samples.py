@@ -1,0 +1,69 @@
+"""AppTest: results on few items are flagged on every page and the report says "too few items
+to tell" (issue #29), for the real HELM suite (as a zip upload) and inspect_ai log."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from app_upload import open_data_page as _open_data_page
+from conftest import page_path
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+
+
+def _helm_zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for run in sorted((REAL / "helm" / "safety_v3").iterdir()):
+            for f in sorted(run.iterdir()):
+                z.write(f, f"runs/v3/{run.name}/{f.name}")
+    return buf.getvalue()
+
+
+def _upload(at, name: str, data: bytes, mime: str):
+    at.file_uploader(key="uploader").set_value([(name, data, mime)]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _page(at, page: str):
+    at.switch_page(page_path(page)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def _warnings(at) -> str:
+    return "\n".join(w.value for w in at.warning).replace("\\", "")
+
+
+def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) -> None:
+    at = _upload(_open_data_page(make_app), "suite.zip", _helm_zip(), "application/zip")
+    for page in ("leaderboard.py", "compare.py", "ranks.py", "table.py"):
+        text = _warnings(_page(at, page))
+        assert "Few items" in text and "fewer than 30 items" in text, page
+    at = _page(at, "compare.py")
+    said = [e.value for kind in ("markdown", "info", "success", "warning") for e in at.get(kind)]
+    assert any("Too few items to tell" in str(t) for t in said)
+    at = _page(at, "leaderboard.py")
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert all(c["layout"]["xaxis"]["range"][1] <= 100 for c in charts)  # no 120% axis
+    bars = [t["error_x"] for c in charts for t in c["data"] if "error_x" in t]
+    assert len(bars) >= 9  # one interval per model and group shown
+    assert all(b["array"][0] + b["arrayminus"][0] > 0 for b in bars)  # none of zero width
+    at = _page(at, "report.py")
+    text = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    assert "Too few items to tell" in text
+    assert "pairs differ with 95% confidence" not in text
+
+
+def test_inspect_log_with_three_samples_is_flagged(make_app) -> None:
+    log = next((REAL / "inspect_ai").iterdir())
+    at = _upload(_open_data_page(make_app), log.name, log.read_bytes(), "application/json")
+    at = _page(at, "leaderboard.py")
+    assert "Few items" in _warnings(at)
+    table = at.dataframe[0].value
+    assert (table["high"] - table["low"] > 5).all()  # percent: no zero-width interval

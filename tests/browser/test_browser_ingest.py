@@ -1,0 +1,51 @@
+"""Real browser: a real lm-eval folder (with stray files) through the uploader, notes shown once,
+then the leaderboard table searched and sorted. Skipped without chromium, failed under CI=1."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_for_text_then_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+V04 = Path(__file__).parents[1] / "fixtures" / "real" / "lm_eval" / "results_v04"
+
+
+def test_folder_upload_notes_once_and_the_table(browser, app_server, tmp_path) -> None:
+    folder = Path(shutil.copytree(V04, tmp_path / "out"))
+    (folder / "README.md").write_text("# runs\n")
+    (folder / "config.yaml").write_text("batch_size: 8\n")
+    (folder / "_provenance.txt").write_text("Copied from pull request 2809.\n")
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(f"{app_server}/data?reps=300")
+    wait_for_text_then_idle(page, "Upload your results")
+    uploader = (
+        page.get_by_test_id("stFileUploader")
+        .filter(has_text="Result files")
+        .locator("input[type=file]")
+    )
+    uploader.set_input_files(sorted(folder.iterdir()))
+    wait_for_text_then_idle(page, "In use: upload", timeout=120_000)  # the sample has notes too
+    main = page.get_by_test_id("stMain")
+    assert main.get_by_text("Notes on this data").count() == 1
+    skipped = main.get_by_text("3 files skipped")
+    assert not any(n.is_visible() for n in skipped.all())  # collapsed until opened
+    main.get_by_text("Notes on this data").click()
+    wait_for_text_then_idle(page, "3 files skipped — not results")
+    assert exceptions_shown(page) == []
+    screenshot(page, "data_folder_upload")
+
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Leaderboard table").click()
+    wait_for_text_then_idle(page, "2 of 2 models", timeout=120_000)  # the grid is a canvas
+    assert page.get_by_text("notes on this data: see the Data page").count() == 1
+    search = page.get_by_test_id("stTextInput").filter(has_text="Search").locator("input")
+    search.fill("llama")
+    search.press("Enter")
+    wait_for_text_then_idle(page, "1 of 2 models")
+    assert exceptions_shown(page) == []
+    screenshot(page, "leaderboard_table")
+    ctx.close()

@@ -1,0 +1,171 @@
+"""Real browser: the Task weights map reacts to rho, z comes from the link, a click sets weights.
+
+Screenshots go to tests/artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browser_utils import (
+    ARTIFACTS,
+    VIEWPORT,
+    exceptions_shown,
+    remove_chip,
+    screenshot,
+    wait_charts,
+    wait_for_text_then_idle,
+    wait_idle,
+)
+
+# an optional extra: without it the module is skipped, not a collection error
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
+
+pytestmark = pytest.mark.browser
+
+
+def grey_share(page) -> int:
+    legend = page.get_by_test_id("stPlotlyChart").first.locator(".legendtext")
+    text = next(t for t in legend.all_text_contents() if t.startswith("indeterminate"))
+    return int(re.search(r"\((\d+)%\)", text).group(1))
+
+
+def open_map(browser, app_server, query: str):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(f"{app_server}/weights?reps=200&{query}")
+    page.get_by_role("heading", name="Task weights").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    assert exceptions_shown(page) == []
+    return ctx, page
+
+
+def test_rho_slider_changes_the_grey_area(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "z=1.5")
+    z_slider = page.get_by_test_id("stSlider").filter(has_text="z (lead needed")
+    assert "1.50" in z_slider.inner_text()  # z from the link
+    before = grey_share(page)
+    screenshot(page, "weights_rho0")
+    rho = page.get_by_test_id("stSlider").filter(has_text="Assumed correlation")
+    rho.get_by_role("slider").focus()
+    page.keyboard.press("End")  # rho = 0.99
+    wait_for_text_then_idle(page, "rho = 0.99 is assumed")
+    wait_charts(page)
+    after = grey_share(page)
+    assert after < before
+    assert "rho=0.99" in page.url
+    screenshot(page, "weights_rho099")
+    open_menu(page, "SE map for slides")
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="SE map PNG").click()
+    png = Path(download.value.path()).read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the python-ternary slide image
+    ctx.close()
+
+
+def open_menu(page, label: str) -> None:
+    """Open the download popover ``label``."""
+    page.get_by_test_id("stPopover").filter(has_text=label).locator("button").first.click()
+
+
+def click_until(page, x: float, y: float, text: str, attempts: int = 3) -> None:
+    """Click a chart at page pixels ``(x, y)`` until ``text`` shows, then wait for idle.
+
+    Plotly reports a click only once the chart is interactive; a click that lands earlier is
+    lost, so it is repeated (the clicked point, not the click, is what the test checks).
+    """
+    for _ in range(attempts - 1):
+        page.mouse.move(x, y)
+        page.mouse.click(x, y)
+        try:
+            page.get_by_text(text).first.wait_for(timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        page.mouse.move(x, y)
+        page.mouse.click(x, y)
+    wait_for_text_then_idle(page, text)
+
+
+def test_clicking_a_tile_sets_the_sidebar_weights(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "")
+    chart = page.get_by_test_id("stPlotlyChart").first
+    # the grey background trace is the whole triangle: its box locates the corners
+    box = chart.locator(".scatterlayer .trace").first.locator("path.js-fill").first.bounding_box()
+    a, c = 0.1, 0.7  # natural 10%, specialized 20%, structured 70%
+    x = box["x"] + box["width"] * (c + a / 2)
+    y = box["y"] + box["height"] * (1 - a)
+    click_until(page, x, y, "natural 10%, specialized 20%, structured 70%")
+    inputs = [
+        page.get_by_test_id("stNumberInput").filter(has_text=n).locator("input").input_value()
+        for n in ("natural", "specialized", "structured")
+    ]
+    assert inputs == ["0.10", "0.20", "0.70"]
+    assert "weights=0.1%2C0.2%2C0.7" in page.url
+    screenshot(page, "weights_clicked")
+    ctx.close()
+
+
+def line_point(page, x: float) -> tuple[float, float]:
+    """Page pixels of weight ``x`` on the first chart's x axis, a third of the way down its plot."""
+    graph = page.get_by_test_id("stPlotlyChart").first.locator(".js-plotly-plot")
+    px, top, height = graph.evaluate(
+        """(el, x) => {
+            const xa = el._fullLayout.xaxis, ya = el._fullLayout.yaxis;
+            return [xa._offset + xa.l2p(x), ya._offset, ya._length];
+        }""",
+        x,
+    )
+    box = graph.bounding_box()
+    return box["x"] + px, box["y"] + top + height / 3
+
+
+def sidebar_weights(page) -> list[str]:
+    return [
+        page.get_by_test_id("stNumberInput").filter(has_text=n).locator("input").input_value()
+        for n in ("natural", "specialized", "structured")
+    ]
+
+
+@pytest.mark.slow  # about 7 s: two views, two clicks and a download
+def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_server) -> None:
+    ctx, page = open_map(browser, app_server, "")
+    main = page.get_by_test_id("stMain")
+    main.get_by_test_id("stExpander").filter(has_text="Categories on the map").locator(
+        "summary"
+    ).click()
+    remove_chip(main.get_by_test_id("stMultiSelect"), "specialized")
+    wait_for_text_then_idle(page, "click a point of the line to use its weights")
+    wait_charts(page)
+    assert exceptions_shown(page) == []
+    assert sidebar_weights(page) == ["1.00", "1.00", "1.00"]
+    x, y = line_point(page, 0.3)  # natural 30%, structured 70%
+    click_until(page, x, y, "natural 30%, structured 70%")
+    assert sidebar_weights(page) == ["0.30", "0.00", "0.70"]  # left-out category: weight 0
+    assert "weights=0.3%2C0%2C0.7" in page.url
+    screenshot(page, "weights_line_clicked")
+
+    page.get_by_test_id("stRadio").filter(has_text="View").get_by_text(
+        "Share of draws best"
+    ).click()
+    page.get_by_test_id("stPopover").filter(has_text="Share best for slides").wait_for(
+        timeout=60_000
+    )
+    wait_idle(page)
+    wait_charts(page)
+    x, y = line_point(page, 0.85)
+    click_until(page, x, y, "natural 85%, structured 15%")
+    assert sidebar_weights(page) == ["0.85", "0.00", "0.15"]
+    assert exceptions_shown(page) == []
+    screenshot(page, "weights_line_prob_clicked")
+    open_menu(page, "Share best for slides")
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Share best PNG").click()
+    png = Path(download.value.path()).read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the static P(best) line
+    (ARTIFACTS / "weights_line_pbest_download.png").write_bytes(png)
+    ctx.close()

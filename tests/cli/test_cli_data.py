@@ -1,0 +1,94 @@
+"""The CLI's DATA: several paths and globs in every command; notes on stderr, stdout only the
+table or JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchuq.cli.main import main
+
+REAL = Path(__file__).parents[1] / "fixtures" / "real"
+V04 = REAL / "lm_eval" / "results_v04"
+OPT = REAL / "lm_eval" / "results_v03" / "opt_0shot"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """The v0.4 files with what real folders also hold."""
+    out = Path(shutil.copytree(V04, tmp_path / "out"))
+    (out / "README.md").write_text("# runs\n")
+    (out / ".DS_Store").write_bytes(b"\x00\x00\x00\x01Bud1")
+    (out / "tasks.yaml").write_text("tasks: [mmlu]\n")
+    (out / "_provenance.txt").write_text("Copied from pull request 2809.\n")
+    return out
+
+
+def test_leaderboard_of_files_and_a_folder(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    opt = sorted(OPT.glob("*.json"))
+    code = main(["leaderboard", str(opt[0]), str(opt[1]), str(folder), "--reps", "200"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert out.startswith("data: 4 models x 74 tasks") and "note" not in out
+    assert "[mmlu]" in out and "facebook/opt-125m" in out and "Qwen/Qwen2.5-1.5B" in out
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert any("4 files skipped — not results" in n for n in notes)
+    assert any("2 files: task 'cola' skipped — its metric is mcc, not acc." in n for n in notes)
+    assert "--verbose" in err and "\n      files: " not in err
+    main(["leaderboard", str(folder), "--reps", "200", "--verbose"])
+    out, err = capsys.readouterr()
+    assert "files: Qwen__Qwen2.5-1.5B" in err and "tasks.yaml: a .yaml file" in err
+
+
+def test_glob_patterns_and_json_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["leaderboard", str(OPT / "opt-1*.json"), "--reps", "200", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    payload = json.loads(out)  # stdout is only the JSON
+    assert {r["model"] for r in payload["rows"]} == {
+        "facebook/opt-125m",
+        "facebook/opt-1.3b",
+        "facebook/opt-13b",
+    }
+    assert payload["notes"] and err.startswith("note: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "--models", "Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.2-1B", "--reps", "200"],
+        ["ranks", "--reps", "200"],
+        ["weights", "--resolution", "5", "--categories", "mmlu,arc_easy,hellaswag"],
+        ["epp"],
+        ["eb"],
+        ["bayes", "--draws", "100", "--warmup", "50", "--chains", "1"],
+        ["power", "--delta", "0.01"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_every_command_takes_several_paths(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [str(p) for p in sorted(V04.glob("*.json"))]
+    code = main([argv[0], *files, *argv[1:], "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    json.loads(out)
+    assert "note: 2 files: task 'cola' skipped" in err
+
+
+def test_the_cli_offers_every_format() -> None:
+    from benchuq.cli.common import FORMATS
+    from benchuq.core.reading.loaders import FORMATS as READERS
+
+    assert FORMATS == READERS
+
+
+def test_a_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ranks", str(V04), str(tmp_path / "nope.json")]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -1,0 +1,311 @@
+"""Figure builders, colours, URL parsing and view tables, without streamlit."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from browser_utils import chromium_available
+
+from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
+from benchuq.presentation import state
+from benchuq.presentation.colors import INDETERMINATE, PALETTE, model_colors
+from benchuq.presentation.figures.common import (
+    FigureOptions,
+    difference_figure,
+    forest_figure,
+    rank_aggregation_figure,
+    rank_probability_figure,
+    win_heatmap,
+)
+from benchuq.presentation.text import md_escape
+
+MODELS = ("alpha", "beta", "gamma", "delta")
+OPTS = FigureOptions(colors=model_colors(MODELS), scale=100.0, unit="accuracy (%)", title="t")
+
+
+def _spec(fig: go.Figure) -> dict:
+    return json.loads(fig.to_json())
+
+
+# ---- colours ------------------------------------------------------------------------------
+def test_colors_do_not_depend_on_models_shown() -> None:
+    full = model_colors(MODELS)
+    assert len(set(full.values())) == len(MODELS)
+    assert model_colors(MODELS)["gamma"] == full["gamma"]
+    assert INDETERMINATE not in PALETTE
+    many = model_colors([f"m{i}" for i in range(30)])
+    assert len(set(list(many.values())[: len(PALETTE)])) == len(PALETTE)
+    assert many["m0"] == many[f"m{len(PALETTE)}"]  # cycles beyond the palette
+
+
+# ---- forest plot --------------------------------------------------------------------------
+def _table() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "model": ["alpha", "beta", "gamma"],  # best first, as core orders a leaderboard
+            "estimate": [0.80, 0.70, 0.50],
+            "low": [0.76, 0.65, 0.45],
+            "high": [0.84, 0.78, 0.55],
+            "tied": [True, True, False],
+        }
+    )
+
+
+def test_forest_sorted_best_on_top_with_model_colours() -> None:
+    fig = forest_figure(_table(), OPTS)
+    spec = _spec(fig)
+    order = spec["layout"]["yaxis"]["categoryarray"]
+    assert order == ["gamma", "beta", "alpha"]  # plotly draws the first category at the bottom
+    traces = {t["name"]: t for t in spec["data"]}
+    assert traces["alpha"]["x"] == [80.0]
+    assert traces["alpha"]["error_x"]["array"][0] == pytest.approx(4.0)
+    assert traces["alpha"]["error_x"]["arrayminus"][0] == pytest.approx(4.0)
+    assert traces["beta"]["marker"]["color"] == OPTS.colors["beta"]
+    assert traces["beta"]["marker"]["symbol"] == "circle-open"
+    assert traces["alpha"]["marker"]["symbol"] == traces["gamma"]["marker"]["symbol"] == "circle"
+    tags = traces["tags"]  # labels right of the intervals: leader and ties only
+    assert list(zip(tags["y"], tags["text"], strict=True)) == [
+        ("alpha", "leader"),
+        ("beta", "≈ leader"),
+    ]
+    assert np.all(np.asarray(tags["x"]) > [84.0, 78.0])  # just right of each interval
+    assert spec["layout"]["xaxis"]["range"][1] > 84.0  # room for the labels
+    assert spec["layout"]["xaxis"]["title"]["text"] == "accuracy (%)"
+    # the leader's interval is shaded
+    shape = spec["layout"]["shapes"][0]
+    assert (shape["x0"], shape["x1"]) == pytest.approx((76.0, 84.0))
+
+
+def test_user_strings_are_escaped_in_figures() -> None:
+    evil = "<b onmouseover=x>m</b>"
+    table = _table().assign(model=["alpha", evil, "gamma"])
+    opts = FigureOptions(colors=model_colors(["alpha", evil, "gamma"]))
+    fig = forest_figure(table, opts)
+    texts = json.dumps(_spec(fig))
+    assert "<b onmouseover" not in texts and "&lt;b onmouseover=x&gt;" in texts
+    bars = rank_probability_figure(np.eye(3), [evil, "alpha", "gamma"], opts)
+    assert bars.data[0].marker.color == opts.colors[evil]
+
+
+def test_forest_height_grows_with_models() -> None:
+    small = forest_figure(_table().iloc[:2], OPTS).layout.height
+    big = forest_figure(_table(), OPTS).layout.height
+    assert big > small
+
+
+# ---- differences, heatmap -----------------------------------------------------------------
+def test_difference_colours_follow_the_winner_or_grey() -> None:
+    diffs = pd.DataFrame(
+        {
+            "a": ["alpha", "alpha", "beta"],
+            "b": ["beta", "gamma", "gamma"],
+            "estimate": [0.02, -0.05, 0.001],
+            "low": [0.01, -0.08, -0.01],
+            "high": [0.03, -0.02, 0.012],
+        }
+    )
+    traces = {t["name"]: t for t in _spec(difference_figure(diffs, OPTS))["data"]}
+    assert traces["alpha − beta"]["marker"]["color"] == OPTS.colors["alpha"]
+    assert traces["alpha − gamma"]["marker"]["color"] == OPTS.colors["gamma"]
+    assert traces["beta − gamma"]["marker"]["color"] == INDETERMINATE
+
+
+def test_win_heatmap_masks_diagonal() -> None:
+    p = np.array([[0.5, 0.9], [0.1, 0.5]])
+    trace = win_heatmap(p, ["alpha", "beta"], OPTS).data[0]
+    z = np.asarray(trace.z, dtype=float)
+    assert np.isnan(z[0, 0]) and np.isnan(z[1, 1])
+    assert z[0, 1] == pytest.approx(0.9)
+    assert trace.text[0][1] == "0.90"
+
+
+# ---- ranks ---------------------------------------------------------------------------------
+def test_rank_aggregation_one_panel_per_method_rows_aligned() -> None:
+    methods = ["mean", "average_rank"]
+    rows = []
+    for m in methods:
+        for i, model in enumerate(MODELS):
+            r = i + 1 if m == "mean" else len(MODELS) - i
+            rows.append({"model": model, "method": m, "mean_rank": r, "low": r, "high": r})
+    spec = _spec(rank_aggregation_figure(pd.DataFrame(rows), OPTS))
+    assert len(spec["data"]) == len(methods) * len(MODELS)
+    assert spec["layout"]["yaxis"]["categoryarray"] == list(MODELS)[::-1]
+    assert spec["layout"]["xaxis"]["range"] == [len(MODELS) + 0.5, 0.5]  # rank 1 at the right end
+    titles = [a["text"] for a in spec["layout"]["annotations"]]
+    assert "Mean over tasks" in titles and "Average rank" in titles
+
+
+def test_rank_probability_panels_ordered_by_expected_rank() -> None:
+    p = np.array([[0.1, 0.9], [0.9, 0.1]])  # beta is most likely first
+    spec = _spec(rank_probability_figure(p, ["alpha", "beta"], OPTS))
+    assert [t["name"] for t in spec["data"]] == ["beta", "alpha"]
+    assert spec["data"][0]["marker"]["color"] == OPTS.colors["beta"]
+    fig = rank_probability_figure(p, ["alpha", "beta"], OPTS)
+    assert np.asarray(fig.data[0].y) == pytest.approx([0.9, 0.1])
+
+
+# ---- views -----------------------------------------------------------------------------------
+def test_overlap_level_matches_goldstein_healy() -> None:
+    assert overlap_test_level(0.834) == pytest.approx(0.95, abs=0.001)
+    assert overlap_test_level(0.95) > 0.99
+
+
+def test_tie_rule_has_nominal_size_when_models_are_equal() -> None:
+    """Simulation: two equal models; the leader is declared distinct in about 5% of data sets."""
+    rng = np.random.default_rng(1)
+    n_sets, reps, n = 1000, 400, 5000
+    distinct = 0
+    for _ in range(n_sets):
+        p_hat = rng.binomial(n, 0.7, size=2) / n  # observed scores of two equal models
+        draws = rng.binomial(n, p_hat, size=(reps, 2)) / n  # their binomial bootstrap
+        distinct += not tied_with_leader(draws, p_hat, level=0.834).all()
+    rate = distinct / n_sets  # nominal 5%; the binomial sd over 1000 data sets is 0.7 points
+    assert 0.03 <= rate <= 0.075, rate
+
+
+def test_tie_rule_detects_a_large_difference() -> None:
+    rng = np.random.default_rng(2)
+    draws = np.column_stack([rng.normal(0.8, 0.01, 2000), rng.normal(0.7, 0.01, 2000)])
+    tied = tied_with_leader(draws, np.array([0.8, 0.7]), level=0.834)
+    assert tied.tolist() == [True, False]
+
+
+def test_md_escape_neutralises_markup() -> None:
+    out = md_escape("<img src=x onerror=alert(1)> **bold** [a](b)")
+    assert re.search(r"(?<!\\)[<>*\[\]()]", out) is None  # every markup character escaped
+    assert out.replace("\\", "") == "<img src=x onerror=alert(1)> **bold** [a](b)"
+
+
+# ---- URL state -------------------------------------------------------------------------------
+SAMPLES = ("vtab1k", "toy")
+
+
+def test_parse_static_accepts_valid_values() -> None:
+    q = {
+        "data": "sample:toy",
+        "method": "bootstrap",
+        "level": "0.9",
+        "reps": "500",
+        "seed": "7",
+        "metric": "normalized",
+    }
+    values, notices = state.parse_static(q, samples=SAMPLES, methods=("bootstrap",))
+    assert notices == []
+    assert values == {
+        "data": "sample:toy",
+        "method": "bootstrap",
+        "level": 0.9,
+        "reps": 500,
+        "seed": 7,
+        "metric": "normalized",
+    }
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [
+        ("data", "sample:nope"),
+        ("data", "upload"),
+        ("method", "magic"),
+        ("level", "2"),
+        ("level", "nan"),
+        ("reps", "ten"),
+        ("reps", "5"),
+        ("seed", "-1"),
+        ("metric", "log"),
+    ],
+)
+def test_parse_static_rejects_bad_values_with_a_named_notice(param: str, value: str) -> None:
+    values, notices = state.parse_static({param: value}, samples=SAMPLES, methods=("bootstrap",))
+    assert param not in values
+    assert [n.param for n in notices] == [param]
+    assert param in str(notices[0]) and value in str(notices[0])
+
+
+def test_weights_and_models_parsing() -> None:
+    cats = ("natural", "specialized", "structured")
+    assert state.parse_weights("1,2,1", cats) == ((1.0, 2.0, 1.0), None)
+    for bad in ("1,2", "a,b,c", "0,0,0", "-1,1,1"):
+        w, notice = state.parse_weights(bad, cats)
+        assert w is None and notice.param == "weights"
+    assert state.parse_models("b,a", ("a", "b", "c")) == (("a", "b"), None)
+    models, notice = state.parse_models("a,zz", ("a", "b"))
+    assert models == ("a",) and "zz" in notice.message
+    assert state.parse_models("zz", ("a", "b"))[0] is None
+
+
+def test_query_round_trip() -> None:
+    s = state.Settings(
+        data="sample:toy",
+        level=0.9,
+        reps=500,
+        seed=3,
+        metric="normalized",
+        weights=(1.0, 2.0),
+        models=("a", "b"),
+    )
+    q = state.settings_query(s, full=True)
+    assert set(q) == set(state.PARAM_NAMES)
+    values, notices = state.parse_static(q, samples=SAMPLES, methods=("bootstrap",))
+    assert not notices
+    assert state.parse_weights(q["weights"], ("x", "y"))[0] == s.weights
+    assert state.parse_models(q["models"], ("a", "b", "c"))[0] == s.models
+    assert values["level"] == s.level
+    np.testing.assert_allclose(s.normalized_weights(), [1 / 3, 2 / 3])
+    np.testing.assert_allclose(state.normalize_weights([0, 0]), [0.5, 0.5])
+
+
+def test_category_edits_round_trip_through_the_query() -> None:
+    tasks, own = ("t1", "t,2", "t3"), ("a", "a", "b")
+    edits = {"t1": "a", "t,2": "ß:c;d", "t3": "b"}  # only t,2 differs from the data set's own
+    raw = state.categories_query(edits, tasks, own)
+    assert raw == '{"t,2":"ß:c;d"}'
+    assert state.parse_categories(raw, tasks) == ({"t,2": "ß:c;d"}, None)
+    assert state.categories_query({"t1": "a"}, tasks, own) == ""
+    kept, notice = state.parse_categories('{"t1": "x", "zz": "y", "t3": ""}', tasks)
+    assert kept == {"t1": "x"} and notice is not None and "zz, t3" in notice.message
+    assert state.parse_categories("[1, 2]", tasks)[0] == {}
+
+
+@pytest.mark.slow
+def test_chart_downloads_render_png_svg_and_html() -> None:
+    """Server-side images via kaleido (needs the system chromium, like the browser tests)."""
+    if not chromium_available():
+        if os.environ.get("CI"):
+            pytest.fail("kaleido needs /usr/bin/chromium in CI")
+        pytest.skip("chromium not found")
+    from benchuq.dashboard.export import html_bytes, image_bytes
+
+    fig = forest_figure(_table(), OPTS)
+    assert image_bytes(fig, "png").startswith(b"\x89PNG")
+    svg = image_bytes(fig, "svg")
+    assert b"<svg" in svg[:500] and b"alpha" in svg
+    page = html_bytes(fig)
+    assert b"<html>" in page[:100] and b"plotly" in page
+
+
+def test_axes_never_leave_the_score_range() -> None:
+    """A model at 100% [44%, 100%] (few items): the axis stops at 100%, not 120% (#29); a
+    difference of proportions stays within +-100 points."""
+    table = pd.DataFrame(
+        {
+            "model": ["alpha", "beta"],
+            "estimate": [1.0, 0.5],
+            "low": [0.44, 0.1],
+            "high": [1.0, 0.9],
+            "tied": [True, True],
+        }
+    )
+    x = forest_figure(table, OPTS).layout.xaxis.range
+    assert 0 <= x[0] and x[1] <= 100
+    diffs = pd.DataFrame(
+        {"a": ["alpha"], "b": ["beta"], "estimate": [0.5], "low": [-0.3], "high": [1.0]}
+    )
+    x = difference_figure(diffs, OPTS).layout.xaxis.range
+    assert -100 <= x[0] and x[1] <= 100

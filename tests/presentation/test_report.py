@@ -1,0 +1,221 @@
+"""The report's sentences are true: simulated data with known truth (core.findings), and the HTML
+document is self-contained (presentation.report)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+import pytest
+
+from benchuq.core.analyses import power as pw
+from benchuq.core.data import Benchmark
+from benchuq.core.findings import SMALL_N, findings, gaps_from_leader, small_tasks
+from benchuq.core.methods.bootstrap import bootstrap
+from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.report import Provenance, display_unit, figures, to_html
+
+
+def _bench(p: list[float], n: int, tasks: int, seed: int) -> Benchmark:
+    rng = np.random.default_rng(seed)
+    nn = np.full((len(p), tasks), n)
+    k = rng.binomial(nn, np.asarray(p)[:, None])
+    return Benchmark(
+        name="sim",
+        models=tuple(f"m{i}" for i in range(len(p))),
+        tasks=tuple(f"t{j}" for j in range(tasks)),
+        categories=tuple("xyz"[j % 3] for j in range(tasks)),
+        kind="counts",
+        estimate=k / nn,
+        n=nn,
+        correct=k,
+    )
+
+
+def test_a_clear_leader_is_named() -> None:
+    """m0 is 10 points ahead on 6 tasks of 2000 items: the report names it, ties no one, and
+    puts it alone in the top-1 rank set."""
+    bench = _bench([0.8, 0.7, 0.65], 2000, 6, seed=1)
+    f = findings(bench, bootstrap(bench, reps=400, seed=0), level=0.834)
+    assert f.headline[0].startswith("m0 leads with 80.")
+    assert f.tied == ()
+    assert "m0 is the best model with 95% confidence." in f.headline
+    assert f.p_best["m0"] > 0.99
+    assert "every pair differs" in " ".join(f.headline)
+    assert "does not change the winner: m0" in " ".join(f.headline)
+
+
+def test_equal_models_rarely_get_a_winner() -> None:
+    """Three equally good models: "X leads" needs each other model's difference from X to exclude
+    0 at 95%, so it is said in well under 5% of simulated data sets (here: at most 2 of 40)."""
+    claims = 0
+    for seed in range(40):
+        bench = _bench([0.7, 0.7, 0.7], 200, 3, seed=seed)
+        f = findings(bench, bootstrap(bench, reps=200, seed=seed), level=0.834)
+        if " leads with " in f.headline[0]:
+            claims += 1
+        else:
+            assert f.headline[0].startswith("No clear winner:")
+            assert f.tied
+    assert claims <= 2
+
+
+def test_identical_models_are_all_tied() -> None:
+    bench = _bench([0.7, 0.7], 500, 3, seed=0)
+    bench = Benchmark(**{**bench.__dict__, "estimate": bench.estimate[[0, 0]],
+                         "correct": bench.correct[[0, 0]]})  # fmt: skip
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
+    assert f.headline[0].startswith("No clear winner: m0")
+    assert f.tied == ("m1",)
+    assert "The best model is one of {m0, m1} with 95% confidence." in f.headline
+
+
+def test_caveats_small_tasks_one_model_and_warnings() -> None:
+    bench = _bench([0.7], 20, 3, seed=0)
+    assert small_tasks(bench) == ("t0", "t1", "t2")
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834, warnings=("R-hat 1.2",))
+    text = " ".join(f.caveats)
+    assert "Only one model" in text
+    assert f"3 tasks with fewer than {SMALL_N} items (t0, t1 and t2)" in text
+    assert "R-hat 1.2" in f.caveats
+    assert "independent samples" in text  # the independence assumption, always stated
+    assert len(f.headline) == 1  # nothing to compare: no shares, sets or pairs
+
+
+def test_weighted_score_and_weighting_winners() -> None:
+    """m1 is best on category x only; with all weight on x the report names m1 the leader, and
+    the weighting sentence says the winner depends on the weights."""
+    rng = np.random.default_rng(0)
+    p = np.array([[0.5, 0.9, 0.9], [0.95, 0.6, 0.6]])  # rows: models; columns: categories x, y, z
+    nn = np.full((2, 3), 3000)
+    k = rng.binomial(nn, p)
+    bench = Benchmark(
+        name="w", models=("m0", "m1"), tasks=("a", "b", "c"), categories=("x", "y", "z"),
+        kind="counts", estimate=k / nn, n=nn, correct=k,
+    )  # fmt: skip
+    draws = bootstrap(bench, reps=300, seed=0)
+    f = findings(bench, draws, level=0.834, group=np.array([1.0, 0.0, 0.0]))
+    assert f.leader == "m1" and f.headline[0].startswith("m1 leads")
+    assert f.label.startswith("weighted x 1.00")
+    assert set(f.weight_winners) == {"m0", "m1"}
+    # the map: all weight on x, m1 wins clearly; all weight on y (or z), m0 does
+    wm = f.weight_map
+    assert wm is not None and wm.categories == ("x", "y", "z")
+    for corner, model in (((1, 0, 0), "m1"), ((0, 1, 0), "m0"), ((0, 0, 1), "m0")):
+        k = int(np.argmin(np.abs(wm.weights - np.array(corner)).sum(axis=1)))
+        assert wm.models[wm.winner[k]] == model, corner
+    assert "The winner depends on how the categories (x, y and z) are weighted" in " ".join(
+        f.headline
+    )
+
+
+def _prov() -> Provenance:
+    return Provenance(
+        data="sim <b>", data_hash="abc", method="bootstrap", level=0.834, reps=200, seed=3,
+        version="0+test", query="?data=upload", command="benchuq report x", shape="3 models",
+        created="now",
+    )  # fmt: skip
+
+
+def test_html_is_self_contained_and_escaped() -> None:
+    """No script, no external reference; user strings escaped; every figure has the subtitle."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
+    scale, axis, _ = display_unit(bench)
+    draws = bootstrap(bench, reps=200, seed=0)
+    gaps = gaps_from_leader(draws, level=0.834)
+    figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
+    assert len(figs) == 5  # three categories: the weighting map too
+    subs = [r.fig.layout.title.subtitle.text for r in figs]
+    assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
+    assert [s.split(" · ")[-1] for s in subs] == [
+        "intervals at 95%",  # the gaps: the "≈ leader" test level
+        "intervals at 83.4%",
+        "intervals at 95% (for all pairs together)",
+        "intervals at 95% (rank sets)",
+        "intervals at 95.4% (colour: a lead of 2 standard errors)",
+    ]
+
+    def svg(fig: object) -> bytes:
+        return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" ' + (
+            b'height="300"></svg>'
+        )
+
+    doc = to_html(f, _prov(), figs, svg, scale=scale, unit=axis)
+    assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
+    assert "https://" not in doc
+    assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
+    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
+    for sentence in f.headline + f.caveats:
+        assert html.escape(sentence) in doc
+    assert "sha256 abc" in doc and "?data=upload" in doc
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+def test_display_unit(normalized: bool) -> None:
+    scale, axis, suffix = display_unit(_bench([0.5], 10, 1, 0), normalized=normalized)
+    assert scale == 100.0
+    assert (axis, suffix) == (
+        ("normalized score (0–100)", "") if normalized else ("score (%)", "%")
+    )
+
+
+def test_flags_next_to_the_numbers_and_once_in_the_notes() -> None:
+    """A model with small tasks, one without a result on a task, one with unconverged chains:
+    each gets its note (report table, leaderboard table) and the data's caveats are listed once."""
+    import pandas as pd
+
+    from benchuq.core.findings import data_caveats, model_flags
+    from benchuq.dashboard.leaderboard.view import display_table
+    from benchuq.presentation.report import table_frame
+
+    nn = np.array([[20, 500, 500], [500, 500, 500], [500, 500, 500]])
+    est = np.array([[0.5, 0.6, 0.7], [0.6, np.nan, 0.6], [0.4, 0.5, 0.6]])
+    k = np.where(np.isnan(est), 0, np.round(est * nn)).astype(int)
+    bench = Benchmark(
+        name="f", models=("a", "b", "c"), tasks=("t0", "t1", "t2"), categories=("x",) * 3,
+        kind="counts", estimate=np.where(np.isnan(est), np.nan, k / nn), n=nn, correct=k,
+    )  # fmt: skip
+    diag = pd.DataFrame({"model": ["c", "a"], "rhat": [1.2, 1.0]})
+    flags = model_flags(bench, diagnostics=diag)
+    assert flags == {
+        "a": "1 task < 30 items",
+        "b": "no result on 1 task",
+        "c": "chains not converged",
+    }
+    notes = data_caveats(bench)
+    assert notes[0].startswith("1 task with fewer than 30 items (t0)")
+    assert "b (1)" in notes[1] and "partial or cancelled run" in notes[1]
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834, diagnostics=diag)
+    frame = table_frame(f, 100.0, "score (%)").set_index("model")
+    assert frame.loc["c", "note"] == "chains not converged" and frame.loc["a", "note"]
+    assert sum(notes[0] in c for c in f.caveats) == 1
+    shown = display_table(
+        pd.DataFrame({"group": "overall", "model": ["a", "b"], "estimate": 0.5, "low": 0.4,
+                      "high": 0.6, "mc_error_low": 0.0, "mc_error_high": 0.0, "tied": True}),
+        100.0, flags,
+    )  # fmt: skip
+    assert list(shown["note"]) == ["1 task < 30 items", "no result on 1 task"]
+
+
+def test_power_sentence_agrees_with_core_power() -> None:
+    """The report's power note quotes ``core.analyses.power``'s minimum detectable difference for
+    the two best models (checked by simulation in tests/core/analyses/test_power.py)."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
+    (note,) = [s for s in f.headline if s.startswith("What the data can resolve")]
+    design = pw.design_from_benchmark(bench, models=["m0", "m1"])
+    mde = pw.plan(design, level=0.95, power=0.8).mde[0]
+    assert f"m0 vs m1: detectable at {100 * mde:.1f} points now (1,500 items)" in note
+    assert "assumed 0" in note  # task counts: the correlation is an assumption
+
+
+def test_bayes_flags_of_the_reproducing_command() -> None:
+    from benchuq.presentation.report import bayes_flags
+
+    assert bayes_flags(4, 500, 100, "imh", ["m:a=normal(2000,10)"], "parameter") == [
+        "--chains", "4", "--draws", "500", "--warmup", "100", "--sampler", "imh",
+        "--interval", "parameter", "--prior", "m:a=normal(2000,10)",
+    ]  # fmt: skip
+    assert "--interval" not in bayes_flags(2, 10, 0, "gibbs")
