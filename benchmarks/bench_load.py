@@ -16,7 +16,16 @@ server's CPU time and its own script runs per page (``BENCHUQ_RUN_LOG``: wall an
 without the browsers, which share the machine). ``--arena-max N`` sets glibc's
 ``MALLOC_ARENA_MAX`` for the server (to compare).
 
-Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 512]``.
+``--hostile`` (issue 31): the work limit (``BENCHUQ_WORK_MB``) equals the cache budget, three of
+the sessions upload the 2 MB zip of 500 MB of valid rows (``tests/hostile/hostile_corpus.py``)
+and the others, besides their ordinary actions, upload the other small files of large work
+(200,000 columns, a zip of 20,000 entries, 10^6 models): each upload must end in "In use" or a
+message on the page. The server's RSS is printed over time; the run fails (exit 1) unless it
+stays under base + budget throughout and is under it ``--settle`` (30) s after the sessions close.
+``--quick``: 6 sessions (the three zips included) for 30 s.
+
+Run: ``python benchmarks/bench_load.py [--sessions 25] [--seconds 60] [--cache-mb 512]``;
+``python benchmarks/bench_load.py --hostile [--quick]``.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "hostile"))
 from browser_utils import CHROMIUM, CHROMIUM_ARGS, IDLE, run_app
 
 GOTO = {"wait_until": "commit", "timeout": 180_000}  # then wait for the app itself
@@ -83,17 +93,57 @@ def csv_bytes(rng: random.Random) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-async def session(browser, url: str, k: int, until: float, times: dict, errors: list) -> None:
-    """One user until ``until``: links, uploads and page switches, each timed to idle."""
+DENSE_SESSIONS = 3  # sessions that upload the zip of 500 MB of valid rows (--hostile)
+_ANSWERED = '[data-testid="stAlertContentError"]'  # a refusal shown on the Data page
+
+
+def hostile_files() -> list[tuple[str, bytes]]:
+    """The hostile corpus's "work" inputs as ``(name, bytes)``, the dense zip first."""
+    from hostile_corpus import work_cases
+
+    cases = sorted(work_cases(), key=lambda c: c.id != "zip_of_500mb_valid_rows")
+    return [(c.name, c.data) for c in cases]
+
+
+async def hostile_upload(page, url: str, name: str, data: bytes) -> None:
+    """Upload one hostile file on the Data page; wait until it is in use or refused."""
+    await page.goto(f"{url}/data?reps=200", **GOTO)
+    await page.wait_for_selector(IDLE, timeout=180_000)
+    box = page.locator('[data-testid="stFileUploader"] input[type=file]').first
+    await box.set_input_files(
+        files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}],
+        timeout=180_000,
+    )
+    answer = page.get_by_text("In use: upload").first.or_(page.locator(_ANSWERED).first)
+    await answer.wait_for(timeout=180_000)
+
+
+async def session(
+    browser,
+    url: str,
+    k: int,
+    until: float,
+    times: dict,
+    errors: list,
+    hostile: list[tuple[str, bytes]] | None = None,
+) -> None:
+    """One user until ``until``: links, uploads and page switches, each timed to idle. With
+    ``hostile`` files: the first :data:`DENSE_SESSIONS` sessions upload the first of them (the
+    dense zip) again and again, the others mix the rest into their actions."""
     rng = random.Random(k)
     ctx = await browser.new_context(viewport={"width": 1200, "height": 900})
     page = await ctx.new_page()
     await asyncio.sleep(0.4 * k)  # users arrive over the first seconds
     try:
         while time.monotonic() < until:
-            action = rng.choice(("link", "link", "upload", "ranks"))
+            choices = ("link", "link", "upload", "ranks") + (("hostile",) * 2 if hostile else ())
+            action = "dense" if hostile and k < DENSE_SESSIONS else rng.choice(choices)
             t0 = time.perf_counter()
-            if action == "link":
+            if action == "dense" and hostile:
+                await hostile_upload(page, url, *hostile[0])
+            elif action == "hostile" and hostile:
+                await hostile_upload(page, url, *rng.choice(hostile[1:]))
+            elif action == "link":
                 reps = rng.choice((200, 2000, 20000))
                 await page.goto(f"{url}/?reps={reps}&seed={rng.randint(1, 10**6)}", **GOTO)
                 await page.wait_for_selector('[data-testid="stPlotlyChart"]', timeout=180_000)
@@ -133,7 +183,9 @@ async def warm_up(url: str) -> None:
         await browser.close()
 
 
-async def drive(url: str, sessions: int, seconds: float) -> tuple[dict, list]:
+async def drive(
+    url: str, sessions: int, seconds: float, hostile: list[tuple[str, bytes]] | None = None
+) -> tuple[dict, list]:
     from playwright.async_api import async_playwright
 
     times: dict = defaultdict(list)
@@ -142,7 +194,7 @@ async def drive(url: str, sessions: int, seconds: float) -> tuple[dict, list]:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         until = time.monotonic() + seconds
         await asyncio.gather(
-            *(session(browser, url, k, until, times, errors) for k in range(sessions))
+            *(session(browser, url, k, until, times, errors, hostile) for k in range(sessions))
         )
         await browser.close()
     return times, errors
@@ -177,9 +229,16 @@ def main() -> None:
     ap.add_argument("--cache-mb", type=float, default=512.0)
     ap.add_argument("--settle", type=float, default=30.0, help="seconds after the sessions")
     ap.add_argument("--arena-max", type=int, default=None, help="MALLOC_ARENA_MAX of the server")
+    ap.add_argument("--hostile", action="store_true", help="uploads of the hostile work inputs")
+    ap.add_argument("--quick", action="store_true", help="6 sessions for 30 s")
     args = ap.parse_args()
+    if args.quick:
+        args.sessions, args.seconds = min(args.sessions, 6), min(args.seconds, 30.0)
+    hostile = hostile_files() if args.hostile else None
     runs = Path(tempfile.mkdtemp(prefix="bench_load_")) / "runs.jsonl"
     env = {"BENCHUQ_CACHE_MB": str(args.cache_mb), "BENCHUQ_RUN_LOG": str(runs)}
+    if args.hostile:
+        env["BENCHUQ_WORK_MB"] = str(args.cache_mb)
     if args.arena_max is not None:
         env["MALLOC_ARENA_MAX"] = str(args.arena_max)
     load_before = os.getloadavg()
@@ -190,19 +249,23 @@ def main() -> None:
         time.sleep(5.0)
         before = rss_mb(pid)
         peak = [before]
+        timeline: list[tuple[float, float]] = []  # (seconds since the sessions began, MB)
         stop = threading.Event()
+        start = time.monotonic()
 
         def sample() -> None:
             while not stop.is_set():
                 peak.append(rss_mb(pid))
+                timeline.append((time.monotonic() - start, peak[-1]))
                 time.sleep(0.5)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         runs.unlink(missing_ok=True)  # the warm-up's runs are not counted
         t0, cpu0 = time.perf_counter(), cpu_seconds(pid)
-        times, errors = asyncio.run(drive(url, args.sessions, args.seconds))
+        times, errors = asyncio.run(drive(url, args.sessions, args.seconds, hostile))
         wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+        closed = time.monotonic() - start
         load_during = os.getloadavg()
         time.sleep(args.settle)  # sessions closed: let the server notice and drop them
         stop.set()
@@ -229,6 +292,26 @@ def main() -> None:
     print(f"errors: {len(errors)}")
     for e in errors[:10]:
         print("  " + e)
+    if args.hostile:
+        sys.exit(0 if hostile_verdict(timeline, closed, bound, after) else 1)
+
+
+def hostile_verdict(
+    timeline: list[tuple[float, float]], closed: float, bound: float, after: float
+) -> bool:
+    """Print the server's RSS over time (every 5 s: the highest sample of each interval) and
+    whether it stayed under ``bound`` throughout and was under it at the end."""
+    print(f"server RSS over time (MB; the sessions closed at {closed:.0f} s; bound {bound:.0f}):")
+    by_slot: dict[int, float] = defaultdict(float)
+    for t, mb in timeline:
+        by_slot[int(t // 5)] = max(by_slot[int(t // 5)], mb)
+    for slot, mb in sorted(by_slot.items()):
+        mark = "" if mb <= bound else "  OVER"
+        print(f"  {5 * slot:4d} s  {mb:7.0f}{mark}")
+    throughout = all(mb <= bound for _, mb in timeline)
+    print(f"hostile: under base + budget throughout: {throughout}; "
+          f"under it after the settle: {after <= bound}")  # fmt: skip
+    return throughout and after <= bound
 
 
 if __name__ == "__main__":

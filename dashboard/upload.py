@@ -10,6 +10,7 @@ previous data in use and the message for the page.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile
 
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import BattlesNotScores
@@ -19,7 +20,7 @@ from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.options import Failed
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 from benchuq.dashboard.controls import (
     CATEGORY_EDITS_KEY,
     NAME_EDITS_KEY,
@@ -37,9 +38,11 @@ __all__ = [
     "current_files",
     "load_uploads",
     "loaded_for",
+    "lost_files",
     "new_files",
     "reset_categories",
     "sync_column_mapper",
+    "uploaded",
     "use_sample",
 ]
 
@@ -48,6 +51,30 @@ BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column
 BATTLES_NOTE_KEY = "_battles_note"
 IGNORE = "(keep as is)"
 ss = st.session_state
+
+
+def uploaded(key: str) -> list[UploadedFile]:
+    """The files of the uploader ``key`` that this server holds. After a server restart the
+    browser still lists the files it sent, but the server lost them: Streamlit then keeps a
+    ``DeletedFile`` (no name, no bytes) in the session state, left out here."""
+    value = ss.get(key)
+    files = value if isinstance(value, list) else [value]
+    return [f for f in files if isinstance(f, UploadedFile)]
+
+
+def lost_files(key: str) -> int:
+    """How many files the uploader ``key`` lists that the server no longer holds (it restarted
+    since they were sent: its uploads lived in its memory)."""
+    value = ss.get(key)
+    files = value if isinstance(value, list) else [value]
+    return sum(isinstance(f, DeletedFile) for f in files)
+
+
+LOST_FILES = (
+    "The server was restarted after {files} uploaded here and no longer holds {them}: uploads "
+    "live only in the server's memory, never in its store. Remove {them} with ✕ and upload "
+    "{them} again; the choices in this page's address are applied to {them} again."
+)
 
 
 def column_map() -> dict[str, str]:
@@ -70,7 +97,7 @@ TASK_TABLE_TYPES = (".csv", ".tsv", ".txt")
 def wrong_task_table() -> str | None:
     """The error for a file dropped on the task-table uploader that is not a task table (a zip,
     a results JSON, a log), naming it and the uploader it belongs on; else ``None``."""
-    table = ss.get("task_table")
+    table = next(iter(uploaded("task_table")), None)
     if table is None or table.name.lower().endswith(TASK_TABLE_TYPES):
         return None
     return (
@@ -82,7 +109,7 @@ def wrong_task_table() -> str | None:
 
 def load_uploads() -> None:
     """Callback: read this session's uploads; on success they become the current data."""
-    files = ss.get("uploader") or []
+    files = uploaded("uploader")
     wrong = wrong_task_table()
     if wrong:
         ss[ERROR_KEY] = wrong
@@ -91,14 +118,15 @@ def load_uploads() -> None:
         ss.pop(ERROR_KEY, None)
         return
     data = tuple((f.name, f.getvalue()) for f in files)
-    table = ss.get("task_table")
+    table = next(iter(uploaded("task_table")), None)
     tasks = (table.name, table.getvalue()) if table is not None else None  # checked above
     fmt, metric = ss.get("upload_format", "auto"), ss.get("upload_metric") or None
     failed: Failed = "wrong" if ss.get("upload_failed_wrong") else "exclude"
     runs: Runs = "all" if ss.get("upload_all_runs") else "newest"
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
-        cache.read_upload(kept)
+        with runtime.stop_with_session():  # a callback runs before the script's own condition
+            cache.read_upload(kept)
     except BattlesNotScores as err:
         ss[BATTLES_KEY] = (data, column_map())
         ss[BATTLES_NOTE_KEY] = (
@@ -126,7 +154,7 @@ def load_uploads() -> None:
 
 def sync_column_mapper() -> list[str]:
     """The first uploaded table's columns that benchuq does not know (the mapper's rows)."""
-    files = ss.get("uploader") or []
+    files = uploaded("uploader")
     unknown: list[str] = []
     if files:
         try:

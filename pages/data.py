@@ -79,6 +79,15 @@ st.file_uploader(
     "Result files and .zip archives go on 'Result files' above.",
     on_change=upload.load_uploads,
 )
+if lost := upload.lost_files("uploader") + upload.lost_files("task_table"):
+    one = lost == 1
+    st.warning(
+        upload.LOST_FILES.format(
+            files="this file was" if one else f"these {lost} files were",
+            them="it" if one else "them",
+        ),
+        icon=":material/restart_alt:",
+    )
 unknown = upload.sync_column_mapper()
 if unknown:
     with st.expander("Column mapping", expanded=upload.ERROR_KEY in ss):

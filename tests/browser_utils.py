@@ -50,11 +50,13 @@ def run_app(
     env: dict[str, str] | None = None,
     launcher: tuple[str, ...] = (sys.executable, "-m", "benchuq"),
     cwd: Path = ROOT,
+    port: int | None = None,
 ) -> Iterator[str]:
-    """Start ``benchuq app`` (the installed launcher) on a free port; yield its base URL; stop it
-    by its PID. ``env`` adds environment variables (e.g. the store's location); ``launcher`` and
-    ``cwd`` run another install (the wheel test's venv) from another folder."""
-    port = free_port()
+    """Start ``benchuq app`` (the installed launcher) on ``port`` (default: a free one); yield
+    its base URL; stop it by its PID. ``env`` adds environment variables (e.g. the store's
+    location); ``launcher`` and ``cwd`` run another install (the wheel test's venv) from another
+    folder; ``port`` restarts a server where a killed one was (its pages reconnect)."""
+    port = port or free_port()
     cmd = [
         *launcher,
         "app",
@@ -68,7 +70,7 @@ def run_app(
         "none",
     ]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"server_{port}.log", "wb")
+    log = open(ARTIFACTS / f"server_{port}.log", "ab")
     proc = subprocess.Popen(
         cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
     )

@@ -34,8 +34,9 @@ from benchuq.store import ID_RE
 DEFAULT_DATA = sample_source("vtab1k")
 # A reload (or a copied link) after an upload: what happened and how to get the data back.
 UPLOAD_LOST = (
-    "uploaded files cannot travel in a link or survive a reload: they live only in the browser "
-    "tab that uploaded them and are never stored on the server. Showing the sample "
+    "uploaded files cannot travel in a link or survive a reload (or a restart of the server): "
+    "they live only in the browser tab that uploaded them and are never stored on the "
+    "server. Showing the sample "
     f"'{DEFAULT_DATA}' meanwhile. To get your data back, upload the same files again on the "
     "Data page (this link's models and weights are then applied to them), or "
     "publish them there ('Share these results') for a link that survives reloads."

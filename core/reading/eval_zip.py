@@ -18,6 +18,7 @@ import zipfile
 import zlib
 from typing import Any
 
+from benchuq.core.budget import checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.reading.table import Source
 
@@ -29,6 +30,7 @@ _LOCAL = struct.Struct("<4sHHHHHIIIHH")  # a ZIP local file header (30 bytes)
 _JOURNAL_SUMMARY = re.compile(r"_journal/summaries/(\d+)\.json")
 #: ``samples/<id>_epoch_<n>.json`` (one member) or ``samples/<id>_epoch_<n>/sample.json``.
 _SAMPLE = re.compile(r"samples/(.+)_epoch_(\d+)(?:\.json|/sample\.json)")
+READING_LOG = "Reading the .eval log"  # what a stopped read says
 _FIX = "write the log again with inspect_ai (or check that the file was copied whole)."
 #: A member larger than this (uncompressed) is refused before it is decompressed (the file size
 #: cap of :mod:`.files`, ``BENCHUQ_MAX_FILE_MB``).
@@ -174,6 +176,7 @@ def read_log(src: Source) -> Any:
     if journal:
         summaries = []
         for _, member in journal:
+            checkpoint(READING_LOG)
             summaries += _listed(member_json(member), src.name, member)
         return Log(ev, status, scorers, summaries, journal[0][1].rsplit("/", 1)[0] + "/")
     samples = [n for n in names if _SAMPLE.fullmatch(n)]
@@ -185,6 +188,7 @@ def read_log(src: Source) -> Any:
         )
     rows = []
     for member in samples:
+        checkpoint(READING_LOG)  # a closed tab's read ends between members (core.budget)
         s = member_json(member)
         if not isinstance(s, dict):
             raise DataError(

@@ -14,7 +14,9 @@ Rules (README "Accepted data"):
 - a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob;
 - a file is read in chunks up to :data:`MAX_FILE_BYTES` (``BENCHUQ_MAX_FILE_MB``, default 1024):
   a larger one (or an endless one such as ``/dev/zero``) is refused while reading, never read
-  whole and then checked.
+  whole and then checked;
+- reading stops between files, archive members and chunks once this thread's work is stopped
+  (:func:`~benchuq.core.budget.checkpoint`: the app stops the read of a closed browser tab).
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from benchuq.core.budget import MAX_ENTRIES, work_bytes
+from benchuq.core.budget import MAX_ENTRIES, Stopped, checkpoint, work_bytes
 from benchuq.core.data import DataError
 from benchuq.core.reading.eval_zip import is_eval_archive
 from benchuq.core.reading.table import Source
 
 __all__ = [
+    "READING_FILES",
     "Gathered",
     "expand_archives",
     "gather_paths",
@@ -54,6 +57,8 @@ BINARY_SUFFIXES = frozenset(
 MAX_ARCHIVE_BYTES = 512 * 2**20
 MAX_FILE_BYTES = int(os.environ.get("BENCHUQ_MAX_FILE_MB", "1024")) * 2**20
 _CHUNK = 16 * 2**20
+#: what a stopped read says (:func:`~benchuq.core.budget.checkpoint`)
+READING_FILES = "Reading the files"
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,7 @@ def read_capped(path: str | Path, *, limit: int | None = None) -> bytes:
                 raise too_big
             step = info.st_size + 1 if stat.S_ISREG(info.st_mode) else _CHUNK
             while chunk := f.read(min(step, limit + 1 - total)):
+                checkpoint(READING_FILES)
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
@@ -132,6 +138,7 @@ def gather_paths(paths: Sequence[str | Path]) -> Gathered:
     for text, p in targets:
         if p.is_dir():
             for count, f in enumerate(_walk(p), start=1):
+                checkpoint(READING_FILES)
                 if count > MAX_ENTRIES:
                     raise DataError(
                         f"the folder holds more than {MAX_ENTRIES:,} files; at most "
@@ -178,6 +185,7 @@ def expand_archives(
     skipped: list[str] = []
     expanded = 0  # bytes all archives together expand to
     for name, data in files:
+        checkpoint(READING_FILES)
         if not is_zip(data) or is_eval_archive(Source(name, data)):
             out.append((name, data))
             continue
@@ -217,6 +225,7 @@ def expand_archives(
             if parent in runs and path.name not in HELM_FILES:
                 continue
             label = f"{name}/{m.filename}"
+            checkpoint(READING_FILES)
             if set_aside(path.name):
                 skipped.append(label)
             else:
@@ -230,7 +239,14 @@ def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, *, archive_na
     the member."""
     label = f"{archive_name}/{member.filename}"
     try:
-        return archive.read(member)
+        with archive.open(member) as f:
+            parts = []
+            while chunk := f.read(_CHUNK):  # a stopped read ends between chunks
+                parts.append(chunk)
+                checkpoint(READING_FILES)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+    except Stopped:
+        raise
     except NotImplementedError:  # a RuntimeError too: first
         raise DataError(
             f"this archive member is compressed with method {member.compress_type}, which "

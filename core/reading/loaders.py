@@ -25,6 +25,7 @@ from typing import NoReturn, TypeVar
 
 import numpy as np
 
+from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading import battles, eee, lighteval
 from benchuq.core.reading.answers import answer_notes
@@ -32,6 +33,7 @@ from benchuq.core.reading.arrow import ArrowTable
 from benchuq.core.reading.classify import AUX_LABELS, DATA_KINDS, File, classify
 from benchuq.core.reading.eval_zip import is_eval_archive
 from benchuq.core.reading.files import (
+    READING_FILES,
     Gathered,
     expand_archives,
     gather_paths,
@@ -345,9 +347,10 @@ def _read_files(
         )
     expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
     sources = [Source(n, b) for n, b in expanded]
-    classified = [
-        _with_file(partial(classify, s, columns, lenient=collection), s.name) for s in sources
-    ]
+    classified = []
+    for s in sources:
+        checkpoint(READING_FILES)  # a closed tab's read ends between files (core.budget)
+        classified.append(_with_file(partial(classify, s, columns, lenient=collection), s.name))
     if columns:
         check_mapping(columns, {c for f in classified for c in f.raw_columns}, sources[0].name)
     if given := [f for f in classified if f.kind == battles.KIND]:
@@ -463,6 +466,7 @@ def _parts(
     parts: list[Part] = []
     missing: list[MissingMetric] = []
     for f in data:
+        checkpoint(READING_FILES)
         try:
             parts.append(
                 _with_file(

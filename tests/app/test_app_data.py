@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 from app_upload import GOOD, MALFORMED, RENAMED, open_data_page, upload
@@ -108,3 +109,21 @@ def test_task_table_format_choice_and_category_buttons(make_app) -> None:
     reset.click().run()
     assert "upload" not in at.session_state["_category_edits"]
     assert not at.exception and not at.error
+
+
+def test_closing_the_tab_stops_reading_an_upload(make_app, monkeypatch) -> None:
+    """The uploader's callback reads the files before the script's body (and its
+    ``stop_with_session``) runs: the read is wrapped itself, so a closed tab ends it at its next
+    checkpoint (issue 31). The tab "closes" when the upload arrives."""
+    from benchuq.dashboard import runtime
+
+    closed = {"now": False}
+    monkeypatch.setattr(runtime, "session_gone", lambda: lambda: closed["now"])
+    at = make_app({"reps": "200"}).run()
+    at.switch_page(page_path("data.py")).run()
+    closed["now"] = True
+    fresh = GOOD + f"north,t_{uuid.uuid4().hex},words,10,5\n".encode()  # not in the parse cache
+    at.file_uploader(key="uploader").set_value([("mine.csv", fresh, "text/csv")]).run()
+    error = at.session_state["_upload_error"]
+    assert "Reading the files was stopped: its browser session ended" in error, error
+    assert at.query_params.get("data") != "upload"  # the stopped read was not put in use

@@ -504,6 +504,11 @@ def _valid_rows_zip(megabytes: int) -> bytes:
     return buf.getvalue()
 
 
+def work_cases() -> list[Case]:
+    """The small files that cause large work (issue 31), for the memory and time checks."""
+    return _work()
+
+
 def _work() -> list[Case]:
     """Small files that cause large work: wide, many entries, many models, a dense zip."""
     many_entries = _zip({f"f{i}.csv": b"model,task,n,correct\na,t,1,1\n" for i in range(20_000)})

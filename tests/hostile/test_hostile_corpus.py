@@ -18,13 +18,15 @@ import math
 import os
 import signal
 import sys
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hostile_corpus import Case, corpus
+from hostile_corpus import Case, corpus, work_cases
 
 from benchuq.cli.main import main
 from benchuq.core.data import DataError
@@ -53,6 +55,32 @@ def _deadline(seconds: float, what: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+class PeakRss:
+    """The highest resident memory of this process while inside (sampled every 2 ms by a thread;
+    allocations by numpy, Arrow and the C library all count, unlike tracemalloc's)."""
+
+    def __enter__(self) -> PeakRss:
+        self.start = self.peak = _rss()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, _rss())
+            time.sleep(0.002)
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss())
+
+    @property
+    def growth(self) -> int:
+        return self.peak - self.start
 
 
 def _sane_rows(rows: list[dict], where: str) -> None:
@@ -161,6 +189,34 @@ def test_every_hostile_input_gets_an_answer(tmp_path: Path, monkeypatch) -> None
             raise AssertionError(f"case {case.id}: {err}") from None
         assert _rss() - start < RSS_GROWTH, f"case {case.id}: resident memory grew too much"
     assert counts["upload ok"] >= 40 and counts["upload refused"] >= 80, counts
+
+
+WORK_MB = 256
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", work_cases(), ids=lambda c: c.id)
+def test_small_files_of_large_work_stay_within_the_work_budget(
+    case: Case, tmp_path: Path, monkeypatch
+) -> None:
+    """Issue 31's "work" inputs (200,000 columns, 20,000 zip entries, 10^6 models, a 2 MB zip of
+    500 MB of valid rows) through the upload path and every CLI command: each answer within
+    :data:`TIMEOUT` (the deadline), no traceback (``cli`` asserts it), and the peak resident
+    memory of the process within ``BENCHUQ_WORK_MB`` above the base it had before the call."""
+    monkeypatch.setenv("BENCHUQ_WORK_MB", str(WORK_MB))
+    monkeypatch.setenv("BENCHUQ_SAMPLER_SECONDS", "20")
+    path = tmp_path / case.name
+    path.write_bytes(case.data)
+    for command in ("upload", *COMMANDS):
+        with _deadline(TIMEOUT, f"{case.id} {command}"), PeakRss() as rss:
+            if command == "upload":
+                upload(case)
+            else:
+                cli(case, command, str(path), case.expect or ("A", "B"))
+        assert rss.growth < WORK_MB * 2**20, (
+            f"{case.id} {command}: peak {rss.peak / 2**20:,.0f} MB, "
+            f"{rss.growth / 2**20:,.0f} MB above the base {rss.start / 2**20:,.0f} MB"
+        )
 
 
 if __name__ == "__main__":  # the numbers for the report
