@@ -18,6 +18,9 @@ Examples
   model  estimate
 0     B     0.525
 1     A     0.500
+
+Long on purpose: one documented function per public name of ``benchuq`` with its numpydoc
+example; about half the lines are docstrings.
 """
 
 from __future__ import annotations

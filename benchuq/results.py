@@ -13,6 +13,9 @@ Every result has the same four faces:
 :func:`write_table` writes a result as CSV or Parquet (``benchuq COMMAND --output-format csv``):
 the settings become constant columns (``level``, ``unit``, ...) and, in Parquet, also the
 file's ``benchuq`` metadata (the JSON document without its rows).
+
+Long on purpose: one small frozen result class per public function of :mod:`benchuq.api` (about
+fifteen), sharing :class:`Result`'s protocol; kept together as the API's one output contract.
 """
 
 from __future__ import annotations

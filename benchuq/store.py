@@ -22,6 +22,10 @@ Choices:
 - Parquet files are written without pyarrow's embedded schema and any file that carries one
   (or any other key-value metadata) is refused: Arrow types then come only from Parquet's own
   types, so no extension type (the route of pyarrow's pickle CVE-2023-47248) is ever read.
+
+Long on purpose: the store is one security boundary (ids and tokens, the stored format and its
+validation, the index, faults and integrity); everything that writes or reads stored bytes
+stays in this one reviewed file.
 """
 
 from __future__ import annotations

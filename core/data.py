@@ -10,6 +10,9 @@ A :class:`Benchmark` holds models x tasks results in one of three kinds:
 
 It is immutable, validated on construction and hashed by content (:attr:`Benchmark.content_hash`),
 so caches can key on it safely across users.
+
+Long on purpose: the one data model every reader returns and every method reads (labels, item
+tasks, the benchmark and their validation), kept as one contract.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ the reading of those numbers. Every sentence is decided by the same rules the ap
 
 **Choice**: a winner is named ("X leads") only when no other model is tied with it; otherwise the
 sentence says there is no clear winner, so the words cannot claim more than the test shows.
+
+Long on purpose: METHODS 11: every sentence of the report is derived here from the draws, so
+the words and the numbers cannot drift apart.
 """
 
 from __future__ import annotations

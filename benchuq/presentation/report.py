@@ -7,6 +7,9 @@ subtitle naming the data set, method and level, embedded as inline SVG (rendered
 file needs no network, no JavaScript and no fonts beyond the system's, so it opens offline and
 prints as it looks. **Choice**: static SVG rather than interactive plotly (5 MB of JavaScript that a
 printer cannot use).
+
+Long on purpose: the report's layout (figures, tables, pages, HTML and PDF) as one document
+builder shared by the CLI, the Report page and ``bq.report``.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ outcome counts, reported on the Elo scale ``rating = 1000 + 400 / ln 10 * (beta 
   (normal draws for the sandwich, the replicates for the bootstrap).
 - Style control: ``control`` columns enter as battle-level covariates (contextual Bradley-Terry,
   standardised), and the ratings without control are returned next to them.
+
+Long on purpose: METHODS 8b for one result: the Bradley-Terry fit, sandwich and cluster
+covariance, Davidson ties, the bootstrap over deduplicated outcomes, style control and rank
+sets share one design matrix and its counts.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ has, and tests the paired difference ``d = candidate - base`` per task and overa
 
 Verdicts follow from the interval and the margin, in this order: ``better``, ``worse``,
 ``equivalent``, ``non-inferior``, ``inconclusive``.
+
+Long on purpose: METHODS 13 for one result: alignment of two runs, the choice between McNemar,
+sign-flip and the cluster bootstrap, max-T over tasks, confidence sequences and the verdicts
+that must agree with their intervals.
 """
 
 from __future__ import annotations

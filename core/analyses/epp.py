@@ -25,6 +25,9 @@ Choices where the spec is open:
   matches), ``"rounds"`` (cluster-robust sandwich by round: matches in one round share the
   models' scores, which the GLM ignores) and ``"bootstrap"`` (resample rounds, seeded,
   percentile intervals).
+
+Long on purpose: METHODS 8: the EPP model's rounds, its ILSR and Newton solvers and the three
+interval methods of one fit.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ percentage point); ``n`` counts items over all tasks; ``level`` and ``power`` ar
 Choices (METHODS 10): variances are plug-in (the bootstrap's, no n/(n-1)); more items means
 every task grows in proportion (the task mix and the cluster sizes stay as they are); power is
 two-sided and per pair (the chance that this pair's family-wise interval excludes 0).
+
+Long on purpose: METHODS 10 in one place: variances of paired differences, the detectable
+difference and the items needed, for counts, items and estimates with standard errors.
 """
 
 from __future__ import annotations

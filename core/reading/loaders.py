@@ -13,6 +13,10 @@ collection (a folder, an archive, several files) files that are not results are 
 note (:mod:`.classify`, :mod:`.files`); a file that claims to be a result and is broken stops
 the load. Every failure is a :class:`DataError` naming the file, row and column and saying how to
 fix it. Notes from many files are said once with a count (:mod:`.notes`).
+
+Long on purpose: the one entry point of reading: sources, classification, the formats' table,
+partner files (lm-eval results with samples, HELM specs), merging and the notes, which must see
+each other's files.
 """
 
 from __future__ import annotations

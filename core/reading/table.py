@@ -10,6 +10,9 @@ the header, and :func:`read_arrow` reads the needed columns with pyarrow (Parque
 column, text columns dictionary-encoded as they are read) into an :class:`ArrowTable`. Whatever
 Arrow cannot read exactly as the pandas path would (UTF-16, blank lines, a parse error) returns
 ``None`` and goes the pandas way, which words the error.
+
+Long on purpose: the pandas reading path of tables with the row and column bookkeeping its
+error messages need (the Arrow path and the JSON walker are their own modules).
 """
 
 from __future__ import annotations

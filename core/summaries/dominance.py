@@ -23,6 +23,9 @@ Choices the spec leaves open (stated here and in the app):
   (tasks weigh equally inside it, as in ``m_ic``).
 - Probability view: when several models share the largest ``S(w)`` in a draw, the draw's credit
   is split equally among them.
+
+Long on purpose: METHODS 5 in one place: category moments from data or draws, dominance maps,
+P(best) maps and weighted scores share the same moment algebra.
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ Choices where the spec is open:
   from the fit on the other. A level missing from a training half gets coefficient 0 (pinv).
   With fewer than ``2 (p + 2)`` units for ``p`` columns there is no cross-fitting (noted).
 - Fewer than 3 units: no shrinkage (EB = direct), said in the notes.
+
+Long on purpose: METHODS 7 as one pipeline (units, direct and regression estimates, cross-
+fitting, the EB shrinkage and its intervals); splitting it would scatter the cross-fitting
+folds across modules.
 """
 
 from __future__ import annotations
