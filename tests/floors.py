@@ -42,6 +42,11 @@ WHEELHOUSE = Path(
 )
 
 
+#: Extras installed apart from the others, never together with them: ``arena-rank`` pins numpy
+#: and needs JAX (``pyproject.toml``), so its floor is not the project's.
+APART = frozenset({"arena-rank"})
+
+
 class FloorError(ValueError):
     """A declared requirement whose floor cannot be read."""
 
@@ -51,8 +56,9 @@ def declared(pyproject: dict) -> list[Requirement]:
     project = pyproject["project"]
     own = canonicalize_name(project["name"])
     texts = list(project.get("dependencies", []))
-    for group in project.get("optional-dependencies", {}).values():
-        texts += group
+    for name, group in project.get("optional-dependencies", {}).items():
+        if name not in APART:
+            texts += group
     reqs = [Requirement(t) for t in texts]
     return [r for r in reqs if canonicalize_name(r.name) != own]
 

@@ -142,7 +142,7 @@ def test_a_server_killed_during_a_publish_and_a_session(
             wait_for_text_then_idle(page, "Upload your results", timeout=SLOW)
             box = page.get_by_test_id("stFileUploader").filter(has_text="Result files")
             box.locator("input[type=file]").set_input_files(str(upload))
-            wait_for_text_then_idle(page, "In use: upload", timeout=SLOW)
+            wait_for_text_then_idle(page, "In use: mine:", timeout=SLOW)
             moment = _kill_during_publish(page, url, env)
             print(f"{kind}: the server was killed {moment}")
         published_before = _assert_whole(_store(env))  # whole or absent while it is down
