@@ -27,7 +27,10 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from benchuq.core.analyses.embeddings.synthetic import SYNTHETIC_CASES, synthetic_clusters  # noqa: E402
+from benchuq.core.analyses.embeddings.synthetic import (  # noqa: E402
+    SYNTHETIC_CASES,
+    synthetic_clusters,
+)
 
 LAYERS = (1, 2, 4, 6)
 
