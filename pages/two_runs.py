@@ -33,6 +33,15 @@ with guard("The comparison of two runs"):
         choices={"base": bench.models, "candidate": models},
         auto={"base": bench.models[0], "candidate": bench.models[min(1, len(bench.models) - 1)]},
     )
+    if bench.kind != "items":  # a comparison item by item needs item-level scores
+        held = "counts per task" if bench.kind == "counts" else "estimates with standard errors"
+        st.info(
+            f"Two runs compares runs item by item; the data in use, {md_escape(bench.name)}, "
+            f"holds {held}. Load per-item results on the Data page: inspect .eval logs, "
+            "lm-eval output folders with samples_*.jsonl (--log_samples), or a long table "
+            "with model, task, item, score columns (the alpaca_eval sample is one)."
+        )
+        st.stop()
     c1, c2 = st.columns(2)
     c1.selectbox("Base run (the reference)", bench.models, key="runs_base")
     source = c2.radio("Candidate from", vd.SOURCES, format_func=vd.SOURCE_LABELS.get,
