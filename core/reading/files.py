@@ -247,7 +247,7 @@ def read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, *, archive_na
         return parts[0] if len(parts) == 1 else b"".join(parts)
     except Stopped:
         raise
-    except NotImplementedError:  # a RuntimeError too: first
+    except NotImplementedError:  # a subclass of RuntimeError, so caught before it
         raise DataError(
             f"this archive member is compressed with method {member.compress_type}, which "
             "this reader does not support.",
