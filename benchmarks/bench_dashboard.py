@@ -24,9 +24,13 @@ import io
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -141,8 +145,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="warm reruns per measurement")
     parser.add_argument("--quick", action="store_true", help="2 reruns, 50 x 2,000 items")
     parser.add_argument("--ranks-only", action="store_true", help="only the Ranks page runs")
+    parser.add_argument(
+        "--browser", action="store_true", help="only the browser measurements (chromium)"
+    )
     args = parser.parse_args()
     repeat = 2 if args.quick else args.repeat
+    if args.browser:
+        browser_bench(3 if args.quick else args.repeat)
+        return
     if not args.ranks_only:
         leaderboard(repeat)
     ranks_page(repeat, 2_000 if args.quick else 20_000)
@@ -186,6 +196,203 @@ def leaderboard(repeat: int) -> None:
         f"level-slider rerun {_median(level):.0f} ms {verdict} the {TARGET_MS:.0f} ms target "
         f"(median of {repeat})"
     )
+
+
+# ---- --browser: a real browser against `streamlit run` (issue 30, item 7) ------------------
+# The app's stApp element says when a script run ends (data-test-script-state); a
+# MutationObserver in the page records every end, so a move's slider -> idle time is from the
+# key press to the first end of a run after it, as the browser sees it (charts drawn by then:
+# Streamlit marks the run done after its last delta).
+OBSERVER = """() => {
+  window.__ends = [];
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.dataset.testScriptState === 'notRunning') window.__ends.push(performance.now());
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+IDLE = (
+    '[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
+    '[data-test-script-state="notRunning"]'
+)
+CHROMIUM = "/usr/bin/chromium"
+BROWSER_TARGETS = {"slider -> idle (median)": 0.5, "server run per move": 0.2, "first page": 3.0}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+BARE_APP = """
+import plotly.graph_objects as go
+import streamlit as st
+st.title("Bare Streamlit")
+st.sidebar.slider("x", 0.0, 1.0, 0.5, key="x")
+st.plotly_chart(go.Figure(go.Scatter(x=[0, 1], y=[0, st.session_state.x])))
+"""
+
+
+@contextmanager
+def streamlit_server(log: Path, script: Path = ENTRY) -> Iterator[str]:
+    """``streamlit run`` of ``script`` (headless, from the repository root) with the run log
+    ``log``; yield its base URL; stop it by its PID."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    env = {**os.environ, "BENCHUQ_RUN_LOG": str(log)}
+    proc = subprocess.Popen(
+        cmd, cwd=ENTRY.parents[1], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start (exit code {proc.poll()})")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _runs(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def first_page(browser, url: str, log: Path) -> tuple[float, float]:
+    """A fresh session's first page (Leaderboard): seconds from opening the URL to its charts
+    drawn and the app idle, and the server's run time of that first run."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1700})
+    page = ctx.new_page()
+    n = len(_runs(log))
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    seconds = time.perf_counter() - t0
+    ctx.close()
+    return seconds, sum(r["seconds"] for r in _runs(log)[n:])
+
+
+def _move(page, log: Path, press: Callable[[], None]) -> tuple[float, float]:
+    """One move: browser seconds from the input to the end of the run it starts; the server's
+    seconds of the runs it made (script runs and fragment runs, from the run log)."""
+    page.evaluate("() => { window.__ends = []; }")
+    n = len(_runs(log))
+    t0 = page.evaluate("() => performance.now()")
+    press()
+    page.wait_for_function(f"() => window.__ends.some(t => t > {t0})", timeout=120_000)
+    end = page.evaluate(f"() => window.__ends.find(t => t > {t0})")
+    page.wait_for_selector(IDLE, timeout=120_000)
+    time.sleep(0.3)  # the run log line is written as the run ends
+    return (end - t0) / 1000, sum(r["seconds"] for r in _runs(log)[n:])
+
+
+def _slider_mover(page, label: str) -> Callable[[int], None]:
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+
+    def press(k: int) -> None:
+        slider.focus()
+        page.keyboard.press("ArrowLeft" if k % 2 else "ArrowRight")
+
+    return press
+
+
+def browser_moves(browser, url: str, log: Path, repeat: int) -> list[tuple[str, list, list]]:
+    """Move the sidebar's level slider and a category weight on the Leaderboard, and rho on
+    Task weights, ``repeat`` times each (after one warm-up move)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1700})
+    page = ctx.new_page()
+    rows = []
+
+    def measure(name: str, mover: Callable[[int], None]) -> None:
+        _move(page, log, lambda: mover(0))  # warm-up
+        done = [_move(page, log, lambda k=k: mover(k + 1)) for k in range(repeat)]
+        rows.append((name, [d[0] for d in done], [d[1] for d in done]))
+
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    page.evaluate(OBSERVER)
+    measure("level slider (Leaderboard)", _slider_mover(page, "Interval level"))
+    weight = page.get_by_test_id("stNumberInput").filter(has_text="Natural").first
+    plus = weight.get_by_test_id("stNumberInputStepUp")
+    minus = weight.get_by_test_id("stNumberInputStepDown")
+    measure("category weight (Leaderboard)", lambda k: (minus if k % 2 else plus).click())
+    page.goto(f"{url}/weights")
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    page.evaluate(OBSERVER)
+    measure("rho slider (Task weights)", _slider_mover(page, "Assumed correlation"))
+    measure("level slider (Task weights)", _slider_mover(page, "Interval level"))
+    ctx.close()
+    return rows
+
+
+def browser_bench(repeat: int) -> None:
+    """Print slider -> idle in the browser, the server's run time per move, the first page."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        log = Path(tmp) / "runs.jsonl"
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        with streamlit_server(log) as url:
+            cold, cold_server = first_page(browser, url, log)
+            fresh = [first_page(browser, url, log) for _ in range(max(2, repeat // 2))]
+            rows = browser_moves(browser, url, log, repeat)
+        bare_app = Path(tmp) / "bare.py"
+        bare_app.write_text(BARE_APP)
+        with streamlit_server(log, bare_app) as url:
+            first_page(browser, url, log)
+            bare = [first_page(browser, url, log)[0] for _ in range(max(2, repeat // 2))]
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector(IDLE, timeout=120_000)
+            page.evaluate(OBSERVER)
+            mover = _slider_mover(page, "x")
+            bare_moves = [_move(page, log, lambda k=k: mover(k))[0] for k in range(repeat)]
+            page.close()
+        browser.close()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"\nBrowser (chromium) on VTAB-1k, median of {repeat} moves; load average {load} "
+        f"(1, 5, 15 min) on {os.cpu_count()} cores"
+    )
+    print(f"{'measurement':44s} {'browser s':>10s} {'server s':>9s}")
+    print(f"{'first page, cold server (draws computed)':44s} {cold:10.3f} {cold_server:9.3f}")
+    print(
+        f"{'first page, fresh session (warm server)':44s} "
+        f"{_median([f[0] for f in fresh]):10.3f} {_median([f[1] for f in fresh]):9.3f}"
+    )
+    for name, wall, server in rows:
+        print(f"{name:44s} {_median(wall):10.3f} {_median(server):9.3f}")
+    print(f"{'baseline: bare Streamlit app, first page':44s} {_median(bare):10.3f}")
+    print(f"{'baseline: bare Streamlit app, slider':44s} {_median(bare_moves):10.3f}")
+    moves = _median([_median(wall) for _, wall, _ in rows])
+    first = _median([f[0] for f in fresh])
+    print(
+        f"ratios to the bare app: first page {first / _median(bare):.1f}x, "
+        f"a move (median) {moves / _median(bare_moves):.1f}x"
+    )
+    targets = ", ".join(f"{k} <= {v:g} s" for k, v in BROWSER_TARGETS.items())
+    print(f"targets (issue 30, on a quiet machine): {targets}")
 
 
 if __name__ == "__main__":
