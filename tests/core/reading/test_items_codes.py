@@ -15,7 +15,7 @@ import pytest
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading import load_files
-from benchuq.core.reading.arrow import ArrowTable
+from benchuq.core.reading.arrow import ArrowTable, ParquetColumns
 from benchuq.core.reading.items import code_type, item_records
 
 
@@ -123,3 +123,21 @@ def test_records_in_reverse_read_in_the_order_of_first_appearance() -> None:
     assert got.models == ("m2", "m1", "m0") and got.tasks[0] == "t4"
     assert list(got.item_tasks[0].items)[:2] == ["q49", "q44"]
     _same(got, _json(frame))
+
+
+def test_parquet_row_groups_stored_alike_are_decoded_once_and_read_the_same() -> None:
+    """Per-model row groups listing the same items share one decoded array; a row group of the
+    same size and count but another item in the middle (model m2) is decoded on its own. The
+    column, and the benchmark, equal a plain read and the pandas path."""
+    frame = _frame(models=4, items=60, tasks=2, seed=5)
+    frame.loc[(frame.model == "m2") & (frame["item"] == "q30"), "item"] = "q99"
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buf, row_group_size=60)
+    data = buf.getvalue()
+    columns = ParquetColumns(data, ("model", "task"), pq.read_metadata(pa.BufferReader(data)))
+    assert columns._repeats("item") == [0, 0, 2, 0]
+    assert columns._repeats("score") is None and columns._repeats("absent") is None
+    got = columns.read("item")
+    assert got.equals(pq.read_table(pa.BufferReader(data), columns=["item"]).column(0))
+    assert len({c.buffers()[2].address for c in got.chunks}) == 2
+    _same(load_files([("x.parquet", data)], name="x"), _json(frame))
