@@ -645,6 +645,9 @@ def _columns(
         np.array_equal(owner[item[a : a + FILL_CHUNK]], task[a : a + FILL_CHUNK])
         for a in range(0, len(item), FILL_CHUNK)
     )
+    item_code: np.ndarray
+    col: np.ndarray
+    task_of: np.ndarray
     if one_task:  # every item name belongs to one task: pair = item
         key_type = np.int16 if T < 2**15 else np.int32  # 16 bits: numpy's radix sort
         if np.all(owner[1:] >= owner[:-1]):  # names first seen task by task: column = code
