@@ -53,6 +53,7 @@ RUN_RECORDS = 1000  # text is cut at model runs this long on average (see _runs)
 #: when it has at most this many entries per record (else by hashing, then sorting the pairs).
 DIRECT_PAIRS_PER_ROW = 8
 FILL_CHUNK = 2**22  # records handled at a time (bounds numpy's index temporaries)
+FEW_KEY = 16  # dictionaries of at most this many names are told apart by their text
 
 
 @dataclass(frozen=True)
@@ -218,13 +219,14 @@ def _encode(
     for kind in {c.type for c in chunks if not pa.types.is_dictionary(c.type)}:
         at = [k for k, c in enumerate(chunks) if c.type == kind]
         encoded.update(zip(at, _encode_text([chunks[k] for k in at]), strict=True))
-    text: dict[int, pa.Array] = {}  # each distinct dictionary as text once
+    text: dict[object, pa.Array] = {}  # each distinct dictionary as text once
     pieces = []
     for k, c in enumerate(chunks):
         idx, d = encoded[k] if k in encoded else (c.indices.to_numpy(), c.dictionary)
-        if id(d) not in text:
-            text[id(d)] = _as_text(d)
-        pieces.append(Piece(idx, text[id(d)], read=k not in encoded))
+        key = _dictionary_key(d)
+        if key not in text:
+            text[key] = _as_text(d)
+        pieces.append(Piece(idx, text[key], read=k not in encoded))
     if len(encoded) == len(chunks) and len(text) == 1:  # one dictionary of distinct names
         names = pieces[0].names
         codes = np.concatenate([p.codes for p in pieces], dtype=code_type(len(names)))
@@ -246,6 +248,13 @@ def _encode(
     if nul is not None:  # valid UTF-8, but a damaged file (and invisible in a name)
         _refuse(column, nul, rows, f"the {column} name contains a NUL byte", NUL_HINT)
     return Codes(codes, stripped)
+
+
+def _dictionary_key(d: pa.Array) -> object:
+    """What identifies a dictionary: a few names by their text (Parquet gives each batch of
+    64K rows its own dictionary object, the same one or few names), others by identity."""
+    few = len(d) <= FEW_KEY and (pa.types.is_string(d.type) or pa.types.is_large_string(d.type))
+    return tuple(d.to_pylist()) if few else id(d)
 
 
 def code_type(n: int) -> np.dtype:
