@@ -359,7 +359,7 @@ def _publish() -> None:
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.expander("Share this view"):
         base = (st.context.url or "").split("?", 1)[0]
-        st.code(f"{base}?{state.query_string(query)}", language=None, wrap_lines=True)
+        st.code(state.address(base, query), language=None, wrap_lines=True)
         st.caption(
             "The link opens this page with every control above, each page's own settings and "
             "a sample's category edits. Uploaded data travels only once published (Data page, "

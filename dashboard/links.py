@@ -186,9 +186,7 @@ def rows() -> list[tuple[str, str, str, str, str]]:
         )
         for spec, d, page in fields
     ]
-    return out + [
-        (*extra, f"`?{query_string({extra[0]: EXAMPLES[extra[0]]})}`") for extra in EXTRA
-    ]
+    return out + [(*extra, f"`?{query_string({extra[0]: EXAMPLES[extra[0]]})}`") for extra in EXTRA]
 
 
 def readme_table() -> str:

@@ -74,7 +74,7 @@ def _view_link(data: str) -> str:
     """The current view's link with ``data`` (every other parameter as in the address bar)."""
     kept = st.query_params.to_dict().items()
     query = {"data": data} | {k: v for k, v in kept if k not in (DELETE_PARAM, "data")}
-    return f"{_root()}/?{state.query_string(query)}"
+    return state.address(f"{_root()}/", query)
 
 
 def _delete_link(receipt: dict[str, str]) -> str:

@@ -58,7 +58,7 @@ with guard("The report"):
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     linkable = parse_source(s.data).linkable  # an upload: publish it first (Data page)
-    link = f"{base}?{state.query_string(query)}" if linkable else report.NOT_SHARED
+    link = state.address(base, query) if linkable else report.NOT_SHARED
     loaded = upload.loaded_for(s.data)
     built = report.build(
         f, bench, draws, ctx.level, query=link, command=command,

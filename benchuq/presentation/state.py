@@ -268,6 +268,17 @@ def query_string(query: Mapping[str, str]) -> str:
     return urlencode(query, safe=LINK_SAFE)
 
 
+def address(base: str, query: Mapping[str, str]) -> str:
+    """Return the link ``base?query`` (just ``base`` when every parameter is at its default).
+
+    Examples
+    --------
+    >>> address("http://localhost:8501/", {}), address("/ranks", {"seed": "1"})
+    ('http://localhost:8501/', '/ranks?seed=1')
+    """
+    return f"{base}?{query_string(query)}" if query else base
+
+
 def upgrade_params(params: Mapping[str, str]) -> dict[str, str]:
     """Return ``params`` with old parameter names (:data:`OLD_NAMES`) under their new names.
 

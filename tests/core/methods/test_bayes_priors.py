@@ -113,7 +113,9 @@ def test_compact_specs_keep_a_prior_for_every_model_as_one_spec() -> None:
     got = parse_prior_specs(star, models)
     assert compact_prior_specs(got) == star
     assert compact_prior_specs(parse_prior_specs(format_prior_specs(got), models)) == star
-    odd = parse_prior_specs(["*:b=gamma(2.123456789,0.01)", "org/m3:v1:a=normal(2000.5,10)"], models)
+    odd = parse_prior_specs(
+        ["*:b=gamma(2.123456789,0.01)", "org/m3:v1:a=normal(2000.5,10)"], models
+    )
     specs = compact_prior_specs(odd)  # exact numbers (format_prior_specs rounds to 6 digits)
     assert specs == ["*:b=gamma(2.123456789,0.01)", "org/m3:v1:a=normal(2000.5,10)"]
     assert parse_prior_specs(specs, models) == odd
