@@ -12,6 +12,11 @@ against the data by :func:`check_choices` and written, non-default fields only, 
 default and yields a :class:`Notice` naming the parameter. ``weights``, ``models``,
 ``categories`` and data-dependent page settings are checked once the data set is loaded
 (:func:`parse_weights`, :func:`parse_models`, :func:`parse_categories`, :func:`check_choices`).
+
+Links are short (issue 30): defaults, every model and weights of 1 each are left out
+(:func:`view_query`), numbers take their shortest exact text, parameters keep the fields' order,
+and :func:`query_string` leaves ``: , ( ) * =`` readable. Old links still open:
+:func:`upgrade_params` reads old names (:data:`OLD_NAMES`); full lists parse as before.
 """
 
 from __future__ import annotations
