@@ -138,7 +138,7 @@ def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
         metric="normalized" if args.normalize else "raw",
         overall=args.overall,
         weights=weights,
-        models=tuple(args.models or ()),
+        models=tuple(m for m in models if m in (args.models or ())),  # data order, as the app
     )
     view = {k: v for k, v in view_query(settings, models).items() if k != "data"}
     if data == UPLOAD:  # files: no link can carry them (issue 30)

@@ -98,6 +98,21 @@ def test_a_prior_for_every_model_stays_one_parameter(make_app) -> None:
     assert set(shown["a"]) == {"normal(50,5)"}  # every model's prior
     assert at.query_params["priors"] == "*:a=normal(50,5)"
     assert "priors=*:a=normal(50,5)" in _share(at)
+    # the editor: a prior applied to all models is one spec too; then one model's own
+    at.selectbox(key="bayes_scope").set_value("*")
+    at.radio(key="bayes_param").set_value("b")
+    at.selectbox(key="bayes_family").set_value("gamma")
+    at.text_input(key="bayes_params").set_value("2, 0.01")
+    at.button(key="bayes_apply").click().run()
+    assert at.query_params["priors"] == "*:a=normal(50,5),b=gamma(2,0.01)"
+    at.selectbox(key="bayes_scope").set_value("B")
+    at.radio(key="bayes_param").set_value("a")
+    at.selectbox(key="bayes_family").set_value("exponential")
+    at.text_input(key="bayes_params").set_value("0.5")
+    at.button(key="bayes_apply").click().run()
+    assert at.query_params["priors"] == "*:a=normal(50,5),b=gamma(2,0.01);B:a=exponential(0.5)"
+    again = _open(make_app, _query(at), "bayes.py")
+    assert _view(again, "bayes.py") == _view(at, "bayes.py")
 
 
 @pytest.mark.parametrize("old", OLD_LINKS, ids=lambda old: old["name"])
