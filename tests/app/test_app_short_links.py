@@ -91,6 +91,15 @@ def test_a_changed_widget_gives_a_short_link_that_restores_the_view(make_app) ->
     assert _query(at) == {"level": "0.9", "reps": "200", "compare_level": "0.9"}
 
 
+def _apply_prior(at, scope: str, part: str, family: str, params: str) -> None:
+    """The Bayesian page's prior editor: a prior on ``part`` for ``scope`` (``*``: all)."""
+    at.selectbox(key="bayes_scope").set_value(scope)
+    at.radio(key="bayes_param").set_value(part)
+    at.selectbox(key="bayes_family").set_value(family)
+    at.text_input(key="bayes_params").set_value(params)
+    at.button(key="bayes_apply").click().run()
+
+
 def test_a_prior_for_every_model_stays_one_parameter(make_app) -> None:
     query = {**FAST_QUERY, "data": "sample:toy", "priors": "*:a=normal(50,5)", "chains": "2"}
     at = _open(make_app, query, "bayes.py")
@@ -99,17 +108,9 @@ def test_a_prior_for_every_model_stays_one_parameter(make_app) -> None:
     assert at.query_params["priors"] == "*:a=normal(50,5)"
     assert "priors=*:a=normal(50,5)" in _share(at)
     # the editor: a prior applied to all models is one spec too; then one model's own
-    at.selectbox(key="bayes_scope").set_value("*")
-    at.radio(key="bayes_param").set_value("b")
-    at.selectbox(key="bayes_family").set_value("gamma")
-    at.text_input(key="bayes_params").set_value("2, 0.01")
-    at.button(key="bayes_apply").click().run()
+    _apply_prior(at, "*", "b", "gamma", "2, 0.01")
     assert at.query_params["priors"] == "*:a=normal(50,5),b=gamma(2,0.01)"
-    at.selectbox(key="bayes_scope").set_value("B")
-    at.radio(key="bayes_param").set_value("a")
-    at.selectbox(key="bayes_family").set_value("exponential")
-    at.text_input(key="bayes_params").set_value("0.5")
-    at.button(key="bayes_apply").click().run()
+    _apply_prior(at, "B", "a", "exponential", "0.5")
     assert at.query_params["priors"] == "*:a=normal(50,5),b=gamma(2,0.01);B:a=exponential(0.5)"
     again = _open(make_app, _query(at), "bayes.py")
     assert _view(again, "bayes.py") == _view(at, "bayes.py")
