@@ -65,9 +65,9 @@ def _family(run: TaskRun) -> str:
         if m:
             return f"lm-eval v{m.group(1)}.{m.group(2)}"
         return "lm-eval v0.3" if "before v0.4" in h else "lm-eval v0.4"
-    if h.startswith("HELM"):
-        suite = run.file.split("/", 1)[0] if "/" in run.file else ""
-        return f"HELM {suite}".strip()
+    if h.startswith("HELM"):  # <suite>/<run folder>/<file>: the suite holds the run folders
+        parts = run.file.split("/")
+        return f"HELM {parts[-3] if len(parts) >= 3 else ''}".strip()
     m = re.match(r"([A-Za-z][\w.-]*?)(?: v?(\d+)\.(\d+)[\w.+-]*)?(?:,|$| )", h)
     if m is None:
         return h.split(",", 1)[0].strip()
