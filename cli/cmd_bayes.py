@@ -13,6 +13,7 @@ from benchuq.cli.common import (
     add_notes,
     add_output_arguments,
     check_level,
+    data_header,
     emit,
     fit_bayes,
     load_benchmark,
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     }
     if emit(args, board, payload):
         return 0
-    print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
+    print(data_header(bench))
     print(
         f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
         f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "
