@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "run"]
 
+# a leaderboard row with the items behind it (README's JSON contracts)
+ROW_KEYS = ["model", "group", "estimate", "low", "high"]
+ROW_KEYS += ["items", "few_items", "n_items", "n_answers"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``benchuq bayes`` to the subcommands."""
@@ -89,9 +93,7 @@ def run(args: argparse.Namespace) -> int:
         },
         "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
         "prior_specs": format_prior_specs(priors),
-        "rows": table[["model", "group", "estimate", "low", "high", "items", "few_items"]].to_dict(
-            "records"
-        ),
+        "rows": table[ROW_KEYS].to_dict("records"),
         "diagnostics": {
             "rhat_max": result.rhat_max,
             "ess_bulk_min": result.ess_bulk_min,
