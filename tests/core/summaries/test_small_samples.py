@@ -1,7 +1,7 @@
 """Results on few items are flagged and never claim a difference (issue #29, METHODS 2d).
 
-Real harness files: the HELM safety suite (2 instances per task) and an inspect_ai log (3
-samples, all correct), both in ``tests/fixtures/real``.
+Real harness files: the HELM safety suite (2 instances per task) and inspect_ai logs (1-13
+samples a model, several all correct), in ``tests/fixtures``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from benchuq.core.summaries import leaderboard, pairwise_differences
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
 HELM = str(REAL / "helm" / "safety_v3")
 INSPECT = str(REAL / "inspect_ai")
+# four real inspect_ai JSON logs; claude-sonnet-4 got all 5 arc_easy samples right (the issue's
+# "[1.0000, 1.0000]"), the simpleqa log kept no samples (skipped with a note)
+INSPECT_JSON = str(REAL.parent / "every_eval_ever" / "inspect_json")
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -44,7 +47,7 @@ def test_few_items_note_names_one_model_in_the_singular() -> None:
     assert few_items_note(["a"], np.array([30])) is None
 
 
-@pytest.mark.parametrize("data", [HELM, INSPECT])
+@pytest.mark.parametrize("data", [HELM, INSPECT, INSPECT_JSON])
 def test_real_files_flag_few_items_and_have_no_zero_width_interval(
     data: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
