@@ -72,7 +72,7 @@ def label(data: str) -> str:
     if name is None:
         try:
             name = loaded_shared(data).bench.name
-        except DataError:  # unknown, expired or deleted
+        except (DataError, OSError):  # unknown, expired, deleted, the store unreachable
             return f"Published: {ident}"
     return f"Published: {name} ({ident})"
 
