@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -24,18 +25,9 @@ class MissingMetric(DataError):
     it with a note when other files have scores, else reports it; ``reason`` is the note's short
     reason (``None``: no score of the asked metric)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: str | None = None,
-        file: str | None = None,
-        row: int | None = None,
-        column: str | None = None,
-        hint: str | None = None,
-    ) -> None:
+    def __init__(self, message: str, *, reason: str | None = None, **where: Any) -> None:
         self.reason = reason
-        super().__init__(message, file=file, row=row, column=column, hint=hint)
+        super().__init__(message, **where)  # file, row, column, hint: as DataError
 
 
 RUN_COLUMNS = ("model", "task", "file", "harness", "version", "n_shot", "metric")
