@@ -113,3 +113,11 @@ def test_the_header_says_each_count_once_in_the_right_number(
     """Before: 'one: 2 models x 1 task (2 models x 1 tasks read)'."""
     assert main([*argv, *(["--reps", "100"] if argv[0] == "leaderboard" else [])]) == 0
     assert capsys.readouterr().out.splitlines()[0] == header
+
+
+def test_the_issues_header_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """#30: 'one: 2 models x 1 task (2 models x 1 tasks read)' is now said once."""
+    table = tmp_path / "one.csv"
+    table.write_text("model,task,category,n,correct\na,t,c,100,60\nb,t,c,100,70\n")
+    assert main(["leaderboard", str(table), "--reps", "100"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "one: 2 models x 1 task"
