@@ -109,11 +109,10 @@ def _tile_trace(
     tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
 ) -> dict:
     paths, used = tiles
-    pts = np.round(paths[idx][used[idx]], 5)
-    return _ternary_trace(
+    pts = paths[idx][used[idx]].astype(np.float32)  # sent as 4-byte floats
+    return _ternary_trace(  # c = 1 - a - b (the layout's sum): two coordinates carry a tile
         a=pts[:, 0],
         b=pts[:, 1],
-        c=pts[:, 2],
         mode="lines",
         fill="toself",
         fillcolor=color,
@@ -194,13 +193,25 @@ def _weights_template(categories: Sequence[str]) -> str:
     )
 
 
-def _hover_trace(W: np.ndarray, idx: np.ndarray, values: np.ndarray, template: str) -> dict:
-    """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values]."""
-    data = np.column_stack([idx, np.round(values, 4)]) if values.size else idx[:, None]
+def _as_shown(values: np.ndarray, decimals: int) -> list[float]:
+    """``values`` rounded as the hover's ``.{decimals}f`` shows them: correctly rounded from the
+    binary value, as JavaScript's ``toFixed`` does (``np.round`` scales first and can turn
+    1.4749999 into 1.48)."""
+    return [float(f"{v:.{decimals}f}") for v in values.tolist()]
+
+
+def _hover_trace(
+    W: np.ndarray, idx: np.ndarray, values: np.ndarray, decimals: Sequence[int], template: str
+) -> dict:
+    """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values], each
+    value column rounded to the ``decimals`` its template shows (so the hover reads the same)."""
+    shown = [_as_shown(values[:, k], d) for k, d in enumerate(decimals)]
+    data = [[i, *row] for i, *row in zip(idx.tolist(), *shown, strict=True)]
+    abc = W[idx].astype(np.float32)  # 7 significant digits: the hover shows 3, a click rounds to 4
     return _ternary_trace(
-        a=W[idx, 0],
-        b=W[idx, 1],
-        c=W[idx, 2],
+        a=abc[:, 0],
+        b=abc[:, 1],
+        c=abc[:, 2],
         mode="markers",
         marker={"size": 6, "color": "rgba(0,0,0,0)", "opacity": 0},
         selected={"marker": {"opacity": 0}},
@@ -221,10 +232,12 @@ def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[dic
     unit = " pp" if options.scale == 100 else ""
     head = _weights_template(dm.categories)
     ratio = np.divide(dm.difference, dm.se, out=np.full(len(dm.se), np.inf), where=dm.se > 0)
-    values = np.column_stack(
-        [dm.difference * options.scale, dm.se * options.scale, ratio, np.nan_to_num(dm.rho)]
-    )
-    rho = "" if dm.rho_source == "assumed" else "<br>implied rho: %{customdata[4]:.2f}"
+    columns = [dm.difference * options.scale, dm.se * options.scale, ratio]
+    rho = ""
+    if dm.rho_source != "assumed":  # an assumed rho is one number, in the caption
+        columns.append(np.nan_to_num(dm.rho))
+        rho = "<br>implied rho: %{customdata[4]:.2f}"
+    values = np.column_stack(columns)
     keys = np.column_stack([dm.leader, dm.runner_up, dm.winner >= 0])
     traces = []
     for lead, run, won in np.unique(keys, axis=0):
@@ -240,7 +253,7 @@ def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[dic
             f"<br>difference: %{{customdata[1]:.2f}}{unit} (SE %{{customdata[2]:.2f}})"
             f"<br>z = difference / SE = %{{customdata[3]:.2f}}{rho}"
         )
-        traces.append(_hover_trace(dm.weights, idx, values[idx], template))
+        traces.append(_hover_trace(dm.weights, idx, values[idx], (2,) * len(columns), template))
     return traces
 
 
@@ -342,7 +355,9 @@ def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[dict]
         template = (
             f"{head}<br>{lines}<br>MC error ±%{{customdata[{len(key) + 1}]:.1%}} ({pm.reps} draws)"
         )
-        traces.append(_hover_trace(pm.weights, idx, values[idx], template))
+        # shown as .1% but kept to 4 decimals: shares of draws (k / reps) often end in 5 there
+        decimals = (4,) * values.shape[1]
+        traces.append(_hover_trace(pm.weights, idx, values[idx], decimals, template))
     return traces
 
 
