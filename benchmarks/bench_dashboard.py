@@ -169,14 +169,66 @@ def main() -> None:
     parser.add_argument(
         "--browser", action="store_true", help="only the browser measurements (chromium)"
     )
+    parser.add_argument(
+        "--sizes", action="store_true", help="only the figure JSON sizes the browser receives"
+    )
     args = parser.parse_args()
     repeat = 2 if args.quick else args.repeat
+    if args.sizes or args.browser:
+        figure_sizes()
+    if args.sizes:
+        return
     if args.browser:
         browser_bench(3 if args.quick else args.repeat)
         return
     if not args.ranks_only:
         leaderboard(repeat)
     ranks_page(repeat, 2_000 if args.quick else 20_000)
+
+
+def figure_sizes() -> None:
+    """Print the JSON bytes of VTAB-1k's figures as Streamlit sends them: the Task weights map
+    (grid 100, z = 2, rho = 0), the Leaderboard's forest charts, the Ranks page's charts."""
+    from benchuq.core import summaries
+    from benchuq.core.methods.bootstrap import bootstrap
+    from benchuq.core.reading.loaders import load_sample
+    from benchuq.core.summaries.dominance import (
+        dominance_map,
+        map_categories,
+        moments_from_benchmark,
+    )
+    from benchuq.dashboard.leaderboard.view import leaderboard_table
+    from benchuq.presentation.colors import model_colors
+    from benchuq.presentation.figures.common import (
+        FigureOptions,
+        forest_figure,
+        rank_aggregation_figure,
+        rank_probability_figure,
+    )
+    from benchuq.presentation.figures.sizes import figure_bytes
+    from benchuq.presentation.figures.weights import dominance_figure
+
+    bench = load_sample("vtab1k")
+    opts = FigureOptions(model_colors(bench.models), 100.0, "score (%)")
+    moments = moments_from_benchmark(bench, mapping=map_categories(bench.category_names))
+    dm = dominance_map(moments, z=2.0, rho=0.0, resolution=100)
+    draws = bootstrap(bench, reps=1_000, seed=0)
+    n = len(draws.category_names)
+    table = leaderboard_table(draws, 0.95, np.full(n, 1 / n))
+    forests = [forest_figure(table[table["group"] == g], opts) for g in dict.fromkeys(table["group"])]
+    sizes = {
+        "Task weights map (SE rule, grid 100)": figure_bytes(dominance_figure(dm, opts)),
+        f"Leaderboard: {len(forests)} forest charts": sum(map(figure_bytes, forests)),
+        "Ranks: aggregations": figure_bytes(
+            rank_aggregation_figure(summaries.rank_aggregations(draws, level=0.95), opts)
+        ),
+        "Ranks: P(rank = r)": figure_bytes(
+            rank_probability_figure(summaries.rank_probabilities(draws), draws.models, opts)
+        ),
+    }
+    print(f"\nFigure JSON on VTAB-1k ({len(bench.models)} models): bytes the browser receives")
+    for name, size in sizes.items():
+        print(f"{name:44s} {size:>10,d}")
 
 
 def leaderboard(repeat: int) -> None:
