@@ -4,9 +4,10 @@ Three categories give a ternary map tiled by hexagons: every grid point of the s
 hexagon of weights closer to it than to any other grid point (the dual of the triangular grid),
 so the tiles cover the triangle exactly at any size and resolution. Tiles are filled with the
 winning model's colour (``presentation.colors``) over a grey triangle (indeterminate: the lead is
-within ``z`` standard errors). Invisible markers at the grid points carry the hover (names in
-the template, numbers in ``customdata`` = [grid index, values...]) and are what a click selects
-(the page reads the selected point's ternary ``a, b, c``). Two categories give a line:
+within ``z`` standard errors). Undrawn points at the grid points (text mode without text: no
+SVG node per point, yet selectable) carry the hover (names in the template, numbers in
+``customdata`` = [grid index, values...]) and are what a click selects (the page reads the
+selected point's ternary ``a, b, c``). Two categories give a line:
 ``S_i(w)`` along ``w`` with the winner strip underneath; every point of the lines and every bar
 of the strip is selectable, its ``x`` being the weight of the first category (the rest is on the
 second). :func:`clicked_point` turns either kind of selection back into map weights.
@@ -203,7 +204,7 @@ def _as_shown(values: np.ndarray, decimals: int) -> list[float]:
 def _hover_trace(
     W: np.ndarray, idx: np.ndarray, values: np.ndarray, decimals: Sequence[int], template: str
 ) -> dict:
-    """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values], each
+    """Undrawn points at grid points ``idx``; ``customdata`` = [grid index, *values], each
     value column rounded to the ``decimals`` its template shows (so the hover reads the same)."""
     shown = [_as_shown(values[:, k], d) for k, d in enumerate(decimals)]
     data = [[i, *row] for i, *row in zip(idx.tolist(), *shown, strict=True)]
@@ -212,10 +213,7 @@ def _hover_trace(
         a=abc[:, 0],
         b=abc[:, 1],
         c=abc[:, 2],
-        mode="markers",
-        marker={"size": 6, "color": "rgba(0,0,0,0)", "opacity": 0},
-        selected={"marker": {"opacity": 0}},
-        unselected={"marker": {"opacity": 0}},
+        mode="text",  # no text given: nothing drawn, yet hover and click find the nearest point
         customdata=data,
         hovertemplate=template + "<extra></extra>",
         name=HOVER_TRACE,
