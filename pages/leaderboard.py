@@ -47,16 +47,30 @@ with guard("The leaderboard"):
         )
     top = view.read().top
     long_names = max(len(m) for m in draws.models) > 24
-    cols = st.columns(1 if long_names else 2)
-    for k, group in enumerate(groups):
-        part, hidden = views.top_rows(table[table["group"] == group], top)
-        title = views.group_label(group, overall_label(draws))
-        fig = forest_figure(part, ctx.figure_options(title))
-        with cols[k % len(cols)]:
-            st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
-            if hidden:
-                st.caption(hidden)
-            download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
+    width = 1 if long_names else 2
+
+    def charts(first: int, shown: list[str]) -> None:
+        cols = st.columns(width)
+        for k, group in enumerate(shown, start=first):
+            part, hidden = views.top_rows(table[table["group"] == group], top)
+            title = views.group_label(group, overall_label(draws))
+            fig = forest_figure(part, ctx.figure_options(title))
+            with cols[k % width]:
+                st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
+                if hidden:
+                    st.caption(hidden)
+                download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
+
+    charts(0, groups[:width])  # the first row: the headline chart(s)
+    if rest := groups[width:]:  # drawn when opened: the browser draws the first row sooner
+        more = st.expander(
+            f"Charts per category ({', '.join(md_escape(g) for g in rest)}; numbers in the table)",
+            key="leaderboard_more",
+            on_change="rerun",
+        )
+        if more.open:
+            with more:
+                charts(width, rest)
     st.subheader("Table")
     fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged
     if ctx.settings.method == "bayes":

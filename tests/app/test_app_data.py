@@ -32,6 +32,9 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
     assert "data" not in at.query_params  # the previous data stays in use
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 2  # the first row; per-category charts when opened
+    at.session_state["leaderboard_more"] = True
+    at.run()
     assert len(at.get("plotly_chart")) == 5
     at.switch_page(page_path("data.py")).run()
     assert at.multiselect(key="models").value  # other state kept
@@ -57,6 +60,8 @@ def test_category_edits_apply_to_every_view(make_app) -> None:
     assert at.number_input(key="weight_0").label == "easy"
     assert [m.value for m in at.metric][3] == "2"
     at.switch_page(page_path("leaderboard.py")).run()
+    at.session_state["leaderboard_more"] = True  # the per-category charts' expander, open
+    at.run()
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert "easy" in titles and "hard" in titles
 
