@@ -215,7 +215,9 @@ def figure_sizes() -> None:
     draws = bootstrap(bench, reps=1_000, seed=0)
     n = len(draws.category_names)
     table = leaderboard_table(draws, 0.95, np.full(n, 1 / n))
-    forests = [forest_figure(table[table["group"] == g], opts) for g in dict.fromkeys(table["group"])]
+    forests = [
+        forest_figure(table[table["group"] == g], opts) for g in dict.fromkeys(table["group"])
+    ]
     sizes = {
         "Task weights map (SE rule, grid 100)": figure_bytes(dominance_figure(dm, opts)),
         f"Leaderboard: {len(forests)} forest charts": sum(map(figure_bytes, forests)),

@@ -39,7 +39,9 @@ def test_hover_shows_the_maps_numbers_and_points(vtab_map) -> None:
         cd = np.asarray(t.customdata, dtype=float)
         p = cd[:, 0].astype(int)
         seen += p.tolist()
-        ratio = np.divide(dm.difference[p], dm.se[p], out=np.full(len(p), np.inf), where=dm.se[p] > 0)
+        ratio = np.divide(
+            dm.difference[p], dm.se[p], out=np.full(len(p), np.inf), where=dm.se[p] > 0
+        )
         for k, want in enumerate([dm.difference[p] * 100, dm.se[p] * 100, ratio], start=1):
             assert [f"{v:.2f}" for v in cd[:, k]] == [f"{v:.2f}" for v in want]  # as shown: .2f
         for k, axis in enumerate("abc"):  # hover header (.1%) and a click (rounded to 1e-4)

@@ -1,4 +1,4 @@
-"""Figure payload sizes: the bytes a browser receives for a figure (issue 30: the browser's work)."""
+"""Figure payload sizes: the bytes a browser receives for a figure (issue 30)."""
 
 from __future__ import annotations
 
