@@ -142,31 +142,68 @@ def test_dask_draws_are_bit_identical_on_1_2_and_4_workers(tmp_path: Path) -> No
     assert np.array_equal(here.values, runs[1].values, equal_nan=True)
 
 
-def test_dask_pattern_counts_are_summed_over_buckets(tmp_path: Path) -> None:
-    """Without a cluster: the per-bucket patterns of 1 and 16 buckets give the same per-task
-    patterns and counts, which are those of the in-memory items."""
+@pytest.mark.parametrize("layout", ["shuffled", "by model"])
+def test_dask_pattern_counts_are_summed_over_buckets(
+    tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a cluster: partitions of 1 to 3 row groups and 1 or 16 buckets give the same
+    per-task patterns and counts, which are those of the in-memory items; rows in model runs
+    (per-model logs, their words added in place) and shuffled (keyed row by row) alike."""
     from benchuq.core.methods.bootstrap import _patterns
+    from benchuq.core.reading.backends import dask_backend
     from benchuq.core.reading.backends.dask_backend import (
         bucket_patterns,
-        shard_buckets,
+        partition_items,
+        partitions,
         task_patterns,
     )
 
     folder = write_shards(tmp_path / "shards", models=5, items=240)
+    if layout == "by model":  # each shard's rows model by model, items in the same order
+        monkeypatch.setattr(dask_backend, "RUN_ROWS", 1)
+        for f in parquet_files(folder):
+            frame = pd.read_parquet(f)
+            frame["k"] = frame["item"].str[1:].astype(int)
+            frame.sort_values(["model", "k"]).drop(columns="k").to_parquet(
+                f, row_group_size=40, index=False
+            )
     files = parquet_files(folder)
-    models, tasks = [f"m{i}" for i in range(5)], [f"t{j}" for j in range(3)]
     got = {}
-    for buckets in (1, 16):
-        split = [shard_buckets(f, models, tasks, buckets) for f in files]
-        frames = [bucket_patterns([s[b] for s in split], 5) for b in range(buckets)]
-        got[buckets] = task_patterns(frames, 5, 3)
+    for target, buckets in ((10**6, 1), (1, 16), (100, 3)):
+        parts = partitions(files, target)
+        split = [partition_items(p, buckets) for p in parts]
+        got[target] = task_patterns(
+            [bucket_patterns([s[b] for s in split]) for b in range(buckets)]
+        )
     bench = load_path(folder)
     order = np.argsort(bench.models)
-    for j, t in enumerate(tasks):
+    for j, t in enumerate(sorted(bench.tasks)):
         states, counts = _patterns(bench.item_tasks[bench.tasks.index(t)].state, order)
-        for b in (1, 16):
-            assert np.array_equal(got[b][j][0], states[:, order])  # columns by name
-            assert np.array_equal(got[b][j][1], counts)
+        for target in got:
+            assert np.array_equal(got[target][j][0], states[:, order])  # columns by name
+            assert np.array_equal(got[target][j][1], counts)
+
+
+def test_dask_checks_name_the_file_and_row(tmp_path: Path) -> None:
+    """Bad values and a score given twice are refused, as by the DuckDB backend."""
+    pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.5]}).to_parquet(
+        tmp_path / "a.parquet"
+    )
+    with pytest.raises(DataError, match=r"a\.parquet.*row 3.*binary"):
+        open_dask(parquet_files(tmp_path))
+    dup = tmp_path / "dup"
+    dup.mkdir()
+    for name in ("a", "b"):
+        pd.DataFrame({"model": "A", "task": "t", "item": ["1"], "score": [1.0]}).to_parquet(
+            dup / f"{name}.parquet"
+        )
+    with pytest.raises(DataError, match="more than once"):
+        open_dask(parquet_files(dup))
+    pd.DataFrame({"model": "A", "task": " ", "item": ["1"], "score": [1.0]}).to_parquet(
+        tmp_path / "a.parquet"
+    )
+    with pytest.raises(DataError, match=r"row 2.*empty"):
+        open_dask(parquet_files(tmp_path))
 
 
 def test_cli_backend_flag_gives_the_same_leaderboard(
