@@ -112,8 +112,9 @@ def _columns(file: Path, names: Sequence[str]) -> dict[str, str]:
     return have
 
 
-def _names(column: pa.ChunkedArray) -> tuple[np.ndarray, tuple[str, ...], np.ndarray]:
-    """(per-row index into the sorted distinct trimmed names, those names, per-row empty/null),
+def _names(column: pa.ChunkedArray) -> tuple[np.ndarray, tuple[str, ...], np.ndarray | None]:
+    """(per-row index into the sorted distinct trimmed names, those names, per-row empty/null or
+    ``None`` when no name is empty),
     from each chunk's dictionary (read as such from Parquet: no per-row text)."""
     chunks = [
         c if pa.types.is_dictionary(c.type) else pc.dictionary_encode(c) for c in column.chunks
@@ -126,7 +127,10 @@ def _names(column: pa.ChunkedArray) -> tuple[np.ndarray, tuple[str, ...], np.nda
         code = np.array([lookup.get(v, -1) if v else -1 for v in vs] + [-1], np.int32)
         parts.append(code[c.indices.fill_null(len(vs)).to_numpy()])
     rows = np.concatenate(parts) if parts else np.zeros(0, np.int32)
-    return rows, names, rows < 0
+    some_empty = any(
+        c.indices.null_count or not all(vs) for c, vs in zip(chunks, values, strict=True)
+    )
+    return rows, names, (rows < 0) if some_empty else None
 
 
 def _hash(items: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -134,6 +138,42 @@ def _hash(items: pa.Array | pa.ChunkedArray) -> np.ndarray:
     from pandas.util import hash_array
 
     return hash_array(items.to_numpy(zero_copy_only=False), categorize=False)
+
+
+def _check(
+    part: Partition, score: pa.ChunkedArray, item: pa.ChunkedArray, *bad_names: np.ndarray | None
+) -> None:
+    """Raise a :class:`DataError` naming the file and first row of the first check that fails
+    (names present; scores finite, then 0 or 1); the rows are looked at only when one fails."""
+    empty_item = item.null_count > 0 or pc.min(pc.binary_length(item)).as_py() == 0
+    binary = pc.all(pc.or_(pc.equal(score, 0), pc.equal(score, 1))).as_py() is not False
+    if not (empty_item or any(b is not None for b in bad_names) or not binary or score.null_count):
+        return
+    names = np.zeros(len(item), bool)
+    for b in bad_names:
+        names |= False if b is None else b
+    if empty_item:
+        names |= pc.fill_null(pc.equal(pc.binary_length(item), 0), True).to_numpy(
+            zero_copy_only=False
+        )
+    values = score.cast(pa.float64()).to_numpy(zero_copy_only=False)
+    for bad, column, message in (
+        (names, "model", "a model, task or item name is empty"),
+        (~np.isfinite(values), "score", "the score is missing or not a finite number"),
+        (
+            (values != 0) & (values != 1),
+            "score",
+            "the out-of-core backends read binary (0/1) scores; this one is not 0 or 1",
+        ),
+    ):
+        if bad.any():
+            raise DataError(
+                message + ".",
+                file=part.file.name,
+                row=part.first_row + int(np.flatnonzero(bad)[0]) + 2,
+                column=column,
+                hint="fix the value or use --backend memory.",
+            )
 
 
 def partition_items(part: Partition, buckets: int) -> list[Piece]:
@@ -157,35 +197,16 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
     item = table.column(2)
     if not pa.types.is_string(item.type) and not pa.types.is_large_string(item.type):
         item = item.cast(pa.string())
-    score = table.column(3).cast(pa.float64()).to_numpy()
-    empty = item.is_null().to_numpy(zero_copy_only=False)
-    if pa.types.is_string(item.type) or pa.types.is_large_string(item.type):
-        empty |= pc.fill_null(pc.equal(pc.binary_length(item), 0), False).to_numpy(
-            zero_copy_only=False
-        )
-    for bad, column, message in (
-        (bad_model | bad_task | empty, "model", "a model, task or item name is empty"),
-        (~np.isfinite(score), "score", "the score is missing or not a finite number"),
-        (
-            (score != 0) & (score != 1),
-            "score",
-            "the out-of-core backends read binary (0/1) scores; this one is not 0 or 1",
-        ),
-    ):
-        if bad.any():
-            raise DataError(
-                message + ".",
-                file=part.file.name,
-                row=part.first_row + int(np.flatnonzero(bad)[0]) + 2,
-                column=column,
-                hint="fix the value or use --backend memory.",
-            )
+    score = table.column(3)
+    if not pa.types.is_integer(score.type):
+        score = score.cast(pa.float64())
+    _check(part, score, item, bad_model, bad_task)
+    code = score.cast(pa.uint8()).to_numpy()  # 0 wrong, 1 right (checked)
     task_key = _hash(pa.array(tasks, pa.string())) if tasks else np.zeros(0, np.uint64)
-    code = score.astype(np.uint64) + np.uint64(1)  # 1 wrong, 2 right
     shift = (2 * (np.arange(len(models)) % PER_WORD)).astype(np.uint64)
     word_of = np.arange(len(models)) // PER_WORD
     W = max(1, -(-len(models) // PER_WORD))
-    starts = np.flatnonzero(np.diff(model, prepend=-1, append=-1))
+    starts = np.concatenate([[0], np.flatnonzero(model[1:] != model[:-1]) + 1, [len(model)]])
     blocks: list[list[Any]] = []  # [items, task, words, rows] a distinct item array
     runs = len(starts) - 1
     if runs > 0 and len(model) / runs >= RUN_ROWS:
@@ -205,7 +226,7 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
                 found = [items, t, np.zeros((W, b - a), np.uint64), np.zeros(b - a, np.int32)]
                 seen.setdefault(tag, []).append(len(blocks))
                 blocks.append(found)
-            found[2][word_of[p]] += code[a:b] << shift[p]
+            found[2][word_of[p]] += (code[a:b] + np.uint64(1)) << shift[p]
             found[3] += 1
         key = np.concatenate([_hash(bl[0]) ^ task_key[bl[1]] for bl in blocks])
         task = np.concatenate([bl[1] for bl in blocks])
@@ -216,7 +237,7 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
         words = np.zeros((W, len(model)), np.uint64)
         for w in range(W):
             inside = word_of[model] == w
-            words[w] = np.where(inside, code << shift[model], np.uint64(0))
+            words[w] = np.where(inside, (code + np.uint64(1)) << shift[model], np.uint64(0))
         rows = np.ones(len(model), np.int32)
     bucket = key % np.uint64(buckets)
     order = np.argsort(bucket, kind="stable")
