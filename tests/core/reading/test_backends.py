@@ -71,7 +71,43 @@ def test_duckdb_draws_equal_the_in_memory_draws(
     tj = [mem.tasks.index(t) for t in source.bench.tasks]
     assert np.array_equal(mem.estimate[np.ix_(mi, tj)], source.bench.estimate)
     assert np.array_equal(mem.n[np.ix_(mi, tj)], source.bench.n)
-    assert f"in {passes} pass(es) over the files" in source.bench.notes[-1]
+    assert f"{passes} item bucket(s)" in source.bench.notes[-1]
+
+
+def test_out_of_core_under_a_small_memory_budget_gives_the_in_memory_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10^5 rows (10 models, 10^4 items, some missing, items split over shards) under a memory
+    budget forced small: files grouped, a file too large alone read in passes, items put
+    together across groups in several buckets; the draws are the in-memory path's."""
+    from benchuq.core.reading.backends import duckdb_backend
+
+    rng = np.random.default_rng(3)
+    items, models = 10_000, 10
+    frame = pd.DataFrame(
+        {
+            "model": np.repeat([f"m{i}" for i in range(models)], items),
+            "task": np.tile([f" t{k % 4}" for k in range(items)], models),  # trimmed alike
+            "item": np.tile([f"q{k}" for k in range(items)], models),
+            "score": (
+                rng.random(models * items) < np.repeat(np.linspace(0.3, 0.8, models), items)
+            ).astype(np.int8),
+        }
+    )
+    frame = frame[rng.random(len(frame)) > 0.02]  # missing scores
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    cuts = [0, 50_000, 70_000, 85_000, len(frame)]  # one large shard, then smaller ones
+    order = rng.permutation(len(frame))[: len(frame)]  # rows shuffled: items cross shards
+    for s in range(4):
+        frame.iloc[np.sort(order[cuts[s] : cuts[s + 1]])].to_parquet(folder / f"p{s}.parquet")
+    memory = bootstrap(load_path(folder), reps=200, seed=5)
+    monkeypatch.setattr(duckdb_backend, "BYTES_PER_ITEM", 40_000)  # 4 buckets at 100 MB
+    monkeypatch.setattr(duckdb_backend, "GROUP_ITEMS", 3_000)
+    source = open_data(str(folder), "duckdb", memory_limit="100MB")
+    note = source.bench.notes[-1]
+    assert "(6 read(s) of file groups, 4 item bucket(s))" in note, note  # the first in 3
+    assert np.array_equal(_by_name(memory, source.bench), source.draws(200, 5).values)
 
 
 def test_duckdb_writes_no_progress_bar_to_stdout(tmp_path: Path) -> None:
