@@ -280,7 +280,8 @@ def test_the_readme_cluster_recipe_gives_the_local_cluster_draws(
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     assert "dask scheduler --port 8786" in readme
     assert "dask worker tcp://SCHEDULER:8786 --nworkers 4 --nthreads 1" in readme
-    dask = str(Path(sys.executable).with_name("dask"))
+    dask = [sys.executable, "-m", "dask"]  # the `dask` command of this interpreter (a venv
+    # created with --system-site-packages has no `dask` script next to its python)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -288,8 +289,8 @@ def test_the_readme_cluster_recipe_gives_the_local_cluster_draws(
     folder = write_shards(tmp_path / "shards")
     common = ["leaderboard", str(folder), "--backend", "dask", "--reps", "200", "--json"]
     procs = [
-        subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]),
-        subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1"]),
+        subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]),
+        subprocess.Popen([*dask, "worker", address, "--nworkers", "2", "--nthreads", "1"]),
     ]
     try:
         from distributed import Client
