@@ -2,15 +2,18 @@
 
 Queries over the shards (no copy of the data, spilling to a temporary folder beyond
 ``memory_limit``): per (model, task) the number of scores and their sum (checks: names present,
-scores 0 or 1); then per (task, item) its pattern over the models (in name order, 2 bits a model:
-0 wrong, 1 right, 2 missing, packed into 64-bit words exactly as the in-memory path packs them)
-and per (task, pattern) the number of items, in as many passes over the shards as DuckDB's
-memory limit needs for the items (:func:`_passes`: each pass takes the items whose name hashes
-to it; in one pass DuckDB 2.0 ran out of memory grouping 10^8 items under a 4.7 GB limit). The
-bootstrap then runs from those counts (:func:`benchuq.core.methods.bootstrap.pattern_bootstrap`), so
-draws equal the in-memory path's for the same data and seed; memory holds the distinct patterns
-only (at most ``3**M`` per task, usually far fewer). Binary scores only; clustered data needs
-the in-memory path.
+scores 0 or 1); then, in one read of the files, per group of files (at most
+:data:`GROUP_ITEMS` items: a small hash table) and per (task, item) its part of the pattern
+over the models (in name order, 2 bits a model: 0 wrong, 1 right, 2 missing, packed into 64-bit
+words exactly as the in-memory path packs them), written to Parquet in the spill folder with
+the name's 128-bit MD5 in place of the name, split into item buckets; per bucket, the parts of
+an item (its rows may lie in several files) are summed and the items of each (task, pattern)
+counted. There are as many buckets as DuckDB's memory limit needs for the items (:func:`_passes`;
+DuckDB 2.0 ran out of memory grouping 10^8 items under a 4.7 GB limit); names are trimmed after
+grouping (once a distinct name, not once a row). The bootstrap then runs from those counts
+(:func:`benchuq.core.methods.bootstrap.pattern_bootstrap`), so draws equal the in-memory path's
+for the same data and seed; memory holds the distinct patterns only (at most ``3**M`` per task,
+usually far fewer). Binary scores only; clustered data needs the in-memory path.
 """
 
 from __future__ import annotations
@@ -259,9 +262,9 @@ def _aggregate(
                 "GROUP BY task, " + keys
             ).to_arrow_table()
         )
-    empty = {"task": pa.string(), **{f"w{w}": pa.uint64() for w in range(W)}}
-    empty |= {"c": pa.int64(), "dup": pa.bool_()}
-    con.register("parts", pa.concat_tables(parts) if parts else pa.schema(empty).empty_table())
+    fields = {"task": pa.string(), **{f"w{w}": pa.uint64() for w in range(W)}}
+    fields |= {"c": pa.int64(), "dup": pa.bool_()}
+    con.register("parts", pa.concat_tables(parts) if parts else pa.schema(fields).empty_table())
     table = con.sql(
         f"SELECT task, {keys}, sum(c)::BIGINT AS c, bool_or(dup) AS dup FROM parts "
         "GROUP BY task, " + keys
