@@ -133,12 +133,14 @@ def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:
     assert duckdb_backend._bytes("lots") == 0
 
 
-def test_duckdb_checks_name_the_file_and_row(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["duckdb", "dask"])
+def test_backend_checks_name_the_file_and_row(tmp_path: Path, backend: str) -> None:
+    """Bad values, an empty (trimmed) name and a score given twice are refused alike."""
     pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.5]}).to_parquet(
         tmp_path / "a.parquet"
     )
     with pytest.raises(DataError, match=r"a\.parquet.*row 3.*binary"):
-        open_data(str(tmp_path), "duckdb")
+        open_data(str(tmp_path), backend)
     dup = tmp_path / "dup"
     dup.mkdir()
     for name in ("a", "b"):
@@ -146,7 +148,12 @@ def test_duckdb_checks_name_the_file_and_row(tmp_path: Path) -> None:
             dup / f"{name}.parquet"
         )
     with pytest.raises(DataError, match="more than once"):
-        open_data(str(dup), "duckdb")
+        open_data(str(dup), backend)
+    pd.DataFrame({"model": "A", "task": " ", "item": ["1"], "score": [1.0]}).to_parquet(
+        tmp_path / "a.parquet"
+    )
+    with pytest.raises(DataError, match=r"a\.parquet.*row 2.*empty"):
+        open_data(str(tmp_path), backend)
     (tmp_path / "x.csv").write_text("model,task,item,score\n")
     with pytest.raises(DataError, match="Parquet shards only"):
         parquet_files(tmp_path / "x.csv")
@@ -218,28 +225,6 @@ def test_dask_pattern_counts_are_summed_over_buckets(
         for target in got:
             assert np.array_equal(got[target][j][0], states[:, order])  # columns by name
             assert np.array_equal(got[target][j][1], counts)
-
-
-def test_dask_checks_name_the_file_and_row(tmp_path: Path) -> None:
-    """Bad values and a score given twice are refused, as by the DuckDB backend."""
-    pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.5]}).to_parquet(
-        tmp_path / "a.parquet"
-    )
-    with pytest.raises(DataError, match=r"a\.parquet.*row 3.*binary"):
-        open_dask(parquet_files(tmp_path))
-    dup = tmp_path / "dup"
-    dup.mkdir()
-    for name in ("a", "b"):
-        pd.DataFrame({"model": "A", "task": "t", "item": ["1"], "score": [1.0]}).to_parquet(
-            dup / f"{name}.parquet"
-        )
-    with pytest.raises(DataError, match="more than once"):
-        open_dask(parquet_files(dup))
-    pd.DataFrame({"model": "A", "task": " ", "item": ["1"], "score": [1.0]}).to_parquet(
-        tmp_path / "a.parquet"
-    )
-    with pytest.raises(DataError, match=r"row 2.*empty"):
-        open_dask(parquet_files(tmp_path))
 
 
 def test_cli_backend_flag_gives_the_same_leaderboard(
