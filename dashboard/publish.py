@@ -14,8 +14,6 @@ and opening ``data=shared:<id>`` links (the sidebar calls :func:`load_shared`).
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from benchuq import store
@@ -74,9 +72,9 @@ def _root() -> str:
 
 def _view_link(data: str) -> str:
     """The current view's link with ``data`` (every other parameter as in the address bar)."""
-    query = {k: v for k, v in st.query_params.to_dict().items() if k != DELETE_PARAM}
-    query["data"] = data
-    return f"{_root()}/?{urlencode(query, safe=':,')}"
+    kept = st.query_params.to_dict().items()
+    query = {"data": data} | {k: v for k, v in kept if k not in (DELETE_PARAM, "data")}
+    return state.address(f"{_root()}/", query)
 
 
 def _delete_link(receipt: dict[str, str]) -> str:
