@@ -9,9 +9,16 @@ the same file:
   Arrow, and ``benchuq.core.reading.load_path``;
 - ``pipeline``: load + 1,000 paired bootstrap replicates + leaderboard (binary: the issue's
   "10^8 rows in <= 90 s and <= 6 GB");
+- ``--backend dask --workers 2`` (or ``duckdb``): the pipeline on that backend beside the
+  in-memory one, on each binary Parquet file: CPU (the worker processes' included: the CPU of
+  the processes the step started, ended and waited for), peak RSS (this process and all it
+  started, summed, sampled every 20 ms), the ratios to the in-memory pipeline, and whether the
+  intervals are equal;
 - ``--out-of-core ROWS``: Parquet shards (items split by shard) aggregated by the DuckDB backend
   + 1,000 replicates + leaderboard, and the equality of its intervals with the in-memory path on
-  a subset of about 10^7 rows.
+  a subset of about 10^7 rows. Writing the shards is not timed (with ``--dir D --keep`` they are
+  kept and reused by the next run); the timed step is the DuckDB backend's aggregation of the
+  shards, the replicates and the leaderboard.
 
 Times start after each step's imports, which are printed apart (pyarrow about 0.1 s; benchuq's
 readers, bootstrap and backends about 1.3 s), so the ratios compare the reads themselves.
@@ -22,7 +29,8 @@ check ``df -h`` first for 10^9 rows (about 5 GB of shards).
     python benchmarks/bench_scale.py --rows 1e6 1e7 1e8
     python benchmarks/bench_scale.py --rows 1e7 --kinds binary continuous --csv
     python benchmarks/bench_scale.py --rows 1e7 --csv --interleaved   # no model runs
-    python benchmarks/bench_scale.py --rows --out-of-core 1e9
+    python benchmarks/bench_scale.py --rows 1e6 1e7 --backend dask --workers 2
+    python benchmarks/bench_scale.py --rows --out-of-core 1e9 --dir /tmp/scale --keep
 """
 
 from __future__ import annotations
@@ -341,7 +349,8 @@ def backend(
     r = pipeline(path, reps, name, workers, out)
     label = f"{name}{f' {workers} workers' if workers else ''}+table"
     show(label, r, {"memory": memory})
-    print(f"    {r['said']}; intervals equal the in-memory path's: {same_intervals(mem, out)}")
+    same = same_intervals(mem, out)
+    print(f"    {r['said'].rstrip('.')}; intervals equal the in-memory path's: {same}")
 
 
 def out_of_core(scratch: Path, rows: int, reps: int) -> None:
