@@ -279,16 +279,20 @@ def bucket_patterns(pieces: Sequence[Piece]) -> tuple[Piece, np.ndarray]:
     tasks = tuple(sorted({t for p in pieces for t in p.tasks}))
     M, W = len(models), max(1, -(-len(models) // PER_WORD))
     parts: list[Piece] = []
+    tagged: dict[tuple[int, ...], list[int]] = {}  # (length, first key, last key) -> parts
     for piece in (_global(p, models, tasks) for p in pieces):
+        tag = (len(piece.key), *[int(x) for x in piece.key[[0, -1]]]) if len(piece.key) else (0,)
         same = next(
             (
                 i
-                for i, q in enumerate(parts)
-                if np.array_equal(q.key, piece.key) and np.array_equal(q.task, piece.task)
+                for i in tagged.get(tag, [])
+                if np.array_equal(parts[i].key, piece.key)
+                and np.array_equal(parts[i].task, piece.task)
             ),
             None,
         )
         if same is None:  # the same items in the same order (per-model runs) are added in place
+            tagged.setdefault(tag, []).append(len(parts))
             parts.append(piece)
         else:
             q = parts[same]
