@@ -6,7 +6,8 @@ process and prints rows, wall and CPU time, peak RSS and the ratio to pyarrow an
 the same file:
 
 - ``read``: pyarrow.parquet.read_table / pyarrow.csv.read_csv, DuckDB's read of the file into
-  Arrow, and ``benchuq.core.reading.load_path``;
+  Arrow, DuckDB's ``GROUP BY model, task`` (counts and sums) over the file, and
+  ``benchuq.core.reading.load_path``, with its wall, CPU and RSS ratios to each;
 - ``pipeline``: load + 1,000 paired bootstrap replicates + leaderboard (binary: the issue's
   "10^8 rows in <= 90 s and <= 6 GB");
 - ``--backend dask --workers 2`` (or ``duckdb``): the pipeline on that backend beside the
@@ -66,7 +67,7 @@ step, path = sys.argv[1], sys.argv[2]
 i0 = time.perf_counter()
 if step == "pyarrow":
     import pyarrow.parquet as pq, pyarrow.csv as pc
-elif step == "duckdb":
+elif step in ("duckdb", "duckdb-group"):
     import duckdb
 else:
     from benchuq.core.summaries import leaderboard
@@ -101,6 +102,11 @@ if step == "pyarrow":
 elif step == "duckdb":
     out = duckdb.sql(f"SELECT * FROM '{path}'").to_arrow_table()
     rows = out.num_rows
+elif step == "duckdb-group":  # the counts per (model, task) the DuckDB backend starts from
+    out = duckdb.sql(
+        f"SELECT model, task, count(*) AS n, sum(score) AS k FROM '{path}' GROUP BY model, task"
+    ).fetchall()
+    rows = sum(n for _, _, n, _ in out)
 elif step == "load":
     bench = load_path(path)
     rows = sum(int(it.answered.sum()) for it in bench.item_tasks)
@@ -254,7 +260,7 @@ def same_intervals(a: Path, b: Path) -> bool:
 
 def show(label: str, r: dict[str, Any], base: dict[str, dict[str, Any]]) -> None:
     ratios = "  ".join(
-        f"x{k}: {r['wall'] / b['wall']:.2f} wall, {r['cpu'] / b['cpu']:.2f} CPU, "
+        f"x{k}: {r['wall'] / b['wall']:.2f} wall, {r['cpu'] / b['cpu']:.2f} cpu, "
         f"{r['peak'] / b['peak']:.2f} RSS"
         for k, b in base.items()
     )
@@ -322,9 +328,13 @@ def main() -> None:
                         continue
                     mb = path.stat().st_size / 2**20
                     print(f"{kind}, {rows:,} rows, {suffix[1:]} ({mb:,.0f} MB)")
-                    refs = {"pyarrow": run("pyarrow", path), "duckdb": run("duckdb", path)}
+                    refs = {
+                        "pyarrow": run("pyarrow", path),
+                        "duckdb": run("duckdb", path),
+                        "duckdb group by": run("duckdb-group", path),
+                    }
                     for name, r in refs.items():
-                        show(f"{name} read", r, {})
+                        show(name if " " in name else f"{name} read", r, {})
                     show("benchuq load_path", run("load", path), refs)
                     if suffix == ".parquet" and kind == "binary":
                         mem = scratch / "memory.json"

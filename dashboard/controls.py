@@ -163,7 +163,8 @@ def _sync_data_dependent(bench: Benchmark) -> None:
 
 
 def _data_label(value: str) -> str:
-    """Selectbox label (pure: AppTest and widget identity need a stable label)."""
+    """Selectbox label (stable for a value: a published set keeps the name it was published
+    with)."""
     source = parse_source(value)
     if source.kind == "upload":
         return "Uploaded data (this session)"

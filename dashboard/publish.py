@@ -27,6 +27,7 @@ from benchuq.presentation.text import md_escape
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session
+NAMES = "_shared_names"  # {"shared:<id>": its data set's name} opened or published here
 MESSAGE = "_publish_message"  # (kind, text) shown once by the block
 DELETE_PARAM = "delete"
 DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
@@ -45,7 +46,9 @@ def loaded_shared(data: str) -> Loaded:
     checked = st.session_state.setdefault(CHECKED, {})
     if data not in checked:
         checked[data] = store.open_store().record(data).content_hash
-    return _published(checked[data], store.parse_shared(data))
+    loaded = _published(checked[data], store.parse_shared(data))
+    st.session_state.setdefault(NAMES, {})[data] = loaded.bench.name
+    return loaded
 
 
 def load_shared(data: str) -> Benchmark:
@@ -59,9 +62,17 @@ def opened() -> list[str]:
 
 
 def label(data: str) -> str:
-    """The sidebar's name of ``shared:<id>`` (stable: the selectbox's identity depends on it;
-    the data set's own name shows on the Data page and in every subtitle)."""
-    return f"Published: {data.removeprefix(store.PREFIX)[:8]}…"
+    """The sidebar's name of ``shared:<id>``: the name it was published with, then the start of
+    its id; the id alone when the store cannot open it (the page says why). Read before the
+    sidebar loads the data, so a link's first view already shows the name."""
+    ident = f"{data.removeprefix(store.PREFIX)[:8]}…"
+    name = st.session_state.get(NAMES, {}).get(data)
+    if name is None:
+        try:
+            name = loaded_shared(data).bench.name
+        except (DataError, OSError):  # unknown, expired, deleted, the store unreachable
+            return f"Published: {ident}"
+    return f"Published: {name} ({ident})"
 
 
 def _root() -> str:
@@ -98,6 +109,7 @@ def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     value = f"{store.PREFIX}{receipt.id}"
     ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
     ss.setdefault(CHECKED, {})[value] = bench.content_hash
+    ss.setdefault(NAMES, {})[value] = bench.name
     ss["data"] = value
 
 
