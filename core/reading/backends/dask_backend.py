@@ -44,10 +44,11 @@ from benchuq.core.reading.backends import DataSource, counts_benchmark
 if TYPE_CHECKING:  # distributed is imported only when the backend runs
     from distributed import Client, LocalCluster
 
-__all__ = ["BUCKET_ROWS", "PARTITION_ROWS", "open_dask"]
+__all__ = ["BUCKET_ROWS", "FILE_BYTES", "PARTITION_ROWS", "open_dask"]
 
 PER_WORD = 32  # models per 64-bit pattern word
-PARTITION_ROWS = 2**23  # rows a worker reads at a time (at most, whole row groups of one file)
+FILE_BYTES = 2**28  # files up to this size are read whole by one worker
+PARTITION_ROWS = 2**23  # rows a worker reads at a time of a larger file (whole row groups)
 BUCKET_ROWS = 2**24  # item buckets: one per this many rows (at least one), fixed by the data
 RUN_ROWS = 256  # mean rows per model run from which runs are matched (else rows are keyed alike)
 
@@ -76,18 +77,20 @@ class Partition:
 
 
 def partitions(files: Sequence[Path], target: int) -> list[Partition]:
-    """Runs of whole row groups of about ``target`` rows, within each file."""
+    """Whole files of at most :data:`FILE_BYTES`; larger files in runs of whole row groups of
+    about ``target`` rows."""
     out = []
     for f in files:
         meta = pq.ParquetFile(f).metadata
+        if f.stat().st_size <= FILE_BYTES or meta.num_row_groups == 0:
+            out.append(Partition(f, 0, meta.num_row_groups, 0))
+            continue
         start, rows, first = 0, 0, 0
         for g in range(meta.num_row_groups):
             rows += meta.row_group(g).num_rows
             if rows >= target or g == meta.num_row_groups - 1:
                 out.append(Partition(f, start, g + 1, first))
                 start, first, rows = g + 1, first + rows, 0
-        if meta.num_row_groups == 0:
-            out.append(Partition(f, 0, 0, 0))
     return out
 
 
@@ -187,17 +190,26 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
         if pa.types.is_string(schema.field(cols[c]).type)
         or pa.types.is_large_string(schema.field(cols[c]).type)
     ]
-    table = pq.ParquetFile(part.file, read_dictionary=text).read_row_groups(
-        range(part.start, part.stop),
-        columns=[cols[c] for c in ("model", "task", "item", "score")],
-        use_threads=False,
-    )
-    model, models, bad_model = _names(table.column(0))
-    task, tasks, bad_task = _names(table.column(1))
-    item = table.column(2)
+    wanted = [cols[c] for c in ("model", "task", "item", "score")]
+    meta = pq.read_metadata(part.file)
+    if part.start == 0 and part.stop == meta.num_row_groups:
+        # the whole file: a text column's row group stored byte for byte as an earlier one
+        # (per-model logs listing the same items) is decoded once and shared
+        from benchuq.core.reading.arrow import ParquetColumns
+
+        whole = ParquetColumns(part.file.read_bytes(), tuple(text), meta)
+        columns = [whole.read(c) for c in wanted]
+    else:
+        table = pq.ParquetFile(part.file, read_dictionary=text).read_row_groups(
+            range(part.start, part.stop), columns=wanted, use_threads=False
+        )
+        columns = table.columns
+    model, models, bad_model = _names(columns[0])
+    task, tasks, bad_task = _names(columns[1])
+    item = columns[2]
     if not pa.types.is_string(item.type) and not pa.types.is_large_string(item.type):
         item = item.cast(pa.string())
-    score = table.column(3)
+    score = columns[3]
     if not pa.types.is_integer(score.type):
         score = score.cast(pa.float64())
     _check(part, score, item, bad_model, bad_task)

@@ -189,9 +189,9 @@ def test_dask_draws_are_bit_identical_on_1_2_and_4_workers(tmp_path: Path) -> No
 def test_dask_pattern_counts_are_summed_over_buckets(
     tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without a cluster: partitions of 1 to 3 row groups and 1 or 16 buckets give the same
-    per-task patterns and counts, which are those of the in-memory items; rows in model runs
-    (per-model logs, their words added in place) and shuffled (keyed row by row) alike."""
+    """Without a cluster: whole files and partitions of 1 to 3 row groups, 1 to 16 buckets give
+    the same per-task patterns and counts, which are those of the in-memory items; rows in model
+    runs (per-model logs, their words added in place) and shuffled (keyed row by row) alike."""
     from benchuq.core.methods.bootstrap import _patterns
     from benchuq.core.reading.backends import dask_backend
     from benchuq.core.reading.backends.dask_backend import (
@@ -213,7 +213,10 @@ def test_dask_pattern_counts_are_summed_over_buckets(
     files = parquet_files(folder)
     got = {}
     for target, buckets in ((10**6, 1), (1, 16), (100, 3)):
+        if target < 10**6:  # row groups of a file apart (as for files over FILE_BYTES)
+            monkeypatch.setattr(dask_backend, "FILE_BYTES", 0)
         parts = partitions(files, target)
+        assert (len(parts) > len(files)) == (layout == "by model" and target < 10**6)
         split = [partition_items(p, buckets) for p in parts]
         got[target] = task_patterns(
             [bucket_patterns([s[b] for s in split]) for b in range(buckets)]
