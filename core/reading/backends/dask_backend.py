@@ -315,7 +315,7 @@ def bucket_patterns(pieces: Sequence[Piece]) -> tuple[Piece, np.ndarray]:
     task = np.concatenate([p.task for p in parts])
     words = np.concatenate([p.words for p in parts], axis=1) if parts else np.zeros((W, 0))
     rows = np.concatenate([p.rows for p in parts])
-    if len(parts) > 1:
+    if len(key):
         import pandas as pd
 
         ids, uniques = pd.factorize(key)

@@ -134,8 +134,21 @@ def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:
 
 
 @pytest.mark.parametrize("backend", ["duckdb", "dask"])
-def test_backend_checks_name_the_file_and_row(tmp_path: Path, backend: str) -> None:
-    """Bad values, an empty (trimmed) name and a score given twice are refused alike."""
+def test_backend_checks_name_the_file_and_row(
+    tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bad values, an empty (trimmed) name and a score given twice (in two files, or twice in
+    one model's run of rows) are refused alike."""
+    from benchuq.core.reading.backends import dask_backend
+
+    monkeypatch.setattr(dask_backend, "RUN_ROWS", 1)  # runs of 2 rows matched as model runs
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    pd.DataFrame(
+        {"model": ["A", "A", "B", "B"], "task": "t", "item": ["1", "1"] * 2, "score": 1.0}
+    ).to_parquet(twice / "a.parquet")
+    with pytest.raises(DataError, match="more than once"):
+        open_data(str(twice), backend)
     pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.5]}).to_parquet(
         tmp_path / "a.parquet"
     )
