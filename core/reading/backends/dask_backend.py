@@ -128,7 +128,10 @@ def _names(column: pa.ChunkedArray) -> tuple[np.ndarray, tuple[str, ...], np.nda
     parts = []
     for c, vs in zip(chunks, values, strict=True):
         code = np.array([lookup.get(v, -1) if v else -1 for v in vs] + [-1], np.int32)
-        parts.append(code[c.indices.fill_null(len(vs)).to_numpy()])
+        if len(vs) == 1 and not c.indices.null_count:  # one name (a model's or task's rows)
+            parts.append(np.full(len(c), code[0], np.int32))
+        else:
+            parts.append(code[c.indices.fill_null(len(vs)).to_numpy()])
     rows = np.concatenate(parts) if parts else np.zeros(0, np.int32)
     some_empty = any(
         c.indices.null_count or not all(vs) for c, vs in zip(chunks, values, strict=True)
@@ -341,9 +344,16 @@ def bucket_patterns(pieces: Sequence[Piece]) -> tuple[Piece, np.ndarray]:
             column="item",
             hint="keep one score per model, task and item.",
         )
+    empty = np.zeros(0, np.uint64)
+    if W == 1 and 2 * M + len(tasks).bit_length() <= 64:  # task and pattern in one word
+        shift = np.uint64(2 * M)
+        one, counts = _distinct_words((words[0] | (task.astype(np.uint64) << shift))[:, None])
+        kinds = (one[:, 0] >> shift).astype(np.int32)
+        return Piece(
+            models, tasks, empty, kinds, one[:, 0][None] & ((1 << shift) - 1), empty
+        ), counts
     table = np.vstack([words.astype(np.uint64), task.astype(np.uint64)]).T
     distinct, counts = _distinct_words(np.ascontiguousarray(table))
-    empty = np.zeros(0, np.uint64)
     return Piece(
         models, tasks, empty, distinct[:, W].astype(np.int32), distinct[:, :W].T, empty
     ), counts
