@@ -429,7 +429,12 @@ def _client(
     from distributed import Client, LocalCluster
 
     method = "fork" if sys.platform.startswith("linux") else "spawn"
-    with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+    quiet = {  # the workers' own sampling profiler and event-loop ticks cost CPU, not results
+        "distributed.worker.multiprocessing-method": method,
+        "distributed.worker.profile.enabled": False,
+        "distributed.admin.tick.interval": "1s",
+    }
+    with dask.config.set(quiet):
         cluster = LocalCluster(
             n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None
         )
