@@ -1,0 +1,37 @@
+"""Real browser: the Leaderboard draws its first row of charts at once and the per-category
+charts when their expander is opened (issue 30: the first page waits for less), link unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from browser_utils import VIEWPORT, exceptions_shown, wait_charts, wait_idle
+
+pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+CHART = '[data-testid="stPlotlyChart"] .main-svg'
+
+
+def test_per_category_charts_are_drawn_when_opened(browser, app_server) -> None:
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(f"{app_server}/?reps=200")
+    page.get_by_role("heading", name="Leaderboard").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    main = page.get_by_test_id("stMain")
+    first = main.get_by_test_id("stPlotlyChart").count()
+    url = page.url
+    main.get_by_test_id("stExpander").filter(has_text="Charts per category").locator(
+        "summary"
+    ).click()
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=\"stMain\"] {CHART}').length >= {first + 3}",
+        timeout=120_000,
+    )
+    wait_idle(page)
+    assert "Structured" in main.inner_text() or "structured" in main.inner_text()
+    assert page.url == url  # the expander's state stays out of the link
+    assert exceptions_shown(page) == []
+    ctx.close()
