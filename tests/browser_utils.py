@@ -155,6 +155,19 @@ def wait_charts(page, timeout: float = 60_000) -> None:
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=timeout)
 
 
+def open_page(browser, url: str, heading: str):
+    """A new context's page at ``url`` with ``heading`` shown, idle, its charts drawn and no
+    exception on it; returns ``(context, page)``."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(url)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    wait_charts(page)
+    assert exceptions_shown(page) == []
+    return ctx, page
+
+
 def exceptions_shown(page) -> list[str]:
     """Texts of exception boxes on the page (empty when the page is clean)."""
     return [e.inner_text() for e in page.query_selector_all('[data-testid="stException"]')]

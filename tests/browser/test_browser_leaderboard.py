@@ -4,7 +4,7 @@ charts when their expander is opened (issue 30: the first page waits for less), 
 from __future__ import annotations
 
 import pytest
-from browser_utils import VIEWPORT, exceptions_shown, wait_charts, wait_idle
+from browser_utils import exceptions_shown, open_page, wait_idle
 
 pytest.importorskip("playwright.sync_api")
 
@@ -14,12 +14,7 @@ CHART = '[data-testid="stPlotlyChart"] .main-svg'
 
 
 def test_per_category_charts_are_drawn_when_opened(browser, app_server) -> None:
-    ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    page.goto(f"{app_server}/?reps=200")
-    page.get_by_role("heading", name="Leaderboard").first.wait_for(timeout=60_000)
-    wait_idle(page)
-    wait_charts(page)
+    ctx, page = open_page(browser, f"{app_server}/?reps=200", "Leaderboard")
     main = page.get_by_test_id("stMain")
     first = main.get_by_test_id("stPlotlyChart").count()
     url = page.url

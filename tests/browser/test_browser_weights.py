@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from browser_utils import (
     ARTIFACTS,
-    VIEWPORT,
     exceptions_shown,
+    open_page,
     remove_chip,
     screenshot,
     wait_charts,
@@ -33,14 +33,7 @@ def grey_share(page) -> int:
 
 
 def open_map(browser, app_server, query: str):
-    ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    page.goto(f"{app_server}/weights?reps=200&{query}")
-    page.get_by_role("heading", name="Task weights").first.wait_for(timeout=60_000)
-    wait_idle(page)
-    wait_charts(page)
-    assert exceptions_shown(page) == []
-    return ctx, page
+    return open_page(browser, f"{app_server}/weights?reps=200&{query}", "Task weights")
 
 
 def test_rho_slider_changes_the_grey_area(browser, app_server) -> None:
