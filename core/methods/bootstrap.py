@@ -33,7 +33,7 @@ from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
 from benchuq.core.reading.answers import answer_counts
-from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note
+from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note, unit_scores
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument
 
@@ -136,6 +136,7 @@ def _draws(
         items=cell_items(bench),
         data=bench.name,
         counts=answer_counts(bench),
+        units=unit_scores(bench),
     )
 
 
