@@ -6,7 +6,10 @@
 - Below :func:`min_items_to_tell` items no test of a difference can reach the level, whatever
   the answers: an exact (sign-flip) test of n paired items has no p-value below ``2^(1 - n)``.
   There the verdicts and the report say "too few items to tell" instead of naming a winner or a
-  difference, and a comparison's p-value is floored at ``2^(1 - n)`` (:func:`p_floor`).
+  difference. A comparison of fewer than 30 items gets an exact sign-flip test over them
+  (:mod:`core.summaries.exact_pairs`, units kept by :func:`unit_scores`), whose p-value cannot
+  go below ``2^(1 - n)``; where no items are kept (counts, normalized scores) the p-value is
+  floored at ``2^(1 - n)`` (:func:`p_floor`).
 """
 
 from __future__ import annotations

@@ -8,11 +8,15 @@ with max-T and Holm, and a real difference with 20 or 30 items is still found.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy import stats
 
 import benchuq as bq
+from benchuq.cli.main import main
 from benchuq.core.data import Benchmark, ItemTask, Labels
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import pairwise_differences
@@ -131,3 +135,20 @@ def test_counts_and_normalized_scores_keep_the_floor() -> None:
     table = pairwise_differences(d, list(d.models))
     assert table["p_exact"].isna().all()
     assert (table["p_value"] >= table["p_floor"]).all()
+
+
+def test_cli_and_api_show_the_exact_p_value_on_a_real_helm_suite(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """HELM safety suite, 4 items a model: the CLI's JSON and text and ``bq.compare`` give the
+    exact sign-flip p-value (at least 2^(1 - 4)), not a bootstrap one."""
+    helm = str(Path(__file__).resolve().parents[2] / "fixtures" / "real" / "helm" / "safety_v3")
+    models = ["anthropic/claude-3-5-sonnet-20240620", "meta/llama-3-70b"]
+    assert main(["compare", helm, "--models", *models, "--json", "--reps", "400"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["p_exact"] >= 1 / 8 and row["p_value"] == pytest.approx(row["p_exact"])
+    assert main(["compare", helm, "--models", *models, "--reps", "400"]) == 0
+    assert "exact sign-flip test" in capsys.readouterr().out
+    d = bq.bootstrap(bq.load(helm), reps=400)
+    api = bq.compare(d, models=models).table.iloc[0]
+    assert api["p_value"] == pytest.approx(row["p_value"])
