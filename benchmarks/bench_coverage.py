@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.defaults import REPS
-from benchuq.core.methods.bootstrap import NU_SHIFT, _small_weight, bootstrap
+from benchuq.core.methods.bootstrap import NU_SHIFT, _pooled_draws, _small_weight, bootstrap
 from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.summaries import group_scores, pairwise_differences
 from benchuq.core.summaries.leader import tied_with_leader
@@ -166,16 +166,6 @@ def equal_pairs(p: float, n: int, T: int, S: int, rng: np.random.Generator) -> n
     return np.stack([(code == c).sum(axis=2) for c in range(4)], axis=2)
 
 
-def _mid_p(correct: np.ndarray, n: np.ndarray, rng: np.random.Generator, reps: int) -> np.ndarray:
-    """``(reps, S)`` mid-p confidence draws of ``correct / n`` (``nu = max(n - 3, 1)``)."""
-    nu = np.maximum(n - NU_SHIFT, 1.0)
-    p = correct / n
-    up = rng.random((reps, len(p))) < 0.5
-    a, b = nu * p + up, nu * (1.0 - p) + ~up
-    x = rng.beta(np.maximum(a, 1e-300), np.maximum(b, 1e-300))
-    return np.where(a <= 0, 0.0, np.where(b <= 0, 1.0, x))
-
-
 def pair_draws(
     counts: np.ndarray, reps: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -190,8 +180,8 @@ def pair_draws(
     nu = max(n - NU_SHIFT, 1.0)
     small = float(_small_weight(float(n)))
     total = np.full(S, float(n * T))
-    pooled_a = _mid_p(counts[:, :, 2:].sum(axis=(1, 2)).astype(float), total, rng, reps)
-    pooled_b = _mid_p(counts[:, :, [1, 3]].sum(axis=(1, 2)).astype(float), total, rng, reps)
+    pooled_a = _pooled_draws(counts[:, :, 2:].sum(axis=(1, 2)).astype(float), total, reps, rng)
+    pooled_b = _pooled_draws(counts[:, :, [1, 3]].sum(axis=(1, 2)).astype(float), total, reps, rng)
     mean_a = np.zeros((reps, S))
     diff = np.zeros((reps, S))
     for j in range(T):
