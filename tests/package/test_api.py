@@ -257,6 +257,27 @@ def test_import_is_lazy() -> None:
         bq.no_such_name  # noqa: B018
 
 
+def test_the_lazy_names_are_the_api_and_typed_alike() -> None:
+    """``benchuq.__init__`` lists its lazy names and their typing imports by hand (a lazy module
+    cannot import ``benchuq.api`` to read them): both lists must stay the API's ``__all__``."""
+    import ast
+
+    import benchuq.api as api
+
+    lazy = {name for name, module in bq._LAZY.items() if module == "benchuq.api"}
+    assert lazy == set(api.__all__) - {"write_report"}  # write_report: the CLI's, not the flat API
+    tree = ast.parse(Path(bq.__file__).read_text(encoding="utf-8"))
+    typed = {
+        (node.module, alias.name)
+        for block in tree.body
+        if isinstance(block, ast.If)
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert typed == {(module, name) for name, module in bq._LAZY.items()}
+
+
 def test_report_writes_the_cli_report(tmp_path: Path) -> None:
     bench = bq.load("sample:toy")
     path = bq.report(bench, tmp_path / "toy.html", reps=200, seed=0, level=0.9)
