@@ -172,7 +172,8 @@ def pair_draws(
     """(A's overall mean, A - B), each ``(reps, S)``: the item-level paired draws (METHODS 2) of
     S data sets of two models with pattern counts ``(S, T, 4)`` on T tasks of equal size, the
     overall score the mean over tasks. Per task a Dirichlet weighting of the patterns
-    (``Gamma(c nu / n)``), the mid-p pseudo-item ``Gamma(1 / T)`` valued 0 or 1 per model, and
+    (``Gamma(c nu / n)``), the mid-p pseudo-item ``Gamma(1 / T)`` valued 0 or 1 per model (one
+    value per model and replicate, shared by the tasks), and
     below 30 items the pseudo-item ``Gamma(2 (1/n - 1/30))`` valued 1 with each model's pooled
     mid-p accuracy draw."""
     S, T, _ = counts.shape
@@ -182,13 +183,13 @@ def pair_draws(
     total = np.full(S, float(n * T))
     pooled_a = _pooled_draws(counts[:, :, 2:].sum(axis=(1, 2)).astype(float), total, reps, rng)
     pooled_b = _pooled_draws(counts[:, :, [1, 3]].sum(axis=(1, 2)).astype(float), total, reps, rng)
+    up_a = rng.random((reps, S)) < 0.5  # the pseudo-item's value, shared by the tasks
+    up_b = rng.random((reps, S)) < 0.5
     mean_a = np.zeros((reps, S))
     diff = np.zeros((reps, S))
     for j in range(T):
         G = rng.standard_gamma(counts[None, :, j, :] * (nu / n), size=(reps, S, 4))
         g = rng.standard_gamma(1.0 / T, size=(reps, S))
-        up_a = rng.random((reps, S)) < 0.5
-        up_b = rng.random((reps, S)) < 0.5
         num_a = G[:, :, 2] + G[:, :, 3] + g * up_a
         num_d = G[:, :, 2] - G[:, :, 1] + g * (up_a.astype(float) - up_b)
         den = G.sum(axis=2) + g

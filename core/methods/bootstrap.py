@@ -226,7 +226,9 @@ def confidence_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) ->
     p = k / np.maximum(n, 1.0)
     nu = np.maximum(n - 3.0, 1.0)
     rng = np.random.default_rng(seed)
-    up = rng.random((reps, *n.shape)) < 0.5
+    # the pseudo-item is one item split over the model's tasks: one value (0 or 1) per model and
+    # replicate, shared by its tasks (METHODS 2)
+    up = rng.random((reps, n.shape[0], 1)) < 0.5
     vals = _beta_or_point(nu * p + up * w, nu * (1.0 - p) + ~up * w, rng)
     small = _small_weight(n) * has
     if small.any():  # Beta(a, b) x Gamma(a + b) is Gamma(a): add the pseudo-unit exactly
@@ -428,14 +430,16 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
 
 
 def _task_draws(
-    units: _Units, w: float, pooled: np.ndarray, rng: np.random.Generator, inverse: np.ndarray
-) -> np.ndarray:
+    units: _Units, w: float, pooled: np.ndarray, up: np.ndarray, rng: np.random.Generator,
+    inverse: np.ndarray,
+) -> np.ndarray:  # fmt: skip
     """``(reps, M)`` draws of one task's model means (METHODS 2), in chunks of replicates.
 
     Per replicate: gamma weights ``G_u ~ Gamma(alpha_u)`` for the units and ``g ~ Gamma(w)`` for
     the pseudo-unit (normalised, a Dirichlet draw: every model sees the same weights, so the
-    draws are paired), the pseudo-unit's value per model ``low`` or ``high`` with probability 1/2
-    each; a model's draw is its weighted mean over the units it answered and the pseudo-unit.
+    draws are paired), the pseudo-unit's value per model ``high`` where ``up`` ``(reps, M)`` (one
+    value per model and replicate, shared by its tasks, probability 1/2), else ``low``; a model's
+    draw is its weighted mean over the units it answered and the pseudo-unit.
     A small task adds the second pseudo-unit, valued ``high`` with the probability ``pooled``
     ``(reps, M)`` (the models' pooled accuracy draws), else ``low``. Per-model random numbers
     are drawn in model-name order (``inverse`` maps them to the given order).
@@ -449,8 +453,7 @@ def _task_draws(
         stop = min(reps, start + chunk)
         G = rng.standard_gamma(units.alpha, size=(stop - start, U))
         g = rng.standard_gamma(w, size=(stop - start, 1)) * units.size
-        up = rng.random((stop - start, M))[:, inverse] < 0.5
-        pseudo = np.where(up, units.high, units.low)
+        pseudo = np.where(up[start:stop], units.high, units.low)
         num = G @ units.V + g * pseudo
         den = (G @ units.A[:, :1] if units.A_shared else G @ units.A) + g
         if units.small > 0:
@@ -521,11 +524,12 @@ def _paired_values(
     values = np.empty((reps, *bench.shape))
     shares = sizes / max(float(sizes.sum()), 1.0)
     accuracy = _pooled_draws(pooled[0][om], pooled[1][om], reps, rng)[:, im]
+    up = (rng.random((reps, len(om))) < 0.5)[:, im]  # the pseudo-item's value, shared by tasks
     order, _ = _canonical(bench.tasks)
     for j in order:
         u = units_of(int(j))
         values[:, :, j] = (
-            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng, im)
+            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, up, rng, im)
         )
     return values
 
