@@ -13,8 +13,20 @@ first visit (draws already made on the Leaderboard), a rerun after moving the ra
 (new rank intervals) and a rerun with nothing changed (every cache warm: the figures and the
 page). Targets: <= 0.2 s on VTAB-1k and <= 1 s on 50 x 20,000.
 
+With ``--browser`` (issue 30), only a real browser instead: ``streamlit run dashboard/app.py``
+with ``BENCHUQ_RUN_LOG`` and Debian's chromium driven by Playwright (never ``playwright
+install``). Per move, the median over ``--repeat`` moves of the browser's slider -> idle time
+(key press or click to the end of the script run it starts, seen by a MutationObserver on the
+app's run state) and of the server's run time from the run log: the sidebar's level slider and a
+category weight on the Leaderboard, rho and the level on Task weights. Also the first page of a
+fresh session (opening the URL to charts drawn and idle) on a cold and a warm server, the same for
+a bare Streamlit app with one slider and one chart (the baseline: Streamlit's own cost), and the
+load average. Targets (on a quiet machine; printed, not asserted): slider -> idle <= 0.5 s,
+server run per move <= 0.2 s, first page <= 3 s.
+
 Run: ``python benchmarks/bench_dashboard.py [--repeat N]``; ``--quick`` (2 reruns, 50 models x
-2,000 items) for a short check; ``--ranks-only`` skips the Leaderboard measurements.
+2,000 items; 3 moves with ``--browser``) for a short check; ``--ranks-only`` skips the
+Leaderboard measurements; ``--browser`` runs the browser measurements only.
 """
 
 from __future__ import annotations
@@ -24,9 +36,12 @@ import io
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +51,16 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ENTRY = Path(__file__).resolve().parents[1] / "dashboard" / "app.py"
+sys.path.insert(0, str(ENTRY.parents[1] / "tests"))
+from browser_utils import (  # noqa: E402  (the test suite's server and browser helpers)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    IDLE,
+    free_port,
+    stop,
+    wait_serving,
+)
+
 TARGET_MS = 300.0
 PAGES = ENTRY.parent.parent / "pages"
 RANKS_TARGET_S = {"VTAB-1k": 0.2, "50 models x 20,000 items": 1.0}
@@ -141,8 +166,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="warm reruns per measurement")
     parser.add_argument("--quick", action="store_true", help="2 reruns, 50 x 2,000 items")
     parser.add_argument("--ranks-only", action="store_true", help="only the Ranks page runs")
+    parser.add_argument(
+        "--browser", action="store_true", help="only the browser measurements (chromium)"
+    )
     args = parser.parse_args()
     repeat = 2 if args.quick else args.repeat
+    if args.browser:
+        browser_bench(3 if args.quick else args.repeat)
+        return
     if not args.ranks_only:
         leaderboard(repeat)
     ranks_page(repeat, 2_000 if args.quick else 20_000)
@@ -186,6 +217,192 @@ def leaderboard(repeat: int) -> None:
         f"level-slider rerun {_median(level):.0f} ms {verdict} the {TARGET_MS:.0f} ms target "
         f"(median of {repeat})"
     )
+
+
+# ---- --browser: a real browser against `streamlit run` (issue 30, item 7) ------------------
+# The app's stApp element says when a script run ends (data-test-script-state); a
+# MutationObserver in the page records every end, so a move's slider -> idle time is from the
+# key press to the first end of a run after it, as the browser sees it (charts drawn by then:
+# Streamlit marks the run done after its last delta).
+OBSERVER = """() => {
+  window.__ends = [];
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.dataset.testScriptState === 'notRunning') window.__ends.push(performance.now());
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+BROWSER_TARGETS = {"slider -> idle (median)": 0.5, "server run per move": 0.2, "first page": 3.0}
+
+
+BARE_APP = """
+import plotly.graph_objects as go
+import streamlit as st
+from benchuq.dashboard.runtime import run_logged
+with run_logged(lambda: "bare"):
+    st.title("Bare Streamlit")
+    st.sidebar.slider("x", 0.0, 1.0, 0.0, key="x")
+    st.plotly_chart(go.Figure(go.Scatter(x=[0, 1], y=[0, st.session_state.x])))
+"""
+
+
+@contextmanager
+def streamlit_server(log: Path, script: Path = ENTRY) -> Iterator[str]:
+    """``streamlit run`` of ``script`` (headless, from the repository root) with the run log
+    ``log``; yield its base URL; stop it by its PID."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    env = {**os.environ, "BENCHUQ_RUN_LOG": str(log)}
+    proc = subprocess.Popen(
+        cmd, cwd=ENTRY.parents[1], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_serving(proc, f"{url}/_stcore/health", "streamlit", 120, body="ok")
+        yield url
+    finally:
+        stop(proc)
+
+
+def _runs(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def first_page(browser, url: str, log: Path) -> tuple[float, float]:
+    """A fresh session's first page (Leaderboard): seconds from opening the URL to its charts
+    drawn and the app idle, and the server's run time of that first run."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1700})
+    page = ctx.new_page()
+    n = len(_runs(log))
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    seconds = time.perf_counter() - t0
+    ctx.close()
+    return seconds, sum(r["seconds"] for r in _runs(log)[n:])
+
+
+def _move(page, log: Path, press: Callable[[], None]) -> tuple[float, float]:
+    """One move: browser seconds from the input to the end of the run it starts; the server's
+    seconds of the run it made (from the run log).
+
+    The end is the first end of a run the page's observer saw after the input; a run so short
+    that the page never showed it running ends when the run log has its line and the page is
+    idle (timed here, a few milliseconds later at most).
+    """
+    page.evaluate("() => { window.__ends = []; }")
+    n = len(_runs(log))
+    t0, p0 = page.evaluate("() => performance.now()"), time.perf_counter()
+    press()
+    deadline = p0 + 120
+    while True:
+        end = page.evaluate(f"() => window.__ends.find(t => t > {t0}) ?? null")
+        if end is not None:
+            seconds = (end - t0) / 1000
+            break
+        if len(_runs(log)) > n and page.query_selector(IDLE) is not None:
+            seconds = time.perf_counter() - p0
+            break
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the move started no script run within 120 s")
+        time.sleep(0.005)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    time.sleep(0.3)  # the run log line is written as the run ends
+    return seconds, sum(r["seconds"] for r in _runs(log)[n:])
+
+
+def _slider_mover(page, label: str) -> Callable[[int], None]:
+    slider = page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider")
+
+    def press(k: int) -> None:  # always up: every move changes the value
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+
+    return press
+
+
+def browser_moves(browser, url: str, log: Path, repeat: int) -> list[tuple[str, list, list]]:
+    """Move the sidebar's level slider and a category weight on the Leaderboard, and rho on
+    Task weights, ``repeat`` times each (after one warm-up move)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1700})
+    page = ctx.new_page()
+    rows = []
+
+    def measure(name: str, mover: Callable[[int], None]) -> None:
+        _move(page, log, lambda: mover(0))  # warm-up
+        done = [_move(page, log, lambda k=k: mover(k + 1)) for k in range(repeat)]
+        rows.append((name, [d[0] for d in done], [d[1] for d in done]))
+
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    page.evaluate(OBSERVER)
+    measure("level slider (Leaderboard)", _slider_mover(page, "Interval level"))
+    weight = page.get_by_test_id("stNumberInput").filter(has_text="Natural").first
+    plus = weight.get_by_test_id("stNumberInputStepUp")
+    measure("category weight (Leaderboard)", lambda k: plus.click())
+    page.goto(f"{url}/weights")
+    page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)
+    page.wait_for_selector(IDLE, timeout=300_000)
+    page.evaluate(OBSERVER)
+    measure("rho slider (Task weights)", _slider_mover(page, "Assumed correlation"))
+    measure("level slider (Task weights)", _slider_mover(page, "Interval level"))
+    ctx.close()
+    return rows
+
+
+def browser_bench(repeat: int) -> None:
+    """Print slider -> idle in the browser, the server's run time per move, the first page."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        log = Path(tmp) / "runs.jsonl"
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        with streamlit_server(log) as url:
+            cold, cold_server = first_page(browser, url, log)
+            fresh = [first_page(browser, url, log) for _ in range(max(2, repeat // 2))]
+            rows = browser_moves(browser, url, log, repeat)
+        bare_app = Path(tmp) / "bare.py"
+        bare_app.write_text(BARE_APP)
+        with streamlit_server(log, bare_app) as url:
+            first_page(browser, url, log)
+            bare = [first_page(browser, url, log)[0] for _ in range(max(2, repeat // 2))]
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector(IDLE, timeout=120_000)
+            page.evaluate(OBSERVER)
+            mover = _slider_mover(page, "x")
+            bare_done = [_move(page, log, lambda k=k: mover(k)) for k in range(repeat)]
+            bare_moves = [d[0] for d in bare_done]
+            page.close()
+        browser.close()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"\nBrowser (chromium) on VTAB-1k, median of {repeat} moves; load average {load} "
+        f"(1, 5, 15 min) on {os.cpu_count()} cores"
+    )
+    print(f"{'measurement':44s} {'browser s':>10s} {'server s':>9s}")
+    print(f"{'first page, cold server (draws computed)':44s} {cold:10.3f} {cold_server:9.3f}")
+    print(
+        f"{'first page, fresh session (warm server)':44s} "
+        f"{_median([f[0] for f in fresh]):10.3f} {_median([f[1] for f in fresh]):9.3f}"
+    )
+    for name, wall, server in rows:
+        print(f"{name:44s} {_median(wall):10.3f} {_median(server):9.3f}")
+    print(f"{'baseline: bare Streamlit app, first page':44s} {_median(bare):10.3f}")
+    bare_server = _median([d[1] for d in bare_done])
+    bare_move = _median(bare_moves)
+    print(f"{'baseline: bare Streamlit app, slider':44s} {bare_move:10.3f} {bare_server:9.3f}")
+    moves = _median([_median(wall) for _, wall, _ in rows])
+    first = _median([f[0] for f in fresh])
+    print(
+        f"ratios to the bare app: first page {first / _median(bare):.1f}x, "
+        f"a move (median) {moves / bare_move:.1f}x"
+    )
+    targets = ", ".join(f"{k} <= {v:g} s" for k, v in BROWSER_TARGETS.items())
+    print(f"targets (issue 30, on a quiet machine): {targets}")
 
 
 if __name__ == "__main__":

@@ -504,7 +504,8 @@ def compare(
     Returns
     -------
     Comparison
-        ``to_frame()``: ``a, b, estimate, low, high, p_value, prob_a_better, ...``.
+        ``to_frame()``: ``a, b, estimate, low, high, p_value, prob_a_better, ...``, the items
+        behind each score (``items_a``, ``n_items_a``, ``n_answers_a`` and the same for ``b``).
 
     Examples
     --------
@@ -514,7 +515,9 @@ def compare(
        a  b
     0  A  B
     """
+    from benchuq.core.reading.answers import model_counts
     from benchuq.core.summaries import pairwise_differences
+    from benchuq.core.summaries.scores import WEIGHTED
 
     level = check_level(level)
     chosen = list(dict.fromkeys(draws.models if models is None else models))
@@ -522,6 +525,8 @@ def compare(
     if len(chosen) < 2:
         raise InvalidArgument("compare needs at least two different models.")
     table = pairwise_differences(draws, chosen, level=level, correction=correction, group=group)
+    counts = model_counts(draws, group=group if isinstance(group, str) else WEIGHTED)
+    table = table.join(counts.add_suffix("_a"), on="a").join(counts.add_suffix("_b"), on="b")
     return Comparison(table, level, correction, draws)
 
 
@@ -569,6 +574,7 @@ def ranks(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> Rank
     >>> sorted(set(r.to_frame()["method"]))[:2]
     ['average_rank', 'average_rank_bins']
     """
+    from benchuq.core.reading.answers import model_counts
     from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries import rank_aggregations, rank_probabilities
 
@@ -580,7 +586,7 @@ def ranks(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> Rank
     table = table.assign(
         items=table["model"].map(dict(zip(draws.models, items, strict=True))),
         few_items=table["model"].map(dict(zip(draws.models, items < FEW_ITEMS, strict=True))),
-    )
+    ).join(model_counts(draws), on="model")
     probs = rank_probabilities(draws, group=group)
     w = None if weights is None else tuple(float(x) for x in np.asarray(weights, dtype=float))
     return Ranks(table, probs, sets, w, level, draws)

@@ -196,8 +196,8 @@ class Leaderboard(Result):
     Attributes
     ----------
     table
-        ``model, group, estimate, low, high, mc_error_low, mc_error_high, tied_with_leader, se``
-        (best first within each group).
+        ``model, group, estimate, low, high, mc_error_low, mc_error_high, tied_with_leader, se,
+        items, few_items, n_items, n_answers`` (best first within each group).
     level
         The interval level.
     leader_test_level
@@ -267,7 +267,8 @@ class Comparison(Result):
     ----------
     table
         ``a, b, estimate, low, high, p_value, prob_a_better, level, se, p_stepdown,
-        p_below_resolution``.
+        p_below_resolution``, the items behind both scores (``items_a, items_b, n_items_a,
+        n_items_b, n_answers_a, n_answers_b``), ``few_items``, ``p_floor``, ``too_few_items``.
     level, correction
         The family-wise level and the multiplicity correction.
     draws
@@ -375,7 +376,8 @@ class Ranks(Result):
     ----------
     table
         ``model, method, mean_rank, low, high, observed_rank, statistic, observed_value,
-        position, position_low, position_high``.
+        position, position_low, position_high`` and the items behind each model's scores
+        (``items, few_items, n_items, n_answers``, as the leaderboard's).
     probabilities
         ``(M, M)``: P(rank of model i = r), r = 1..M.
     rank_sets

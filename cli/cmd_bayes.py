@@ -13,6 +13,7 @@ from benchuq.cli.common import (
     add_notes,
     add_output_arguments,
     check_level,
+    data_header,
     emit,
     fit_bayes,
     load_benchmark,
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
     from benchuq.core.methods.bayes.model import BayesFit
 
 __all__ = ["register", "run"]
+
+# a leaderboard row with the items behind it (README's JSON contracts)
+ROW_KEYS = ["model", "group", "estimate", "low", "high"]
+ROW_KEYS += ["items", "few_items", "n_items", "n_answers"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -88,9 +93,7 @@ def run(args: argparse.Namespace) -> int:
         },
         "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
         "prior_specs": format_prior_specs(priors),
-        "rows": table[["model", "group", "estimate", "low", "high", "items", "few_items"]].to_dict(
-            "records"
-        ),
+        "rows": table[ROW_KEYS].to_dict("records"),
         "diagnostics": {
             "rhat_max": result.rhat_max,
             "ess_bulk_min": result.ess_bulk_min,
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     }
     if emit(args, board, payload):
         return 0
-    print(f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks")
+    print(data_header(bench))
     print(
         f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
         f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "

@@ -17,6 +17,7 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_notes,
     check_level,
+    data_header,
     load_benchmark,
     make_draws,
     print_json,
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"{bench.name}: {len(bench.models)} models x {len(bench.tasks)} tasks -> "
+        f"{data_header(bench)} -> "
         f"{export.aggregates} Every Eval Ever aggregate files"
         + (f" and {export.instances} instance-level files" if export.instances else "")
         + f" in {out}"

@@ -12,6 +12,7 @@ from benchuq.cli.common import (
     add_notes,
     add_output_arguments,
     check_level,
+    data_header,
     emit,
     headline_of,
     items_text,
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     payload["notes"] = list(bench.notes) + payload["notes"]
     if emit(args, result, payload):
         return 0
-    print(f"{bench.name} ({len(bench.models)} models x {len(bench.tasks)} tasks read)")
+    print(data_header(bench))
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (

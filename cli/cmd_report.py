@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlencode
 
 from benchuq.cli.cmd_ranks import parse_weights
 from benchuq.cli.common import (
@@ -26,6 +25,8 @@ from benchuq.cli.common import (
 from benchuq.core.defaults import LEVEL
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
 
     from benchuq.core.analyses.diff import DiffResult
@@ -118,11 +119,12 @@ def _command(args: argparse.Namespace) -> str:
     )
 
 
-def _query(args: argparse.Namespace) -> str:
-    """The app link's query string for the same view (an upload cannot travel in a link)."""
+def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
+    """The app link's query string for the same view on data with ``models`` (short: defaults
+    and "all models" left out; an upload cannot travel in a link)."""
     from benchuq.core.reading.sources import UPLOAD, parse_source
     from benchuq.presentation.report import NOT_SHARED
-    from benchuq.presentation.state import Settings, settings_query
+    from benchuq.presentation.state import Settings, query_string, view_query
 
     one = args.data[0] if len(args.data) == 1 else ""
     data = one if parse_source(one).linkable else UPLOAD
@@ -136,15 +138,13 @@ def _query(args: argparse.Namespace) -> str:
         metric="normalized" if args.normalize else "raw",
         overall=args.overall,
         weights=weights,
-        models=tuple(args.models or ()),
+        models=tuple(m for m in models if m in (args.models or ())),  # data order, as the app
     )
-    view = {k: v for k, v in settings_query(settings).items() if k != "data"}
+    view = {k: v for k, v in view_query(settings, models).items() if k != "data"}
     if data == UPLOAD:  # files: no link can carry them (issue 30)
-        after = (
-            f" This view's settings, to add after data=shared:<id>: {urlencode(view, safe=':,')}"
-        )
+        after = f" This view's settings, to add after data=shared:<id>: {query_string(view)}"
         return NOT_SHARED + (after if view else "")
-    return "?" + urlencode({"data": data} | view, safe=":,")
+    return "?" + query_string({"data": data} | view)
 
 
 def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         fmt=fmt,
         level=level,
         weights=weights,
-        query=_query(args),
+        query=_query(args, bench.models),
         command=_command(args),
         warnings=warnings,
         diagnostics=diagnostics,

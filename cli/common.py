@@ -34,6 +34,7 @@ __all__ = [
     "check_caps",
     "check_level",
     "check_pairwise",
+    "data_header",
     "emit",
     "fit_bayes",
     "headline_of",
@@ -522,6 +523,22 @@ FEW_ITEMS_LEGEND = (
     "items: the items behind each score; 'few' marks fewer than 30 (wide intervals), 'too few "
     "to tell' fewer than 6, with which no difference can be shown at 95% (METHODS 2d)."
 )
+
+
+def data_header(bench: Benchmark) -> str:
+    """The output's first line: the data set's name and, in parentheses, the shape it does not
+    already say (``core.reading.naming.unsaid_shape``).
+
+    Examples
+    --------
+    >>> from benchuq.core.reading.loaders import load_sample
+    >>> data_header(load_sample("toy"))
+    'toy (2 models x 3 tasks)'
+    """
+    from benchuq.core.reading.naming import unsaid_shape
+
+    shape = unsaid_shape(bench.name, len(bench.models), len(bench.tasks))
+    return f"{bench.name.strip()} ({shape})" if shape else bench.name.strip()
 
 
 def items_text(n: float) -> str:

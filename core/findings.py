@@ -242,9 +242,9 @@ def _lead_sentences(
     if leader_items < floor:
         return [
             f"Too few items to tell: {leader} has the highest score, {score}, but it rests on "
-            f"{leader_items:.0f} items, and with fewer than {floor} items no difference from "
-            f"another model can be shown at {q} (an exact test of n paired items cannot give a "
-            "p-value below 2^(1 - n))."
+            f"{leader_items:.0f} item{'' if leader_items == 1 else 's'}, and with fewer than "
+            f"{floor} items no difference from another model can be shown at {q} (an exact test "
+            "of n paired items cannot give a p-value below 2^(1 - n))."
         ]
     if not tied:
         return [

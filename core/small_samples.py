@@ -111,10 +111,10 @@ def few_items_note(models: Sequence[str], items: np.ndarray) -> str | None:
     few = [f"{m} ({int(k)})" for m, k in zip(models, items, strict=True) if k < FEW_ITEMS]
     if not few:
         return None
+    rest, them = ("rests", "its interval is") if len(few) == 1 else ("rest", "their intervals are")
     return (
-        f"Few items: {', '.join(few)} rest on fewer than {FEW_ITEMS} items; their intervals are "
-        f"wide, and with fewer than {min_items_to_tell(0.95)} items no difference can be shown "
-        "at 95%."
+        f"Few items: {', '.join(few)} {rest} on fewer than {FEW_ITEMS} items; {them} wide, and "
+        f"with fewer than {min_items_to_tell(0.95)} items no difference can be shown at 95%."
     )
 
 

@@ -85,7 +85,9 @@ class Context:
         with "overall" standing for :attr:`headline`."""
         s = self.settings
         draws = cache.get_draws(self.require_bench(), s.method, s.reps, s.seed, s.metric)
-        return draws.with_headline(self.headline)
+        headline = self.headline
+        # keyed: the pages' cached calls hash these draws by their name, not their bytes
+        return cache.keyed(draws.with_headline(headline), self._key(headline))
 
     def draws(self) -> Draws:
         """Return cached draws restricted to the models shown."""
@@ -94,9 +96,12 @@ class Context:
     @property
     def draws_key(self) -> str:
         """A string naming the cached draws (a cache key for summaries of them)."""
+        return self._key(self.headline)
+
+    def _key(self, headline: Headline) -> str:
         s = self.settings
         key = cache.draws_key(self.require_bench(), s.method, s.reps, s.seed, s.metric)
-        return f"{key}:overall={self.headline.kind}"
+        return f"{key}:overall={headline.kind}:{headline.label}"
 
     def figure_options(self, title: str = "") -> FigureOptions:
         """Colours and the display unit of the current metric."""

@@ -15,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
-from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.methods.bayes.priors import format_prior_specs, parse_prior_specs
+from benchuq.core.methods.bayes.priors import compact_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session
@@ -59,10 +58,7 @@ def _init_from_url() -> None:
     ss = st.session_state
     if "_url_read" in ss:
         return
-    params = st.query_params.to_dict()
-    if "subgroups_level" in params:  # old links: Small subgroups had a level of its own
-        params.setdefault("level", params.pop("subgroups_level"))
-        st.query_params.pop("subgroups_level", None)
+    params = state.upgrade_params(st.query_params.to_dict())  # old names: read as the new
     methods = list(cache.METHODS)
     values, notices = state.parse_static(params, samples=list(loaders.SAMPLES), methods=methods)
     d = state.Settings(method=methods[0])
@@ -147,7 +143,7 @@ def _sync_data_dependent(bench: Benchmark) -> None:
     if "priors" in pending:
         specs = pending["priors"]
         try:
-            priors = tuple(format_prior_specs(parse_prior_specs(list(specs), bench.models)))
+            priors = tuple(compact_prior_specs(parse_prior_specs(list(specs), bench.models)))
         except DataError as err:
             raw = state.PRIOR_SEPARATOR.join(specs)
             _notice(state.Notice("priors", raw, f"{err}; using the default priors."))
@@ -167,7 +163,8 @@ def _sync_data_dependent(bench: Benchmark) -> None:
 
 
 def _data_label(value: str) -> str:
-    """Selectbox label (pure: AppTest and widget identity need a stable label)."""
+    """Selectbox label (stable for a value: a published set keeps the name it was published
+    with)."""
     source = parse_source(value)
     if source.kind == "upload":
         return "Uploaded data (this session)"
@@ -313,10 +310,14 @@ def sidebar(help_page: StreamlitPage) -> Context:
 
 
 def _query() -> dict[str, str]:
-    """Return the view's link: the sidebar, a sample's category edits, every page's settings."""
+    """Return the view's link: the sidebar, a sample's category edits, every page's settings.
+
+    Defaults are left out (``state.view_query``), in a stable order: the sidebar's fields,
+    ``categories``, then each page's fields in menu order (``links.PAGE_SETTINGS``).
+    """
     ss = st.session_state
     settings: state.Settings = ss["_settings"]
-    query = state.settings_query(settings, full=True)
+    query = state.view_query(settings, ss.get("_bench_models", ()))
     edits = ss.get(CATEGORY_EDITS_KEY, {}).get(settings.data)
     if edits and settings.data != state.UPLOAD:
         try:
@@ -325,23 +326,20 @@ def _query() -> dict[str, str]:
             own = None
         if own and (changed := state.categories_query(edits, own.tasks, own.categories)):
             query[state.CATEGORIES_PARAM] = changed
-    for page_settings in session.all_stored():
-        query |= state.settings_query(page_settings)
+    for cls, _ in links.PAGE_SETTINGS:
+        query |= state.settings_query(session.stored(cls))
     return query
 
 
 def _update_url(query: dict[str, str]) -> None:
-    """Write changed parameters and drop ours that are no longer set.
-
-    Names this app does not know are left alone.
+    """Make the URL's query string ``query`` (in its order), dropping ours that are no longer
+    set and old names (``state.OLD_NAMES``); names this app does not know are kept, after ours.
     """
     current = st.query_params.to_dict()
-    changed = {k: v for k, v in query.items() if current.get(k) != v}
-    if changed:
-        st.query_params.update(changed)
-    ours = {*state.PARAM_NAMES, state.CATEGORIES_PARAM, *links.page_names()}
-    for name in ours & set(current) - set(query):
-        del st.query_params[name]
+    ours = {*state.PARAM_NAMES, state.CATEGORIES_PARAM, *links.page_names(), *state.OLD_NAMES}
+    wanted = query | {k: v for k, v in current.items() if k not in ours}
+    if list(current.items()) != list(wanted.items()):
+        st.query_params.from_dict(wanted)
 
 
 def _publish() -> None:
@@ -362,7 +360,7 @@ def _publish() -> None:
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.expander("Share this view"):
         base = (st.context.url or "").split("?", 1)[0]
-        st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+        st.code(state.address(base, query), language=None, wrap_lines=True)
         st.caption(
             "The link opens this page with every control above, each page's own settings and "
             "a sample's category edits. Uploaded data travels only once published (Data page, "

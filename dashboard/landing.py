@@ -9,10 +9,10 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq.core.findings import gaps_from_leader
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import upload
 from benchuq.dashboard.context import Context, guard
+from benchuq.dashboard.leaderboard.cached import leader_gaps
 from benchuq.presentation.figures.common import gap_figure
 from benchuq.presentation.text import md_escape
 
@@ -77,7 +77,7 @@ def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) ->
     if ctx.bench is None:
         return
     with right, guard("The view of the top models"):
-        gaps = gaps_from_leader(ctx.draws(), level=ctx.level)
+        gaps = leader_gaps(ctx.draws_all(), ctx.models, ctx.level)
         title = f"How far behind the leader? ({md_escape(ctx.bench.name)}, top {len(gaps)})"
         fig = gap_figure(gaps, ctx.figure_options(title))
         st.plotly_chart(fig, key="landing_gaps", config={"displaylogo": False})

@@ -27,7 +27,13 @@ from benchuq.dashboard.subgroups.view import SubgroupsSettings, SubgroupsUnits, 
 from benchuq.dashboard.table.view import TableSettings
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
 from benchuq.dashboard.weights.view import WeightsSettings
-from benchuq.presentation.state import LinkSpec, Settings, format_value, link_fields
+from benchuq.presentation.state import (
+    LinkSpec,
+    Settings,
+    format_value,
+    link_fields,
+    query_string,
+)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -111,22 +117,80 @@ def _default(spec: LinkSpec, default: object) -> str:
     return "see values" if default in ("", ()) else f"`{format_value(default, spec.sep)}`"
 
 
-def rows() -> list[tuple[str, str, str, str]]:
-    """``(name, page, values, default)`` of every link parameter."""
+#: An example value of each parameter whose values are text or depend on the data (on a bundled
+#: sample that has them); the others get one from their spec (:func:`example`).
+EXAMPLES = {
+    "data": "sample:mmlu",
+    "method": "bayes",
+    "weights": "2,1,0.5",
+    "models": "Rotation,Jigsaw,VAE",
+    "table_query": "Sup",
+    "table_sort": "SVHN",
+    "compare_score": "structured",
+    "compare_models": "VAE,Rotation",
+    "runs_base": "VAE",
+    "runs_candidate": "Rotation",
+    "weights_pick": "STEM,other,humanities",
+    "weights_merge": "1,2,2,0",
+    "epp_rounds": "items",
+    "epp_a": "VAE",
+    "epp_b": "Rotation",
+    "arena_anchor": "claude-2",
+    "arena_control": "length",
+    "priors": "*:a=normal(50,5)",
+    "bayes_model": "B",
+    "embeddings_columns": "dataset,length_words",
+    "embeddings_reference": "gpt4",
+    "embeddings_prior": "dataset=2",
+    "embeddings_against": "gpt4",
+    "embeddings_confusion": "gpt4",
+    "subgroups_units": "category",
+    "subgroups_features": "log_n",
+    "subgroups_model": "VAE",
+    "plan_models": "claude-2,phi-2",
+    "plan_group": "weighted",
+    "plan_acc": "60,65",
+    "categories": '{"SVHN":"digits"}',
+}
+
+
+def example(spec: LinkSpec, default: object) -> str:
+    """Return an example value of a parameter, not its default, as written in a link."""
+    if spec.name in EXAMPLES:
+        return EXAMPLES[spec.name]
+    if isinstance(default, bool):
+        return format_value(not default)
+    if spec.choices:
+        if isinstance(default, tuple):
+            return format_value(spec.choices[:1], spec.sep)
+        return format_value(next(c for c in spec.choices if c != default))
+    if spec.bounds is None:
+        raise ValueError(f"link parameter {spec.name!r} needs an entry in links.EXAMPLES")
+    lo, hi = spec.bounds
+    kind = int if type(default) is int else float
+    middle = kind(float(f"{(lo + hi) / 2:.2g}"))  # a round number inside the range
+    return format_value(kind(lo) if middle == default else middle)
+
+
+def rows() -> list[tuple[str, str, str, str, str]]:
+    """``(name, page, values, default, example link)`` of every link parameter."""
+    fields = [(spec, d, "all pages (sidebar)") for _, spec, d in link_fields(Settings)]
+    fields += [(spec, d, page) for cls, page in PAGE_SETTINGS for _, spec, d in link_fields(cls)]
     out = [
-        (spec.name, "all pages (sidebar)", _values(spec, d), _default(spec, d))
-        for _, spec, d in link_fields(Settings)
+        (
+            spec.name,
+            page,
+            _values(spec, d),
+            _default(spec, d),
+            f"`?{query_string({spec.name: example(spec, d)})}`",
+        )
+        for spec, d, page in fields
     ]
-    out += [
-        (spec.name, page, _values(spec, d), _default(spec, d))
-        for cls, page in PAGE_SETTINGS
-        for _, spec, d in link_fields(cls)
-    ]
-    return out + list(EXTRA)
+    return out + [(*extra, f"`?{query_string({extra[0]: EXAMPLES[extra[0]]})}`") for extra in EXTRA]
 
 
 def readme_table() -> str:
     """Return the README's markdown table of link parameters."""
-    lines = ["| name | page | values | default |", "|---|---|---|---|"]
-    lines += [f"| `{n}` | {p} | {v} | {d} |" for n, p, v, d in rows()]
+    lines = ["| name | page | values | default | example |", "|---|---|---|---|---|"]
+    lines += [f"| `{n}` | {p} | {v} | {d} | {e} |" for n, p, v, d, e in rows()]
     return "\n".join(lines)

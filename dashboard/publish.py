@@ -14,8 +14,6 @@ and opening ``data=shared:<id>`` links (the sidebar calls :func:`load_shared`).
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from benchuq import store
@@ -29,6 +27,7 @@ from benchuq.presentation.text import md_escape
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session
+NAMES = "_shared_names"  # {"shared:<id>": its data set's name} opened or published here
 MESSAGE = "_publish_message"  # (kind, text) shown once by the block
 DELETE_PARAM = "delete"
 DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
@@ -47,7 +46,9 @@ def loaded_shared(data: str) -> Loaded:
     checked = st.session_state.setdefault(CHECKED, {})
     if data not in checked:
         checked[data] = store.open_store().record(data).content_hash
-    return _published(checked[data], store.parse_shared(data))
+    loaded = _published(checked[data], store.parse_shared(data))
+    st.session_state.setdefault(NAMES, {})[data] = loaded.bench.name
+    return loaded
 
 
 def load_shared(data: str) -> Benchmark:
@@ -61,9 +62,17 @@ def opened() -> list[str]:
 
 
 def label(data: str) -> str:
-    """The sidebar's name of ``shared:<id>`` (stable: the selectbox's identity depends on it;
-    the data set's own name shows on the Data page and in every subtitle)."""
-    return f"Published: {data.removeprefix(store.PREFIX)[:8]}…"
+    """The sidebar's name of ``shared:<id>``: the name it was published with, then the start of
+    its id; the id alone when the store cannot open it (the page says why). Read before the
+    sidebar loads the data, so a link's first view already shows the name."""
+    ident = f"{data.removeprefix(store.PREFIX)[:8]}…"
+    name = st.session_state.get(NAMES, {}).get(data)
+    if name is None:
+        try:
+            name = loaded_shared(data).bench.name
+        except (DataError, OSError):  # unknown, expired, deleted, the store unreachable
+            return f"Published: {ident}"
+    return f"Published: {name} ({ident})"
 
 
 def _root() -> str:
@@ -74,9 +83,9 @@ def _root() -> str:
 
 def _view_link(data: str) -> str:
     """The current view's link with ``data`` (every other parameter as in the address bar)."""
-    query = {k: v for k, v in st.query_params.to_dict().items() if k != DELETE_PARAM}
-    query["data"] = data
-    return f"{_root()}/?{urlencode(query, safe=':,')}"
+    kept = st.query_params.to_dict().items()
+    query = {"data": data} | {k: v for k, v in kept if k not in (DELETE_PARAM, "data")}
+    return state.address(f"{_root()}/", query)
 
 
 def _delete_link(receipt: dict[str, str]) -> str:
@@ -100,6 +109,7 @@ def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     value = f"{store.PREFIX}{receipt.id}"
     ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
     ss.setdefault(CHECKED, {})[value] = bench.content_hash
+    ss.setdefault(NAMES, {})[value] = bench.name
     ss["data"] = value
 
 

@@ -27,8 +27,3 @@ def stored(cls: type[S]) -> S:
 def keep(settings: object) -> None:
     """Store a page's settings (replacing the previous ones of the same class)."""
     st.session_state.setdefault(PAGE_STORE, {})[type(settings).__name__] = settings
-
-
-def all_stored() -> list[object]:
-    """Every page's stored settings."""
-    return list(st.session_state.get(PAGE_STORE, {}).values())

@@ -101,6 +101,9 @@ def show_plan(design: pw.Design) -> None:
         names = [f"{a} vs {b}" for a, b in pairs]
         k = c1.selectbox("Pair", range(len(pairs)), format_func=names.__getitem__, key="plan_pair")
         inputs(vp.SAMPLING_INPUTS, (c2, c3, c4, c5))
+        if not plan.var_item[k] * plan.deff[k] > 0:
+            st.info(vp.NO_VARIANCE.format(pair=names[k]))
+            return
         sp, text, setting = vp.sampling(plan, k, link.now())
         st.markdown(md_escape(text))
         fig = sampling_figure(sp, names[k], f"{sub} · {setting}", opts)

@@ -1,8 +1,6 @@
 """Report: the current view as one document for a meeting (findings, figures, caveats, how to
 reproduce it), downloaded as HTML (works offline) or PDF."""
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from benchuq.core.reading.sources import parse_source
@@ -50,7 +48,7 @@ with guard("The report"):
         bench, ctx.draws_all(), tuple(ctx.models), ctx.level, (scale, suffix), warnings,
         None if fit is None else fit.diagnostics,
     )  # fmt: skip
-    query = st.session_state.get(controls.QUERY_KEY) or state.settings_query(s, full=True)
+    query = st.session_state.get(controls.QUERY_KEY) or state.view_query(s, bench.models)
     base = (st.context.url or "").split("?", 1)[0]
     data = [s.data] if parse_source(s.data).linkable else ["YOUR_FILES"]
     command = report.command(
@@ -60,7 +58,7 @@ with guard("The report"):
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
     linkable = parse_source(s.data).linkable  # an upload: publish it first (Data page)
-    link = f"{base}?{urlencode(query, safe=':,')}" if linkable else report.NOT_SHARED
+    link = state.address(base, query) if linkable else report.NOT_SHARED
     loaded = upload.loaded_for(s.data)
     built = report.build(
         f, bench, draws, ctx.level, query=link, command=command,

@@ -36,6 +36,7 @@ from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
 from benchuq.core.reading.meta import Meta
+from benchuq.core.reading.naming import unsaid_shape
 from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.scores import Group
@@ -97,7 +98,8 @@ class Provenance:
 
     ``query`` is the share link (or :data:`NOT_SHARED`); ``command`` the CLI command;
     ``data_hash`` the hash of the parsed data (``Benchmark.data_hash``: a folder and its zip, or a
-    renamed data set, hash alike).
+    renamed data set, hash alike); ``shape`` the models and tasks the name does not already say
+    (``""`` when it says both).
     """
 
     data: str
@@ -135,7 +137,7 @@ def provenance(
         version=benchuq.__version__,
         query=query,
         command=command,
-        shape=f"{len(draws.models)} models × {len(draws.tasks)} tasks",
+        shape=unsaid_shape(bench.name, len(draws.models), len(draws.tasks), times="×"),
         created=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )
 
@@ -541,7 +543,7 @@ def to_html(
     first = figure(figs[0]) if figs else ""
     fig_html = "".join(figure(r) for r in figs[1:])
     repro = [
-        ("Data", f"{prov.data} ({prov.shape})"),
+        ("Data", f"{prov.data} ({prov.shape})" if prov.shape else prov.data),
         ("Data hash", f"sha256 {prov.data_hash}"),
         ("Method", prov.method),
         ("Draws", str(prov.reps)),
@@ -561,8 +563,8 @@ def to_html(
 <body>
 <div class=page1>
 <h1>Benchmark report: {e(prov.data)}</h1>
-<p class=sub>{e(prov.shape)} · {e(prov.method)}, {prov.reps} draws · scores with {pct}
-intervals · made {e(prov.created)} with benchuq {e(prov.version)}</p>
+<p class=sub>{e(prov.shape + " · " if prov.shape else "")}{e(prov.method)}, {prov.reps} draws
+· scores with {pct} intervals · made {e(prov.created)} with benchuq {e(prov.version)}</p>
 {about}
 <div class=answer>{answer}</div>
 {first}

@@ -12,6 +12,11 @@ against the data by :func:`check_choices` and written, non-default fields only, 
 default and yields a :class:`Notice` naming the parameter. ``weights``, ``models``,
 ``categories`` and data-dependent page settings are checked once the data set is loaded
 (:func:`parse_weights`, :func:`parse_models`, :func:`parse_categories`, :func:`check_choices`).
+
+Links are short (issue 30): defaults, every model and weights of 1 each are left out
+(:func:`view_query`), numbers take their shortest exact text, parameters keep the fields' order,
+and :func:`query_string` leaves ``: , ( ) * =`` readable. Old links still open:
+:func:`upgrade_params` reads old names (:data:`OLD_NAMES`); full lists parse as before.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlencode
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -51,6 +57,10 @@ PARAM_NAMES = (
 OVERALLS = ("auto", "benchmarks", "tasks")
 CATEGORIES_PARAM = "categories"  # present only when a sample's categories were edited
 PRIOR_SEPARATOR = ";"
+#: Old parameter names still read (``old: new``): Small subgroups had a level of its own.
+OLD_NAMES = {"subgroups_level": "level"}
+#: Characters a link leaves unescaped (readable and valid in a query string's values).
+LINK_SAFE = ":,()*="
 S = TypeVar("S", bound="DataclassInstance")
 
 
@@ -217,15 +227,78 @@ def parse_settings(cls: type[S], params: Mapping[str, str]) -> tuple[S, list[Not
     return cls(**values), notices, set(values)
 
 
-def settings_query(settings: object, *, full: bool = False) -> dict[str, str]:
-    """Return the query parameters of the fields that differ from their defaults (with
-    ``full``, of every field: the sidebar's link names its whole view). The one writer of the
-    URL's values: the app's address bar, share box and report link and the CLI's report link."""
+def settings_query(settings: object) -> dict[str, str]:
+    """Return the query parameters of the fields that differ from their defaults, in field order.
+
+    An absent parameter means its default, so a link is as short as the view allows; values
+    are exact and short (:func:`format_value`). The one writer of the URL's values: the app's
+    address bar, share box and report link and the CLI's report link.
+    """
     return {
         spec.name: format_value(getattr(settings, attr), spec.sep)
         for attr, spec, default in link_fields(type(settings))
-        if full or getattr(settings, attr) != default
+        if getattr(settings, attr) != default
     }
+
+
+def view_query(settings: Settings, models: Sequence[str]) -> dict[str, str]:
+    """Return the sidebar's parameters of a view on data with ``models`` (in data order).
+
+    As :func:`settings_query`, and "all models" (every model, in data order) and weights of 1
+    each are left out too: they are the defaults (``models`` and ``weights`` absent).
+
+    Examples
+    --------
+    >>> view_query(Settings(level=0.9, weights=(1.0, 1.0), models=("a", "b")), ["a", "b"])
+    {'level': '0.9'}
+    """
+    every = tuple(settings.models) == tuple(models)
+    ones = all(w == 1.0 for w in settings.weights)
+    short = replace(
+        settings,
+        models=() if every else settings.models,
+        weights=() if ones else settings.weights,
+    )
+    return settings_query(short)
+
+
+def query_string(query: Mapping[str, str]) -> str:
+    """Return ``query`` as the text after ``?`` of a link, leaving ``: , ( ) * =`` readable.
+
+    Examples
+    --------
+    >>> query_string({"data": "sample:mmlu", "priors": "*:a=normal(50,5)"})
+    'data=sample:mmlu&priors=*:a=normal(50,5)'
+    """
+    return urlencode(query, safe=LINK_SAFE)
+
+
+def address(base: str, query: Mapping[str, str]) -> str:
+    """Return the link ``base?query`` (just ``base`` when every parameter is at its default).
+
+    Examples
+    --------
+    >>> address("http://localhost:8501/", {}), address("/ranks", {"seed": "1"})
+    ('http://localhost:8501/', '/ranks?seed=1')
+    """
+    return f"{base}?{query_string(query)}" if query else base
+
+
+def upgrade_params(params: Mapping[str, str]) -> dict[str, str]:
+    """Return ``params`` with old parameter names (:data:`OLD_NAMES`) under their new names.
+
+    A link that has both keeps the new one. Old links keep opening the view they named.
+
+    Examples
+    --------
+    >>> upgrade_params({"subgroups_level": "0.9", "seed": "1"})
+    {'seed': '1', 'level': '0.9'}
+    """
+    out = {k: v for k, v in params.items() if k not in OLD_NAMES}
+    for old, new in OLD_NAMES.items():
+        if old in params:
+            out.setdefault(new, params[old])
+    return out
 
 
 def check_choices(
@@ -475,4 +548,5 @@ def parse_models(raw: str, models: Sequence[str]) -> tuple[tuple[str, ...] | Non
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.6g}"
+    """The shortest text that reads back as ``x`` (``0.834``, ``2``, ``1e-06``)."""
+    return repr(float(x)).removesuffix(".0")

@@ -15,7 +15,7 @@ import pandas as pd
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 
-__all__ = ["answer_counts", "answer_notes", "group_counts"]
+__all__ = ["answer_counts", "answer_notes", "group_counts", "model_counts"]
 
 
 def answer_counts(bench: Benchmark) -> tuple[np.ndarray, np.ndarray]:
@@ -70,6 +70,20 @@ def group_counts(source: Benchmark | Draws, table: pd.DataFrame) -> pd.DataFrame
             total = counts[i, cols].sum()
             out.append(None if np.isnan(total) else int(total))
     return table.assign(n_items=n_items, n_answers=n_answers)
+
+
+def model_counts(source: Benchmark | Draws, *, group: str = "overall") -> pd.DataFrame:
+    """``n_items`` and ``n_answers`` behind each model's score on ``group`` (:func:`group_counts`),
+    indexed by model: the columns the ranks, bayes and compare JSON share with the leaderboard's.
+
+    Examples
+    --------
+    >>> from benchuq.core.reading import load_sample
+    >>> int(model_counts(load_sample("toy")).loc["A", "n_items"])
+    30200
+    """
+    rows = pd.DataFrame({"model": list(source.models), "group": group})
+    return group_counts(source, rows).set_index("model")[["n_items", "n_answers"]]
 
 
 def answer_notes(bench: Benchmark) -> list[str]:

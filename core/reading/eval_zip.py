@@ -20,6 +20,7 @@ from typing import Any
 
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import DataError
+from benchuq.core.reading.meta import NO_SAMPLES, MissingMetric
 from benchuq.core.reading.table import Source
 
 __all__ = ["EVAL_SUFFIX", "is_eval_archive", "member_bytes", "open_archive", "read_log"]
@@ -181,8 +182,9 @@ def read_log(src: Source) -> Any:
         return Log(ev, status, scorers, summaries, journal[0][1].rsplit("/", 1)[0] + "/")
     samples = [n for n in names if _SAMPLE.fullmatch(n)]
     if not samples:
-        raise DataError(
+        raise MissingMetric(
             "the log holds no samples (no summaries.json, journal summaries or samples/).",
+            reason=NO_SAMPLES,
             file=src.name,
             hint="run the eval with log_samples=True (the default), or load a finished log.",
         )

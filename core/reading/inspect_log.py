@@ -38,7 +38,7 @@ from benchuq.core.reading import eval_zip, options
 from benchuq.core.reading.items import ItemRecords, items_benchmark
 from benchuq.core.reading.json_stream import Shape, pruned_json
 from benchuq.core.reading.long import TaskInfo
-from benchuq.core.reading.meta import Meta, MissingMetric, TaskRun
+from benchuq.core.reading.meta import NO_SAMPLES, Meta, MissingMetric, TaskRun
 from benchuq.core.reading.notes import count, listing
 from benchuq.core.reading.table import Source, looks_like_json, parse_json
 
@@ -160,8 +160,9 @@ def _json_log(src: Source) -> Log:
     ev, status, scorers = header_fields(obj, src.name, "(the JSON log)")
     samples = obj.get("samples")
     if not isinstance(samples, list) or not samples:
-        raise DataError(
+        raise MissingMetric(
             "the log holds no samples.",
+            reason=NO_SAMPLES,
             file=src.name,
             column="samples",
             hint="run the eval with log_samples=True (the default).",
@@ -179,6 +180,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
         raise MissingMetric(
             f"{_where(log)}: the log's samples carry no scores ({count(len(rows), 'sample')}, "
             "none scored).",
+            reason="no scores on their samples",
             file=file,
             hint="score the log first (inspect score LOG), then load it.",
         )

@@ -52,11 +52,14 @@ RUN_RECORDS = 1000  # text is cut at model runs this long on average (see _runs)
 #: Pairs (task, item) are numbered through a table of ``tasks x distinct item names`` entries
 #: when it has at most this many entries per record (else by hashing, then sorting the pairs).
 DIRECT_PAIRS_PER_ROW = 8
+FILL_CHUNK = 2**22  # records handled at a time (bounds numpy's index temporaries)
+FEW_KEY = 16  # dictionaries of at most this many names are told apart by their text
 
 
 @dataclass(frozen=True)
 class Codes:
-    """A text column as ``codes`` (int32, one per record) into distinct ``names``."""
+    """A text column as ``codes`` (one per record; as read by Arrow the narrowest signed integer
+    type holding them, :func:`code_type`: int8 for 10 models) into distinct ``names``."""
 
     codes: np.ndarray
     names: pa.Array
@@ -211,33 +214,32 @@ def _encode(
             chunks += [whole.slice(a, b - a) for a, b in itertools.pairwise(cuts) if b > a]
         start += len(whole)
     if not chunks:
-        return Codes(np.zeros(0, np.int32), pa.array([], pa.large_string()))
+        return Codes(np.zeros(0, np.int8), pa.array([], pa.large_string()))
     encoded: dict[int, tuple[np.ndarray, pa.Array]] = {}  # text chunks by position, per type
     for kind in {c.type for c in chunks if not pa.types.is_dictionary(c.type)}:
         at = [k for k, c in enumerate(chunks) if c.type == kind]
         encoded.update(zip(at, _encode_text([chunks[k] for k in at]), strict=True))
-    text: dict[int, pa.Array] = {}  # each distinct dictionary as text once
+    text: dict[object, pa.Array] = {}  # each distinct dictionary as text once
     pieces = []
     for k, c in enumerate(chunks):
         idx, d = encoded[k] if k in encoded else (c.indices.to_numpy(), c.dictionary)
-        if id(d) not in text:
-            text[id(d)] = _as_text(d)
-        pieces.append((idx, text[id(d)]))
+        key = _dictionary_key(d)
+        if key not in text:
+            text[key] = _as_text(d)
+        pieces.append(Piece(idx, text[key], read=k not in encoded))
     if len(encoded) == len(chunks) and len(text) == 1:  # one dictionary of distinct names
-        codes = np.concatenate([i for i, _ in pieces]).astype(np.int32, copy=False)
-        names = pieces[0][1]
+        names = pieces[0].names
+        codes = np.concatenate([p.codes for p in pieces], dtype=code_type(len(names)))
     else:
-        codes, names = _merge(pieces)
-    if len(encoded) < len(chunks):  # dictionaries as read may hold names no record uses
-        used = np.bincount(codes, minlength=len(names)) > 0  # (a categorical's categories)
-        if not used.all():
+        codes, names, used = _merge(pieces)
+        if not used.all():  # dictionaries as read may hold names no record uses
             keep = np.flatnonzero(used)
-            codes = np.searchsorted(keep, codes).astype(np.int32)
+            codes = _recode(codes, keep, np.arange(len(keep)))
             names = names.take(pa.array(keep))
     stripped = pc.utf8_trim_whitespace(names)
     if not stripped.equals(names):  # " A" is "A"
         again = stripped.dictionary_encode()
-        codes = again.indices.to_numpy()[codes].astype(np.int32)
+        codes = _recode(codes, np.arange(len(names)), again.indices.to_numpy())
         stripped = again.dictionary
     empty = _first_use(codes, pc.equal(stripped, ""))
     if empty is not None:
@@ -246,6 +248,37 @@ def _encode(
     if nul is not None:  # valid UTF-8, but a damaged file (and invisible in a name)
         _refuse(column, nul, rows, f"the {column} name contains a NUL byte", NUL_HINT)
     return Codes(codes, stripped)
+
+
+def _dictionary_key(d: pa.Array) -> object:
+    """What identifies a dictionary: a few names by their text (Parquet gives each batch of
+    64K rows its own dictionary object, the same one or few names), others by identity."""
+    few = len(d) <= FEW_KEY and (pa.types.is_string(d.type) or pa.types.is_large_string(d.type))
+    return tuple(d.to_pylist()) if few else id(d)
+
+
+def code_type(n: int) -> np.dtype:
+    """The narrowest signed integer type holding the codes of ``n`` names (int8 up to 128,
+    int16 up to 32,768, else int32): a tenth of int64's memory for model codes at 10^8 rows."""
+    return np.dtype(np.int8 if n <= 2**7 else np.int16 if n <= 2**15 else np.int32)
+
+
+def _recode(codes: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``codes`` with each code ``old[k]`` replaced by ``new[k]`` (every code used is in
+    ``old``), in the narrowest type holding the new codes; one gather, no index-sized copy."""
+    top = int(new.max(initial=0)) + 1
+    lookup = np.zeros(int(old.max(initial=0)) + 1, code_type(top))
+    lookup[old] = new
+    return lookup[codes]
+
+
+def _counts(codes: np.ndarray, k: int) -> np.ndarray:
+    """``np.bincount(codes, minlength=k)`` a chunk at a time (bincount copies its input to
+    int64: 0.8 GB at 10^8 records at once)."""
+    out = np.zeros(k, np.int64)
+    for a in range(0, len(codes), FILL_CHUNK):
+        out += np.bincount(codes[a : a + FILL_CHUNK], minlength=k)
+    return out
 
 
 def _first_use(codes: np.ndarray, flagged: pa.Array) -> int | None:
@@ -312,16 +345,27 @@ def _arrays(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
     return list(values.chunks) if isinstance(values, pa.ChunkedArray) else [values]
 
 
-def _merge(pieces: list[tuple[np.ndarray, pa.Array]]) -> tuple[np.ndarray, pa.Array]:
-    """Codes (int32, one per record, in piece order) into the distinct names of the pieces'
-    dictionaries (``large_string``). Identical dictionaries are hashed once: a Parquet file
-    written model by model repeats each task's item dictionary for every model."""
-    if len(pieces) == 1:
-        return pieces[0][0].astype(np.int32, copy=False), pieces[0][1]
+@dataclass(frozen=True)
+class Piece:
+    """Records of one chunk as ``codes`` into a dictionary ``names``; ``read``: the dictionary
+    came with the file (Parquet's, a categorical's) and may hold names no record uses."""
+
+    codes: np.ndarray
+    names: pa.Array
+    read: bool
+
+
+def _merge(pieces: list[Piece]) -> tuple[np.ndarray, pa.Array, np.ndarray]:
+    """Codes (one per record, in piece order, :func:`code_type`) into the distinct names of the
+    pieces' dictionaries (``large_string``), and which names a record uses. Identical
+    dictionaries are hashed once (by Arrow): a Parquet file written model by model repeats
+    each task's item dictionary for every model; each piece's codes are then mapped through
+    its dictionary's slice of the lookup straight into the result. A dictionary as read is
+    counted only where it has several names (a row group of one model has one)."""
     distinct: list[pa.Array] = []
     seen: dict[tuple[int, object, object], list[int]] = {}
     which = []
-    for _, d in pieces:
+    for d in (p.names for p in pieces):
         key = (len(d), d[0].as_py(), d[-1].as_py()) if len(d) else (0, None, None)
         same = next(
             (u for u in seen.get(key, []) if distinct[u] is d or distinct[u].equals(d)), None
@@ -331,14 +375,23 @@ def _merge(pieces: list[tuple[np.ndarray, pa.Array]]) -> tuple[np.ndarray, pa.Ar
             distinct.append(d)
             seen.setdefault(key, []).append(same)
         which.append(same)
-    lookup, names = _dictionary_encode(pa.chunked_array(distinct))
+    if len(distinct) == 1:  # a dictionary holds distinct names
+        lookup, names = np.arange(len(distinct[0])), distinct[0]
+    else:
+        lookup, names = _dictionary_encode(pa.chunked_array(distinct))
+    kind = code_type(len(names))
+    lookup = lookup.astype(kind)
     offsets = np.cumsum([0] + [len(d) for d in distinct])
-    codes = np.empty(sum(len(i) for i, _ in pieces), np.int32)
+    codes = np.empty(sum(len(p.codes) for p in pieces), kind)
+    used = np.zeros(len(names), bool)
     at = 0
-    for (idx, _), u in zip(pieces, which, strict=True):
-        codes[at : at + len(idx)] = lookup[offsets[u] + idx]
-        at += len(idx)
-    return codes, names
+    for p, u in zip(pieces, which, strict=True):
+        sub = lookup[offsets[u] : offsets[u + 1]]
+        np.take(sub, p.codes, out=codes[at : at + len(p.codes)])
+        at += len(p.codes)
+        several = p.read and len(sub) > 1 and len(p.codes) > 0
+        used[sub[_counts(p.codes, len(sub)) > 0] if several else sub] = True
+    return codes, names, used
 
 
 def _dictionary_encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
@@ -449,10 +502,14 @@ def items_benchmark(
     a frame as :meth:`ItemRecords.from_frame` takes)."""
     rec = records if isinstance(records, ItemRecords) else ItemRecords.from_frame(records)
     score = rec.score
-    out_of_range = (score < 0) | (score > 1)
-    if out_of_range.any():
-        _range_error(rec, int(np.flatnonzero(out_of_range)[0]))
-    binary = bool(np.all((score == 0) | (score == 1)))
+    if score.dtype.kind in "iu":  # no NaN: the extremes say it (no record-sized masks)
+        binary = not len(score) or (score.min() >= 0 and score.max() <= 1)
+        out_of_range = not binary
+    else:
+        out_of_range = bool(np.any((score < 0) | (score > 1)))
+        binary = bool(np.all((score == 0) | (score == 1)))
+    if out_of_range:
+        _range_error(rec, int(np.flatnonzero((score < 0) | (score > 1))[0]))
     M, T = len(rec.model.names), len(rec.task.names)
     col, bounds, item_code = _columns(rec.task.codes, rec.item.codes, T, len(rec.item.names))
     P = len(item_code)
@@ -579,9 +636,6 @@ def _epochs_benchmark(
     )
 
 
-FILL_CHUNK = 2**22  # records placed at a time (bounds numpy's index temporaries)
-
-
 def _fill(data: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:
     """``data[rows, cols] = values`` in chunks of records."""
     for a in range(0, len(values), FILL_CHUNK):
@@ -596,13 +650,22 @@ def _columns(
     first appearance of the name); linear time unless pairs are few among many possibilities."""
     owner = np.full(D, -1, np.int32)
     owner[item] = task
-    if np.array_equal(owner[item], task):  # every item name belongs to one task: pair = item
+    one_task = all(  # compared a chunk at a time: no record-sized copies
+        np.array_equal(owner[item[a : a + FILL_CHUNK]], task[a : a + FILL_CHUNK])
+        for a in range(0, len(item), FILL_CHUNK)
+    )
+    item_code: np.ndarray
+    col: np.ndarray
+    task_of: np.ndarray
+    if one_task:  # every item name belongs to one task: pair = item
         key_type = np.int16 if T < 2**15 else np.int32  # 16 bits: numpy's radix sort
-        item_code = np.argsort(owner.astype(key_type), kind="stable").astype(np.int32)
-        pos = np.empty(D, np.int32 if D < 2**31 else np.int64)
-        pos[item_code] = np.arange(D)
-        col: np.ndarray = pos[item]
-        task_of: np.ndarray = owner[item_code]
+        if np.all(owner[1:] >= owner[:-1]):  # names first seen task by task: column = code
+            item_code, col, task_of = np.arange(D, dtype=np.int32), item, owner
+        else:
+            item_code = np.argsort(owner.astype(key_type), kind="stable").astype(np.int32)
+            pos = np.empty(D, np.int32 if D < 2**31 else np.int64)
+            pos[item_code] = np.arange(D)
+            col, task_of = pos[item], owner[item_code]
     else:
         key = task.astype(np.int64) * D + item
         if T * D <= max(DIRECT_PAIRS_PER_ROW * len(key), 2**20):
@@ -653,7 +716,7 @@ def _range_error(rec: ItemRecords, i: int) -> None:
 def _duplicate_error(rec: ItemRecords, col: np.ndarray, *, what: str = "") -> None:
     """The first record whose (model, task, item) appears again, with up to three of its rows
     (``what="epoch"``: ``col`` is a key of model, task, item and epoch)."""
-    key = col if what else col * len(rec.model.names) + rec.model.codes
+    key = col if what else col.astype(np.int64) * len(rec.model.names) + rec.model.codes
     dup = pd.Series(key).duplicated(keep=False).to_numpy()
     i = int(np.flatnonzero(dup)[0])
     where = [rec.rows.locate(int(r)) for r in np.flatnonzero(key == key[i])[:3]]

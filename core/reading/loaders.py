@@ -482,13 +482,15 @@ def _parts(
             missing.append(err)
     if missing and not parts:
         raise missing[0]
-    if missing:
+    asked = f"'{metric}'" if metric else "the default metric (lm-eval: acc)"
+    by_reason: dict[str, list[MissingMetric]] = {}
+    for e in missing:  # one note per true reason
+        by_reason.setdefault(e.reason or f"no score of {asked} in them", []).append(e)
+    for reason, errors in by_reason.items():
         notes.append(
-            f"{count(len(missing), 'file')} skipped — no score of "
-            + (f"'{metric}'" if metric else "the default metric (lm-eval: acc)")
-            + " in them: "
-            f"{listing([str(e.file) for e in missing])}.\n"
-            + "\n".join(f"{e.file}: {e.message}" for e in missing)
+            f"{count(len(errors), 'file')} skipped — {reason}: "
+            f"{listing([str(e.file) for e in errors])}.\n"
+            + "\n".join(f"{e.file}: {e.message}" for e in errors)
         )
     if use_samples and outlines:
         parts = with_results_info(parts, outlines)

@@ -10,20 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
 
-__all__ = ["RUN_COLUMNS", "Group", "Loaded", "Meta", "MissingMetric", "TaskRun"]
+__all__ = ["NO_SAMPLES", "RUN_COLUMNS", "Group", "Loaded", "Meta", "MissingMetric", "TaskRun"]
 
 
 class MissingMetric(DataError):
-    """A file (an lm-eval results file, a HELM run) without any score of the asked metric: the
-    loader skips it with a note when other files have the metric, else reports it."""
+    """A file (an lm-eval results file, a HELM run, an inspect log) with no score to read: none
+    of the asked metric, or none at all (an unscored log, a log without samples). The loader skips
+    it with a note when other files have scores, else reports it; ``reason`` is the note's short
+    reason (``None``: no score of the asked metric)."""
+
+    def __init__(self, message: str, *, reason: str | None = None, **where: Any) -> None:
+        self.reason = reason
+        super().__init__(message, **where)  # file, row, column, hint: as DataError
 
 
 RUN_COLUMNS = ("model", "task", "file", "harness", "version", "n_shot", "metric")
+NO_SAMPLES = "no samples in them"  # a MissingMetric reason (inspect_ai JSON and .eval logs)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from benchuq.core.reading.meta import Group, Loaded, TaskRun
 
-__all__ = ["GENERIC", "data_name", "harness_family"]
+__all__ = ["GENERIC", "data_name", "harness_family", "unsaid_shape"]
 
 GENERIC = frozenset({"", "data", "upload"})  # loader defaults that say nothing about the data
 
@@ -34,16 +34,44 @@ def data_name(loaded: Loaded) -> str:
     """
     bench, meta = loaded.bench, loaded.meta
     family = harness_family(meta.runs)
-    models = f"{len(bench.models)} model{'s' if len(bench.models) != 1 else ''}"
+    models = _count(len(bench.models), "model")
     if family.startswith("lm-eval"):
         n, unit = _benchmarks(bench.tasks, meta.groups), "benchmark"
     elif family.startswith("HELM"):
         n, unit = len({t.split(":", 1)[0] for t in bench.tasks}), "scenario"
     else:
         n, unit = len(bench.tasks), "task"
-    shape = f"{models} x {n} {unit}{'s' if n != 1 else ''}"
+    shape = f"{models} x {_count(n, unit)}"
     label = family or ("" if bench.name.strip() in GENERIC else bench.name.strip())
     return f"{label}: {shape}" if label else shape
+
+
+def unsaid_shape(name: str, models: int, tasks: int, *, times: str = "x") -> str:
+    """The part of ``"<M> models x <T> tasks"`` that ``name`` does not already say, for a line
+    that shows both (so each count is said once, in the right number).
+
+    A name from :func:`data_name` carries the models and its unit; when that unit is not tasks
+    (lm-eval benchmarks, HELM scenarios) and counts another number, the tasks are left to say.
+    Any other name (a sample's, one the user gave) leaves the whole shape.
+
+    Examples
+    --------
+    >>> unsaid_shape("lm-eval v0.4: 2 models x 16 benchmarks", 2, 72)
+    '72 tasks'
+    >>> unsaid_shape("HELM v3: 9 models x 2 scenarios", 9, 2)
+    ''
+    >>> unsaid_shape("toy", 2, 1, times="×")
+    '2 models × 1 task'
+    """
+    m, t = _count(models, "model"), _count(tasks, "task")
+    said = re.search(rf"(?:^|: ){re.escape(m)} x (\d+) \w+$", name.strip())
+    if said is None:
+        return f"{m} {times} {t}"
+    return "" if int(said.group(1)) == tasks else t
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def harness_family(runs: Sequence[TaskRun]) -> str:
@@ -65,9 +93,9 @@ def _family(run: TaskRun) -> str:
         if m:
             return f"lm-eval v{m.group(1)}.{m.group(2)}"
         return "lm-eval v0.3" if "before v0.4" in h else "lm-eval v0.4"
-    if h.startswith("HELM"):
-        suite = run.file.split("/", 1)[0] if "/" in run.file else ""
-        return f"HELM {suite}".strip()
+    if h.startswith("HELM"):  # <suite>/<run folder>/<file>: the suite holds the run folders
+        parts = run.file.split("/")
+        return f"HELM {parts[-3] if len(parts) >= 3 else ''}".strip()
     m = re.match(r"([A-Za-z][\w.-]*?)(?: v?(\d+)\.(\d+)[\w.+-]*)?(?:,|$| )", h)
     if m is None:
         return h.split(",", 1)[0].strip()

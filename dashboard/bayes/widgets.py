@@ -12,7 +12,7 @@ from benchuq.core.methods.bayes.model import BayesFit
 from benchuq.core.methods.bayes.priors import (
     FAMILIES,
     ModelPrior,
-    format_prior_specs,
+    compact_prior_specs,
     parse_prior_specs,
 )
 from benchuq.dashboard.bayes import view as vb
@@ -46,8 +46,8 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
     if b1.button("Apply prior", key="bayes_apply", type="primary"):
         spec = vb.prior_spec(scope, which, family, text)
         try:
-            parsed = parse_prior_specs([*format_prior_specs(parsed), spec], models)
-            priors = tuple(format_prior_specs(parsed))
+            parsed = parse_prior_specs([*compact_prior_specs(parsed), spec], models)
+            priors = tuple(compact_prior_specs(parsed))
         except DataError as err:
             st.error(md_escape(err))
     if b2.button("Reset to the default priors", key="bayes_reset"):

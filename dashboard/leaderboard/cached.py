@@ -7,10 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.core.draws import Draws
+from benchuq.core.findings import gaps_from_leader
 from benchuq.dashboard import cache
 from benchuq.dashboard.leaderboard import view
 
-__all__ = ["leaderboard_table"]
+__all__ = ["leader_gaps", "leaderboard_table"]
 
 
 @cache.budgeted_by_content
@@ -22,3 +23,9 @@ def leaderboard_table(
     shown = draws.select_models(list(models))
     with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
         return view.leaderboard_table(shown, level, np.asarray(weights, dtype=float))
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=cache.HASH_FUNCS)
+def leader_gaps(draws: Draws, models: tuple[str, ...], level: float) -> pd.DataFrame:
+    """``core.findings.gaps_from_leader`` of the shown models (the landing's chart)."""
+    return gaps_from_leader(draws.select_models(list(models)), level=level)

@@ -282,6 +282,13 @@ def caveats(plan: pw.PowerPlan) -> list[str]:
     return out + list(d.notes)
 
 
+NO_VARIANCE = (
+    "{pair}: the two models score alike on every item (both right or both wrong), so the data "
+    "show no spread of their difference to plan answers per item with; choose another pair or "
+    "load more items."
+)
+
+
 def sampling(plan: pw.PowerPlan, k: int, s: PlanSettings) -> tuple[pw.SamplingPlan, str]:
     """K answers per item for pair ``k`` at the settings' budget, and what it means."""
     n = plan.design.n or 1000

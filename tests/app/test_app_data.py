@@ -21,7 +21,7 @@ def test_upload_becomes_the_current_data_everywhere(make_app) -> None:
     assert not at.exception and not at.error
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert {t["name"] for t in charts[0]["data"]} == {"north", "south", "west", "tags"}
-    assert at.query_params["models"] == "north,south,west"
+    assert at.session_state["models"] == ["north", "south", "west"]
 
 
 def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) -> None:
@@ -29,7 +29,7 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
     assert not at.exception
     message = " ".join(e.value for e in at.error).replace("\\", "")  # as rendered
     assert "broken.csv" in message and "correct" in message and "How to fix" in message
-    assert at.query_params["data"] == "sample:vtab1k"  # the previous data stays in use
+    assert "data" not in at.query_params  # the previous data stays in use
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 5
@@ -39,12 +39,12 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
 
 def test_column_mapping_repairs_a_renamed_column(make_app) -> None:
     at = upload(open_data_page(make_app), "renamed.csv", RENAMED)
-    assert at.error and at.query_params["data"] == "sample:vtab1k"
+    assert at.error and "data" not in at.query_params
     mapping = next(s for s in at.selectbox if "system" in s.label)
     mapping.set_value("model").run()
     assert not at.exception and not at.error
     assert at.query_params["data"] == "upload"
-    assert at.query_params["models"] == "north,south,west"
+    assert at.session_state["models"] == ["north", "south", "west"]
 
 
 def test_category_edits_apply_to_every_view(make_app) -> None:
@@ -67,14 +67,12 @@ def test_two_sessions_never_see_each_others_uploads(make_app) -> None:
     first = upload(open_data_page(make_app), "results.csv", GOOD)
     second = upload(open_data_page(make_app), "results.csv", other)
     first.run()
-    assert first.query_params["models"] == "north,south,west"
-    assert second.query_params["models"] == "east,sun,west"
+    assert first.session_state["models"] == ["north", "south", "west"]
+    assert second.session_state["models"] == ["east", "sun", "west"]
     # a third session with a link to 'upload' gets no one's upload
     third = make_app({"data": "upload", "reps": "200"}).run()
-    assert third.query_params["data"] == "sample:vtab1k"
-    assert (
-        "north" not in third.query_params["models"] and "east" not in third.query_params["models"]
-    )
+    assert "data" not in third.query_params
+    assert not {"north", "east"} & set(third.session_state["models"])
 
 
 def test_several_lm_eval_result_files_at_once(make_app) -> None:

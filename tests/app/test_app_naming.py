@@ -56,7 +56,13 @@ def test_an_upload_is_named_renamed_reported_and_published(make_app) -> None:
     assert shared.name == "Nightly base models"
     assert shared.notes[0].endswith("About the data: two small models, 0-shot")
 
+    # the sidebar lists the published set by its name, its id after it (was "Published: <id>…")
+    label = f"Published: Nightly base models ({data.removeprefix('shared:')[:8]}…)"
+    assert label in at.selectbox(key="data").options
+
     other = make_app({"reps": "200", "data": data}).run()  # the recipient of the link
+    assert label in other.selectbox(key="data").options  # on the first view already
+    assert other.selectbox(key="data").value == data
     other.switch_page(page_path("report.py")).run()
     assert not other.exception and not other.error
     assert "Nightly base models" in [s.value for s in other.subheader]

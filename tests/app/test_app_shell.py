@@ -30,27 +30,17 @@ def _clean(at) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
-def test_default_view_is_the_vtab_leaderboard_with_a_full_link(make_app) -> None:
+def test_default_view_is_the_vtab_leaderboard_with_a_short_link(make_app) -> None:
     at = make_app().run()
     _clean(at)
     assert at.title[0].value == "Leaderboard"
     charts = _charts(at)
     assert len(charts) == VTAB_GROUPS
     assert len(charts[0]["data"]) == 16  # one trace per model
-    q = dict(at.query_params)
-    assert set(q) == {
-        "data",
-        "method",
-        "level",
-        "reps",
-        "seed",
-        "metric",
-        "overall",
-        "weights",
-        "models",
-    }  # page settings join only when they differ from their defaults
-    assert q["data"] == "sample:vtab1k" and q["level"] == "0.834" and q["weights"] == "1,1,1"
-    assert len(q["models"].split(",")) == 16
+    # defaults (the VTAB-1k sample, level 0.834, every model, weights 1 each) stay out
+    assert dict(at.query_params) == {"reps": "200"}  # FAST_QUERY's, not the default 2000
+    assert at.session_state["data"] == "sample:vtab1k" and at.session_state["level_pct"] == 83.4
+    assert len(at.multiselect(key="models").value) == 16
     assert not at.warning
     table = at.dataframe[0].value
     assert {"estimate", "low", "high", "MC error (low)", "≈ leader"} <= set(table.columns)
@@ -79,7 +69,10 @@ def test_a_link_restores_the_same_view(make_app) -> None:
     assert at.radio(key="overall").value == "tasks"
     assert at.number_input(key="weight_0").value == 2.0
     assert at.multiselect(key="models").value == ["Sup-100%", "Rotation", "VAE"]
-    assert dict(at.query_params) == {**q, "z": "1.5"}
+    # the defaults in the link (data, method) drop out; the rest stays as written
+    assert dict(at.query_params) == {
+        k: v for k, v in {**q, "z": "1.5"}.items() if k not in ("data", "method")
+    }
     charts = _charts(at)
     assert {t["name"] for t in charts[0]["data"]} == {"Sup-100%", "Rotation", "VAE"}
     assert charts[0]["layout"]["xaxis"]["title"]["text"].startswith("normalized")
@@ -106,8 +99,8 @@ def test_bad_link_values_fall_back_with_a_notice_naming_each(make_app) -> None:
     assert at.slider(key="level_pct").value == 83.4
     assert at.number_input(key="reps").value == 2000
     assert at.multiselect(key="models").value == list(at.session_state["_bench_models"])
-    assert at.query_params["data"] == "sample:vtab1k"
-    assert at.query_params["weights"] == "1,1,1"
+    assert not {"data", "weights", "models"} & set(at.query_params)  # the defaults: left out
+    assert at.number_input(key="weight_2").value == 1.0
     # notices disappear once the user changes a control
     at.slider(key="level_pct").set_value(90.0).run()
     assert not at.warning
@@ -117,7 +110,7 @@ def test_upload_in_a_link_explains_that_uploads_cannot_travel(make_app) -> None:
     at = make_app({"data": "upload", "reps": "200"}).run()
     assert not at.exception
     assert any("cannot travel in a link" in w.value for w in at.warning)
-    assert at.query_params["data"] == "sample:vtab1k"
+    assert "data" not in at.query_params
 
 
 def test_level_slider_updates_the_link_and_reuses_cached_draws(make_app, monkeypatch) -> None:
@@ -173,7 +166,8 @@ def test_switching_data_set_resets_models_and_weights(make_app) -> None:
     _clean(at)
     assert at.query_params["data"] == "sample:toy"
     assert at.multiselect(key="models").value == list(at.session_state["_bench_models"])
-    assert len(at.query_params["weights"].split(",")) == len(at.session_state["_bench_cats"])
+    assert "weights" not in at.query_params and "models" not in at.query_params  # 1 each; all
+    assert at.number_input(key="weight_0").value == 1.0
     assert at.session_state["_bench_cats"] == ("all",)
     assert len(_charts(at)) == 1  # one category: no weighted or category plot repeating overall
 
@@ -207,7 +201,7 @@ def test_compare_page(make_app) -> None:
     _clean(at)  # Holm's p-values have no simultaneous intervals: verdicts quote no p
     assert any("Holm has no simultaneous intervals" in c.value for c in at.caption)
     # the URL is kept on every page
-    assert at.query_params["data"] == "sample:vtab1k"
+    assert "data" not in at.query_params
 
 
 def test_compare_needs_two_models(make_app) -> None:

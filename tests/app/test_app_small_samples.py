@@ -1,5 +1,5 @@
 """AppTest: results on few items are flagged on every page and the report says "too few items
-to tell" (issue #29), for the real HELM suite (as a zip upload) and inspect_ai log."""
+to tell" (issue #29), for the real HELM suite (as a zip upload) and inspect_ai logs."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def _helm_zip() -> bytes:
     return buf.getvalue()
 
 
-def _upload(at, name: str, data: bytes, mime: str):
-    at.file_uploader(key="uploader").set_value([(name, data, mime)]).run()
+def _upload(at, files: list[tuple[str, bytes, str]]):
+    at.file_uploader(key="uploader").set_value(files).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -40,11 +40,23 @@ def _warnings(at) -> str:
     return "\n".join(w.value for w in at.warning).replace("\\", "")
 
 
+PAGES = sorted(p.name for p in (REAL.parents[2] / "pages").glob("[!_]*.py"))
+# pages whose analysis needs other data say so (an error naming the data), flag still shown
+OTHER_DATA = {"arena.py": "not a", "bayes.py": "needs counts of correct answers"}
+
+
 def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) -> None:
-    at = _upload(_open_data_page(make_app), "suite.zip", _helm_zip(), "application/zip")
-    for page in ("leaderboard.py", "compare.py", "ranks.py", "table.py"):
-        text = _warnings(_page(at, page))
+    at = _upload(_open_data_page(make_app), [("suite.zip", _helm_zip(), "application/zip")])
+    assert len(PAGES) >= 15
+    for page in PAGES:
+        at.switch_page(page_path(page)).run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        errors = [e.value.replace("\\", "") for e in at.error]
+        assert all(OTHER_DATA.get(page, "no error expected") in e for e in errors), (page, errors)
+        text = _warnings(at)
         assert "Few items" in text and "fewer than 30 items" in text, page
+    at = _page(at, "plan.py")  # all-correct pairs: no variance to plan with, said in words
+    assert any("score alike on every item" in i.value for i in at.info)
     at = _page(at, "compare.py")
     said = [e.value for kind in ("markdown", "info", "success", "warning") for e in at.get(kind)]
     assert any("Too few items to tell" in str(t) for t in said)
@@ -62,10 +74,17 @@ def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) ->
     assert "pairs differ with 95% confidence" not in text
 
 
-def test_inspect_log_with_three_samples_is_flagged(make_app) -> None:
-    log = next((REAL / "inspect_ai").iterdir())
-    at = _upload(_open_data_page(make_app), log.name, log.read_bytes(), "application/json")
+def test_inspect_logs_are_flagged_with_no_zero_width_interval(make_app) -> None:
+    """The real JSON log and `.eval` logs together (6 models, 1-13 items each)."""
+    logs = sorted(p for p in (REAL / "inspect_ai").rglob("*") if p.suffix in (".json", ".eval"))
+    files = [(p.name, p.read_bytes(), "application/octet-stream") for p in logs]
+    at = _upload(_open_data_page(make_app), files)
     at = _page(at, "leaderboard.py")
-    assert "Few items" in _warnings(at)
+    assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in _warnings(at)
     table = at.dataframe[0].value
-    assert (table["high"] - table["low"] > 5).all()  # percent: no zero-width interval
+    assert len(table) >= 6 and (table["high"] - table["low"] > 5).all()  # percent
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert all(c["layout"]["xaxis"]["range"][1] <= 100 for c in charts)
+    at = _page(at, "report.py")
+    text = "\n".join(m.value for m in at.markdown).replace("\\", "")
+    assert "Too few items to tell: ollama/gemma3" in text and "rests on 1 item," in text

@@ -1,12 +1,15 @@
-"""Real browser: a page's own choices travel in the copied link (issue #14.4).
+"""Real browser: a page's own choices travel in the copied link (issue #14.4), a short one
+(issue 30).
 
 On Compare, pick the "structured" score, Bonferroni and five models; the copied URL, opened in a
-fresh browser context, shows the same page, the same choices and the same numbers.
+fresh browser context, shows the same page, the same choices and the same numbers. The link
+carries only what differs from the defaults; the default view's link is under 60 characters.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
@@ -82,6 +85,12 @@ def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
     sidebar.get_by_text("Share this view").click()
     shared = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
     assert shared.startswith(f"{app_server}/compare?") and "compare_score=structured" in shared
+    # short: only what differs from the defaults, in the same order in the address bar and box
+    params = parse_qsl(urlsplit(link).query)
+    assert [k for k, _ in params] == [
+        "reps", "compare_score", "compare_correction", "compare_models"
+    ]  # fmt: skip
+    assert parse_qsl(urlsplit(shared).query) == params
     screenshot(page, "links_compare_first")
 
     second = browser.new_context(viewport=VIEWPORT)  # a fresh browser: no session, no cookies
@@ -97,3 +106,18 @@ def test_compare_choices_travel_in_the_copied_link(browser, app_server) -> None:
     screenshot(other, "links_compare_second")
     first.close()
     second.close()
+
+
+def test_the_default_view_has_a_link_under_60_characters(browser, app_server) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{app_server}/")
+    page.get_by_role("heading", name="Leaderboard").first.wait_for(timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+    assert exceptions_shown(page) == []
+    assert urlsplit(page.url).query == ""  # every default: nothing to say
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("Share this view").click()
+    shared = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
+    assert shared.startswith(app_server) and len(shared) < 60, shared
+    context.close()

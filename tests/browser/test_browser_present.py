@@ -1,6 +1,7 @@
 """Real browser (issue 30): upload a zipped lm-eval folder, rename the data, publish, download the
-report: the name is in the report's title, a chart subtitle and the published listing; the
-recipient of the link sees the same name; the zip's data hash is the folder's."""
+report: the name is in the report's title, a chart subtitle and the published listing (the
+sidebar's "Data set"); the recipient of the link sees the same name; the zip's data hash is the
+folder's."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ def _zip(tmp_path: Path) -> Path:
     return archive
 
 
+def _data_set_box(page) -> str:
+    """The sidebar's "Data set" choice as shown."""
+    box = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(has_text="Data set")
+    return box.locator("input").input_value() or box.inner_text()
+
+
 def test_upload_rename_publish_and_report(browser, app_server, tmp_path) -> None:
     page = browser.new_context(viewport=VIEWPORT, accept_downloads=True).new_page()
     page.goto(f"{app_server}/data?reps=200")
@@ -39,6 +46,7 @@ def test_upload_rename_publish_and_report(browser, app_server, tmp_path) -> None
     wait_for_text_then_idle(page, f"In use: {NAME}")
     page.get_by_role("button", name="Publish and get a link").click()
     wait_for_text_then_idle(page, "Published until")
+    assert f"Published: {NAME} (" in _data_set_box(page)  # the published listing names it
     link = next(
         t.replace("\n", "").strip()
         for t in page.get_by_test_id("stMain").get_by_test_id("stCode").all_inner_texts()
@@ -60,6 +68,7 @@ def test_upload_rename_publish_and_report(browser, app_server, tmp_path) -> None
     other = browser.new_context(viewport=VIEWPORT).new_page()  # the recipient of the link
     other.goto(link.replace("/?", "/data?", 1))
     wait_for_text_then_idle(other, f"In use: {NAME}", timeout=120_000)
+    assert f"Published: {NAME} (" in _data_set_box(other)
     assert exceptions_shown(other) == []
     page.context.close()
     other.context.close()

@@ -52,7 +52,7 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
     info.value.save_as(path)
 
     # an exported chart names data set, method and the page's own level (Compare: 95%)
-    page.goto(page.url.replace("/report?", "/compare?"))
+    page.goto(page.url.replace("/report", "/compare"))  # the default view: no "?" (issue 30)
     page.get_by_role("heading", name="Compare models").first.wait_for(timeout=TIMEOUT)
     wait_charts(page, TIMEOUT)
     wait_idle(page, TIMEOUT)

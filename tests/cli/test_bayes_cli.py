@@ -30,7 +30,8 @@ def test_bayes_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     }
     assert {r["group"] for r in out["rows"]} >= {"overall"}
     for row in out["rows"]:
-        assert set(row) == {"model", "group", "estimate", "low", "high", "items", "few_items"}
+        assert set(row) == {"model", "group", "estimate", "low", "high", "items", "few_items",
+                            "n_items", "n_answers"}  # fmt: skip
         assert 0 <= row["low"] <= row["estimate"] <= row["high"] <= 1
     diag = out["diagnostics"]
     assert {"rhat_max", "ess_bulk_min", "ess_tail_min", "warnings"} <= diag.keys()

@@ -34,8 +34,8 @@ def test_leaderboard_of_files_and_a_folder(
     code = main(["leaderboard", str(opt[0]), str(opt[1]), str(folder), "--reps", "200"])
     out, err = capsys.readouterr()
     assert code == 0
-    # named by content (issue 30), then the shape read
-    assert out.startswith("lm-eval v0.4: 4 models x 18 benchmarks (4 models x 74 tasks read)")
+    # named by content (issue 30), then the tasks read: each count said once
+    assert out.startswith("lm-eval v0.4: 4 models x 18 benchmarks (74 tasks)\n")
     assert "note" not in out
     assert "[mmlu]" in out and "facebook/opt-125m" in out and "Qwen/Qwen2.5-1.5B" in out
     notes = [line for line in err.splitlines() if line.startswith("note: ")]
@@ -94,3 +94,30 @@ def test_the_cli_offers_every_format() -> None:
 def test_a_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ranks", str(V04), str(tmp_path / "nope.json")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "header"),
+    [
+        (["leaderboard", str(REAL / "helm" / "safety_v3")], "HELM: 9 models x 2 scenarios"),
+        (["leaderboard", str(REAL / "inspect_ai" / "eval_zip" / "log_formats.eval")],
+         "inspect_ai 0.3: 1 model x 1 task"),
+        (["leaderboard", "sample:toy", "--name", "Run 7"], "Run 7 (2 models x 3 tasks)"),
+        (["bayes", "sample:toy", "--draws", "100", "--warmup", "50", "--chains", "2"],
+         "toy (2 models x 3 tasks)"),
+    ],
+)  # fmt: skip
+def test_the_header_says_each_count_once_in_the_right_number(
+    argv: list[str], header: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: 'one: 2 models x 1 task (2 models x 1 tasks read)'."""
+    assert main([*argv, *(["--reps", "100"] if argv[0] == "leaderboard" else [])]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == header
+
+
+def test_the_issues_header_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """#30: 'one: 2 models x 1 task (2 models x 1 tasks read)' is now said once."""
+    table = tmp_path / "one.csv"
+    table.write_text("model,task,category,n,correct\na,t,c,100,60\nb,t,c,100,70\n")
+    assert main(["leaderboard", str(table), "--reps", "100"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "one: 2 models x 1 task"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import pytest
 
+from benchuq.core.reading import loaders
 from benchuq.dashboard import links
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.compare.settings import CompareSettings
@@ -115,3 +118,79 @@ def test_settings_views_and_figures_do_not_need_streamlit() -> None:
         "import benchuq.presentation.figures.ternary_static\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+# ---- short links (issue 30) -------------------------------------------------------------------
+VTAB = loaders.load_sample("vtab1k")
+METHODS = ["bootstrap", "bayes"]
+SIDEBAR = {spec.name for _, spec, _ in state.link_fields(state.Settings)}
+
+
+def _sidebar(params: dict[str, str]) -> state.Settings:
+    """The sidebar's settings of a link, read as the app reads them (on VTAB-1k's data)."""
+    values, notices = state.parse_static(params, samples=list(loaders.SAMPLES), methods=METHODS)
+    assert notices == []
+    if "weights" in params:
+        values["weights"], notice = state.parse_weights(params["weights"], VTAB.category_names)
+        assert notice is None
+    if "models" in params:
+        values["models"], notice = state.parse_models(params["models"], VTAB.models)
+        assert notice is None
+    return state.Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("row", links.rows(), ids=lambda row: row[0])
+def test_every_example_link_in_the_readme_round_trips(row: tuple[str, ...]) -> None:
+    """parse -> settings (not the defaults) -> query: the same link, character for character."""
+    name, example = row[0], row[-1]
+    text = example.strip("`").removeprefix("?")
+    params = dict(parse_qsl(text))
+    assert list(params) == [name]
+    if name == state.CATEGORIES_PARAM:
+        edits, notice = state.parse_categories(params[name], VTAB.tasks)
+        assert notice is None and edits
+        assert state.categories_query(edits, VTAB.tasks, VTAB.categories) == params[name]
+        return
+    if name in SIDEBAR:
+        settings = _sidebar(params)
+        assert settings != state.Settings()
+        query = state.view_query(settings, VTAB.models)
+    else:
+        (cls,) = [c for c in CLASSES if name in {s.name for _, s, _ in state.link_fields(c)}]
+        settings, notices, linked = state.parse_settings(cls, params)
+        assert notices == [] and linked and settings != cls()
+        query = state.settings_query(settings)
+    assert query == params
+    assert state.query_string(query) == text
+
+
+def test_the_default_view_has_a_short_link() -> None:
+    """Every default, every model and weights of 1 each: nothing in the query string."""
+    shown = state.Settings(weights=(1.0,) * len(VTAB.category_names), models=VTAB.models)
+    query = state.view_query(shown, VTAB.models)
+    assert query == {}
+    assert len(f"http://localhost:8501/?{state.query_string(query)}") < 60
+    # a subset of the models, or other weights, travel; "all" in another order is all
+    some = state.view_query(replace(shown, models=VTAB.models[:2]), VTAB.models)
+    assert some == {"models": ",".join(VTAB.models[:2])}
+    other = state.view_query(replace(shown, weights=(2.0, 1.0, 1.0)), VTAB.models)
+    assert other == {"weights": "2,1,1"}
+
+
+@pytest.mark.parametrize("value", [0.834, 0.1 + 0.2, 1 / 3, 2.0, 1e-6, 1234567.125, 0.995])
+def test_numbers_in_links_are_short_and_exact(value: float) -> None:
+    text = state.format_value(value)
+    assert float(text) == value and text == repr(value).removesuffix(".0")
+    settings = WeightsSettings(z=min(max(value, 0.5), 4.0))
+    back, notices, _ = state.parse_settings(WeightsSettings, state.settings_query(settings))
+    assert back == settings and notices == []
+
+
+def test_the_order_of_parameters_is_the_order_of_the_fields() -> None:
+    settings = state.Settings(models=("VAE",), seed=3, level=0.9, data="sample:mmlu")
+    assert list(state.view_query(settings, VTAB.models)) == ["data", "level", "seed", "models"]
+
+
+def test_old_parameter_names_are_read_as_the_new() -> None:
+    assert state.upgrade_params({"subgroups_level": "0.9"}) == {"level": "0.9"}
+    assert state.upgrade_params({"level": "0.8", "subgroups_level": "0.9"}) == {"level": "0.8"}

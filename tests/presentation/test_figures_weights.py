@@ -322,3 +322,19 @@ def test_static_images_draw_dollar_signs_literally() -> None:
         ):
             text = svg_text(out)
             assert "Data: d$a$ta." in text and "$\\frac{a$" in text
+
+
+def test_ternary_maps_built_from_dicts_are_valid_plotly() -> None:
+    """The maps skip plotly's validation (issue 30): validating them changes nothing."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    b = bench()
+    dm = dominance_map(moments_from_benchmark(b), resolution=12)
+    pm = best_probability_map(moments_from_draws(draws(b)), resolution=12)
+    marker = np.array([0.2, 0.3, 0.5])
+    for fig in (dominance_figure(dm, OPTS, marker=marker), probability_figure(pm, OPTS, marker)):
+        built = json.loads(pio.to_json(fig, validate=False))
+        validated = json.loads(pio.to_json(go.Figure(built)))
+        assert built["layout"].pop("title") == {}  # as plotly's update_layout(title=None) left it
+        assert validated == built

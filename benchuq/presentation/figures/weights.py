@@ -26,7 +26,7 @@ from plotly.subplots import make_subplots
 
 from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, simplex_grid
 from benchuq.presentation.colors import INDETERMINATE
-from benchuq.presentation.figures.common import FONT, FigureOptions
+from benchuq.presentation.figures.common import FONT, FigureOptions, _figure
 from benchuq.presentation.text import plotly_escape as _esc
 
 HOVER_TRACE = "grid points"
@@ -107,10 +107,10 @@ def _resolution(weights: np.ndarray) -> int:
 
 def _tile_trace(
     tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
-) -> go.Scatterternary:
+) -> dict:
     paths, used = tiles
     pts = np.round(paths[idx][used[idx]], 5)
-    return go.Scatterternary(
+    return _ternary_trace(
         a=pts[:, 0],
         b=pts[:, 1],
         c=pts[:, 2],
@@ -125,9 +125,9 @@ def _tile_trace(
     )
 
 
-def _swatch(name: str, color: str, group: str) -> go.Scatterternary:
+def _swatch(name: str, color: str, group: str) -> dict:
     """Return a legend entry only: a filled square (fill traces show a line in the legend)."""
-    return go.Scatterternary(
+    return _ternary_trace(
         a=[None],
         b=[None],
         c=[None],
@@ -138,9 +138,13 @@ def _swatch(name: str, color: str, group: str) -> go.Scatterternary:
     )
 
 
-def _ternary_layout(
-    fig: go.Figure, categories: Sequence[str], title: str, height: int, legend_title: str
-) -> None:
+def _ternary_trace(**spec: object) -> dict:
+    """A ``scatterternary`` trace as a plain dict (the figure is built without validation)."""
+    return {"type": "scatterternary", **spec}
+
+
+def _ternary_layout(categories: Sequence[str], title: str, height: int, legend_title: str) -> dict:
+    """The ternary map's layout as a plain dict."""
     axis = {
         "min": 0,
         "linewidth": 1.5,
@@ -151,7 +155,7 @@ def _ternary_layout(
         "showgrid": False,
         "title": {"font": {"size": 15}},
     }
-    fig.update_layout(
+    return dict(
         ternary={
             "sum": 1,
             "aaxis": {**axis, "title": {"text": f"<b>{_esc(categories[0])}</b>"}},
@@ -159,7 +163,7 @@ def _ternary_layout(
             "caxis": {**axis, "title": {"text": f"<b>{_esc(categories[2])}</b>"}},
             "bgcolor": "white",
         },
-        title={"text": title, "x": 0.0, "xanchor": "left"} if title else None,
+        title={"text": title, "x": 0.0, "xanchor": "left"} if title else {},
         height=height,
         margin={"l": 85, "r": 85, "t": 70 if title else 45, "b": 130},
         font=FONT,
@@ -190,12 +194,10 @@ def _weights_template(categories: Sequence[str]) -> str:
     )
 
 
-def _hover_trace(
-    W: np.ndarray, idx: np.ndarray, values: np.ndarray, template: str
-) -> go.Scatterternary:
+def _hover_trace(W: np.ndarray, idx: np.ndarray, values: np.ndarray, template: str) -> dict:
     """Invisible markers at grid points ``idx``; ``customdata`` = [grid index, *values]."""
     data = np.column_stack([idx, np.round(values, 4)]) if values.size else idx[:, None]
-    return go.Scatterternary(
+    return _ternary_trace(
         a=W[idx, 0],
         b=W[idx, 1],
         c=W[idx, 2],
@@ -210,7 +212,7 @@ def _hover_trace(
     )
 
 
-def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[go.Scatterternary]:
+def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[dict]:
     """Hover at every grid point: weights, the call, leader, runner-up, difference, SE, z.
 
     One trace per (leader, runner-up, call) so names live in the template and the numbers in
@@ -242,9 +244,9 @@ def dominance_hover_traces(dm: DominanceMap, options: FigureOptions) -> list[go.
     return traces
 
 
-def _marker_trace(marker: np.ndarray) -> go.Scatterternary:
+def _marker_trace(marker: np.ndarray) -> dict:
     m = np.asarray(marker, dtype=float)
-    return go.Scatterternary(
+    return _ternary_trace(
         a=[m[0]],
         b=[m[1]],
         c=[m[2]],
@@ -292,12 +294,11 @@ def dominance_figure(
     if len(dm.categories) == 2:
         return dominance_line_figure(dm, options, marker, height=min(height, 460))
     tiles = tile_paths(_resolution(dm.weights))
-    fig = go.Figure()
     shares = dm.shares()
     # grey fills the whole triangle underneath; winners' tiles are drawn over it
     grey = shares.get(None, 0.0)
-    fig.add_trace(
-        go.Scatterternary(
+    traces = [
+        _ternary_trace(
             a=[1, 0, 0, 1],
             b=[0, 1, 0, 0],
             c=[0, 0, 1, 0],
@@ -309,24 +310,23 @@ def dominance_figure(
             hoverinfo="skip",
             showlegend=False,
         )
-    )
+    ]
     legend = [_swatch(f"indeterminate ({grey:.0%})", INDETERMINATE, "indeterminate")]
     for model, share in shares.items():
         if model is None:
             continue
         idx = np.flatnonzero(dm.winner == dm.models.index(model))
         name = f"{_esc(model)} ({share:.0%})"
-        fig.add_trace(_tile_trace(tiles, idx, name, options.color(model)))
+        traces.append(_tile_trace(tiles, idx, name, options.color(model)))
         legend.append(_swatch(name, options.color(model), name))
-    fig.add_traces(legend)
-    fig.add_traces(dominance_hover_traces(dm, options))
+    traces += legend + dominance_hover_traces(dm, options)
     if marker is not None:
-        fig.add_trace(_marker_trace(marker))
-    _ternary_layout(fig, dm.categories, options.title, height, "<b>Winner</b> (share of map)")
-    return fig
+        traces.append(_marker_trace(marker))
+    title = "<b>Winner</b> (share of map)"
+    return _figure(traces, _ternary_layout(dm.categories, options.title, height, title))
 
 
-def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[go.Scatterternary]:
+def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[dict]:
     """Hover: weights and the ``top`` models' P(best), one trace per ordered top list."""
     head = _weights_template(pm.categories)
     order = np.argsort(-pm.probability, axis=1, kind="stable")[:, :top]
@@ -365,7 +365,7 @@ def probability_figure(
         return probability_line_figure(pm, options, marker, height=min(height, 460))
     tiles = tile_paths(_resolution(pm.weights))
     pbest = pm.best_probability
-    fig = go.Figure()
+    traces = []
     counts = np.bincount(pm.best, minlength=len(pm.models))
     for i in np.argsort(-counts, kind="stable"):
         if counts[i] == 0:
@@ -382,20 +382,18 @@ def probability_figure(
                 f"{_esc(model)}, first in {band} of draws",
                 _blend(options.color(model), alpha),
             )
-            tr.update(legendgroup=model)
-            fig.add_trace(tr)
+            tr["legendgroup"] = model
+            traces.append(tr)
         name = f"{_esc(model)} ({counts[i] / len(pm.best):.0%})"
-        fig.add_trace(_swatch(name, options.color(model), model))
+        traces.append(_swatch(name, options.color(model), model))
     for lo, hi, alpha in reversed(PROB_BANDS):
         band = f"first in {lo:.0%}–{min(hi, 1):.0%} of draws"
-        fig.add_trace(_swatch(band, _blend("#555555", alpha), "bands"))
-    fig.add_traces(probability_hover_traces(pm))
+        traces.append(_swatch(band, _blend("#555555", alpha), "bands"))
+    traces += probability_hover_traces(pm)
     if marker is not None:
-        fig.add_trace(_marker_trace(marker))
-    _ternary_layout(
-        fig, pm.categories, options.title, height, "<b>Most likely best</b> (share of map)"
-    )
-    return fig
+        traces.append(_marker_trace(marker))
+    title = "<b>Most likely best</b> (share of map)"
+    return _figure(traces, _ternary_layout(pm.categories, options.title, height, title))
 
 
 # ---- two categories: a line -------------------------------------------------------------------

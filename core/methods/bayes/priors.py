@@ -20,7 +20,8 @@ contain ``:`` (the last ``:`` followed by ``a=`` or ``b=`` separates name and bo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,7 @@ __all__ = [
     "LogPrior",
     "ModelPrior",
     "Prior",
+    "compact_prior_specs",
     "format_prior_specs",
     "parse_prior",
     "parse_prior_specs",
@@ -219,6 +221,47 @@ def format_prior_specs(priors: dict[str, ModelPrior]) -> list[str]:
     """The shortest spec list that reproduces ``priors`` (for URLs, JSON and cache keys)."""
     default = ModelPrior()
     return [f"{m}:{p}" for m, p in priors.items() if p != default]
+
+
+def compact_prior_specs(priors: Mapping[str, ModelPrior]) -> list[str]:
+    """A short spec list that reproduces ``priors``, for links: a ``*`` spec for a prior many
+    models share, then the models that differ from it; parameters at their default are left
+    out and numbers are exact (shortest round-trip text).
+
+    A prior written for every model stays one spec however many models the data has. The
+    ``*`` priors are chosen among the default and the three most common priors of each
+    parameter, for the shortest text.
+
+    Examples
+    --------
+    >>> a = ModelPrior(a=Prior("normal", (50, 5)))
+    >>> c = ModelPrior(a=Prior("normal", (50, 5)), b=Prior("gamma", (2, 0.01)))
+    >>> compact_prior_specs({"A": a, "B": a, "C": c})
+    ['*:a=normal(50,5)', 'C:b=gamma(2,0.01)']
+    """
+
+    def candidates(part: str) -> list[Prior]:
+        common = Counter(getattr(p, part) for p in priors.values()).most_common(3)
+        return list(dict.fromkeys([DEFAULT_PRIOR, *(prior for prior, _ in common)]))
+
+    def specs(shared: dict[str, Prior]) -> list[str]:
+        out = []
+        everyone = [f"{k}={_exact(v)}" for k, v in shared.items() if v != DEFAULT_PRIOR]
+        if everyone:
+            out.append(f"*:{','.join(everyone)}")
+        for model, p in priors.items():
+            own = [f"{k}={_exact(v)}" for k, v in (("a", p.a), ("b", p.b)) if v != shared[k]]
+            if own:
+                out.append(f"{model}:{','.join(own)}")
+        return out
+
+    options = [specs({"a": a, "b": b}) for a in candidates("a") for b in candidates("b")]
+    return min(options, key=lambda out: len(";".join(out)))  # the first of the shortest
+
+
+def _exact(p: Prior) -> str:
+    """``family(params)`` with each number's shortest round-trip text (``Prior.__str__`` rounds)."""
+    return f"{p.family}({','.join(repr(x).removesuffix('.0') for x in p.params)})"
 
 
 class LogPrior:

@@ -155,6 +155,7 @@ class BayesFit:
         else:
             values = theta.copy()
         notes = [f"priors: {_prior_text(self)}", *self.warnings]
+        items = np.where(self.present, self.n, 0).astype(float)
         return Draws(
             values=values,
             observed=self.posterior_mean(),
@@ -166,7 +167,8 @@ class BayesFit:
             paired=True,
             seed=self.seed,
             notes=tuple(notes),
-            items=np.where(self.present, self.n, 0).astype(float),
+            items=items,
+            counts=(items, items),  # counts: one answer per item
         )
 
     def direct(self) -> np.ndarray:

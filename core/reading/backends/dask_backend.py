@@ -2,32 +2,37 @@
 
 Work runs where the data live, on the cluster's workers (the files must be readable there):
 
-1. per shard file: the number of scores and their sum per (model, task), with the same checks as
-   the other backends;
-2. per shard file: every record goes to one of :data:`BUCKETS` buckets by a hash of its task and
-   item name, and the records of an item are summed into its pattern words (2 bits a model in
-   name order: 0 missing, 1 wrong, 2 right);
-3. per bucket: the items' patterns (an item split over several shards is put together here) and
-   the number of items of each distinct (task, pattern);
-4. on the client: the buckets' counts of each (task, pattern) summed (exact whole numbers, in
-   no particular order), and the item-level paired draws made from them by
-   :func:`~benchuq.core.methods.bootstrap.pattern_bootstrap` (METHODS 2: Dirichlet weights per
-   pattern, float64 products through BLAS), as the DuckDB backend does.
+1. per partition (whole row groups of one file, read directly by a worker): the same checks as
+   the other backends, then every (task, item) gets a 64-bit key (a hash of its names) and its
+   pattern words (2 bits a model in the partition's model-name order: 0 missing, 1 wrong,
+   2 right). When a model's run of rows lists the same items as another model's run (per-model
+   logs), its scores are added to that run's words in place: each distinct item array is hashed
+   once and no per-row grouping is needed. The items are then split into item buckets by key;
+2. per bucket: the partitions' pieces put in the global model order and summed per key (an item
+   split over several partitions is put together here), checked (one score per model and item),
+   and reduced to the number of items of each distinct (task, pattern): a small table;
+3. on the client: the buckets' counts of each (task, pattern) summed (exact whole numbers, in no
+   particular order); the per-(model, task) counts follow from them, and the item-level paired
+   draws are made by :func:`~benchuq.core.methods.bootstrap.pattern_bootstrap` (METHODS 2:
+   Dirichlet weights per pattern, float64 products through BLAS), as the DuckDB backend does.
 
-The draws depend only on the patterns' counts and the seed, never on the buckets, the workers or
-the order results arrive in: bit-identical for any number of workers and equal to the in-memory
-path's draws of the same items. The cluster is closed once the counts are in; Dask's own
-scheduler does the scheduling.
+The draws depend only on the patterns' counts and the seed, never on the partitions, the buckets,
+the workers or the order results arrive in: bit-identical for any number of workers and equal to
+the in-memory path's draws of the same items. On one machine the workers are forked from this
+process (Linux: no second import of the libraries); the cluster is closed once the counts are in.
 """
 
 from __future__ import annotations
 
+import itertools
+import operator
+import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -39,47 +44,130 @@ from benchuq.core.reading.backends import DataSource, counts_benchmark
 if TYPE_CHECKING:  # distributed is imported only when the backend runs
     from distributed import Client, LocalCluster
 
-__all__ = ["BUCKETS", "open_dask"]
+__all__ = ["BUCKET_ROWS", "FILE_BYTES", "PARTITION_ROWS", "open_dask"]
 
-BUCKETS = 64  # fixed partition of the items: the same whatever the number of workers
 PER_WORD = 32  # models per 64-bit pattern word
+FILE_BYTES = 2**28  # files up to this size are read whole by one worker
+PARTITION_ROWS = 2**23  # rows a worker reads at a time of a larger file (whole row groups)
+BUCKET_ROWS = 2**24  # item buckets: one per this many rows (at least one), fixed by the data
+RUN_ROWS = 256  # mean rows per model run from which runs are matched (else rows are keyed alike)
 
 
-def _read(file: Path) -> pd.DataFrame:
-    """model, task (trimmed text), item (text), score of one shard."""
-    table = pq.read_table(file)
-    names = {c.strip().lower(): c for c in table.column_names}
-    missing = [c for c in ("model", "task", "item", "score") if c not in names]
-    if missing:
+@dataclass(frozen=True)
+class Piece:
+    """Items of one partition in one bucket: ``key``, ``task`` (index into ``tasks``),
+    ``words`` ``(W, n)`` (2-bit fields in ``models`` order) and ``rows`` (scores summed in)."""
+
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    key: np.ndarray
+    task: np.ndarray
+    words: np.ndarray
+    rows: np.ndarray
+
+
+@dataclass(frozen=True)
+class Partition:
+    """Row groups ``[start, stop)`` of ``file``, the first holding row ``first_row``."""
+
+    file: Path
+    start: int
+    stop: int
+    first_row: int
+
+
+def partitions(files: Sequence[Path], target: int) -> list[Partition]:
+    """Whole files of at most :data:`FILE_BYTES`; larger files in runs of whole row groups of
+    about ``target`` rows."""
+    out = []
+    for f in files:
+        meta = pq.ParquetFile(f).metadata
+        if f.stat().st_size <= FILE_BYTES or meta.num_row_groups == 0:
+            out.append(Partition(f, 0, meta.num_row_groups, 0))
+            continue
+        start, rows, first = 0, 0, 0
+        for g in range(meta.num_row_groups):
+            rows += meta.row_group(g).num_rows
+            if rows >= target or g == meta.num_row_groups - 1:
+                out.append(Partition(f, start, g + 1, first))
+                start, first, rows = g + 1, first + rows, 0
+    return out
+
+
+def _columns(file: Path, names: Sequence[str]) -> dict[str, str]:
+    """Our column -> the shard's (names trimmed, any case); raises for a missing column."""
+    have = {c.strip().lower(): c for c in names}
+    for need in ("model", "task", "item", "score"):
+        if need not in have:
+            raise DataError(
+                f"missing column '{need}'.",
+                file=file.name,
+                column=need,
+                hint="item shards need the columns model, task, item, score.",
+            )
+    if "cluster" in have:
         raise DataError(
-            f"missing column '{missing[0]}'.",
+            "the out-of-core backends do not resample clusters.",
             file=file.name,
-            column=missing[0],
-            hint="item shards need the columns model, task, item, score.",
+            column="cluster",
+            hint="use --backend memory for clustered data.",
         )
-    out = {}
-    for c in ("model", "task", "item"):
-        col = table.column(names[c]).cast(pa.string())
-        out[c] = pc.utf8_trim_whitespace(col).to_pandas() if c != "item" else col.to_pandas()
-    out["score"] = table.column(names["score"]).cast(pa.float64()).to_pandas()
-    return pd.DataFrame(out)
+    return have
 
 
-def shard_stats(file: Path) -> pd.DataFrame:
-    """Step 1: per (model, task) the number of scores ``n`` and their sum ``k``; bad values raise
-    a :class:`DataError` naming the shard and row."""
-    frame = _read(file)
-    names = frame[["model", "task", "item"]]
-    score = frame["score"].to_numpy()
+def _names(column: pa.ChunkedArray) -> tuple[np.ndarray, tuple[str, ...], np.ndarray | None]:
+    """(per-row index into the sorted distinct trimmed names, those names, per-row empty/null or
+    ``None`` when no name is empty),
+    from each chunk's dictionary (read as such from Parquet: no per-row text)."""
+    chunks = [
+        c if pa.types.is_dictionary(c.type) else pc.dictionary_encode(c) for c in column.chunks
+    ]
+    values = [pc.utf8_trim_whitespace(c.dictionary.cast(pa.string())).to_pylist() for c in chunks]
+    names = tuple(sorted({v for vs in values for v in vs if v}))
+    lookup = {v: i for i, v in enumerate(names)}
+    parts = []
+    for c, vs in zip(chunks, values, strict=True):
+        code = np.array([lookup.get(v, -1) if v else -1 for v in vs] + [-1], np.int32)
+        if len(vs) == 1 and not c.indices.null_count:  # one name (a model's or task's rows)
+            parts.append(np.full(len(c), code[0], np.int32))
+        else:
+            parts.append(code[c.indices.fill_null(len(vs)).to_numpy()])
+    rows = np.concatenate(parts) if parts else np.zeros(0, np.int32)
+    some_empty = any(
+        c.indices.null_count or not all(vs) for c, vs in zip(chunks, values, strict=True)
+    )
+    return rows, names, (rows < 0) if some_empty else None
+
+
+def _hash(items: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """64-bit hashes of item names (pandas' ``hash_array``: the same in every process)."""
+    from pandas.util import hash_array
+
+    return hash_array(items.to_numpy(zero_copy_only=False), categorize=False)
+
+
+def _check(
+    part: Partition, score: pa.ChunkedArray, item: pa.ChunkedArray, *bad_names: np.ndarray | None
+) -> None:
+    """Raise a :class:`DataError` naming the file and first row of the first check that fails
+    (names present; scores finite, then 0 or 1); the rows are looked at only when one fails."""
+    empty_item = item.null_count > 0 or pc.min(pc.binary_length(item)).as_py() == 0
+    binary = pc.all(pc.or_(pc.equal(score, 0), pc.equal(score, 1))).as_py() is not False
+    if not (empty_item or any(b is not None for b in bad_names) or not binary or score.null_count):
+        return
+    names = np.zeros(len(item), bool)
+    for b in bad_names:
+        names |= False if b is None else b
+    if empty_item:
+        names |= pc.fill_null(pc.equal(pc.binary_length(item), 0), True).to_numpy(
+            zero_copy_only=False
+        )
+    values = score.cast(pa.float64()).to_numpy(zero_copy_only=False)
     for bad, column, message in (
+        (names, "model", "a model, task or item name is empty"),
+        (~np.isfinite(values), "score", "the score is missing or not a finite number"),
         (
-            names.isna().any(axis=1).to_numpy() | (names == "").any(axis=1).to_numpy(),
-            "model",
-            "a model, task or item name is empty",
-        ),
-        (~np.isfinite(score), "score", "the score is missing or not a finite number"),
-        (
-            (score != 0) & (score != 1),
+            (values != 0) & (values != 1),
             "score",
             "the out-of-core backends read binary (0/1) scores; this one is not 0 or 1",
         ),
@@ -87,86 +175,215 @@ def shard_stats(file: Path) -> pd.DataFrame:
         if bad.any():
             raise DataError(
                 message + ".",
-                file=file.name,
-                row=int(np.flatnonzero(bad)[0]) + 2,
+                file=part.file.name,
+                row=part.first_row + int(np.flatnonzero(bad)[0]) + 2,
                 column=column,
                 hint="fix the value or use --backend memory.",
             )
-    return frame.groupby(["model", "task"], sort=False)["score"].agg(n="size", k="sum")
 
 
-def shard_buckets(
-    file: Path, models: Sequence[str], tasks: Sequence[str], buckets: int = BUCKETS
-) -> list[pd.DataFrame]:
-    """Step 2: the shard's items as (task, item hash, rows, pattern words), one frame a bucket."""
-    frame = _read(file)
-    p = pd.Index(models).get_indexer(frame["model"])
-    t = pd.Index(tasks).get_indexer(frame["task"])
-    h = pd.util.hash_array(frame["item"].to_numpy(object)).astype(np.uint64)
-    code = frame["score"].to_numpy().astype(np.uint64) + np.uint64(1)  # 1 wrong, 2 right
-    W = -(-len(models) // PER_WORD)
-    cols = {"task": t, "item": h, "rows": np.ones(len(frame), np.int64)}
-    for w in range(W):
-        inside = (p // PER_WORD) == w
-        shift = (2 * (p % PER_WORD)).astype(np.uint64)
-        cols[f"w{w}"] = np.where(inside, code << shift, np.uint64(0))
-    items = pd.DataFrame(cols).groupby(["task", "item"], sort=False, as_index=False).sum()
-    bucket = (items["item"].to_numpy() + items["task"].to_numpy().astype(np.uint64)) % np.uint64(
-        buckets
-    )
-    return [items[bucket == b] for b in range(buckets)]
+def partition_items(part: Partition, buckets: int) -> list[Piece]:
+    """Step 1: the items of one partition with their pattern words, one :class:`Piece` a bucket;
+    bad values raise a :class:`DataError` naming the file and row."""
+    schema = pq.read_schema(part.file)
+    cols = _columns(part.file, schema.names)
+    text = [
+        cols[c]
+        for c in ("model", "task")
+        if pa.types.is_string(schema.field(cols[c]).type)
+        or pa.types.is_large_string(schema.field(cols[c]).type)
+    ]
+    wanted = [cols[c] for c in ("model", "task", "item", "score")]
+    meta = pq.read_metadata(part.file)
+    if part.start == 0 and part.stop == meta.num_row_groups:
+        # the whole file: a text column's row group stored byte for byte as an earlier one
+        # (per-model logs listing the same items) is decoded once and shared
+        from benchuq.core.reading.arrow import ParquetColumns
+
+        whole = ParquetColumns(part.file.read_bytes(), tuple(text), meta)
+        columns = [whole.read(c) for c in wanted]
+    else:
+        table = pq.ParquetFile(part.file, read_dictionary=text).read_row_groups(
+            range(part.start, part.stop), columns=wanted, use_threads=False
+        )
+        columns = table.columns
+    model, models, bad_model = _names(columns[0])
+    task, tasks, bad_task = _names(columns[1])
+    item = columns[2]
+    if not pa.types.is_string(item.type) and not pa.types.is_large_string(item.type):
+        item = item.cast(pa.string())
+    score = columns[3]
+    if not pa.types.is_integer(score.type):
+        score = score.cast(pa.float64())
+    _check(part, score, item, bad_model, bad_task)
+    code = score.cast(pa.uint8()).to_numpy()  # 0 wrong, 1 right (checked)
+    task_key = _hash(pa.array(tasks, pa.string())) if tasks else np.zeros(0, np.uint64)
+    shift = (2 * (np.arange(len(models)) % PER_WORD)).astype(np.uint64)
+    word_of = np.arange(len(models)) // PER_WORD
+    W = max(1, -(-len(models) // PER_WORD))
+    starts = np.concatenate([[0], np.flatnonzero(model[1:] != model[:-1]) + 1, [len(model)]])
+    blocks: list[list[Any]] = []  # [items, task, words, rows] a distinct item array
+    runs = len(starts) - 1
+    if runs > 0 and len(model) / runs >= RUN_ROWS:
+        seen: dict[tuple[Any, ...], list[int]] = {}
+        for a, b in itertools.pairwise(starts.tolist()):
+            items, t, p = item.slice(a, b - a), task[a:b], int(model[a])
+            tag = (b - a, items[0].as_py(), items[b - a - 1].as_py())
+            found = next(
+                (
+                    blocks[i]
+                    for i in seen.get(tag, [])
+                    if np.array_equal(blocks[i][1], t) and blocks[i][0].equals(items)
+                ),
+                None,
+            )
+            if found is None:
+                found = [items, t, np.zeros((W, b - a), np.uint64), np.zeros(b - a, np.int32)]
+                seen.setdefault(tag, []).append(len(blocks))
+                blocks.append(found)
+            found[2][word_of[p]] += (code[a:b] + np.uint64(1)) << shift[p]
+            found[3] += 1
+        key = np.concatenate([_hash(bl[0]) ^ task_key[bl[1]] for bl in blocks])
+        task = np.concatenate([bl[1] for bl in blocks])
+        words = np.concatenate([bl[2] for bl in blocks], axis=1)
+        rows = np.concatenate([bl[3] for bl in blocks])
+    else:  # rows keyed one by one (models interleaved): merged per item in the buckets
+        key = _hash(item) ^ task_key[task] if len(task) else np.zeros(0, np.uint64)
+        words = np.zeros((W, len(model)), np.uint64)
+        for w in range(W):
+            inside = word_of[model] == w
+            words[w] = np.where(inside, (code + np.uint64(1)) << shift[model], np.uint64(0))
+        rows = np.ones(len(model), np.int32)
+    bucket = key % np.uint64(buckets)
+    order = np.argsort(bucket, kind="stable")
+    cuts = np.searchsorted(bucket[order], np.arange(1, buckets))
+    return [
+        Piece(models, tasks, key[o], task[o].astype(np.int32), words[:, o], rows[o])
+        for o in np.split(order, cuts)
+    ]
 
 
 def _fields(words: np.ndarray, M: int) -> np.ndarray:
-    """``(U, M)`` 2-bit fields (0 missing, 1 wrong, 2 right) of pattern words."""
-    p = np.arange(M)
-    return ((words[:, p // PER_WORD] >> (2 * (p % PER_WORD)).astype(np.uint64)) & 3).astype(
-        np.uint8
-    )
+    """``(M, n)`` 2-bit fields (0 missing, 1 wrong, 2 right) of ``(W, n)`` pattern words."""
+    out = np.empty((M, words.shape[1]), np.uint8)
+    for p in range(M):
+        out[p] = (words[p // PER_WORD] >> np.uint64(2 * (p % PER_WORD))) & np.uint64(3)
+    return out
 
 
-def bucket_patterns(pieces: Sequence[pd.DataFrame], M: int) -> pd.DataFrame:
-    """Step 3a: the distinct (task, pattern) of one bucket with their item counts, sorted."""
-    W = -(-M // PER_WORD)
-    keys = [f"w{w}" for w in range(W)]
-    items = pd.concat(pieces).groupby(["task", "item"], sort=False).sum()
-    fields = _fields(items[keys].to_numpy(np.uint64), M)
-    if np.any((fields > 0).sum(axis=1) != items["rows"].to_numpy()) or np.any(fields == 3):
+def _global(piece: Piece, models: tuple[str, ...], tasks: tuple[str, ...]) -> Piece:
+    """``piece`` with its words in ``models`` order and its tasks indexing ``tasks``."""
+    if piece.models != models:
+        fields = _fields(piece.words, len(piece.models))
+        words = np.zeros((-(-len(models) // PER_WORD), len(piece.key)), np.uint64)
+        for p, g in enumerate(np.searchsorted(models, piece.models)):
+            words[g // PER_WORD] |= fields[p].astype(np.uint64) << np.uint64(2 * (g % PER_WORD))
+    else:
+        words = piece.words
+    task = np.searchsorted(tasks, piece.tasks).astype(np.int32)[piece.task]
+    return Piece(models, tasks, piece.key, task, words, piece.rows)
+
+
+def bucket_patterns(pieces: Sequence[Piece]) -> tuple[Piece, np.ndarray]:
+    """Step 2: one bucket's distinct (task, pattern) (a :class:`Piece` without keys) and the
+    number of items of each; models and tasks are all the partitions' (every bucket gets a piece
+    of every partition, so every bucket names the same ones)."""
+    from benchuq.core.methods.bootstrap import _distinct_words
+
+    models = tuple(sorted({m for p in pieces for m in p.models}))
+    tasks = tuple(sorted({t for p in pieces for t in p.tasks}))
+    M, W = len(models), max(1, -(-len(models) // PER_WORD))
+    parts: list[Piece] = []
+    tagged: dict[tuple[int, ...], list[int]] = {}  # (length, first key, last key) -> parts
+    for piece in (_global(p, models, tasks) for p in pieces):
+        tag = (len(piece.key), *[int(x) for x in piece.key[[0, -1]]]) if len(piece.key) else (0,)
+        same = next(
+            (
+                i
+                for i in tagged.get(tag, [])
+                if np.array_equal(parts[i].key, piece.key)
+                and np.array_equal(parts[i].task, piece.task)
+            ),
+            None,
+        )
+        if same is None:  # the same items in the same order (per-model runs) are added in place
+            tagged.setdefault(tag, []).append(len(parts))
+            parts.append(piece)
+        else:
+            q = parts[same]
+            parts[same] = Piece(
+                models, tasks, q.key, q.task, q.words + piece.words, q.rows + piece.rows
+            )
+    key = np.concatenate([p.key for p in parts])
+    task = np.concatenate([p.task for p in parts])
+    words = np.concatenate([p.words for p in parts], axis=1) if parts else np.zeros((W, 0))
+    rows = np.concatenate([p.rows for p in parts])
+    if len(key):
+        import pandas as pd
+
+        ids, uniques = pd.factorize(key)
+        if len(uniques) < len(key):  # items split over partitions: their words summed
+            order = np.argsort(ids, kind="stable")
+            first = np.flatnonzero(np.diff(ids[order], prepend=-1))
+            sorted_task = task[order]
+            if np.any(
+                np.minimum.reduceat(sorted_task, first) != np.maximum.reduceat(sorted_task, first)
+            ):
+                raise DataError(
+                    "two task and item names share a 64-bit hash.",
+                    column="item",
+                    hint="rename an item (this is about 1 in 10^19 per pair).",
+                )
+            words = np.add.reduceat(words[:, order], first, axis=1)
+            rows = np.add.reduceat(rows[order], first)
+            task = sorted_task[first]
+    fields = _fields(words.astype(np.uint64), M)
+    if np.any((fields > 0).sum(axis=0) != rows) or np.any(fields == 3):
         raise DataError(
             "a model scores an item more than once (or two items share a 64-bit hash).",
             column="item",
             hint="keep one score per model, task and item.",
         )
-    patterns = items.groupby(["task", *keys], sort=False).size().rename("count").reset_index()
-    order = np.lexsort([patterns[k].to_numpy() for k in keys] + [patterns["task"].to_numpy()])
-    return patterns.iloc[order].reset_index(drop=True)
+    empty = np.zeros(0, np.uint64)
+    if W == 1 and 2 * M + len(tasks).bit_length() <= 64:  # task and pattern in one word
+        shift = np.uint64(2 * M)
+        one, counts = _distinct_words((words[0] | (task.astype(np.uint64) << shift))[:, None])
+        kinds = (one[:, 0] >> shift).astype(np.int32)
+        return Piece(
+            models, tasks, empty, kinds, one[:, 0][None] & ((1 << shift) - 1), empty
+        ), counts
+    table = np.vstack([words.astype(np.uint64), task.astype(np.uint64)]).T
+    distinct, counts = _distinct_words(np.ascontiguousarray(table))
+    return Piece(
+        models, tasks, empty, distinct[:, W].astype(np.int32), distinct[:, :W].T, empty
+    ), counts
 
 
 def task_patterns(
-    frames: Sequence[pd.DataFrame], M: int, T: int
+    results: Sequence[tuple[Piece, np.ndarray]],
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Step 4 (on the client): per task, the ``(U, M)`` states of its distinct item patterns in
+    """Step 3 (on the client): per task, the ``(U, M)`` states of its distinct item patterns in
     the in-memory key order and their item counts, the buckets' counts of a pattern summed (a
     pattern's items may lie in any bucket): what :func:`pattern_bootstrap` draws from, so the
     draws equal the in-memory path's for the seed whatever the buckets and workers."""
     from benchuq.core.methods.bootstrap import _decode, _pack_words
 
-    W = -(-M // PER_WORD)
-    frame = pd.concat(frames) if frames else pd.DataFrame()
-    out: list[tuple[np.ndarray, np.ndarray]] = []
+    models, tasks = results[0][0].models, results[0][0].tasks
+    M = len(models)
+    words = np.concatenate([r.words for r, _ in results], axis=1)
+    task = np.concatenate([r.task for r, _ in results])
+    counts = np.concatenate([c for _, c in results]).astype(np.int64)
     order = np.arange(M)
-    for j in range(T):
-        part = frame[frame["task"] == j] if len(frame) else frame
-        if len(part) == 0:
-            out.append((np.zeros((0, M), np.uint8), np.zeros(0, np.int64)))
-            continue
-        fields = _fields(part[[f"w{w}" for w in range(W)]].to_numpy(np.uint64), M)
-        state = np.where(fields == 0, MISSING, fields - 1).astype(np.uint8)  # 0/1, MISSING
-        words = _pack_words(state.T, order, 2).astype(np.uint64)
-        uniq, inverse = np.unique(words, axis=0, return_inverse=True)
-        counts = np.bincount(inverse.ravel(), weights=part["count"].to_numpy(np.float64))
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for j in range(len(tasks)):
+        sel = task == j
+        fields = _fields(words[:, sel], M)  # (M, U): 0 missing, 1 wrong, 2 right
+        state = np.where(fields == 0, MISSING, fields - 1).astype(np.uint8)
+        keyed = _pack_words(state, order, 2).astype(np.uint64)  # in-memory key order
+        uniq, inverse = np.unique(keyed, axis=0, return_inverse=True)
+        total = np.bincount(inverse.ravel(), weights=counts[sel], minlength=len(uniq))
         key = np.lexsort(uniq.T)  # the last word is the most significant
-        out.append((_decode(uniq[key], order, 2), np.round(counts[key]).astype(np.int64)))
+        out.append((_decode(uniq[key], order, 2), np.round(total[key]).astype(np.int64)))
     return out
 
 
@@ -190,28 +407,37 @@ class _InProcess:
         pass
 
 
-def _fits(files: Sequence[Path]) -> bool:
-    """Whether the rows take at most half the free memory (as :func:`choose_backend` decides)."""
-    from benchuq.core.reading.backends import BYTES_PER_ROW, _free_memory
-
-    rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
-    return rows * BYTES_PER_ROW <= _free_memory() / 2
+def _rows(files: Sequence[Path]) -> int:
+    return sum(pq.ParquetFile(f).metadata.num_rows for f in files)
 
 
 def _client(
-    workers: int | None, scheduler: str | None, files: Sequence[Path]
+    workers: int | None, scheduler: str | None, rows: int
 ) -> tuple[Client | _InProcess, LocalCluster | None]:
+    """The scheduler's client; a LocalCluster of ``workers`` processes (forked on Linux, so the
+    workers start without importing the libraries again); in-process when neither was asked for
+    and the rows take at most half the free memory (as :func:`choose_backend` decides)."""
+    from benchuq.core.reading.backends import BYTES_PER_ROW, _free_memory
+
     if scheduler:
         from distributed import Client
 
         return Client(scheduler), None
-    if workers is None and _fits(files):
+    if workers is None and rows * BYTES_PER_ROW <= _free_memory() / 2:
         return _InProcess(), None
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(
-        n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None
-    )
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    quiet = {  # the workers' own sampling profiler and event-loop ticks cost CPU, not results
+        "distributed.worker.multiprocessing-method": method,
+        "distributed.worker.profile.enabled": False,
+        "distributed.admin.tick.interval": "1s",
+    }
+    with dask.config.set(quiet):
+        cluster = LocalCluster(
+            n_workers=workers or 1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
     return Client(cluster), cluster
 
 
@@ -220,47 +446,41 @@ def open_dask(
     *,
     workers: int | None = None,
     scheduler: str | None = None,
-    buckets: int = BUCKETS,
+    buckets: int | None = None,
 ) -> DataSource:
     """A :class:`DataSource` whose pattern counts are made on a dask.distributed cluster:
     ``scheduler`` (``tcp://host:port``) or a LocalCluster of ``workers`` processes; with
     neither, data that fit in memory are counted in this process (no cluster). ``buckets``
-    partitions the items; the draws depend on neither it nor the workers."""
-    client, cluster = _client(workers, scheduler, files)
+    (default: one per :data:`BUCKET_ROWS` rows) partitions the items; the draws depend on
+    neither it nor the workers."""
+    rows = _rows(files)
+    buckets = buckets or max(1, -(-rows // BUCKET_ROWS))
+    client, cluster = _client(workers, scheduler, rows)
     try:
-        stats = pd.concat(client.gather(client.map(shard_stats, files, pure=False)))
-        stats = stats.groupby(level=[0, 1]).sum()
-        models = sorted(stats.index.get_level_values(0).unique())
-        tasks = sorted(stats.index.get_level_values(1).unique())
-        M, T = len(models), len(tasks)
-        n = np.zeros((M, T), np.int64)
-        k = np.zeros((M, T), np.int64)
-        mi = pd.Index(models).get_indexer(stats.index.get_level_values(0))
-        tj = pd.Index(tasks).get_indexer(stats.index.get_level_values(1))
-        n[mi, tj] = stats["n"].to_numpy()
-        k[mi, tj] = np.round(stats["k"].to_numpy()).astype(np.int64)
-        split = client.map(
-            shard_buckets, files, models=models, tasks=tasks, buckets=buckets, pure=False
-        )
+        n_workers = len(client.scheduler_info()["workers"]) if cluster or scheduler else 1  # type: ignore[union-attr]
+        target = min(PARTITION_ROWS, max(1, -(-rows // max(1, n_workers))))
+        parts = partitions(files, target)
+        split = client.map(partition_items, parts, buckets=buckets, pure=False)
         pieces = [
-            [client.submit(lambda s, b=b: s[b], f, pure=False) for f in split]
+            [client.submit(operator.itemgetter(b), s, pure=False) for s in split]
             for b in range(buckets)
         ]
-        patterns = [
-            client.submit(bucket_patterns, pieces[b], M, pure=False) for b in range(buckets)
-        ]
-        counts = task_patterns(client.gather(patterns), M, T)  # errors surface here
+        results = client.gather([client.submit(bucket_patterns, p, pure=False) for p in pieces])
     finally:
         _close(client, cluster)
+    counts = task_patterns(results)  # errors surfaced at the gather
+    models, tasks = results[0][0].models, results[0][0].tasks
+    n = np.stack([(s != MISSING).T @ c for s, c in counts], axis=1)
+    k = np.stack([(s == 1).T @ c for s, c in counts], axis=1)
     bench = counts_benchmark(
         files,
         models,
         tasks,
-        ("all",) * T,
-        n,
-        k,
+        ("all",) * len(tasks),
+        n.astype(np.int64),
+        k.astype(np.int64),
         f"Dask backend: {int(n.sum()):,} item scores in {len(files)} Parquet file(s), "
-        f"{buckets} item buckets.",
+        f"{len(parts)} partition(s), {buckets} item bucket(s).",
     )
 
     def draws(reps: int, seed: int) -> Draws:

@@ -12,6 +12,7 @@ from benchuq.core.methods.bayes.priors import (
     LogPrior,
     ModelPrior,
     Prior,
+    compact_prior_specs,
     format_prior_specs,
     parse_prior,
     parse_prior_specs,
@@ -103,3 +104,34 @@ def test_parse_single_prior() -> None:
     assert parse_prior(" normal( 2000 , 10 ) ") == Prior("normal", (2000, 10))
     with pytest.raises(DataError, match="cannot read"):
         parse_prior("normal 2000")
+
+
+def test_compact_specs_keep_a_prior_for_every_model_as_one_spec() -> None:
+    """Links (issue 30): "all models" stays one spec; the old per-model form compacts to it."""
+    models = [f"org/m{i}:v1" for i in range(20)]
+    star = ["*:a=normal(50,5)"]
+    got = parse_prior_specs(star, models)
+    assert compact_prior_specs(got) == star
+    assert compact_prior_specs(parse_prior_specs(format_prior_specs(got), models)) == star
+    odd = parse_prior_specs(
+        ["*:b=gamma(2.123456789,0.01)", "org/m3:v1:a=normal(2000.5,10)"], models
+    )
+    specs = compact_prior_specs(odd)  # exact numbers (format_prior_specs rounds to 6 digits)
+    assert specs == ["*:b=gamma(2.123456789,0.01)", "org/m3:v1:a=normal(2000.5,10)"]
+    assert parse_prior_specs(specs, models) == odd
+    assert compact_prior_specs(parse_prior_specs([], models)) == []
+    assert compact_prior_specs({}) == []
+
+
+def test_compact_specs_reproduce_any_priors() -> None:
+    rng = np.random.default_rng(0)
+    models = ["A", "B", "C", "D"]
+    pool = [DEFAULT_PRIOR, *PRIORS]
+    for _ in range(200):
+        priors = {
+            m: ModelPrior(a=pool[rng.integers(len(pool))], b=pool[rng.integers(len(pool))])
+            for m in models
+        }
+        specs = compact_prior_specs(priors)
+        assert parse_prior_specs(specs, models) == priors
+        assert len(";".join(specs)) <= len(";".join(format_prior_specs(priors)))

@@ -71,7 +71,43 @@ def test_duckdb_draws_equal_the_in_memory_draws(
     tj = [mem.tasks.index(t) for t in source.bench.tasks]
     assert np.array_equal(mem.estimate[np.ix_(mi, tj)], source.bench.estimate)
     assert np.array_equal(mem.n[np.ix_(mi, tj)], source.bench.n)
-    assert f"in {passes} pass(es) over the files" in source.bench.notes[-1]
+    assert f"{passes} item bucket(s)" in source.bench.notes[-1]
+
+
+def test_out_of_core_under_a_small_memory_budget_gives_the_in_memory_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """10^5 rows (10 models, 10^4 items, some missing, items split over shards) under a memory
+    budget forced small: files grouped, a file too large alone read in passes, items put
+    together across groups in several buckets; the draws are the in-memory path's."""
+    from benchuq.core.reading.backends import duckdb_backend
+
+    rng = np.random.default_rng(3)
+    items, models = 10_000, 10
+    frame = pd.DataFrame(
+        {
+            "model": np.repeat([f"m{i}" for i in range(models)], items),
+            "task": np.tile([f" t{k % 4}" for k in range(items)], models),  # trimmed alike
+            "item": np.tile([f"q{k}" for k in range(items)], models),
+            "score": (
+                rng.random(models * items) < np.repeat(np.linspace(0.3, 0.8, models), items)
+            ).astype(np.int8),
+        }
+    )
+    frame = frame[rng.random(len(frame)) > 0.02]  # missing scores
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    cuts = [0, 50_000, 70_000, 85_000, len(frame)]  # one large shard, then smaller ones
+    order = rng.permutation(len(frame))[: len(frame)]  # rows shuffled: items cross shards
+    for s in range(4):
+        frame.iloc[np.sort(order[cuts[s] : cuts[s + 1]])].to_parquet(folder / f"p{s}.parquet")
+    memory = bootstrap(load_path(folder), reps=200, seed=5)
+    monkeypatch.setattr(duckdb_backend, "BYTES_PER_ITEM", 40_000)  # 4 buckets at 100 MB
+    monkeypatch.setattr(duckdb_backend, "GROUP_ITEMS", 3_000)
+    source = open_data(str(folder), "duckdb", memory_limit="100MB")
+    note = source.bench.notes[-1]
+    assert "(6 read(s) of file groups, 4 item bucket(s))" in note, note  # the first in 3
+    assert np.array_equal(_by_name(memory, source.bench), source.draws(200, 5).values)
 
 
 def test_duckdb_writes_no_progress_bar_to_stdout(tmp_path: Path) -> None:
@@ -97,12 +133,27 @@ def test_duckdb_passes_follow_the_items_and_the_memory_limit() -> None:
     assert duckdb_backend._bytes("lots") == 0
 
 
-def test_duckdb_checks_name_the_file_and_row(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["duckdb", "dask"])
+def test_backend_checks_name_the_file_and_row(
+    tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bad values, an empty (trimmed) name and a score given twice (in two files, or twice in
+    one model's run of rows) are refused alike."""
+    from benchuq.core.reading.backends import dask_backend
+
+    monkeypatch.setattr(dask_backend, "RUN_ROWS", 1)  # runs of 2 rows matched as model runs
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    pd.DataFrame(
+        {"model": ["A", "A", "B", "B"], "task": "t", "item": ["1", "1"] * 2, "score": 1.0}
+    ).to_parquet(twice / "a.parquet")
+    with pytest.raises(DataError, match="more than once"):
+        open_data(str(twice), backend)
     pd.DataFrame({"model": "A", "task": "t", "item": ["1", "2"], "score": [1.0, 0.5]}).to_parquet(
         tmp_path / "a.parquet"
     )
     with pytest.raises(DataError, match=r"a\.parquet.*row 3.*binary"):
-        open_data(str(tmp_path), "duckdb")
+        open_data(str(tmp_path), backend)
     dup = tmp_path / "dup"
     dup.mkdir()
     for name in ("a", "b"):
@@ -110,7 +161,12 @@ def test_duckdb_checks_name_the_file_and_row(tmp_path: Path) -> None:
             dup / f"{name}.parquet"
         )
     with pytest.raises(DataError, match="more than once"):
-        open_data(str(dup), "duckdb")
+        open_data(str(dup), backend)
+    pd.DataFrame({"model": "A", "task": " ", "item": ["1"], "score": [1.0]}).to_parquet(
+        tmp_path / "a.parquet"
+    )
+    with pytest.raises(DataError, match=r"a\.parquet.*row 2.*empty"):
+        open_data(str(tmp_path), backend)
     (tmp_path / "x.csv").write_text("model,task,item,score\n")
     with pytest.raises(DataError, match="Parquet shards only"):
         parquet_files(tmp_path / "x.csv")
@@ -142,31 +198,49 @@ def test_dask_draws_are_bit_identical_on_1_2_and_4_workers(tmp_path: Path) -> No
     assert np.array_equal(here.values, runs[1].values, equal_nan=True)
 
 
-def test_dask_pattern_counts_are_summed_over_buckets(tmp_path: Path) -> None:
-    """Without a cluster: the per-bucket patterns of 1 and 16 buckets give the same per-task
-    patterns and counts, which are those of the in-memory items."""
+@pytest.mark.parametrize("layout", ["shuffled", "by model"])
+def test_dask_pattern_counts_are_summed_over_buckets(
+    tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a cluster: whole files and partitions of 1 to 3 row groups, 1 to 16 buckets give
+    the same per-task patterns and counts, which are those of the in-memory items; rows in model
+    runs (per-model logs, their words added in place) and shuffled (keyed row by row) alike."""
     from benchuq.core.methods.bootstrap import _patterns
+    from benchuq.core.reading.backends import dask_backend
     from benchuq.core.reading.backends.dask_backend import (
         bucket_patterns,
-        shard_buckets,
+        partition_items,
+        partitions,
         task_patterns,
     )
 
     folder = write_shards(tmp_path / "shards", models=5, items=240)
+    if layout == "by model":  # each shard's rows model by model, items in the same order
+        monkeypatch.setattr(dask_backend, "RUN_ROWS", 1)
+        for f in parquet_files(folder):
+            frame = pd.read_parquet(f)
+            frame["k"] = frame["item"].str[1:].astype(int)
+            frame.sort_values(["model", "k"]).drop(columns="k").to_parquet(
+                f, row_group_size=40, index=False
+            )
     files = parquet_files(folder)
-    models, tasks = [f"m{i}" for i in range(5)], [f"t{j}" for j in range(3)]
     got = {}
-    for buckets in (1, 16):
-        split = [shard_buckets(f, models, tasks, buckets) for f in files]
-        frames = [bucket_patterns([s[b] for s in split], 5) for b in range(buckets)]
-        got[buckets] = task_patterns(frames, 5, 3)
+    for target, buckets in ((10**6, 1), (1, 16), (100, 3)):
+        if target < 10**6:  # row groups of a file apart (as for files over FILE_BYTES)
+            monkeypatch.setattr(dask_backend, "FILE_BYTES", 0)
+        parts = partitions(files, target)
+        assert (len(parts) > len(files)) == (layout == "by model" and target < 10**6)
+        split = [partition_items(p, buckets) for p in parts]
+        got[target] = task_patterns(
+            [bucket_patterns([s[b] for s in split]) for b in range(buckets)]
+        )
     bench = load_path(folder)
     order = np.argsort(bench.models)
-    for j, t in enumerate(tasks):
+    for j, t in enumerate(sorted(bench.tasks)):
         states, counts = _patterns(bench.item_tasks[bench.tasks.index(t)].state, order)
-        for b in (1, 16):
-            assert np.array_equal(got[b][j][0], states[:, order])  # columns by name
-            assert np.array_equal(got[b][j][1], counts)
+        for target in got:
+            assert np.array_equal(got[target][j][0], states[:, order])  # columns by name
+            assert np.array_equal(got[target][j][1], counts)
 
 
 def test_cli_backend_flag_gives_the_same_leaderboard(
@@ -207,7 +281,8 @@ def test_the_readme_cluster_recipe_gives_the_local_cluster_draws(
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     assert "dask scheduler --port 8786" in readme
     assert "dask worker tcp://SCHEDULER:8786 --nworkers 4 --nthreads 1" in readme
-    dask = str(Path(sys.executable).with_name("dask"))
+    dask = [sys.executable, "-m", "dask"]  # the `dask` command of this interpreter (a venv
+    # created with --system-site-packages has no `dask` script next to its python)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -215,8 +290,8 @@ def test_the_readme_cluster_recipe_gives_the_local_cluster_draws(
     folder = write_shards(tmp_path / "shards")
     common = ["leaderboard", str(folder), "--backend", "dask", "--reps", "200", "--json"]
     procs = [
-        subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]),
-        subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1"]),
+        subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]),
+        subprocess.Popen([*dask, "worker", address, "--nworkers", "2", "--nthreads", "1"]),
     ]
     try:
         from distributed import Client

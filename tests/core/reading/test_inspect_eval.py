@@ -98,7 +98,10 @@ def test_the_real_log_without_scores_exits_2_saying_so(capsys) -> None:
 def test_real_logs_in_a_folder_a_zip_a_glob_and_with_a_json_log(tmp_path, capsys) -> None:
     folder = load_path(EVAL_DIR)
     assert "openai/gpt-4o-mini" in folder.models and "inspect_evals/mmlu_0_shot" in folder.tasks
-    assert any("no score of the default metric" in n for n in folder.notes)  # the unscored log
+    assert any(  # the unscored log, with the true reason (was "no score of the default metric")
+        n.startswith(f"1 file skipped — no scores on their samples: {UNSCORED.name}.")
+        for n in folder.notes
+    )
     archive = tmp_path / "logs.zip"
     with zipfile.ZipFile(archive, "w") as z:
         for p in [*SCORED, JSON_LOG]:

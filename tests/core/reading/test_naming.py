@@ -32,6 +32,19 @@ def test_a_data_set_is_named_by_harness_and_task_family(path: Path, name: str) -
     assert data_name(read_paths([path])) == name
 
 
+def test_helm_names_the_folder_that_holds_the_run_folders(tmp_path: Path) -> None:
+    """The suite is the folder above the run folders, wherever the files were read from: the suite
+    folder itself names no suite (its runs were once named after their first run folder), a zip
+    of ``runs/v3/...`` names ``v3`` (not the zip's file name)."""
+    suite = REAL / "helm" / "safety_v3"
+    assert data_name(read_paths([suite])) == "HELM: 9 models x 2 scenarios"
+    archive = tmp_path / "suite.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for f in sorted(suite.rglob("*.json")):
+            z.write(f, f"runs/v3/{f.relative_to(suite)}")
+    assert data_name(read_paths([archive])) == "HELM v3: 9 models x 2 scenarios"
+
+
 def test_a_sample_keeps_its_name_and_a_generic_name_gives_the_shape() -> None:
     loaded = read_sample("vtab1k")
     assert data_name(loaded) == "vtab1k: 16 models x 19 tasks"

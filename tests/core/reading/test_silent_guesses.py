@@ -13,6 +13,7 @@ import pytest
 
 from benchuq.cli.main import main
 from benchuq.core import summaries
+from benchuq.core.data import DataError
 from benchuq.core.findings import findings, gaps_from_leader
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.reading.loaders import read_files, read_paths
@@ -282,3 +283,21 @@ def test_sample_files_named_by_a_results_file_that_took_its_name_from_the_folder
     assert bench.kind == "items" and bench.models == ("my-llama",)
     assert notes_with(bench.notes, "model name 'my-llama' taken from the folder name (its "
                       "pretrained= is a local path ('./ckpt'), not a name")  # fmt: skip
+
+
+def test_inspect_logs_without_scores_or_samples_are_skipped_with_the_true_reason() -> None:
+    """Real inspect_ai logs in one folder: a JSON log kept without samples (an LLM-judged
+    simpleqa run) once failed the whole folder, and an unscored `.eval` log was skipped as having
+    "no score of the default metric (lm-eval: acc)"; each is now skipped for what it lacks."""
+    eee = Path(__file__).parents[2] / "fixtures" / "every_eval_ever" / "inspect_json"
+    unscored = next((REAL.parent / "inspect_ai" / "eval_zip").glob("*_popularity_dPiJ*.eval"))
+    loaded = read_paths([eee, unscored])
+    assert set(loaded.bench.models) == {"ollama/qwen2.5:0.5b", "anthropic/claude-sonnet-4-0",
+                                        "openai/azure/gpt-4o-mini"}  # fmt: skip
+    (no_samples,) = notes_with(loaded.bench.notes, "1 file skipped — no samples in them: ")
+    assert "data_with_llm_scoring.json.\n" in no_samples
+    (no_scores,) = notes_with(loaded.bench.notes, "1 file skipped — no scores on their samples: ")
+    assert f"{unscored.name}.\n" in no_scores
+    assert not notes_with(loaded.bench.notes, "default metric")
+    with pytest.raises(DataError, match="the log holds no samples"):  # alone: an error, as before
+        read_paths([eee / "data_with_llm_scoring.json"])

@@ -1,7 +1,7 @@
 """Results on few items are flagged and never claim a difference (issue #29, METHODS 2d).
 
-Real harness files: the HELM safety suite (2 instances per task) and an inspect_ai log (3
-samples, all correct), both in ``tests/fixtures/real``.
+Real harness files: the HELM safety suite (2 instances per task) and inspect_ai logs (1-13
+samples a model, several all correct), in ``tests/fixtures``.
 """
 
 from __future__ import annotations
@@ -15,12 +15,15 @@ import pytest
 from benchuq.cli.main import main
 from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.methods.bootstrap import bootstrap
-from benchuq.core.small_samples import min_items_to_tell, p_floor
+from benchuq.core.small_samples import few_items_note, min_items_to_tell, p_floor
 from benchuq.core.summaries import leaderboard, pairwise_differences
 
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
 HELM = str(REAL / "helm" / "safety_v3")
 INSPECT = str(REAL / "inspect_ai")
+# four real inspect_ai JSON logs; claude-sonnet-4 got all 5 arc_easy samples right (the issue's
+# "[1.0000, 1.0000]"), the simpleqa log kept no samples (skipped with a note)
+INSPECT_JSON = str(REAL.parent / "every_eval_ever" / "inspect_json")
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -33,7 +36,18 @@ def test_floor_is_the_smallest_n_whose_exact_test_can_reach_the_level() -> None:
     np.testing.assert_allclose(p_floor(np.array([1.0, 2.0, 6.0, np.nan])), [1, 0.5, 1 / 32, 0])
 
 
-@pytest.mark.parametrize("data", [HELM, INSPECT])
+def test_few_items_note_names_one_model_in_the_singular() -> None:
+    assert few_items_note(["a", "b"], np.array([3, 40])) == (
+        "Few items: a (3) rests on fewer than 30 items; its interval is wide, and with fewer than "
+        "6 items no difference can be shown at 95%."
+    )
+    assert few_items_note(["a", "b"], np.array([3, 4])).startswith(
+        "Few items: a (3), b (4) rest on fewer than 30 items; their intervals are wide"
+    )
+    assert few_items_note(["a"], np.array([30])) is None
+
+
+@pytest.mark.parametrize("data", [HELM, INSPECT, INSPECT_JSON])
 def test_real_files_flag_few_items_and_have_no_zero_width_interval(
     data: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -106,3 +120,19 @@ def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
     doc = out.read_text(encoding="utf-8")
     assert "Too few items to tell" in doc and "rests on 4 items" in doc
     assert "pairs differ" not in doc and "Few items" in doc
+
+
+def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
+    tmp_path: Path,
+) -> None:
+    """The real inspect_ai logs (the JSON log and the `.eval` logs: 6 models, 1-13 items): the
+    report leads with "too few items to tell", flags every model, and its header says the counts
+    once (the title's content name already holds them)."""
+    out = tmp_path / "inspect.html"
+    assert main(["report", INSPECT, "-o", str(out), "--reps", "300"]) == 0
+    doc = out.read_text(encoding="utf-8")
+    assert "<h1>Benchmark report: inspect_ai 0.3: 6 models x 3 tasks</h1>" in doc
+    assert "<p class=sub>bootstrap" in doc and "6 models × 3 tasks" not in doc
+    assert "Too few items to tell: ollama/gemma3 has the highest score" in doc
+    assert "rests on 1 item, and" in doc and "pairs differ" not in doc
+    assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in doc
