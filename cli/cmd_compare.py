@@ -106,7 +106,13 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"too few items to tell: {pairs}: with fewer than {min_items_to_tell(level)} items "
             f"no test can reach {level:g} (an exact paired test of n items has p >= 2^(1-n)); "
-            "their p-values are floored there and their intervals include 0."
+            "their intervals include 0."
+        )
+    if table["p_exact"].notna().any():
+        print(
+            "pairs with fewer than 30 items: p is an exact sign-flip test over their items "
+            "(never below 2^(1-k) with k differing items), adjusted for the pairs "
+            "(METHODS 2d)."
         )
     if table["few_items"].any():
         print(FEW_ITEMS_LEGEND)

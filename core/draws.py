@@ -14,6 +14,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from benchuq.core.summaries.headline import Headline
+    from benchuq.core.unit_scores import UnitScores
 
 __all__ = ["Draws"]
 
@@ -57,6 +58,10 @@ class Draws:
     headline
         the aggregate "overall" stands for (:mod:`core.summaries.headline`; ``None``: the mean
         over all tasks). Attach it with :meth:`with_headline`.
+    units
+        the unit-level scores of the tasks with fewer than 30 items or clusters
+        (:class:`core.unit_scores.UnitScores`, item-level data), for the exact paired test of
+        ``compare`` (METHODS 2d); ``None`` otherwise.
     """
 
     values: np.ndarray
@@ -74,6 +79,7 @@ class Draws:
     normalization: str | None = None
     counts: tuple[np.ndarray, np.ndarray] | None = None
     headline: Headline | None = None
+    units: UnitScores | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -133,6 +139,7 @@ class Draws:
             models=tuple(models),
             items=None if self.items is None else self.items[at, :],
             counts=None if self.counts is None else (self.counts[0][at], self.counts[1][at]),
+            units=None if self.units is None else self.units.select(at),
         )
 
     def with_headline(self, headline: Headline | None) -> Draws:

@@ -6,7 +6,10 @@
 - Below :func:`min_items_to_tell` items no test of a difference can reach the level, whatever
   the answers: an exact (sign-flip) test of n paired items has no p-value below ``2^(1 - n)``.
   There the verdicts and the report say "too few items to tell" instead of naming a winner or a
-  difference, and a comparison's p-value is floored at ``2^(1 - n)`` (:func:`p_floor`).
+  difference. A comparison of fewer than 30 items gets an exact sign-flip test over them
+  (:mod:`core.summaries.exact_pairs`, units kept by :func:`unit_scores`), whose p-value cannot
+  go below ``2^(1 - n)``; where no items are kept (counts, normalized scores) the p-value is
+  floored at ``2^(1 - n)`` (:func:`p_floor`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.draws import Draws
+from benchuq.core.unit_scores import UnitScores
 
 __all__ = [
     "FEW_ITEMS",
@@ -27,6 +31,7 @@ __all__ = [
     "min_items_to_tell",
     "p_floor",
     "too_few_with_leader",
+    "unit_scores",
 ]
 
 FEW_ITEMS = 30
@@ -62,6 +67,43 @@ def p_floor(items: np.ndarray) -> np.ndarray:
     ``n <= 1``; 0 where ``n`` is unknown)."""
     n = np.asarray(items, dtype=float)
     return np.where(np.isnan(n), 0.0, np.minimum(1.0, 2.0 ** (1.0 - np.maximum(n, 1.0))))
+
+
+def unit_scores(bench: Benchmark) -> UnitScores | None:
+    """The unit-level scores of every task with fewer than :data:`FEW_ITEMS` units (items, or
+    clusters when the task has a cluster column) for the exact paired test (METHODS 2d);
+    ``None`` for data without item-level scores or without such a task."""
+    if bench.item_tasks is None:
+        return None
+    units = [_task_units(task) for task in bench.item_tasks]
+    if all(u is None for u in units):
+        return None
+    return UnitScores(
+        tuple(None if u is None else u[0] for u in units),
+        tuple(None if u is None else u[1] for u in units),
+        tuple(None if u is None else u[2] for u in units),
+    )
+
+
+def _task_units(task: ItemTask) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(unit means ``(M, U)``, complete ``(M, U)``, items per unit ``(U,)``) of a task of fewer
+    than :data:`FEW_ITEMS` units, else ``None``."""
+    M, n = task.shape
+    codes = None if task.cluster is None else task.cluster.codes
+    unit = np.arange(n) if codes is None else np.unique(np.asarray(codes), return_inverse=True)[1]
+    U = int(unit.max()) + 1 if n else 0
+    if U == 0 or U >= FEW_ITEMS:
+        return None
+    s = task.scores
+    have = ~np.isnan(s)
+    size = np.bincount(unit, minlength=U).astype(float)
+    total = np.zeros((U, M))
+    answered = np.zeros((U, M))
+    np.add.at(total, unit, np.where(have, s, 0.0).T)
+    np.add.at(answered, unit, have.T.astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(answered > 0, total / answered, np.nan)
+    return means.T, (answered == size[:, None]).T, size
 
 
 def few_items_note(models: Sequence[str], items: np.ndarray) -> str | None:

@@ -73,7 +73,9 @@ with guard("The comparison"):
     unit = "points" if opts.scale == 100 else "units"
     for v in views_inference.verdicts(diffs, s.level, s.correction, draws.reps, opts.scale, unit):
         st.markdown("- " + md_escape(v.text))
-    caption = views_inference.comparison_caption(s.correction, s.level, len(diffs), draws.reps)
+    caption = views_inference.comparison_caption(
+        s.correction, s.level, len(diffs), draws.reps, exact=int(diffs["p_exact"].notna().sum())
+    )
     score = views.group_label(s.score, overall)
     st.caption(f"{md_escape(caption)} Score: {md_escape(score)}.")
     fig = simultaneous_difference_figure(

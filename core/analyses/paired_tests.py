@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from benchuq.core.summaries.exact_pairs import EXACT_FLIPS, RANDOM_FLIPS, flip_sums
 from benchuq.core.validation import check_level
 
 __all__ = [
@@ -30,11 +31,6 @@ __all__ = [
     "sequence_test",
     "sign_flip",
 ]
-
-#: Up to this many units every sign flip is enumerated (exact p-value); above, random flips.
-EXACT_FLIPS = 16
-RANDOM_FLIPS = 9999
-_CHUNK = 2**22  # cells per chunk of flips
 
 
 @dataclass(frozen=True)
@@ -98,20 +94,6 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
     return PairedTest((c - b) / n, low, high, p, "exact McNemar", too_few)
 
 
-def _flip_sums(k: int, vectors: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
-    """``(F, c)`` sums ``flips @ vectors`` over sign flips of ``k`` units: every flip when
-    ``k <= EXACT_FLIPS``, else :data:`RANDOM_FLIPS` random ones and no flip (made in chunks)."""
-    if k <= EXACT_FLIPS:
-        codes = np.arange(2**k, dtype=np.int64)[:, None] >> np.arange(k)
-        return (1.0 - 2.0 * (codes & 1)) @ vectors, True
-    out = [vectors.sum(axis=0, keepdims=True)]
-    step = max(1, _CHUNK // k)
-    for a in range(0, RANDOM_FLIPS, step):
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(min(step, RANDOM_FLIPS - a), k))
-        out.append(signs @ vectors)
-    return np.vstack(out), False
-
-
 def sign_flip(
     values: np.ndarray, weights: np.ndarray, *, level: float, bound: float, seed: int = 0
 ) -> PairedTest:
@@ -130,7 +112,7 @@ def sign_flip(
     if k == 0:
         return PairedTest(np.nan, np.nan, np.nan, np.nan, "sign-flip", True)
     est = float(w @ v)
-    sums, exact = _flip_sums(k, np.stack([w * v, w], axis=1), np.random.default_rng(seed))
+    sums, exact = flip_sums(k, np.stack([w * v, w], axis=1), np.random.default_rng(seed))
     a, b = sums[:, 0], sums[:, 1]
     A, B = est, float(w.sum())
     tol = 1e-12 * max(1.0, float(np.abs(w * v).sum()))

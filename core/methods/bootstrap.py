@@ -33,7 +33,7 @@ from benchuq.core.data import MISSING, Benchmark, DataError, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.draws import Draws
 from benchuq.core.reading.answers import answer_counts
-from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note
+from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note, unit_scores
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument
 
@@ -136,6 +136,7 @@ def _draws(
         items=cell_items(bench),
         data=bench.name,
         counts=answer_counts(bench),
+        units=unit_scores(bench),
     )
 
 
@@ -206,8 +207,12 @@ def confidence_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) ->
       mean of 20 tasks at 99.9% accuracy in 0% of simulated data sets;
     - ``nu = n - 3`` widens each task slightly: the plug-in spread ``p (1 - p) / n`` is too small by
       ``(n - 1) / n`` (it shows over many tasks), and with one task the mid-p interval at
-      ``nu = n`` dips to 0.92 coverage near 97-99% accuracy; at ``nu = n - 3`` the single-task
-      coverage is >= 0.934 for every n in 10-1000 and accuracy in 0.5-0.999;
+      ``nu = n`` dips to 0.92 coverage near 97-99% accuracy; at ``nu = n - 3`` the exact
+      single-task coverage at R = 2000 is >= 0.942 for every n in 1-1000 and accuracy in
+      0.5-0.999 (METHODS 2c);
+    - the pseudo-item's side is one draw per model and replicate, shared by its tasks (one item
+      split over the tasks; drawn per task, the parts averaged out and 5 tasks of 100 items at
+      99% were covered in 0.928 of data sets);
     - never a zero-width interval: a task with ``k = 0`` or ``k = n`` still varies; draws stay
       in [0, 1]. Models are independent (``paired=False``). A note names models whose result
       rests on fewer than 30 items.
@@ -225,7 +230,9 @@ def confidence_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) ->
     p = k / np.maximum(n, 1.0)
     nu = np.maximum(n - 3.0, 1.0)
     rng = np.random.default_rng(seed)
-    up = rng.random((reps, *n.shape)) < 0.5
+    # the pseudo-item is one item split over the model's tasks: one value (0 or 1) per model and
+    # replicate, shared by its tasks (METHODS 2)
+    up = rng.random((reps, n.shape[0], 1)) < 0.5
     vals = _beta_or_point(nu * p + up * w, nu * (1.0 - p) + ~up * w, rng)
     small = _small_weight(n) * has
     if small.any():  # Beta(a, b) x Gamma(a + b) is Gamma(a): add the pseudo-unit exactly
@@ -427,14 +434,16 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
 
 
 def _task_draws(
-    units: _Units, w: float, pooled: np.ndarray, rng: np.random.Generator, inverse: np.ndarray
-) -> np.ndarray:
+    units: _Units, w: float, pooled: np.ndarray, up: np.ndarray, rng: np.random.Generator,
+    inverse: np.ndarray,
+) -> np.ndarray:  # fmt: skip
     """``(reps, M)`` draws of one task's model means (METHODS 2), in chunks of replicates.
 
     Per replicate: gamma weights ``G_u ~ Gamma(alpha_u)`` for the units and ``g ~ Gamma(w)`` for
     the pseudo-unit (normalised, a Dirichlet draw: every model sees the same weights, so the
-    draws are paired), the pseudo-unit's value per model ``low`` or ``high`` with probability 1/2
-    each; a model's draw is its weighted mean over the units it answered and the pseudo-unit.
+    draws are paired), the pseudo-unit's value per model ``high`` where ``up`` ``(reps, M)`` (one
+    value per model and replicate, shared by its tasks, probability 1/2), else ``low``; a model's
+    draw is its weighted mean over the units it answered and the pseudo-unit.
     A small task adds the second pseudo-unit, valued ``high`` with the probability ``pooled``
     ``(reps, M)`` (the models' pooled accuracy draws), else ``low``. Per-model random numbers
     are drawn in model-name order (``inverse`` maps them to the given order).
@@ -448,8 +457,7 @@ def _task_draws(
         stop = min(reps, start + chunk)
         G = rng.standard_gamma(units.alpha, size=(stop - start, U))
         g = rng.standard_gamma(w, size=(stop - start, 1)) * units.size
-        up = rng.random((stop - start, M))[:, inverse] < 0.5
-        pseudo = np.where(up, units.high, units.low)
+        pseudo = np.where(up[start:stop], units.high, units.low)
         num = G @ units.V + g * pseudo
         den = (G @ units.A[:, :1] if units.A_shared else G @ units.A) + g
         if units.small > 0:
@@ -520,11 +528,12 @@ def _paired_values(
     values = np.empty((reps, *bench.shape))
     shares = sizes / max(float(sizes.sum()), 1.0)
     accuracy = _pooled_draws(pooled[0][om], pooled[1][om], reps, rng)[:, im]
+    up = (rng.random((reps, len(om))) < 0.5)[:, im]  # the pseudo-item's value, shared by tasks
     order, _ = _canonical(bench.tasks)
     for j in order:
         u = units_of(int(j))
         values[:, :, j] = (
-            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, rng, im)
+            np.nan if u is None else _task_draws(u, float(shares[j]), accuracy, up, rng, im)
         )
     return values
 

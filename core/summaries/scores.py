@@ -37,6 +37,7 @@ from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
+from benchuq.core.summaries.exact_pairs import flip_p_value, holm_in_family, pair_contributions
 from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.maxt import MaxT, max_t
 from benchuq.core.summaries.normalization import normalize
@@ -488,10 +489,17 @@ def pairwise_differences(
       ``higher_is_better``.
     - Few items (METHODS 2d): ``items_a``, ``items_b`` are the items behind each score,
       ``few_items`` says one has fewer than 30; ``p_floor = 2^(1 - min(items))`` is the smallest
-      p-value an exact paired test of that many items can give, and ``p_value`` and
-      ``p_stepdown`` are never below it; where it exceeds ``1 - level``
-      (``too_few_items``: fewer than :func:`core.small_samples.min_items_to_tell` items) the
-      interval is widened to include 0, so it never claims a difference the items cannot show.
+      p-value an exact paired test of that many items can give. A pair with fewer than 30 items
+      whose units (items or clusters) the draws carry (item-level data, raw scores) gets an
+      exact sign-flip test over them (``p_exact``, unadjusted; :mod:`core.summaries.exact_pairs`):
+      ``p_value`` is the larger of the correction's and the Bonferroni-adjusted ``p_exact``
+      (``K p_exact``; ``"none"``: ``p_exact``), ``p_stepdown`` the larger of the correction's
+      and Holm's over the exact p-values, so neither is below ``2^(1 - k)`` with k discordant
+      units; where the pair's ``p_value`` exceeds ``1 - level`` its interval is widened to
+      include 0, so interval and p-value agree. Other pairs of few items (task-level counts,
+      normalized scores) keep ``p_floor`` as a lower bound. Where ``p_floor`` exceeds
+      ``1 - level`` (``too_few_items``: fewer than
+      :func:`core.small_samples.min_items_to_tell` items) the interval always includes 0.
     - Scores that are proportions (every draw in [0, 1]): interval ends are kept in [-1, 1].
     """
     level = check_level(level)
@@ -515,6 +523,7 @@ def pairwise_differences(
         "few_items",
         "p_floor",
         "too_few_items",
+        "p_exact",
     ]
     if not pairs:
         return pd.DataFrame(columns=cols)
@@ -530,11 +539,20 @@ def pairwise_differences(
     n_a, n_b = items[ia], items[ib]
     floor = p_floor(np.fmin(n_a, n_b))
     too_few = floor > 1.0 - level
-    low = np.where(too_few, np.fmin(fam.low, 0.0), fam.low)
-    high = np.where(too_few, np.fmax(fam.high, 0.0), fam.high)
+    K = len(pairs)
+    p_exact = _exact_pairs(draws, group, ia, ib, np.fmin(n_a, n_b))
+    exact = ~np.isnan(p_exact)
+    family = 1 if correction == "none" else K
+    p_value = np.fmax(fam.p_value, np.where(exact, np.minimum(1.0, family * p_exact), floor))
+    p_stepdown = np.fmax(fam.p_stepdown, floor)
+    if exact.any():
+        held = holm_in_family(p_exact[exact], family)
+        p_stepdown[exact] = np.fmax(fam.p_stepdown[exact], held)
+    include_0 = too_few | (exact & (p_value > 1.0 - level))
+    low = np.where(include_0, np.fmin(fam.low, 0.0), fam.low)
+    high = np.where(include_0, np.fmax(fam.high, 0.0), fam.high)
     if np.all((sc.values >= 0) & (sc.values <= 1) | np.isnan(sc.values)):
         low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
-    K = len(pairs)
     if correction == "maxt":
         levels = np.full(K, 2.0 * ndtr(fam.critical) - 1.0)
     elif correction == "none":
@@ -548,19 +566,47 @@ def pairwise_differences(
             "estimate": est,
             "low": low,
             "high": high,
-            "p_value": np.fmax(fam.p_value, floor),
+            "p_value": p_value,
             "prob_a_better": prob,
             "level": levels,
             "se": fam.se,
-            "p_stepdown": np.fmax(fam.p_stepdown, floor),
-            "p_below_resolution": fam.below_resolution & (floor < 1.0 / (d.shape[0] + 1)),
+            "p_stepdown": p_stepdown,
+            "p_below_resolution": fam.below_resolution & ~exact & (floor < 1 / (d.shape[0] + 1)),
             "items_a": n_a,
             "items_b": n_b,
             "few_items": np.fmin(n_a, n_b) < FEW_ITEMS,
             "p_floor": floor,
             "too_few_items": too_few,
+            "p_exact": p_exact,
         }
     )
+
+
+def _exact_pairs(
+    draws: Draws, group: Group, ia: np.ndarray, ib: np.ndarray, items: np.ndarray
+) -> np.ndarray:
+    """``(K,)`` unadjusted exact sign-flip p-values of the pairs with fewer than
+    :data:`FEW_ITEMS` items whose units the draws carry (METHODS 2d); ``nan`` elsewhere."""
+    out = np.full(len(ia), np.nan)
+    small = np.flatnonzero(items < FEW_ITEMS)
+    if draws.units is None or draws.normalization is not None or not small.size:
+        return out
+    coef = _score_coefficients(draws, group)
+    for k in small:
+        x = pair_contributions(draws.units, coef, int(ia[k]), int(ib[k]))
+        if x is not None:
+            out[k] = flip_p_value(x, seed=(draws.seed or 0) + int(k))[0]
+    return out
+
+
+def _score_coefficients(draws: Draws, group: Group) -> np.ndarray:
+    """``(M, T)`` coefficients ``c`` of the group score ``sum_t c_it x_it`` (every group score
+    is linear in the task scores a model has), read off the group score of unit task vectors."""
+    T = len(draws.tasks)
+    have = ~np.isnan(draws.observed)
+    basis = np.where(have[None, :, :], np.eye(T)[:, None, :], np.nan)  # (T, M, T)
+    probe = replace(draws, values=basis, observed=np.where(have, 0.0, np.nan), units=None)
+    return np.nan_to_num(group_scores(probe, group=group).values.T)
 
 
 def win_probabilities(draws: Draws, *, group: Group = "overall") -> np.ndarray:

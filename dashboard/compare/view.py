@@ -101,8 +101,11 @@ def verdicts(
     return out
 
 
-def comparison_caption(correction: str, level: float, pairs: int, reps: int) -> str:
-    """The caption under the verdicts: what holds jointly, and what p-values can resolve."""
+def comparison_caption(
+    correction: str, level: float, pairs: int, reps: int, *, exact: int = 0
+) -> str:
+    """The caption under the verdicts: what holds jointly, and what p-values can resolve;
+    ``exact`` pairs rest on fewer than 30 items and have exact sign-flip p-values (METHODS 2d)."""
     s = "s" if pairs != 1 else ""
     if correction == "maxt":
         head = (
@@ -127,10 +130,18 @@ def comparison_caption(correction: str, level: float, pairs: int, reps: int) -> 
             f"{pairs} comparison{s}; each interval holds for its own pair only (no correction): "
             "with many pairs some will exclude 0 by chance."
         )
-    return (
+    tail = (
         f"{head} A bootstrap p-value cannot be below 1/(R + 1) = {1 / (reps + 1):.2g} with "
         f"R = {reps}."
     )
+    if exact:
+        tail += (
+            f" {exact} of the {pairs} pairs rest on fewer than 30 items: their p-values come from "
+            "an exact sign-flip test over the items (never below 2^(1 - k) with k items that "
+            "differ), adjusted for the pairs, and their intervals include 0 unless that test "
+            "rejects."
+        )
+    return tail
 
 
 def leader_caption(level: float) -> str:

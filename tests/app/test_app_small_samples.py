@@ -60,6 +60,8 @@ def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) ->
     at = _page(at, "compare.py")
     said = [e.value for kind in ("markdown", "info", "success", "warning") for e in at.get(kind)]
     assert any("Too few items to tell" in str(t) for t in said)
+    captions = "\n".join(c.value for c in at.caption).replace("\\", "")
+    assert "exact sign-flip test over the items" in captions  # 4 items: p = 2^(1 - 4) at best
     at = _page(at, "leaderboard.py")
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert all(c["layout"]["xaxis"]["range"][1] <= 100 for c in charts)  # no 120% axis
