@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import unquote
 
 import pytest
 from browser_utils import (
@@ -101,7 +102,11 @@ def test_bayes_prior_editor_changes_intervals_and_rejects_bad_prior(browser, app
     assert {t["type"] for t in before} == {"scatter"}, "interval chart has its traces"
 
     _prior(page, "normal", "50, 5")
-    wait_for_text_then_idle(page, "a=normal(50,5),b=normal(50,5)", TIMEOUT)
+    # the link keeps one prior for all models, as written (README "Shareable links")
+    page.wait_for_url(
+        lambda url: "*:a=normal(50,5),b=normal(50,5)" in unquote(url), timeout=TIMEOUT
+    )
+    wait_idle(page, TIMEOUT)
     wait_charts(page, TIMEOUT)
     _clean(page, "after normal(50, 5)")
     after = _chart_data(page, "bayes_intervals")
