@@ -366,7 +366,8 @@ def _distinct_words(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if W == 1:
         key = words[:, 0]
         if key.dtype.itemsize * 8 <= DIRECT_BITS or int(key.max(initial=0)) < 2**DIRECT_BITS:
-            counts = np.bincount(key, minlength=1)
+            # numpy < 2 refuses uint64 indices (no safe cast to intp)
+            counts = np.bincount(key.astype(np.intp, copy=False), minlength=1)
             present = np.flatnonzero(counts)
             return present.astype(np.uint64)[:, None], counts[present]
         ids, uniques = pd.factorize(key)

@@ -241,7 +241,7 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
                 found = [items, t, np.zeros((W, b - a), np.uint64), np.zeros(b - a, np.int32)]
                 seen.setdefault(tag, []).append(len(blocks))
                 blocks.append(found)
-            found[2][word_of[p]] += (code[a:b] + np.uint64(1)) << shift[p]
+            found[2][word_of[p]] += (code[a:b].astype(np.uint64) + np.uint64(1)) << shift[p]
             found[3] += 1
         key = np.concatenate([_hash(bl[0]) ^ task_key[bl[1]] for bl in blocks])
         task = np.concatenate([bl[1] for bl in blocks])
@@ -252,7 +252,9 @@ def partition_items(part: Partition, buckets: int) -> list[Piece]:
         words = np.zeros((W, len(model)), np.uint64)
         for w in range(W):
             inside = word_of[model] == w
-            words[w] = np.where(inside, (code + np.uint64(1)) << shift[model], np.uint64(0))
+            words[w] = np.where(
+                inside, (code.astype(np.uint64) + np.uint64(1)) << shift[model], np.uint64(0)
+            )
         rows = np.ones(len(model), np.int32)
     bucket = key % np.uint64(buckets)
     order = np.argsort(bucket, kind="stable")
@@ -350,7 +352,12 @@ def bucket_patterns(pieces: Sequence[Piece]) -> tuple[Piece, np.ndarray]:
         one, counts = _distinct_words((words[0] | (task.astype(np.uint64) << shift))[:, None])
         kinds = (one[:, 0] >> shift).astype(np.int32)
         return Piece(
-            models, tasks, empty, kinds, one[:, 0][None] & ((1 << shift) - 1), empty
+            models,
+            tasks,
+            empty,
+            kinds,
+            one[:, 0][None] & ((np.uint64(1) << shift) - np.uint64(1)),
+            empty,
         ), counts
     table = np.vstack([words.astype(np.uint64), task.astype(np.uint64)]).T
     distinct, counts = _distinct_words(np.ascontiguousarray(table))

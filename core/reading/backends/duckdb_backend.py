@@ -225,15 +225,18 @@ def _aggregate(
     )  # a repeated score may carry past 64 bits: it is flagged by r, not summed
     item_text = types["item"].upper() in ("VARCHAR", "STRING", "TEXT")
     name = "trim(item)" if item_text else "item::VARCHAR"  # as src reads the name
+    # the 128-bit MD5 of the name as two UBIGINTs (high, low; md5_number's own type differs
+    # between DuckDB versions: HUGEINT in 1.1, UHUGEINT later), its bucket the number mod buckets
+    bucket = f"(((h1 % {buckets}) * {2**64 % buckets} + h0 % {buckets}) % {buckets})::UBIGINT"
     for u, (group, passes) in enumerate(_groups(con, files, items)):
         listed = "[" + ", ".join(_quote(str(f)) for f in group) + "]"
         for pass_ in range(passes):
             only = f"WHERE hash(item) % {passes} = {pass_}" if passes > 1 else ""
             con.execute(
-                f"COPY (SELECT (m % {buckets})::UBIGINT AS b, trim(task) AS task, "
-                f"(m >> 64)::UBIGINT AS h1, (m & {2**64 - 1})::UBIGINT AS h0, {keep}, "
+                f"COPY (SELECT {bucket} AS b, trim(task) AS task, h1, h0, {keep}, "
                 f"{', '.join(f's{v}' for v in range(V))}, r FROM (SELECT task, "
-                f"md5_number({name}) AS m, {codes}, {seen}, count(*) AS r "
+                f"md5_number_lower({name}) AS h1, md5_number_upper({name}) AS h0, "
+                f"{codes}, {seen}, count(*) AS r "
                 f"FROM (SELECT {select} FROM read_parquet({listed})) "
                 f"JOIN pos USING (model) {only} GROUP BY task, item)) "
                 f"TO {_quote(str(spill / f'items-{u}-{pass_}'))} "
