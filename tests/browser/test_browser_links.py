@@ -23,6 +23,9 @@ def _ready(page) -> None:
     page.get_by_role("heading", name="Compare models").first.wait_for(timeout=TIMEOUT)
     wait_idle(page, TIMEOUT)
     wait_charts(page, TIMEOUT)
+    # the model chips can be drawn after the charts on a busy machine: wait for the first one
+    chips = page.get_by_test_id("stMain").get_by_test_id("stMultiSelect")
+    chips.get_by_role("button", name=re.compile("^Remove ")).first.wait_for(timeout=TIMEOUT)
     assert exceptions_shown(page) == []
 
 
