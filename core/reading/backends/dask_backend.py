@@ -18,8 +18,9 @@ Work runs where the data live, on the cluster's workers (the files must be reada
 
 The draws depend only on the patterns' counts and the seed, never on the partitions, the buckets,
 the workers or the order results arrive in: bit-identical for any number of workers and equal to
-the in-memory path's draws of the same items. On one machine the workers are forked from this
-process (Linux: no second import of the libraries); the cluster is closed once the counts are in.
+the in-memory path's draws of the same items. On one machine the workers are forked from Python's
+fork server (Linux: the libraries imported once, and no fork of a process that runs threads);
+the cluster is closed once the counts are in.
 """
 
 from __future__ import annotations
@@ -421,9 +422,10 @@ def _rows(files: Sequence[Path]) -> int:
 def _client(
     workers: int | None, scheduler: str | None, rows: int
 ) -> tuple[Client | _InProcess, LocalCluster | None]:
-    """The scheduler's client; a LocalCluster of ``workers`` processes (forked on Linux, so the
-    workers start without importing the libraries again); in-process when neither was asked for
-    and the rows take at most half the free memory (as :func:`choose_backend` decides)."""
+    """The scheduler's client; a LocalCluster of ``workers`` processes (forked from Python's
+    fork server on Linux, which imports the libraries once for all workers); in-process when
+    neither was asked for and the rows take at most half the free memory (as
+    :func:`choose_backend` decides)."""
     from benchuq.core.reading.backends import BYTES_PER_ROW, _free_memory
 
     if scheduler:
@@ -435,7 +437,9 @@ def _client(
     import dask
     from distributed import Client, LocalCluster
 
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    # forkserver, not fork: forking a process that runs threads (a notebook kernel, a test
+    # runner with a browser driver) can hang a worker; the server preloads the libraries once
+    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     quiet = {  # the workers' own sampling profiler and event-loop ticks cost CPU, not results
         "distributed.worker.multiprocessing-method": method,
         "distributed.worker.profile.enabled": False,
