@@ -8,7 +8,8 @@ Rules (README "Accepted data"):
   than zip); every other file is judged by its content (``core.reading.classify``);
 - in a HELM run folder (one holding ``run_spec.json``) only ``run_spec.json``, ``stats.json`` and
   ``per_instance_stats.json`` are read (the others, e.g. ``scenario_state.json``, can be large);
-- a ``.zip`` is read like a folder (members named ``archive.zip/path``), up to
+- a ``.zip`` is read like a folder (members named ``archive.zip/path``, in sorted order whatever
+  the order stored, so a folder and its zip give the same data), up to
   :data:`MAX_ARCHIVE_BYTES` uncompressed; an inspect_ai ``.eval`` log (a ZIP too) is a file,
   never expanded (:mod:`.eval_zip` reads the members it needs);
 - a pattern with ``*``, ``?`` or ``[`` that is not an existing path is expanded like a shell glob;
@@ -191,7 +192,10 @@ def expand_archives(
             continue
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
-            members = [m for m in archive.infolist() if not m.is_dir()]
+            members = sorted(  # a folder's order (:func:`_walk`), not the order stored
+                (m for m in archive.infolist() if not m.is_dir()),
+                key=lambda m: PurePosixPath(m.filename).parts,
+            )
         except (zipfile.BadZipFile, OSError) as err:
             raise DataError(
                 f"not a readable zip archive ({err}).", file=name, hint="create the archive again."

@@ -68,6 +68,18 @@ def test_a_folder_and_its_zip_have_the_same_data_hash(tmp_path: Path) -> None:
     assert changed.data_hash != folder.data_hash
 
 
+def test_a_zip_hashes_like_its_folder_whatever_the_order_of_its_members(tmp_path: Path) -> None:
+    """``zip -r`` stores a folder's files in the file system's order, not sorted: members are read
+    in the folder's sorted order, so the models (and the data hash) come out alike (audit of 30)."""
+    archive = tmp_path / "runs.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for f in sorted(LM_EVAL.iterdir(), reverse=True):
+            z.write(f, f"results_v04/{f.name}")
+    folder, zipped = read_paths([LM_EVAL]).bench, read_paths([archive]).bench
+    assert zipped.models == folder.models
+    assert zipped.data_hash == folder.data_hash
+
+
 def test_cli_reports_name_the_data_and_hash_a_zip_like_its_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
