@@ -16,6 +16,7 @@ from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.presentation import state
 from benchuq.presentation.colors import INDETERMINATE, PALETTE, model_colors
 from benchuq.presentation.figures.common import (
+    TITLE_CHARS,
     FigureOptions,
     difference_figure,
     forest_figure,
@@ -97,6 +98,21 @@ def test_forest_height_grows_with_models() -> None:
     small = forest_figure(_table().iloc[:2], OPTS).layout.height
     big = forest_figure(_table(), OPTS).layout.height
     assert big > small
+
+
+def test_a_long_title_wraps_instead_of_running_off_a_half_width_chart() -> None:
+    """The Leaderboard's overall chart of lm-eval data is titled "Overall (mean of 16 benchmarks;
+    mmlu = lm-eval's size-weighted mean of 57 subjects)": in a half-width column one line was cut
+    after "size-weighted" (audit of 30). It wraps, and the plot keeps its height."""
+    long = "Overall (mean of 16 benchmarks; mmlu = lm-eval's size-weighted mean of 57 subjects)"
+    short = forest_figure(_table(), FigureOptions(colors=OPTS.colors, title="Overall")).layout
+    wrapped = forest_figure(_table(), FigureOptions(colors=OPTS.colors, title=long)).layout
+    lines = wrapped.title.text.split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == long
+    assert all(len(line) <= TITLE_CHARS for line in lines)
+    extra = wrapped.margin.t - short.margin.t
+    assert extra > 0 and wrapped.height - short.height == extra  # room for the second line
+    assert short.title.text == "Overall"
 
 
 # ---- differences, heatmap -----------------------------------------------------------------

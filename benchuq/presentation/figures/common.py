@@ -26,6 +26,8 @@ from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
 
 ROW_HEIGHT = 26  # pixels per model row in forest plots
+TITLE_CHARS = 50  # characters of a title line (18 px type on a half-width chart in the app)
+TITLE_LINE = 22  # pixels a further title line takes
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 
 
@@ -52,11 +54,17 @@ class FigureOptions:
 
 
 def _layout_spec(title: str, height: int) -> dict:
-    """Return the shared layout as a plain dict (building figures from dicts is much faster)."""
+    """Return the shared layout as a plain dict (building figures from dicts is much faster).
+
+    A title longer than :data:`TITLE_CHARS` wraps (plotly never does; a half-width chart cut it),
+    and each further line adds its height above the plot."""
+    lines = _wrap(title, TITLE_CHARS)
+    extra = TITLE_LINE * (len(lines) - 1)
+    text = "<br>".join(_esc(line) for line in lines)
     return {
-        "title": {"text": _esc(title), "x": 0.0, "xanchor": "left"} if title else None,
-        "height": height,
-        "margin": {"l": 10, "r": 20, "t": 50 if title else 20, "b": 50},
+        "title": {"text": text, "x": 0.0, "xanchor": "left"} if title else None,
+        "height": height + extra,
+        "margin": {"l": 10, "r": 20, "t": (50 if title else 20) + extra, "b": 50},
         "font": FONT,
         "plot_bgcolor": "white",
         "showlegend": False,
