@@ -109,6 +109,7 @@ with guard("The task-weight map"):
             fig, key=key, config=CHART_CONFIG, selection_mode="points",
             on_select=lambda key=key: on_select(key),
         )  # fmt: skip
+    scores = None  # the table goes below at full width: beside the map it hid its columns
     with st.container() if len(shown) == 2 else cols[1]:
         st.subheader("Leaderboard at these weights")
         if marker is None:
@@ -116,7 +117,7 @@ with guard("The task-weight map"):
         else:
             st.caption(
                 vw.weights_text(dm.categories, marker, ".0%")
-                + f" — {ctx.level:.1%} normal intervals (sidebar level)."
+                + f" — {ctx.level:.1%} normal intervals (sidebar level); the table is below."
             )
             ws = weighted_scores(moments, marker, level=ctx.level)
             here = dominance_map(
@@ -124,8 +125,10 @@ with guard("The task-weight map"):
             )
             pm_moments = cached.draw_moments(draws_all, models, key_map)
             best = best_probability_map(pm_moments, weights=marker[None])
-            widgets.weighted_scores_table(vw.scores_table(ws, best, opts.scale))
+            scores = vw.scores_table(ws, best, opts.scale)
             st.markdown(vw.lead_verdict(here, opts.scale))
+    if scores is not None:
+        widgets.weighted_scores_table(scores)
     st.caption(vw.shares_text(dm))
 
     st.subheader("Export for slides")

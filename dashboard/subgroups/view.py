@@ -161,6 +161,18 @@ def result_table(result: SubgroupResult) -> pd.DataFrame:
     )
 
 
+def shown_columns(table: pd.DataFrame) -> list[str]:
+    """The columns the page shows, in order: each unit by name (its ``model`` and ``subgroup``
+    when the table has them: ``unit`` repeats them), then the direct and EB estimates with their
+    intervals side by side, then the rest (se, f, features), which may scroll out of sight. The
+    download keeps every column in the table's order."""
+    first = [c for c in ("model", "subgroup") if c in table.columns] or ["unit"]
+    pairs = [f"{k} {x}" for k in ("direct", "EB") for x in ("estimate", "low", "high")]
+    lead = [*first, *(c for c in ("n", *pairs, "weight w") if c in table.columns)]
+    rest = [c for c in table.columns if c not in lead and (c != "unit" or first == ["unit"])]
+    return [*lead, *rest]
+
+
 def lab_table(lab: LabResult) -> pd.DataFrame:
     """Overall lab summary: one row per method (DT, SR, EB) with MSE, ratio, coverage, width."""
     o = lab.overall.iloc[0]

@@ -125,6 +125,27 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
     assert {m.label: m.value for m in at.metric}["A (prior second moment)"] != before
 
 
+def test_the_table_shows_the_eb_estimates_next_to_the_direct_ones(make_app) -> None:
+    """The table led with a 'unit' column repeating model and subgroup and put EB estimate, low
+    and high after se and f, scrolled out of sight (audit of 30); the download keeps every
+    column."""
+    at = _open(make_app)
+    view = at.dataframe[0]
+    shown = list(view.proto.column_order)
+    assert shown[:9] == [
+        "model",
+        "subgroup",
+        "n",
+        "direct estimate",
+        "direct low",
+        "direct high",
+        "EB estimate",
+        "EB low",
+        "EB high",
+    ]
+    assert "unit" not in shown and set(shown) | {"unit"} == set(view.value.columns)
+
+
 def test_item_subgroups_and_simulation_lab(make_app) -> None:
     at = _open(make_app, {"data": "sample:alpaca_eval"})
     assert not at.error, [e.value for e in at.error]

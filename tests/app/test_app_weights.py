@@ -207,3 +207,33 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
     at.multiselect(key="weights_pick").set_value(["natural"]).run()  # one category: explained
     assert not at.exception
     assert any("needs 2 or 3 categories" in e.value for e in at.error)
+
+
+def width_share(at, element) -> float:
+    """The share of the main area's width the block holding ``element`` gets (the product of
+    the weights of the columns it sits in)."""
+
+    def walk(block, share: float) -> float | None:
+        for child in block.children.values():
+            if child is element:
+                return share
+            if hasattr(child, "children"):
+                weight = getattr(child, "weight", None)
+                found = walk(child, share * weight if weight else share)
+                if found is not None:
+                    return found
+        return None
+
+    found = walk(at.main, 1.0)
+    assert found is not None
+    return found
+
+
+def test_the_table_at_these_weights_shows_every_column(make_app) -> None:
+    """Beside the map (3/8 of the page) the table's 'high' and 'share of draws ranked first'
+    columns were scrolled out of sight (audit of 30): it sits below the map at full width."""
+    at = open_page(make_app)
+    (table,) = at.dataframe
+    assert "high" in table.value.columns
+    assert width_share(at, table) == 1.0
+    assert any(h.value == "Leaderboard at these weights" for h in at.subheader)
