@@ -66,6 +66,7 @@ def show_plan(design: pw.Design) -> None:
         key, pairs, s.level, s.power, d, s.family or None, s.correction, design
     )
     st.subheader("What each pair can detect")
+    st.caption(vp.reading_key(s.level, s.power, ctx.level))
     st.markdown(
         "\n".join(
             "- " + md_escape(plan.sentence(k, scale=scale, unit=unit)) for k in range(len(pairs))

@@ -237,6 +237,18 @@ def pairs_of(models: Sequence[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(models, 2))
 
 
+def reading_key(level: float, power: float, sidebar: float) -> str:
+    """How to read the sentences, in plain words, with the page's level named against the
+    sidebar's (issue 30: one level story)."""
+    return (
+        f"How to read these: *detectable at x* is the smallest true difference that today's "
+        f"items would show as real in {100 * power:g}% of evaluations ({100 * power:g}% power), "
+        f"judged at the {100 * level:g}% level for all pairs together — not the sidebar's "
+        f"{100 * sidebar:g}%, which is for one score at a time. *Power now* is that chance for "
+        "the difference you care about."
+    )
+
+
 def pair_table(plan: pw.PowerPlan, scale: float) -> pd.DataFrame:
     """One row per pair in display units (rounded for reading), columns named for people."""
     return pd.DataFrame(
