@@ -96,9 +96,7 @@ with guard("The subgroup analysis"):
         download_buttons(fig, "subgroups_fit", key="dl_sub_fit")
         st.caption(f"f = WLS on {md_escape(', '.join(result.features))}.")
     table = vs.result_table(result)
-    st.dataframe(
-        table, hide_index=True, column_order=vs.shown_columns(table), key="sub_table_view"
-    )
+    st.dataframe(table, hide_index=True, column_order=vs.shown_columns(table), key="sub_table_view")
     download_csv(table, "subgroups", "Download the table (CSV)", key="sub_download")
 
     st.subheader("Simulation lab")
