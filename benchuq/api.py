@@ -121,7 +121,8 @@ def load(
     metric
         The metric read from lm-eval and HELM files (default: each format's own).
     name
-        The data set's name in titles (default: from the files).
+        The data set's name in titles (default: a sample's name, or one from the files'
+        content, e.g. ``"lm-eval v0.4: 2 models x 16 benchmarks"``, as the CLI and the app say).
     failed
         Samples that failed (errors, limits): left out (``"exclude"``) or scored 0 (``"wrong"``).
     runs
@@ -163,8 +164,13 @@ def load(
     loaded = read_data(
         sources, format=format, tasks=tasks_path, metric=metric, name=name, failed=failed, runs=runs
     )
-    _GROUPS[loaded.bench] = tuple(loaded.meta.groups)  # the headline of its draws (bootstrap)
-    return loaded.bench
+    bench = loaded.bench
+    if name is None and not all(s.startswith("sample:") for s in sources):
+        from benchuq.core.reading.naming import data_name
+
+        bench = bench._replace(name=data_name(loaded))  # as the CLI and the app name it
+    _GROUPS[bench] = tuple(loaded.meta.groups)  # the headline of its draws (bootstrap)
+    return bench
 
 
 def samples() -> dict[str, str]:

@@ -287,6 +287,20 @@ def test_report_writes_the_cli_report(tmp_path: Path) -> None:
         bq.report(bench, tmp_path / "toy.doc", reps=200, format="doc")  # type: ignore[arg-type]
 
 
+def test_files_are_named_by_their_content_as_in_the_cli_and_the_app(tmp_path: Path) -> None:
+    """``bq.load`` of an lm-eval folder named the data 'results_v04' (the folder), so the API's
+    report was titled by it while the CLI's and the app's said 'lm-eval v0.4: 2 models x 16
+    benchmarks' (audit of 30); ``name=`` and a sample keep their names."""
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "lm_eval" / "results_v04"
+    bench = bq.load(folder)
+    assert bench.name == "lm-eval v0.4: 2 models x 16 benchmarks"
+    html = bq.report(bench, tmp_path / "r.html", reps=200).read_text(encoding="utf-8")
+    assert "<h1>Benchmark report: lm-eval v0.4: 2 models x 16 benchmarks</h1>" in html
+    assert bq.load(folder, name="Nightly").name == "Nightly"
+    assert bq.load("sample:vtab1k").name == "vtab1k"
+    assert bq.leaderboard(bq.bootstrap(bench, reps=200)).to_frame().shape[0] > 0
+
+
 def test_weights_from_paired_draws_read_the_correlation() -> None:
     bench = bq.from_frame(
         long_items(np.random.default_rng(6)),
