@@ -200,7 +200,9 @@ def load_upload(
 ) -> Loaded:
     """Load uploaded files (and what they say), cached by the digest of their content and the
     loader options (``failed``: samples of harness logs that errored or hit a limit; ``runs``:
-    two runs of a model, the newest kept or both)."""
+    two runs of a model, the newest kept or both). Files are read in name order, as a folder
+    is, whatever order the browser sent them in (the same models' order and data hash)."""
+    files = tuple(sorted(files, key=lambda f: f[0]))
     cols = tuple(sorted((columns or {}).items()))
     extra = (failed,) if failed != "exclude" else ()  # digests of earlier uploads unchanged
     digest = files_digest(files + ((tasks,) if tasks else ()), cols, fmt, metric, runs, *extra)

@@ -34,3 +34,19 @@ def test_a_cached_call_reuses_its_entry_for_the_same_draws(monkeypatch) -> None:
     other = cache.get_draws(bench, "bootstrap", 200, 9, "raw")
     cached.leaderboard_table(other, bench.models, 0.9, ())
     assert len(calls) == 2
+
+
+def test_a_folders_files_uploaded_in_any_order_are_the_folder() -> None:
+    """The browser sends dropped files in the order the user picked them: read as given, the
+    models came out in that order and the data hash differed from the folder's (audit of 30).
+    Uploads are read in name order, as a folder is."""
+    from pathlib import Path
+
+    from benchuq.core.reading.loaders import read_paths
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "lm_eval" / "results_v04"
+    files = tuple((f.name, f.read_bytes()) for f in sorted(folder.iterdir()))
+    read = read_paths([folder]).bench
+    for order in (files, files[::-1]):
+        bench = cache.load_upload(order).bench
+        assert bench.models == read.models and bench.data_hash == read.data_hash
