@@ -157,6 +157,22 @@ def test_rank_aggregation_one_panel_per_method_rows_aligned() -> None:
     assert "Mean over tasks" in titles and "Average rank" in titles
 
 
+@pytest.mark.parametrize("n", [2, 16])
+def test_the_rank_axis_title_clears_the_tick_labels_with_few_models(n: int) -> None:
+    """The title sat a share of the plot's height below the axis: with two models (a short
+    plot) it ran into the rank numbers (audit of 30). It sits a fixed distance below."""
+    models = [f"m{i}" for i in range(n)]
+    rows = [
+        {"model": m, "method": "mean", "mean_rank": i + 1, "low": i + 1, "high": i + 1}
+        for i, m in enumerate(models)
+    ]
+    layout = _spec(rank_aggregation_figure(pd.DataFrame(rows), OPTS))["layout"]
+    (title,) = [a for a in layout["annotations"] if a["text"] == "rank (1 = best)"]
+    plot = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    below = -title["y"] * plot - title["yshift"]  # pixels from the axis to the title's top
+    assert below >= 24  # tick labels of 13 px type take about 20 px
+
+
 def test_rank_probability_panels_ordered_by_expected_rank() -> None:
     p = np.array([[0.1, 0.9], [0.9, 0.1]])  # beta is most likely first
     spec = _spec(rank_probability_figure(p, ["alpha", "beta"], OPTS))

@@ -419,12 +419,12 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
         {
             "text": "rank (1 = best)",
             "x": 0.5,
-            "y": -0.02,
+            "y": 0,
             "xref": "paper",
             "yref": "paper",
             "yanchor": "top",
             "showarrow": False,
-            "yshift": -18,
+            "yshift": -26,  # pixels, not a share of the plot: clear of the ticks at any height
         }
     )
     return _figure(traces, layout)
