@@ -342,3 +342,23 @@ def test_axes_never_leave_the_score_range() -> None:
     )
     x = difference_figure(diffs, OPTS).layout.xaxis.range
     assert -100 <= x[0] and x[1] <= 100
+
+
+def test_the_leader_tag_shows_when_its_interval_reaches_the_axis_end() -> None:
+    """A leader at 100% [25%, 100%] (inspect_ai logs of a few items): its "leader" label sat
+    right of 100%, past the axis end, where plotly hides a point even with cliponaxis off; the
+    chart showed no leader at all (audit of 30). Every tag sits within the axis range."""
+    table = pd.DataFrame(
+        {
+            "model": ["alpha", "beta"],
+            "estimate": [1.0, 0.8],
+            "low": [0.25, 0.37],
+            "high": [1.0, 0.97],
+            "tied": [False, True],
+        }
+    )
+    layout, tags = (lambda f: (f.layout, f.data[-1]))(forest_figure(table, OPTS))
+    assert [t.strip() for t in tags.text] == ["leader", "≈ leader"]
+    low, high = layout.xaxis.range
+    assert all(low <= x <= high for x in tags.x)
+    assert tags.textposition == "middle right" and layout.margin.r >= 80  # room past the end

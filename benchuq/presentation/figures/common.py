@@ -259,15 +259,21 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
         for k in range(len(t))
     ]
     tagged = [k for k, tag in enumerate(tags) if tag]
+    # plotly hides a point past the axis end even with cliponaxis off: a tag of an interval
+    # that reaches the end sits at the end, a space before its text clearing the dot
+    at = [min(high[k] + 0.015 * span, x_range[1]) for k in tagged]
     data.append(
         {
             "type": "scatter",
             "name": "tags",
             "mode": "text",
             "hoverinfo": "skip",
-            "x": [high[k] + 0.015 * span for k in tagged],
+            "x": at,
             "y": [names[k] for k in tagged],
-            "text": [tags[k] for k in tagged],
+            "text": [
+                tags[k] if x < x_range[1] else f"\u2002{tags[k]}"
+                for k, x in zip(tagged, at, strict=True)
+            ],
             "textposition": "middle right",
             "textfont": {"color": "#555555", "size": 11},
             "cliponaxis": False,
