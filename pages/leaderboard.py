@@ -80,6 +80,7 @@ with guard("The leaderboard"):
     st.dataframe(
         shown,
         hide_index=True,
+        column_order=views.shown_columns(shown),
         column_config={
             c: st.column_config.NumberColumn(format="%.2f")
             for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")

@@ -98,6 +98,14 @@ def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str
     )
 
 
+def shown_columns(shown: pd.DataFrame) -> list[str]:
+    """The order the page shows :func:`display_table` in: the score, its interval, the leader
+    mark, the items and the note first, the Monte Carlo errors last (a wide table scrolls them
+    out of sight, not the note)."""
+    errors = ["MC error (low)", "MC error (high)"]
+    return [*(c for c in shown.columns if c not in errors), *errors]
+
+
 def display_table(
     table: pd.DataFrame,
     scale: float,

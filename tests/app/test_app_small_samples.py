@@ -83,6 +83,19 @@ def test_inspect_logs_are_flagged_with_no_zero_width_interval(make_app) -> None:
     assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in _warnings(at)
     table = at.dataframe[0].value
     assert len(table) >= 6 and (table["high"] - table["low"] > 5).all()  # percent
+    # the few-items note next to the numbers, the Monte Carlo errors last: the note was the
+    # column that scrolled out of sight (audit of 30); the download keeps the table's order
+    assert list(at.dataframe[0].proto.column_order) == [
+        "group",
+        "model",
+        "estimate",
+        "low",
+        "high",
+        "≈ leader",
+        "note",
+        "MC error (low)",
+        "MC error (high)",
+    ]
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert all(c["layout"]["xaxis"]["range"][1] <= 100 for c in charts)
     at = _page(at, "report.py")
