@@ -18,11 +18,13 @@ from benchuq.presentation.colors import INDETERMINATE, PALETTE, model_colors
 from benchuq.presentation.figures.common import (
     TITLE_CHARS,
     FigureOptions,
+    chart_subtitle,
     difference_figure,
     forest_figure,
     rank_aggregation_figure,
     rank_probability_figure,
     win_heatmap,
+    with_subtitle,
 )
 from benchuq.presentation.text import md_escape
 
@@ -304,6 +306,29 @@ def test_category_edits_round_trip_through_the_query() -> None:
     kept, notice = state.parse_categories('{"t1": "x", "zz": "y", "t3": ""}', tasks)
     assert kept == {"t1": "x"} and notice is not None and "zz, t3" in notice.message
     assert state.parse_categories("[1, 2]", tasks)[0] == {}
+
+
+@pytest.mark.parametrize("title", ["All models", "Overall (mean of 16 benchmarks; " * 2])
+@pytest.mark.parametrize("data", ["lm-eval v0.4: 2 models x 16 benchmarks", "x" * 150])
+def test_an_exported_charts_title_and_subtitle_stay_above_the_plot(title: str, data: str) -> None:
+    """Rendered (SVG, kaleido): the subtitle's last line ends above the plot area and the title
+    starts inside the figure, for one- and two-line titles and subtitles of two and three lines
+    (a two-line title's subtitle ran over the first model's row; audit of 30)."""
+    if not chromium_available():
+        pytest.skip("kaleido needs the system chromium")
+    sub = chart_subtitle(data, "task-level confidence draws (mid-p Clopper–Pearson)", 2000, 0, 0.9)
+    fig = with_subtitle(forest_figure(_table(), FigureOptions(colors={}, title=title)), sub)
+    svg = fig.to_image(format="svg", width=560).decode()
+
+    def first_baseline_and_lines(cls: str) -> tuple[float, int]:
+        text = re.search(rf'<text[^>]*class="{cls}"[^>]*y="([\d.]+)".*?</text>', svg)
+        assert text is not None, cls
+        return float(text.group(1)), text.group(0).count('class="line"')
+
+    title_y, _ = first_baseline_and_lines("gtitle")
+    sub_y, sub_lines = first_baseline_and_lines("gtitle-subtitle")
+    assert title_y >= 16  # the first line's capitals inside the figure
+    assert sub_y + 14.3 * (sub_lines - 1) + 3 <= fig.layout.margin.t  # 11 px lines, 1.3 em
 
 
 @pytest.mark.slow

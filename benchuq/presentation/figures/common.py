@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from benchuq.presentation.text import plotly_escape as _esc
 
 ROW_HEIGHT = 26  # pixels per model row in forest plots
 TITLE_CHARS = 50  # characters of a title line (18 px type on a half-width chart in the app)
-TITLE_LINE = 22  # pixels a further title line takes
+TITLE_LINE = 23.4  # pixels a further title line takes (18 px type, 1.3 em)
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
 
 
@@ -59,7 +60,7 @@ def _layout_spec(title: str, height: int) -> dict:
     A title longer than :data:`TITLE_CHARS` wraps (plotly never does; a half-width chart cut it),
     and each further line adds its height above the plot."""
     lines = _wrap(title, TITLE_CHARS)
-    extra = TITLE_LINE * (len(lines) - 1)
+    extra = math.ceil(TITLE_LINE * (len(lines) - 1))
     text = "<br>".join(_esc(line) for line in lines)
     return {
         "title": {"text": text, "x": 0.0, "xanchor": "left"} if title else None,
@@ -510,7 +511,14 @@ def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
     out = go.Figure(fig)
     lines = _wrap(subtitle, SUBTITLE_CHARS)
     old = fig.layout.margin.t or 0
-    top = max(70, old + 25) + 14 * (len(lines) - 1)
+    # plotly puts the title's first baseline at the middle of the top margin, the rest below it
+    below = (
+        TITLE_LINE * ((title.text or "").count("<br>"))
+        + SUBTITLE_GAP
+        + SUBTITLE_LINE * (len(lines) - 1)
+        + 7  # descent and a gap above the plot
+    )
+    top = max(70, old + 25 + 14 * (len(lines) - 1), math.ceil(2 * below))
     out.update_layout(
         title={
             "text": title.text or "",
@@ -529,6 +537,8 @@ def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
 
 
 SUBTITLE_CHARS = 105  # characters of a subtitle line (11 px type on a 760 px report figure)
+SUBTITLE_GAP = 22  # pixels from the title's last baseline to the subtitle's first (as rendered)
+SUBTITLE_LINE = 14.3  # pixels a further subtitle line takes (11 px type, 1.3 em)
 
 
 def _wrap(text: str, width: int) -> list[str]:
