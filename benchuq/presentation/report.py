@@ -71,9 +71,10 @@ __all__ = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
-#: The share link's place in a report of data uploaded to one session (no link can carry them).
+#: The share link's place in a report of data read from files (an upload to one session or files
+#: on the machine that ran ``benchuq report``): no link can carry them.
 NOT_SHARED = (
-    "none yet: these data were uploaded, and an upload cannot travel in a link. Publish them "
+    "none yet: these data were read from files, and files cannot travel in a link. Publish them "
     "first (the app's Data page, 'Share these results', or benchuq publish), then share the "
     "published view's link."
 )
