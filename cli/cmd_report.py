@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="W1,W2,...",
         help="category weights (one per category, summing to 1): report on the weighted score "
-        "instead of the mean over all tasks",
+        "instead of the overall score (--overall)",
     )
     add_normalize_arguments(p)
     g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
