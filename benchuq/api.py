@@ -1131,8 +1131,10 @@ def report(
     view = _view(bench, draws, level, weights)
     data = view.data if parse_source(view.data).linkable else "DATA"
     shown = list(view.models) if view.models != bench.models else []
-    cmd = command([data], view.method, draws.reps, view.seed, level, shown)
-    cmd = " ".join([cmd, *weights_flags(None if weights is None else view.weights)])
+    extra = weights_flags(None if weights is None else view.weights)
+    extra += ["--overall", view.overall] if view.overall != "auto" else []
+    extra += ["--normalize"] if view.metric == "normalized" else []
+    cmd = command([data], view.method, draws.reps, view.seed, level, shown, extra)
     score = "overall" if weights is None else "weighted"
     query = share_query(view, bench.models, score=score)
     write_report(

@@ -99,3 +99,6 @@ def test_a_published_sets_report_links_to_it_with_its_overall_score(
     bench = bq.load(data)
     bq.report(bench, api, draws=bq.bootstrap(bench, reps=200, overall="tasks"))
     assert _written_link(cli) == _written_link(api) == f"?data={data}&reps=200&overall=tasks"
+    command = f"benchuq report {data} --method bootstrap --reps 200 --seed 0 --level 0.834"
+    for doc in (cli, api):
+        assert command + " --overall tasks" in html.unescape(doc.read_text(encoding="utf-8"))
