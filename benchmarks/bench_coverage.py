@@ -24,6 +24,7 @@ the cell's coverage; a zero-width interval anywhere is counted.
 
     nice -n 10 python benchmarks/bench_coverage.py          # 2,000 data sets a cell, R = 2,000
     python benchmarks/bench_coverage.py --quick             # 200 data sets, a few cells
+    python benchmarks/bench_coverage.py --calibration-only --sims 1000 --reps 400  # METHODS 4
 """
 
 from __future__ import annotations
@@ -393,13 +394,31 @@ def exact_table(ns: tuple[int, ...], reps: int, points: int) -> tuple[str, float
     return "\n".join(lines), worst
 
 
+def print_calibration(sims: int, reps: int, seed: int) -> None:
+    """Print the table of :func:`calibration` (METHODS 4 copies it)."""
+    rows = calibration(sims, reps, seed)
+    print(f"\nShare of draws ranked first against being truly best (5 models, 5 x 100 items, "
+          f"{sims:,} data sets, R = {reps:,})")  # fmt: skip
+    print("| share of draws ranked first | models | mean share | truly best |\n|---|---|---|---|")
+    for label, count, mean, best in rows:
+        print(f"| {label} | {count} | {mean:.3f} | {best:.3f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sims", type=int, default=2000, help="data sets per cell from 30 items on")
     ap.add_argument("--reps", type=int, default=REPS, help="replicates per data set")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="200 data sets, a few cells")
+    ap.add_argument(
+        "--calibration-only",
+        action="store_true",
+        help="only the table of the share of draws ranked first: --sims data sets, --reps each",
+    )
     a = ap.parse_args()
+    if a.calibration_only:
+        print_calibration(a.sims, a.reps, a.seed)
+        return
     quick = a.quick
     ns, ps, ts = (QUICK_N, QUICK_P, QUICK_T) if quick else (GRID_N, GRID_P, GRID_T)
     sims = 200 if quick else a.sims
@@ -426,11 +445,7 @@ def main() -> None:
     print("| n | compare (p <= 0.05) | not ≈ leader |\n|---|---|---|")
     for n, (v, lead) in rates.items():
         print(f"| {n} | {v:.3f} | {lead:.3f} |")
-    rows = calibration(60 if quick else 400, min(reps, 1000), a.seed)
-    print("\nShare of draws ranked first against being truly best (5 models, 5 x 100 items)")
-    print("| share of draws ranked first | models | mean share | truly best |\n|---|---|---|---|")
-    for label, count, mean, best in rows:
-        print(f"| {label} | {count} | {mean:.3f} | {best:.3f} |")
+    print_calibration(60 if quick else 400, min(reps, 1000), a.seed)
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from benchuq.core.reading.sources import parse_source
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 from benchuq.results import (
     EPP,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
     from benchuq.core.export_eee import EEEExport
     from benchuq.core.reading.meta import Group, Meta
+    from benchuq.presentation.state import Settings
 
 __all__ = [
     "arena",
@@ -85,6 +87,9 @@ Weights = Sequence[float] | np.ndarray | None
 Overall = Literal["auto", "benchmarks", "tasks"]
 # the lm-eval groups of each benchmark :func:`load` read (what "overall" stands for)
 _GROUPS: weakref.WeakKeyDictionary[Benchmark, tuple[Group, ...]] = weakref.WeakKeyDictionary()
+# the app's data value (``sample:<name>``, ``shared:<id>``) of each benchmark :func:`load` read
+# from a sample or a published set: what a report's share link opens (:func:`report`)
+_SOURCES: weakref.WeakKeyDictionary[Benchmark, str] = weakref.WeakKeyDictionary()
 
 
 def _with_headline(draws: Draws, bench: Benchmark, overall: Overall) -> Draws:
@@ -156,6 +161,7 @@ def load(
 
         loaded = read_shared(shared[0])
         _GROUPS[loaded.bench] = tuple(loaded.meta.groups)
+        _SOURCES[loaded.bench] = parse_source(shared[0]).text
         return loaded.bench
     from benchuq.core.reading.loaders import FORMATS, read_data
 
@@ -165,11 +171,14 @@ def load(
         sources, format=format, tasks=tasks_path, metric=metric, name=name, failed=failed, runs=runs
     )
     bench = loaded.bench
-    if name is None and not all(s.startswith("sample:") for s in sources):
+    one = parse_source(sources)
+    if name is None and one.kind != "sample":
         from benchuq.core.reading.naming import data_name
 
         bench = bench._replace(name=data_name(loaded))  # as the CLI and the app name it
     _GROUPS[bench] = tuple(loaded.meta.groups)  # the headline of its draws (bootstrap)
+    if one.kind == "sample":
+        _SOURCES[bench] = one.text
     return bench
 
 
@@ -1094,12 +1103,17 @@ def report(
     models
         Report on these models only (default: all).
     weights
-        Category weights of the score (default: the mean over all tasks).
+        Category weights (one per category, summing to 1) of the score the report is about
+        (default: the overall score, as the app's Report page; see :func:`bootstrap`'s
+        ``overall``).
 
     Returns
     -------
     Path
-        The file written.
+        The file written. Its share link opens the app on the same view (data, method, level,
+        replicates, seed, metric, overall score, models and weights) when the data are a sample
+        or a published data set (``load("shared:<id>")``); for other data it says to publish
+        them first.
 
     Examples
     --------
@@ -1118,20 +1132,45 @@ def report(
     if models is not None:
         check_known(list(models), draws.models, what="models")
         draws = draws.select_models(list(dict.fromkeys(models)))
-    from benchuq.core.reading.loaders import SAMPLES
     from benchuq.presentation.report import command
+    from benchuq.presentation.report_link import share_query, weights_flags
 
-    sample = bench.name in SAMPLES and bench.name == draws.data
-    data = f"sample:{bench.name}" if sample else "DATA"
-    method = "bayes" if draws.method.startswith("Bayesian") else "bootstrap"
-    cmd = command([data], method, draws.reps, draws.seed or 0, level, list(models or ()))
-    if weights is not None:
-        cmd += " --weights " + ",".join(f"{w:g}" for w in np.asarray(weights, dtype=float))
-    query = f"?data={data}" if sample else "(from Python: upload the same data on the Data page)"
+    view = _view(bench, draws, level, weights)
+    data = view.data if parse_source(view.data).linkable else "DATA"
+    shown = list(view.models) if view.models != bench.models else []
+    extra = weights_flags(None if weights is None else view.weights)
+    extra += ["--overall", view.overall] if view.overall != "auto" else []
+    extra += ["--normalize"] if view.metric == "normalized" else []
+    cmd = command([data], view.method, draws.reps, view.seed, level, shown, extra)
+    score = "overall" if weights is None else "weighted"
+    query = share_query(view, bench.models, score=score)
     write_report(
         bench, draws, path, fmt=fmt, level=level, weights=weights, query=query, command=cmd
     )
     return path
+
+
+def _view(bench: Benchmark, draws: Draws, level: float, weights: Weights) -> Settings:
+    """The app's settings of a report on ``draws`` of ``bench`` (:func:`report`'s link): the data
+    value is ``upload`` (no link) unless ``bench`` was loaded from a sample or a published set."""
+    from benchuq.core.reading.sources import UPLOAD
+    from benchuq.core.summaries.headline import headline
+    from benchuq.presentation.state import Settings
+
+    source = _SOURCES.get(bench, UPLOAD) if draws.data == bench.name else UPLOAD
+    auto = headline(bench, groups=_GROUPS.get(bench, ()), overall="auto").kind
+    kind = draws.headline.kind if draws.headline is not None else "tasks"
+    return Settings(
+        data=source,
+        method="bayes" if draws.method.startswith("Bayesian") else "bootstrap",
+        level=level,
+        reps=draws.reps,
+        seed=draws.seed or 0,
+        metric="raw" if draws.normalization is None else "normalized",
+        overall="auto" if kind == auto else kind,
+        weights=() if weights is None else tuple(float(w) for w in np.asarray(weights)),
+        models=tuple(m for m in bench.models if m in draws.models),  # data order, as the app
+    )
 
 
 def export(

@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="W1,W2,...",
         help="category weights (one per category, summing to 1): report on the weighted score "
-        "instead of the mean over all tasks",
+        "instead of the overall score (--overall)",
     )
     add_normalize_arguments(p)
     g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
@@ -120,17 +120,16 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
-    """The app link's query string for the same view on data with ``models`` (short: defaults
-    and "all models" left out; an upload cannot travel in a link)."""
+    """The app link's query string for the same view on data with ``models``
+    (``presentation.report_link.share_query``: the one writer of a report's link)."""
     from benchuq.core.reading.sources import UPLOAD, parse_source
-    from benchuq.presentation.report import NOT_SHARED
-    from benchuq.presentation.state import Settings, query_string, view_query
+    from benchuq.presentation.report_link import share_query
+    from benchuq.presentation.state import Settings
 
     one = args.data[0] if len(args.data) == 1 else ""
-    data = one if parse_source(one).linkable else UPLOAD
     weights = () if args.weights is None else tuple(float(w) for w in args.weights.split(","))
     settings = Settings(
-        data=data,
+        data=one if parse_source(one).linkable else UPLOAD,  # files: no link can carry them
         method=args.method,
         level=args.level,
         reps=args.reps if args.method == "bootstrap" else args.draws * args.chains,
@@ -140,11 +139,7 @@ def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
         weights=weights,
         models=tuple(m for m in models if m in (args.models or ())),  # data order, as the app
     )
-    view = {k: v for k, v in view_query(settings, models).items() if k != "data"}
-    if data == UPLOAD:  # files: no link can carry them (issue 30)
-        after = f" This view's settings, to add after data=shared:<id>: {query_string(view)}"
-        return NOT_SHARED + (after if view else "")
-    return "?" + query_string({"data": data} | view)
+    return share_query(settings, models, score="overall" if args.weights is None else "weighted")
 
 
 def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:

@@ -358,7 +358,7 @@ def _publish() -> None:
     ss[QUERY_KEY] = query
     _update_url(query)
     ss[SHARED_RUN] = ss[RUN_KEY]
-    with ss[SHARE_SLOT].container(), st.expander("Share this view"):
+    with ss[SHARE_SLOT].container(), st.popover("Share this view", icon=":material/share:"):
         base = (st.context.url or "").split("?", 1)[0]
         st.code(state.address(base, query), language=None, wrap_lines=True)
         st.caption(

@@ -27,6 +27,7 @@ from benchuq.dashboard.subgroups.view import SubgroupsSettings, SubgroupsUnits, 
 from benchuq.dashboard.table.view import TableSettings
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
 from benchuq.dashboard.weights.view import WeightsSettings
+from benchuq.presentation.report_link import ReportSettings
 from benchuq.presentation.state import (
     LinkSpec,
     Settings,
@@ -54,7 +55,7 @@ class Page:
 PAGES: tuple[Page, ...] = (
     Page("leaderboard.py", "Leaderboard", ":material/leaderboard:", (LeaderboardView,)),
     Page("table.py", "Leaderboard table", ":material/table_view:", (TableSettings,)),
-    Page("report.py", "Report", ":material/summarize:"),
+    Page("report.py", "Report", ":material/summarize:", (ReportSettings,)),
     Page("compare.py", "Compare models", ":material/compare_arrows:", (CompareSettings,)),
     Page("two_runs.py", "Two runs", ":material/difference:", (TwoRunsSettings,)),
     Page("ranks.py", "Ranks", ":material/format_list_numbered:", (RanksSettings,)),

@@ -80,7 +80,7 @@ with guard("The rank analysis"):
         "Share of draws in which each model has rank r, for the weighted score S(w) with weights "
         + weights_text(draws_all.category_names, w)
         + " (change them in the sidebar). A share of draws, not a calibrated probability: "
-        "shares above 60% are 7-10 points too high in simulation (METHODS 4)."
+        "shares above 60% are 6-13 points too high in simulation (METHODS 4)."
     )
     prob = cached.rank_probabilities(draws_all, models, tuple(float(x) for x in w))
     fig = rank_probability_figure(prob, models, ctx.figure_options())

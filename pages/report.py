@@ -4,14 +4,18 @@ reproduce it), downloaded as HTML (works offline) or PDF."""
 import streamlit as st
 
 from benchuq.core.reading.sources import parse_source
+from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import image_bytes
 from benchuq.dashboard.report_page import cached
 from benchuq.dashboard.two_runs import cached as two_runs_cached
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
+from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation import report, state
+from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.figures.diff import difference_figure
+from benchuq.presentation.report_link import REPORT_SCORES, ReportSettings, weights_flags
 from benchuq.presentation.text import file_stem, md_escape
 
 ctx = current()
@@ -31,6 +35,19 @@ bench = ctx.require_bench()
 s = ctx.settings
 with guard("The report"):
     draws = ctx.draws()
+    binding = controls.bind(ReportSettings)
+    weights = tuple(float(w) for w in ctx.weights)
+    st.radio(
+        "Score the report is about",
+        REPORT_SCORES,
+        key="report_score",
+        horizontal=True,
+        format_func=lambda g: group_label(g, overall_label(draws)),
+        help="The overall score (the sidebar's 'Overall score'), or the score weighted by the "
+        "sidebar's category weights (now " + weights_text(bench.category_names, weights) + ").",
+    )
+    weighted = binding.read().score == "weighted"
+    group = weights if weighted else "overall"
     warnings: tuple[str, ...] = ()
     extra: list[str] = []
     fit = None
@@ -46,7 +63,7 @@ with guard("The report"):
     scale, axis, suffix = report.display_unit(bench, normalized=normalized)
     f = cached.report_findings(
         bench, ctx.draws_all(), tuple(ctx.models), ctx.level, (scale, suffix), warnings,
-        None if fit is None else fit.diagnostics,
+        None if fit is None else fit.diagnostics, group,
     )  # fmt: skip
     query = st.session_state.get(controls.QUERY_KEY) or state.view_query(s, bench.models)
     base = (st.context.url or "").split("?", 1)[0]
@@ -54,6 +71,7 @@ with guard("The report"):
     command = report.command(
         data, s.method, s.reps, s.seed, s.level, s.models,
         extra
+        + weights_flags(weights if weighted else None)
         + (["--normalize"] if normalized else [])
         + (["--overall", s.overall] if s.overall != "auto" else []),
     )  # fmt: skip
@@ -62,7 +80,7 @@ with guard("The report"):
     loaded = upload.loaded_for(s.data)
     built = report.build(
         f, bench, draws, ctx.level, query=link, command=command,
-        options=ctx.figure_options(), scale=scale, unit=axis,
+        options=ctx.figure_options(), scale=scale, unit=axis, group=group,
         meta=loaded.meta if loaded else None,
     )  # fmt: skip
     prov, figs = built.provenance, built.figures

@@ -49,6 +49,7 @@ from benchuq.presentation.figures.common import (
 )
 from benchuq.presentation.figures.ranks import rank_set_figure, simultaneous_difference_figure
 from benchuq.presentation.figures.weights import dominance_figure
+from benchuq.presentation.report_link import NOT_SHARED
 
 __all__ = [
     "CHROMIUM",
@@ -71,13 +72,6 @@ __all__ = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
-#: The share link's place in a report of data read from files (an upload to one session or files
-#: on the machine that ran ``benchuq report``): no link can carry them.
-NOT_SHARED = (
-    "none yet: these data were read from files, and files cannot travel in a link. Publish them "
-    "first (the app's Data page, 'Share these results', or benchuq publish), then share the "
-    "published view's link."
-)
 TOP_COLUMNS = 3  # models shown side by side in the per-category and per-task tables
 WIDTH = 760  # pixels of every figure: about the printed text width, so its text prints legibly
 

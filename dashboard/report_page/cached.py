@@ -8,6 +8,7 @@ import streamlit as st
 from benchuq.core import findings as core_report
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
+from benchuq.core.summaries.scores import Group
 from benchuq.dashboard import cache
 
 __all__ = ["report_findings"]
@@ -25,13 +26,15 @@ def report_findings(
     display: tuple[float, str],
     warnings: tuple[str, ...],
     _diagnostics: pd.DataFrame | None = None,
+    group: Group = "overall",
 ) -> core_report.Findings:
-    """``core.findings.findings`` of the shown models (``display``: scale and suffix; a Bayesian
-    fit's ``_diagnostics``, part of the draws' key)."""
+    """``core.findings.findings`` of the shown models on the score ``group`` (``"overall"`` or
+    category weights; ``display``: scale and suffix; a Bayesian fit's ``_diagnostics``, part of
+    the draws' key)."""
     shown = draws.select_models(list(models))
     scale, suffix = display
     with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
         return core_report.findings(
             bench, shown, level=level, scale=scale, suffix=suffix, warnings=warnings,
-            diagnostics=_diagnostics,
+            diagnostics=_diagnostics, group=group,
         )  # fmt: skip

@@ -37,7 +37,8 @@ def _query(at) -> dict[str, str]:
 def _share(at) -> str:
     """The sidebar's share box link (AppTest has no address: it starts at ``?``, or is empty
     for the default view)."""
-    (code,) = next(e for e in at.sidebar.expander if e.label == "Share this view").get("code")
+    (share,) = [p for p in at.sidebar.get("popover") if p.proto.popover.label == "Share this view"]
+    (code,) = share.get("code")
     return code.value
 
 

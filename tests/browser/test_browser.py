@@ -83,7 +83,7 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     screenshot(page, "leaderboard")
     link = page.url
     page.get_by_test_id("stSidebar").get_by_text("Share this view").click()
-    shared = page.get_by_test_id("stSidebar").get_by_test_id("stCode").inner_text()
+    shared = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode").inner_text()
     assert shared.replace("\n", "").startswith(app_server) and "level=0.839" in shared
     view = page.get_by_test_id("stMain").inner_text()
     charts = page.locator(CHART).count()

@@ -42,7 +42,9 @@ def test_plan_link_round_trip(browser, app_server) -> None:
 
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("Share this view").click()
-    link = sidebar.get_by_test_id("stCode").inner_text().replace("\n", "")
+    link = (
+        page.get_by_test_id("stPopoverBody").get_by_test_id("stCode").inner_text().replace("\n", "")
+    )
     assert "plan_delta=2" in link and "plan_power=0.9" in link and "data=sample" in link
     other = browser.new_context(viewport=VIEWPORT)
     page2 = other.new_page()
