@@ -348,10 +348,9 @@ def test_chart_downloads_render_png_svg_and_html() -> None:
     assert b"<html>" in page[:100] and b"plotly" in page
 
 
-def test_axes_never_leave_the_score_range() -> None:
-    """A model at 100% [44%, 100%] (few items): the axis stops at 100%, not 120% (#29); a
-    difference of proportions stays within +-100 points."""
-    table = pd.DataFrame(
+def _at_the_top() -> pd.DataFrame:
+    """A leader at 100% [44%, 100%] (few items) and a model tied with it."""
+    return pd.DataFrame(
         {
             "model": ["alpha", "beta"],
             "estimate": [1.0, 0.5],
@@ -360,7 +359,12 @@ def test_axes_never_leave_the_score_range() -> None:
             "tied": [True, True],
         }
     )
-    x = forest_figure(table, OPTS).layout.xaxis.range
+
+
+def test_axes_never_leave_the_score_range() -> None:
+    """A model at 100% [44%, 100%] (few items): the axis stops at 100%, not 120% (#29); a
+    difference of proportions stays within +-100 points."""
+    x = forest_figure(_at_the_top(), OPTS).layout.xaxis.range
     assert 0 <= x[0] and x[1] <= 100
     diffs = pd.DataFrame(
         {"a": ["alpha"], "b": ["beta"], "estimate": [0.5], "low": [-0.3], "high": [1.0]}
@@ -370,19 +374,11 @@ def test_axes_never_leave_the_score_range() -> None:
 
 
 def test_the_leader_tag_shows_when_its_interval_reaches_the_axis_end() -> None:
-    """A leader at 100% [25%, 100%] (inspect_ai logs of a few items): its "leader" label sat
-    right of 100%, past the axis end, where plotly hides a point even with cliponaxis off; the
-    chart showed no leader at all (audit of 30). Every tag sits within the axis range."""
-    table = pd.DataFrame(
-        {
-            "model": ["alpha", "beta"],
-            "estimate": [1.0, 0.8],
-            "low": [0.25, 0.37],
-            "high": [1.0, 0.97],
-            "tied": [False, True],
-        }
-    )
-    layout, tags = (lambda f: (f.layout, f.data[-1]))(forest_figure(table, OPTS))
+    """A leader at 100% (inspect_ai logs of a few items): its "leader" label sat right of
+    100%, past the axis end, where plotly hides a point even with cliponaxis off; the chart
+    showed no leader at all (audit of 30). Every tag sits within the axis range."""
+    fig = forest_figure(_at_the_top(), OPTS)
+    layout, tags = fig.layout, fig.data[-1]
     assert [t.strip() for t in tags.text] == ["leader", "≈ leader"]
     low, high = layout.xaxis.range
     assert all(low <= x <= high for x in tags.x)
