@@ -118,7 +118,7 @@ with guard("The EPP analysis"):
         )
     with right:
         st.subheader("Deviance")
-        st.dataframe(ve.deviance_table(result), hide_index=True)
+        st.markdown(ve.deviance_list(result))
         st.markdown(ve.deviance_verdict(result))
 
     st.subheader("Pair test")

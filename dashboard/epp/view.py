@@ -111,6 +111,21 @@ def deviance_table(result: EPPResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["quantity", "value", "meaning"])
 
 
+def deviance_list(result: EPPResult) -> str:
+    """The deviance table as a markdown list (each quantity, its value, what it means): in half
+    the page a table cut its meanings and the digits of a small value."""
+
+    def value(x: object) -> str:
+        if x is None or (isinstance(x, float) and not math.isfinite(x)):
+            return "undefined"
+        return f"{x:,}" if isinstance(x, int | np.integer) else f"{float(x):.3g}"
+
+    return "\n".join(
+        f"- **{q}**: {value(v)} — {m}"  # our own words, no names from the data
+        for q, v, m in deviance_table(result).itertuples(index=False)
+    )
+
+
 def deviance_verdict(result: EPPResult) -> str:
     """Return the goodness-of-fit sentence under the deviance table."""
     if result.df <= 0:

@@ -98,12 +98,30 @@ def test_page_shows_leaderboard_slope_heatmap_fit_deviance_and_pair_test(make_ap
     assert len(forest["data"]) == 16 and len(slope["data"]) == 16
     assert heat["data"][0]["type"] == "heatmap"
     assert [t["name"] for t in fit["data"]] == ["diagonal", "pairs"]
-    board, deviance = at.dataframe[0].value, at.dataframe[1].value
+    (board,) = [d.value for d in at.dataframe]
     assert len(board) == 16 and board["EPP"].sum() == pytest.approx(0.0, abs=1e-9)
     assert board["model"].iloc[0] in ("Sup-Exemplar-100%", "Sup-Rotation-100%")
-    assert "Deviance D" in set(deviance["quantity"])
     text = " ".join(m.value for m in at.markdown)
     assert "Wald test of equal EPP" in text and "Deviance" in text
+
+
+def test_the_deviance_is_listed_in_words_that_fit_its_half_column(make_app) -> None:
+    """As a table in half the page the deviance's 'meaning' column was cut and a small value
+    read '000000' (audit of 30): a list says each quantity, its value and what it means."""
+    at = _open(make_app)
+    (listing,) = [m.value for m in at.markdown if m.value.startswith("- **Deviance D**: ")]
+    lines = listing.splitlines()
+    assert [line.split("**")[1] for line in lines] == [
+        "Deviance D",
+        "Degrees of freedom",
+        "p-value",
+        "Standardized deviance",
+        "Rounds",
+        "Ridge penalty",
+    ]
+    assert "against the saturated model (one probability per pair)" in lines[0]
+    assert lines[4].startswith("- **Rounds**: 19 — ")  # 19 tasks of VTAB-1k
+    assert all("None" not in line and "nan" not in line for line in lines)
 
 
 def test_interval_choice_and_pair_test(make_app) -> None:
