@@ -49,6 +49,16 @@ def test_slope_chart_highlights_only_models_whose_order_changes(result) -> None:
         assert (trace.line.width == 3) == (a != b)
 
 
+@pytest.mark.parametrize("title", ["", "Mean score vs EPP"])
+def test_the_slope_chart_gives_each_model_a_row_even_with_two(title: str) -> None:
+    """With two models the plot area was 22 px high and their names overlapped (audit of
+    30): the plot gets a row's height per model, whatever the margins take."""
+    two = epp_from_scores(np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), ("a", "b"))
+    layout = rank_slope_figure(two, np.array([0.6, 0.4]), FigureOptions(title=title)).layout
+    plot = layout.height - layout.margin.t - layout.margin.b
+    assert plot >= 2 * 24
+
+
 def test_heatmap_and_fit_figure(result) -> None:
     heat = epp_heatmap(result, FigureOptions())
     z = np.array(heat.data[0].z, dtype=float)

@@ -117,9 +117,10 @@ def rank_slope_figure(
         side="top",
     )
     fig.update_yaxes(showticklabels=False, range=[M + 0.5, 0.5])
-    fig = _layout(fig, options.title, 120 + ROW_HEIGHT * max(M, 2))
+    top = 100 if options.title else 50  # the title and the orders' names above the plot
+    fig = _layout(fig, options.title, top + 70 + ROW_HEIGHT * max(M, 2))
     fig.update_xaxes(showline=False)
-    fig.update_layout(margin={"t": 100 if options.title else 50})
+    fig.update_layout(margin={"t": top})
     return fig
 
 
