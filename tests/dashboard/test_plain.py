@@ -46,3 +46,14 @@ def test_methods_page_has_the_glossary_and_linked_references(make_app) -> None:
     text = "\n".join(m.value for m in at.markdown)
     assert "**R-hat**: Agreement between independent sampler runs" in text
     assert "(https://arxiv.org/abs/2501.04234)" in text
+
+
+def test_the_methods_page_describes_the_draws_the_app_makes() -> None:
+    """The Methods page still said counts are redrawn as Binomial(n, p) and items resampled with
+    replacement, while every page's note names mid-p confidence draws and a Dirichlet weighting
+    with a pseudo-item (METHODS 2; audit of 30)."""
+    text = (PAGES.parent / "dashboard" / "methods.md").read_text(encoding="utf-8")
+    bootstrap = " ".join(text.split("## Bootstrap", 1)[1].split("\n## ", 1)[0].split())
+    assert "Binomial(n, p)" not in bootstrap and "too short" not in bootstrap
+    assert "mid-p Clopper–Pearson" in bootstrap and "Dirichlet" in bootstrap
+    assert "pseudo-item" in bootstrap and "METHODS 2" in bootstrap
