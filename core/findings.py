@@ -243,8 +243,9 @@ def _lead_sentences(
         return [
             f"Too few items to tell: {leader} has the highest score, {score}, but it rests on "
             f"{leader_items:.0f} item{'' if leader_items == 1 else 's'}, and with fewer than "
-            f"{floor} items no difference from another model can be shown at {q} (an exact test "
-            "of n paired items cannot give a p-value below 2^(1 - n))."
+            f"{floor} items no difference from another model can be shown at {q}: even one "
+            "model right on every item and the other wrong on every item could happen by "
+            f"chance more often than {100 * (1 - overlap_test_level(level)):.0f}% of the time."
         ]
     if not tied:
         return [

@@ -120,6 +120,13 @@ def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
     doc = out.read_text(encoding="utf-8")
     assert "Too few items to tell" in doc and "rests on 4 items" in doc
     assert "pairs differ" not in doc and "Few items" in doc
+    # the first page's answer in words a manager reads, not "p-value below 2^(1 - n)" (audit
+    # of 30); the exact test's floor is in docs/METHODS.md
+    assert "2^(1 - n)" not in doc
+    assert (
+        "even one model right on every item and the other wrong on every item could happen "
+        "by chance more often than 5% of the time" in doc
+    )
 
 
 def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
