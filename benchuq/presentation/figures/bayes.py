@@ -76,7 +76,7 @@ def trace_figure(fit: BayesFit, model: str, options: FigureOptions) -> go.Figure
                 row=row,
                 col=1,
             )
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(type="log", dtick="D2")  # 1, 2, 5, 10: every digit crowded the panels
     fig.update_xaxes(title_text="draw (after warm-up)", row=2, col=1)
     return _style(fig, options.title or f"Trace of a and b: {model}", 480)
 
