@@ -361,7 +361,8 @@ table { border-collapse: collapse; font-size: 0.86em; width: 100%; break-inside:
         table-layout: auto; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 5px; text-align: left;
          overflow-wrap: anywhere; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }  /* a model's name heading a column of numbers wraps */
 tr { break-inside: avoid; }
 dl.repro dt { font-weight: 600; float: left; clear: left; width: 9em; }
 dl.repro dd { margin-left: 10em; word-break: break-all; }

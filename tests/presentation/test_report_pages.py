@@ -100,3 +100,17 @@ def test_report_pages(
         assert "Run details" in whole and "lm-eval, git 82b812f" in whole
         assert "2025-03-03" in whole  # the run dates, from the file names
         assert "Publish them first" in whole and "data=upload" not in whole
+
+
+def test_long_model_names_head_their_columns_without_breaking_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """15 Pythia checkpoints named "EleutherAI/pythia-v1.1-12b@step113000": the per-category and
+    per-task tables' headers would not wrap, so the task and "best here" columns shrank to a
+    letter and the report ran to 45 pages of one-letter lines (audit of 30). The headers wrap."""
+    data = LM_EVAL.parent / "results_v03" / "pythia_12b_checkpoints_5shot"
+    pdf = tmp_path / "report.pdf"
+    assert main(["report", str(data), "-o", str(pdf), "--reps", "200"]) == 0
+    capsys.readouterr()
+    pages = _check_pages(pdf, "report_pages_pythia_checkpoints")
+    assert len(pages) <= 16
