@@ -115,10 +115,10 @@ def deviance_list(result: EPPResult) -> str:
     """The deviance table as a markdown list (each quantity, its value, what it means): in half
     the page a table cut its meanings and the digits of a small value."""
 
-    def value(x: object) -> str:
-        if x is None or (isinstance(x, float) and not math.isfinite(x)):
+    def value(x: float | int | None) -> str:
+        if x is None or not math.isfinite(x):
             return "undefined"
-        return f"{x:,}" if isinstance(x, int | np.integer) else f"{float(x):.3g}"
+        return f"{x:,}" if isinstance(x, int | np.integer) else f"{x:.3g}"
 
     return "\n".join(
         f"- **{q}**: {value(v)} — {m}"  # our own words, no names from the data
