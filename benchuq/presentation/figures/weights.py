@@ -106,18 +106,33 @@ def _resolution(weights: np.ndarray) -> int:
     return int(r)
 
 
+def tile_outline(tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray) -> np.ndarray:
+    """Tiles ``idx`` as one path (rows of ``a, b, c``): each closed tile in turn, then back
+    through the tiles' first corners in reverse order.
+
+    Each step from one tile to the next is walked back on the way home, so the steps enclose
+    no area and a ``fill="toself"`` trace fills exactly the tiles; with no gaps plotly draws
+    one SVG path per trace, not one per tile (issue 30: a map of 5,151 tiles was 10,000 nodes,
+    all made again on every move of a slider).
+    """
+    paths, used = tiles
+    loops = paths[idx][used[idx]]
+    loops = loops[~np.isnan(loops[:, 0])]  # without the separators
+    back = paths[idx[::-1], 0][1:]  # the first corner of each earlier tile, last to first
+    return np.concatenate([loops, back])
+
+
 def _tile_trace(
     tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
 ) -> dict:
-    paths, used = tiles
-    pts = paths[idx][used[idx]].astype(np.float32)  # sent as 4-byte floats
+    pts = tile_outline(tiles, idx).astype(np.float32)  # sent as 4-byte floats
     return _ternary_trace(  # c = 1 - a - b (the layout's sum): two coordinates carry a tile
         a=pts[:, 0],
         b=pts[:, 1],
         mode="lines",
         fill="toself",
         fillcolor=color,
-        line={"color": color, "width": 0.5},
+        line={"color": color, "width": 0},  # no stroke: it would draw the steps between tiles
         name=name,
         hoverinfo="skip",
         legendgroup=name,
