@@ -15,6 +15,7 @@ Optional: ``chance``, ``higher_is_better``. Choices the spec leaves open, made h
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -97,18 +98,16 @@ def read_task_table(table: Table) -> TaskInfo:
             hint="give the task table the columns task, category, n[, chance].",
         )
     names = text_column(table, "task")
-    seen: dict[str, int] = {}
-    for i, t in enumerate(names):
-        if t in seen:
-            raise DataError(
-                f"task '{t}' appears twice (rows {table.row(seen[t])} and {table.row(i)}) "
-                f"{ROW_NOTE}.",
-                file=table.name,
-                row=table.row(i),
-                column="task",
-                hint="list each task once.",
-            )
-        seen[t] = i
+    if (twice := _first_repeat(names)) is not None:
+        first, i = twice
+        raise DataError(
+            f"task '{names[i]}' appears twice (rows {table.row(first)} and {table.row(i)}) "
+            f"{ROW_NOTE}.",
+            file=table.name,
+            row=table.row(i),
+            column="task",
+            hint="list each task once.",
+        )
     cat = {}
     if "category" in table.frame.columns:
         cat = dict(zip(names, text_column(table, "category"), strict=True))
@@ -356,19 +355,27 @@ def _stem(name: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
-def _check_duplicates(table: Table, models: np.ndarray, task_col: np.ndarray) -> None:
-    seen: dict[tuple[str, str], int] = {}
-    for i, key in enumerate(zip(models, task_col, strict=True)):
+def _first_repeat(keys: Iterable[Hashable]) -> tuple[int, int] | None:
+    """``(first row, repeat row)`` of the first key seen twice, or ``None``."""
+    seen: dict[Hashable, int] = {}
+    for i, key in enumerate(keys):
         if key in seen:
-            raise DataError(
-                f"model '{key[0]}' and task '{key[1]}' appear twice (rows {table.row(seen[key])} "
-                f"and {table.row(i)}) {ROW_NOTE}.",
-                file=table.name,
-                row=table.row(i),
-                column="task",
-                hint="keep one row per model and task (rename a second run, e.g. 'model (2)').",
-            )
+            return seen[key], i
         seen[key] = i
+    return None
+
+
+def _check_duplicates(table: Table, models: np.ndarray, task_col: np.ndarray) -> None:
+    if (twice := _first_repeat(zip(models, task_col, strict=True))) is not None:
+        first, i = twice
+        raise DataError(
+            f"model '{models[i]}' and task '{task_col[i]}' appear twice (rows "
+            f"{table.row(first)} and {table.row(i)}) {ROW_NOTE}.",
+            file=table.name,
+            row=table.row(i),
+            column="task",
+            hint="keep one row per model and task (rename a second run, e.g. 'model (2)').",
+        )
 
 
 def _row_n(
