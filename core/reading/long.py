@@ -15,7 +15,7 @@ Optional: ``chance``, ``higher_is_better``. Choices the spec leaves open, made h
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -98,16 +98,7 @@ def read_task_table(table: Table) -> TaskInfo:
             hint="give the task table the columns task, category, n[, chance].",
         )
     names = text_column(table, "task")
-    if (twice := _first_repeat(names)) is not None:
-        first, i = twice
-        raise DataError(
-            f"task '{names[i]}' appears twice (rows {table.row(first)} and {table.row(i)}) "
-            f"{ROW_NOTE}.",
-            file=table.name,
-            row=table.row(i),
-            column="task",
-            hint="list each task once.",
-        )
+    _check_unique(table, names, lambda i: f"task '{names[i]}' appears", "list each task once.")
     cat = {}
     if "category" in table.frame.columns:
         cat = dict(zip(names, text_column(table, "category"), strict=True))
@@ -355,27 +346,31 @@ def _stem(name: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
-def _first_repeat(keys: Iterable[Hashable]) -> tuple[int, int] | None:
-    """``(first row, repeat row)`` of the first key seen twice, or ``None``."""
+def _check_unique(
+    table: Table, keys: Iterable[Hashable], named: Callable[[int], str], hint: str
+) -> None:
+    """A :class:`DataError` at the first key given twice, naming both rows; ``named(i)`` says
+    what row ``i`` gives, with its verb (``"task 'x' appears"``)."""
     seen: dict[Hashable, int] = {}
     for i, key in enumerate(keys):
         if key in seen:
-            return seen[key], i
+            raise DataError(
+                f"{named(i)} twice (rows {table.row(seen[key])} and {table.row(i)}) {ROW_NOTE}.",
+                file=table.name,
+                row=table.row(i),
+                column="task",
+                hint=hint,
+            )
         seen[key] = i
-    return None
 
 
 def _check_duplicates(table: Table, models: np.ndarray, task_col: np.ndarray) -> None:
-    if (twice := _first_repeat(zip(models, task_col, strict=True))) is not None:
-        first, i = twice
-        raise DataError(
-            f"model '{models[i]}' and task '{task_col[i]}' appear twice (rows "
-            f"{table.row(first)} and {table.row(i)}) {ROW_NOTE}.",
-            file=table.name,
-            row=table.row(i),
-            column="task",
-            hint="keep one row per model and task (rename a second run, e.g. 'model (2)').",
-        )
+    _check_unique(
+        table,
+        zip(models, task_col, strict=True),
+        lambda i: f"model '{models[i]}' and task '{task_col[i]}' appear",
+        "keep one row per model and task (rename a second run, e.g. 'model (2)').",
+    )
 
 
 def _row_n(
