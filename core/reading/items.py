@@ -534,21 +534,37 @@ def items_benchmark(
         make(item, data[:, cols], cluster, subgroup)
         for cols, item, cluster, subgroup in _task_columns(rec, col, bounds, item_code)
     ]
-    estimate = np.column_stack([it.means() for it in items]) if T else np.zeros((M, 0))
-    kw: dict[str, object] = {}
+    counts = {}
     if binary:
-        kw["n"] = np.column_stack([it.answered for it in items])
-        kw["correct"] = np.column_stack([it.sums() for it in items]).astype(np.int64)
+        counts["n"] = np.column_stack([it.answered for it in items])
+        counts["correct"] = np.column_stack([it.sums() for it in items]).astype(np.int64)
+    return _items_benchmark(rec, items, name, notes, **counts)
+
+
+def _items_benchmark(
+    rec: ItemRecords,
+    items: Sequence[ItemTask],
+    name: str,
+    notes: Sequence[str],
+    **counts: np.ndarray,
+) -> Benchmark:
+    """The kind-``"items"`` :class:`Benchmark` of the tasks ``items`` (``counts``: ``n`` and
+    ``correct`` of binary scores)."""
+    T = len(items)
     return Benchmark(
         name=name,
         models=tuple(rec.model.names.to_pylist()),
         tasks=tuple(rec.task.names.to_pylist()),
         categories=tuple(_categories(rec, T)),
         kind="items",
-        estimate=estimate,
+        estimate=(
+            np.column_stack([it.means() for it in items])
+            if T
+            else np.zeros((len(rec.model.names), 0))
+        ),
         item_tasks=tuple(items),
         notes=tuple(notes),
-        **kw,  # type: ignore[arg-type]
+        **counts,
     )
 
 
@@ -619,17 +635,7 @@ def _epochs_benchmark(
         )
         for cols, item, cluster, subgroup in _task_columns(rec, col, bounds, item_code)
     ]
-    T = len(items)
-    return Benchmark(
-        name=name,
-        models=tuple(rec.model.names.to_pylist()),
-        tasks=tuple(rec.task.names.to_pylist()),
-        categories=tuple(_categories(rec, T)),
-        kind="items",
-        estimate=np.column_stack([it.means() for it in items]),
-        item_tasks=tuple(items),
-        notes=tuple(notes),
-    )
+    return _items_benchmark(rec, items, name, notes)
 
 
 def _fill(data: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:
