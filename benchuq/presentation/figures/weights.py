@@ -451,6 +451,22 @@ def clicked_point(event: Mapping | None, n_categories: int) -> np.ndarray | None
     return None
 
 
+def _line_layout(options: FigureOptions, height: int, **layout: object) -> dict:
+    """The layout of the two-category line figures, with ``layout``: one hover for all models at a
+    weight, and a click selects the weight (:func:`clicked_point`)."""
+    return {
+        "height": height,
+        "font": FONT,
+        "plot_bgcolor": "white",
+        "hovermode": "x unified",
+        "clickmode": "event+select",
+        "dragmode": "zoom",
+        **layout,
+        "title": {"text": options.title, "x": 0} if options.title else None,
+        "margin": {"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+    }
+
+
 def dominance_line_figure(
     dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 460
 ) -> go.Figure:
@@ -501,17 +517,7 @@ def dominance_line_figure(
         row=2,
         col=1,
     )
-    fig.update_layout(
-        height=height,
-        font=FONT,
-        plot_bgcolor="white",
-        hovermode="x unified",
-        clickmode="event+select",
-        dragmode="zoom",
-        bargap=0,
-        title={"text": options.title, "x": 0} if options.title else None,
-        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
-    )
+    fig.update_layout(**_line_layout(options, height, bargap=0))
     return fig
 
 
@@ -547,19 +553,15 @@ def probability_line_figure(
     if marker is not None:
         fig.add_vline(x=float(marker[0]), line={"color": "black", "width": 2, "dash": "dot"})
     fig.update_layout(
-        height=height,
-        font=FONT,
-        plot_bgcolor="white",
-        hovermode="x unified",
-        clickmode="event+select",
-        dragmode="zoom",
-        yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
-        xaxis={
-            "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
-            "tickformat": ".0%",
-            "hoverformat": ".1~%",
-        },
-        title={"text": options.title, "x": 0} if options.title else None,
-        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+        **_line_layout(
+            options,
+            height,
+            yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
+            xaxis={
+                "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
+                "tickformat": ".0%",
+                "hoverformat": ".1~%",
+            },
+        )
     )
     return fig
