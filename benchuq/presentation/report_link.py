@@ -79,12 +79,11 @@ def _outside_the_app(view: dict[str, str]) -> str:
     """What the app cannot open as written (e.g. fewer replicates than its slider allows), in
     words after the link: the link then opens a nearby view, and the report says so."""
     notes = []
-    for attr, spec, default in link_fields(Settings):
+    for _, spec, default in link_fields(Settings):  # models and weights come from the data
         if spec.name in view and not spec.data:
             _, message = parse_value(spec, default, view[spec.name])
             if message is not None:
                 notes.append(f"{spec.name}={view[spec.name]}: {message}")
-        # (data-dependent fields, e.g. models and weights, come from the data set itself)
     if not notes:
         return ""
     return " (the app opens this link with other settings: " + "; ".join(notes) + ")"
