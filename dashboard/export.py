@@ -150,6 +150,13 @@ def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
     )
 
 
+def chart_with_download(fig: go.Figure, key: str, stem: str) -> None:
+    """Show ``fig`` (widget ``key``) with its :func:`download_buttons` menu (``dl_<key>``) for
+    files named ``stem``."""
+    st.plotly_chart(fig, key=key, config={"displaylogo": False})
+    download_buttons(fig, stem, key=f"dl_{key}")
+
+
 def download_csv(
     table: pd.DataFrame, stem: str, label: str = "Download table (CSV)", key: str | None = None
 ) -> None:

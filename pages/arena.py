@@ -1,6 +1,5 @@
 """Arena (METHODS 8b): Bradley-Terry ratings of pairwise battles, win probabilities, rank sets."""
 
-import plotly.graph_objects as go
 import streamlit as st
 
 import benchuq
@@ -9,7 +8,7 @@ from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard.arena import cached
 from benchuq.dashboard.arena import view as va
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import download_buttons, download_csv, image_bytes
+from benchuq.dashboard.export import chart_with_download, download_csv, image_bytes
 from benchuq.presentation import report
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
@@ -19,12 +18,6 @@ from benchuq.presentation.report_arena import arena_html
 from benchuq.presentation.text import md_escape
 
 ss = st.session_state
-
-
-def chart(fig: go.Figure, key: str, stem: str) -> None:
-    """A chart with its download menu."""
-    st.plotly_chart(fig, key=key, config={"displaylogo": False})
-    download_buttons(fig, f"{stem}_{battles.name}", key=f"dl_{key}")
 
 
 ctx = current()
@@ -125,15 +118,23 @@ with guard("The arena analysis"):
     left, right = st.columns(2)
     with left:
         title = f"Arena ratings, {100 * result.level:g}% intervals"
-        chart(arena_forest_figure(result, opts(title)), "arena_forest", "arena")
+        chart_with_download(
+            arena_forest_figure(result, opts(title)), "arena_forest", f"arena_{battles.name}"
+        )
     with right:
         title = f"Rank sets ({100 * result.level:g}%)"
-        chart(rank_set_figure(result.rank_sets, opts(title)), "arena_ranks", "arena_ranks")
+        chart_with_download(
+            rank_set_figure(result.rank_sets, opts(title)),
+            "arena_ranks",
+            f"arena_ranks_{battles.name}",
+        )
     table = va.leaderboard_table(result)
     st.dataframe(table, hide_index=True)
     download_csv(table, f"arena_{battles.name}", "Download arena table (CSV)")
     title = "Expected score of row vs column (a tie counts half)"
-    chart(arena_heatmap(result, opts(title)), "arena_heatmap", "arena_win")
+    chart_with_download(
+        arena_heatmap(result, opts(title)), "arena_heatmap", f"arena_win_{battles.name}"
+    )
     if result.controls:
         effects = zip(result.controls, result.coefficients, result.coefficient_se, strict=True)
         for c, v, se in effects:

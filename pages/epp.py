@@ -1,7 +1,6 @@
 """Win probabilities (EPP meta-score, METHODS 8): Bradley-Terry leaderboard, fit and pair test."""
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from benchuq.core.analyses.epp import pair_test
@@ -9,7 +8,7 @@ from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.epp import cached
 from benchuq.dashboard.epp import view as ve
-from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.export import chart_with_download, download_csv
 from benchuq.presentation.figures.epp import (
     epp_forest_figure,
     epp_heatmap,
@@ -17,13 +16,6 @@ from benchuq.presentation.figures.epp import (
     rank_slope_figure,
 )
 from benchuq.presentation.text import md_escape
-
-
-def chart(fig: go.Figure, key: str, stem: str) -> None:
-    """A chart with its download menu."""
-    st.plotly_chart(fig, key=key, config={"displaylogo": False})
-    download_buttons(fig, f"{stem}_{bench.name}", key=f"dl_{key}")
-
 
 ctx = current()
 st.title("Win probabilities (EPP)")
@@ -90,11 +82,15 @@ with guard("The EPP analysis"):
     )
     left, right = st.columns(2)
     with left:
-        chart(epp_forest_figure(result, ctx.figure_options("EPP leaderboard")), "epp_forest", "epp")
+        chart_with_download(
+            epp_forest_figure(result, ctx.figure_options("EPP leaderboard")),
+            "epp_forest",
+            f"epp_{bench.name}",
+        )
     with right:
         title = "Mean score vs EPP: where the orders differ"
         fig = rank_slope_figure(result, mean_score, ctx.figure_options(title))
-        chart(fig, "epp_slope", "epp_vs_mean")
+        chart_with_download(fig, "epp_slope", f"epp_vs_mean_{bench.name}")
     table = ve.leaderboard_table(result, mean_score)
     numbers = ("EPP", "SE", "low", "high", "P(beats average)", "mean score")
     st.dataframe(
@@ -106,11 +102,11 @@ with guard("The EPP analysis"):
     if not np.all(np.asarray(sub.higher_is_better, dtype=bool)):
         st.caption("Mean score: lower-is-better tasks enter with their sign flipped.")
     fig = epp_heatmap(result, ctx.figure_options("Fitted P(row beats column)"))
-    chart(fig, "epp_heatmap", "epp_win_probability")
+    chart_with_download(fig, "epp_heatmap", f"epp_win_probability_{bench.name}")
     left, right = st.columns(2)
     with left:
         fig = fit_figure(result, ctx.figure_options("Goodness of fit: predicted vs observed"))
-        chart(fig, "epp_fit", "epp_fit")
+        chart_with_download(fig, "epp_fit", f"epp_fit_{bench.name}")
         st.caption(
             "One point per pair. Bars: ±2 binomial standard errors around the observed share at "
             "the predicted probability; points far from the diagonal are pairs the one-number-"

@@ -19,6 +19,8 @@ from benchuq.presentation.state import (
     Settings,
     format_value,
     link,
+    link_fields,
+    parse_value,
     query_string,
     settings_query,
     view_query,
@@ -62,13 +64,29 @@ def share_query(settings: Settings, models: Sequence[str], *, score: str = "over
     '?data=sample:toy&level=0.9'
     >>> share_query(Settings(data="sample:toy", weights=(1.0,)), ["A", "B"], score="weighted")
     '?data=sample:toy&report_score=weighted'
+    >>> share_query(Settings(data="sample:toy", reps=100), ["A", "B"])  # doctest: +ELLIPSIS
+    '?data=sample:toy&reps=100 (the app opens this link with other settings: reps=100: ...2000.)'
     """
     view = view_query(settings, models) | settings_query(ReportSettings(score))
     view.pop("data", None)
     if not parse_source(settings.data).linkable:
         after = f" This view's settings, to add after data=shared:<id>: {query_string(view)}"
         return NOT_SHARED + (after if view else "")
-    return "?" + query_string({"data": settings.data} | view)
+    return "?" + query_string({"data": settings.data} | view) + _outside_the_app(view)
+
+
+def _outside_the_app(view: dict[str, str]) -> str:
+    """What the app cannot open as written (e.g. fewer replicates than its slider allows), in
+    words after the link: the link then opens a nearby view, and the report says so."""
+    notes = []
+    for _, spec, default in link_fields(Settings):  # models and weights come from the data
+        if spec.name in view and not spec.data:
+            _, message = parse_value(spec, default, view[spec.name])
+            if message is not None:
+                notes.append(f"{spec.name}={view[spec.name]}: {message}")
+    if not notes:
+        return ""
+    return " (the app opens this link with other settings: " + "; ".join(notes) + ")"
 
 
 def weights_flags(weights: Sequence[float] | None) -> list[str]:

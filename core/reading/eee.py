@@ -40,7 +40,13 @@ from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, TaskRun
 from benchuq.core.reading.notes import count, listing
-from benchuq.core.reading.table import Source, first_line, looks_like_json, parse_json, text_lines
+from benchuq.core.reading.table import (
+    Source,
+    first_line,
+    json_objects,
+    looks_like_json,
+    parse_json,
+)
 
 __all__ = ["AGGREGATE_KEY", "KIND", "LABEL", "claims", "is_aggregate", "partition", "read"]
 
@@ -283,23 +289,9 @@ def _standard_error(
 def _instances(src: Source, *, name: str) -> tuple[Benchmark, Meta]:
     labels = ("subgroup", "cluster", "category")
     records: list[tuple[object, ...]] = []
-    for lineno, line in text_lines(src):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as err:
-            raise DataError(
-                f"line {lineno} is not JSON ({err.args[0][:60]}).",
-                file=src.name,
-                row=lineno,
-                hint="an instance-level file has one JSON object per line.",
-            ) from None
-        if not isinstance(rec, dict):
-            raise DataError(
-                f"line {lineno} is not a JSON object.", file=src.name, row=lineno,
-                hint="an instance-level file has one JSON object per line.",
-            )  # fmt: skip
+    for lineno, rec in json_objects(
+        src, hint="an instance-level file has one JSON object per line."
+    ):
         for key in ("model_id", "evaluation_name", "sample_id"):
             if rec.get(key) in (None, ""):
                 raise DataError(

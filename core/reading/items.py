@@ -20,7 +20,7 @@ and type checks, answers per item) is one pipeline, tuned as one for 10^8 rows (
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -527,41 +527,61 @@ def items_benchmark(
         filled = P * M - int(np.count_nonzero(np.isnan(data)))
     if filled != len(rec):
         _duplicate_error(rec, col)
-    labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
     # mixed scores: each task stored as ItemTask makes it (bytes if binary, float32 if exact), so
     # the storage, the content hash and the bootstrap do not depend on the other tasks
     make = ItemTask.stored if binary else ItemTask
-    items = []
-    for j in range(T):
-        a, b = int(bounds[j]), int(bounds[j + 1])
-        items.append(
-            make(
-                Labels(rec.item.names, item_code[a:b]),
-                data[:, a:b],
-                *(
-                    Labels(rec.labels[c].names, lab[a:b])
-                    if (lab := labels.get(c)) is not None
-                    else None
-                    for c in ("cluster", "subgroup")
-                ),
-            )
-        )
-    estimate = np.column_stack([it.means() for it in items]) if T else np.zeros((M, 0))
-    kw: dict[str, object] = {}
+    items = [
+        make(item, data[:, cols], cluster, subgroup)
+        for cols, item, cluster, subgroup in _task_columns(rec, col, bounds, item_code)
+    ]
+    counts = {}
     if binary:
-        kw["n"] = np.column_stack([it.answered for it in items])
-        kw["correct"] = np.column_stack([it.sums() for it in items]).astype(np.int64)
+        counts["n"] = np.column_stack([it.answered for it in items])
+        counts["correct"] = np.column_stack([it.sums() for it in items]).astype(np.int64)
+    return _items_benchmark(rec, items, name, notes, **counts)
+
+
+def _items_benchmark(
+    rec: ItemRecords,
+    items: Sequence[ItemTask],
+    name: str,
+    notes: Sequence[str],
+    **counts: np.ndarray,
+) -> Benchmark:
+    """The kind-``"items"`` :class:`Benchmark` of the tasks ``items`` (``counts``: ``n`` and
+    ``correct`` of binary scores)."""
+    T = len(items)
     return Benchmark(
         name=name,
         models=tuple(rec.model.names.to_pylist()),
         tasks=tuple(rec.task.names.to_pylist()),
         categories=tuple(_categories(rec, T)),
         kind="items",
-        estimate=estimate,
+        estimate=(
+            np.column_stack([it.means() for it in items])
+            if T
+            else np.zeros((len(rec.model.names), 0))
+        ),
         item_tasks=tuple(items),
         notes=tuple(notes),
-        **kw,  # type: ignore[arg-type]
+        **counts,
     )
+
+
+def _task_columns(
+    rec: ItemRecords, col: np.ndarray, bounds: np.ndarray, item_code: np.ndarray
+) -> Iterator[tuple[slice, Labels, Labels | None, Labels | None]]:
+    """Task by task (see :func:`_columns`): its columns of the ``(M, P)`` cells, and the labels
+    of its items, clusters and subgroups (``None`` where the records have none)."""
+    P = len(item_code)
+    labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
+    for j in range(len(bounds) - 1):
+        cols = slice(int(bounds[j]), int(bounds[j + 1]))
+        cluster, subgroup = (
+            Labels(rec.labels[c].names, lab[cols]) if (lab := labels.get(c)) is not None else None
+            for c in ("cluster", "subgroup")
+        )
+        yield cols, Labels(rec.item.names, item_code[cols]), cluster, subgroup
 
 
 def _repeated_cells(
@@ -604,36 +624,18 @@ def _epochs_benchmark(
     """Items with several answers each: the cell score is the mean of its answers, with the
     number of answers and their mean square kept (:class:`ItemTask` ``answers``)."""
     counts, mean, sq = cells
-    P = mean.shape[1]
-    labels = {c: _item_labels(rec, c, col, P) for c in ("cluster", "subgroup") if c in rec.labels}
-    items = []
-    for j in range(len(bounds) - 1):
-        a, b = int(bounds[j]), int(bounds[j + 1])
-        items.append(
-            ItemTask(
-                Labels(rec.item.names, item_code[a:b]),
-                mean[:, a:b],
-                *(
-                    Labels(rec.labels[c].names, lab[a:b])
-                    if (lab := labels.get(c)) is not None
-                    else None
-                    for c in ("cluster", "subgroup")
-                ),
-                answers=counts[:, a:b],
-                answer_sq=sq[:, a:b],
-            )
+    items = [
+        ItemTask(
+            item,
+            mean[:, cols],
+            cluster,
+            subgroup,
+            answers=counts[:, cols],
+            answer_sq=sq[:, cols],
         )
-    T = len(items)
-    return Benchmark(
-        name=name,
-        models=tuple(rec.model.names.to_pylist()),
-        tasks=tuple(rec.task.names.to_pylist()),
-        categories=tuple(_categories(rec, T)),
-        kind="items",
-        estimate=np.column_stack([it.means() for it in items]),
-        item_tasks=tuple(items),
-        notes=tuple(notes),
-    )
+        for cols, item, cluster, subgroup in _task_columns(rec, col, bounds, item_code)
+    ]
+    return _items_benchmark(rec, items, name, notes)
 
 
 def _fill(data: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:

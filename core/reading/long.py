@@ -15,6 +15,7 @@ Optional: ``chance``, ``higher_is_better``. Choices the spec leaves open, made h
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -97,18 +98,7 @@ def read_task_table(table: Table) -> TaskInfo:
             hint="give the task table the columns task, category, n[, chance].",
         )
     names = text_column(table, "task")
-    seen: dict[str, int] = {}
-    for i, t in enumerate(names):
-        if t in seen:
-            raise DataError(
-                f"task '{t}' appears twice (rows {table.row(seen[t])} and {table.row(i)}) "
-                f"{ROW_NOTE}.",
-                file=table.name,
-                row=table.row(i),
-                column="task",
-                hint="list each task once.",
-            )
-        seen[t] = i
+    _check_unique(table, names, lambda i: f"task '{names[i]}' appears", "list each task once.")
     cat = {}
     if "category" in table.frame.columns:
         cat = dict(zip(names, text_column(table, "category"), strict=True))
@@ -356,19 +346,31 @@ def _stem(name: str) -> str:
     return base.rsplit(".", 1)[0] if "." in base else base
 
 
-def _check_duplicates(table: Table, models: np.ndarray, task_col: np.ndarray) -> None:
-    seen: dict[tuple[str, str], int] = {}
-    for i, key in enumerate(zip(models, task_col, strict=True)):
+def _check_unique(
+    table: Table, keys: Iterable[Hashable], named: Callable[[int], str], hint: str
+) -> None:
+    """A :class:`DataError` at the first key given twice, naming both rows; ``named(i)`` says
+    what row ``i`` gives, with its verb (``"task 'x' appears"``)."""
+    seen: dict[Hashable, int] = {}
+    for i, key in enumerate(keys):
         if key in seen:
             raise DataError(
-                f"model '{key[0]}' and task '{key[1]}' appear twice (rows {table.row(seen[key])} "
-                f"and {table.row(i)}) {ROW_NOTE}.",
+                f"{named(i)} twice (rows {table.row(seen[key])} and {table.row(i)}) {ROW_NOTE}.",
                 file=table.name,
                 row=table.row(i),
                 column="task",
-                hint="keep one row per model and task (rename a second run, e.g. 'model (2)').",
+                hint=hint,
             )
         seen[key] = i
+
+
+def _check_duplicates(table: Table, models: np.ndarray, task_col: np.ndarray) -> None:
+    _check_unique(
+        table,
+        zip(models, task_col, strict=True),
+        lambda i: f"model '{models[i]}' and task '{task_col[i]}' appear",
+        "keep one row per model and task (rename a second run, e.g. 'model (2)').",
+    )
 
 
 def _row_n(

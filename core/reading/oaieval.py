@@ -26,7 +26,7 @@ from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, MissingMetric, TaskRun
 from benchuq.core.reading.notes import count
-from benchuq.core.reading.table import Source, first_line, text_lines
+from benchuq.core.reading.table import Source, first_line, json_objects
 
 __all__ = ["KIND", "LABEL", "claims", "read"]
 
@@ -58,24 +58,12 @@ def read(
     rows: dict[str, int] = {}
     errors: set[str] = set()
     metric_keys: dict[str, None] = {}
-    for lineno, line in text_lines(src):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as err:
-            raise DataError(
-                f"line {lineno} is not JSON ({err.args[0][:60]}).",
-                file=src.name,
-                row=lineno,
-                hint="an oaieval log has one JSON object per line; copy the log again (a run "
-                "that was cut short can leave a partial last line: delete it).",
-            ) from None
-        if not isinstance(obj, dict):
-            raise DataError(
-                f"line {lineno} is not a JSON object.", file=src.name, row=lineno,
-                hint="an oaieval log has one JSON object per line.",
-            )  # fmt: skip
+    for lineno, obj in json_objects(
+        src,
+        hint="an oaieval log has one JSON object per line.",
+        parse_hint="an oaieval log has one JSON object per line; copy the log again (a run "
+        "that was cut short can leave a partial last line: delete it).",
+    ):
         if "spec" in obj and lineno == 1:
             spec = obj["spec"] if isinstance(obj["spec"], dict) else None
             continue

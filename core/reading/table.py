@@ -42,6 +42,7 @@ __all__ = [
     "first_line",
     "integer_column",
     "is_parquet",
+    "json_objects",
     "jsonl_table",
     "looks_like_json",
     "number_column",
@@ -165,6 +166,32 @@ def text_lines(src: Source) -> Iterator[tuple[int, str]]:
             ) from None
         yield lineno, line.removesuffix("\r")
         pos = end + 1
+
+
+def json_objects(
+    src: Source, *, hint: str, parse_hint: str | None = None
+) -> Iterator[tuple[int, dict]]:
+    """(line number, object) of each non-blank line of a JSON Lines file (:func:`text_lines`).
+
+    A line that is not JSON, or not a JSON object, is a :class:`DataError` naming it, with
+    ``hint`` (``parse_hint``, when given, for a line that is not JSON)."""
+    for lineno, line in text_lines(src):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as err:
+            raise DataError(
+                f"line {lineno} is not JSON ({err.args[0][:60]}).",
+                file=src.name,
+                row=lineno,
+                hint=hint if parse_hint is None else parse_hint,
+            ) from None
+        if not isinstance(obj, dict):
+            raise DataError(
+                f"line {lineno} is not a JSON object.", file=src.name, row=lineno, hint=hint
+            )
+        yield lineno, obj
 
 
 def _sniff_delimiter(text: str, name: str) -> str:

@@ -92,20 +92,31 @@ def max_t(
     crit = float(maxima[idx]) if idx >= 0 else np.inf
     bound = crit * se
     low, high = est - bound, est + bound
-    if not p_values:
-        nan = np.full(K, np.nan)
-        return MaxT(
-            estimate=est,
-            se=se,
-            low=np.where(missing, np.nan, low),
-            high=np.where(missing, np.nan, high),
-            critical=crit,
-            p_value=nan,
-            p_stepdown=nan,
-            below_resolution=np.zeros(K, bool),
-            level=float(level),
-            reps=R,
-        )
+    if p_values:
+        p, p_sd, below = _max_t_p_values(est, se, t_abs, maxima, missing)
+    else:
+        p = p_sd = np.full(K, np.nan)
+        below = np.zeros(K, bool)
+    return MaxT(
+        estimate=est,
+        se=se,
+        low=np.where(missing, np.nan, low),
+        high=np.where(missing, np.nan, high),
+        critical=crit,
+        p_value=p,
+        p_stepdown=p_sd,
+        below_resolution=below,
+        level=float(level),
+        reps=R,
+    )
+
+
+def _max_t_p_values(
+    est: np.ndarray, se: np.ndarray, t_abs: np.ndarray, maxima: np.ndarray, missing: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Single-step and step-down max-T p-values, and where no draw reaches ``|estimate|``
+    (``below_resolution``), from the sorted maxima of the centred ``|t|`` draws."""
+    R = len(maxima)
     size = np.abs(est)
     flat = se == 0
     # #{r: m_r se >= |d|}: the products m_r se are sorted like m_r
@@ -116,18 +127,7 @@ def max_t(
     p_sd = _stepdown(t_abs, np.where(flat, np.where(size == 0, 0.0, np.inf), size / se), p)
     p = np.where(missing, np.nan, p)
     p_sd = np.where(missing, np.nan, p_sd)
-    return MaxT(
-        estimate=est,
-        se=se,
-        low=np.where(missing, np.nan, low),
-        high=np.where(missing, np.nan, high),
-        critical=crit,
-        p_value=p,
-        p_stepdown=p_sd,
-        below_resolution=~missing & (count == 0),
-        level=float(level),
-        reps=R,
-    )
+    return p, p_sd, ~missing & (count == 0)
 
 
 def _stepdown(t_abs: np.ndarray, t_obs: np.ndarray, p_single: np.ndarray) -> np.ndarray:

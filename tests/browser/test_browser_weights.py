@@ -20,6 +20,8 @@ from browser_utils import (
     wait_idle,
 )
 
+from benchuq.core.reading.loaders import load_sample
+
 # an optional extra: without it the module is skipped, not a collection error
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
@@ -87,6 +89,8 @@ def click_until(page, x: float, y: float, text: str, attempts: int = 3) -> None:
 def test_clicking_a_tile_sets_the_sidebar_weights(browser, app_server) -> None:
     ctx, page = open_map(browser, app_server, "")
     chart = page.get_by_test_id("stPlotlyChart").first
+    # 5,151 tiles, yet one fill path per colour (a slider move draws the chart again)
+    assert chart.locator("path.js-fill").count() <= 3 + len(load_sample("vtab1k").models)
     # the grey background trace is the whole triangle: its box locates the corners
     box = chart.locator(".scatterlayer .trace").first.locator("path.js-fill").first.bounding_box()
     a, c = 0.1, 0.7  # natural 10%, specialized 20%, structured 70%

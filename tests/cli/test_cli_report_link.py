@@ -102,3 +102,14 @@ def test_a_published_sets_report_links_to_it_with_its_overall_score(
     command = f"benchuq report {data} --method bootstrap --reps 200 --seed 0 --level 0.834"
     for doc in (cli, api):
         assert command + " --overall tasks" in html.unescape(doc.read_text(encoding="utf-8"))
+
+
+def test_a_link_the_app_cannot_open_as_written_says_so(tmp_path: Path) -> None:
+    """Fewer replicates than the app's slider allows: the link is written as the report was
+    made, and the report says which setting the app will change."""
+    assert _link("--reps", "300") == "?data=sample:vtab1k&reps=300"
+    path = bq.report(bq.load("sample:toy"), tmp_path / "r.html", reps=100)
+    doc = html.unescape(path.read_text(encoding="utf-8"))
+    assert "?data=sample:toy&reps=100 (" in doc
+    assert "the app opens this link with other settings: reps=100" in doc
+    assert "from 200 to 20000; using 2000." in doc

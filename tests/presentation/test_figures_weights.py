@@ -34,6 +34,7 @@ from benchuq.presentation.figures.weights import (
     clicked_point,
     dominance_figure,
     probability_figure,
+    tile_outline,
     tile_paths,
 )
 
@@ -93,6 +94,27 @@ def test_tiles_cover_the_triangle_exactly() -> None:
             x, y = xy[:, 0], xy[:, 1]
             total += 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
         assert total == pytest.approx(np.sqrt(3) / 4, rel=1e-9)
+
+
+def _signed_area(xy: np.ndarray) -> float:
+    x, y = xy[:, 0], xy[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def test_tile_outline_fills_exactly_its_tiles_in_one_path() -> None:
+    """One gapless path per colour: the steps between tiles are walked back, so they enclose
+    no area and the path's area is the tiles' (all wound the same way, so none cancels)."""
+    r = 12
+    tiles = tile_paths(r)
+    paths, used = tiles
+    rng = np.random.default_rng(3)
+    for idx in (np.array([4]), np.arange(len(simplex_grid(r))), rng.choice(91, 30, replace=False)):
+        out = tile_outline(tiles, idx)
+        assert not np.isnan(out).any() and np.allclose(out.sum(axis=1), 1)
+        assert np.array_equal(out[0], out[-1])  # home again: the fill closes nothing new
+        areas = [_signed_area(_cartesian(paths[p][used[p]][:-2])) for p in idx]
+        assert len({np.sign(a) for a in areas}) == 1
+        assert _signed_area(_cartesian(out)) == pytest.approx(sum(areas), rel=1e-9)
 
 
 def test_dominance_figure_colours_legend_and_hover() -> None:

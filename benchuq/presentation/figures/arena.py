@@ -8,7 +8,13 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.arena import ArenaResult
-from benchuq.presentation.figures.common import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
+from benchuq.presentation.figures.common import (
+    ROW_HEIGHT,
+    FigureOptions,
+    _layout,
+    error_bar,
+    win_heatmap,
+)
 from benchuq.presentation.text import plotly_escape as _plain
 
 __all__ = ["arena_forest_figure", "arena_heatmap"]
@@ -31,15 +37,7 @@ def arena_forest_figure(result: ArenaResult, options: FigureOptions) -> go.Figur
                 y=[name],
                 mode="markers",
                 marker={"color": options.color(model), "size": 9},
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": [high - est],
-                    "arrayminus": [est - low],
-                    "color": options.color(model),
-                    "thickness": 2,
-                    "width": 4,
-                },
+                error_x=error_bar(est, low, high, options.color(model)),
                 name=name,
                 showlegend=False,
                 hovertemplate=(

@@ -180,16 +180,21 @@ def _interval_trace(
             "symbol": symbol,
             "line": {"width": 2, "color": color},
         },
-        "error_x": {
-            "type": "data",
-            "symmetric": False,
-            "array": [high - x],
-            "arrayminus": [x - low],
-            "color": color,
-            "thickness": 2,
-            "width": 5,
-        },
+        "error_x": error_bar(x, low, high, color, width=5),
         "hovertemplate": hover + "<extra></extra>",
+    }
+
+
+def error_bar(x: float, low: float, high: float, color: str, *, width: int = 4) -> dict:
+    """The asymmetric horizontal error bar ``[low, high]`` of one point at ``x`` (``error_x``)."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [high - x],
+        "arrayminus": [x - low],
+        "color": color,
+        "thickness": 2,
+        "width": width,
     }
 
 

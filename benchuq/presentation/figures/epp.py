@@ -11,7 +11,13 @@ import plotly.graph_objects as go
 from scipy.stats import rankdata
 
 from benchuq.core.analyses.epp import EPPResult
-from benchuq.presentation.figures.common import ROW_HEIGHT, FigureOptions, _layout, win_heatmap
+from benchuq.presentation.figures.common import (
+    ROW_HEIGHT,
+    FigureOptions,
+    _layout,
+    error_bar,
+    win_heatmap,
+)
 from benchuq.presentation.text import plotly_escape as _plain
 
 
@@ -43,15 +49,7 @@ def epp_forest_figure(result: EPPResult, options: FigureOptions) -> go.Figure:
                     "symbol": "diamond-open" if flagged else "circle",
                     "line": {"width": 2, "color": options.color(model)},
                 },
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": [high - est],
-                    "arrayminus": [est - low],
-                    "color": options.color(model),
-                    "thickness": 2,
-                    "width": 4,
-                },
+                error_x=error_bar(est, low, high, options.color(model)),
                 name=name,
                 hovertemplate=(
                     f"{name}<br>EPP {est:.2f} [{low:.2f}, {high:.2f}]"

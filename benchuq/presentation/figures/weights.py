@@ -106,18 +106,33 @@ def _resolution(weights: np.ndarray) -> int:
     return int(r)
 
 
+def tile_outline(tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray) -> np.ndarray:
+    """Tiles ``idx`` as one path (rows of ``a, b, c``): each closed tile in turn, then back
+    through the tiles' first corners in reverse order.
+
+    Each step from one tile to the next is walked back on the way home, so the steps enclose
+    no area and a ``fill="toself"`` trace fills exactly the tiles; with no gaps plotly draws
+    one SVG path per trace, not one per tile (issue 30: a map of 5,151 tiles was 10,000 nodes,
+    all made again on every move of a slider).
+    """
+    paths, used = tiles
+    loops = paths[idx][used[idx]]
+    loops = loops[~np.isnan(loops[:, 0])]  # without the separators
+    back = paths[idx[::-1], 0][1:]  # the first corner of each earlier tile, last to first
+    return np.concatenate([loops, back])
+
+
 def _tile_trace(
     tiles: tuple[np.ndarray, np.ndarray], idx: np.ndarray, name: str, color: str
 ) -> dict:
-    paths, used = tiles
-    pts = paths[idx][used[idx]].astype(np.float32)  # sent as 4-byte floats
+    pts = tile_outline(tiles, idx).astype(np.float32)  # sent as 4-byte floats
     return _ternary_trace(  # c = 1 - a - b (the layout's sum): two coordinates carry a tile
         a=pts[:, 0],
         b=pts[:, 1],
         mode="lines",
         fill="toself",
         fillcolor=color,
-        line={"color": color, "width": 0.5},
+        line={"color": color, "width": 0},  # no stroke: it would draw the steps between tiles
         name=name,
         hoverinfo="skip",
         legendgroup=name,
@@ -436,6 +451,22 @@ def clicked_point(event: Mapping | None, n_categories: int) -> np.ndarray | None
     return None
 
 
+def _line_layout(options: FigureOptions, height: int, **layout: object) -> dict:
+    """The layout of the two-category line figures, with ``layout``: one hover for all models at a
+    weight, and a click selects the weight (:func:`clicked_point`)."""
+    return {
+        "height": height,
+        "font": FONT,
+        "plot_bgcolor": "white",
+        "hovermode": "x unified",
+        "clickmode": "event+select",
+        "dragmode": "zoom",
+        **layout,
+        "title": {"text": options.title, "x": 0} if options.title else None,
+        "margin": {"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+    }
+
+
 def dominance_line_figure(
     dm: DominanceMap, options: FigureOptions, marker: np.ndarray | None = None, height: int = 460
 ) -> go.Figure:
@@ -486,17 +517,7 @@ def dominance_line_figure(
         row=2,
         col=1,
     )
-    fig.update_layout(
-        height=height,
-        font=FONT,
-        plot_bgcolor="white",
-        hovermode="x unified",
-        clickmode="event+select",
-        dragmode="zoom",
-        bargap=0,
-        title={"text": options.title, "x": 0} if options.title else None,
-        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
-    )
+    fig.update_layout(**_line_layout(options, height, bargap=0))
     return fig
 
 
@@ -532,19 +553,15 @@ def probability_line_figure(
     if marker is not None:
         fig.add_vline(x=float(marker[0]), line={"color": "black", "width": 2, "dash": "dot"})
     fig.update_layout(
-        height=height,
-        font=FONT,
-        plot_bgcolor="white",
-        hovermode="x unified",
-        clickmode="event+select",
-        dragmode="zoom",
-        yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
-        xaxis={
-            "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
-            "tickformat": ".0%",
-            "hoverformat": ".1~%",
-        },
-        title={"text": options.title, "x": 0} if options.title else None,
-        margin={"l": 10, "r": 20, "t": 50 if options.title else 20, "b": 50},
+        **_line_layout(
+            options,
+            height,
+            yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
+            xaxis={
+                "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
+                "tickformat": ".0%",
+                "hoverformat": ".1~%",
+            },
+        )
     )
     return fig
