@@ -41,6 +41,12 @@ NOTICES_KEY = "_link_notices"  # [[Notice, query of the run it was shown first o
 NOTICE_SLOT = "_notice_slot"  # this run's place (st.empty) for the notices, above the page
 LINKED_KEY = "_linked"  # {settings class name: attributes a link set, not yet checked}
 PENDING_UPLOAD = "_pending_upload"  # a lost upload's link choices, for when it is uploaded again
+#: The share box of uploaded data: no link can carry files (as a report of them says).
+UNSHARED = (
+    "**No link yet:** these results were uploaded, and a link cannot carry files. Publish them "
+    "first (Data page, 'Share these results'); the published view's link then opens this view "
+    "for anyone."
+)
 SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box
 QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
@@ -359,6 +365,9 @@ def _publish() -> None:
     _update_url(query)
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.popover("Share this view", icon=":material/share:"):
+        if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
+            st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
+            return
         base = (st.context.url or "").split("?", 1)[0]
         st.code(state.address(base, query), language=None, wrap_lines=True)
         st.caption(
