@@ -107,7 +107,8 @@ def map_caption(dm: DominanceMap, z: float, rho: str, metric: str, level_text: s
 
 def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> pd.DataFrame:
     """Return the leaderboard at one weighting: score, normal interval and the share of draws
-    in which each model is best, best first."""
+    in which each model is best (in %, best first; shown in whole percent: with 2,000 draws its
+    Monte Carlo error is up to 1.1 points, so decimals would claim more than the draws know)."""
     table = pd.DataFrame(
         {
             "model": ws.models,
@@ -117,7 +118,7 @@ def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> 
         }
     )
     table["share of draws ranked first"] = [
-        best.probability[0, best.models.index(m)] for m in ws.models
+        100 * best.probability[0, best.models.index(m)] for m in ws.models
     ]
     return table
 

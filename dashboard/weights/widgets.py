@@ -90,7 +90,9 @@ def weighted_scores_table(table: pd.DataFrame) -> None:
             "model": st.column_config.TextColumn(width="medium"),
             **numbers,
             "share of draws ranked first": st.column_config.ProgressColumn(
-                format="percent", min_value=0, max_value=1
+                format="%.0f%%",
+                min_value=0,
+                max_value=100,  # whole percent (scores_table)
             ),
         },
     )

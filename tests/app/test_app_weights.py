@@ -67,7 +67,9 @@ def test_default_map_table_and_caption(make_app) -> None:
     df = table.value
     assert list(df.columns) == ["model", "score", "low", "high", "share of draws ranked first"]
     assert len(df) == 16 and df["score"].is_monotonic_decreasing
-    assert abs(df["share of draws ranked first"].sum() - 1) < 1e-9
+    assert abs(df["share of draws ranked first"].sum() - 100) < 1e-7  # in %
+    share = json.loads(table.proto.columns)["share of draws ranked first"]
+    assert share["type_config"]["format"] == "%.0f%%"  # whole percent: 2,000 draws know no more
     marker = fig["data"][-1]
     assert marker["name"].startswith("current weights")
     np.testing.assert_allclose([marker["a"][0], marker["b"][0], marker["c"][0]], 1 / 3)
