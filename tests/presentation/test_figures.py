@@ -383,3 +383,12 @@ def test_the_leader_tag_shows_when_its_interval_reaches_the_axis_end() -> None:
     low, high = layout.xaxis.range
     assert all(low <= x <= high for x in tags.x)
     assert tags.textposition == "middle right" and layout.margin.r >= 80  # room past the end
+
+
+def test_a_dot_at_the_axis_end_is_drawn_whole() -> None:
+    """A model at 100% sits on the axis end: with plotly's clipping its dot was cut in half
+    (audit of 30); interval traces are not clipped to the plot area."""
+    fig = forest_figure(_at_the_top(), OPTS)
+    dots = [t for t in fig.data if t.error_x.array is not None]
+    assert dots and max(t.x[0] for t in dots) == fig.layout.xaxis.range[1]
+    assert all(t.cliponaxis is False for t in dots)

@@ -182,6 +182,7 @@ def _interval_trace(
         },
         "error_x": error_bar(x, low, high, color, width=5),
         "hovertemplate": hover + "<extra></extra>",
+        "cliponaxis": False,  # a dot at 0% or 100% (the axis ends there) is drawn whole
     }
 
 
