@@ -76,6 +76,15 @@ TOP_COLUMNS = 3  # models shown side by side in the per-category and per-task ta
 WIDTH = 760  # pixels of every figure: about the printed text width, so its text prints legibly
 
 
+#: The run details of data whose files carry none (e.g. a task table): said, so the reader knows
+#: the versions and settings are unknown, not left out.
+NO_RUN_DETAILS = (
+    "None in these data: the files do not say which harness, versions, few-shot settings or "
+    "dates produced them. Ask the data's owner before comparing these numbers with runs made "
+    "elsewhere."
+)
+
+
 def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str, str]:
     """``(scale, axis title, suffix)`` of scores: proportions as percent (``100, "score (%)",
     "%"``), normalized scores on 0-100, other scores as they are."""
@@ -444,6 +453,8 @@ def _groups_html(d: Details | None, f: Findings, scale: float, unit: str) -> str
             "made (dates from the file names).</p>"
             + _table(d.runs, ["", "num", "num", "", "", "", ""])
         )
+    else:
+        out.append(f"<h2>Run details</h2><p class=what>{NO_RUN_DETAILS}</p>")
     return "".join(out)
 
 
