@@ -73,6 +73,7 @@ __all__ = [
 
 CHROMIUM = "/usr/bin/chromium"
 TOP_COLUMNS = 3  # models shown side by side in the per-category and per-task tables
+WHOLE_NAME = 24  # a model name in a table cell up to this length is not wrapped
 WIDTH = 760  # pixels of every figure: about the printed text width, so its text prints legibly
 
 
@@ -372,6 +373,8 @@ th, td { border-bottom: 1px solid #ddd; padding: 3px 5px; text-align: left;
          overflow-wrap: anywhere; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }  /* a model's name heading a column of numbers wraps */
+.nw { white-space: nowrap; }  /* a model name's parts: see _model_name */
+td.label, th.label { overflow-wrap: break-word; }  /* a task's name: whole words */
 tr { break-inside: avoid; }
 dl.repro dt { font-weight: 600; float: left; clear: left; width: 9em; }
 dl.repro dd { margin-left: 10em; word-break: break-all; }
@@ -409,17 +412,37 @@ def table_frame(f: Findings, scale: float, unit: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _table(frame: pd.DataFrame, cls: Sequence[str] | None = None) -> str:
+def _model_name(name: str, *, whole: int = 0) -> str:
+    """A model name as HTML that wraps only after a "/" or before an "@" (never at a hyphen
+    mid-name: "meta-llama/" over "Llama-3.2-1B", not "meta-llama/Llama-3.2-" over "1B"); a
+    name of at most ``whole`` characters does not wrap."""
+    cuts = [name] if len(name) <= whole else re.split(r"(?<=/)|(?=@)", name)
+    parts = (html.escape(p) for p in cuts if p)
+    return "<wbr>".join(f"<span class=nw>{p}</span>" for p in parts)
+
+
+def _table(
+    frame: pd.DataFrame, cls: Sequence[str] | None = None, *, model_heads: bool = False
+) -> str:
     """A frame as HTML (``cls``: a class per column, ``num`` right-aligned, ``note``
-    highlighted; default: the leaderboard's)."""
+    highlighted, ``model`` a model's name (:func:`_model_name`); default: the leaderboard's).
+    ``model_heads``: the ``num`` columns are headed by model names."""
     e = html.escape
     cls = list(cls or ["", "num", "num", "", "num", "num", "note"])
     head = "".join(
-        f"<th class={c or 'txt'}>{e(str(h))}</th>" for c, h in zip(cls, frame, strict=True)
+        f"<th class={c or 'txt'}>"
+        + (_model_name(str(h)) if model_heads and c == "num" else e(str(h)))
+        + "</th>"
+        for c, h in zip(cls, frame, strict=True)
     )
     rows = "".join(
         "<tr>"
-        + "".join(f"<td class={c or 'txt'}>{e(str(v))}</td>" for c, v in zip(cls, row, strict=True))
+        + "".join(
+            f"<td class={c or 'txt'}>"
+            + (_model_name(str(v), whole=WHOLE_NAME) if c == "model" else e(str(v)))
+            + "</td>"
+            for c, v in zip(cls, row, strict=True)
+        )
         + "</tr>"
         for row in frame.itertuples(index=False)
     )
@@ -445,8 +468,9 @@ def _groups_html(d: Details | None, f: Findings, scale: float, unit: str) -> str
         if frame.empty:
             continue
         g = group_frame(frame, order, scale, label)
-        cls = ["", "", *["num"] * (len(g.columns) - 2)]
-        out.append(f"<h2>{title}</h2><p class=what>{what}</p>{_table(g, cls)}")
+        cls = ["label", "model", *["num"] * (len(g.columns) - 2)]
+        table = _table(g, cls, model_heads=True)
+        out.append(f"<h2>{title}</h2><p class=what>{what}</p>{table}")
     if not d.runs.empty:
         out.append(
             "<h2>Run details</h2><p class=what>What the result files say about how they were "

@@ -100,6 +100,11 @@ def test_report_pages(
         assert "Run details" in whole and "lm-eval, git 82b812f" in whole
         assert "2025-03-03" in whole  # the run dates, from the file names
         assert "Publish them first" in whole and "data=upload" not in whole
+        # a model name in the "best here" column and a column head reads whole: it may break
+        # after its "/" only, never at a hyphen mid-name (audit of 30: "Llama-3.2-" / "1B")
+        for model in ("Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.2-1B"):
+            cut = [t for t in whole.split() if model.startswith(t) and t.endswith("-")]
+            assert not cut, (model, cut)
     else:  # a task table says nothing of how it was made: the report says so (audit of 30)
         assert "Run details" in whole and "the files do not say which harness" in whole
 
