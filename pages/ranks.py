@@ -50,12 +50,23 @@ with guard("The rank analysis"):
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-    st.dataframe(
-        views_inference.rank_statistic_table(ranks, RANK_METHOD_LABELS),
-        hide_index=True,
-        height=min(38 + 35 * len(models), 640),
-    )
-    st.caption(f"Statistic [{pct} interval] under each aggregation; 1 = best.")
+    for statistic, caption in (
+        ("position", f"Position [{pct} interval] under each aggregation"),
+        ("average task rank", f"Average per-task rank [{pct} interval], as [LGC] reports it"),
+    ):
+        table = views_inference.rank_statistic_table(
+            ranks, views_inference.RANK_COLUMN_LABELS, statistic=statistic
+        )
+        helps = views_inference.rank_column_help(
+            table, RANK_METHOD_LABELS, statistic=statistic, level=s.level
+        )
+        st.dataframe(
+            table,
+            hide_index=True,
+            height=min(38 + 35 * len(models), 640),
+            column_config={c: st.column_config.TextColumn(help=h) for c, h in helps.items()},
+        )
+        st.caption(f"{caption}; 1 = best. Hover a column's head for its aggregation in full.")
     download_csv(ranks, f"ranks_{bench.name}", "Download ranks (CSV)")
 
     w = ctx.weights

@@ -193,13 +193,25 @@ def rank_set_table(sets: RankSets) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
-def rank_statistic_table(ranks: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
-    """Rank aggregations (``core.summaries.rank_aggregations``) as one row per model: per method
-    the statistic [LGC] reports with its interval (position for mean/geometric mean, average
-    per-task rank for the average-rank methods) and the final position, ``value [low–high]``.
+RANK_COLUMN_LABELS: dict[str, str] = {  # short heads: the rank tables fit a 1400 px window
+    "mean": "Mean",
+    "geometric_mean": "Geometric mean",
+    "average_rank": "Average rank",
+    "average_rank_noise": "Avg rank + noise",
+    "average_rank_bins": "Avg rank, bins",
+}
 
-    ``labels`` names the methods (e.g. ``presentation.figures.common.RANK_METHOD_LABELS``). Rows
-    follow the first method's position.
+
+def rank_statistic_table(
+    ranks: pd.DataFrame, labels: dict[str, str], *, statistic: str = "position"
+) -> pd.DataFrame:
+    """Rank aggregations (``core.summaries.rank_aggregations``) as one row per model and one
+    column per method, ``value [low–high]``: with ``statistic="position"`` every method's final
+    position, with ``"average task rank"`` the average per-task rank [LGC] reports for the
+    average-rank methods.
+
+    ``labels`` names the methods (e.g. :data:`RANK_COLUMN_LABELS`). Rows follow the first
+    method's position.
     """
     methods = list(dict.fromkeys(ranks["method"]))
     cols: dict[str, list[str]] = {}
@@ -209,16 +221,37 @@ def rank_statistic_table(ranks: pd.DataFrame, labels: dict[str, str]) -> pd.Data
         sub = ranks[ranks["method"] == method].set_index("model").loc[order]
         name = labels.get(method, method)
         avg = (sub["statistic"] == "average task rank").all()
-        fmt = "{:.2f}" if avg else "{:g}"
-        cols[f"{name}: {'average task rank' if avg else 'position'}"] = [
-            f"{m:.2f} [{fmt.format(lo)}–{fmt.format(hi)}]"
-            for m, lo, hi in zip(sub["mean_rank"], sub["low"], sub["high"], strict=True)
-        ]
-        if avg:
-            cols[f"{name}: position"] = [
-                f"{m:.2f} [{lo:g}–{hi:g}]"
-                for m, lo, hi in zip(
-                    sub["position"], sub["position_low"], sub["position_high"], strict=True
-                )
+        if statistic == "average task rank" and avg:
+            cols[name] = [
+                f"{m:.2f} [{lo:.2f}–{hi:.2f}]"
+                for m, lo, hi in zip(sub["mean_rank"], sub["low"], sub["high"], strict=True)
+            ]
+        elif statistic == "position":
+            mid, lo, hi = (
+                ("position", "position_low", "position_high")
+                if avg
+                else ("mean_rank", "low", "high")
+            )
+            cols[name] = [
+                f"{m:.2f} [{a:g}–{b:g}]" for m, a, b in zip(sub[mid], sub[lo], sub[hi], strict=True)
             ]
     return pd.DataFrame({"model": order, **cols})
+
+
+def rank_column_help(
+    table: pd.DataFrame, long_labels: dict[str, str], *, statistic: str, level: float
+) -> dict[str, str]:
+    """The help of each method column of a :func:`rank_statistic_table` headed by
+    :data:`RANK_COLUMN_LABELS`: the aggregation in full (``long_labels``, e.g.
+    ``presentation.figures.common.RANK_METHOD_LABELS``) and what a cell holds."""
+    what = (
+        "the model's position among all models"
+        if statistic == "position"
+        else "the model's average rank over the tasks, as [LGC] reports it"
+    )
+    return {
+        short: f"{long_labels.get(method, method)}: {what}, mean over the draws "
+        f"[{100 * level:g}% percentile interval]; 1 = best."
+        for method, short in RANK_COLUMN_LABELS.items()
+        if short in table.columns
+    }

@@ -11,8 +11,10 @@ import pytest
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import rank_sets
 from benchuq.dashboard.compare.view import (
+    RANK_COLUMN_LABELS,
     comparison_caption,
     leader_caption,
+    rank_column_help,
     rank_set_sentences,
     rank_set_table,
     rank_statistic_table,
@@ -104,11 +106,19 @@ def test_rank_statistic_table_shows_average_task_rank_and_position() -> None:
             "position_high": [1.0, 2.0, 2.0, 2.0],
         }
     )
-    table = rank_statistic_table(ranks, RANK_METHOD_LABELS)
-    avg = RANK_METHOD_LABELS["average_rank"]
-    assert table.loc[0, f"{avg}: average task rank"] == "1.25 [1.00–1.50]"
-    assert table.loc[0, f"{avg}: position"] == "1.10 [1–2]"
-    assert list(table["model"]) == ["x", "y"]
+    positions = rank_statistic_table(ranks, RANK_COLUMN_LABELS)
+    averages = rank_statistic_table(ranks, RANK_COLUMN_LABELS, statistic="average task rank")
+    assert list(positions.columns) == ["model", "Mean", "Average rank"]
+    assert list(averages.columns) == ["model", "Average rank"]
+    assert averages.loc[0, "Average rank"] == "1.25 [1.00–1.50]"
+    assert positions.loc[0, "Average rank"] == "1.10 [1–2]"
+    assert positions.loc[1, "Mean"] == "2.00 [2–2]"
+    assert list(positions["model"]) == list(averages["model"]) == ["x", "y"]
+    helps = rank_column_help(averages, RANK_METHOD_LABELS, statistic="average task rank", level=0.9)
+    assert helps == {
+        "Average rank": "Average rank: the model's average rank over the tasks, as [LGC] reports "
+        "it, mean over the draws [90% percentile interval]; 1 = best."
+    }
 
 
 def test_figures_build_and_label_the_kind_of_interval() -> None:
