@@ -76,20 +76,25 @@ with guard("The leaderboard"):
     if ctx.settings.method == "bayes":
         fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
     flags = model_flags(bench, diagnostics=None if fit is None else fit.diagnostics)
-    shown = views.display_table(table, opts.scale, flags=flags, overall=overall_label(draws))
+    full = overall_label(draws)  # the CSV names it in full; the cell its first clause
+    shown = views.display_table(table, opts.scale, flags=flags, overall=full)
+    cells = views.display_table(table, opts.scale, flags=flags, overall=views.short_overall(full))
     st.dataframe(
-        shown,
+        cells,
         hide_index=True,
-        column_order=views.shown_columns(shown),
+        column_order=views.shown_columns(cells),
         column_config={
-            c: st.column_config.NumberColumn(format="%.2f")
-            for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")
+            "group": st.column_config.TextColumn(help=f"Overall = {full}."),
+            **{
+                c: st.column_config.NumberColumn(format="%.2f")
+                for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")
+            },
         },
     )
     st.caption(
-        f"Scores in {md_escape(opts.unit)}. MC error: Monte Carlo standard error of each "
-        "interval end; if it is large next to the differences you care about, raise the "
-        "number of replicates."
+        md_escape(f"Overall = {full}. Scores in {opts.unit}.")
+        + " MC error: Monte Carlo standard error of each interval end; if it is large next to "
+        "the differences you care about, raise the number of replicates."
     )
     download_csv(shown, f"leaderboard_{bench.name}")
     s = ctx.settings  # the raw (not normalized) draws: the files hold the scores as read

@@ -14,11 +14,12 @@ AUTO_MAX_PX = 500  # the grid's widest automatic column (streamlit's maxColumnAu
 
 
 def column_width(frame: pd.DataFrame, column: str) -> float:
-    """Estimated px of ``column`` sized to its header and longest cell."""
+    """Estimated px ``column`` needs to show its header and longest cell whole (the grid cuts
+    a cell beyond :data:`AUTO_MAX_PX`)."""
     chars = max(len(str(column)), int(frame[column].astype(str).str.len().max()))
-    return min(CHAR_PX * chars + CELL_PAD_PX, AUTO_MAX_PX)
+    return CHAR_PX * chars + CELL_PAD_PX
 
 
 def table_width(frame: pd.DataFrame) -> float:
     """Estimated px of ``frame`` shown without its index."""
-    return sum(column_width(frame, c) for c in frame.columns)
+    return sum(min(column_width(frame, c), AUTO_MAX_PX) for c in frame.columns)

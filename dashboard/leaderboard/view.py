@@ -106,6 +106,13 @@ def shown_columns(shown: pd.DataFrame) -> list[str]:
     return [*(c for c in shown.columns if c not in errors), *errors]
 
 
+def short_overall(label: str) -> str:
+    """The first clause of the overall aggregate's ``label`` ("mean of 16 benchmarks" of "mean
+    of 16 benchmarks; mmlu = lm-eval's size-weighted mean of 57 subjects"): short enough for a
+    table cell, whose caption names the aggregate in full."""
+    return label.split("; ")[0]
+
+
 def display_table(
     table: pd.DataFrame,
     scale: float,

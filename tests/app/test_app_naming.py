@@ -4,9 +4,11 @@ description); a report of an upload says to publish first instead of printing a 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from conftest import page_path
+from table_fit import AUTO_MAX_PX, column_width
 
 from benchuq.store import open_store
 
@@ -76,3 +78,19 @@ def test_clearing_the_name_brings_back_the_name_from_the_files(make_app) -> None
     _name_box(at).set_value("").run()
     assert _name_box(at).value == NAME
     assert NAME in " ".join(s.value for s in at.success).replace("\\", "")
+
+
+def test_the_leaderboard_table_shows_the_overall_label_whole(make_app) -> None:
+    """The table's group cell read "Overall (mean of 16 benchmarks; mmlu = lm-eval's
+    size-weighted mean of 57 subjects)", cut by the grid (audit of 30): the cell holds the first
+    clause; the caption under the table and the column's help name the aggregate in full."""
+    at = _uploaded(make_app)
+    at.switch_page(page_path("leaderboard.py")).run()
+    assert not at.exception and not at.error
+    (table,) = at.dataframe
+    assert column_width(table.value, "group") <= AUTO_MAX_PX
+    assert table.value["group"].iloc[0] == "Overall (mean of 16 benchmarks)"
+    full = "Overall = mean of 16 benchmarks; mmlu = lm-eval's size-weighted mean of 57 subjects"
+    under = [c.value.replace("\\", "") for c in at.caption if "MC error" in c.value]
+    assert under and full in under[0]
+    assert full in json.loads(table.proto.columns)["group"]["help"]
