@@ -166,3 +166,39 @@ def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_se
     assert png.startswith(b"\x89PNG") and len(png) > 20_000  # the static P(best) line
     (ARTIFACTS / "weights_line_pbest_download.png").write_bytes(png)
     ctx.close()
+
+
+#: Counts the nodes added to or removed from the page's plotly charts (a chart drawn again).
+CHART_NODES = """() => {
+  window.__chartNodes = 0;
+  new MutationObserver(ms => {
+    for (const m of ms) {
+      const t = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+      if (t && t.closest('[data-testid="stPlotlyChart"]'))
+        window.__chartNodes += m.addedNodes.length + m.removedNodes.length;
+    }
+  }).observe(document.querySelector('[data-testid="stMain"]'), {subtree: true, childList: true});
+}"""
+
+
+def _move_right(page, label: str, url_part: str) -> int:
+    """Press the slider ``label`` one step right; return the chart nodes the move changed."""
+    page.evaluate("() => { window.__chartNodes = 0; }")
+    page.get_by_test_id("stSlider").filter(has_text=label).get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => location.search.includes({url_part!r})", timeout=60_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)  # plotly draws after the run ends
+    return int(page.evaluate("() => window.__chartNodes"))
+
+
+def test_a_control_redraws_only_the_charts_that_depend_on_it(browser, app_server) -> None:
+    """The sidebar's level feeds the table at these weights, not the map: moving it leaves the
+    map's drawing untouched; rho changes the map, which is drawn again (issue 30)."""
+    ctx, page = open_map(browser, app_server, "")
+    page.wait_for_timeout(500)
+    page.evaluate(CHART_NODES)
+    assert _move_right(page, "Interval level", "level=") == 0
+    assert _move_right(page, "Assumed correlation", "rho=0.01") > 100
+    assert exceptions_shown(page) == []
+    ctx.close()
