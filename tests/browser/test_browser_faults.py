@@ -174,7 +174,13 @@ def test_a_server_killed_during_a_publish_and_a_session(
             sidebar.get_by_test_id("stRadio").filter(has_text="Metric").get_by_text(
                 "Normalized"
             ).click()
-            page.wait_for_selector('[data-test-script-state="running"]', timeout=SLOW)
+            # the run it starts (or, when it was too quick to be seen running, its end: the
+            # link then says normalized), then the kill
+            page.wait_for_function(
+                """() => document.querySelector('[data-test-script-state="running"]')
+                    || location.search.includes('metric=normalized')""",
+                timeout=SLOW,
+            )
             _kill(url)
         with run_app(env=env, port=port) as url:
             _reconnected(page, "Overall")  # the page's own text, not the sidebar's
