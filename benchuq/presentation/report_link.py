@@ -19,8 +19,7 @@ from benchuq.presentation.state import (
     Settings,
     format_value,
     link,
-    link_fields,
-    parse_value,
+    parse_fields,
     query_string,
     settings_query,
     view_query,
@@ -78,15 +77,11 @@ def share_query(settings: Settings, models: Sequence[str], *, score: str = "over
 def _outside_the_app(view: dict[str, str]) -> str:
     """What the app cannot open as written (e.g. fewer replicates than its slider allows), in
     words after the link: the link then opens a nearby view, and the report says so."""
-    notes = []
-    for _, spec, default in link_fields(Settings):  # models and weights come from the data
-        if spec.name in view and not spec.data:
-            _, message = parse_value(spec, default, view[spec.name])
-            if message is not None:
-                notes.append(f"{spec.name}={view[spec.name]}: {message}")
-    if not notes:
+    _, notices = parse_fields(view)  # models and weights come from the data
+    if not notices:
         return ""
-    return " (the app opens this link with other settings: " + "; ".join(notes) + ")"
+    notes = "; ".join(f"{n.param}={n.value}: {n.message}" for n in notices)
+    return f" (the app opens this link with other settings: {notes})"
 
 
 def weights_flags(weights: Sequence[float] | None) -> list[str]:

@@ -458,6 +458,15 @@ def parse_static(
             values["method"] = params["method"]
         else:
             bad("method", f"expected one of {', '.join(methods)}; using '{methods[0]}'.")
+    fields, field_notices = parse_fields(params)
+    return values | fields, notices + field_notices
+
+
+def parse_fields(params: Mapping[str, str]) -> tuple[dict[str, object], list[Notice]]:
+    """The sidebar's data-independent fields in ``params`` (level, replicates, seed, ...):
+    valid values, and a notice for each value the app cannot use as written."""
+    values: dict[str, object] = {}
+    notices: list[Notice] = []
     for attr, spec, default in link_fields(Settings):
         if spec.data or attr not in params:
             continue
@@ -465,7 +474,7 @@ def parse_static(
         if message is None:
             values[attr] = value
         else:
-            bad(attr, message)
+            notices.append(Notice(attr, str(params[attr]), message))
     return values, notices
 
 
