@@ -39,6 +39,12 @@ def page_path(page: str) -> str:
     return f"../pages/{page}"
 
 
+def share_box(at) -> tuple[list[str], str]:
+    """The sidebar's "Share this view" popover of an AppTest run: its links and its text."""
+    (box,) = [p for p in at.sidebar.get("popover") if p.proto.popover.label == "Share this view"]
+    return [c.value for c in box.get("code")], " ".join(m.value for m in box.get("markdown"))
+
+
 @pytest.fixture
 def make_app() -> Callable[..., AppTest]:
     def make(query: dict[str, str] | None = None) -> AppTest:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from app_upload import GOOD
-from conftest import page_path
+from conftest import page_path, share_box
 
 from benchuq.store import open_store
 
@@ -149,19 +149,13 @@ def test_samples_point_to_the_view_link_instead(make_app) -> None:
     assert not [b for b in at.button if b.key == "publish"]
 
 
-def _share_box(at) -> tuple[list[str], str]:
-    """The sidebar's "Share this view" popover: its links and its text."""
-    (box,) = [p for p in at.sidebar.get("popover") if p.proto.popover.label == "Share this view"]
-    return [c.value for c in box.get("code")], " ".join(m.value for m in box.get("markdown"))
-
-
 def test_share_box_of_an_upload_says_publish_first_then_gives_the_link(make_app) -> None:
     """A link to uploaded files would open nothing for its recipient (#30): the share box says
     to publish first; once published, it holds the shared view's link."""
     at = upload(_data_page(make_app))
-    links, text = _share_box(at)
+    links, text = share_box(at)
     assert links == [] and "No link yet" in text and "Share these results" in text
     at.button(key="publish").click().run()
-    links, text = _share_box(at)
+    links, text = share_box(at)
     (link,) = links
     assert f"data={at.query_params['data']}" in link and "No link yet" not in text

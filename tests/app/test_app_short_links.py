@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
-from conftest import FAST_QUERY, page_path
+from conftest import FAST_QUERY, page_path, share_box
 
 from benchuq.dashboard import links
 from benchuq.presentation import state
@@ -37,9 +37,8 @@ def _query(at) -> dict[str, str]:
 def _share(at) -> str:
     """The sidebar's share box link (AppTest has no address: it starts at ``?``, or is empty
     for the default view)."""
-    (share,) = [p for p in at.sidebar.get("popover") if p.proto.popover.label == "Share this view"]
-    (code,) = share.get("code")
-    return code.value
+    (link,), _ = share_box(at)
+    return link
 
 
 def _view(at, page: str) -> dict[str, object]:
