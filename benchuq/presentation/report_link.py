@@ -70,7 +70,7 @@ def share_query(settings: Settings, models: Sequence[str], *, score: str = "over
     view.pop("data", None)
     if not parse_source(settings.data).linkable:
         after = f" This view's settings, to add after data=shared:<id>: {query_string(view)}"
-        return NOT_SHARED + (after if view else "")
+        return NOT_SHARED + (after + _outside_the_app(view) if view else "")
     return "?" + query_string({"data": settings.data} | view) + _outside_the_app(view)
 
 
