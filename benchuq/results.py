@@ -92,9 +92,9 @@ def _unit(observed: np.ndarray, normalization: str | None = None) -> str:
     """The unit of scores: proportions when every observed score is in [0, 1]."""
     if normalization is not None:
         return f"normalized ({normalization}, 0-1)"
-    obs = np.asarray(observed, dtype=float)
-    obs = obs[np.isfinite(obs)]
-    return "proportion" if obs.size and obs.min() >= 0 and obs.max() <= 1 else "score"
+    from benchuq.core.data import is_proportion
+
+    return "proportion" if is_proportion(observed) else "score"
 
 
 def _options(models: tuple[str, ...], unit: str, title: str = "") -> FigureOptions:
