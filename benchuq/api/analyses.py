@@ -226,7 +226,8 @@ def subgroups(
             raise InvalidArgument("group_by does not apply to a unit table (each row is a unit).")
         units = units_from_table(data, file="data frame")
     else:
-        units = units_from_benchmark(data, group_by=group_by or _group_by(data))
+        bench: Benchmark = data  # type: ignore[assignment]  # the one case left
+        units = units_from_benchmark(bench, group_by=group_by or _group_by(bench))
     res = analyze(
         units,
         features=features,
