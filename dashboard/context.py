@@ -15,9 +15,9 @@ from typing import cast
 import numpy as np
 import streamlit as st
 
+from benchuq._app_door import Headline, Overall, headline
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.headline import Headline, Overall, headline
 from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
 from benchuq.presentation.figures.common import FigureOptions

@@ -3,8 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from benchuq.core import summaries
-from benchuq.core.methods.bayes.model import counts_of
+from benchuq import _app_door as summaries
+from benchuq._app_door import counts_of
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard.bayes import cached as bayes_cached
 from benchuq.dashboard.bayes import view as vb

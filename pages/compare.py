@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from benchuq.core import summaries
-from benchuq.core.summaries.headline import overall_label
+from benchuq import _app_door as summaries
+from benchuq._app_door import overall_label
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table

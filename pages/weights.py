@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.summaries.dominance import (
+from benchuq._app_door import (
     best_probability_map,
     dominance_map,
     implied_level,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.arena import ArenaResult, Ties, arena
-from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
+from benchuq._app_door import ArenaInterval, ArenaResult, Ties, fit_arena
 from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache
@@ -39,7 +38,7 @@ def arena_fit(
     _battles: Battles,
 ) -> ArenaResult:
     """``core.analyses.arena.arena`` of the battles ``key`` (their content hash)."""
-    return arena(
+    return fit_arena(
         _battles,
         anchor=anchor,
         level=level,

@@ -14,10 +14,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
+from benchuq import _app_door as summaries
+from benchuq._app_door import BayesFit, ModelPrior
 from benchuq.core.draws import Draws
-from benchuq.core.methods.bayes.model import BayesFit
-from benchuq.core.methods.bayes.priors import ModelPrior
 from benchuq.presentation.state import PRIOR_SEPARATOR, link
 
 KIND_LABELS = {
@@ -123,7 +122,7 @@ def interval_comparison(
     """
     rows = []
     for kind, label in SOURCES:
-        table = summaries.leaderboard(draws[kind].select_models(list(models)), level=level)
+        table = summaries.leaderboard_table(draws[kind].select_models(list(models)), level=level)
         part = table[table["group"] == "overall"].assign(kind=kind, label=label)
         rows.append(part[["model", "kind", "label", "estimate", "low", "high"]])
     return pd.concat(rows, ignore_index=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses.embeddings import (
+from benchuq._app_door import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     BootstrapMode,

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.data import Benchmark
-from benchuq.core.draws import Draws
-from benchuq.core.summaries.dominance import (
+from benchuq._app_door import (
     BestProbabilityMap,
     CategoryMoments,
     best_probability_map,
     moments_from_benchmark,
     moments_from_draws,
 )
+from benchuq.core.data import Benchmark
+from benchuq.core.draws import Draws
 from benchuq.dashboard import cache
 
 __all__ = ["analytic_moments", "draw_moments", "probability_map"]

@@ -3,7 +3,11 @@
 
 - ``core/`` imports no streamlit, ``dashboard``, ``pages``, ``cli`` or presentation;
 - ``cli/`` imports nothing from ``dashboard`` or ``pages``;
-- ``benchuq/presentation/`` imports no streamlit, ``dashboard``, ``pages`` or ``cli``.
+- ``benchuq/presentation/`` imports no streamlit, ``dashboard``, ``pages`` or ``cli``;
+- ``dashboard/`` and ``pages/`` reach the statistics through :mod:`benchuq.api` only (issue 38):
+  no import of core's methods, summaries, analyses, findings, small-sample rules or Every Eval
+  Ever export, except the modules of :data:`STATISTICS_ALLOWED` (at most 3). Reading,
+  validation, defaults, budgets and the data types (``Benchmark``, ``Draws``) are fine.
 """
 
 from __future__ import annotations
@@ -28,6 +32,19 @@ RULES = {
     "cli": ("benchuq.dashboard", "benchuq.pages"),
     "benchuq/presentation": ("streamlit", "benchuq.dashboard", "benchuq.pages", "benchuq.cli"),
 }
+
+# core's statistics: the app imports them from benchuq.api (``benchuq.api.summaries``)
+STATISTICS = (
+    "benchuq.core.methods",
+    "benchuq.core.summaries",
+    "benchuq.core.analyses",
+    "benchuq.core.findings",
+    "benchuq.core.small_samples",
+    "benchuq.core.export_eee",
+)
+APP = ("dashboard", "pages")
+# modules of dashboard/ and pages/ that may still import core's statistics directly
+STATISTICS_ALLOWED: frozenset[str] = frozenset()
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -57,11 +74,44 @@ def test_source_imports_follow_the_rules(folder: str) -> None:
     assert not bad, f"{folder} imports what it must not: {bad}"
 
 
+@pytest.mark.parametrize("folder", APP)
+def test_the_app_reaches_the_statistics_through_the_api(folder: str) -> None:
+    bad = {
+        rel: found
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if (rel := str(path.relative_to(ROOT))) not in STATISTICS_ALLOWED
+        and (found := breaks(imported_modules(path), STATISTICS))
+    }
+    assert not bad, f"{folder} imports core's statistics (use benchuq.api): {bad}"
+
+
+def test_few_app_modules_are_allowed_the_statistics() -> None:
+    assert len(STATISTICS_ALLOWED) <= 3
+    assert all((ROOT / rel).is_file() for rel in STATISTICS_ALLOWED)
+
+
 def test_the_rule_catches_an_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from benchuq import dashboard\n    import streamlit as st\n")
     assert breaks(imported_modules(module), RULES["cli"]) == ["benchuq.dashboard"]
     assert breaks(imported_modules(module), RULES["core"]) == ["benchuq.dashboard", "streamlit"]
+
+
+def test_the_statistics_rule_catches_each_import_form(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from benchuq.core import summaries\n"
+        "from benchuq.core.analyses import power as pw\n"
+        "from benchuq.core.data import Benchmark\n"
+        "from benchuq.api.summaries import RankSets\n"
+        "def f():\n    import benchuq.core.findings\n"
+    )
+    assert breaks(imported_modules(module), STATISTICS) == [
+        "benchuq.core.analyses",
+        "benchuq.core.analyses.power",
+        "benchuq.core.findings",
+        "benchuq.core.summaries",
+    ]
 
 
 def test_run_time_imports_follow_the_rules() -> None:
