@@ -133,7 +133,7 @@ from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences
 from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
-from benchuq.core.summaries.scores import Group
+from benchuq.core.summaries.scores import Correction, Group
 
 __all__ = [
     "ASSUMPTIONS",
@@ -153,6 +153,7 @@ __all__ = [
     "BootstrapMode",
     "CategoryMoments",
     "ConsistencyResult",
+    "Correction",
     "Design",
     "DiffResult",
     "DominanceMap",
