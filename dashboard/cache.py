@@ -34,8 +34,8 @@ from typing import Any, Literal
 import numpy as np
 import streamlit as st
 
-from benchuq import _app_door as door
 from benchuq import api as bq
+from benchuq.api import summaries as door
 from benchuq.core.budget import check_cells
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws

@@ -15,7 +15,7 @@ from typing import cast
 import numpy as np
 import streamlit as st
 
-from benchuq._app_door import Headline, Overall, headline
+from benchuq.api.summaries import Headline, Overall, headline
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import InvalidArgument

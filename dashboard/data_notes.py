@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from benchuq._app_door import cell_items, data_caveats, few_items_note
+from benchuq.api.summaries import cell_items, data_caveats, few_items_note
 from benchuq.core.data import Benchmark
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.data.view import note_items, notes_title, pointer_text

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq._app_door import counts_of
+from benchuq.api.summaries import counts_of
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard.bayes import cached as bayes_cached
 from benchuq.dashboard.bayes import view as vb

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq._app_door import overall_label
+from benchuq.api.summaries import overall_label
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import cached
 from benchuq.dashboard.compare import view as views_inference

@@ -3,7 +3,7 @@ reproduce it), downloaded as HTML (works offline) or PDF."""
 
 import streamlit as st
 
-from benchuq._app_door import overall_label
+from benchuq.api.summaries import overall_label
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard

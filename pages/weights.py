@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq._app_door import implied_level, to_map_weights
+from benchuq.api.summaries import implied_level, to_map_weights
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.weights import cached, widgets

@@ -21,7 +21,9 @@ Examples
 
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
-(EPP, arena, two runs, subgroups, power) and :mod:`.reporting` (report and export files).
+(EPP, arena, two runs, subgroups, power) and :mod:`.reporting` (report and export files);
+:mod:`.summaries` names the draws-level pieces the app caches (its one door into the
+statistics).
 """
 
 from __future__ import annotations

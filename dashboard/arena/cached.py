@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq._app_door import ArenaInterval, ArenaResult, Ties, fit_arena
+from benchuq.api.summaries import ArenaInterval, ArenaResult, Ties, fit_arena
 from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache

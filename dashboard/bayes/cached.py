@@ -6,8 +6,8 @@ from typing import Literal
 
 import streamlit as st
 
-from benchuq._app_door import BayesFit, BestProbabilityMap
-from benchuq._app_door import best_map as _best_map
+from benchuq.api.summaries import BayesFit, BestProbabilityMap
+from benchuq.api.summaries import best_map as _best_map
 from benchuq.core.draws import Draws
 from benchuq.dashboard import cache
 

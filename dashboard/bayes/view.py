@@ -14,8 +14,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq import _app_door as summaries
-from benchuq._app_door import BayesFit, ModelPrior
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import BayesFit, ModelPrior
 from benchuq.core.draws import Draws
 from benchuq.presentation.state import PRIOR_SEPARATOR, link
 

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq._app_door import FAMILIES, BayesFit, ModelPrior, compact_prior_specs, parse_prior_specs
+from benchuq.api.summaries import (
+    FAMILIES,
+    BayesFit,
+    ModelPrior,
+    compact_prior_specs,
+    parse_prior_specs,
+)
 from benchuq.core.data import DataError
 from benchuq.dashboard.bayes import view as vb
 from benchuq.dashboard.controls import ranged

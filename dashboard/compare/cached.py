@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq import _app_door as summaries
+from benchuq.api import summaries as summaries
 from benchuq.core.draws import Draws
 from benchuq.dashboard import cache
 

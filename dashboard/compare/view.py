@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq._app_door import RankSets, format_p, min_items_to_tell, overlap_test_level
-from benchuq._app_door import rank_set_sentences as rank_set_sentences
+from benchuq.api.summaries import RankSets, format_p, min_items_to_tell, overlap_test_level
+from benchuq.api.summaries import rank_set_sentences as rank_set_sentences
 from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq._app_door import (
+from benchuq.api.summaries import (
     ConsistencyResult,
     EmbeddingTree,
     align,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq._app_door import (
+from benchuq.api.summaries import (
     DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     BootstrapMode,

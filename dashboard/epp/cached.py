@@ -7,7 +7,7 @@ from typing import Literal
 import streamlit as st
 
 from benchuq import api as bq
-from benchuq._app_door import EPPResult
+from benchuq.api.summaries import EPPResult
 from benchuq.core.budget import check_pairs
 from benchuq.core.data import Benchmark
 from benchuq.core.defaults import COMPARISON_LEVEL

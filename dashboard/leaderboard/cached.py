@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq._app_door import gaps_from_leader
+from benchuq.api.summaries import gaps_from_leader
 from benchuq.core.draws import Draws
 from benchuq.dashboard import cache
 from benchuq.dashboard.leaderboard import view

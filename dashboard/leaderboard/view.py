@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq import _app_door as summaries
-from benchuq._app_door import Headline
-from benchuq._app_door import overlap_test_level as overlap_test_level
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import Headline
+from benchuq.api.summaries import overlap_test_level as overlap_test_level
 from benchuq.core.draws import Draws
 from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link

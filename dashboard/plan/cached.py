@@ -7,7 +7,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from benchuq import _app_door as power
+from benchuq.api import summaries as power
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache
 

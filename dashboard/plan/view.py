@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq import _app_door as pw
+from benchuq.api import summaries as pw
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
 from benchuq.presentation.state import link

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq import _app_door as summaries
-from benchuq._app_door import RankSets
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import RankSets
 from benchuq.core.budget import check_pairs
 from benchuq.core.draws import Draws
 from benchuq.dashboard import cache

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from benchuq import _app_door as core_report
-from benchuq._app_door import Group
+from benchuq.api import summaries as core_report
+from benchuq.api.summaries import Group
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.dashboard import cache

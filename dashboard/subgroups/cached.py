@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq import api as bq
-from benchuq._app_door import (
+from benchuq.api.summaries import (
     FsCorrection,
     Grouping,
     SubgroupResult,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq._app_door import (
+from benchuq.api.summaries import (
     FsCorrection,
     Grouping,
     LabResult,

@@ -25,8 +25,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq import _app_door as summaries
-from benchuq._app_door import Aggregate, group_scores_of_tasks, task_sizes
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.reading.meta import Group

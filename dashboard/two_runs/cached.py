@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from benchuq import api as bq
-from benchuq._app_door import DiffResult
+from benchuq.api.summaries import DiffResult
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from benchuq._app_door import (
+from benchuq.api.summaries import (
     BestProbabilityMap,
     CategoryMoments,
     DominanceMap,
