@@ -40,10 +40,8 @@ import numpy as np
 
 from benchuq.core.analyses.arena import ArenaResult, Ties
 from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
-from benchuq.core.analyses.arena import arena as fit_arena
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.analyses.embeddings import (
-    DEFAULT_EPS,
     EMBEDDING_SAMPLES,
     EMBEDDING_SUFFIXES,
     META_SUFFIXES,
@@ -61,7 +59,6 @@ from benchuq.core.analyses.embeddings.workflow import score_embeddings
 from benchuq.core.analyses.epp import EPPResult, PairTest, pair_test
 from benchuq.core.analyses.power import (
     ASSUMPTIONS,
-    CORRECTIONS,
     Design,
     PowerPlan,
     SamplingPlan,
@@ -137,8 +134,6 @@ from benchuq.core.summaries.scores import Correction, Group
 
 __all__ = [
     "ASSUMPTIONS",
-    "CORRECTIONS",
-    "DEFAULT_EPS",
     "EMBEDDING_SAMPLES",
     "EMBEDDING_SUFFIXES",
     "FAMILIES",
@@ -192,7 +187,6 @@ __all__ = [
     "export_eee",
     "few_items_note",
     "findings",
-    "fit_arena",
     "fit_bayes",
     "format_p",
     "from_map_weights",

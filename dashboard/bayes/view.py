@@ -16,6 +16,7 @@ import pandas as pd
 
 from benchuq.api import summaries as summaries
 from benchuq.api.summaries import BayesFit, ModelPrior
+from benchuq.core.defaults import BAYES_CHAINS, BAYES_WARMUP
 from benchuq.core.draws import Draws
 from benchuq.presentation.state import PRIOR_SEPARATOR, link
 
@@ -50,8 +51,8 @@ class BayesSettings:
         data=True,
         sep=PRIOR_SEPARATOR,
     )
-    chains: int = link("chains", 4, "MCMC chains", bounds=(1, 8))
-    warmup: int = link("warmup", 1000, "warm-up sweeps per chain", bounds=(0, 10000))
+    chains: int = link("chains", BAYES_CHAINS, "MCMC chains", bounds=(1, 8))
+    warmup: int = link("warmup", BAYES_WARMUP, "warm-up sweeps per chain", bounds=(0, 10000))
     interval: Literal["parameter", "predictive"] = link(
         "interval", "parameter", "what Bayesian intervals are for", choices=tuple(KIND_LABELS)
     )
