@@ -22,7 +22,8 @@ Examples
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
 (EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency) and
-:mod:`.reporting` (report and export files).
+:mod:`.reporting` (report and export files); :mod:`.summaries` names the draws-level pieces
+the app caches (its one door into the statistics).
 """
 
 from __future__ import annotations
