@@ -69,3 +69,18 @@ def test_without_chromium_the_pdf_button_says_what_to_install(make_app, monkeypa
     pdf = buttons["Download report (PDF)"]
     assert pdf.disabled and "apt-get install chromium" in pdf.help
     assert any("apt-get install chromium" in c.value.replace("\\", "") for c in at.caption)
+
+
+def test_without_chromium_chart_images_say_what_to_install(make_app, monkeypatch) -> None:
+    """The "Download chart" menus: PNG and SVG disabled with the reason, the interactive HTML
+    (no browser needed) as ever."""
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    at = make_app().run()
+    assert not at.exception
+    entries = {}
+    for b in at.get("download_button"):
+        entries.setdefault(b.proto.label, []).append(b.proto)
+    assert entries["PNG image"] and entries["SVG image"] and entries["Interactive HTML"]
+    for label in ("PNG image", "SVG image"):
+        assert all(p.disabled and "apt-get install chromium" in p.help for p in entries[label])
+    assert not any(p.disabled for p in entries["Interactive HTML"])
