@@ -25,6 +25,7 @@ import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -130,8 +131,7 @@ def build_site(
     level = check_level(level)
     check_choice(by, BY, name="by")
     date = date or data_date(meta)
-    if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise InvalidArgument(f"date {date!r} is not YYYY-MM-DD.", hint="e.g. 2026-01-31.")
+    stamp = _epoch(date) if date else "0"
     board = leaderboard(draws, level=level)
     table = _with_tiers_and_ranks(board.table, draws, level)
     board = replace(board, table=table)
@@ -154,7 +154,6 @@ def build_site(
             for r in overall.itertuples()
         ),
     )
-    stamp = "0" if not date else str(int(pd.Timestamp(date, tz="UTC").timestamp()))
     eee = export_eee(bench, draws.with_headline(None), level=level, meta=meta,
                      retrieved_timestamp=stamp)  # fmt: skip
     frame = board.to_frame().assign(
@@ -182,6 +181,18 @@ def build_site(
     ]
     files += [(f"badges/{f}", svg.encode("utf-8")) for f, svg in badges.values()]
     return SiteFiles(tuple(files), len(bench.models), date)
+
+
+def _epoch(date: str) -> str:
+    """``date`` (``YYYY-MM-DD``) as Unix seconds at midnight UTC, the Every Eval Ever files'
+    ``retrieved_timestamp``; a malformed date is an :class:`InvalidArgument`."""
+    try:
+        day = datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        raise InvalidArgument(
+            f"date {date!r} is not a date as YYYY-MM-DD.", hint="e.g. --date 2026-01-31."
+        ) from None
+    return str(int(day.timestamp()))
 
 
 def _with_tiers_and_ranks(table: pd.DataFrame, draws: Draws, level: float) -> pd.DataFrame:
@@ -233,7 +244,7 @@ th[aria-sort=descending] button::after{content:" ▼"}
 .tier{display:inline-block;padding:0 .45rem;border-radius:.6rem;color:#fff;background:#616161;
 font-size:.85em}
 .t1{background:#2e7d32}.t2{background:#1565c0}
-tr.first-of-tier td{border-top:2px solid #9e9e9e}
+tr.first-of-tier td,tr.first-of-tier th{border-top:2px solid #9e9e9e}
 .search{margin:1rem 0}.search input{font:inherit;padding:.3rem .5rem;width:18rem}
 .legend,.small{color:#555;font-size:.9em}
 code{background:#eee;padding:0 .2rem;word-break:break-all}
