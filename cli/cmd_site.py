@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from datetime import UTC, datetime
 from pathlib import Path
 
 from benchuq.cli.common import (
@@ -23,7 +22,7 @@ from benchuq.cli.common import (
 )
 from benchuq.core.defaults import LEVEL
 
-__all__ = ["register", "run", "site_date"]
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,18 +59,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def site_date(flag: str | None) -> str:
-    """``--date``, else ``SOURCE_DATE_EPOCH`` as a UTC date, else ``""`` (the data's own)."""
-    if flag:
-        return flag
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch:
-        return ""
-    if not epoch.isdigit():
-        raise UsageError(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix time (whole seconds).")
-    return datetime.fromtimestamp(int(epoch), tz=UTC).strftime("%Y-%m-%d")
-
-
 def _command(args: argparse.Namespace, level: float) -> str:
     """The command that rebuilds the site (without ``-o``: the folder does not change it)."""
     parts = ["benchuq", "site", *args.data, "--level", f"{level:g}", "--by", args.by]
@@ -88,13 +75,13 @@ def _command(args: argparse.Namespace, level: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the site; returns the exit code."""
-    from benchuq.presentation.site import build_site
+    from benchuq.presentation.site import build_site, site_date
 
     level = check_level(args.level)
     out = Path(args.output)
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {args.output}: a file of that name exists; give a folder.")
-    date = site_date(args.date)
+    date = site_date(args.date, os.environ)
     bench = load_benchmark(args)
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     site = build_site(

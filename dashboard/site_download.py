@@ -40,7 +40,9 @@ def site_button(bench: Benchmark | None, settings: Settings, key: str) -> None:
 
     loaded = upload.loaded_for(settings.data)
     meta = loaded.meta if loaded is not None else None
-    rule = headline(bench, groups=meta.groups if meta else (), overall=cast(Overall, settings.overall))
+    rule = headline(
+        bench, groups=meta.groups if meta else (), overall=cast(Overall, settings.overall)
+    )
     bayes = settings.method != "bootstrap"
     st.download_button(
         LABEL,

@@ -30,7 +30,7 @@ def safe_names(models: Iterable[str]) -> dict[str, str]:
     Examples
     --------
     >>> safe_names(["gpt-4", "org/model v2", "GPT-4"])
-    {'gpt-4': 'gpt-4', 'org/model v2': 'org_model_v2-18d7c6b0', 'GPT-4': 'GPT-4-4ec3a8e4'}
+    {'gpt-4': 'gpt-4', 'org/model v2': 'org_model_v2-ecfd1a79', 'GPT-4': 'GPT-4-29f11dbc'}
     """
     out: dict[str, str] = {}
     taken: set[str] = set()

@@ -23,7 +23,7 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +44,7 @@ from benchuq.core.validation import InvalidArgument, check_choice, check_level
 from benchuq.presentation.badges import badge_files
 from benchuq.presentation.text import csv_bytes, visible
 
-__all__ = ["BY", "By", "SiteFiles", "build_site", "data_date"]
+__all__ = ["BY", "By", "SiteFiles", "build_site", "data_date", "site_date"]
 
 By = Literal["overall", "category"]
 BY: tuple[str, ...] = get_args(By)
@@ -103,6 +103,23 @@ def data_date(meta: Meta | None) -> str:
     runs = run_details(meta)
     found = [d for text in runs.get("dates", pd.Series(dtype=str)) for d in _DATE.findall(text)]
     return max(found, default="")
+
+
+def site_date(date: str | None, environ: Mapping[str, str]) -> str:
+    """The site's date: ``date`` when given, else ``SOURCE_DATE_EPOCH`` of ``environ`` as a UTC
+    ``YYYY-MM-DD`` (the reproducible-builds convention), else ``""`` (:func:`build_site` then
+    takes the data's own)."""
+    if date:
+        return date
+    epoch = environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return ""
+    if not epoch.isdigit():
+        raise InvalidArgument(
+            f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix time in whole seconds.",
+            hint="e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct), or give the date.",
+        )
+    return datetime.fromtimestamp(int(epoch), tz=UTC).strftime("%Y-%m-%d")
 
 
 def build_site(
@@ -482,10 +499,10 @@ class _Page:
             rows.append(
                 f'<tr data-model="{_e(model)}"><th scope="row">{_e(model)}</th>'
                 f'<td><img alt="{_e(model)}: badge" src="data:image/svg+xml;base64,{data}"></td>'
-                f'<td><code>![{_e(model)}](badges/{_e(file)})</code></td></tr>'
+                f"<td><code>![{_e(model)}](badges/{_e(file)})</code></td></tr>"
             )
         return (
-            "<h2>Badges</h2><p class=\"legend\">One SVG per model in <code>badges/</code> for "
+            '<h2>Badges</h2><p class="legend">One SVG per model in <code>badges/</code> for '
             "model cards and READMEs: the overall rank range and score ± half the interval's "
             "width.</p>"
             '<table aria-label="Badges"><thead><tr><th scope="col">Model</th>'

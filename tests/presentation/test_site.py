@@ -24,7 +24,7 @@ from benchuq.presentation.badges import badge_text, safe_names
 from benchuq.presentation.site import build_site
 
 LEVEL = 0.834
-HOSTILE = ["<script>alert(1)</script>", "org/model v2", "../up", "CON", "a&b \"q\"", "Ä", "ä"]
+HOSTILE = ["<script>alert(1)</script>", "org/model v2", "../up", "CON", 'a&b "q"', "Ä", "ä"]
 
 
 @cache
@@ -53,7 +53,7 @@ def blocks(names: list[str]) -> object:
 
 
 def test_tier_one_is_exactly_tied_with_leader_in_every_group() -> None:
-    bench, draws = vtab()
+    _, draws = vtab()
     board = json.loads(vtab_site()["leaderboard.json"])
     for group in ("overall", *draws.category_names):
         rows = [r for r in board["rows"] if r["group"] == group]
@@ -63,7 +63,9 @@ def test_tier_one_is_exactly_tied_with_leader_in_every_group() -> None:
     table = bq.leaderboard(draws, level=LEVEL).table
     for group, part in table.groupby("group"):
         t = dict(zip(draws.models, tiers(draws, level=LEVEL, group=str(group)), strict=True))
-        assert {m for m in part["model"] if t[m] == 1} == set(part.loc[part.tied_with_leader, "model"])
+        assert {m for m in part["model"] if t[m] == 1} == set(
+            part.loc[part.tied_with_leader, "model"]
+        )
 
 
 def test_tiers_follow_the_recursion_by_independent_code() -> None:
@@ -121,7 +123,7 @@ def test_badge_text() -> None:
 
 
 def test_rank_ranges_are_the_simultaneous_rank_sets_and_badges_say_them() -> None:
-    bench, draws = vtab()
+    _, draws = vtab()
     files = vtab_site()
     board = json.loads(files["leaderboard.json"])
     sets = bq.rank_sets(draws, level=LEVEL).sets
@@ -174,7 +176,9 @@ def test_byte_identical_small_and_offline() -> None:
         assert len(z.namelist()) == len(bench.models)
         assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
         doc = json.loads(z.read(z.namelist()[0]))
-        assert doc["retrieved_timestamp"] == str(int(pd.Timestamp("2026-01-31", tz="UTC").timestamp()))
+        assert doc["retrieved_timestamp"] == str(
+            int(pd.Timestamp("2026-01-31", tz="UTC").timestamp())
+        )
     assert "results of 2026-01-31" in index
 
 
