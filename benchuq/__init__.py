@@ -14,7 +14,7 @@
   :func:`weights`, :func:`epp`, :func:`arena`, :func:`subgroups`, :func:`power`, :func:`diff`
   (two runs compared item by item), :func:`statistic` (any statistic of the draws);
   :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
-  benchuq's uncertainty;
+  benchuq's uncertainty, :func:`site` the static leaderboard site;
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from benchuq.api import ranks as ranks
     from benchuq.api import report as report
     from benchuq.api import samples as samples
+    from benchuq.api import site as site
     from benchuq.api import statistic as statistic
     from benchuq.api import subgroups as subgroups
     from benchuq.api import weights as weights
@@ -83,6 +84,7 @@ _LAZY: dict[str, str] = {
             "ranks",
             "report",
             "samples",
+            "site",
             "statistic",
             "subgroups",
             "weights",

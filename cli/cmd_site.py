@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         title=args.title,
         by=args.by,
         date=date,
-        meta=getattr(args, "loaded_meta", None),
+        meta=bench.context.meta,
         command=_command(args, level),
     )
     paths = site.write(out)

@@ -192,3 +192,19 @@ def test_by_category_puts_categories_first_and_bad_input_is_refused() -> None:
         build_site(bench, draws, level=LEVEL, date="31/01/2026")
     with pytest.raises(InvalidArgument):
         build_site(bench, draws, level=LEVEL, by="task")  # type: ignore[arg-type]
+
+
+def test_api_site_writes_what_the_cli_writes(tmp_path, monkeypatch) -> None:
+    from benchuq.cli.main import main
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+    out = bq.site(bq.load("sample:toy"), tmp_path / "api", reps=200)
+    assert out.date == "2026-01-01" and out.index.is_file() and out.leaderboard.is_file()
+    assert sorted(out.badges) == ["A", "B"] and all(p.is_file() for p in out.badges.values())
+    assert out.size == sum(p.stat().st_size for p in out.files)
+    assert main(["site", "sample:toy", "-o", str(tmp_path / "cli"), "--reps", "200"]) == 0
+    for rel in ("leaderboard.json", "leaderboard.csv", "every_eval_ever.zip", "badges/A.svg"):
+        assert (tmp_path / "api" / rel).read_bytes() == (tmp_path / "cli" / rel).read_bytes()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InvalidArgument, match="is a file"):
+        bq.site(bq.load("sample:toy"), tmp_path / "file", reps=200)
