@@ -109,3 +109,13 @@ def test_the_example_workflow_build_step_runs_on_a_sample(tmp_path) -> None:
     assert len([p for p in sites[0] if p.startswith("badges/")]) == 16
     index = sites[0]["index.html"].decode()
     assert "<h1>Our leaderboard</h1>" in index and "results of 2026-03-04" in index
+
+
+def test_the_data_date_and_run_details_from_lm_eval_files(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    runs = ROOT / "tests" / "fixtures" / "real" / "lm_eval" / "results_v04"
+    assert run("site", str(runs), "-o", str(tmp_path), "--reps", "200")[0] == 0
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "results of 2025-03-03" in index  # the newest date in the file names
+    assert "<h3>Harness and runs</h3><table>" in index and "lm-eval" in index
+    assert index.count('data-model="meta-llama/Llama-3.2-1B"') >= 2  # overall and per task
