@@ -229,17 +229,19 @@ def _with_tiers_and_ranks(table: pd.DataFrame, draws: Draws, level: float) -> pd
         )
         at = [draws.models.index(m) for m in rows["model"]]
         parts.append(
-            rows.assign(
-                tier=[int(tier[i]) if tier[i] else None for i in at],
-                rank_low=[_rank(sets.simultaneous_low[i]) for i in at],
-                rank_high=[_rank(sets.simultaneous_high[i]) for i in at],
+            rows.assign(  # object columns: whole numbers, None (JSON null) without a score
+                tier=_whole([tier[i] or np.nan for i in at], rows.index),
+                rank_low=_whole([sets.simultaneous_low[i] for i in at], rows.index),
+                rank_high=_whole([sets.simultaneous_high[i] for i in at], rows.index),
             )
         )
     return pd.concat(parts)
 
 
-def _rank(x: float) -> int | None:
-    return int(x) if np.isfinite(x) else None
+def _whole(values: Sequence[float], index: pd.Index) -> pd.Series:
+    """Whole numbers as ``int``, a missing one (``nan``) as ``None``: an object column, so the
+    JSON says ``2`` and ``null``, not ``2.0`` and ``NaN``."""
+    return pd.Series([int(v) if np.isfinite(v) else None for v in values], index, dtype=object)
 
 
 _STYLE = """

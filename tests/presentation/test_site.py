@@ -208,3 +208,25 @@ def test_api_site_writes_what_the_cli_writes(tmp_path, monkeypatch) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(InvalidArgument, match="is a file"):
         bq.site(bq.load("sample:toy"), tmp_path / "file", reps=200)
+
+
+def test_models_without_a_score_in_a_group_get_no_tier_and_no_rank() -> None:
+    rows = [
+        {"model": m, "task": t, "n": 100, "correct": c, "category": cat}
+        for m, t, c, cat in [
+            ("A", "t1", 80, "x"),
+            ("A", "t2", 70, "y"),
+            ("B", "t1", 60, "x"),
+            ("C", "t2", 75, "y"),
+            ("D", "t1", 5, "x"),
+        ]
+    ]
+    frame = pd.DataFrame(rows)
+    bench = bq.from_frame(frame, n="n", correct="correct", category="category", name="sparse")
+    files = dict(build_site(bench, bq.bootstrap(bench, reps=300, seed=0), level=LEVEL).files)
+    board = json.loads(files["leaderboard.json"])
+    y = {r["model"]: r for r in board["rows"] if r["group"] == "y"}
+    assert [(y[m]["tier"], y[m]["rank_low"]) for m in ("B", "D")] == [(None, None)] * 2
+    assert all(isinstance(r["tier"], int) for r in board["rows"] if r["estimate"] is not None)
+    x = [r for r in board["rows"] if r["group"] == "x" and r["estimate"] is not None]
+    assert [r["tier"] for r in x] == [1, 2, 3]  # 80 vs 60 vs 5 of 100 are told apart
