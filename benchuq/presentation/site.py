@@ -501,7 +501,7 @@ class _Page:
             rows.append(
                 f'<tr data-model="{_e(model)}"><th scope="row">{_e(model)}</th>'
                 f'<td><img alt="{_e(model)}: badge" src="data:image/svg+xml;base64,{data}"></td>'
-                f"<td><code>![{_e(model)}](badges/{_e(file)})</code></td></tr>"
+                f"<td><code>![{_e(_md_alt(model))}](badges/{_e(file)})</code></td></tr>"
             )
         return (
             '<h2>Badges</h2><p class="legend">One SVG per model in <code>badges/</code> for '
@@ -537,6 +537,11 @@ class _Page:
             + f'{rebuilt}<p class="small">Built by benchuq {_e(version)}; the same data and '
             "settings give byte-identical files.</p>"
         )
+
+
+def _md_alt(text: str) -> str:
+    """``text`` as a Markdown image's alt text (backslashes and brackets escaped)."""
+    return re.sub(r"([\\\[\]])", r"\\\1", text)
 
 
 def _th(label: str, kind: str, sort: str = "none") -> str:

@@ -88,7 +88,7 @@ def test_tiers_follow_the_recursion_by_independent_code() -> None:
 
 
 def test_tiers_recover_known_blocks_and_names_are_safe(tmp_path) -> None:
-    names = ["m1", *HOSTILE[:6]]
+    names = ["m[1]", *HOSTILE[:6]]
     bench = blocks(names)
     draws = bq.bootstrap(bench, reps=400, seed=0)
     assert tiers(draws, level=LEVEL).tolist() == [1, 1, 1, 2, 2, 3, 3]
@@ -105,6 +105,7 @@ def test_tiers_recover_known_blocks_and_names_are_safe(tmp_path) -> None:
     assert "<script>alert(1)</script>" not in index and "&lt;script&gt;" in index
     assert "<i>co</i>" not in index and "Blocks &amp; &lt;i&gt;co&lt;/i&gt;" in index
     assert index.count("<script>") == 1
+    assert "![m\\[1\\]](badges/m_1-" in index  # Markdown alt text escaped
     site.write(tmp_path)
     assert sorted(p.name for p in (tmp_path / "badges").iterdir()) == [b[7:] for b in badges]
 
