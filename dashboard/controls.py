@@ -26,6 +26,7 @@ from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
+from benchuq.dashboard.site_download import site_button
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape
@@ -51,6 +52,7 @@ SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share b
 QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
+SITE_BENCH = "_site_bench"  # this run's data set, for the share box's site download
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
 S = TypeVar("S", bound="DataclassInstance")
 LEVEL_REASON = (
@@ -310,6 +312,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
     ss[RUN_KEY] = ss.get(RUN_KEY, 0) + 1
     ss[SHARE_SLOT] = st.sidebar.empty()
     ss["_settings"] = settings
+    ss[SITE_BENCH] = bench
     _publish()
     colors = model_colors(bench.models) if bench is not None else {}
     return Context(settings=settings, bench=bench, error=error, colors=colors)
@@ -365,6 +368,7 @@ def _publish() -> None:
     _update_url(query)
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.popover("Share this view", icon=":material/share:"):
+        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{abs(hash(str(query)))}")
         if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
             st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
             return

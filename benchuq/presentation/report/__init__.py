@@ -25,6 +25,7 @@ from benchuq.presentation.report.layout import (
     figures,
     group_frame,
     provenance,
+    run_details,
     table_frame,
 )
 from benchuq.presentation.report.render import CSS, page, to_html, two_runs_html
@@ -49,6 +50,7 @@ __all__ = [
     "page",
     "provenance",
     "require_chromium",
+    "run_details",
     "table_frame",
     "to_html",
     "to_pdf",

@@ -53,6 +53,7 @@ __all__ = [
     "figures",
     "group_frame",
     "provenance",
+    "run_details",
     "table_frame",
 ]
 
@@ -252,10 +253,12 @@ def details(f: Findings, draws: Draws, meta: Meta | None = None) -> Details:
     cats = draws.category_names
     categories = group_intervals(draws, cats, level=f.level) if len(cats) > 1 else pd.DataFrame()
     tasks = group_intervals(draws, draws.tasks, level=f.level)
-    return Details(categories, tasks, _runs(meta))
+    return Details(categories, tasks, run_details(meta))
 
 
-def _runs(meta: Meta | None) -> pd.DataFrame:
+def run_details(meta: Meta | None) -> pd.DataFrame:
+    """Per harness: models, tasks, n-shot, task versions, metric and the dates the file names
+    carry (empty without run details); the report's and the site's run table."""
     if meta is None or not meta.runs:
         return pd.DataFrame()
     frame = meta.runs_frame()
