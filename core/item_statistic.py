@@ -85,8 +85,8 @@ def pass_at_k(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
 
     Examples
     --------
-    >>> float(pass_at_k(np.array([10]), np.array([3]), 1)[0])
-    0.3
+    >>> round(float(pass_at_k(np.array([10]), np.array([3]), 2)[0]), 4)  # 1 - C(7,2)/C(10,2)
+    0.5333
     """
     return 1.0 - _ratio(np.asarray(n) - np.asarray(c), np.asarray(n), k)
 
