@@ -13,7 +13,7 @@ An item answered ``n`` times with ``c`` right answers scores, per statistic:
 statistic (one value per item), so that every analysis downstream (draws, leaderboard, compare,
 ranks, diff, report, export) resamples items with all their answers, as for the mean: the
 per-item estimates are unbiased for each item's population value, and resampling items carries
-both the spread between items and the noise of each item's ``n`` answers (METHODS 2p).
+both the spread between items and the noise of each item's ``n`` answers (METHODS 2e).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def _ratio(a: np.ndarray, n: np.ndarray, k: int) -> np.ndarray:
 
 
 def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
-    """``bench`` with each item scoring ``statistic`` over its answers (METHODS 2p).
+    """``bench`` with each item scoring ``statistic`` over its answers (METHODS 2e).
 
     ``mean`` returns ``bench`` unchanged. ``pass@k`` and ``pass^k`` need item-level data whose
     answers are right or wrong, and at least ``k`` answers behind every scored cell; otherwise
@@ -126,8 +126,14 @@ def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
     0.5
     """
     stat = parse_statistic(statistic)
-    if stat.kind == "mean":
+    done = bench.context.statistic
+    if stat.label == done or stat.kind == "mean":
         return bench
+    if done != "mean":
+        raise DataError(
+            f"'{bench.name}' is already scored by {done}; {stat.label} needs the answers.",
+            hint=f"load the data again and score it by {stat.label}.",
+        )
     if bench.kind != "items" or bench.item_tasks is None:
         raise DataError(
             f"{stat.label} needs each item's answers; '{bench.name}' holds "
@@ -143,7 +149,7 @@ def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
     note = (
         f"items scored by {stat.words}: per item the unbiased estimate from its n answers, c "
         f"right ({_formula(stat)}); the score is their mean over items, and intervals resample "
-        "items with all their answers (METHODS 2p)."
+        "items with all their answers (METHODS 2e)."
     )
     return replace(
         bench,
@@ -152,6 +158,7 @@ def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
         correct=None,
         item_tasks=tuple(tasks),
         notes=(*bench.notes, note),
+        context=replace(bench.context, statistic=stat.label),
     )
 
 

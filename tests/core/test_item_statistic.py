@@ -1,4 +1,4 @@
-"""pass@k and pass^k per item (issue 43, METHODS 2p): the unbiased formula, refusals, and the
+"""pass@k and pass^k per item (issue 43, METHODS 2e): the unbiased formula, refusals, and the
 interval's coverage of the population value by simulation."""
 
 from __future__ import annotations
