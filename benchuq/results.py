@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from benchuq.core.analyses.power import Design, PowerPlan
     from benchuq.core.analyses.subgroups.estimates import SubgroupResult
     from benchuq.core.draws import Draws
+    from benchuq.core.methods.bayes.result import BayesFit
     from benchuq.core.summaries.dominance import DominanceMap
     from benchuq.core.summaries.rank_sets import RankSets
     from benchuq.presentation.figures.common import FigureOptions
@@ -50,6 +51,7 @@ __all__ = [
     "EPP",
     "TABLE_FORMATS",
     "Arena",
+    "BayesModel",
     "Comparison",
     "Consistency",
     "Leaderboard",
@@ -62,6 +64,7 @@ __all__ = [
     "TableFormat",
     "WeightMap",
     "clean",
+    "overall_words",
     "write_table",
 ]
 
@@ -124,6 +127,13 @@ def _draws_meta(draws: Draws) -> dict[str, Any]:
         "seed": draws.seed,
         "overall": overall_label(draws),
     }
+
+
+def overall_words(draws: Draws) -> str:
+    """What "overall" is for ``draws``, in words (``core.summaries.headline.overall_label``)."""
+    from benchuq.core.summaries.headline import overall_label
+
+    return overall_label(draws)
 
 
 def _overall(draws: Draws) -> dict[str, object]:
@@ -279,6 +289,17 @@ class Comparison(Result):
     level: float
     correction: str
     draws: Draws = field(repr=False)
+
+    def p_texts(self) -> list[str]:
+        """Each pair's adjusted p-value as a table cell (``< 1/(R+1)`` where no replicate
+        reached the observed difference; ``core.summaries.maxt.format_p``)."""
+        from benchuq.core.summaries.maxt import format_p
+
+        t, reps = self.table, self.draws.reps
+        return [
+            format_p(p, b, reps).removeprefix("p = ").removeprefix("p ")
+            for p, b in zip(t["p_value"], t["p_below_resolution"], strict=True)
+        ]
 
     def meta(self) -> dict[str, Any]:
         """Method, level, correction, replicates, seed, p-value resolution, unit."""
@@ -613,9 +634,12 @@ class Subgroups(Result):
     ----------
     result
         The core result (``core.analyses.subgroups.estimates.SubgroupResult``).
+    data_notes
+        The notes of the data the units came from (when ``bq.subgroups`` read files).
     """
 
     result: SubgroupResult
+    data_notes: tuple[str, ...] = ()
 
     def meta(self) -> dict[str, Any]:
         """A (mu2), kappa, level, correction and weights."""
@@ -676,6 +700,20 @@ class PowerResult(Result):
     delta: float | None = None
     asked: bool = False
     notes: tuple[str, ...] = ()
+
+    @property
+    def unit(self) -> str:
+        """The unit differences are shown in (points of a proportion, or the metric's)."""
+        from benchuq.core.analyses.power import display_scale
+
+        return display_scale(self.design)[1]
+
+    @property
+    def correction_name(self) -> str:
+        """The family-wise correction in words (``core.defaults.POWER_CORRECTIONS``)."""
+        from benchuq.core.defaults import POWER_CORRECTIONS
+
+        return POWER_CORRECTIONS[self.plan.correction]
 
     def meta(self) -> dict[str, Any]:
         """Data, source, group, level, power, family, correction, critical value."""
@@ -965,10 +1003,13 @@ class Consistency(Result):
         The core result (``core.analyses.embeddings.scores.ConsistencyResult``).
     tree
         The cluster tree when clusters come from several columns (else ``None``).
+    columns
+        The meta columns that made the clusters.
     """
 
     result: ConsistencyResult
     tree: EmbeddingTree | None = None
+    columns: tuple[str, ...] = ()
 
     def meta(self) -> dict[str, Any]:
         """Level, the interval method and the unit of ALP."""
@@ -1006,6 +1047,115 @@ class Consistency(Result):
         first = self.result.scores[0]
         fig = score_figure(self.result, metric, FigureOptions(scale=1.0, unit=metric))
         return with_subtitle(fig, f"{first.alp.method} · {100 * first.alp.level:g}% intervals")
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class BayesModel(Result):
+    """The Bayesian hierarchical model with its diagnostics (``bq.bayes_model``, METHODS 6).
+
+    Attributes
+    ----------
+    fit
+        The core fit (``core.methods.bayes.result.BayesFit``: posterior draws, diagnostics).
+    board
+        The posterior leaderboard (posterior means, credible intervals).
+    interval
+        ``"parameter"`` or ``"predictive"``.
+    data_notes
+        The data's notes (the JSON's ``notes`` lead with them).
+    """
+
+    fit: BayesFit
+    board: Leaderboard
+    interval: str
+    data_notes: tuple[str, ...] = ()
+    ROW_KEYS: ClassVar[tuple[str, ...]] = (
+        "model", "group", "estimate", "low", "high", "items", "few_items", "n_items", "n_answers",
+    )  # fmt: skip
+
+    @property
+    def draws(self) -> Draws:
+        """The posterior draws summarised."""
+        return self.board.draws
+
+    @property
+    def acceptance_min(self) -> float | None:
+        """Lowest per-model acceptance rate of the independence sampler (``None`` for Gibbs, or
+        when every model fell back to it)."""
+        acc = self.fit.acceptance
+        if acc is None or np.isnan(acc).all():
+            return None
+        return float(np.nanmin(acc))
+
+    def meta(self) -> dict[str, Any]:
+        """Method, level, interval kind and the sampler's settings."""
+        f = self.fit
+        return {
+            "method": self.draws.method,
+            "level": self.board.level,
+            "interval": self.interval,
+            "chains": f.chains,
+            "draws": f.draws,
+            "warmup": f.warmup,
+            "seed": f.seed,
+            "sampler": f.sampler,
+        }
+
+    def payload(self, *, timings: bool = False) -> dict[str, Any]:
+        """``benchuq bayes --json`` (``timings``: add ``diagnostics.sampler_seconds``)."""
+        from benchuq.core.defaults import COMPARISON_LEVEL
+        from benchuq.core.methods.bayes.priors import format_prior_specs
+
+        f, diag = self.fit, self.fit.diagnostics
+        hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(
+            index="model", columns="parameter", values=["mean", "sd", "rhat"]
+        )
+        priors = dict(zip(f.models, f.priors, strict=True))
+        doc = {
+            "method": self.draws.method,
+            "level": self.board.level,
+            "level_default": COMPARISON_LEVEL,
+            "interval": self.interval,
+            "settings": {
+                "chains": f.chains,
+                "draws": f.draws,
+                "warmup": f.warmup,
+                "seed": f.seed,
+                "sampler": f.sampler,
+            },
+            "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
+            "prior_specs": format_prior_specs(priors),
+            "rows": self._rows(),
+            "diagnostics": {
+                "rhat_max": f.rhat_max,
+                "ess_bulk_min": f.ess_bulk_min,
+                "ess_tail_min": f.ess_tail_min,
+                "warnings": list(f.warnings),
+                "acceptance_min": self.acceptance_min,
+            }
+            | ({"sampler_seconds": f.seconds} if timings else {}),
+            "hyperparameters": [
+                {
+                    "model": m,
+                    "a_mean": hyper.loc[m, ("mean", "a")],
+                    "b_mean": hyper.loc[m, ("mean", "b")],
+                    "a_sd": hyper.loc[m, ("sd", "a")],
+                    "b_sd": hyper.loc[m, ("sd", "b")],
+                    "rhat_a": hyper.loc[m, ("rhat", "a")],
+                    "rhat_b": hyper.loc[m, ("rhat", "b")],
+                }
+                for m in f.models
+            ],
+            "notes": list(self.data_notes) + list(self.draws.notes),
+        }
+        return clean(doc)
+
+    def _rows(self) -> list[dict[str, Any]]:
+        return self.board.table[list(self.ROW_KEYS)].to_dict("records")
+
+    def figure(self, *, group: str = "overall") -> go.Figure:
+        """The posterior leaderboard's forest plot."""
+        return self.board.figure(group=group)
 
 
 def write_table(result: Result, target: str | Path | TextIO, *, format: TableFormat) -> None:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from benchuq.api.summaries import compact_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.methods.bayes.priors import compact_prior_specs, parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session

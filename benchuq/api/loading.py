@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from benchuq.core.data import Benchmark
+    from benchuq.core.reading.battles import Battles
 
-__all__ = ["from_frame", "load", "samples"]
+__all__ = ["from_frame", "load", "load_battles", "samples"]
 
 
 def load(
@@ -234,3 +235,39 @@ def from_frame(
             hint=err.hint,
         ) from None
     return bench
+
+
+def load_battles(
+    source: str | Path | Sequence[str | Path],
+    *,
+    columns: dict[str, str] | None = None,
+    name: str | None = None,
+) -> Battles:
+    """Read pairwise battles (``model_a, model_b, winner``) for :func:`arena`, as ``benchuq
+    arena``'s ``DATA``: CSV, JSONL or Parquet battles tables, AlpacaEval annotations, folders,
+    zips, globs or ``sample:alpaca_eval``.
+
+    Parameters
+    ----------
+    columns
+        ``{our name: your column}`` where the table names them otherwise.
+    name
+        The data set's name in titles.
+
+    Raises
+    ------
+    DataError
+        A file that is not a battles table, naming file, row, column and a fix.
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> bq.load_battles("sample:alpaca_eval")
+    Battles('alpaca_eval': 7243 battles, 10 models, prompt)
+    """
+    from benchuq.core.reading.battles import load_battles as _load_battles
+
+    sources = [source] if isinstance(source, str | Path) else list(source)
+    if not sources:
+        raise InvalidArgument("no data given.", hint="pass a path or 'sample:alpaca_eval'.")
+    return _load_battles([str(s) for s in sources], columns=columns, name=name)

@@ -179,7 +179,9 @@ def export(
         raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
     if draws is None:
         draws = bootstrap(bench, reps=reps, seed=seed)
-    result = export_eee(bench, draws, level=level, retrieved_timestamp=timestamp)
+    result = export_eee(
+        bench, draws, level=level, meta=bench.context.meta, retrieved_timestamp=timestamp
+    )
     result.write(target)
     return result
 

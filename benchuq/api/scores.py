@@ -128,20 +128,10 @@ def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> 
     >>> len(sets.top_set(k=1)) >= 1
     True
     """
-    from benchuq.core.summaries import group_scores
-    from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
+    from benchuq.api.summaries import rank_sets_of
 
     level = check_level(level)
-    sc = group_scores(draws, group=score_group(weights))
-    sets = _rank_sets(
-        sc.values,
-        sc.observed,
-        draws.models,
-        level=level,
-        higher_is_better=sc.higher_is_better,
-        label=sc.label,
-    )
-    return RankSetsResult(sets, draws)
+    return RankSetsResult(rank_sets_of(draws, level=level, group=score_group(weights)), draws)
 
 
 def ranks(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> Ranks:

@@ -34,7 +34,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER_CORRECTIONS, SEED
 from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
 
@@ -55,11 +55,7 @@ __all__ = [
 ]
 
 Correction = Literal["maxt", "bonferroni", "none"]
-CORRECTIONS: dict[str, str] = {
-    "maxt": "max-T (simultaneous)",
-    "bonferroni": "Bonferroni",
-    "none": "no correction",
-}
+CORRECTIONS = POWER_CORRECTIONS  # the corrections and their names (core.defaults)
 ASSUMPTIONS = "assumptions"  # the name of a design without data
 MAXT_DRAWS = 100_000  # normal draws for the max-T critical value (its MC error is below 0.5%)
 
