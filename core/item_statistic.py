@@ -26,7 +26,15 @@ import numpy as np
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.validation import InvalidArgument
 
-__all__ = ["ItemStatistic", "parse_statistic", "pass_at_k", "pass_hat_k", "per_item"]
+__all__ = [
+    "ItemStatistic",
+    "fewest_answers",
+    "parse_statistic",
+    "pass_at_k",
+    "pass_hat_k",
+    "per_item",
+    "statistic_choices",
+]
 
 _PATTERN = re.compile(r"^\s*(mean|pass@(\d+)|pass\^(\d+))\s*$", re.IGNORECASE)
 
@@ -77,6 +85,31 @@ def parse_statistic(text: str | ItemStatistic) -> ItemStatistic:
     if k < 1:
         raise InvalidArgument("the k of pass@k and pass^k is at least 1.", hint="use pass@1.")
     return ItemStatistic("pass@k" if match.group(2) else "pass^k", k)
+
+
+def fewest_answers(bench: Benchmark) -> int:
+    """The fewest answers behind a scored item cell (0 for data without items; 1 when every
+    item holds one answer): the largest ``k`` pass@k and pass^k can take."""
+    if bench.kind != "items" or not bench.item_tasks:
+        return 0
+    fewest = None
+    for it in bench.item_tasks:
+        if it.answers is None:
+            return 1
+        scored = it.answers[it.answers > 0]
+        if scored.size:
+            m = int(scored.min())
+            fewest = m if fewest is None else min(fewest, m)
+    return fewest or 0
+
+
+def statistic_choices(bench: Benchmark) -> tuple[str, ...]:
+    """The statistics the app offers for ``bench``: ``mean``, then pass@k and pass^k for k in
+    1, 2, 3, 5, 10, 20, 50, 100 up to the fewest answers an item has (only ``mean`` when items
+    hold one answer each)."""
+    fewest = fewest_answers(bench)
+    ks = [k for k in (1, 2, 3, 5, 10, 20, 50, 100) if 2 <= fewest and k <= fewest]
+    return ("mean", *(f"pass@{k}" for k in ks), *(f"pass^{k}" for k in ks if k > 1))
 
 
 def pass_at_k(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
@@ -153,6 +186,7 @@ def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
     )
     return replace(
         bench,
+        name=f"{bench.name} ({stat.label})",
         estimate=np.column_stack([it.means() for it in tasks]) if tasks else bench.estimate[:, :0],
         n=None,
         correct=None,
