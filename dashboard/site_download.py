@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from benchuq.api.summaries import Headline
 from benchuq.core.data import Benchmark
 from benchuq.core.reading.meta import Meta
-from benchuq.core.summaries.headline import Headline
 from benchuq.dashboard import cache
 from benchuq.presentation.state import Settings
 from benchuq.presentation.text import file_stem
@@ -35,7 +35,7 @@ def site_button(bench: Benchmark | None, settings: Settings, key: str) -> None:
         return
     from typing import cast
 
-    from benchuq.core.summaries.headline import Overall, headline
+    from benchuq.api.summaries import Overall, headline
     from benchuq.dashboard import upload  # upload -> controls -> this module
 
     loaded = upload.loaded_for(settings.data)

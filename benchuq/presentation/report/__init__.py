@@ -13,6 +13,7 @@ from __future__ import annotations
 from benchuq.presentation.chromium import ChromiumError, ChromiumMissing, to_pdf
 from benchuq.presentation.chromium import require as require_chromium
 from benchuq.presentation.report.layout import (
+    NO_RUN_DETAILS,
     Details,
     Provenance,
     Report,
@@ -34,6 +35,7 @@ from benchuq.presentation.report_link import NOT_SHARED
 __all__ = [
     "CSS",
     "NOT_SHARED",
+    "NO_RUN_DETAILS",
     "ChromiumError",
     "ChromiumMissing",
     "Details",
