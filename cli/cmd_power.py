@@ -21,7 +21,7 @@ from benchuq.cli.common import (
     load_benchmark,
 )
 from benchuq.core.data import Benchmark
-from benchuq.core.defaults import COMPARISON_LEVEL, POWER_CORRECTIONS
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS
 
 __all__ = ["register", "run"]
 
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p, optional=True)
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument("--delta", type=float, default=None, help="difference to detect (0.01 = 1 pt)")
-    p.add_argument("--power", type=float, default=0.8, help="power (0.5-1, default 0.8)")
+    p.add_argument("--power", type=float, default=POWER, help=f"power (0.5-1, default {POWER:g})")
     p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="family-wise level (0-1)")
     p.add_argument(
         "--pairs",

@@ -17,6 +17,7 @@ from benchuq.core.defaults import BAYES_CHAINS, BAYES_DRAWS, BAYES_WARMUP, REPS,
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
+    from benchuq.api.options import Overall
     from benchuq.core.reading.backends import DataSource
     from benchuq.results import Result
 
@@ -310,7 +311,7 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     from benchuq.api.draws import with_headline
     from benchuq.core.budget import check_cells
 
-    overall = getattr(args, "overall", "auto")
+    overall: Overall = getattr(args, "overall", "auto")
     if getattr(args, "method", "bootstrap") == "bayes":
         draws = bayes(
             bench,

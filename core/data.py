@@ -33,7 +33,16 @@ import pyarrow as pa
 if TYPE_CHECKING:
     from benchuq.core.reading.meta import Group, Meta
 
-__all__ = ["KINDS", "Benchmark", "Context", "DataError", "ItemTask", "Kind", "shorten_words"]
+__all__ = [
+    "KINDS",
+    "Benchmark",
+    "Context",
+    "DataError",
+    "ItemTask",
+    "Kind",
+    "is_proportion",
+    "shorten_words",
+]
 
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
@@ -489,6 +498,20 @@ def _pack(scores: np.ndarray) -> np.ndarray:
             state[:, a : a + step] = np.where(np.isnan(part), MISSING, part)
         return state
     return scores.astype(np.float32 if exact else float)
+
+
+def is_proportion(scores: npt.ArrayLike) -> bool:
+    """The one display-unit rule (issue 38): scores are proportions (shown as percent, their
+    differences in points) when every finite score is in [0, 1]; else they keep their own unit.
+
+    Examples
+    --------
+    >>> is_proportion([0.2, float("nan"), 1.0]), is_proportion([0.5, 3.2])
+    (True, False)
+    """
+    values = np.asarray(scores, dtype=float)
+    values = values[np.isfinite(values)]
+    return bool(np.all((values >= 0) & (values <= 1)))
 
 
 @overload

@@ -13,8 +13,8 @@ parameters and the core functions' keyword defaults all read them from here.
   :data:`BAYES_WARMUP` 1000 warm-up sweeps (METHODS 6).
 - :data:`EMBEDDING_HEADS` 16 random heads of :data:`EMBEDDING_DIMS` 64 dimensions, covariance
   ridge :data:`EMBEDDING_EPS` 4 (METHODS 9).
-- :data:`POWER_CORRECTIONS`: the family-wise corrections of a power plan, with their names
-  (METHODS 10).
+- :data:`POWER` 0.8, the power of a plan, and :data:`POWER_CORRECTIONS`, its family-wise
+  corrections with their names (METHODS 10).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = [
     "EMBEDDING_HEADS",
     "LEVEL",
     "LEVEL_BOUNDS",
+    "POWER",
     "POWER_CORRECTIONS",
     "REPS",
     "SEED",
@@ -47,6 +48,7 @@ BAYES_WARMUP = 1000
 EMBEDDING_HEADS = 16
 EMBEDDING_DIMS = 64
 EMBEDDING_EPS = 4.0
+POWER = 0.8
 POWER_CORRECTIONS: dict[str, str] = {
     "maxt": "max-T (simultaneous)",
     "bonferroni": "Bonferroni",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from benchuq.api.loading import load, load_battles
-from benchuq.core.defaults import SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER, REPS, SEED
 from benchuq.core.validation import InvalidArgument, check_known, check_level
 from benchuq.results import EPP, Arena, PowerResult, Subgroups, TwoRuns
 
@@ -26,10 +26,10 @@ def epp(
     bench: Benchmark,
     *,
     rounds: Literal["tasks", "items"] = "tasks",
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     interval: Literal["rounds", "glm", "bootstrap"] = "rounds",
     reps: int = 1000,
-    seed: int = 0,
+    seed: int = SEED,
 ) -> EPP:
     """The EPP meta-score: Bradley-Terry strengths from every round as a match (METHODS 8).
 
@@ -51,14 +51,14 @@ def arena(
     data: Battles | str | Path | Sequence[str | Path],
     *,
     anchor: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     ties: Literal["half", "davidson"] = "half",
     interval: Literal["sandwich", "bootstrap"] = "sandwich",
     control: Sequence[str] = (),
     cluster: Literal["auto", "prompt", "judge", "none"] = "auto",
     both_bad: Literal["tie", "drop"] = "tie",
     reps: int = 1000,
-    seed: int | None = 0,
+    seed: int | None = SEED,
 ) -> Arena:
     """Arena ratings from pairwise battles (``model_a, model_b, winner``), as ``benchuq arena``.
 
@@ -99,14 +99,14 @@ def diff(
     *,
     base_model: str | None = None,
     candidate_model: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     margin: float = 0.0,
     weights: Mapping[str, float] | None = None,
     sequential: bool = False,
     fail_on: Literal["worse", "inferior", "difference", "never"] = "never",
     per_task: bool = False,
-    reps: int = 2000,
-    seed: int = 0,
+    reps: int = REPS,
+    seed: int = SEED,
 ) -> TwoRuns:
     """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
 
@@ -161,7 +161,7 @@ def subgroups(
     *,
     group_by: Literal["task", "category", "subgroup"] | None = None,
     features: Sequence[str] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     fs_correction: Literal["PMT", "none", "FPLIB"] = "PMT",
     kappa: str | float = "estimated",
     crossfit: bool = True,
@@ -226,7 +226,8 @@ def subgroups(
             raise InvalidArgument("group_by does not apply to a unit table (each row is a unit).")
         units = units_from_table(data, file="data frame")
     else:
-        units = units_from_benchmark(data, group_by=group_by or _group_by(data))
+        bench: Benchmark = data  # type: ignore[assignment]  # the one case left
+        units = units_from_benchmark(bench, group_by=group_by or _group_by(bench))
     res = analyze(
         units,
         features=features,
@@ -300,8 +301,8 @@ def power(
     *,
     models: Sequence[str] | None = None,
     delta: float | None = None,
-    power: float = 0.8,
-    level: float = 0.95,
+    power: float = POWER,
+    level: float = COMPARISON_LEVEL,
     pairs: int | None = None,
     correction: Literal["maxt", "bonferroni", "none"] = "maxt",
     group: str = "overall",

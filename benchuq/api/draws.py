@@ -172,7 +172,7 @@ def _fit(
     draws: int,
     warmup: int,
     seed: int,
-    sampler: str,
+    sampler: Literal["imh", "gibbs"],
 ) -> BayesFit:
     """The hierarchical model fitted with the options of :func:`bayes` (checked here once)."""
     from benchuq.core.defaults import BAYES_MIN_DRAWS

@@ -32,7 +32,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.diff import DiffResult
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, is_proportion
 from benchuq.core.draws import Draws
 from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
 from benchuq.core.reading.meta import Meta
@@ -91,8 +91,7 @@ def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str
     "%"``), normalized scores on 0-100, other scores as they are."""
     if normalized:
         return 100.0, "normalized score (0–100)", ""
-    obs = bench.estimate[~np.isnan(bench.estimate)]
-    if bench.kind != "estimate_se" or (obs.min() >= 0 and obs.max() <= 1):
+    if is_proportion(bench.estimate):  # core.data.is_proportion: the one rule
         return 100.0, "score (%)", "%"
     return 1.0, "score", ""
 
