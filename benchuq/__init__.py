@@ -17,7 +17,7 @@
   (two runs compared item by item), :func:`consistency` (embeddings), :func:`statistic` (any
   statistic of the draws);
   :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
-  benchuq's uncertainty;
+  benchuq's uncertainty, :func:`site` the static leaderboard site;
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from benchuq.api import ranks as ranks
     from benchuq.api import report as report
     from benchuq.api import samples as samples
+    from benchuq.api import site as site
     from benchuq.api import statistic as statistic
     from benchuq.api import subgroups as subgroups
     from benchuq.api import weights as weights
@@ -92,6 +93,7 @@ _LAZY: dict[str, str] = {
             "ranks",
             "report",
             "samples",
+            "site",
             "statistic",
             "subgroups",
             "weights",

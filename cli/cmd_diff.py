@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from benchuq.cli.common import (
     FORMATS,
     UsageError,
+    add_statistic_argument,
     add_verbose_argument,
     check_level,
     load_benchmark,
@@ -73,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metric", default=None, help="metric read from lm-eval and HELM files")
     p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=0, help="random seed")
+    add_statistic_argument(p)
     add_verbose_argument(p)
     p.set_defaults(func=run)
 

@@ -5,6 +5,8 @@ out."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -186,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
 
     fmt, path = _target(args)
     level = check_level(args.level)
+    if fmt == "pdf":  # without chromium: one line and exit 2 at once, not a hang (issue 38)
+        _require_chromium()
     try:
         bench = load_benchmark(args)
     except BattlesNotScores:
@@ -198,23 +202,52 @@ def run(args: argparse.Namespace) -> int:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
     weights = parse_weights(args.weights, draws.category_names)
     runs = _two_runs(args, bench)
-    write_report(
-        bench,
-        draws,
-        path,
-        fmt=fmt,
-        level=level,
-        weights=weights,
-        query=_query(args, bench.models),
-        command=_command(args),
-        warnings=warnings,
-        diagnostics=diagnostics,
-        two_runs=None if runs is None else runs.result,
-        meta=bench.context.meta,
-    )
+    with _chromium_errors():
+        write_report(
+            bench,
+            draws,
+            path,
+            fmt=fmt,
+            level=level,
+            weights=weights,
+            query=_query(args, bench.models),
+            command=_command(args),
+            warnings=warnings,
+            diagnostics=diagnostics,
+            two_runs=None if runs is None else runs.result,
+            meta=bench.context.meta,
+        )
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
     return 0
+
+
+@contextmanager
+def _chromium_errors() -> Iterator[None]:
+    """A PDF that chromium cannot make (missing, timed out): one line, exit 2 (``UsageError``)."""
+    from benchuq.cli.common import UsageError
+    from benchuq.presentation.chromium import ChromiumError
+
+    try:
+        yield
+    except ChromiumError as err:
+        raise UsageError(str(err)) from None
+
+
+def _require_chromium() -> None:
+    """Stop at once, before any work, when a PDF is asked for without chromium."""
+    from benchuq.presentation.chromium import require
+
+    with _chromium_errors():
+        require("A PDF report")
+
+
+def _pdf(document: str) -> bytes:
+    """``document`` printed by chromium (errors as :func:`_chromium_errors`)."""
+    from benchuq.presentation.chromium import to_pdf
+
+    with _chromium_errors():
+        return to_pdf(document)
 
 
 def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
@@ -225,16 +258,14 @@ def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
     import benchuq
     from benchuq.api import arena
     from benchuq.core.defaults import COMPARISON_LEVEL
-    from benchuq.presentation import report
     from benchuq.presentation.report_arena import arena_html
 
     level = COMPARISON_LEVEL if args.level == LEVEL else check_level(args.level)
     result = arena(args.data, level=level, seed=args.seed).result
     command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])
-    with report.kaleido_svg() as svg:
-        document = arena_html(result, svg, command=command, version=benchuq.__version__)
+    document = arena_html(result, command=command, version=benchuq.__version__)
     if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
+        path.write_bytes(_pdf(document))
     else:
         path.write_text(document, encoding="utf-8")
     add_notes(args, result.notes)

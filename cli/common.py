@@ -30,6 +30,7 @@ __all__ = [
     "add_method_arguments",
     "add_output_arguments",
     "add_overall_argument",
+    "add_statistic_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
@@ -137,7 +138,20 @@ def add_data_arguments(
         help="the data set's name in reports, chart subtitles and the published set (default: "
         "from its content, e.g. 'lm-eval v0.4: 13 models x 16 benchmarks'; samples keep theirs)",
     )
+    add_statistic_argument(parser)
     add_verbose_argument(parser)
+
+
+STATISTIC_HELP = (
+    "what each item scores when it holds several answers (epochs, samples): mean (default: "
+    "every answer), pass@K (right in at least one of K tries, the unbiased estimator) or pass^K "
+    "(right in all K tries); intervals resample items with their answers (METHODS 2e)"
+)
+
+
+def add_statistic_argument(parser: argparse.ArgumentParser) -> None:
+    """``--statistic mean|pass@K|pass^K`` (issue 43)."""
+    parser.add_argument("--statistic", default="mean", metavar="STAT", help=STATISTIC_HELP)
 
 
 def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
@@ -277,6 +291,7 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
             name=getattr(args, "name", None),
             failed=getattr(args, "failed", "exclude"),
             runs=getattr(args, "runs", "newest"),
+            statistic=getattr(args, "statistic", "mean"),
         )
     add_notes(args, bench.notes)
     return bench

@@ -534,13 +534,16 @@ class Context:
     ``source``: the app's data value of a sample or a published set (``sample:<name>``,
     ``shared:<id>``; ``""`` for other data): what a report's share link opens. ``meta``: what
     the files said (:class:`~benchuq.core.reading.meta.Meta`: run details, lm-eval groups,
-    metrics). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
+    metrics). ``statistic``: what each item scores when it holds several answers
+    (``core.item_statistic``: ``mean``, ``pass@k``, ``pass^k``; set when applied, so it is applied
+    once). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
     and :attr:`~Benchmark.content_hash` leave it out; the groups choose what "overall" stands
     for (``core.summaries.headline``).
     """
 
     source: str = ""
     meta: Meta | None = None
+    statistic: str = "mean"
 
     @property
     def groups(self) -> tuple[Group, ...]:

@@ -21,9 +21,10 @@ Examples
 
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
-(EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency) and
-:mod:`.reporting` (report and export files); :mod:`.summaries` names the draws-level pieces
-the app caches (its one door into the statistics).
+(EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency),
+:mod:`.reporting` (report and export files) and :mod:`.static_site` (the leaderboard site);
+:mod:`.summaries` names the draws-level pieces the app caches (its one door into the
+statistics).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from benchuq.api.embeddings import consistency
 from benchuq.api.loading import from_frame, load, load_battles, samples
 from benchuq.api.reporting import export, report, write_report
 from benchuq.api.scores import compare, leaderboard, rank_sets, ranks, statistic, weights
+from benchuq.api.static_site import site
 
 __all__ = [
     "arena",
@@ -55,6 +57,7 @@ __all__ = [
     "ranks",
     "report",
     "samples",
+    "site",
     "statistic",
     "subgroups",
     "weights",

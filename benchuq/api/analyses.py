@@ -107,6 +107,7 @@ def diff(
     per_task: bool = False,
     reps: int = REPS,
     seed: int = SEED,
+    statistic: str = "mean",
 ) -> TwoRuns:
     """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
 
@@ -126,6 +127,9 @@ def diff(
         Anytime-valid confidence sequences (valid however often the comparison is re-run).
     fail_on, per_task
         The CI gate of :meth:`TwoRuns.exit_code`.
+    statistic
+        What each item scores when it holds several answers (METHODS 2e): ``"mean"``,
+        ``"pass@K"`` or ``"pass^K"``; both runs are scored alike.
 
     Examples
     --------
@@ -137,10 +141,16 @@ def diff(
     """
     from benchuq.core.analyses.diff import diff as _diff
     from benchuq.core.data import Benchmark as Data
+    from benchuq.core.item_statistic import parse_statistic, per_item
 
     level = check_level(level)
-    first = base if isinstance(base, Data) else load(base)
-    second = candidate if candidate is None or isinstance(candidate, Data) else load(candidate)
+    stat = parse_statistic(statistic)
+    first = per_item(base if isinstance(base, Data) else load(base), stat)
+    second = (
+        candidate
+        if candidate is None
+        else per_item(candidate if isinstance(candidate, Data) else load(candidate), stat)
+    )
     result = _diff(
         first,
         second,

@@ -38,7 +38,12 @@ def with_headline(draws: Draws, bench: Benchmark, overall: Overall) -> Draws:
 
 
 def bootstrap(
-    bench: Benchmark, *, reps: int = REPS, seed: int = SEED, overall: Overall = "auto"
+    bench: Benchmark,
+    *,
+    reps: int = REPS,
+    seed: int = SEED,
+    overall: Overall = "auto",
+    statistic: str = "mean",
 ) -> Draws:
     """Bootstrap draws of per-task performance, the engine chosen by the data (METHODS 2).
 
@@ -57,6 +62,9 @@ def bootstrap(
         What the group "overall" stands for: ``"auto"`` (lm-eval's groups as benchmarks when
         the files :func:`load` read have them, else the mean over tasks), ``"benchmarks"`` or
         ``"tasks"`` (as ``--overall``).
+    statistic
+        What each item scores when it holds several answers (METHODS 2e): ``"mean"``,
+        ``"pass@K"`` or ``"pass^K"`` (as :func:`load`'s; data already scored keep theirs).
 
     Returns
     -------
@@ -76,14 +84,17 @@ def bootstrap(
     (200, 16, 19)
     """
     from benchuq.core.budget import check_cap, check_cells
+    from benchuq.core.item_statistic import parse_statistic, per_item
     from benchuq.core.methods.bootstrap import bootstrap as _bootstrap
 
+    stat = parse_statistic(statistic)
     if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or reps < 1:
         raise InvalidArgument(
             f"reps must be a whole number >= 1, got {reps!r}.", hint="2000 is typical."
         )
     check_cap("reps", int(reps), flag="reps")
     check_cells(int(reps), len(bench.models), len(bench.tasks))
+    bench = per_item(bench, stat)
     return with_headline(_bootstrap(bench, reps=int(reps), seed=seed), bench, overall)
 
 

@@ -210,6 +210,8 @@ def write_report(
     from benchuq.presentation.colors import model_colors
     from benchuq.presentation.figures.common import FigureOptions
 
+    if fmt == "pdf":  # at once, before any work: without chromium, say so (issue 38)
+        layout.require_chromium("A PDF report")
     group = score_group(weights)
     scale, axis, suffix = layout.display_unit(bench, normalized=draws.normalization is not None)
     f = findings(
@@ -241,8 +243,7 @@ def write_report(
         from benchuq.presentation.figures.diff import difference_figure
 
         runs = (two_runs, difference_figure(two_runs, options))
-    with layout.kaleido_svg() as svg:
-        document = built.html(svg, two_runs=runs)
+    document = built.html(two_runs=runs)
     if fmt == "pdf":
         path.write_bytes(layout.to_pdf(document))
     else:
