@@ -121,7 +121,7 @@ def download_menu(
 def download_eee(bench: Benchmark, draws: Callable[[], Draws], level: float, key: str) -> None:
     """A download of ``bench`` as Every Eval Ever files (a .zip; ``core.export_eee``) with the
     standard errors and ``level`` intervals of ``draws()`` (made when clicked)."""
-    from benchuq.core.export_eee import export_eee
+    from benchuq.api.summaries import export_eee
 
     st.download_button(
         "Every Eval Ever files (.zip)",

@@ -3,8 +3,8 @@ reproduce it), downloaded as HTML (works offline) or PDF."""
 
 import streamlit as st
 
+from benchuq.api.summaries import overall_label
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import pdf_download

@@ -13,6 +13,7 @@ from __future__ import annotations
 from benchuq.presentation.chromium import ChromiumError, ChromiumMissing, to_pdf
 from benchuq.presentation.chromium import require as require_chromium
 from benchuq.presentation.report.layout import (
+    NO_RUN_DETAILS,
     Details,
     Provenance,
     Report,
@@ -25,6 +26,7 @@ from benchuq.presentation.report.layout import (
     figures,
     group_frame,
     provenance,
+    run_details,
     table_frame,
 )
 from benchuq.presentation.report.render import CSS, page, to_html, two_runs_html
@@ -33,6 +35,7 @@ from benchuq.presentation.report_link import NOT_SHARED
 __all__ = [
     "CSS",
     "NOT_SHARED",
+    "NO_RUN_DETAILS",
     "ChromiumError",
     "ChromiumMissing",
     "Details",
@@ -49,6 +52,7 @@ __all__ = [
     "page",
     "provenance",
     "require_chromium",
+    "run_details",
     "table_frame",
     "to_html",
     "to_pdf",

@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.diff import DiffResult
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, is_proportion
 from benchuq.core.draws import Draws
 from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
 from benchuq.core.reading.meta import Meta
@@ -53,6 +53,7 @@ __all__ = [
     "figures",
     "group_frame",
     "provenance",
+    "run_details",
     "table_frame",
 ]
 
@@ -75,8 +76,7 @@ def display_unit(bench: Benchmark, normalized: bool = False) -> tuple[float, str
     "%"``), normalized scores on 0-100, other scores as they are."""
     if normalized:
         return 100.0, "normalized score (0–100)", ""
-    obs = bench.estimate[~np.isnan(bench.estimate)]
-    if bench.kind != "estimate_se" or (obs.min() >= 0 and obs.max() <= 1):
+    if is_proportion(bench.estimate):  # core.data.is_proportion: the one rule
         return 100.0, "score (%)", "%"
     return 1.0, "score", ""
 
@@ -253,10 +253,12 @@ def details(f: Findings, draws: Draws, meta: Meta | None = None) -> Details:
     cats = draws.category_names
     categories = group_intervals(draws, cats, level=f.level) if len(cats) > 1 else pd.DataFrame()
     tasks = group_intervals(draws, draws.tasks, level=f.level)
-    return Details(categories, tasks, _runs(meta))
+    return Details(categories, tasks, run_details(meta))
 
 
-def _runs(meta: Meta | None) -> pd.DataFrame:
+def run_details(meta: Meta | None) -> pd.DataFrame:
+    """Per harness: models, tasks, n-shot, task versions, metric and the dates the file names
+    carry (empty without run details); the report's and the site's run table."""
     if meta is None or not meta.runs:
         return pd.DataFrame()
     frame = meta.runs_frame()
