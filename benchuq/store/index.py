@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import closing
@@ -81,25 +83,83 @@ def _index_damaged(err: Exception) -> StoreError:
     )
 
 
+def _index_lost(what: str) -> StoreError:
+    """The index is gone (emptied, replaced or removed) while its data may remain."""
+    _LOG.warning("the store's index %s", what)
+    return StoreError(
+        f"the store's index (index.db) was lost: it {what}. Earlier links cannot be opened "
+        "until it is restored.",
+        hint="the operator restores index.db from a backup (benchuq keeps it beside data/ in "
+        "the BENCHUQ_STORE folder), then runs the integrity check (Store.verify()); to start "
+        "an empty store instead, move the whole BENCHUQ_STORE folder aside (every earlier "
+        "link then stays unopenable).",
+    )
+
+
+def _holds_data(data: Path) -> bool:
+    """True when ``data/`` holds at least one data set folder."""
+    try:
+        return any(any(day.iterdir()) for day in data.iterdir() if day.is_dir())
+    except FileNotFoundError:
+        return False
+
+
 FIELDS = ("key", "token_hash", "content_hash", "created", "expires", "folder", "size", "deleted")
 
 
 class SqliteIndex:
-    """The local store's index: one SQLite table (a connection per call: safe across threads)."""
+    """The local store's index: one SQLite table (a connection per call: safe across threads).
+
+    A new index is built whole in a private file and linked into place (two processes starting
+    on a fresh store cannot see each other's half-made file), so an ``index.db`` of zero bytes,
+    one without benchuq's table, or none while ``data/`` holds data sets is a lost index, said
+    so (:func:`_index_lost`), never silently started afresh: that would turn every earlier link
+    into "no published data set has the id"."""
+
+    TABLE = (
+        "CREATE TABLE published (key TEXT PRIMARY KEY, token_hash TEXT, content_hash TEXT, "
+        "created TEXT, expires TEXT, folder TEXT, size INTEGER, deleted TEXT)"
+    )
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._run(
-            "CREATE TABLE IF NOT EXISTS published (key TEXT PRIMARY KEY, token_hash TEXT, "
-            "content_hash TEXT, created TEXT, expires TEXT, folder TEXT, size INTEGER, "
-            "deleted TEXT)"
-        )
+        if not path.exists():
+            if _holds_data(path.parent / "data"):
+                raise _index_lost("is missing while the store holds published data")
+            self._create()
+        self._check()
+
+    def _create(self) -> None:
+        """A fresh index, made in a private file and linked into place (no overwrite)."""
+        staging = self.path.with_name(f".{self.path.name}-{secrets.token_hex(8)}")
+        try:
+            with closing(sqlite3.connect(staging)) as db, db:
+                db.execute(self.TABLE)
+            try:
+                os.link(staging, self.path)
+            except FileExistsError:  # another process made it first
+                pass
+        finally:
+            staging.unlink(missing_ok=True)
+
+    def _check(self) -> None:
+        """Refuse an emptied or foreign ``index.db`` (see the class docstring)."""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            raise _index_lost("is missing") from None
+        if size == 0:
+            raise _index_lost("is empty (0 bytes)")
+        tables = self._run("SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")
+        names = set(str((tables or ("",))[0] or "").split(","))
+        if "published" not in names:
+            raise _index_lost("is not benchuq's index (it has no table of published data sets)")
 
     def _run(self, sql: str, params: Sequence[object] = ()) -> tuple | None:
         """Execute one statement in its own transaction; the first row it returns, if any.
-        A damaged or locked index is a :class:`StoreError` that says which."""
+        A damaged, lost or locked index is a :class:`StoreError` that says which."""
         try:
-            with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+            with closing(self._connect()) as db, db:
                 return db.execute(sql, params).fetchone()
         except sqlite3.OperationalError as err:
             if "locked" in str(err) or "busy" in str(err):
@@ -108,9 +168,27 @@ class SqliteIndex:
                     hint="try again in a moment; if it stays locked, the operator checks for a "
                     "stuck process holding index.db.",
                 ) from err
-            raise _index_damaged(err) from err
+            raise self._failure(err) from err
         except sqlite3.DatabaseError as err:
-            raise _index_damaged(err) from err
+            raise self._failure(err) from err
+
+    def _connect(self) -> sqlite3.Connection:
+        """A connection to the existing file (never creates one: a removed index says so)."""
+        return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True, timeout=30)
+
+    def _failure(self, err: Exception) -> StoreError:
+        """A lost index (gone, emptied, its table missing) or a damaged one."""
+        try:
+            size: int | None = self.path.stat().st_size
+        except FileNotFoundError:
+            size = None
+        if size is None:
+            return _index_lost("is missing")
+        if size == 0:
+            return _index_lost("is empty (0 bytes)")
+        if "no such table" in str(err):
+            return _index_lost("is not benchuq's index (it has no table of published data sets)")
+        return _index_damaged(err)
 
     def add(self, record: Record) -> None:
         """Insert a new record."""
@@ -135,10 +213,10 @@ class SqliteIndex:
     def all(self) -> list[Record]:
         """Every record (the integrity check)."""
         try:
-            with closing(sqlite3.connect(self.path, timeout=30)) as db:
+            with closing(self._connect()) as db:
                 rows = db.execute(f"SELECT {', '.join(FIELDS)} FROM published").fetchall()
         except sqlite3.DatabaseError as err:
-            raise _index_damaged(err) from err
+            raise self._failure(err) from err
         return [Record.from_json(dict(zip(FIELDS, row, strict=True))) for row in rows]
 
 

@@ -357,13 +357,19 @@ class Store:
     @_reaching
     def verify(self) -> list[str]:
         """The store's integrity check: every live data set in the index has all its files and
-        they decode to what was published; no partial folder is visible. Returns the problems
-        found (empty when the store is whole)."""
+        they decode to what was published; every data folder has its index record (a publish
+        killed between writing the data and the index record leaves one that no link opens);
+        no partial folder is visible. Returns the problems found (empty when the store is
+        whole)."""
         problems = []
-        for rec in self._records():
+        records = self._records()
+        for rec in records:
             if rec.deleted is not None or self.clock() >= rec.expires:
                 continue
             names = {p.rstrip("/").rsplit("/", 1)[-1] for p in self._listing(rec.folder)}
+            if not names:
+                problems.append(f"{rec.folder}: an index record without data (its folder is gone)")
+                continue
             missing = {"meta.json", "tasks.parquet", "results.parquet"} - names
             if missing:
                 problems.append(f"{rec.folder}: missing {sorted(missing)}")
@@ -376,7 +382,24 @@ class Store:
                 continue
             if bench.content_hash != rec.content_hash:
                 problems.append(f"{rec.folder}: content differs from what was published")
+        known = {rec.folder for rec in records}
+        for folder in self._data_folders():
+            if folder not in known:
+                problems.append(
+                    f"{folder}: data without an index record (a publish stopped before its "
+                    "record was written, or records were lost); no link opens it, and it is "
+                    "removed with its date folder when that date has passed"
+                )
         return problems
+
+    def _data_folders(self) -> list[str]:
+        """Every data set folder ``data/<date>/<key>`` (relative to the root), sorted."""
+        out = []
+        for day in self._listing("data"):
+            date = day.rstrip("/").rsplit("/", 1)[-1]
+            for folder in self._listing(f"data/{date}"):
+                out.append(f"data/{date}/{folder.rstrip('/').rsplit('/', 1)[-1]}")
+        return sorted(out)
 
     def _listing(self, folder: str) -> list[str]:
         try:
