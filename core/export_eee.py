@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from benchuq.core.data import Benchmark
+from benchuq.core.data import Benchmark, file_name_part
 from benchuq.core.draws import Draws
 from benchuq.core.reading.eee import AGGREGATE_KEY
 from benchuq.core.reading.meta import Meta
@@ -183,8 +183,9 @@ def export_eee(
 
 
 def _safe(name: str) -> str:
-    """A file-name-safe, non-empty version of ``name``."""
-    return _UNSAFE.sub("_", name).strip("._") or "unnamed"
+    """A file-name-safe, non-empty version of ``name``, cut to a safe length
+    (:func:`~benchuq.core.data.file_name_part`)."""
+    return file_name_part(_UNSAFE.sub("_", name).strip("._") or "unnamed")
 
 
 def _developer(model: str) -> tuple[str, str]:
