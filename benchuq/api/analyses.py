@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from benchuq.api.loading import load
-from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
 from benchuq.results import EPP, Arena, PowerResult, Subgroups, TwoRuns
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ def epp(
     >>> list(e.to_frame().columns)
     ['model', 'epp', 'se', 'low', 'high', 'p_beats_average']
     """
+    check_types(locals())
     from benchuq.core.analyses.epp import epp as _epp
 
     level = check_level(level)
@@ -70,6 +71,7 @@ def arena(
     >>> a.to_frame().columns[:4].tolist()
     ['model', 'rating', 'low', 'high']
     """
+    check_types(locals())
     from benchuq.core.analyses.arena import arena as _arena
     from benchuq.core.reading.battles import load_battles
 
@@ -133,6 +135,7 @@ def diff(
     >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
     ['overall', 'inconclusive']
     """
+    check_types(locals())
     from benchuq.core.analyses.diff import diff as _diff
     from benchuq.core.data import Benchmark as Data
 
@@ -195,6 +198,7 @@ def subgroups(
     >>> list(s.to_frame().columns)
     ['unit', 'estimate', 'se', 'eb', 'low', 'high', 'w', 'cva']
     """
+    check_types(locals())
     import pandas as pd
 
     from benchuq.core.analyses.subgroups.ebci import parse_kappa
@@ -286,6 +290,7 @@ def power(
              a        b    n
     0  model 1  model 2  500
     """
+    check_types(locals())
     import itertools
 
     from benchuq.core.analyses import power as pw

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from benchuq.api.options import Overall
-from benchuq.core.validation import InvalidArgument, check_choice
+from benchuq.core.validation import InvalidArgument, check_choice, check_types
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
@@ -65,6 +65,7 @@ def bootstrap(
     >>> d.values.shape
     (200, 16, 19)
     """
+    check_types(locals())
     from benchuq.core.budget import check_cap, check_cells
     from benchuq.core.methods.bootstrap import bootstrap as _bootstrap
 
@@ -119,6 +120,7 @@ def bayes(
     >>> d.values.shape
     (400, 2, 3)
     """
+    check_types(locals())
     from benchuq.core.methods.bayes.model import fit
     from benchuq.core.methods.bayes.priors import parse_prior_specs
 
@@ -168,6 +170,7 @@ def normalize(
     >>> bq.normalize(bq.bootstrap(bench, reps=100), chance=bench.chance).normalization
     'minmax'
     """
+    check_types(locals())
     from benchuq.core.summaries.normalization import normalize as _normalize
 
     return _normalize(draws, mode=mode, chance=None if chance is None else np.asarray(chance))

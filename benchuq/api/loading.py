@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from benchuq.core.data import Context
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.validation import InvalidArgument, check_choice, check_known
+from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_types
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,6 +75,7 @@ def load(
     >>> bench.name, len(bench.models), len(bench.tasks)
     ('vtab1k', 16, 19)
     """
+    check_types(locals())
     sources = [str(source)] if isinstance(source, str | Path) else [str(s) for s in source]
     if not sources:
         raise InvalidArgument("no data given.", hint="pass a path or 'sample:vtab1k'.")
@@ -180,10 +181,17 @@ def from_frame(
     >>> bench.kind, bench.models
     ('items', ('a', 'b'))
     """
-    import pandas as pd
+    check_types(locals())
+    from benchuq.core.data import DataError
 
-    if not isinstance(df, pd.DataFrame):
-        raise InvalidArgument(f"df must be a pandas DataFrame, not {type(df).__name__}.")
+    repeated = list(dict.fromkeys(str(c) for c in df.columns[df.columns.duplicated()]))
+    if repeated:
+        raise DataError(
+            f"df has duplicate column names {repeated}: each column needs a name of its own.",
+            column=repeated[0],
+            hint="rename or drop the repeats (df.loc[:, ~df.columns.duplicated()] keeps the "
+            "first of each).",
+        )
     named = {"model": model, "task": task, "category": category}
     if item is not None or score is not None:
         named |= {"item": item, "score": score}
@@ -209,7 +217,6 @@ def from_frame(
         columns["epoch"] = epoch
     check_known(list(columns.values()), [str(c) for c in df.columns], what="columns of df")
     table = df[list(columns.values())].set_axis(list(columns), axis=1)
-    from benchuq.core.data import DataError
     from benchuq.core.reading.loaders import load_files
 
     text = table.to_csv(index=False).encode()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from benchuq.api.options import Weights, score_group
-from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
 from benchuq.results import (
     Comparison,
     Leaderboard,
@@ -56,6 +56,7 @@ def leaderboard(draws: Draws, *, level: float = 0.834, weights: Weights = None) 
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """
+    check_types(locals())
     from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard as _leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
@@ -102,6 +103,7 @@ def compare(
        a  b
     0  A  B
     """
+    check_types(locals())
     from benchuq.core.reading.answers import model_counts
     from benchuq.core.summaries import pairwise_differences
     from benchuq.core.summaries.scores import WEIGHTED
@@ -128,6 +130,7 @@ def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> 
     >>> len(sets.top_set(k=1)) >= 1
     True
     """
+    check_types(locals())
     from benchuq.core.summaries import group_scores
     from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
 
@@ -157,6 +160,7 @@ def ranks(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> Rank
     >>> sorted(set(r.to_frame()["method"]))[:2]
     ['average_rank', 'average_rank_bins']
     """
+    check_types(locals())
     from benchuq.core.reading.answers import model_counts
     from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries import rank_aggregations, rank_probabilities
@@ -214,6 +218,7 @@ def weights(
     >>> len(m.to_frame())
     66
     """
+    check_types(locals())
     from benchuq.core.data import Benchmark as _Benchmark
     from benchuq.core.summaries.dominance import (
         dominance_map,
@@ -289,6 +294,7 @@ def statistic(
     >>> worst.labels
     ('A', 'B')
     """
+    check_types(locals())
     level = check_level(level)
     if not callable(fn):
         raise InvalidArgument(f"fn must be a function of the (models, tasks) scores, not {fn!r}.")
