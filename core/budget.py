@@ -45,6 +45,7 @@ __all__ = [
     "check_cap",
     "check_cells",
     "check_design",
+    "check_instances",
     "check_pairs",
     "check_read",
     "checkpoint",
@@ -65,6 +66,10 @@ READ_FACTORS = {"pandas": 20, "arrow": 6, "parquet": 3, "json": 12}
 #: Memory an already parsed file keeps per byte of it while the request's next files are read
 #: (its columns and labels; measured with ``benchmarks/bench_budget.py``, a zip of eight members).
 KEEP_FACTOR = 1.0
+#: Memory per instance-level record of an Every Eval Ever export: its JSON line, the list that
+#: joins it and the file's text, all models' files held until written (measured 836 bytes a
+#: record with short names, ``benchmarks/bench_budget.py``: 3.6 million records took 2.8 GB).
+INSTANCE_BYTES = 1000
 #: Columns of a table, entries of an archive or folder, models of a data set: more is refused
 #: from the header, the directory or the first pass over the model column.
 MAX_COLUMNS = 20_000
@@ -194,6 +199,21 @@ def check_pairs(reps: int, models: int, *, what: str = "pairwise comparisons") -
             f"{_mb(reps * models * models)}, over the per-request limit of {_mb(limit)} "
             "(BENCHUQ_WORK_MB).",
             hint=f"select at most {most:,} models, or use fewer replicates.",
+        )
+
+
+def check_instances(records: int) -> None:
+    """Refuse an Every Eval Ever export of ``records`` instance-level records (items x models)
+    whose files would take more than :func:`work_bytes` (:data:`INSTANCE_BYTES` a record)."""
+    need = records * INSTANCE_BYTES
+    limit = work_bytes()
+    if need > limit:
+        raise BudgetExceeded(
+            f"an Every Eval Ever export of {records:,} instance-level records (items x models) "
+            f"needs about {need / 2**20:,.0f} MB, over the per-request limit of "
+            f"{limit / 2**20:,.0f} MB (BENCHUQ_WORK_MB).",
+            hint=f"export at most {limit // INSTANCE_BYTES:,} records: fewer models or tasks "
+            "(split the data), or raise BENCHUQ_WORK_MB where you run benchuq.",
         )
 
 
