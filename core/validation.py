@@ -31,6 +31,7 @@ __all__ = [
     "check_known",
     "check_level",
     "check_types",
+    "parse_weights",
 ]
 
 T = TypeVar("T")
@@ -240,3 +241,19 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
                 f"{name} must be {wanted}, not {type(value).__name__} {shown}.",
                 hint=f"pass {name} as {wanted}.",
             )
+
+
+def parse_weights(text: str, n_categories: int) -> np.ndarray:
+    """Weights from ``"0.5,0.3,0.2"`` (or percents ``"50,30,20"``), normalised to sum to 1."""
+    try:
+        w = np.array([float(x) for x in str(text).split(",")], dtype=float)
+    except ValueError as err:
+        raise InvalidArgument(
+            f"weights {text!r} are not numbers.", hint="write them like 0.5,0.3,0.2."
+        ) from err
+    if w.size != n_categories or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise InvalidArgument(
+            f"weights {text!r} need {n_categories} non-negative numbers with a positive sum.",
+            hint="write them like " + ",".join(["1"] * n_categories) + " (they are normalised).",
+        )
+    return w / w.sum()
