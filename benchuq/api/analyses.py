@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from benchuq.api.loading import load, load_battles
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, REPS, SEED
-from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
 from benchuq.results import EPP, AnswersPlanResult, Arena, PowerResult, Subgroups, TwoRuns
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ def epp(
     >>> list(e.to_frame().columns)
     ['model', 'epp', 'se', 'low', 'high', 'p_beats_average']
     """
+    check_types(locals())
     from benchuq.core.analyses.epp import epp as _epp
 
     level = check_level(level)
@@ -73,6 +74,7 @@ def arena(
     >>> a.to_frame().columns[:4].tolist()
     ['model', 'rating', 'low', 'high']
     """
+    check_types(locals())
     from benchuq.core.analyses.arena import arena as _arena
     from benchuq.core.reading.battles import Battles
 
@@ -139,6 +141,7 @@ def diff(
     >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
     ['overall', 'inconclusive']
     """
+    check_types(locals())
     from benchuq.core.analyses.diff import diff as _diff
     from benchuq.core.data import Benchmark as Data
     from benchuq.core.item_statistic import parse_statistic, per_item
@@ -212,6 +215,7 @@ def subgroups(
     >>> list(s.to_frame().columns)
     ['unit', 'estimate', 'se', 'eb', 'low', 'high', 'w', 'cva']
     """
+    check_types(locals())
     import pandas as pd
 
     from benchuq.core.analyses.subgroups.ebci import parse_kappa
@@ -359,6 +363,7 @@ def power(
              a        b    n
     0  model 1  model 2  500
     """
+    check_types(locals())
     import itertools
 
     from benchuq.core.analyses import power as pw
@@ -461,6 +466,7 @@ def answers_plan(
     """
     from benchuq.core.analyses.answers_plan import answers_plan as _plan
 
+    check_types(locals())
     level = check_level(level)
     return AnswersPlanResult(
         _plan(
