@@ -414,9 +414,7 @@ def group_intervals(draws: Draws, groups: Sequence[str], *, level: float) -> pd.
         if g == "overall" or g in draws.category_names:
             sc = summaries.group_scores(draws, group=g)
         else:
-            j = draws.tasks.index(g)
-            hib = bool(np.asarray(draws.higher_is_better)[j])
-            sc = summaries.Scores(draws.observed[:, j], draws.values[:, :, j], g, hib)
+            sc = summaries.task_scores(draws, draws.tasks.index(g))
         iv = summaries.percentile_interval(sc, level=level)
         for m, e, lo, hi in zip(draws.models, iv.estimate, iv.low, iv.high, strict=True):
             if np.isfinite(e):

@@ -23,6 +23,7 @@ tasks of a benchmark reorders the draws and changes nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -137,6 +138,25 @@ def _draws(
         data=bench.name,
         counts=answer_counts(bench),
         units=unit_scores(bench),
+        binary=_binary_tasks(bench),
+    )
+
+
+def _binary_tasks(bench: Benchmark) -> np.ndarray | None:
+    """``(T,)`` tasks whose scores are right/wrong, one answer per item, no clusters: their
+    cells' intervals take the exact rule (METHODS 2e)."""
+    if bench.kind == "counts":
+        return np.ones(len(bench.tasks), dtype=bool)
+    if bench.item_tasks is None:
+        return None
+    return np.array(
+        [
+            t.state is not None
+            and t.cluster is None
+            and bool(np.all(np.asarray(t.n_answers()) == np.asarray(t.answered)))
+            for t in bench.item_tasks
+        ],
+        dtype=bool,
     )
 
 
@@ -579,4 +599,5 @@ def pattern_bootstrap(
     answered = sum(((s != MISSING).T @ c for s, c in patterns if len(c)), np.zeros_like(right))
     values = _paired_values(bench, reps, seed, units_of, sizes, (right, answered))
     notes = [NOTE_ITEMS, *_few_items(bench)]
-    return _draws(bench, values, "bootstrap: item-level paired", True, seed, notes)
+    draws = _draws(bench, values, "bootstrap: item-level paired", True, seed, notes)
+    return replace(draws, binary=np.ones(len(bench.tasks), dtype=bool))  # right/wrong patterns
