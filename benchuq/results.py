@@ -68,6 +68,7 @@ __all__ = [
 TableFormat = Literal["csv", "parquet"]
 TABLE_FORMATS: tuple[str, ...] = ("csv", "parquet")
 HTML_ROWS = 20  # rows shown by _repr_html_
+MARGIN_UNIT = "score units (0.01 = 1 point on a 0-1 score)"  # the JSON's margin (issue #39)
 
 
 def clean(x: Any) -> Any:
@@ -902,6 +903,7 @@ class TwoRuns(Result):
             "candidate": r.candidate,
             "level": r.level,
             "margin": r.margin,
+            "margin_unit": MARGIN_UNIT,
             "sequential": r.sequential,
             "reps": r.reps,
             "seed": r.seed,
@@ -914,7 +916,8 @@ class TwoRuns(Result):
         return exit_code(self.result, fail_on=self.fail_on, per_task=self.per_task)
 
     def payload(self) -> dict[str, Any]:
-        """``benchuq diff --json``: ``base``, ``candidate``, ``level``, ``margin``, ``overall``,
+        """``benchuq diff --json``: ``base``, ``candidate``, ``level``, ``margin`` (score units,
+        named by ``margin_unit``), ``overall``,
         ``tasks``, ``exit_code`` (plus what the comparison used)."""
         r = self.result
         overall = r.overall.to_dict()
@@ -925,6 +928,7 @@ class TwoRuns(Result):
                 "candidate": r.candidate,
                 "level": r.level,
                 "margin": r.margin,
+                "margin_unit": MARGIN_UNIT,
                 "overall": overall,
                 "tasks": [t.to_dict() for t in r.tasks],
                 "exit_code": self.exit_code(),

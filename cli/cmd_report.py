@@ -78,8 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
     g.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
     g.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
-    g.add_argument("--margin", type=float, default=0.0, help="margin in score units (0.01 = 1 "
-                   "point) for equivalent / non-inferior")  # fmt: skip
+    g.add_argument("--margin", type=float, default=0.0, help="margin for equivalent / "
+                   "non-inferior in the unit shown: points for 0-1 scores (5 = 5 points), else "
+                   "score units (as benchuq diff)")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -158,6 +159,7 @@ def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
         margin=args.margin,
         reps=args.reps,
         seed=args.seed,
+        margin_unit="shown",
     )
     return result
 
