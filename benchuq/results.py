@@ -23,7 +23,7 @@ from __future__ import annotations
 import html
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TextIO
@@ -84,6 +84,14 @@ def clean(x: Any) -> Any:
     if isinstance(x, float) and not np.isfinite(x):
         return None
     return x
+
+
+def _zero_note(notes: Sequence[str]) -> dict[str, str]:
+    """``{"note": ...}`` when ``notes`` say no spread was measured (METHODS 2f), else ``{}``."""
+    from benchuq.core.zero_spread import zero_spread_notes
+
+    found = zero_spread_notes(notes)
+    return {"note": " ".join(found)} if found else {}
 
 
 def _unit(observed: np.ndarray, normalization: str | None = None) -> str:
@@ -303,6 +311,7 @@ class Comparison(Result):
             "normalized": self.draws.normalization is not None,
             "normalization": self.draws.normalization,
             "rows": self._rows(),
+            **_zero_note(self.draws.notes),
         }
         return clean(doc)
 
@@ -419,6 +428,7 @@ class Ranks(Result):
                 "rows": self._rows(),
                 "rank_probabilities": {m: self.probabilities[i] for i, m in enumerate(models)},
                 "rank_sets": self.rank_sets.payload(),
+                **_zero_note(self.draws.notes),
             }
         )
 
@@ -852,6 +862,7 @@ class Arena(Result):
             "best": list(r.best),
             "sentence": r.sentence(),
             "tie_ratio": r.tie_ratio,
+            **_zero_note(r.notes),
         }
         if r.controls and r.uncontrolled is not None:
             doc["controls"] = {

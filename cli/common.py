@@ -374,6 +374,10 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
         draws = args.source.draws(args.reps, args.seed)
     else:
         draws = bootstrap(bench, reps=args.reps, seed=args.seed)
+    if getattr(args, "command", "") != "leaderboard":  # it prints every note of the draws
+        from benchuq.core.zero_spread import zero_spread_notes
+
+        add_notes(args, zero_spread_notes(draws.notes))
     return draws.with_headline(headline_of(args, bench))
 
 

@@ -53,6 +53,7 @@ from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.summaries.scores import Group
+from benchuq.core.zero_spread import given_se_note
 
 __all__ = [
     "SMALL_N",
@@ -203,7 +204,8 @@ def data_caveats(bench: Benchmark) -> tuple[str, ...]:
             "Models without a result on some tasks (a partial or cancelled run?): "
             f"{', '.join(partial)}; their overall score averages only the tasks they have."
         )
-    return tuple(out)
+    flat = given_se_note(bench)  # METHODS 2f
+    return (*out, *([] if flat is None else [flat]))
 
 
 def _weight_winners(draws: Draws) -> dict[str, float]:

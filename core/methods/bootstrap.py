@@ -37,6 +37,7 @@ from benchuq.core.reading.answers import answer_counts
 from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note, unit_scores
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument
+from benchuq.core.zero_spread import given_se_note
 
 __all__ = [
     "CHUNK_CELLS",
@@ -280,7 +281,9 @@ def normal_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Dra
     rng = np.random.default_rng(seed)
     values = est + se * rng.standard_normal((reps, *est.shape))
     values = values[:, im[:, None], it[None, :]]
-    return _draws(bench, values, "normal approximation: estimate ± se", False, seed, [NOTE_NORMAL])
+    note = given_se_note(bench)  # METHODS 2f
+    notes = [NOTE_NORMAL] + ([] if note is None else [note])
+    return _draws(bench, values, "normal approximation: estimate ± se", False, seed, notes)
 
 
 class _Units:
