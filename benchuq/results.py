@@ -583,6 +583,7 @@ class EPP(Result):
                 "p_value": r.p_value,
                 "standardized_deviance": r.standardized_deviance,
                 "separated": list(r.separated),
+                **_zero_note(r.notes),
             }
         )
 
