@@ -4,6 +4,7 @@ import streamlit as st
 
 from benchuq.core import summaries
 from benchuq.core.summaries.headline import overall_label
+from benchuq.core.zero_spread import zero_spread_notes
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table
@@ -63,6 +64,8 @@ with guard("The comparison"):
     )
     opts = ctx.figure_options()
     st.subheader("Verdicts")
+    for note in zero_spread_notes(draws.notes):  # METHODS 2f: width 0 is not certainty
+        st.warning(md_escape(note), icon=":material/info:")
     if not draws.paired:
         st.info(
             "Draws are independent across models (no item-level data): these comparisons "
