@@ -2,8 +2,9 @@
 
 One model, ``T`` tasks of ``n`` right/wrong items each, item-level data; the task of interest
 has ``k`` right. The interval a user gets for that task (the Leaderboard's per-task rows, the
-EEE export: :func:`core.summaries.leaderboard` with every task its own group, at the default
-seed and R) is computed by the real engine on a constructed benchmark for every ``k``, so the
+EEE export: :func:`core.summaries.leaderboard` with every task its own group, whose interval
+is :func:`group_scores` then :func:`percentile_interval`, at the default seed and R) is computed
+by the real engine on a constructed item-level benchmark for every ``k``, so the
 coverage at accuracy ``p`` is exact: ``sum_k Binomial(k; n, p) 1[low_k <= p <= high_k]``
 (counts of probability below 1e-12 are left out; their mass bounds the error). The other
 ``T - 1`` tasks have the same count ``k`` (every task at the same accuracy); the interval of a
@@ -25,13 +26,12 @@ from dataclasses import replace
 from functools import cache
 
 import numpy as np
-import pandas as pd
 from scipy import stats
 
-from benchuq.api import from_frame
+from benchuq.core.data import Benchmark, ItemTask
 from benchuq.core.defaults import REPS, SEED
 from benchuq.core.methods.bootstrap import bootstrap
-from benchuq.core.summaries.scores import leaderboard
+from benchuq.core.summaries.scores import group_scores, percentile_interval
 
 TASKS = (1, 5, 20)
 ITEMS = (1, 2, 5, 10, 30, 100, 300, 1000)
@@ -40,31 +40,35 @@ LEVELS = (0.834, 0.95)
 TAIL = 1e-12  # counts less likely than this at every accuracy of the grid are left out
 
 
-def constructed(n: int, k: int, tasks: int) -> pd.DataFrame:
-    """Item rows of one model: ``tasks`` tasks of ``n`` items, ``k`` right in each."""
-    scores = np.r_[np.ones(k, dtype=int), np.zeros(n - k, dtype=int)]
-    return pd.DataFrame(
-        {
-            "model": "m",
-            "task": np.repeat([f"t{j:02d}" for j in range(tasks)], n),
-            "item": np.tile([f"i{i:04d}" for i in range(n)], tasks),
-            "score": np.tile(scores, tasks),
-        }
+def constructed(n: int, k: int, tasks: int) -> Benchmark:
+    """Item-level benchmark of one model: ``tasks`` tasks of ``n`` items, ``k`` right in each
+    (the same as reading a long table of model, task, item, score rows)."""
+    scores = np.r_[np.ones(k), np.zeros(n - k)][None, :]
+    items = [f"i{i:04d}" for i in range(n)]
+    names = tuple(f"t{j:02d}" for j in range(tasks))
+    return Benchmark(
+        f"{tasks} x {n} items, {k} right",
+        ("m",),
+        names,
+        names,
+        "items",
+        np.full((1, tasks), k / n),
+        item_tasks=tuple(ItemTask(items, scores) for _ in range(tasks)),
     )
 
 
 @cache
 def task_interval(n: int, k: int, tasks: int, levels: tuple[float, ...] = LEVELS) -> np.ndarray:
     """``(len(levels), 2)`` the engine's interval of task ``t00`` at each level (default seed
-    and replicates), exactly as the leaderboard's per-task rows and the EEE export make it."""
-    bench = from_frame(constructed(n, k, tasks), item="item", score="score")
-    draws = bootstrap(bench, reps=REPS, seed=SEED)
+    and replicates): the leaderboard's per-task group (every task its own category, as the
+    EEE export makes it), :func:`group_scores` then :func:`percentile_interval`."""
+    draws = bootstrap(constructed(n, k, tasks), reps=REPS, seed=SEED)
     per_task = replace(draws, categories=draws.tasks)
+    scores = group_scores(per_task, group="t00")
     out = np.empty((len(levels), 2))
     for a, level in enumerate(levels):
-        board = leaderboard(per_task, level=level)
-        row = board[board["group"] == "t00"].iloc[0]
-        out[a] = row["low"], row["high"]
+        iv = percentile_interval(scores, level=level)
+        out[a] = iv.low[0], iv.high[0]
     return out
 
 
