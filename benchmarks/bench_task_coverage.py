@@ -116,7 +116,7 @@ def table(cov: dict[tuple[float, int, int, float], float]) -> str:
             cells = " | ".join(f"{cov[(level, T, n, p)]:.4f}" for p in ACCURACIES)
             lines.append(f"| {T} | {n} | {cells} |")
         worst = min(v for key, v in cov.items() if key[0] == level)
-        lines.append(f"\nlowest {worst:.4f} (nominal {level}; shortfall {level - worst:+.4f})")
+        lines.append(f"\nlowest {worst:.4f} (nominal {level}; {worst - level:+.4f} from it)")
     return "\n".join(lines)
 
 
