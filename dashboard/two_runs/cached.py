@@ -28,7 +28,7 @@ def two_runs(
     seed: int,
 ) -> DiffResult:
     """``core.analyses.diff.diff`` of two runs (a model of each data set), cached by their
-    content and the settings."""
+    content and the settings; ``margin`` in the unit shown (points for 0-1 scores, #39)."""
     return diff(
         base,
         candidate,
@@ -39,4 +39,5 @@ def two_runs(
         sequential=sequential,
         reps=reps,
         seed=seed,
+        margin_unit="shown",
     )
