@@ -13,8 +13,8 @@ from pathlib import Path
 import jsonschema
 import numpy as np
 import pytest
-from scipy import stats
 from conftest import page_path
+from scipy import stats
 
 from benchuq.cli.main import main
 from benchuq.core.export_eee import export_eee
