@@ -1,4 +1,4 @@
-"""Exact per-task coverage of the engine's interval, 1-20 tasks (issue #39, METHODS 2e).
+"""Exact per-task coverage of the engine's interval, 1-20 tasks (issue #39, METHODS 2f).
 
 One model, ``T`` tasks of ``n`` right/wrong items each, item-level data; the task of interest
 has ``k`` right. The interval a user gets for that task (the Leaderboard's per-task rows, the
@@ -9,7 +9,7 @@ coverage at accuracy ``p`` is exact: ``sum_k Binomial(k; n, p) 1[low_k <= p <= h
 (counts of probability below 1e-12 are left out; their mass bounds the error). The other
 ``T - 1`` tasks have the same count ``k`` (every task at the same accuracy); the interval of a
 cell contains the exact Clopper–Pearson interval of its own counts whatever the other tasks
-hold (METHODS 2e), so its coverage is at least the level in every cell.
+hold (METHODS 2f), so its coverage is at least the level in every cell.
 
 Intervals are cached per ``(n, k, T)`` (both levels from the same draws).
 

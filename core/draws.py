@@ -65,7 +65,7 @@ class Draws:
     binary
         ``(T,)`` bool: the task is scored right/wrong, one answer per item and no clusters, so
         ``observed * items`` is the number right and a cell's interval can take the exact
-        Clopper–Pearson rule (METHODS 2e); ``None`` (no task) for transformed or model draws.
+        Clopper–Pearson rule (METHODS 2f); ``None`` (no task) for transformed or model draws.
     """
 
     values: np.ndarray

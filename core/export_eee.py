@@ -249,12 +249,12 @@ def _uncertainty(
 
 
 def _exact_note(draws: Draws) -> str:
-    """How right/wrong cells' intervals are made exact (METHODS 2e), or ``""``."""
+    """How right/wrong cells' intervals are made exact (METHODS 2f), or ``""``."""
     if draws.binary is None or not np.any(draws.binary):
         return ""
     return (
         "; a right/wrong task's interval joined with the exact Clopper-Pearson interval of its "
-        "counts, and at 0% or 100% the exact bound (METHODS 2e)"
+        "counts, and at 0% or 100% the exact bound (METHODS 2f)"
     )
 
 

@@ -204,7 +204,7 @@ def data_caveats(bench: Benchmark) -> tuple[str, ...]:
             "Models without a result on some tasks (a partial or cancelled run?): "
             f"{', '.join(partial)}; their overall score averages only the tasks they have."
         )
-    flat = given_se_note(bench)  # METHODS 2f
+    flat = given_se_note(bench)  # METHODS 2g
     return (*out, *([] if flat is None else [flat]))
 
 

@@ -1,4 +1,4 @@
-"""Zero spread is named, never shown as certainty (issue #39, METHODS 2f).
+"""Zero spread is named, never shown as certainty (issue #39, METHODS 2g).
 
 An interval of width 0 can mean that the data measured no uncertainty (every given standard
 error is 0, every battle a tie, identical models), not that the result is certain. Each such

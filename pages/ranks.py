@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.zero_spread import zero_spread_notes
+from benchuq.api.summaries import zero_spread_notes
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import RanksSettings
@@ -36,7 +36,7 @@ with guard("The rank analysis"):
         help="In plain words: how sure the rank ranges below are.",
     )
     s = link.read()
-    for note in zero_spread_notes(draws_all.notes):  # METHODS 2f: width 0 is not certainty
+    for note in zero_spread_notes(draws_all.notes):  # METHODS 2g: width 0 is not certainty
         st.warning(md_escape(note), icon=":material/info:")
     st.caption(
         f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "

@@ -34,7 +34,6 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import norm
 
@@ -46,7 +45,12 @@ from benchuq.core.analyses.arena_sparse import (
     sparse_note,
 )
 from benchuq.core.analyses.arena_wins import win_matrix
-from benchuq.core.analyses.epp import DEFAULT_RIDGE, fit_bradley_terry, separated_mask
+from benchuq.core.analyses.bradley_terry import (
+    DEFAULT_RIDGE,
+    check_connected,
+    fit_bradley_terry,
+    separated_mask,
+)
 from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles
@@ -569,7 +573,15 @@ def _fit(
     cl = ccodes if ccodes is not None else np.zeros(len(i), np.int64)
     cells = _cells(i, j, s, cl, M)
     W, N = _pair_totals(cells, cells.n, M)
-    _check_connected(N, battles.models, battles.name)
+    check_connected(
+        N,
+        battles.models,
+        file=battles.name,
+        never="battle each other",
+        scores="ratings",
+        column="model_a",
+        hint="add battles between the groups, or rate each group on its own.",
+    )
     played = N.sum(axis=1)
     sep = separated_mask(W, N)
     sparse_ = sep | (played < SPARSE_BATTLES)
@@ -625,7 +637,7 @@ def _fit(
         low, high = rating - z * se, rating + z * se
     if a_idx is not None:
         low[a_idx] = high[a_idx] = rating[a_idx] = INITIAL
-    flat = flat_note(battles.models, se, a_idx)  # METHODS 2f
+    flat = flat_note(battles.models, se, a_idx)  # METHODS 2g
     notes += [] if flat is None else [flat]
     rank_ub = 1 + (low[None, :] > high[:, None]).sum(axis=1)
     draws = reps_rating
@@ -763,16 +775,3 @@ def _ridge(rows: _Rows, M: int, ridge: float) -> float:
     """The ridge of a replicate: kept if the fit had one, added if a model lost all battles."""
     played = np.bincount(rows.a, rows.n, M) + np.bincount(rows.b, rows.n, M)
     return ridge or (DEFAULT_RIDGE if np.any(played == 0) else 0.0)
-
-
-def _check_connected(matches: np.ndarray, models: tuple[str, ...], file: str) -> None:
-    n, labels = connected_components(sparse.csr_matrix(matches > 0), directed=False)
-    if n > 1:
-        groups = [[models[k] for k in np.flatnonzero(labels == g)][:4] for g in range(n)]
-        raise DataError(
-            f"the models fall into {n} groups that never battle each other, so their ratings "
-            f"cannot be compared: {groups}.",
-            file=file,
-            column="model_a",
-            hint="add battles between the groups, or rate each group on its own.",
-        )

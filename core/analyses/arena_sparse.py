@@ -1,5 +1,5 @@
 """Arena ratings from few or one-sided battles, and ratings with no measured spread
-(METHODS 8b, 2f; issue #39).
+(METHODS 8b, 2g; issue #39).
 
 A model that played a handful of battles, or won or lost all of them, has a sandwich variance
 that measures almost nothing (one won battle: a score near 0, so a tight interval around a huge

@@ -1,4 +1,4 @@
-"""Exact intervals of right/wrong counts (METHODS 2e, issue #39).
+"""Exact intervals of right/wrong counts (METHODS 2f, issue #39).
 
 The draws of METHODS 2 split the benchmark's one pseudo-item over its tasks, which keeps the
 interval of a model's mean honest but leaves the interval of one task too narrow when there are
@@ -20,7 +20,7 @@ def clopper_pearson(k: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndar
     """Clopper–Pearson interval ``(low, high)`` of ``k`` right out of ``n`` at ``level``
     (elementwise; ``nan`` where ``n < 1``): ``low = B^-1((1-L)/2; k, n-k+1)`` (0 at ``k = 0``),
     ``high = B^-1((1+L)/2; k+1, n-k)`` (1 at ``k = n``). Coverage >= ``level`` at every
-    accuracy (METHODS 2e)."""
+    accuracy (METHODS 2f)."""
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     a = (1.0 - level) / 2.0
@@ -43,7 +43,7 @@ def join_exact(
     single: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile ends ``low``, ``high`` ``(M,)`` joined with the exact interval of ``cells``
-    ``(2, M)`` (right, items; ``nan`` where no exact rule applies) (METHODS 2e).
+    ``(2, M)`` (right, items; ``nan`` where no exact rule applies) (METHODS 2f).
 
     ``single`` (one task): the interval becomes the union of the two, and at 0% or 100% the
     exact one. Else (a mean over tasks) only a score at 0% or 100% changes: its finite end is the

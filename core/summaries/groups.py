@@ -84,6 +84,6 @@ def group_scores_of_tasks(
         values = np.nansum(w[None] * vals, axis=2) / total[None]
     values[:, total == 0] = np.nan
     label = f"{'size-weighted' if aggregate != 'mean' else 'mean'} of {len(tasks)} tasks"
-    cells = count_cells(draws, idx)  # the exact rule of METHODS 2e (one task, or at 0% / 100%)
+    cells = count_cells(draws, idx)  # the exact rule of METHODS 2f (one task, or at 0% / 100%)
     hib = bool(np.all(draws.higher_is_better[idx]))
     return Scores(observed, values, label, hib, cells, len(idx) == 1)

@@ -84,7 +84,7 @@ class Scores:
     ``cells``: ``(2, M)`` number right and items behind each model's score when every task of
     the group is scored right/wrong (``nan`` elsewhere; ``None``: no exact rule), and ``single``
     when the group is one task: :func:`percentile_interval` then joins the exact interval
-    (METHODS 2e, :mod:`core.summaries.exact`).
+    (METHODS 2f, :mod:`core.summaries.exact`).
     """
 
     observed: np.ndarray
@@ -148,7 +148,7 @@ def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def count_cells(draws: Draws, tasks: np.ndarray) -> np.ndarray | None:
     """``(2, M)`` number right and items of each model over ``tasks`` when every one of them is
-    scored right/wrong (:attr:`core.draws.Draws.binary`), else ``None`` (METHODS 2e)."""
+    scored right/wrong (:attr:`core.draws.Draws.binary`), else ``None`` (METHODS 2f)."""
     if draws.binary is None or draws.items is None or not np.all(draws.binary[tasks]):
         return None
     obs = draws.observed[:, tasks]
@@ -159,7 +159,7 @@ def count_cells(draws: Draws, tasks: np.ndarray) -> np.ndarray | None:
 
 
 def task_scores(draws: Draws, j: int, label: str | None = None) -> Scores:
-    """Scores of task ``j`` alone (its interval takes the exact rule of METHODS 2e)."""
+    """Scores of task ``j`` alone (its interval takes the exact rule of METHODS 2f)."""
     hib = bool(np.asarray(draws.higher_is_better)[j])
     cells = count_cells(draws, np.array([j]))
     name = draws.tasks[j] if label is None else label

@@ -1,4 +1,4 @@
-"""AppTest: zero spread is named on the pages (issue #39, METHODS 2f)."""
+"""AppTest: zero spread is named on the pages (issue #39, METHODS 2g)."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def test_counts_standard_errors_and_intervals_are_the_leaderboards(tmp_path: Pat
             u = res[task]["score_details"]["uncertainty"]
             x = draws.values[:, i, j]
             assert u["standard_error"]["value"] == pytest.approx(x.std(ddof=1), rel=1e-9)
-            # a right/wrong task: the draws' interval joined with Clopper-Pearson (METHODS 2e)
+            # a right/wrong task: the draws' interval joined with Clopper-Pearson (METHODS 2f)
             k, n = bench.correct[i, j], bench.n[i, j]
             q_low, q_high = np.quantile(x, [0.05, 0.95])
             cp = (stats.beta.ppf(0.05, k, n - k + 1), stats.beta.ppf(0.95, k + 1, n - k))

@@ -1,4 +1,4 @@
-"""Zero spread is named, not shown as certainty (issue #39, METHODS 2f): every battle a tie,
+"""Zero spread is named, not shown as certainty (issue #39, METHODS 2g): every battle a tie,
 identical models in EPP, every given se 0; and no numpy warning reaches the terminal."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-task intervals hold their level whatever the number of tasks (issue #39, METHODS 2e).
+"""Per-task intervals hold their level whatever the number of tasks (issue #39, METHODS 2f).
 
 A right/wrong cell's interval contains the exact Clopper–Pearson interval of its counts and, at
 0% or 100%, its finite end is the exact bound (no seed moves it). Checked through the EEE export
