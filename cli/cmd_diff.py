@@ -117,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
     options = {
         "level": level,
         "margin": args.margin,
-        "margin_unit": "shown",
         "weights": _weights(args.weights),
         "sequential": args.sequential,
         "fail_on": args.fail_on,

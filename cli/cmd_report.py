@@ -177,7 +177,6 @@ def _two_runs(args: argparse.Namespace, bench: Benchmark) -> TwoRuns | None:
         margin=args.margin,
         reps=args.reps,
         seed=args.seed,
-        margin_unit="shown",
     )
     return result
 
