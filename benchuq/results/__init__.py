@@ -21,6 +21,7 @@ the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
 
 from __future__ import annotations
 
+from benchuq.results.answers import AnswersPlanResult
 from benchuq.results.arena import Arena
 from benchuq.results.base import (
     TABLE_FORMATS,
@@ -45,6 +46,7 @@ from benchuq.results.weights import WeightMap
 __all__ = [
     "EPP",
     "TABLE_FORMATS",
+    "AnswersPlanResult",
     "Arena",
     "BayesModel",
     "Comparison",
