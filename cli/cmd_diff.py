@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--margin",
         type=float,
         default=0.0,
-        help="margin M >= 0 in score units (0.01 = 1 point): equivalent when the interval is "
-        "inside (-M, M), non-inferior when its low end is above -M",
+        help="margin M >= 0 in the unit the output shows: points for scores between 0 and 1 "
+        "(5 = 5 points), else score units; equivalent when the interval is inside (-M, M), "
+        "non-inferior when its low end is above -M (JSON keeps score units: margin_unit)",
     )
     p.add_argument("--weights", nargs="+", default=None, metavar="TASK=W", help="task weights "
                    "of the overall score (default: the mean over tasks)")  # fmt: skip

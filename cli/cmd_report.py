@@ -79,8 +79,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
     g.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
     g.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
-    g.add_argument("--margin", type=float, default=0.0, help="margin in score units (0.01 = 1 "
-                   "point) for equivalent / non-inferior")  # fmt: skip
+    g.add_argument("--margin", type=float, default=0.0, help="margin for equivalent / "
+                   "non-inferior in the unit shown: points for 0-1 scores (5 = 5 points), else "
+                   "score units (as benchuq diff)")  # fmt: skip
     p.set_defaults(func=run)
 
 

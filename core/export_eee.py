@@ -243,13 +243,23 @@ def _uncertainty(
             "lower": float(row.low),
             "upper": float(row.high),
             "confidence_level": level,
-            "method": f"percentile interval of {reps} draws ({draws.method})",
+            "method": f"percentile interval of {reps} draws ({draws.method})" + _exact_note(draws),
         }
     if n is not None:
         out["num_samples"] = int(n)
     if draws.method.startswith("bootstrap"):
         out["num_bootstrap_samples"] = int(reps)
     return out
+
+
+def _exact_note(draws: Draws) -> str:
+    """How right/wrong cells' intervals are made exact (METHODS 2f), or ``""``."""
+    if draws.binary is None or not np.any(draws.binary):
+        return ""
+    return (
+        "; a right/wrong task's interval joined with the exact Clopper-Pearson interval of its "
+        "counts, and at 0% or 100% the exact bound (METHODS 2f)"
+    )
 
 
 def _bounded(bench: Benchmark) -> bool:

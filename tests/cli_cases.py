@@ -36,7 +36,7 @@ CASES: dict[str, list[str]] = {
         "--candidate",
         "claude-2.1",
         "--margin",
-        "0.02",
+        "2",
         "--reps",
         "500",
     ],

@@ -121,8 +121,9 @@ def diff(
     level
         Interval level; per-task intervals are simultaneous over the tasks.
     margin
-        In score units (``0.01`` = 1 point on a 0-1 score): ``equivalent`` and
-        ``non-inferior`` verdicts test against it.
+        In the unit the output shows: points for scores between 0 and 1 (``5`` = 5 points),
+        else score units; ``equivalent`` and ``non-inferior`` verdicts test against it (the
+        result and its JSON keep score units, named by ``margin_unit``).
     weights
         ``{task: weight}`` of the overall difference (default: the mean over tasks).
     sequential
@@ -165,6 +166,7 @@ def diff(
         sequential=sequential,
         reps=reps,
         seed=seed,
+        margin_unit="shown",
     )
     return TwoRuns(result, fail_on, per_task)
 

@@ -131,6 +131,7 @@ from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences
 from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
 from benchuq.core.summaries.scores import Correction, Group
+from benchuq.core.zero_spread import zero_spread_notes
 
 __all__ = [
     "ASSUMPTIONS",
@@ -226,6 +227,7 @@ __all__ = [
     "units_from_table",
     "weighted_scores",
     "win_probabilities",
+    "zero_spread_notes",
 ]
 
 

@@ -8,7 +8,7 @@ import html
 import io
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TextIO
@@ -22,12 +22,30 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
     from benchuq.presentation.figures.common import FigureOptions
 
-__all__ = ["TABLE_FORMATS", "Result", "TableFormat", "clean", "overall_words", "write_table"]
+__all__ = [
+    "MARGIN_UNIT",
+    "TABLE_FORMATS",
+    "Result",
+    "TableFormat",
+    "clean",
+    "overall_words",
+    "write_table",
+    "zero_note",
+]
 
 
 TableFormat = Literal["csv", "parquet"]
 TABLE_FORMATS: tuple[str, ...] = ("csv", "parquet")
 HTML_ROWS = 20  # rows shown by _repr_html_
+MARGIN_UNIT = "score units (0.01 = 1 point on a 0-1 score)"  # the JSON's margin (issue #39)
+
+
+def zero_note(notes: Sequence[str]) -> dict[str, str]:
+    """``{"note": ...}`` when ``notes`` say no spread was measured (METHODS 2g), else ``{}``."""
+    from benchuq.core.zero_spread import zero_spread_notes
+
+    found = zero_spread_notes(notes)
+    return {"note": " ".join(found)} if found else {}
 
 
 def clean(x: Any) -> Any:
