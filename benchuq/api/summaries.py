@@ -72,14 +72,13 @@ from benchuq.core.analyses.power import plan as power_plan
 from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.analyses.subgroups.estimates import (
     Grouping,
-    LabResult,
     SubgroupResult,
     Units,
     UnitWeights,
-    simulate,
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.analyses.subgroups.lab import LabResult, simulate
 from benchuq.core.draws import Draws
 from benchuq.core.export_eee import export_eee
 from benchuq.core.findings import (
