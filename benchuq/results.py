@@ -39,8 +39,10 @@ if TYPE_CHECKING:
     from benchuq.core.analyses.embeddings.scores import ConsistencyResult
     from benchuq.core.analyses.embeddings.tree import EmbeddingTree
     from benchuq.core.analyses.epp import EPPResult
+    from benchuq.core.analyses.judge import JudgeResult
     from benchuq.core.analyses.power import Design, PowerPlan
     from benchuq.core.analyses.subgroups.estimates import SubgroupResult
+    from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
     from benchuq.core.summaries.dominance import DominanceMap
     from benchuq.core.summaries.rank_sets import RankSets
@@ -52,6 +54,7 @@ __all__ = [
     "Arena",
     "Comparison",
     "Consistency",
+    "Judge",
     "Leaderboard",
     "PowerResult",
     "RankSetsResult",
@@ -873,6 +876,86 @@ class Arena(Result):
         opts = FigureOptions(model_colors(r.models), 1.0, "rating (Elo)")
         sub = f"Data: {r.name} · {r.method} intervals at {100 * r.level:g}% · {r.n_battles} battles"
         return with_subtitle(arena_forest_figure(r, opts), sub)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Judge(Result):
+    """Scores from an LLM judge corrected with human labels, the agreement and the labels
+    needed (``bq.judge``, ``benchuq judge``; METHODS 14).
+
+    Attributes
+    ----------
+    result
+        The core result (``core.analyses.judge.JudgeResult``: per model and task and overall,
+        every estimate side by side, the agreement, the planning).
+    """
+
+    result: JudgeResult
+
+    def meta(self) -> dict[str, Any]:
+        """Data, method, level, target half-width, unit."""
+        r = self.result
+        return {
+            "data": r.name,
+            "method": r.method,
+            "level": r.level,
+            "target": r.target,
+            "binary": r.binary,
+            "judge_column": r.judge_column,
+            "human_column": r.human_column,
+            "unit": "proportion",
+        }
+
+    def payload(self) -> dict[str, Any]:
+        """``benchuq judge --json``: ``rows`` (one per model and task, then ``overall``), every
+        estimate side by side, the agreement with intervals, the planning table."""
+        r = self.result
+        return clean(
+            {
+                **self.meta(),
+                "rows": self._rows(),
+                "estimates": r.side_by_side().to_dict(orient="records"),
+                "agreement": r.agreement_table().to_dict(orient="records"),
+                "planning": r.planning_table().to_dict(orient="records"),
+                "sentence": r.sentence(),
+                "notes": list(r.notes),
+            }
+        )
+
+    def _rows(self) -> list[dict[str, Any]]:
+        return self.result.rows()
+
+    def to_benchmark(self) -> Benchmark:
+        """The corrected scores as a :class:`Benchmark` of estimate and se per model and task
+        (``bq.bootstrap`` of it feeds ``bq.leaderboard``, ``bq.compare``, ``bq.ranks``)."""
+        return self.result.to_benchmark()
+
+    def figure(
+        self, *, kind: Literal["estimates", "agreement", "labels"] = "estimates"
+    ) -> go.Figure:
+        """The Judge page's figures: the estimates side by side (default), the agreement per
+        model, or the labels-needed curve of the overall row."""
+        from benchuq.core.validation import check_choice
+        from benchuq.presentation.figures.common import FigureOptions, with_subtitle
+        from benchuq.presentation.figures.judge import (
+            judge_agreement_figure,
+            judge_estimates_figure,
+            labels_curve_figure,
+        )
+
+        check_choice(kind, ("estimates", "agreement", "labels"), name="kind")
+        r = self.result
+        opts = FigureOptions({}, 100.0, "score (%)")
+        builder = {
+            "estimates": judge_estimates_figure,
+            "agreement": judge_agreement_figure,
+            "labels": labels_curve_figure,
+        }[kind]
+        sub = (
+            f"Data: {r.name} · {r.method} at {100 * r.level:g}% · "
+            f"{r.overall.chosen.n_labelled:,} human labels"
+        )
+        return with_subtitle(builder(r, opts), sub)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
