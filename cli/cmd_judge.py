@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``benchuq judge`` to the subcommands."""
     p = sub.add_parser(
         "judge",
-        help="LLM-judge scores corrected with human labels: PPI++, Rogan-Gladen, agreement",
+        help="judge scores corrected with human labels (PPI++, Rogan-Gladen)",
         description="Scores from an LLM judge, corrected with a few human labels: the corrected "
         "score with its interval per model and task and overall (PPI++ or Rogan-Gladen), the "
         "judge's own mean and the labels' mean beside it, the judge's agreement with the people "
