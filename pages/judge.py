@@ -92,20 +92,26 @@ with guard("The judge analysis"):
     )  # fmt: skip
     pct = f"{100 * result.level:g}%"
     opts = FigureOptions({}, 100.0, "score (%)", f"Estimates with and without correction ({pct})")
-    chart_with_download(judge_estimates_figure(result, opts), "judge_estimates", "judge_estimates")
+    chart_with_download(
+        judge_estimates_figure(result, opts), "judge_chart_estimates", "judge_estimates"
+    )
     table = vj.estimates_table(result)
     st.dataframe(table, hide_index=True)
     download_csv(table, f"judge_{data.name}", "Download estimates (CSV)")
     left, right = st.columns(2)
     with left:
         opts = FigureOptions({}, 100.0, "score (%)", "Agreement with the people")
-        chart_with_download(judge_agreement_figure(result, opts), "judge_agree", "judge_agreement")
+        chart_with_download(
+            judge_agreement_figure(result, opts), "judge_chart_agreement", "judge_agreement"
+        )
     with right:
         who = s.curve or vj.OVERALL
         opts = FigureOptions({}, 100.0, "points", f"Labels needed ({who})")
         task = vj.OVERALL if who == vj.OVERALL else result.tasks[0]
         chart_with_download(
-            labels_curve_figure(result, opts, model=who, task=task), "judge_curve", "judge_curve"
+            labels_curve_figure(result, opts, model=who, task=task),
+            "judge_chart_curve",
+            "judge_curve",
         )
     agree = vj.agreement_table(result)
     st.dataframe(agree, hide_index=True)
