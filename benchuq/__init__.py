@@ -11,7 +11,8 @@
 - data: :func:`load`, :func:`from_frame`, :func:`samples`;
 - draws: :func:`bootstrap`, :func:`bayes`, :func:`normalize`;
 - results: :func:`leaderboard`, :func:`compare`, :func:`ranks`, :func:`rank_sets`,
-  :func:`weights`, :func:`epp`, :func:`arena`, :func:`subgroups`, :func:`power`, :func:`diff`
+  :func:`weights`, :func:`epp`, :func:`arena`, :func:`judge` (LLM-judge scores corrected with
+  human labels), :func:`subgroups`, :func:`power`, :func:`diff`
   (two runs compared item by item), :func:`statistic` (any statistic of the draws);
   :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
   benchuq's uncertainty;
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from benchuq.api import statistic as statistic
     from benchuq.api import subgroups as subgroups
     from benchuq.api import weights as weights
+    from benchuq.api.judge import judge as judge
     from benchuq.core.data import Benchmark as Benchmark
     from benchuq.core.data import DataError as DataError
     from benchuq.core.draws import Draws as Draws
@@ -89,6 +91,7 @@ _LAZY: dict[str, str] = {
         ),
         "benchuq.api",
     ),
+    "judge": "benchuq.api.judge",
     "Benchmark": "benchuq.core.data",
     "DataError": "benchuq.core.data",
     "Draws": "benchuq.core.draws",

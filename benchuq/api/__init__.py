@@ -21,7 +21,9 @@ Examples
 
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
-(EPP, arena, two runs, subgroups, power) and :mod:`.reporting` (report and export files).
+(EPP, arena, two runs, subgroups, power), :mod:`.judge` (LLM-judge scores corrected with
+human labels; ``bq.judge`` is ``benchuq.api.judge.judge``, so the module keeps its name) and
+:mod:`.reporting` (report and export files).
 """
 
 from __future__ import annotations
