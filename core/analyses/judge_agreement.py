@@ -141,6 +141,7 @@ def agreement(
     m1, m0 = int(pos.sum()), int(neg.sum())
     decisive = np.isin(f, (0.0, 1.0)) & np.isin(y, (0.0, 1.0))
     nd = int(decisive.sum())
+    sens_ci, spec_ci = wilson(hit, m1, level=level), wilson(rej, m0, level=level)
     return Agreement(
         n=n,
         agreement=float(np.mean(f == y)) if n else float("nan"),
@@ -153,12 +154,12 @@ def agreement(
         alpha_low=alpha_ci[0],
         alpha_high=alpha_ci[1],
         sensitivity=hit / m1 if m1 else float("nan"),
-        sensitivity_low=wilson(hit, m1, level=level)[0],
-        sensitivity_high=wilson(hit, m1, level=level)[1],
+        sensitivity_low=sens_ci[0],
+        sensitivity_high=sens_ci[1],
         n_positive=m1,
         specificity=rej / m0 if m0 else float("nan"),
-        specificity_low=wilson(rej, m0, level=level)[0],
-        specificity_high=wilson(rej, m0, level=level)[1],
+        specificity_low=spec_ci[0],
+        specificity_high=spec_ci[1],
         n_negative=m0,
         level=level,
     )

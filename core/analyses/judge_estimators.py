@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 __all__ = [
     "Estimate",
@@ -56,7 +56,7 @@ class Estimate:
 
 def z_value(level: float) -> float:
     """The two-sided normal critical value at ``level``."""
-    return float(stats.norm.ppf(0.5 + level / 2))
+    return float(special.ndtri(0.5 + level / 2))
 
 
 def ppi_lambda(y: np.ndarray, yhat: np.ndarray, yhat_unlabelled: np.ndarray) -> float:
