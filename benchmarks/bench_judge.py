@@ -1,4 +1,4 @@
-"""Speed of judge-score correction (METHODS 14), against ppi_py side by side.
+"""Speed of judge-score correction (METHODS 15), against ppi_py side by side.
 
 Target: 10^6 judged items with 10^3 human labels in under 2 s: the whole ``judge()`` analysis
 (PPI++, Rogan-Gladen, classical and the naive judge mean; agreement with bootstrap intervals;

@@ -881,7 +881,7 @@ class Arena(Result):
 @dataclass(frozen=True, repr=False, eq=False)
 class Judge(Result):
     """Scores from an LLM judge corrected with human labels, the agreement and the labels
-    needed (``bq.judge``, ``benchuq judge``; METHODS 14).
+    needed (``bq.judge``, ``benchuq judge``; METHODS 15).
 
     Attributes
     ----------

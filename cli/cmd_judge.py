@@ -1,4 +1,4 @@
-"""``benchuq judge``: scores from an LLM judge corrected with a few human labels (METHODS 14)."""
+"""``benchuq judge``: scores from an LLM judge corrected with a few human labels (METHODS 15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Judge (METHODS 14): LLM-judge scores corrected with human labels, agreement, labels needed."""
+"""Judge (METHODS 15): LLM-judge scores corrected with human labels, agreement, labels needed."""
 
 import streamlit as st
 
@@ -24,7 +24,7 @@ plain.intro("judge")
 st.caption(
     "Scores from an LLM judge, corrected with a few human labels: PPI++ (any scores in [0, 1]) "
     "or Rogan–Gladen (binary), beside the judge's own mean and the labels' mean alone, with the "
-    "judge's agreement with the people and the labels a narrower interval needs [METHODS 14]."
+    "judge's agreement with the people and the labels a narrower interval needs [METHODS 15]."
 )
 with guard("The judge analysis"):
     with st.expander("Your judge scores (an item table, or item-level results and labels)"):
@@ -76,7 +76,7 @@ with guard("The judge analysis"):
     command = vj.command(key, s, result.level)
 
     def html() -> bytes:
-        """The judge report (METHODS 14) as one HTML file."""
+        """The judge report (METHODS 15) as one HTML file."""
         svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
         return judge_html(result, svg, command=command, version=benchuq.__version__).encode()
 

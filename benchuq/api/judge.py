@@ -1,4 +1,4 @@
-"""Scores from an LLM judge corrected with human labels: :func:`judge` (METHODS 14)."""
+"""Scores from an LLM judge corrected with human labels: :func:`judge` (METHODS 15)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def judge(
     target: float = 0.03,
     seed: int = 0,
 ) -> Judge:
-    """Judge scores corrected with a few human labels, as ``benchuq judge`` (METHODS 14).
+    """Judge scores corrected with a few human labels, as ``benchuq judge`` (METHODS 15).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The report's section for judge scores (METHODS 14), pure: the corrected estimates beside the
+"""The report's section for judge scores (METHODS 15), pure: the corrected estimates beside the
 judge's own and the labels' alone, the agreement and the labels needed, as one self-contained HTML
 document (the layout of ``presentation.report``), plus the tables the Judge page shows."""
 
@@ -65,7 +65,7 @@ def caption(result: JudgeResult) -> str:
     return (
         f"{result.name}: {o.n_labelled + o.n_unlabelled:,} judged items, {o.n_labelled:,} with a "
         f"human label ({result.human_column}); judge scores from '{result.judge_column}'. "
-        f"{METHOD_LABELS[result.method]}, {100 * result.level:g}% intervals [METHODS 14]."
+        f"{METHOD_LABELS[result.method]}, {100 * result.level:g}% intervals [METHODS 15]."
     )
 
 

@@ -1,4 +1,4 @@
-"""Scores from an LLM judge, corrected with a few human labels (METHODS 14).
+"""Scores from an LLM judge, corrected with a few human labels (METHODS 15).
 
 ``judge(data, *, method, level, target, seed) -> JudgeResult``: for each model and task (and
 overall, every item pooled) the corrected estimate of the human score with its interval, the
@@ -136,7 +136,7 @@ class JudgeCell:
 
 @dataclass(frozen=True, eq=False)
 class JudgeResult:
-    """Corrected judge scores per model and task and overall (METHODS 14).
+    """Corrected judge scores per model and task and overall (METHODS 15).
 
     Attributes
     ----------
@@ -420,7 +420,7 @@ def judge(
     target: float = DEFAULT_TARGET,
     seed: int = 0,
 ) -> JudgeResult:
-    """Corrected judge scores per model and task and overall (METHODS 14).
+    """Corrected judge scores per model and task and overall (METHODS 15).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""How well a judge agrees with people on the labelled items (METHODS 14c).
+"""How well a judge agrees with people on the labelled items (METHODS 15c).
 
 Raw agreement (and agreement where both are decisive: neither is a tie nor a graded score),
 Cohen's kappa (nominal, on the values the scores take), Krippendorff's alpha (interval metric,

@@ -1,4 +1,4 @@
-"""Estimators of a mean from a judge's scores and a few human labels (METHODS 14).
+"""Estimators of a mean from a judge's scores and a few human labels (METHODS 15).
 
 Arrays in, numbers out (no names, no files): :func:`ppi_mean` (PPI++ with the power-tuned
 lambda, as ``ppi_py.ppi_mean_pointestimate`` / ``ppi_mean_ci``), :func:`rogan_gladen` (binary
@@ -60,7 +60,7 @@ def z_value(level: float) -> float:
 
 
 def ppi_lambda(y: np.ndarray, yhat: np.ndarray, yhat_unlabelled: np.ndarray) -> float:
-    """PPI++'s power-tuned lambda for the mean, clipped to [0, 1] (METHODS 14a):
+    """PPI++'s power-tuned lambda for the mean, clipped to [0, 1] (METHODS 15a):
     ``cov(Y, f) / ((1 + n/N) var(f))`` with ``cov`` over the labelled items (divided by n) and
     ``var`` over all judged items (divided by n + N - 1), as ``ppi_py._calc_lam_glm``."""
     n, big_n = len(y), len(yhat_unlabelled)
@@ -80,7 +80,7 @@ def ppi_mean(
     level: float,
     lam: float | None = None,
 ) -> Estimate:
-    """PPI++ estimate of the mean of ``y`` (METHODS 14a): ``lam * mean(f_unlabelled) +
+    """PPI++ estimate of the mean of ``y`` (METHODS 15a): ``lam * mean(f_unlabelled) +
     mean(y - lam * f)``, standard error ``sqrt(var(lam f_u)/N + var(y - lam f)/n)``."""
     y = np.asarray(y, float)
     yhat = np.asarray(yhat, float)
@@ -135,7 +135,7 @@ def naive_mean(judge: np.ndarray, *, level: float, n_labelled: int) -> Estimate:
 def rogan_gladen(
     y: np.ndarray, yhat: np.ndarray, yhat_unlabelled: np.ndarray, *, level: float
 ) -> Estimate:
-    """Rogan-Gladen prevalence with a calibration set (binary; METHODS 14b).
+    """Rogan-Gladen prevalence with a calibration set (binary; METHODS 15b).
 
     ``theta = (p + q0 - 1) / (q0 + q1 - 1)`` with ``p`` the judge's positive rate on the
     unlabelled items and ``q1``, ``q0`` its sensitivity and specificity on the labelled ones. The
@@ -170,7 +170,7 @@ def rogan_gladen(
 
 @dataclass(frozen=True)
 class Planning:
-    """What more labels would buy (METHODS 14d): the moments behind PPI++'s variance.
+    """What more labels would buy (METHODS 15d): the moments behind PPI++'s variance.
 
     Attributes
     ----------

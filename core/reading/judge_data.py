@@ -1,4 +1,4 @@
-"""Judge data: a judge's score per item and a human label for some items (METHODS 14).
+"""Judge data: a judge's score per item and a human label for some items (METHODS 15).
 
 Two ways in (``benchuq judge``, ``bq.judge``, the Judge page):
 

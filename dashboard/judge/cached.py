@@ -1,4 +1,4 @@
-"""The Judge page's cached calls: the judge data and the corrected estimates (METHODS 14)."""
+"""The Judge page's cached calls: the judge data and the corrected estimates (METHODS 15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Judge page (METHODS 14): settings as they travel in the link, the reproducing command (the
+"""Judge page (METHODS 15): settings as they travel in the link, the reproducing command (the
 tables, caption and labels are the report's, :mod:`benchuq.presentation.report_judge`)."""
 
 from __future__ import annotations

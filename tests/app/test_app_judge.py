@@ -1,4 +1,4 @@
-"""The Judge page (METHODS 14) with AppTest: the MT-Bench sample, settings in the link, and the
+"""The Judge page (METHODS 15) with AppTest: the MT-Bench sample, settings in the link, and the
 message for an estimator the data cannot take."""
 
 from __future__ import annotations

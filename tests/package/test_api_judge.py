@@ -1,4 +1,4 @@
-"""``bq.judge`` (METHODS 14): a frozen result with the CLI's JSON, a tidy frame, figures, and
+"""``bq.judge`` (METHODS 15): a frozen result with the CLI's JSON, a tidy frame, figures, and
 corrected scores that feed the leaderboard and compare."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pure plotly builders for the Judge page (METHODS 14): ``(result, options) -> figure``.
+"""Pure plotly builders for the Judge page (METHODS 15): ``(result, options) -> figure``.
 
 Model names go into plotly text escaped (``presentation.text.plotly_escape``).
 """

@@ -1,4 +1,4 @@
-"""Judge scores corrected with human labels (METHODS 14): PPI++ against ppi_py, Rogan-Gladen's
+"""Judge scores corrected with human labels (METHODS 15): PPI++ against ppi_py, Rogan-Gladen's
 worked example, coverage with a biased judge, agreement against independent code, MT-Bench's
 published agreement and the held-back human win rates, planning, and bad input."""
 
