@@ -307,13 +307,14 @@ class JudgeResult:
 def _check_labels(data: JudgeData, method: str) -> None:
     """The data-wide checks: labels exist, take two values, the judge beats chance."""
     lab = data.labelled
-    where = {"file": data.file or data.name, "column": data.human_column}
+    file, column = data.file or data.name, data.human_column
     if not lab.any():
         raise DataError(
             f"no item has a human label ({data.n:,} judged items).",
             hint="fill in the human column for some items (a random few hundred), or give a "
             "labels file item[, model][, task], human with --labels.",
-            **where,
+            file=file,
+            column=column,
         )
     y, f = data.human[lab], data.judge[lab]
     if np.unique(y).size < 2:
@@ -321,7 +322,8 @@ def _check_labels(data: JudgeData, method: str) -> None:
             f"all {int(lab.sum()):,} human labels are {y[0]:g}: one class says nothing about the "
             "judge's errors on the other.",
             hint="label a random sample of items (not only those the judge passed or failed).",
-            **where,
+            file=file,
+            column=column,
         )
     if method != "classical" and float(np.mean((y - y.mean()) * (f - f.mean()))) <= 0:
         worse = " (sensitivity + specificity <= 1)" if data.binary else ""

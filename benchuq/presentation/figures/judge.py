@@ -83,7 +83,7 @@ def judge_estimates_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
     )
     fig.update_xaxes(title_text=options.unit)
     fig.update_layout(legend={"orientation": "h", "y": -0.15})
-    return _layout(fig, options.title, 160 + 1.6 * ROW_HEIGHT * len(names))
+    return _layout(fig, options.title, 160 + round(1.6 * ROW_HEIGHT * len(names)))
 
 
 def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Figure:
