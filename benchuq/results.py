@@ -930,6 +930,11 @@ class Judge(Result):
         (``bq.bootstrap`` of it feeds ``bq.leaderboard``, ``bq.compare``, ``bq.ranks``)."""
         return self.result.to_benchmark()
 
+    def difference(self, base: str, candidate: str) -> pd.DataFrame:
+        """``candidate - base`` in human score, paired item by item, per task and overall
+        (``benchuq judge --base --candidate``; METHODS 15f): the diff of two judged runs."""
+        return self.result.difference(base, candidate)
+
     def figure(
         self, *, kind: Literal["estimates", "agreement", "labels"] = "estimates"
     ) -> go.Figure:

@@ -56,6 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the interval half-width the planning asks labels for (default 0.03)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the agreement's bootstrap")
+    p.add_argument(
+        "--base", default=None, metavar="MODEL", help="with --candidate: candidate - base, paired"
+    )
+    p.add_argument(
+        "--candidate",
+        default=None,
+        metavar="MODEL",
+        help="the difference candidate - base in human score, item by item (METHODS 15f)",
+    )
     add_output_arguments(p)
     add_verbose_argument(p)
     p.set_defaults(func=run)
@@ -72,7 +81,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--target {args.target} is not a half-width in (0, 1); e.g. 0.03.")
     data = load_judge(args.data, labels=args.labels, judge=args.judge, human=args.human)
     res = judge(data, method=args.method, level=level, target=args.target, seed=args.seed)
-    if emit(args, Judge(res)):
+    if (args.base is None) != (args.candidate is None):
+        raise UsageError("--base and --candidate go together: give both models.")
+    diff = None if args.base is None else res.difference(args.base, args.candidate)
+    result = Judge(res)
+    payload = None
+    if diff is not None:
+        payload = {**result.payload(), "differences": diff.to_dict(orient="records")}
+    if emit(args, result, payload):
         add_notes(args, res.notes)
         return 0
     n_lab = int(data.labelled.sum())
@@ -121,6 +137,14 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
     )
+    if diff is not None:
+        for d in diff.to_dict(orient="records"):
+            print(
+                f"{d['candidate']} - {d['base']} on {d['task']}: {d['estimate']:+.3f} "
+                f"[{d['low']:+.3f}, {d['high']:+.3f}] ({d['method']}, {d['n_labelled']:,} "
+                f"items labelled for both, {d['n_unlabelled']:,} judged only; the judge alone "
+                f"says {d['judge_difference']:+.3f})"
+            )
     add_notes(args, res.notes)
     return 0
 

@@ -41,6 +41,7 @@ __all__ = [
     "JudgeResult",
     "Method",
     "judge",
+    "paired_difference",
 ]
 
 Method = Literal["ppi++", "rogan-gladen", "classical"]
@@ -162,6 +163,7 @@ class JudgeResult:
     judge_column: str = "judge"
     human_column: str = "human"
     notes: tuple[str, ...] = field(default=())
+    data: JudgeData | None = field(default=None, repr=False)
 
     @property
     def overall(self) -> JudgeCell:
@@ -291,6 +293,13 @@ class JudgeResult:
                 f"{self.overall.chosen.n_labelled} human labels (benchuq judge).",
             ),
         )
+
+    def difference(self, base: str, candidate: str) -> pd.DataFrame:
+        """``candidate - base`` in human score per shared task and over their shared items
+        (``task`` = ``overall``), paired item by item (METHODS 15f): :func:`paired_difference`."""
+        if self.data is None:
+            raise InvalidArgument("this result keeps no items.", hint="run judge() again.")
+        return paired_difference(self.data, base, candidate, method=self.method, level=self.level)
 
     def sentence(self) -> str:
         """One sentence on the overall row."""
@@ -491,4 +500,65 @@ def judge(
         judge_column=data.judge_column,
         human_column=data.human_column,
         notes=tuple(dict.fromkeys(notes + more)),
+        data=data,
     )
+
+
+_DIFF_HINT = (
+    "label the same items for both models (a random sample of the items both were judged on)."
+)
+
+
+def paired_difference(
+    data: JudgeData, base: str, candidate: str, *, method: Method = "ppi++", level: float = 0.95
+) -> pd.DataFrame:
+    """``candidate - base`` per task both models have, and over all their shared items: PPI++ on
+    the per-item differences ``Y_c - Y_b`` (labelled when both are) with the judge's ``f_c -
+    f_b`` on every shared item (METHODS 15f); ``classical``: the labelled differences alone.
+    Rogan-Gladen has no paired form: it is answered with PPI++ (the ``method`` column says so).
+
+    Columns: ``task, base, candidate, estimate, low, high, se, method, n_labelled,
+    n_unlabelled, judge_difference, human_difference``.
+    """
+    from benchuq.core.validation import check_known
+
+    check_known([base, candidate], data.models, what="models")
+    if base == candidate:
+        raise InvalidArgument("base and candidate are the same model.", hint="pick two models.")
+    frame = data.frame()
+    a = frame[frame["model"] == base].drop(columns="model")
+    b = frame[frame["model"] == candidate].drop(columns="model")
+    pairs = a.merge(b, on=["task", "item"], suffixes=("_b", "_c"))
+    if pairs.empty:
+        raise DataError(
+            f"{base} and {candidate} share no item.",
+            file=data.file or data.name,
+            column="item",
+            hint="a paired difference needs items both models were judged on.",
+        )
+    parts = [(t, g) for t, g in pairs.groupby("task", sort=False)] + [(OVERALL, pairs)]
+    rows = []
+    for task, g in parts:
+        d_f = (g["judge_c"] - g["judge_b"]).to_numpy(float)
+        d_y = (g["human_c"] - g["human_b"]).to_numpy(float)
+        lab = ~np.isnan(d_y)
+        n = int(lab.sum())
+        if n < 2:
+            raise DataError(
+                f"{base} vs {candidate} on {task}: {n} item(s) labelled for both; a paired "
+                "interval needs at least 2.",
+                file=data.file or data.name,
+                column=data.human_column,
+                hint=_DIFF_HINT,
+            )
+        if method == "classical" or n == len(d_y):
+            e = classical_mean(d_y[lab], level=level, n_unlabelled=len(d_y) - n)
+        else:
+            e = ppi_mean(d_y[lab], d_f[lab], d_f[~lab], level=level)
+        rows.append({
+            "task": task, "base": base, "candidate": candidate, "estimate": e.estimate,
+            "low": e.low, "high": e.high, "se": e.se, "method": e.method, "n_labelled": n,
+            "n_unlabelled": len(d_y) - n, "judge_difference": float(d_f.mean()),
+            "human_difference": float(d_y[lab].mean()),
+        })  # fmt: skip
+    return pd.DataFrame(rows)

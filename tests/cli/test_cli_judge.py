@@ -100,3 +100,13 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert main(["judge", "sample:mt_bench", "--method", "rogan-gladen"]) == 2
     assert "needs binary scores" in capsys.readouterr().err
     assert main(["judge", "sample:mt_bench", "--target", "2"]) == 2
+
+
+def test_paired_difference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "items.csv"
+    _table(tmp_path).to_csv(path, index=False)
+    out = _run(capsys, str(path), "--base", "B", "--candidate", "A")
+    d = out["differences"][0]
+    assert d["base"] == "B" and d["candidate"] == "A" and d["low"] < d["estimate"] < d["high"]
+    assert main(["judge", str(path), "--base", "B"]) == 2
+    assert main(["judge", str(path), "--base", "B", "--candidate", "C"]) == 2

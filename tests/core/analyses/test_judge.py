@@ -325,3 +325,25 @@ def test_cell_judge_worse_than_chance_for_rogan_gladen() -> None:
 def test_classical_with_one_class_keeps_a_width() -> None:
     est = classical_mean(np.ones(20), level=0.95)
     assert est.high == 1 and est.low < 0.9
+
+
+def test_paired_difference_is_ppi_on_the_differences() -> None:
+    ppi_py = pytest.importorskip("ppi_py")
+    frame = _frame(seed=4)
+    res = judge(judge_from_frame(frame))
+    diff = res.difference("B", "A")
+    assert list(diff["task"]) == ["t", OVERALL] and set(diff["method"]) == {"ppi++"}
+    a = frame[frame.model == "A"].set_index("item")
+    b = frame[frame.model == "B"].set_index("item").loc[a.index]
+    d_y = (a["human"] - b["human"]).to_numpy()
+    d_f = (a["judge"] - b["judge"]).to_numpy()
+    lab = ~np.isnan(d_y)
+    low, high = ppi_py.ppi_mean_ci(d_y[lab], d_f[lab], d_f[~lab], alpha=0.05)
+    row = diff.iloc[0]
+    assert (row["low"], row["high"]) == pytest.approx((low[0], high[0]), abs=1e-9)
+    assert row["n_labelled"] == lab.sum() and row["estimate"] > 0
+    assert judge(judge_from_frame(frame), method="classical").difference("B", "A").iloc[0][
+        "estimate"
+    ] == pytest.approx(np.nanmean(d_y))
+    with pytest.raises(InvalidArgument):
+        res.difference("A", "A")
