@@ -510,7 +510,7 @@ _DIFF_HINT = (
 
 
 def paired_difference(
-    data: JudgeData, base: str, candidate: str, *, method: Method = "ppi++", level: float = 0.95
+    data: JudgeData, base: str, candidate: str, *, method: str = "ppi++", level: float = 0.95
 ) -> pd.DataFrame:
     """``candidate - base`` per task both models have, and over all their shared items: PPI++ on
     the per-item differences ``Y_c - Y_b`` (labelled when both are) with the judge's ``f_c -
