@@ -110,3 +110,12 @@ def test_paired_difference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert d["base"] == "B" and d["candidate"] == "A" and d["low"] < d["estimate"] < d["high"]
     assert main(["judge", str(path), "--base", "B"]) == 2
     assert main(["judge", str(path), "--base", "B", "--candidate", "C"]) == 2
+
+
+def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("kaleido")
+    out = tmp_path / "judge.html"
+    assert main(["report", "sample:mt_bench", "-o", str(out)]) == 0
+    html = out.read_text()
+    assert "Judge report: mt_bench" in html and html.count("<svg") == 3
+    assert "Agreement with the people" in html and "benchuq judge sample:mt_bench" in html
