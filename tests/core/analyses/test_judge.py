@@ -347,3 +347,16 @@ def test_paired_difference_is_ppi_on_the_differences() -> None:
     ] == pytest.approx(np.nanmean(d_y))
     with pytest.raises(InvalidArgument):
         res.difference("A", "A")
+
+
+def test_inspect_log_with_a_labels_file() -> None:
+    """Item-level results of any format benchuq reads (an inspect_ai log) plus a labels file."""
+    log = next((REAL.parent / "inspect_ai").glob("*.json"))
+    files = [(log.name, log.read_bytes())]
+    data = read_judge_files(files, labels=("labels.csv", b"item,human\n1,1\n2,0\n"))
+    assert data.n == 3 and int(data.labelled.sum()) == 2 and data.judge_column == "score"
+    res = judge(data, method="classical")
+    assert res.overall.chosen.n_labelled == 2 and res.overall.chosen.n_unlabelled == 1
+    with pytest.raises(DataError, match="name items the data does not have") as err:
+        read_judge_files(files, labels=("labels.csv", b"item,human\n99,1\n"))
+    assert "labels.csv" in str(err.value) and "'1'" in str(err.value)
