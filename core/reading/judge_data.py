@@ -347,7 +347,13 @@ def join_labels(data: JudgeData, src: Source, *, human: str = "human") -> JudgeD
         human_column=human_col,
         notes=(
             *data.notes,
-            f"labels: {len(labels)} from {table.name}, joined on {', '.join(keys)}.",
+            f"labels: {len(labels)} from {table.name}, joined on {', '.join(keys)}"
+            + (
+                f"; without a model column each label applies to the item of all "
+                f"{len(data.models)} models."
+                if "model" not in keys and len(data.models) > 1
+                else "."
+            ),
         ),
     )
 
@@ -497,7 +503,8 @@ def load_judge(
         out = judge_from_frame(frame, name=name or sample)
         note = (
             f"sample:{sample}: GPT-4's verdict on every judgment, the human label kept on a "
-            f"random {MT_BENCH_LABELLED:.0%} of them (seed 0)."
+            f"random {MT_BENCH_LABELLED:.0%} of them (seed 0). Each judgment is an item of both "
+            "its models, so the overall row is 0.5 by construction: read the per-model rows."
         )
         if label_file is not None:
             raise DataError(
