@@ -165,6 +165,10 @@ GLOSSARY: dict[str, str] = {
 
 #: key -> (citation, link)
 REFERENCES: dict[str, tuple[str, str]] = {
+    "ADZ": (
+        "Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient Prediction-Powered Inference.",
+        "https://arxiv.org/abs/2311.01453",
+    ),
     "LGC": (
         "Longjohn, Gopalan & Casleton (2024). Statistical Uncertainty Quantification for "
         "Aggregate Performance Metrics in Machine Learning Benchmarks.",
