@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+import pandas as pd
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
@@ -47,3 +49,25 @@ def test_rogan_gladen_on_graded_scores_says_why(make_app: Callable[..., AppTest]
     at = _open(make_app, {"judge_method": "rogan-gladen"})
     assert not at.exception
     assert "needs binary scores" in at.error[0].value
+
+
+def test_uploaded_item_table_and_labels(make_app: Callable[..., AppTest]) -> None:
+    rng = np.random.default_rng(0)
+    y = (rng.random(400) < 0.6).astype(float)
+    f = np.where(y == 1, rng.random(400) < 0.9, rng.random(400) > 0.7).astype(float)
+    items = pd.DataFrame({"model": np.repeat(["m1", "m2"], 200), "task": "qa",
+                          "item": [f"x{k}" for k in range(400)], "grade": f})  # fmt: skip
+    labels = items.assign(human=y).iloc[::4][["model", "item", "human"]]
+    at = _open(make_app, {"judge_method": "rogan-gladen"})
+    at.file_uploader(key="judge_files").set_value(
+        [("items.csv", items.to_csv(index=False).encode(), "text/csv")]
+    )
+    at.file_uploader(key="judge_labels").set_value(
+        [("labels.csv", labels.to_csv(index=False).encode(), "text/csv")]
+    )
+    at.text_input(key="judge_col").set_value("grade").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    assert set(table["model"]) == {"m1", "m2", "overall"} and table["model"].iloc[-1] == "overall"
+    assert (table["labels"] == [50, 50, 100]).all()
+    assert "YOUR_FILES" in at.code[0].value
