@@ -950,7 +950,7 @@ class Judge(Result):
 
         check_choice(kind, ("estimates", "agreement", "labels"), name="kind")
         r = self.result
-        opts = FigureOptions({}, 100.0, "score (%)")
+        opts = FigureOptions({}, 100.0, "points" if kind == "labels" else "score (%)")
         builder = {
             "estimates": judge_estimates_figure,
             "agreement": judge_agreement_figure,

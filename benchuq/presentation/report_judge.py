@@ -104,7 +104,9 @@ def judge_figures(result: JudgeResult) -> list[ReportFigure]:
             "Chance-corrected agreement per model: 0 is chance, 1 the people's labels exactly.",
         ),
         ReportFigure(
-            labels_curve_figure(result, opts("labels needed (overall)")),
+            labels_curve_figure(
+                result, FigureOptions({}, 100.0, "points", f"{result.name}: labels needed")
+            ),
             "The interval's half-width against the number of human labels: with the judge "
             "(PPI++) and with labels alone; the dashed line is the target.",
         ),

@@ -82,8 +82,9 @@ def judge_estimates_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
         autorange="reversed",
     )
     fig.update_xaxes(title_text=options.unit)
-    fig.update_layout(legend={"orientation": "h", "y": -0.15})
-    return _layout(fig, options.title, 160 + round(1.6 * ROW_HEIGHT * len(names)))
+    _layout(fig, options.title, 160 + round(1.6 * ROW_HEIGHT * len(names)))
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.12})
+    return fig
 
 
 def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Figure:
@@ -145,10 +146,18 @@ def labels_curve_figure(
                 hovertemplate=f"%{{x}} labels: ± %{{y:.2f}} ({label})<extra></extra>",
             )
         )
-    fig.add_vline(
-        x=cell.planning.n_labelled,
-        line={"color": "#999", "dash": "dot", "width": 1},
-        annotation_text="labels now",
+    now = cell.planning.n_labelled  # a trace, not a shape: shapes on log axes misplace
+    fig.add_trace(
+        go.Scatter(
+            x=[now, now],
+            y=[0, s * float(curve[["ppi++", "classical"]].to_numpy().max())],
+            mode="lines+text",
+            text=["", f"{now:,} labels now"],
+            textposition="top right",
+            line={"color": "#999", "dash": "dot", "width": 1},
+            showlegend=False,
+            hoverinfo="skip",
+        )
     )
     fig.add_hline(
         y=s * result.target,
@@ -157,5 +166,6 @@ def labels_curve_figure(
     )
     fig.update_xaxes(type="log", title_text="human labels")
     fig.update_yaxes(title_text=f"interval half-width ({options.unit})", rangemode="tozero")
-    fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return _layout(fig, options.title, 380)
+    _layout(fig, options.title, 400)
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25})
+    return fig
