@@ -9,13 +9,16 @@
     bq.compare(draws, models=["A", "B"]).figure()        # the app's plotly figure
 
 - data: :func:`load`, :func:`from_frame`, :func:`samples`;
-- draws: :func:`bootstrap`, :func:`bayes`, :func:`normalize`;
+- data: :func:`load_battles` (pairwise battles for :func:`arena`);
+- draws: :func:`bootstrap`, :func:`bayes` (:func:`bayes_model`: the fit and its diagnostics),
+  :func:`normalize`;
 - results: :func:`leaderboard`, :func:`compare`, :func:`ranks`, :func:`rank_sets`,
   :func:`weights`, :func:`epp`, :func:`arena`, :func:`judge` (LLM-judge scores corrected with
   human labels), :func:`subgroups`, :func:`power`, :func:`diff`
-  (two runs compared item by item), :func:`statistic` (any statistic of the draws);
+  (two runs compared item by item), :func:`consistency` (embeddings), :func:`statistic` (any
+  statistic of the draws);
   :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
-  benchuq's uncertainty;
+  benchuq's uncertainty, :func:`site` the static leaderboard site;
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
@@ -42,20 +45,24 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 if TYPE_CHECKING:
     from benchuq.api import arena as arena
     from benchuq.api import bayes as bayes
+    from benchuq.api import bayes_model as bayes_model
     from benchuq.api import bootstrap as bootstrap
     from benchuq.api import compare as compare
+    from benchuq.api import consistency as consistency
     from benchuq.api import diff as diff
     from benchuq.api import epp as epp
     from benchuq.api import export as export
     from benchuq.api import from_frame as from_frame
     from benchuq.api import leaderboard as leaderboard
     from benchuq.api import load as load
+    from benchuq.api import load_battles as load_battles
     from benchuq.api import normalize as normalize
     from benchuq.api import power as power
     from benchuq.api import rank_sets as rank_sets
     from benchuq.api import ranks as ranks
     from benchuq.api import report as report
     from benchuq.api import samples as samples
+    from benchuq.api import site as site
     from benchuq.api import statistic as statistic
     from benchuq.api import subgroups as subgroups
     from benchuq.api import weights as weights
@@ -71,20 +78,24 @@ _LAZY: dict[str, str] = {
         (
             "arena",
             "bayes",
+            "bayes_model",
             "bootstrap",
             "compare",
+            "consistency",
             "diff",
             "epp",
             "export",
             "from_frame",
             "leaderboard",
             "load",
+            "load_battles",
             "normalize",
             "power",
             "rank_sets",
             "ranks",
             "report",
             "samples",
+            "site",
             "statistic",
             "subgroups",
             "weights",

@@ -76,16 +76,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
-    from benchuq.core.analyses.arena import arena
-    from benchuq.core.reading.battles import load_battles
-    from benchuq.results import Arena
+    from benchuq.api import arena
 
     level = check_level(args.level)
     if args.reps < 100 and args.interval == "bootstrap":
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (1000 is typical).")
-    battles = load_battles(args.data)
-    res = arena(
-        battles,
+    result = arena(
+        args.data,
         anchor=args.anchor,
         level=level,
         ties=args.ties,
@@ -96,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
         reps=args.reps,
         seed=args.seed,
     )
+    res = result.result
     rows = res.table().to_dict(orient="records")
-    if emit(args, Arena(res)):
+    if emit(args, result):
         add_notes(args, res.notes)
         return 0
     anchor = f"{res.anchor} = 1000" if res.anchor else "mean = 1000"

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
-
-import numpy as np
+import sys
 
 from benchuq.cli.common import (
     add_bayes_arguments,
@@ -15,19 +13,11 @@ from benchuq.cli.common import (
     check_level,
     data_header,
     emit,
-    fit_bayes,
     load_benchmark,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, SEED
 
-if TYPE_CHECKING:
-    from benchuq.core.methods.bayes.model import BayesFit
-
 __all__ = ["register", "run"]
-
-# a leaderboard row with the items behind it (README's JSON contracts)
-ROW_KEYS = ["model", "group", "estimate", "low", "high"]
-ROW_KEYS += ["items", "few_items", "n_items", "n_answers"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,60 +53,25 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fit the Bayesian model and print its summary (or JSON); returns the exit code."""
-    from dataclasses import replace
-
-    from benchuq.api import leaderboard
-    from benchuq.core.methods.bayes.priors import format_prior_specs
+    from benchuq.api import bayes_model
 
     level = check_level(args.level)
     bench = load_benchmark(args)
-    result = fit_bayes(args, bench)
-    draws = replace(result.to_draws(kind=args.interval), data=bench.name)
-    board = leaderboard(draws, level=level)
-    table = board.table
-    diag = result.diagnostics
-    hyper = diag[diag["parameter"].isin(["a", "b"])].pivot(
-        index="model", columns="parameter", values=["mean", "sd", "rhat"]
+    model = bayes_model(
+        bench,
+        level=level,
+        priors=args.prior,
+        chains=args.chains,
+        draws=args.draws,
+        warmup=args.warmup,
+        seed=args.seed,
+        sampler=getattr(args, "sampler", "imh"),
+        interval=args.interval,
     )
-    priors = dict(zip(result.models, result.priors, strict=True))
-    payload = {
-        "method": draws.method,
-        "level": level,
-        "level_default": COMPARISON_LEVEL,
-        "interval": args.interval,
-        "settings": {
-            "chains": result.chains,
-            "draws": result.draws,
-            "warmup": result.warmup,
-            "seed": result.seed,
-            "sampler": result.sampler,
-        },
-        "priors": {m: {"a": str(p.a), "b": str(p.b)} for m, p in priors.items()},
-        "prior_specs": format_prior_specs(priors),
-        "rows": table[ROW_KEYS].to_dict("records"),
-        "diagnostics": {
-            "rhat_max": result.rhat_max,
-            "ess_bulk_min": result.ess_bulk_min,
-            "ess_tail_min": result.ess_tail_min,
-            "warnings": list(result.warnings),
-            "acceptance_min": _acceptance_min(result),
-        }
-        | ({"sampler_seconds": result.seconds} if args.timings else {}),
-        "hyperparameters": [
-            {
-                "model": m,
-                "a_mean": hyper.loc[m, ("mean", "a")],
-                "b_mean": hyper.loc[m, ("mean", "b")],
-                "a_sd": hyper.loc[m, ("sd", "a")],
-                "b_sd": hyper.loc[m, ("sd", "b")],
-                "rhat_a": hyper.loc[m, ("rhat", "a")],
-                "rhat_b": hyper.loc[m, ("rhat", "b")],
-            }
-            for m in result.models
-        ],
-        "notes": list(bench.notes) + list(draws.notes),
-    }
-    if emit(args, board, payload):
+    result, draws, table = model.fit, model.draws, model.board.table
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if emit(args, model.board, model.payload(timings=args.timings)):  # tables: the board
         return 0
     print(data_header(bench))
     print(
@@ -126,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"R-hat max {result.rhat_max:.4f}, bulk ESS min {result.ess_bulk_min:.0f}, "
-        f"tail ESS min {result.ess_tail_min:.0f} ({len(diag)} quantities)"
+        f"tail ESS min {result.ess_tail_min:.0f} ({len(result.diagnostics)} quantities)"
     )
     add_notes(args, draws.notes)
     for group, rows in table.groupby("group", sort=False):
@@ -138,15 +93,6 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     return 0
-
-
-def _acceptance_min(result: BayesFit) -> float | None:
-    """Lowest per-model acceptance rate of the independence sampler (``None`` for Gibbs, or when
-    every model fell back to it)."""
-    acc = result.acceptance
-    if acc is None or np.isnan(acc).all():
-        return None
-    return float(np.nanmin(acc))
 
 
 def _level_words(level: float) -> str:

@@ -61,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from benchuq.api import compare
     from benchuq.cli.common import UsageError
     from benchuq.core.small_samples import min_items_to_tell
-    from benchuq.core.summaries.headline import overall_label
-    from benchuq.core.summaries.maxt import format_p
+    from benchuq.results import overall_words
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     table = result.table
     scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
     print(f"{draws.method}; {_title(args.correction, level)}; a - b, {scale}")
-    print(f"overall = {overall_label(draws)}")
+    print(f"overall = {overall_words(draws)}")
     shown = pd.DataFrame(
         {
             "a": table["a"],
@@ -85,10 +84,7 @@ def run(args: argparse.Namespace) -> int:
             "a - b": table["estimate"].map(lambda v: f"{v:.4f}"),
             "low": table["low"].map(lambda v: f"{v:.4f}"),
             "high": table["high"].map(lambda v: f"{v:.4f}"),
-            "p (adjusted)": [
-                format_p(p, b, draws.reps).removeprefix("p = ").removeprefix("p ")
-                for p, b in zip(table["p_value"], table["p_below_resolution"], strict=True)
-            ],
+            "p (adjusted)": result.p_texts(),
             "P(a better)": table["prob_a_better"].map(lambda v: f"{v:.3f}"),
         }
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchuq.cli.common import (
     FORMATS,
     UsageError,
+    add_statistic_argument,
     add_verbose_argument,
     check_level,
     load_benchmark,
@@ -21,8 +22,8 @@ from benchuq.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from benchuq.core.analyses.diff import DiffResult, DiffRow
     from benchuq.core.data import Benchmark
+    from benchuq.results import TwoRuns
 
 __all__ = ["OUTPUTS", "markdown", "register", "run", "text"]
 
@@ -73,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metric", default=None, help="metric read from lm-eval and HELM files")
     p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=0, help="random seed")
+    add_statistic_argument(p)
     add_verbose_argument(p)
     p.set_defaults(func=run)
 
@@ -102,8 +104,7 @@ def _weights(items: list[str] | None) -> dict[str, float] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two runs; print text, JSON or markdown; returns the exit code."""
-    from benchuq.core.analyses.diff import diff
-    from benchuq.results import TwoRuns
+    from benchuq.api import diff
 
     level = check_level(args.level)
     one_set = args.base is not None and args.candidate is not None
@@ -117,33 +118,34 @@ def run(args: argparse.Namespace) -> int:
         "margin": args.margin,
         "weights": _weights(args.weights),
         "sequential": args.sequential,
+        "fail_on": args.fail_on,
+        "per_task": args.per_task,
         "reps": args.reps,
         "seed": args.seed,
     }
     if one_set:
-        result = diff(
+        runs = diff(
             _load(args, args.data),
             base_model=args.base,
             candidate_model=args.candidate,
             **options,
         )
     else:
-        result = diff(
+        runs = diff(
             _load(args, [args.data[0]]),
             _load(args, [args.data[1]]),
             base_model=args.base,
             candidate_model=args.candidate,
             **options,
         )
-    runs = TwoRuns(result, args.fail_on, args.per_task)  # bq.diff's result: one JSON contract
     code = runs.exit_code()
     output = "json" if args.json else args.output
     if output == "json":
         print_json(runs.payload())
     elif output == "markdown":
-        sys.stdout.write(markdown(result))
+        sys.stdout.write(markdown(runs))
     else:
-        sys.stdout.write(text(result))
+        sys.stdout.write(text(runs))
     return code
 
 
@@ -155,17 +157,18 @@ def _score(x: float, points: bool) -> str:
     return f"{100 * x:.1f}" if points else f"{x:.4g}"
 
 
-def _p(r: DiffRow) -> str:
+def _p(r: Any) -> str:
     """The p-value, or ``≤ floor`` where the method cannot resolve a smaller one."""
     return (
         f"≤{r.p_resolution:.2g}" if r.p_value <= r.p_resolution * (1 + 1e-9) else f"{r.p_value:.2g}"
     )
 
 
-def text(result: DiffResult) -> str:
+def text(runs: TwoRuns) -> str:
     """The plain-text report: header, table, verdicts in words, errors side by side."""
     import pandas as pd
 
+    result = runs.result
     pts = result.points
     unit = "points" if pts else "score units"
     lines = [
@@ -216,10 +219,11 @@ def text(result: DiffResult) -> str:
     return "\n".join(lines)
 
 
-def markdown(result: DiffResult) -> str:
+def markdown(runs: TwoRuns) -> str:
     """A short markdown table for a CI job summary or a pull-request comment."""
     from benchuq.presentation.text import md_escape
 
+    result = runs.result
     pts = result.points
     head = (
         f"**{md_escape(result.candidate)}** vs base **{md_escape(result.base)}**: "

@@ -1,18 +1,14 @@
 """``benchuq eb``: small-subgroup estimates, direct vs empirical Bayes with robust intervals.
 
 METHODS 7 and EBCI.md. DATA is a benchmark (``core.loaders.resolve``) or a table with columns
-``unit, estimate, se`` (detected from its header), which is used as given.
+``unit, estimate, se`` (detected from its header), which is used as given
+(``benchuq.api.subgroups`` reads it).
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-import pandas as pd
 
 from benchuq.cli.common import (
     DATA_HELP,
@@ -24,16 +20,11 @@ from benchuq.cli.common import (
     add_verbose_argument,
     check_level,
     emit,
-    read_file,
     split_format,
 )
-from benchuq.core.data import DataError
 from benchuq.core.defaults import SEED
 
-if TYPE_CHECKING:
-    from benchuq.core.analyses.subgroups.estimates import Units
-
-__all__ = ["read_units", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -104,54 +95,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_units(args: argparse.Namespace) -> Units:
-    """A ``unit, estimate, se`` table if DATA is one, else units of the resolved benchmark."""
-    from benchuq.core.analyses.subgroups.estimates import (
-        is_unit_table,
-        units_from_benchmark,
-        units_from_table,
-    )
-    from benchuq.core.budget import check_read
-    from benchuq.core.reading.loaders import resolve
-    from benchuq.core.reading.table import check_width
-
-    split_format(args)
-    path = Path(args.data[0])
-    if len(args.data) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
-        sep = "\t" if path.suffix.lower() == ".tsv" else ","
-        data = read_file(args.data[0])
-        check_width(data[: data.find(b"\n")].count(sep.encode()) + 1, str(path))
-        try:
-            head = pd.read_csv(io.BytesIO(data), sep=sep, nrows=0)
-        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
-            raise DataError(f"cannot read the table: {err}", file=str(path)) from None
-        if is_unit_table(head.columns):
-            if args.group_by is not None:
-                raise DataError(
-                    "--group-by does not apply to a unit table (each row is a unit).",
-                    file=str(path),
-                )
-            check_read(str(path), len(data), path="pandas")
-            return units_from_table(pd.read_csv(io.BytesIO(data), sep=sep), file=str(path))
-    bench = resolve(args.data, format=args.format, tasks=args.tasks, metric=args.metric)
-    add_notes(args, bench.notes)
-    group_by = args.group_by
-    if group_by is None:
-        has_sub = bench.item_tasks is not None and any(
-            it.subgroup is not None for it in bench.item_tasks
-        )
-        group_by = "subgroup" if has_sub else "task"
-    return units_from_benchmark(bench, group_by=group_by)
-
-
 def run(args: argparse.Namespace) -> int:
     """Print direct and EB estimates with robust intervals (or JSON); returns the exit code."""
     from benchuq.api import subgroups
 
     level = _level(args)
-    units = read_units(args)
+    split_format(args)
     result = subgroups(
-        units,
+        args.data,
+        group_by=args.group_by,
+        format=args.format,
+        tasks=args.tasks,
+        metric=args.metric,
         features=args.features,
         level=level,
         fs_correction=args.fs_correction,
@@ -160,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         weights=args.weights,
         seed=args.seed,
     )
+    add_notes(args, result.data_notes)
     res = result.result
     rows = res.rows
     if emit(args, result):

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from benchuq.cli.common import add_output_arguments
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import (
+    COMPARISON_LEVEL,
+    EMBEDDING_DIMS,
+    EMBEDDING_EPS,
+    EMBEDDING_HEADS,
+    SEED,
+)
 
 __all__ = ["register", "run"]
 
@@ -31,13 +36,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="meta column defining the clusters; several columns grow an EmbeddingTree whose "
         "leaves are the clusters (fitted on the first embedding)",
     )
-    p.add_argument("--heads", type=int, default=16, help="random heads")
-    p.add_argument("--dims", type=int, default=64, help="dimensions per head")
+    p.add_argument("--heads", type=int, default=EMBEDDING_HEADS, help="random heads")
+    p.add_argument("--dims", type=int, default=EMBEDDING_DIMS, help="dimensions per head")
     p.add_argument("--clip", type=float, default=1e-6, help="leave out posteriors below this")
     p.add_argument(
         "--eps",
         type=float,
-        default=4.0,
+        default=EMBEDDING_EPS,
         help="covariance ridge: eps x within-cluster variance x dims / mean cluster size",
     )
     p.add_argument("--folds", type=int, default=5, help="cross-fitting folds (1 = in-sample)")
@@ -82,41 +87,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print ALP and cluster accuracy per model (or JSON); returns the exit code."""
-    from benchuq.cli.common import check_level, emit, read_file
-    from benchuq.cli.main import UsageError
-    from benchuq.core.analyses.embeddings import (
-        SAMPLE_LABELS,
-        align,
-        load_embedding_sample,
-        read_embeddings,
-        read_meta,
-    )
-    from benchuq.core.analyses.embeddings.workflow import score_embeddings
-    from benchuq.core.reading.sources import parse_source
-    from benchuq.results import Consistency
+    from benchuq.api import consistency
+    from benchuq.cli.common import check_level, emit
 
     level = check_level(args.level)
-    sets, meta, default_label = [], None, None
-    for item in args.emb:
-        if (source := parse_source(item)).kind == "sample":
-            name = source.name
-            sample_sets, sample_meta = load_embedding_sample(name)
-            sets += sample_sets
-            meta = meta if meta is not None else sample_meta
-            default_label = SAMPLE_LABELS[name]
-        else:
-            sets += read_embeddings(Path(item).name, read_file(item))
-    if args.meta is not None:
-        meta = read_meta(Path(args.meta).name, read_file(args.meta))
-    if meta is None:
-        raise UsageError("--meta META is required (a CSV or Parquet table: id + features).")
-    columns = args.label or ([default_label] if default_label else None)
-    if not columns:
-        raise UsageError(f"--label COL is required; meta columns: {list(meta.columns)}.")
-    analysis = score_embeddings(
-        align(sets, meta),
-        meta,
-        columns,
+    analysis = consistency(
+        args.emb,
+        meta=args.meta,
+        label=args.label,
         bins=args.bins,
         depth=args.depth,
         min_leaf=args.min_leaf,
@@ -134,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
     )
     result, tree = analysis.result, analysis.tree
     table = result.table()
-    if emit(args, Consistency(result, tree)):
+    if emit(args, analysis):
         return 0
     print(
-        f"{len(result.clusters)} clusters from {', '.join(columns)}; "
+        f"{len(result.clusters)} clusters from {', '.join(analysis.columns)}; "
         f"ALP in nats (0 = perfect); {level:g} intervals: {result.scores[0].alp.method}"
     )
     first = result.scores[0]

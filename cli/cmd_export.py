@@ -65,25 +65,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the export; prints the files written (or JSON); returns the exit code."""
-    from benchuq.core.export_eee import export_eee
+    from dataclasses import replace
+
+    from benchuq.api import export
+    from benchuq.core.data import Context
     from benchuq.core.reading.loaders import read_data
 
     level = check_level(args.level)
     out = Path(args.output)
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {args.output}: a file of that name exists; give a folder.")
-    meta = None
     if any(d.startswith("shared:") for d in args.data):
         bench = load_benchmark(args)
-    else:
+    else:  # the loader's own name (the files' EEE source name), not the CLI's display name
         loaded = read_data(
             args.data, format=args.format, tasks=args.tasks, metric=args.metric, runs=args.runs
         )
-        bench, meta = loaded.bench, loaded.meta
+        bench = replace(loaded.bench, context=Context(meta=loaded.meta))
         add_notes(args, bench.notes)
     draws = make_draws(args, bench).with_headline(None)  # the export's overall: mean over tasks
-    export = export_eee(bench, draws, level=level, meta=meta, retrieved_timestamp=args.timestamp)
-    paths = export.write(out)
+    written = export(bench, out, draws=draws, level=level, timestamp=args.timestamp)
+    paths = tuple(out / rel for rel, _ in written.files)
     if args.json:
         print_json(
             {
@@ -92,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
                 "level": level,
                 "reps": draws.reps,
                 "seed": draws.seed,
-                "aggregates": export.aggregates,
-                "instances": export.instances,
+                "aggregates": written.aggregates,
+                "instances": written.instances,
                 "files": [str(p) for p in paths],
                 "notes": list(bench.notes) + list(draws.notes),
             }
@@ -101,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{data_header(bench)} -> "
-        f"{export.aggregates} Every Eval Ever aggregate files"
-        + (f" and {export.instances} instance-level files" if export.instances else "")
+        f"{written.aggregates} Every Eval Ever aggregate files"
+        + (f" and {written.instances} instance-level files" if written.instances else "")
         + f" in {out}"
     )
     print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")

@@ -14,7 +14,6 @@ from benchuq.cli.common import (
     check_level,
     data_header,
     emit,
-    headline_of,
     items_text,
     load_benchmark,
     make_draws,
@@ -50,14 +49,14 @@ def run(args: argparse.Namespace) -> int:
     """Print scores with intervals, overall and per category (or JSON); returns the exit code."""
     from benchuq.api import leaderboard
     from benchuq.cli.run_table import run_table
-    from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(args.level)
     bench = load_benchmark(args)
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     result = leaderboard(draws, level=level)
     table = result.table
-    headline = headline_of(args, bench)
+    headline = draws.headline
+    assert headline is not None  # make_draws sets it
     payload = result.payload()
     payload["notes"] = list(bench.notes) + payload["notes"]
     if emit(args, result, payload):
@@ -67,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
         f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
-        f"{100 * overlap_test_level(level):.1f}% interval containing 0 (a "
-        f"{100 * (1 - overlap_test_level(level)):.1f}% test of each model against the leader, "
+        f"{100 * result.leader_test_level:.1f}% interval containing 0 (a "
+        f"{100 * (1 - result.leader_test_level):.1f}% test of each model against the leader, "
         f"not family-wise). Non-overlap of two {100 * level:g}% intervals approximates that test "
         "only for independent estimates with similar standard errors; use `benchuq compare` for "
         "simultaneous pairwise intervals."

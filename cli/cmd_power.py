@@ -20,9 +20,8 @@ from benchuq.cli.common import (
     emit,
     load_benchmark,
 )
-from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
-from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS
 
 __all__ = ["register", "run"]
 
@@ -40,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_data_arguments(p, optional=True)
     p.add_argument("--models", nargs="+", default=None, metavar="MODEL", help="default: all")
     p.add_argument("--delta", type=float, default=None, help="difference to detect (0.01 = 1 pt)")
-    p.add_argument("--power", type=float, default=0.8, help="power (0.5-1, default 0.8)")
+    p.add_argument("--power", type=float, default=POWER, help=f"power (0.5-1, default {POWER:g})")
     p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="family-wise level (0-1)")
     p.add_argument(
         "--pairs",
@@ -51,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--correction",
         default="maxt",
-        choices=tuple(pw.CORRECTIONS),
+        choices=tuple(POWER_CORRECTIONS),
         help="critical value for the family: max-T (simultaneous, default), Bonferroni, none",
     )
     p.add_argument("--group", default="overall", help="score: overall or a category name")
@@ -150,11 +149,10 @@ def run(args: argparse.Namespace) -> int:
     plan, design = result.plan, result.design
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
-    _, unit = pw.display_scale(design)
     print(
         f"{design.name}: {design.source}; score {design.group}; {100 * level:g}% family-wise "
-        f"level, {pw.CORRECTIONS[args.correction]} over {plan.family} comparison(s) "
-        f"(c = {plan.critical:.3f}); {100 * args.power:g}% power; differences in {unit}"
+        f"level, {result.correction_name} over {plan.family} comparison(s) "
+        f"(c = {plan.critical:.3f}); {100 * args.power:g}% power; differences in {result.unit}"
     )
     for sentence in result.sentences():
         print(f"- {sentence}")

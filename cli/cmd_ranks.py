@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Print rank aggregations, probabilities and rank sets (or JSON); returns the exit code."""
     from benchuq.api import ranks
     from benchuq.core.small_samples import FEW_ITEMS, group_items
-    from benchuq.core.summaries.headline import overall_label
+    from benchuq.results import overall_words
 
     level = check_level(args.level)
     bench = load_benchmark(args)
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     print("\nFinal position (mean over replicates)")
     pos = table.pivot(index="model", columns="method", values="position")[methods]
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
-    score = f"overall = {overall_label(draws)}" if weights is None else sets.sets.label
+    score = f"overall = {overall_words(draws)}" if weights is None else sets.sets.label
     print(f"\nRank confidence sets ({level:g}, score: {score})")
     print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in sets.sentences():

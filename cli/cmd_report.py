@@ -5,6 +5,8 @@ out."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,11 +18,10 @@ from benchuq.cli.common import (
     add_normalize_arguments,
     add_notes,
     check_level,
-    fit_bayes,
-    headline_of,
     load_benchmark,
     make_draws,
     maybe_normalize,
+    note_headline,
 )
 from benchuq.core.defaults import LEVEL
 
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from benchuq.core.analyses.diff import DiffResult
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
     from benchuq.core.reading.judge_data import JudgeData
+    from benchuq.results import TwoRuns
 
 __all__ = ["register", "run"]
 
@@ -96,8 +97,25 @@ def _draws(
 ) -> tuple[Draws, tuple[str, ...], pd.DataFrame | None]:
     """Draws by the flags' method, the fit's convergence warnings and diagnostics (Bayes)."""
     if args.method == "bayes":
-        fit = fit_bayes(args, bench)
-        draws = fit.to_draws(kind=args.interval).with_headline(headline_of(args, bench))
+        import sys
+
+        from benchuq.api import bayes_model
+        from benchuq.api.draws import with_headline
+
+        fit = bayes_model(
+            bench,
+            priors=args.prior,
+            chains=args.chains,
+            draws=args.draws,
+            warmup=args.warmup,
+            seed=args.seed,
+            sampler=getattr(args, "sampler", "imh"),
+            interval=args.interval,
+        ).fit
+        for warning in fit.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        draws = with_headline(fit.to_draws(kind=args.interval), bench, args.overall)
+        note_headline(args, draws)
         return draws, tuple(fit.warnings), fit.diagnostics
     return make_draws(args, bench), (), None
 
@@ -143,10 +161,10 @@ def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
     return share_query(settings, models, score="overall" if args.weights is None else "weighted")
 
 
-def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
-    """``--base`` and ``--candidate`` compared (``core.analyses.diff``), or None."""
+def _two_runs(args: argparse.Namespace, bench: Benchmark) -> TwoRuns | None:
+    """``--base`` and ``--candidate`` compared (``benchuq.api.diff``), or None."""
+    from benchuq.api import diff
     from benchuq.cli.common import UsageError
-    from benchuq.core.analyses.diff import diff
 
     if args.base is None and args.candidate is None:
         return None
@@ -173,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
 
     fmt, path = _target(args)
     level = check_level(args.level)
+    if fmt == "pdf":  # without chromium: one line and exit 2 at once, not a hang (issue 38)
+        _require_chromium()
     try:
         bench = load_benchmark(args)
     except BattlesNotScores:
@@ -191,23 +211,53 @@ def run(args: argparse.Namespace) -> int:
     if args.models:
         draws = draws.select_models(list(dict.fromkeys(args.models)))
     weights = parse_weights(args.weights, draws.category_names)
-    write_report(
-        bench,
-        draws,
-        path,
-        fmt=fmt,
-        level=level,
-        weights=weights,
-        query=_query(args, bench.models),
-        command=_command(args),
-        warnings=warnings,
-        diagnostics=diagnostics,
-        two_runs=_two_runs(args, bench),
-        meta=bench.context.meta,
-    )
+    runs = _two_runs(args, bench)
+    with _chromium_errors():
+        write_report(
+            bench,
+            draws,
+            path,
+            fmt=fmt,
+            level=level,
+            weights=weights,
+            query=_query(args, bench.models),
+            command=_command(args),
+            warnings=warnings,
+            diagnostics=diagnostics,
+            two_runs=None if runs is None else runs.result,
+            meta=bench.context.meta,
+        )
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")
     return 0
+
+
+@contextmanager
+def _chromium_errors() -> Iterator[None]:
+    """A PDF that chromium cannot make (missing, timed out): one line, exit 2 (``UsageError``)."""
+    from benchuq.cli.common import UsageError
+    from benchuq.presentation.chromium import ChromiumError
+
+    try:
+        yield
+    except ChromiumError as err:
+        raise UsageError(str(err)) from None
+
+
+def _require_chromium() -> None:
+    """Stop at once, before any work, when a PDF is asked for without chromium."""
+    from benchuq.presentation.chromium import require
+
+    with _chromium_errors():
+        require("A PDF report")
+
+
+def _pdf(document: str) -> bytes:
+    """``document`` printed by chromium (errors as :func:`_chromium_errors`)."""
+    from benchuq.presentation.chromium import to_pdf
+
+    with _chromium_errors():
+        return to_pdf(document)
 
 
 def _judge_data(data: list[str]) -> JudgeData | None:
@@ -237,7 +287,7 @@ def _judge_report(args: argparse.Namespace, fmt: str, path: Path, data: JudgeDat
     with report.kaleido_svg() as svg:
         document = judge_html(result, svg, command=command, version=benchuq.__version__)
     if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
+        path.write_bytes(_pdf(document))
     else:
         path.write_text(document, encoding="utf-8")
     add_notes(args, result.notes)
@@ -251,20 +301,16 @@ def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
     import shlex
 
     import benchuq
-    from benchuq.core.analyses.arena import arena
+    from benchuq.api import arena
     from benchuq.core.defaults import COMPARISON_LEVEL
-    from benchuq.core.reading.battles import load_battles
-    from benchuq.presentation import report
     from benchuq.presentation.report_arena import arena_html
 
     level = COMPARISON_LEVEL if args.level == LEVEL else check_level(args.level)
-    battles = load_battles(args.data)
-    result = arena(battles, level=level, seed=args.seed)
+    result = arena(args.data, level=level, seed=args.seed).result
     command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])
-    with report.kaleido_svg() as svg:
-        document = arena_html(result, svg, command=command, version=benchuq.__version__)
+    document = arena_html(result, command=command, version=benchuq.__version__)
     if fmt == "pdf":
-        path.write_bytes(report.to_pdf(document))
+        path.write_bytes(_pdf(document))
     else:
         path.write_text(document, encoding="utf-8")
     add_notes(args, result.notes)

@@ -23,7 +23,8 @@ from benchuq.cli.common import (
 )
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.dominance import DominanceMap, parse_weights
+from benchuq.core.validation import parse_weights
+from benchuq.results import WeightMap
 
 __all__ = ["register", "run"]
 
@@ -96,7 +97,7 @@ def _source(args: argparse.Namespace, bench: Benchmark) -> Benchmark | Draws:
     """What the variances come from: draws (normalized metric, paired item data, or the
     Bayesian posterior, whose means and variances are the posterior's), else the data."""
     if args.normalize:
-        from benchuq.core.summaries import normalize
+        from benchuq.api import normalize
 
         return normalize(make_draws(args, bench), mode="minmax", chance=bench.chance)
     if args.method == "bayes" or (bench.kind == "items" and not args.assume_rho):
@@ -128,11 +129,12 @@ def run(args: argparse.Namespace) -> int:
     payload["data"] = bench.name
     if emit(args, result, payload):
         return 0
-    _print_table(result.map, bench, at is not None, bayes=args.method == "bayes")
+    _print_table(result, bench, at is not None, bayes=args.method == "bayes")
     return 0
 
 
-def _print_table(dm: DominanceMap, bench: Benchmark, single: bool, bayes: bool = False) -> None:
+def _print_table(result: WeightMap, bench: Benchmark, single: bool, bayes: bool = False) -> None:
+    dm = result.map
     cats = ", ".join(dm.categories)
     if bayes:  # the hierarchical model makes models independent: rho is not measured
         rho = (

@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 from benchuq.cli.errors import UsageError
 from benchuq.core import validation
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import REPS, SEED
+from benchuq.core.defaults import BAYES_CHAINS, BAYES_DRAWS, BAYES_WARMUP, REPS, SEED
 from benchuq.core.draws import Draws
 
 if TYPE_CHECKING:
-    from benchuq.core.methods.bayes.model import BayesFit
+    from benchuq.api.options import Overall
     from benchuq.core.reading.backends import DataSource
-    from benchuq.core.summaries.headline import Headline
     from benchuq.results import Result
 
 __all__ = [
@@ -31,13 +30,12 @@ __all__ = [
     "add_method_arguments",
     "add_output_arguments",
     "add_overall_argument",
+    "add_statistic_argument",
     "check_caps",
     "check_level",
     "check_pairwise",
     "data_header",
     "emit",
-    "fit_bayes",
-    "headline_of",
     "items_text",
     "load_benchmark",
     "make_draws",
@@ -140,7 +138,20 @@ def add_data_arguments(
         help="the data set's name in reports, chart subtitles and the published set (default: "
         "from its content, e.g. 'lm-eval v0.4: 13 models x 16 benchmarks'; samples keep theirs)",
     )
+    add_statistic_argument(parser)
     add_verbose_argument(parser)
+
+
+STATISTIC_HELP = (
+    "what each item scores when it holds several answers (epochs, samples): mean (default: "
+    "every answer), pass@K (right in at least one of K tries, the unbiased estimator) or pass^K "
+    "(right in all K tries); intervals resample items with their answers (METHODS 2e)"
+)
+
+
+def add_statistic_argument(parser: argparse.ArgumentParser) -> None:
+    """``--statistic mean|pass@K|pass^K`` (issue 43)."""
+    parser.add_argument("--statistic", default="mean", metavar="STAT", help=STATISTIC_HELP)
 
 
 def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
@@ -194,16 +205,6 @@ def add_overall_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
-    """The aggregate ``overall`` stands for, from ``--overall`` and the files' lm-eval groups
-    (its notes go to stderr)."""
-    from benchuq.core.summaries.headline import headline
-
-    rule = headline(bench, groups=bench.context.groups, overall=getattr(args, "overall", "auto"))
-    add_notes(args, [n for n in rule.notes if n not in getattr(args, "data_notes", ())])
-    return rule
-
-
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     """Where item-level data is aggregated and bootstrapped (core.reading.backends, issue 18)."""
     g = parser.add_argument_group("backend (large item-level data: Parquet shards)")
@@ -232,9 +233,16 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
         "normal(mean,sd) (truncated at 0), gamma(shape,rate); repeatable, later ones win; "
         "default exponential(1e-4) on a and b",
     )
-    g.add_argument("--chains", type=int, default=4, help="MCMC chains (4)")
-    g.add_argument("--draws", type=int, default=2000, help="kept draws per chain (2000)")
-    g.add_argument("--warmup", type=int, default=1000, help="warm-up sweeps per chain (1000)")
+    g.add_argument("--chains", type=int, default=BAYES_CHAINS, help=f"MCMC chains ({BAYES_CHAINS})")
+    g.add_argument(
+        "--draws", type=int, default=BAYES_DRAWS, help=f"kept draws per chain ({BAYES_DRAWS})"
+    )
+    g.add_argument(
+        "--warmup",
+        type=int,
+        default=BAYES_WARMUP,
+        help=f"warm-up sweeps per chain ({BAYES_WARMUP})",
+    )
     g.add_argument(
         "--sampler",
         default="imh",
@@ -249,31 +257,6 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("parameter", "predictive"),
         help="intervals for theta (parameter) or for k~/n of a fresh test set (predictive)",
     )
-
-
-def fit_bayes(args: argparse.Namespace, bench: Benchmark) -> BayesFit:
-    """Fit the hierarchical model with the flags' priors and settings; warnings go to stderr."""
-    from benchuq.core.methods.bayes.model import fit
-    from benchuq.core.methods.bayes.priors import parse_prior_specs
-
-    if args.chains < 1 or args.draws < 100 or args.warmup < 0:
-        raise UsageError(
-            f"--chains {args.chains} --draws {args.draws} --warmup {args.warmup}: use chains "
-            ">= 1 (4 recommended), draws >= 100 (2000 typical) and warmup >= 0 (1000 typical)."
-        )
-    priors = parse_prior_specs(args.prior, bench.models)
-    result = fit(
-        bench,
-        priors=priors,
-        chains=args.chains,
-        draws=args.draws,
-        warmup=args.warmup,
-        seed=args.seed,
-        sampler=getattr(args, "sampler", "imh"),
-    )
-    for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return result
 
 
 # ---- end of the Bayesian block --------------------------------------------------------------
@@ -308,6 +291,7 @@ def load_benchmark(args: argparse.Namespace) -> Benchmark:
             name=getattr(args, "name", None),
             failed=getattr(args, "failed", "exclude"),
             runs=getattr(args, "runs", "newest"),
+            statistic=getattr(args, "statistic", "mean"),
         )
     add_notes(args, bench.notes)
     return bench
@@ -336,27 +320,40 @@ def _out_of_core(args: argparse.Namespace) -> DataSource | None:
 
 def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     """Draws of per-task performance by the method the flags name (``benchuq.api.bootstrap``,
-    or an out-of-core backend's; the Bayesian model's posterior draws)."""
-    from dataclasses import replace
-
-    from benchuq.api import bootstrap
+    ``benchuq.api.bayes``, or an out-of-core backend's), "overall" as ``--overall`` says; the
+    headline's notes go to stderr."""
+    from benchuq.api import bayes, bootstrap
+    from benchuq.api.draws import with_headline
     from benchuq.core.budget import check_cells
 
+    overall: Overall = getattr(args, "overall", "auto")
     if getattr(args, "method", "bootstrap") == "bayes":
-        from benchuq.core.reading.answers import answer_counts
-
-        draws = fit_bayes(args, bench).to_draws(kind=args.interval)
-        draws = replace(draws, data=bench.name, counts=answer_counts(bench))
-        return draws.with_headline(headline_of(args, bench))
-
-    if args.reps < 100:
+        draws = bayes(
+            bench,
+            priors=args.prior,
+            chains=args.chains,
+            draws=args.draws,
+            warmup=args.warmup,
+            seed=args.seed,
+            sampler=getattr(args, "sampler", "imh"),
+            interval=args.interval,
+            overall=overall,
+        )
+    elif args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
-    if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+    elif getattr(args, "source", None) is not None:  # opened by an out-of-core backend
         check_cells(args.reps, len(bench.models), len(bench.tasks))
-        draws = args.source.draws(args.reps, args.seed)
+        draws = with_headline(args.source.draws(args.reps, args.seed), bench, overall)
     else:
-        draws = bootstrap(bench, reps=args.reps, seed=args.seed)
-    return draws.with_headline(headline_of(args, bench))
+        draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
+    note_headline(args, draws)
+    return draws
+
+
+def note_headline(args: argparse.Namespace, draws: Draws) -> None:
+    """The notes of what "overall" stands for, once, for stderr."""
+    notes = () if draws.headline is None else draws.headline.notes
+    add_notes(args, [n for n in notes if n not in getattr(args, "data_notes", ())])
 
 
 def check_pairwise(
@@ -390,7 +387,7 @@ def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) ->
     """``draws`` normalized as the flags say (unchanged without ``--normalize``)."""
     if not getattr(args, "normalize", False):
         return draws
-    from benchuq.core.summaries.normalization import normalize
+    from benchuq.api import normalize
 
     return normalize(draws, mode=args.normalize_mode, chance=bench.chance)
 
@@ -398,19 +395,6 @@ def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) ->
 def check_level(level: float, *, flag: str = "--level") -> float:
     """``level`` if it is a proportion in (0, 1), else :class:`InvalidArgument` naming ``flag``."""
     return validation.check_level(level, name=flag)
-
-
-def _clean(x: Any) -> Any:
-    """JSON-safe values: numpy scalars to Python, NaN/inf to null."""
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_clean(v) for v in x]
-    if hasattr(x, "item") and not isinstance(x, str):
-        x = x.item()
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
 
 
 OUTPUT_FORMATS = ("text", "json", "csv", "parquet")
@@ -468,7 +452,7 @@ def output_format(args: argparse.Namespace) -> str:
 def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | None = None) -> bool:
     """Write ``result`` as JSON (``payload``, default ``result.payload()``), CSV or Parquet as
     the flags ask; ``False``: the caller prints its text table (stdout only)."""
-    from benchuq.results import write_table
+    from benchuq.results import clean, write_table
 
     fmt = output_format(args)
     target = getattr(args, "output", None)
@@ -483,7 +467,7 @@ def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | Non
         if target is None:
             print_json(doc)
         else:
-            Path(target).write_text(json.dumps(_clean(doc), indent=2) + "\n", encoding="utf-8")
+            Path(target).write_text(json.dumps(clean(doc), indent=2) + "\n", encoding="utf-8")
     elif fmt == "csv" and target is None:
         write_table(result, sys.stdout, format="csv")
     else:
@@ -496,8 +480,11 @@ def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | Non
 
 
 def print_json(payload: dict[str, Any]) -> None:
-    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null)."""
-    json.dump(_clean(payload), sys.stdout, indent=2)
+    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null;
+    ``benchuq.results.clean``)."""
+    from benchuq.results import clean
+
+    json.dump(clean(payload), sys.stdout, indent=2)
     sys.stdout.write("\n")
 
 

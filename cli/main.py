@@ -52,6 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "unpublish": ("publish", "delete a published data set (needs its delete token)"),
     "export": ("export", "write results with intervals in Every Eval Ever format"),
+    "site": ("site", "a static leaderboard site anyone can host (GitHub Pages, a static Space)"),
 }
 
 # the subcommand modules, in order

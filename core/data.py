@@ -33,7 +33,16 @@ import pyarrow as pa
 if TYPE_CHECKING:
     from benchuq.core.reading.meta import Group, Meta
 
-__all__ = ["KINDS", "Benchmark", "Context", "DataError", "ItemTask", "Kind", "shorten_words"]
+__all__ = [
+    "KINDS",
+    "Benchmark",
+    "Context",
+    "DataError",
+    "ItemTask",
+    "Kind",
+    "is_proportion",
+    "shorten_words",
+]
 
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
@@ -491,6 +500,20 @@ def _pack(scores: np.ndarray) -> np.ndarray:
     return scores.astype(np.float32 if exact else float)
 
 
+def is_proportion(scores: npt.ArrayLike) -> bool:
+    """The one display-unit rule (issue 38): scores are proportions (shown as percent, their
+    differences in points) when every finite score is in [0, 1]; else they keep their own unit.
+
+    Examples
+    --------
+    >>> is_proportion([0.2, float("nan"), 1.0]), is_proportion([0.5, 3.2])
+    (True, False)
+    """
+    values = np.asarray(scores, dtype=float)
+    values = values[np.isfinite(values)]
+    return bool(np.all((values >= 0) & (values <= 1)))
+
+
 @overload
 def _frozen(a: np.ndarray, dtype: type | None = None) -> np.ndarray: ...
 @overload
@@ -511,13 +534,16 @@ class Context:
     ``source``: the app's data value of a sample or a published set (``sample:<name>``,
     ``shared:<id>``; ``""`` for other data): what a report's share link opens. ``meta``: what
     the files said (:class:`~benchuq.core.reading.meta.Meta`: run details, lm-eval groups,
-    metrics). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
+    metrics). ``statistic``: what each item scores when it holds several answers
+    (``core.item_statistic``: ``mean``, ``pass@k``, ``pass^k``; set when applied, so it is applied
+    once). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
     and :attr:`~Benchmark.content_hash` leave it out; the groups choose what "overall" stands
     for (``core.summaries.headline``).
     """
 
     source: str = ""
     meta: Meta | None = None
+    statistic: str = "mean"
 
     @property
     def groups(self) -> tuple[Group, ...]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
+import numpy as np
+
 from benchuq.core.data import DataError, shorten_words
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "check_columns",
     "check_known",
     "check_level",
+    "parse_weights",
 ]
 
 T = TypeVar("T")
@@ -143,3 +146,19 @@ def check_columns(
             column=missing[0],
             hint=hint,
         )
+
+
+def parse_weights(text: str, n_categories: int) -> np.ndarray:
+    """Weights from ``"0.5,0.3,0.2"`` (or percents ``"50,30,20"``), normalised to sum to 1."""
+    try:
+        w = np.array([float(x) for x in str(text).split(",")], dtype=float)
+    except ValueError as err:
+        raise InvalidArgument(
+            f"weights {text!r} are not numbers.", hint="write them like 0.5,0.3,0.2."
+        ) from err
+    if w.size != n_categories or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise InvalidArgument(
+            f"weights {text!r} need {n_categories} non-negative numbers with a positive sum.",
+            hint="write them like " + ",".join(["1"] * n_categories) + " (they are normalised).",
+        )
+    return w / w.sum()

@@ -34,13 +34,11 @@ from typing import Any, Literal
 import numpy as np
 import streamlit as st
 
-from benchuq.core import summaries
+from benchuq import api as bq
+from benchuq.api import summaries as door
 from benchuq.core.budget import check_cells
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
-from benchuq.core.methods import bootstrap as core_bootstrap
-from benchuq.core.methods.bayes import model as bayes
-from benchuq.core.methods.bayes.priors import parse_prior_specs
 from benchuq.core.reading import loaders
 from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
@@ -69,7 +67,7 @@ class UncertaintyMethod:
 
 
 def _bootstrap(bench: Benchmark, reps: int, seed: int) -> Draws:
-    return core_bootstrap.bootstrap(bench, reps=reps, seed=seed)
+    return door.bootstrap_draws(bench, reps=reps, seed=seed)
 
 
 METHODS: dict[str, UncertaintyMethod] = {
@@ -104,10 +102,10 @@ def _bayes_fit(
     seed: int,
     sampler: Literal["imh", "gibbs"],
     _bench: Benchmark,
-) -> bayes.BayesFit:
-    specs = parse_prior_specs(list(priors), _bench.models)
+) -> door.BayesFit:
+    specs = door.parse_prior_specs(list(priors), _bench.models)
     with LEDGER.reserve(BAYES_WORK * chains * draws * len(_bench.models) * len(_bench.tasks)):
-        return bayes.fit(
+        return door.fit_bayes(
             _bench,
             priors=specs,
             chains=chains,
@@ -118,7 +116,7 @@ def _bayes_fit(
         )
 
 
-def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> bayes.BayesFit:
+def bayes_fit(bench: Benchmark, settings: BayesSettings, reps: int, seed: int) -> door.BayesFit:
     """Return the cached posterior fit for ``bench`` (key: content hash, priors, settings, seed)."""
     draws = max(-(-int(reps) // settings.chains), 4)
     args = (bench.content_hash, settings.priors, settings.chains, draws, settings.warmup,
@@ -308,7 +306,7 @@ def _normalized(
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
     with LEDGER.reserve(NORMALIZE_WORK * draws.values.size):
-        return summaries.normalize(draws, mode="minmax", chance=_bench.chance)
+        return bq.normalize(draws, mode="minmax", chance=_bench.chance)
 
 
 def method_settings(method: str) -> str:

@@ -15,12 +15,13 @@ from typing import cast
 import numpy as np
 import streamlit as st
 
+from benchuq.api.summaries import Headline, Overall, headline
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.headline import Headline, Overall, headline
 from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
 from benchuq.presentation.figures.common import FigureOptions
+from benchuq.presentation.report import display_unit
 from benchuq.presentation.state import Settings
 from benchuq.presentation.text import md_escape
 
@@ -104,14 +105,11 @@ class Context:
         return f"{key}:overall={headline.kind}:{headline.label}"
 
     def figure_options(self, title: str = "") -> FigureOptions:
-        """Colours and the display unit of the current metric."""
-        bench = self.require_bench()
-        if self.settings.metric == "normalized":
-            return FigureOptions(self.colors, 100.0, "normalized score (0–100)", title)
-        obs = bench.estimate[~np.isnan(bench.estimate)]
-        if bench.kind != "estimate_se" or (obs.min() >= 0 and obs.max() <= 1):
-            return FigureOptions(self.colors, 100.0, "score (%)", title)
-        return FigureOptions(self.colors, 1.0, "score", title)
+        """Colours and the display unit of the current metric (the report's and the CLI's rule,
+        ``presentation.report.display_unit``)."""
+        normalized = self.settings.metric == "normalized"
+        scale, axis, _ = display_unit(self.require_bench(), normalized=normalized)
+        return FigureOptions(self.colors, scale, axis, title)
 
 
 def store(ctx: Context) -> None:

@@ -19,13 +19,20 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from benchuq.api.summaries import compact_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.methods.bayes.priors import compact_prior_specs, parse_prior_specs
+from benchuq.core.item_statistic import (
+    fewest_answers,
+    parse_statistic,
+    per_item,
+    statistic_choices,
+)
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
 from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
+from benchuq.dashboard.site_download import site_button
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape
@@ -51,6 +58,7 @@ SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share b
 QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
+SITE_BENCH = "_site_bench"  # this run's data set, for the share box's site download
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
 S = TypeVar("S", bound="DataclassInstance")
 LEVEL_REASON = (
@@ -75,6 +83,7 @@ def _init_from_url() -> None:
     ss["seed"] = int(values.get("seed", d.seed))  # type: ignore[call-overload]
     ss["metric"] = values.get("metric", d.metric)
     ss["overall"] = values.get("overall", d.overall)
+    ss["statistic"] = values.get("statistic", d.statistic)
     ss["_pending"] = {k: params[k] for k in ("weights", "models", "categories") if k in params}
     if params.get("data") == state.UPLOAD:  # a reload lost the upload: keep these for its return
         ss[PENDING_UPLOAD], ss["_pending"] = ss["_pending"], {}
@@ -179,6 +188,40 @@ def _data_label(value: str) -> str:
     return f"Sample: {source.name}"
 
 
+def _statistic(sb: Any, bench: Benchmark) -> Benchmark:
+    """The Statistic control (issue 43), shown when items hold several answers: the data with
+    each item scoring the chosen statistic (``core.item_statistic``, METHODS 2e). A linked
+    statistic the data cannot give falls back to the mean with a notice."""
+    ss = st.session_state
+    choices = statistic_choices(bench)
+    if ss.get("statistic", "mean") not in choices:
+        if ss.get("statistic", "mean") != "mean":
+            fewest = fewest_answers(bench)
+            _notice(
+                state.Notice(
+                    "statistic",
+                    ss["statistic"],
+                    f"this data's items hold at most {fewest} answers each (the fewest); "
+                    "using 'mean'."
+                    if fewest
+                    else "this data has no answers per item; using 'mean'.",
+                )
+            )
+        ss["statistic"] = "mean"
+    if len(choices) < 2:
+        return bench
+    sb.selectbox(
+        "Item score",
+        choices,
+        key="statistic",
+        format_func=lambda s: parse_statistic(s).words.capitalize(),
+        help="Items answered several times: the mean of every answer, pass@k (right in at least "
+        "one of k tries) or pass^k (right in all k tries), each the unbiased estimate from an "
+        "item's answers; intervals resample items with their answers (METHODS 2e).",
+    )
+    return per_item(bench, ss["statistic"])
+
+
 def sidebar(help_page: StreamlitPage) -> Context:
     """Render the global controls (linking to ``help_page``) and return the :class:`Context`.
 
@@ -215,6 +258,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
     bench, error = _load(ss["data"])
     if bench is not None:
         _sync_data_dependent(bench)
+        bench = _statistic(sb, bench)
 
     methods = list(cache.METHODS)
     sb.selectbox(
@@ -302,6 +346,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
         overall=ss["overall"],
         weights=weights,
         models=models,
+        statistic=ss["statistic"],
     )
     start = ss.get(QUERY_KEY)  # the view at the end of the last run
     for entry in ss[NOTICES_KEY]:
@@ -310,6 +355,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
     ss[RUN_KEY] = ss.get(RUN_KEY, 0) + 1
     ss[SHARE_SLOT] = st.sidebar.empty()
     ss["_settings"] = settings
+    ss[SITE_BENCH] = bench
     _publish()
     colors = model_colors(bench.models) if bench is not None else {}
     return Context(settings=settings, bench=bench, error=error, colors=colors)
@@ -365,6 +411,7 @@ def _publish() -> None:
     _update_url(query)
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.popover("Share this view", icon=":material/share:"):
+        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{abs(hash(str(query)))}")
         if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
             st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
             return

@@ -6,9 +6,8 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
+from benchuq.api.summaries import cell_items, data_caveats, few_items_note
 from benchuq.core.data import Benchmark
-from benchuq.core.findings import data_caveats
-from benchuq.core.small_samples import cell_items, few_items_note
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.data.view import note_items, notes_title, pointer_text
 from benchuq.presentation.text import md_escape

@@ -1,8 +1,10 @@
 """Downloads: charts as server-side PNG/SVG via kaleido (rendered on click) and interactive HTML.
 
-kaleido 1.x drives the system chromium; one persistent server (``kaleido.start_sync_server``)
-makes an image take about 0.1-0.4 s instead of 3-4 s. Images are produced only when the user
-clicks (deferred downloads), so reruns stay fast. Every download button of the app comes from
+kaleido 1.x drives the system chromium; one persistent browser (``presentation.chromium.
+ChartImages``, every wait bounded) makes an image take about 0.1-0.4 s instead of 3-4 s. Images
+are produced only when the user clicks (deferred downloads), so reruns stay fast. Without
+chromium the PNG, SVG and PDF entries are disabled and say what to install (issue 38); the
+interactive HTML and the HTML report need no browser. Every download button of the app comes from
 here: :func:`download_buttons` (a chart), :func:`download_menu` (any files, e.g. the static
 task-weight maps), :func:`download_csv` (a table) and :func:`download_eee` (the data as Every
 Eval Ever files with the app's intervals).
@@ -10,8 +12,6 @@ Eval Ever files with the app's intervals).
 
 from __future__ import annotations
 
-import threading
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
 
@@ -22,15 +22,14 @@ import streamlit as st
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.dashboard import runtime_temp
+from benchuq.presentation import chromium
 from benchuq.presentation.figures.common import chart_subtitle as chart_subtitle_text
 from benchuq.presentation.figures.common import with_subtitle
-from benchuq.presentation.text import csv_bytes, file_stem
-
-_LOCK = threading.Lock()
+from benchuq.presentation.text import csv_bytes, file_stem, md_escape
 
 
 @st.cache_resource(show_spinner=False)
-def _kaleido_server() -> bool:
+def _chart_images() -> chromium.ChartImages:
     import kaleido
 
     # kaleido's page and chromium's profile go to this process's own folder; folders of crashed
@@ -40,17 +39,38 @@ def _kaleido_server() -> bool:
     folder = runtime_temp.process_dir("kaleido")
     page = folder / "index.html"
     page.write_text(kaleido.PageGenerator(mathjax=False).generate_index(), encoding="utf-8")
-    kaleido.start_sync_server(page_generator=page, tmp_dir=str(folder), silence_warnings=True)
-    return True
+    return chromium.ChartImages(tmp_dir=str(folder), page=str(page))
 
 
 def image_bytes(fig: go.Figure, fmt: str) -> bytes:
-    """``fig`` as PNG or SVG bytes (white background, the figure's own size)."""
-    _kaleido_server()
-    with _LOCK, warnings.catch_warnings():
-        # plotly passes browser options that a running kaleido server already has
-        warnings.filterwarnings("ignore", message="The kopts argument is ignored")
-        return fig.to_image(format=fmt, scale=2 if fmt == "png" else 1)
+    """``fig`` as PNG or SVG bytes (white background, the figure's own size); without chromium,
+    or when it does not finish in time, a one-line ``presentation.chromium.ChromiumError``."""
+    chromium.require(f"A {fmt.upper()} image")
+    return _chart_images().image(fig, fmt, scale=2 if fmt == "png" else 1)
+
+
+def needs_chromium(what: str) -> str | None:
+    """Why ``what`` cannot be made here (chromium missing: what to install), or None."""
+    return None if chromium.find() else chromium.missing_message(what)
+
+
+def pdf_download(column: object, html: Callable[[], bytes], file_name: str, key: str) -> None:
+    """The "Download report (PDF)" button in ``column``: ``html()`` printed by chromium; without
+    chromium it is disabled and says what to install."""
+    why = needs_chromium("The PDF report")
+    column.download_button(  # type: ignore[attr-defined]
+        "Download report (PDF)",
+        b"" if why else (lambda: chromium.to_pdf(html().decode())),
+        file_name=file_name,
+        mime=MIMES["pdf"],
+        on_click="ignore",
+        icon=":material/picture_as_pdf:",
+        key=key,
+        disabled=why is not None,
+        help=why,
+    )
+    if why:
+        column.caption(md_escape(why))  # type: ignore[attr-defined]
 
 
 def html_bytes(fig: go.Figure) -> bytes:
@@ -69,29 +89,39 @@ MIMES = {
 
 
 def download_menu(
-    label: str, stem: str, key: str, makers: Mapping[str, tuple[str, Callable[[], bytes]]]
+    label: str,
+    stem: str,
+    key: str,
+    makers: Mapping[str, tuple[str, Callable[[], bytes]]],
+    unavailable: Mapping[str, str] | None = None,
 ) -> None:
     """Show a popover ``label`` with one download per format, each rendered when clicked.
 
     ``makers``: ``{format: (entry label, () -> bytes)}``; files are named ``stem.format``.
+    ``unavailable``: ``{format: why}``, entries shown disabled with the reason (once, below).
     """
+    unavailable = unavailable or {}
     with st.popover(label, icon=":material/download:"):
         for fmt, (entry, make) in makers.items():
             st.download_button(
                 entry,
-                data=make,
+                data=b"" if fmt in unavailable else make,
                 file_name=f"{file_stem(stem)}.{fmt}",
                 mime=MIMES[fmt],
                 key=f"{key}_{fmt}",
                 on_click="ignore",
                 type="tertiary",
+                disabled=fmt in unavailable,
+                help=unavailable.get(fmt),
             )
+        for why in dict.fromkeys(unavailable.values()):
+            st.caption(md_escape(why))
 
 
 def download_eee(bench: Benchmark, draws: Callable[[], Draws], level: float, key: str) -> None:
     """A download of ``bench`` as Every Eval Ever files (a .zip; ``core.export_eee``) with the
     standard errors and ``level`` intervals of ``draws()`` (made when clicked)."""
-    from benchuq.core.export_eee import export_eee
+    from benchuq.api.summaries import export_eee
 
     st.download_button(
         "Every Eval Ever files (.zip)",
@@ -147,6 +177,9 @@ def download_buttons(fig: go.Figure, stem: str, key: str) -> None:
             "svg": ("SVG image", lambda: image_bytes(stamped(), "svg")),
             "html": ("Interactive HTML", lambda: html_bytes(stamped())),
         },
+        unavailable=dict.fromkeys(("png", "svg"), why)
+        if (why := needs_chromium("PNG and SVG"))
+        else None,
     )
 
 

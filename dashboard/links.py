@@ -127,6 +127,7 @@ EXAMPLES = {
     "method": "bayes",
     "weights": "2,1,0.5",
     "models": "Rotation,Jigsaw,VAE",
+    "statistic": "pass@5",
     "table_query": "Sup",
     "table_sort": "SVHN",
     "compare_score": "structured",

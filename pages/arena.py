@@ -8,8 +8,7 @@ from benchuq.dashboard import cache, controls, plain, upload
 from benchuq.dashboard.arena import cached
 from benchuq.dashboard.arena import view as va
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import chart_with_download, download_csv, image_bytes
-from benchuq.presentation import report
+from benchuq.dashboard.export import chart_with_download, download_csv, pdf_download
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
 from benchuq.presentation.figures.common import FigureOptions
@@ -96,19 +95,14 @@ with guard("The arena analysis"):
 
     def html() -> bytes:
         """The arena report (METHODS 8b) as one HTML file."""
-        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return arena_html(result, svg, command=command, version=benchuq.__version__).encode()
+        return arena_html(result, command=command, version=benchuq.__version__).encode()
 
     left, right, _ = st.columns([2, 2, 3])
     left.download_button(
         "Download report (HTML)", html, file_name=f"arena_report_{battles.name}.html",
         mime="text/html", on_click="ignore", icon=":material/download:", key="arena_html",
     )  # fmt: skip
-    right.download_button(
-        "Download report (PDF)", lambda: report.to_pdf(html().decode()),
-        file_name=f"arena_report_{battles.name}.pdf", mime="application/pdf",
-        on_click="ignore", icon=":material/picture_as_pdf:", key="arena_pdf",
-    )  # fmt: skip
+    pdf_download(right, html, f"arena_report_{battles.name}.pdf", "arena_pdf")
     colors = model_colors(options)
 
     def opts(title: str) -> FigureOptions:

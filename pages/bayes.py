@@ -1,15 +1,14 @@
 """Bayesian model: priors, run settings, diagnostics, shrinkage and intervals (METHODS 6)."""
 
-import numpy as np
 import streamlit as st
 
-from benchuq.core import summaries
-from benchuq.core.methods.bayes.model import counts_of
+from benchuq.api.summaries import counts_of
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard.bayes import cached as bayes_cached
 from benchuq.dashboard.bayes import view as vb
 from benchuq.dashboard.bayes import widgets
 from benchuq.dashboard.context import current, guard
+from benchuq.dashboard.ranks import cached as ranks_cached
 from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.bayes import (
     best_probability_figure,
@@ -95,7 +94,7 @@ with guard("The Bayesian model"):
     post = sources[kind].select_models(list(models))
     weights, cats = ctx.weights, bench.category_names
     st.caption("Weights: " + weights_text(cats, weights) + " (set them in the sidebar).")
-    prob = summaries.rank_probabilities(post, group=np.asarray(weights, dtype=float))
+    prob = ranks_cached.rank_probabilities(sources[kind], tuple(models), tuple(map(float, weights)))
     p1, p2 = st.columns([1, 2])
     p1.plotly_chart(best_probability_figure(prob[:, 0], models, opts), key="bayes_pbest")
     p2.plotly_chart(rank_probability_figure(prob, models, opts), key="bayes_rankprob")

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from benchuq.core import summaries
-from benchuq.core.summaries.headline import overall_label
+from benchuq.api.summaries import overall_label
 from benchuq.dashboard import controls, plain
+from benchuq.dashboard.compare import cached
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, differences_table
 from benchuq.dashboard.context import current, guard
@@ -56,11 +56,9 @@ with guard("The comparison"):
     if len(s.models) < 2:
         st.warning("Pick at least two models to compare.")
         st.stop()
-    g = ctx.weights if s.score == views.WEIGHTED else s.score
-    sub = draws.select_models(list(s.models))
-    diffs = summaries.pairwise_differences(
-        sub, list(s.models), level=s.level, correction=s.correction, group=g
-    )
+    g = tuple(map(float, ctx.weights)) if s.score == views.WEIGHTED else s.score
+    draws_all = ctx.draws_all()  # hashed by its key; the cached calls pick the models
+    diffs = cached.differences(draws_all, s.models, s.level, s.correction, g)
     opts = ctx.figure_options()
     st.subheader("Verdicts")
     if not draws.paired:
@@ -94,7 +92,7 @@ with guard("The comparison"):
     download_csv(table, f"differences_{bench.name}", "Download differences (CSV)")
     left, _ = st.columns([3, 2])
     with left:
-        prob = summaries.win_probabilities(sub, group=g)
+        prob = cached.win_probabilities(draws_all, s.models, g)
         fig = win_heatmap(prob, s.models, ctx.figure_options("P(row beats column) over the draws"))
         st.plotly_chart(fig, key="win_chart", config={"displaylogo": False})
         download_buttons(fig, f"win_probabilities_{bench.name}", key="dl_win")

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from benchuq.core.analyses.embeddings import EMBEDDING_SAMPLES, SAMPLE_LABELS
+from benchuq.api.summaries import EMBEDDING_SAMPLES, SAMPLE_LABELS
 from benchuq.core.reading.sources import sample_source
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from benchuq.core.analyses.epp import pair_test
+from benchuq.api.summaries import pair_test
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.epp import cached

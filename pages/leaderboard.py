@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.findings import model_flags
-from benchuq.core.summaries.headline import overall_label
+from benchuq.api.summaries import model_flags, overall_label
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard

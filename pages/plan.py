@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.analyses import power as pw
+from benchuq.api import summaries as pw
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard

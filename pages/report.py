@@ -3,11 +3,11 @@ reproduce it), downloaded as HTML (works offline) or PDF."""
 
 import streamlit as st
 
+from benchuq.api.summaries import overall_label
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.summaries.headline import overall_label
 from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import image_bytes
+from benchuq.dashboard.export import pdf_download
 from benchuq.dashboard.report_page import cached
 from benchuq.dashboard.two_runs import cached as two_runs_cached
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
@@ -97,7 +97,7 @@ with guard("The report"):
             two = (result, difference_figure(result, ctx.figure_options()))
 
     def html() -> bytes:
-        return built.html(lambda fig: image_bytes(fig, "svg"), two_runs=two).encode()
+        return built.html(two_runs=two).encode()
 
     stem = file_stem(f"benchuq_report_{bench.name}")
     left, right, _ = st.columns([2, 2, 3])
@@ -105,11 +105,7 @@ with guard("The report"):
         "Download report (HTML)", html, file_name=f"{stem}.html", mime="text/html",
         on_click="ignore", icon=":material/download:", type="primary", key="report_html",
     )  # fmt: skip
-    right.download_button(
-        "Download report (PDF)", lambda: report.to_pdf(html().decode()),
-        file_name=f"{stem}.pdf", mime="application/pdf", on_click="ignore",
-        icon=":material/picture_as_pdf:", key="report_pdf",
-    )  # fmt: skip
+    pdf_download(right, html, f"{stem}.pdf", "report_pdf")
     st.caption("The HTML opens in any browser without a network; the PDF is the same pages.")
     if not linkable:
         st.info(

@@ -2,13 +2,7 @@
 
 import streamlit as st
 
-from benchuq.core.summaries.dominance import (
-    best_probability_map,
-    dominance_map,
-    implied_level,
-    to_map_weights,
-    weighted_scores,
-)
+from benchuq.api.summaries import implied_level, to_map_weights
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.weights import cached, widgets
@@ -83,12 +77,10 @@ with guard("The task-weight map"):
     s = link.read(merge=merge)
     mapping = vw.mapping_of(cats, s)
     key_map = tuple(mapping.items())  # order matters: it sets the corners
-    if ctx.settings.metric == "normalized" or draws_all.paired:
-        moments = cached.draw_moments(draws_all, models, key_map)
-    else:
-        moments = cached.analytic_moments(bench, models, key_map)
+    source = draws_all if ctx.settings.metric == "normalized" or draws_all.paired else bench
+    moments = cached.moments(source, models, key_map)
     pairing = s.pairing and moments.paired
-    dm = dominance_map(moments, z=s.z, rho=s.rho, resolution=s.grid, use_pairing=pairing)
+    dm = cached.lead_map(source, models, key_map, s.z, s.rho, s.grid, pairing)
     opts = ctx.figure_options()
     marker = to_map_weights(ctx.weights, cats, mapping)
     rho_text = vw.rho_text(dm, s.rho, moments.paired)
@@ -119,12 +111,10 @@ with guard("The task-weight map"):
                 vw.weights_text(dm.categories, marker, ".0%")
                 + f" — {ctx.level:.1%} normal intervals (sidebar level); the table is below."
             )
-            ws = weighted_scores(moments, marker, level=ctx.level)
-            here = dominance_map(
-                moments, z=s.z, rho=s.rho, weights=marker[None], use_pairing=pairing
+            at = tuple(map(float, marker))
+            ws, here, best = cached.at_weights(
+                source, draws_all, models, key_map, at, s.z, s.rho, pairing, ctx.level
             )
-            pm_moments = cached.draw_moments(draws_all, models, key_map)
-            best = best_probability_map(pm_moments, weights=marker[None])
             scores = vw.scores_table(ws, best, opts.scale)
             st.markdown(vw.lead_verdict(here, opts.scale))
     if scores is not None:

@@ -34,7 +34,8 @@ def build_tree(mapping: dict[str, str], root: Path, tree: Path) -> dict[str, str
     """Link ``tree/<name as a path>`` to ``root/<folder>``; return ``{tree prefix: repo prefix}``.
 
     A package mapped to a folder of its own name (``benchuq`` -> ``benchuq/``) becomes a real
-    folder holding links to that folder's files, so the other packages can be linked inside it.
+    folder holding links to that folder's files and subpackages (``benchuq/presentation``), so
+    the other packages can be linked inside it.
     """
     shutil.rmtree(tree / "benchuq", ignore_errors=True)
     prefixes = {}
@@ -46,6 +47,8 @@ def build_tree(mapping: dict[str, str], root: Path, tree: Path) -> dict[str, str
             for item in source.iterdir():
                 if item.is_file() and item.suffix in (".py", ".pyi", ".typed"):
                     (target / item.name).symlink_to(item)
+                elif (item / "__init__.py").is_file() and f"{name}.{item.name}" not in mapping:
+                    (target / item.name).symlink_to(item, target_is_directory=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.symlink_to(source, target_is_directory=True)

@@ -7,7 +7,7 @@
 - ``pages``: an ``AppTest`` run of every file in the installed ``benchuq/pages`` (no exception,
   no error box);
 - ``figures``: a chart rendered to PNG and SVG through kaleido (the "Download chart" path; needs
-  the system chromium, skipped without it unless ``CI`` is set);
+  chromium (``presentation.chromium.find``), skipped without it unless ``CI`` is set);
 - ``blas``: threadpoolctl sees the BLAS that numpy itself loads (else the thread policy of
   ``core.methods.bootstrap`` and ``core.analyses.embeddings`` silently does nothing);
 - ``browser``: ``benchuq app`` in Debian's chromium driven by Playwright (test extras needed).
@@ -110,9 +110,11 @@ def check_pages() -> list[str]:
 
 
 def check_figures() -> list[str]:
-    if not Path("/usr/bin/chromium").exists():
+    from benchuq.presentation import chromium
+
+    if chromium.find() is None:
         if os.environ.get("CI"):
-            raise AssertionError("kaleido needs /usr/bin/chromium in CI")
+            raise AssertionError(chromium.missing_message("kaleido (chart images)"))
         return []
     import plotly.graph_objects as go
 

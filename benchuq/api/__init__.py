@@ -21,36 +21,44 @@ Examples
 
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
-(EPP, arena, two runs, subgroups, power), :mod:`.judge` (LLM-judge scores corrected with
-human labels; ``bq.judge`` is ``benchuq.api.judge.judge``, so the module keeps its name) and
-:mod:`.reporting` (report and export files).
+(EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency),
+:mod:`.judge` (LLM-judge scores corrected with human labels; ``bq.judge`` is
+``benchuq.api.judge.judge``, so the module keeps its name), :mod:`.reporting` (report and export
+files) and :mod:`.static_site` (the leaderboard site); :mod:`.summaries` names the draws-level
+pieces the app caches (its one door into the statistics).
 """
 
 from __future__ import annotations
 
 from benchuq.api.analyses import arena, diff, epp, power, subgroups
-from benchuq.api.draws import bayes, bootstrap, normalize
-from benchuq.api.loading import from_frame, load, samples
+from benchuq.api.draws import bayes, bayes_model, bootstrap, normalize
+from benchuq.api.embeddings import consistency
+from benchuq.api.loading import from_frame, load, load_battles, samples
 from benchuq.api.reporting import export, report, write_report
 from benchuq.api.scores import compare, leaderboard, rank_sets, ranks, statistic, weights
+from benchuq.api.static_site import site
 
 __all__ = [
     "arena",
     "bayes",
+    "bayes_model",
     "bootstrap",
     "compare",
+    "consistency",
     "diff",
     "epp",
     "export",
     "from_frame",
     "leaderboard",
     "load",
+    "load_battles",
     "normalize",
     "power",
     "rank_sets",
     "ranks",
     "report",
     "samples",
+    "site",
     "statistic",
     "subgroups",
     "weights",

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from benchuq.api.loading import load
+from benchuq.api.loading import load, load_battles
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER, REPS, SEED
 from benchuq.core.validation import InvalidArgument, check_known, check_level
 from benchuq.results import EPP, Arena, PowerResult, Subgroups, TwoRuns
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 
     from benchuq.core.analyses.subgroups.estimates import Units
     from benchuq.core.data import Benchmark
+    from benchuq.core.reading.battles import Battles
 
 __all__ = ["arena", "diff", "epp", "power", "subgroups"]
 
@@ -24,10 +26,10 @@ def epp(
     bench: Benchmark,
     *,
     rounds: Literal["tasks", "items"] = "tasks",
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     interval: Literal["rounds", "glm", "bootstrap"] = "rounds",
     reps: int = 1000,
-    seed: int = 0,
+    seed: int = SEED,
 ) -> EPP:
     """The EPP meta-score: Bradley-Terry strengths from every round as a match (METHODS 8).
 
@@ -46,22 +48,23 @@ def epp(
 
 
 def arena(
-    data: str | Path | Sequence[str | Path],
+    data: Battles | str | Path | Sequence[str | Path],
     *,
     anchor: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     ties: Literal["half", "davidson"] = "half",
     interval: Literal["sandwich", "bootstrap"] = "sandwich",
     control: Sequence[str] = (),
     cluster: Literal["auto", "prompt", "judge", "none"] = "auto",
     both_bad: Literal["tie", "drop"] = "tie",
     reps: int = 1000,
-    seed: int | None = 0,
+    seed: int | None = SEED,
 ) -> Arena:
     """Arena ratings from pairwise battles (``model_a, model_b, winner``), as ``benchuq arena``.
 
-    Bradley-Terry on the Elo scale with robust intervals and rank sets (METHODS 8b); the options
-    are ``benchuq arena``'s (``--anchor``, ``--ties``, ``--interval``, ``--control``, ...).
+    ``data``: battles (:func:`load_battles`) or anything it reads. Bradley-Terry on the Elo scale
+    with robust intervals and rank sets (METHODS 8b); the options are ``benchuq arena``'s
+    (``--anchor``, ``--ties``, ``--interval``, ``--control``, ...).
 
     Examples
     --------
@@ -71,11 +74,10 @@ def arena(
     ['model', 'rating', 'low', 'high']
     """
     from benchuq.core.analyses.arena import arena as _arena
-    from benchuq.core.reading.battles import load_battles
+    from benchuq.core.reading.battles import Battles
 
     level = check_level(level)
-    sources = [data] if isinstance(data, str | Path) else list(data)
-    battles = load_battles([str(s) for s in sources])
+    battles = data if isinstance(data, Battles) else load_battles(data)
     res = _arena(
         battles,
         anchor=anchor,
@@ -97,14 +99,15 @@ def diff(
     *,
     base_model: str | None = None,
     candidate_model: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     margin: float = 0.0,
     weights: Mapping[str, float] | None = None,
     sequential: bool = False,
     fail_on: Literal["worse", "inferior", "difference", "never"] = "never",
     per_task: bool = False,
-    reps: int = 2000,
-    seed: int = 0,
+    reps: int = REPS,
+    seed: int = SEED,
+    statistic: str = "mean",
 ) -> TwoRuns:
     """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
 
@@ -124,6 +127,9 @@ def diff(
         Anytime-valid confidence sequences (valid however often the comparison is re-run).
     fail_on, per_task
         The CI gate of :meth:`TwoRuns.exit_code`.
+    statistic
+        What each item scores when it holds several answers (METHODS 2e): ``"mean"``,
+        ``"pass@K"`` or ``"pass^K"``; both runs are scored alike.
 
     Examples
     --------
@@ -135,10 +141,16 @@ def diff(
     """
     from benchuq.core.analyses.diff import diff as _diff
     from benchuq.core.data import Benchmark as Data
+    from benchuq.core.item_statistic import parse_statistic, per_item
 
     level = check_level(level)
-    first = base if isinstance(base, Data) else load(base)
-    second = candidate if candidate is None or isinstance(candidate, Data) else load(candidate)
+    stat = parse_statistic(statistic)
+    first = per_item(base if isinstance(base, Data) else load(base), stat)
+    second = (
+        candidate
+        if candidate is None
+        else per_item(candidate if isinstance(candidate, Data) else load(candidate), stat)
+    )
     result = _diff(
         first,
         second,
@@ -155,16 +167,19 @@ def diff(
 
 
 def subgroups(
-    data: Benchmark | pd.DataFrame | Units,
+    data: Benchmark | pd.DataFrame | Units | str | Path | Sequence[str | Path],
     *,
     group_by: Literal["task", "category", "subgroup"] | None = None,
     features: Sequence[str] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     fs_correction: Literal["PMT", "none", "FPLIB"] = "PMT",
     kappa: str | float = "estimated",
     crossfit: bool = True,
     weights: Literal["equal", "precision"] = "equal",
-    seed: int = 0,
+    seed: int = SEED,
+    format: str = "auto",
+    tasks: str | None = None,
+    metric: str | None = None,
 ) -> Subgroups:
     """Small subgroups: direct and empirical-Bayes estimates with robust intervals (METHODS 7).
 
@@ -172,8 +187,10 @@ def subgroups(
     ----------
     data
         A benchmark (units are model x subgroup), a DataFrame with columns
-        ``unit, estimate, se`` used as given, or units made by
-        ``core.analyses.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``).
+        ``unit, estimate, se`` used as given, units made by
+        ``core.analyses.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``),
+        or ``benchuq eb``'s ``DATA``: a ``unit, estimate, se`` CSV/TSV file (detected from its
+        header), else data :func:`load` reads with ``format``, ``tasks`` and ``metric``.
     group_by
         What a subgroup is: ``"task"``, ``"category"`` or ``"subgroup"`` (the items' column);
         default ``"subgroup"`` for item data that has one, else ``"task"``.
@@ -207,7 +224,10 @@ def subgroups(
 
     level = check_level(level)
     k = parse_kappa(kappa) if isinstance(kappa, str) else kappa
-    if isinstance(data, Units):
+    notes: tuple[str, ...] = ()
+    if isinstance(data, str | Path | list | tuple):
+        units, notes = _read_units(data, group_by, format=format, tasks=tasks, metric=metric)
+    elif isinstance(data, Units):
         if group_by is not None:
             raise InvalidArgument("group_by does not apply to units (they are grouped already).")
         units = data
@@ -216,10 +236,8 @@ def subgroups(
             raise InvalidArgument("group_by does not apply to a unit table (each row is a unit).")
         units = units_from_table(data, file="data frame")
     else:
-        if group_by is None:
-            items = data.item_tasks or ()
-            group_by = "subgroup" if any(it.subgroup is not None for it in items) else "task"
-        units = units_from_benchmark(data, group_by=group_by)
+        bench: Benchmark = data  # type: ignore[assignment]  # the one case left
+        units = units_from_benchmark(bench, group_by=group_by or _group_by(bench))
     res = analyze(
         units,
         features=features,
@@ -230,7 +248,62 @@ def subgroups(
         weights=weights,
         seed=seed,
     )
-    return Subgroups(res)
+    return Subgroups(res, notes)
+
+
+def _group_by(bench: Benchmark) -> Literal["task", "subgroup"]:
+    """Subgroups of the items' column when the data has one, else tasks."""
+    items = bench.item_tasks or ()
+    return "subgroup" if any(it.subgroup is not None for it in items) else "task"
+
+
+def _read_units(
+    data: str | Path | Sequence[str | Path],
+    group_by: Literal["task", "category", "subgroup"] | None,
+    *,
+    format: str,
+    tasks: str | None,
+    metric: str | None,
+) -> tuple[Units, tuple[str, ...]]:
+    """``benchuq eb``'s ``DATA``: a ``unit, estimate, se`` table if it is one, else units of the
+    data read (with the data's notes)."""
+    import io
+
+    import pandas as pd
+
+    from benchuq.core.analyses.subgroups.estimates import (
+        is_unit_table,
+        units_from_benchmark,
+        units_from_table,
+    )
+    from benchuq.core.budget import check_read
+    from benchuq.core.data import DataError
+    from benchuq.core.reading.files import read_capped
+    from benchuq.core.reading.loaders import resolve
+    from benchuq.core.reading.table import check_width
+
+    sources = [str(data)] if isinstance(data, str | Path) else [str(d) for d in data]
+    path = Path(sources[0])
+    if len(sources) == 1 and path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+        sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        raw = read_capped(str(path))
+        check_width(raw[: raw.find(b"\n")].count(sep.encode()) + 1, str(path))
+        try:
+            head = pd.read_csv(io.BytesIO(raw), sep=sep, nrows=0)
+        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as err:
+            raise DataError(f"cannot read the table: {err}", file=str(path)) from None
+        if is_unit_table(head.columns):
+            if group_by is not None:
+                raise DataError(
+                    "--group-by does not apply to a unit table (each row is a unit).",
+                    file=str(path),
+                )
+            check_read(str(path), len(raw), path="pandas")
+            table = pd.read_csv(io.BytesIO(raw), sep=sep)
+            return units_from_table(table, file=str(path)), ()
+    bench = resolve(sources, format=format, tasks=tasks, metric=metric)
+    units = units_from_benchmark(bench, group_by=group_by or _group_by(bench))
+    return units, bench.notes
 
 
 def power(
@@ -238,8 +311,8 @@ def power(
     *,
     models: Sequence[str] | None = None,
     delta: float | None = None,
-    power: float = 0.8,
-    level: float = 0.95,
+    power: float = POWER,
+    level: float = COMPARISON_LEVEL,
     pairs: int | None = None,
     correction: Literal["maxt", "bonferroni", "none"] = "maxt",
     group: str = "overall",

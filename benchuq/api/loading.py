@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from benchuq.core.data import Context
+from benchuq.core.item_statistic import parse_statistic, per_item
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.validation import InvalidArgument, check_choice, check_known
 
@@ -20,8 +21,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from benchuq.core.data import Benchmark
+    from benchuq.core.reading.battles import Battles
 
-__all__ = ["from_frame", "load", "samples"]
+__all__ = ["from_frame", "load", "load_battles", "samples"]
 
 
 def load(
@@ -33,6 +35,7 @@ def load(
     name: str | None = None,
     failed: Literal["exclude", "wrong"] = "exclude",
     runs: Literal["newest", "all"] = "newest",
+    statistic: str = "mean",
 ) -> Benchmark:
     """Read a benchmark: anything ``DATA`` takes on the command line.
 
@@ -55,6 +58,10 @@ def load(
         Samples that failed (errors, limits): left out (``"exclude"``) or scored 0 (``"wrong"``).
     runs
         Two runs of one model on the same tasks: the newest kept, or ``"all"``.
+    statistic
+        What each item scores when it holds several answers (``--statistic``, METHODS 2e):
+        ``"mean"`` (every answer), ``"pass@K"`` (right in at least one of K tries, the unbiased
+        estimator) or ``"pass^K"`` (right in all K tries).
 
     Returns
     -------
@@ -75,6 +82,7 @@ def load(
     >>> bench.name, len(bench.models), len(bench.tasks)
     ('vtab1k', 16, 19)
     """
+    stat = parse_statistic(statistic)
     sources = [str(source)] if isinstance(source, str | Path) else [str(s) for s in source]
     if not sources:
         raise InvalidArgument("no data given.", hint="pass a path or 'sample:vtab1k'.")
@@ -86,7 +94,7 @@ def load(
 
         loaded = read_shared(shared[0])
         context = Context(source=parse_source(shared[0]).text, meta=loaded.meta)
-        return replace(loaded.bench, context=context)
+        return per_item(replace(loaded.bench, context=context), stat)
     from benchuq.core.reading.loaders import FORMATS, read_data
 
     check_choice(format, FORMATS, name="format")
@@ -102,7 +110,7 @@ def load(
         named = data_name(loaded)  # as the CLI and the app name it
     # the groups choose the headline of its draws (bootstrap); a sample's value is its link
     context = Context(source=one.text if one.kind == "sample" else "", meta=loaded.meta)
-    return replace(loaded.bench, name=named, context=context)
+    return per_item(replace(loaded.bench, name=named, context=context), stat)
 
 
 def samples() -> dict[str, str]:
@@ -227,3 +235,39 @@ def from_frame(
             hint=err.hint,
         ) from None
     return bench
+
+
+def load_battles(
+    source: str | Path | Sequence[str | Path],
+    *,
+    columns: dict[str, str] | None = None,
+    name: str | None = None,
+) -> Battles:
+    """Read pairwise battles (``model_a, model_b, winner``) for :func:`arena`, as ``benchuq
+    arena``'s ``DATA``: CSV, JSONL or Parquet battles tables, AlpacaEval annotations, folders,
+    zips, globs or ``sample:alpaca_eval``.
+
+    Parameters
+    ----------
+    columns
+        ``{our name: your column}`` where the table names them otherwise.
+    name
+        The data set's name in titles.
+
+    Raises
+    ------
+    DataError
+        A file that is not a battles table, naming file, row, column and a fix.
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> bq.load_battles("sample:alpaca_eval")
+    Battles('alpaca_eval': 7243 battles, 10 models, prompt)
+    """
+    from benchuq.core.reading.battles import load_battles as _load_battles
+
+    sources = [source] if isinstance(source, str | Path) else list(source)
+    if not sources:
+        raise InvalidArgument("no data given.", hint="pass a path or 'sample:alpaca_eval'.")
+    return _load_battles([str(s) for s in sources], columns=columns, name=name)

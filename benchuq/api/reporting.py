@@ -12,6 +12,7 @@ import numpy as np
 
 from benchuq.api.draws import bootstrap
 from benchuq.api.options import Weights, score_group
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, REPS, SEED
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 
@@ -33,9 +34,9 @@ def report(
     path: str | Path,
     *,
     draws: Draws | None = None,
-    level: float = 0.834,
-    reps: int = 2000,
-    seed: int = 0,
+    level: float = LEVEL,
+    reps: int = REPS,
+    seed: int = SEED,
     models: Sequence[str] | None = None,
     weights: Weights = None,
     format: Literal["html", "pdf"] | None = None,
@@ -130,9 +131,9 @@ def export(
     path: str | Path,
     *,
     draws: Draws | None = None,
-    level: float = 0.95,
-    reps: int = 2000,
-    seed: int = 0,
+    level: float = COMPARISON_LEVEL,
+    reps: int = REPS,
+    seed: int = SEED,
     format: Literal["eee"] = "eee",
     timestamp: str | None = None,
 ) -> EEEExport:
@@ -179,7 +180,9 @@ def export(
         raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
     if draws is None:
         draws = bootstrap(bench, reps=reps, seed=seed)
-    result = export_eee(bench, draws, level=level, retrieved_timestamp=timestamp)
+    result = export_eee(
+        bench, draws, level=level, meta=bench.context.meta, retrieved_timestamp=timestamp
+    )
     result.write(target)
     return result
 
@@ -207,6 +210,8 @@ def write_report(
     from benchuq.presentation.colors import model_colors
     from benchuq.presentation.figures.common import FigureOptions
 
+    if fmt == "pdf":  # at once, before any work: without chromium, say so (issue 38)
+        layout.require_chromium("A PDF report")
     group = score_group(weights)
     scale, axis, suffix = layout.display_unit(bench, normalized=draws.normalization is not None)
     f = findings(
@@ -238,8 +243,7 @@ def write_report(
         from benchuq.presentation.figures.diff import difference_figure
 
         runs = (two_runs, difference_figure(two_runs, options))
-    with layout.kaleido_svg() as svg:
-        document = built.html(svg, two_runs=runs)
+    document = built.html(two_runs=runs)
     if fmt == "pdf":
         path.write_bytes(layout.to_pdf(document))
     else:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from benchuq.api.options import Weights, score_group
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.validation import InvalidArgument, check_known, check_level
 from benchuq.results import (
     Comparison,
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["compare", "leaderboard", "rank_sets", "ranks", "statistic", "weights"]
 
 
-def leaderboard(draws: Draws, *, level: float = 0.834, weights: Weights = None) -> Leaderboard:
+def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) -> Leaderboard:
     """Scores with percentile intervals, overall and per category (METHODS 2).
 
     Parameters
@@ -69,7 +70,7 @@ def compare(
     draws: Draws,
     *,
     models: Sequence[str] | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     correction: Literal["maxt", "bonferroni", "holm", "none"] = "maxt",
     group: str | Sequence[float] = "overall",
 ) -> Comparison:
@@ -117,7 +118,9 @@ def compare(
     return Comparison(table, level, correction, draws)
 
 
-def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> RankSetsResult:
+def rank_sets(
+    draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = None
+) -> RankSetsResult:
     """Rank confidence sets, marginal and simultaneous, of the overall or weighted score
     (METHODS 4b).
 
@@ -128,23 +131,13 @@ def rank_sets(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> 
     >>> len(sets.top_set(k=1)) >= 1
     True
     """
-    from benchuq.core.summaries import group_scores
-    from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
+    from benchuq.api.summaries import rank_sets_of
 
     level = check_level(level)
-    sc = group_scores(draws, group=score_group(weights))
-    sets = _rank_sets(
-        sc.values,
-        sc.observed,
-        draws.models,
-        level=level,
-        higher_is_better=sc.higher_is_better,
-        label=sc.label,
-    )
-    return RankSetsResult(sets, draws)
+    return RankSetsResult(rank_sets_of(draws, level=level, group=score_group(weights)), draws)
 
 
-def ranks(draws: Draws, *, level: float = 0.95, weights: Weights = None) -> Ranks:
+def ranks(draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = None) -> Ranks:
     """Five rank aggregations with intervals, rank probabilities and rank sets (METHODS 4).
 
     ``weights`` (one per category, summing to 1) choose the score of the rank probabilities and
@@ -252,7 +245,7 @@ def statistic(
     draws: Draws,
     fn: Callable[[np.ndarray], Any],
     *,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     name: str | None = None,
 ) -> Statistic:
     """Any statistic of the per-task scores, with a percentile interval over the draws.

@@ -1,21 +1,19 @@
 """The report's section for pairwise battles (METHODS 8b), pure: arena ratings, rank sets and
-win probabilities as one self-contained HTML document (the layout of ``presentation.report``)."""
+win probabilities as one self-contained HTML document (the layout and rendering of
+``presentation.report``: interactive plotly figures, no browser needed, the same bytes for the
+same battles)."""
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable
-from datetime import UTC, datetime
-
 import pandas as pd
-import plotly.graph_objects as go
 
 from benchuq.core.analyses.arena import ArenaResult
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.ranks import rank_set_figure
-from benchuq.presentation.report import CSS, WIDTH, ReportFigure, _svg
+from benchuq.presentation.report.layout import WIDTH, ReportFigure
+from benchuq.presentation.report.render import figure_html, page, text
 
 __all__ = [
     "INTERVAL_LABELS",
@@ -92,11 +90,10 @@ def arena_figures(result: ArenaResult) -> list[ReportFigure]:
     return out
 
 
-def arena_html(
-    result: ArenaResult, svg: Callable[[go.Figure], bytes], *, command: str, version: str
-) -> str:
-    """The battles report as one HTML document (figures as inline SVG via ``svg``)."""
-    e = html.escape
+def arena_html(result: ArenaResult, *, command: str, version: str) -> str:
+    """The battles report as one HTML document (``report.render``: figures drawn by plotly.js,
+    inline once)."""
+    e = text
     table = leaderboard_table(result)
     head = "".join(f"<th>{e(str(c))}</th>" for c in table.columns)
     rows = "".join(
@@ -112,22 +109,13 @@ def arena_html(
         + "</tr>"
         for row in table.itertuples(index=False)
     )
-    figs = "".join(
-        f"<figure>{_svg(svg(r.fig))}<figcaption>{e(r.reading)}</figcaption></figure>"
-        for r in arena_figures(result)
-    )
+    figs = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(arena_figures(result), start=1))
     notes = "".join(f"<li>{e(n)}</li>" for n in result.notes) or "<li>none</li>"
     effects = "".join(
         f"<li>style control {e(c)}: {v:+.1f} Elo points per standard deviation (se {s:.1f})</li>"
         for c, v, s in zip(result.controls, result.coefficients, result.coefficient_se, strict=True)
     )
-    made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>benchuq arena report: {e(result.name)}</title><style>{CSS}</style></head>
-<body>
-<h1>Arena report: {e(result.name)}</h1>
+    body = f"""<h1>Arena report: {e(result.name)}</h1>
 <p class=sub>{e(caption(result))}</p>
 <h2>Findings</h2>
 <ul class=findings><li>{e(result.sentence())}</li>{effects}</ul>
@@ -139,6 +127,6 @@ def arena_html(
 <ul>{notes}</ul>
 <h2>Reproduce these numbers</h2>
 <dl class=repro><dt>Command</dt><dd><code>{e(command)}</code></dd>
-<dt>benchuq</dt><dd><code>{e(version)}</code></dd><dt>Made</dt><dd><code>{made}</code></dd></dl>
-</body></html>
+<dt>benchuq</dt><dd><code>{e(version)}</code></dd></dl>
 """
+    return page(f"benchuq arena report: {result.name}", body)

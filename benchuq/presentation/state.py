@@ -391,6 +391,13 @@ class Settings:
     models: tuple[str, ...] = link(
         "models", (), "the models shown, comma-separated (default: all)", data=True
     )
+    statistic: str = link(
+        "statistic",
+        "mean",
+        "what each item scores when it holds several answers: `mean`, `pass@K` (right in at "
+        "least one of K tries) or `pass^K` (right in all K)",
+        data=True,
+    )
 
     def normalized_weights(self) -> np.ndarray:
         """Weights rescaled to sum to 1 (equal weights if they are all 0)."""
@@ -458,6 +465,14 @@ def parse_static(
             values["method"] = params["method"]
         else:
             bad("method", f"expected one of {', '.join(methods)}; using '{methods[0]}'.")
+    if "statistic" in params:
+        from benchuq.core.item_statistic import parse_statistic
+        from benchuq.core.validation import InvalidArgument
+
+        try:
+            values["statistic"] = parse_statistic(params["statistic"]).label
+        except InvalidArgument:
+            bad("statistic", "expected mean, pass@K or pass^K; using 'mean'.")
     fields, field_notices = parse_fields(params)
     return values | fields, notices + field_notices
 

@@ -34,11 +34,15 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import norm
 
-from benchuq.core.analyses.epp import DEFAULT_RIDGE, fit_bradley_terry, separated_mask
+from benchuq.core.analyses.bradley_terry import (
+    DEFAULT_RIDGE,
+    check_connected,
+    fit_bradley_terry,
+    separated_mask,
+)
 from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles
@@ -561,7 +565,15 @@ def _fit(
     cl = ccodes if ccodes is not None else np.zeros(len(i), np.int64)
     cells = _cells(i, j, s, cl, M)
     W, N = _pair_totals(cells, cells.n, M)
-    _check_connected(N, battles.models, battles.name)
+    check_connected(
+        N,
+        battles.models,
+        file=battles.name,
+        never="battle each other",
+        scores="ratings",
+        column="model_a",
+        hint="add battles between the groups, or rate each group on its own.",
+    )
     played = N.sum(axis=1)
     sep = separated_mask(W, N)
     ridge = DEFAULT_RIDGE if sep.any() else 0.0
@@ -790,16 +802,3 @@ def _win_matrix(
     for m in (est, lo, hi):
         np.fill_diagonal(m, np.nan)
     return est, lo, hi
-
-
-def _check_connected(matches: np.ndarray, models: tuple[str, ...], file: str) -> None:
-    n, labels = connected_components(sparse.csr_matrix(matches > 0), directed=False)
-    if n > 1:
-        groups = [[models[k] for k in np.flatnonzero(labels == g)][:4] for g in range(n)]
-        raise DataError(
-            f"the models fall into {n} groups that never battle each other, so their ratings "
-            f"cannot be compared: {groups}.",
-            file=file,
-            column="model_a",
-            hint="add battles between the groups, or rate each group on its own.",
-        )

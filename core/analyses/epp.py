@@ -36,11 +36,16 @@ from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
 from scipy.stats import chi2, norm, rankdata
 
+from benchuq.core.analyses.bradley_terry import (
+    DEFAULT_RIDGE,
+    bradley_terry_mle,
+    check_connected,
+    fit_bradley_terry,
+    separated_mask,
+)
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
@@ -70,7 +75,6 @@ Rounds = Literal["tasks", "items"]
 IntervalMethod = Literal["glm", "rounds", "bootstrap"]
 ROUNDS: tuple[str, ...] = get_args(Rounds)
 INTERVALS: tuple[str, ...] = get_args(IntervalMethod)
-DEFAULT_RIDGE = 0.01
 _CHUNK = 20_000_000  # elements of one broadcast comparison block (about 20 MB of booleans)
 
 
@@ -233,158 +237,6 @@ def pair_counts(
     return wins, matches
 
 
-# ---- fitting ---------------------------------------------------------------------------------
-def separated_mask(wins: np.ndarray, matches: np.ndarray) -> np.ndarray:
-    """``(M,)`` True for models outside the largest strongly connected "has won against" set.
-
-    All False exactly when the maximum-likelihood estimate exists (Zermelo/Ford condition); all
-    True when no two models ever beat each other (every set is a single model).
-    """
-    off = ~np.eye(len(wins), dtype=bool)
-    if np.all(wins[off] > 0):  # every model has won against every other: complete and connected
-        return np.zeros(len(wins), bool)
-    graph = sparse.csr_matrix((wins > 0) & (matches > 0))
-    n, labels = connected_components(graph, directed=True, connection="strong")
-    if n == 1:
-        return np.zeros(len(wins), bool)
-    sizes = np.bincount(labels)
-    if sizes.max() == 1:  # a strict order: every model's EPP runs off to infinity
-        return np.ones(len(wins), bool)
-    return labels != sizes.argmax()
-
-
-def _loglik(beta: np.ndarray, wins: np.ndarray, ridge: float) -> float:
-    d = beta[:, None] - beta[None, :]
-    return float(-(wins * np.logaddexp(0.0, -d)).sum() - 0.5 * ridge * beta @ beta)
-
-
-def _ilsr(wins: np.ndarray, *, tol: float, start: np.ndarray | None) -> np.ndarray | None:
-    """Iterative Luce spectral ranking [MG15]: the MLE as the fixed point of a Markov chain.
-
-    Strengths ``p = exp(beta)``; each step solves for the stationary distribution ``pi`` of the
-    chain that moves from j to i at rate ``W_ij / (p_i + p_j)`` and sets ``p = pi``. With ``N =
-    W + W^T``, at the fixed point ``sum_j W_ij = sum_j N_ij p_i / (p_i + p_j)``: the likelihood
-    equations. ``None`` when it does not converge (no finite MLE).
-    """
-    M = len(wins)
-    beta = np.zeros(M) if start is None else np.asarray(start, float) - np.mean(start)
-    p = np.exp(beta - beta.max())
-    system = np.empty((M, M))
-    diagonal = np.diag_indices(M)
-    rhs = np.zeros(M)
-    rhs[-1] = 1.0
-    previous = np.inf  # no step yet
-    for _ in range(100):
-        np.divide(wins, p[:, None] + p[None, :], out=system)  # rates from j (row) to i
-        # leaving i: its losses W_ji at the same rates, a column sum (self-matches cancel)
-        leaving = system.sum(axis=0) - system.diagonal()
-        np.negative(system, out=system)
-        system[diagonal] = leaving
-        system[-1] = 1.0  # the balance equations are dependent: replace one by sum(pi) = 1
-        try:
-            pi = np.linalg.solve(system, rhs)
-        except np.linalg.LinAlgError:
-            return None
-        if not np.all(pi > 0):
-            return None
-        new = np.log(pi)
-        new -= new.mean()
-        change = float(np.max(np.abs(new - beta)))
-        # linear convergence at rate rho: the fixed point is within change * rho / (1 - rho)
-        rho = change / previous  # 0 after the first step: no estimate yet
-        beta, p, previous = new, pi / pi.max(), change
-        if change == 0.0 or (0.0 < rho < 0.5 and change * rho / (1.0 - rho) < tol):
-            return beta
-    return None
-
-
-@blas_policy
-def bradley_terry_mle(
-    wins: np.ndarray,
-    matches: np.ndarray,
-    *,
-    ridge: float = 0.0,
-    tol: float = 1e-10,
-    start: np.ndarray | None = None,
-) -> np.ndarray:
-    """Penalized ML point estimates of ``logit P(i beats j) = beta_i - beta_j``, ``sum beta = 0``.
-
-    Without a ridge penalty and with ``N = W + W^T`` (every match won, lost or tied half-half),
-    by iterative Luce spectral ranking (ILSR [MG15], a few linear solves; it stops when the
-    distance to the fixed point, estimated from the last two steps, is below ``tol``); otherwise
-    (or if ILSR does not converge) by Newton's method with step halving, which stops when no
-    estimate moves by more than ``tol`` (METHODS 8). Both start from ``start`` (default zeros).
-    """
-    if ridge == 0.0 and np.max(np.abs(matches - wins - wins.T), initial=0.0) <= 1e-9:
-        beta = _ilsr(wins, tol=tol, start=start)
-        if beta is not None:
-            return beta
-    return _newton(wins, matches, ridge=ridge, tol=tol, start=start)
-
-
-def _newton(
-    wins: np.ndarray,
-    matches: np.ndarray,
-    *,
-    ridge: float,
-    tol: float,
-    start: np.ndarray | None,
-) -> np.ndarray:
-    """Newton's method with step halving on the aggregated counts (penalized by ``ridge``)."""
-    M = len(wins)
-    beta = np.zeros(M) if start is None else np.asarray(start, float) - np.mean(start)
-    ll = _loglik(beta, wins, ridge)
-    for _ in range(200):
-        p = expit(beta[:, None] - beta[None, :])
-        grad = wins.sum(axis=1) - (matches * p).sum(axis=1) - ridge * beta
-        step = np.linalg.solve(_information(matches, p, ridge) + 1.0 / M, grad)
-        step -= step.mean()
-        t = 1.0
-        while True:
-            new = beta + t * step
-            new_ll = _loglik(new, wins, ridge)
-            if new_ll >= ll - 1e-12 * abs(ll) or t < 1e-8:
-                break
-            t /= 2
-        beta, ll = new, new_ll
-        if np.max(np.abs(t * step)) < tol:
-            break
-    return beta
-
-
-def _information(matches: np.ndarray, p: np.ndarray, ridge: float) -> np.ndarray:
-    """Penalized Fisher information: the weighted graph Laplacian of ``N_ij p_ij (1 - p_ij)``."""
-    info = matches * p * (1.0 - p)
-    hess = -info
-    hess[np.diag_indices(len(info))] += info.sum(axis=1) - info.diagonal() + ridge
-    return hess
-
-
-@blas_policy
-def fit_bradley_terry(
-    wins: np.ndarray,
-    matches: np.ndarray,
-    *,
-    ridge: float = 0.0,
-    tol: float = 1e-10,
-    start: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Penalized ML of ``logit P(i beats j) = beta_i - beta_j`` with ``sum beta = 0``.
-
-    Returns ``(beta, cov)``: the estimates of :func:`bradley_terry_mle` (ILSR, or Newton's
-    method when penalized) and ``cov``, the inverse (penalized) Fisher information at ``beta``
-    restricted to ``sum beta = 0`` (METHODS 8).
-    """
-    beta = bradley_terry_mle(wins, matches, ridge=ridge, tol=tol, start=start)
-    M = len(wins)
-    p = expit(beta[:, None] - beta[None, :])
-    inverse = np.linalg.inv(_information(matches, p, ridge) + 1.0 / M)
-    # centre @ inverse @ centre with centre = I - 1/M, in O(M^2)
-    row = inverse.mean(axis=1)
-    cov = inverse - row[:, None] - inverse.mean(axis=0)[None, :] + row.mean()
-    return beta, cov
-
-
 def _round_robust_cov(
     scores: np.ndarray, beta: np.ndarray, bread: np.ndarray, rounds_used: np.ndarray
 ) -> np.ndarray:
@@ -435,19 +287,6 @@ def _wald_p(estimate: np.ndarray, cov: np.ndarray) -> np.ndarray:
     return out
 
 
-def _check_connected(matches: np.ndarray, models: tuple[str, ...], file: str | None) -> None:
-    n, labels = connected_components(sparse.csr_matrix(matches > 0), directed=False)
-    if n > 1:
-        groups = [[models[i] for i in np.flatnonzero(labels == g)][:4] for g in range(n)]
-        raise DataError(
-            f"the models fall into {n} groups that never share a round, so their EPP scores "
-            f"cannot be compared: {groups}.",
-            file=file,
-            column="model",
-            hint="drop models without results, or give every model scores on common tasks.",
-        )
-
-
 @blas_policy
 def epp_from_scores(
     scores: np.ndarray,
@@ -474,7 +313,15 @@ def epp_from_scores(
     if M < 2:
         raise DataError("EPP needs at least two models.", file=source, column="model")
     wins, matches = pair_counts(scores)
-    _check_connected(matches, models, source)
+    check_connected(
+        matches,
+        models,
+        file=source,
+        never="share a round",
+        scores="EPP scores",
+        column="model",
+        hint="drop models without results, or give every model scores on common tasks.",
+    )
     used = (~np.isnan(scores)).sum(axis=0) >= 2
     sep = separated_mask(wins, matches)
     pen = ridge if sep.any() else 0.0

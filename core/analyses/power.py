@@ -33,8 +33,8 @@ import numpy as np
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.data import Benchmark, DataError, is_proportion
+from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS, SEED
 from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
 
@@ -55,11 +55,7 @@ __all__ = [
 ]
 
 Correction = Literal["maxt", "bonferroni", "none"]
-CORRECTIONS: dict[str, str] = {
-    "maxt": "max-T (simultaneous)",
-    "bonferroni": "Bonferroni",
-    "none": "no correction",
-}
+CORRECTIONS = POWER_CORRECTIONS  # the corrections and their names (core.defaults)
 ASSUMPTIONS = "assumptions"  # the name of a design without data
 MAXT_DRAWS = 100_000  # normal draws for the max-T critical value (its MC error is below 0.5%)
 
@@ -233,8 +229,7 @@ def round_up(n: float) -> int:
 def display_scale(design: Design) -> tuple[float, str]:
     """(factor, unit) for showing differences: percentage points when every score is a
     proportion, the scores' own units otherwise."""
-    est = design.estimate[np.isfinite(design.estimate)]
-    return (100.0, "points") if np.all((est >= 0) & (est <= 1)) else (1.0, "units")
+    return (100.0, "points") if is_proportion(design.estimate) else (1.0, "units")
 
 
 def assumed_differences(design: Design, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
@@ -521,7 +516,7 @@ def plan(
     *,
     pairs: Sequence[tuple[str, str]] | None = None,
     level: float = COMPARISON_LEVEL,
-    power: float = 0.8,
+    power: float = POWER,
     delta: float | Sequence[float] | None = None,
     family: int | None = None,
     correction: Correction = "maxt",

@@ -313,6 +313,12 @@ def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 # missing; else b = 2 bits: 0 wrong, 1 right, 2 missing), cut into 64-bit words (word 0 lowest).
 # Patterns are ordered by that number (the order does not depend on the item or model order, and
 # spreading 1-bit codes to 2 bits keeps it, so the out-of-core backends can always use 2 bits).
+# continuous items: a task with more items than this has its identical rows (the same value and
+# answered flag for every model, e.g. pass@k estimates, which take at most n + 1 values a model)
+# merged into one unit weighted by their count: the same Dirichlet weights in distribution (a
+# sum of independent gammas is a gamma), drawn over the distinct rows only. Smaller tasks keep a
+# unit per item, so their draws are the ones they have always been for a given seed.
+MERGE_ITEMS = 20_000
 PACK_CHUNK = 2**16  # items packed at a time (the key chunk stays in cache over the models)
 DIRECT_BITS = 20  # keys of at most this many bits are counted directly (np.bincount)
 _KEY_DTYPES: tuple[tuple[int, type[np.unsignedinteger[Any]]], ...] = (
@@ -431,7 +437,12 @@ def _units(task: ItemTask, order: np.ndarray | None = None) -> _Units | None:
     vals = np.asarray(task.values, dtype=float).T
     answered = ~np.isnan(vals)
     low, high = _score_range(vals)
-    return _Units(np.where(answered, vals, 0.0), answered.astype(float), np.ones(n), low, high)
+    V, A = np.where(answered, vals, 0.0), answered.astype(float)
+    if n > MERGE_ITEMS:
+        rows, counts = np.unique(np.hstack([V, A]), axis=0, return_counts=True)
+        if len(rows) <= n // 2:
+            return _Units(rows[:, :M], rows[:, M:], counts, low, high)
+    return _Units(V, A, np.ones(n), low, high)
 
 
 def _task_draws(

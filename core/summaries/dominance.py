@@ -42,7 +42,7 @@ from benchuq.core.defaults import LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
-from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level, parse_weights
 
 __all__ = [
     "MAX_RESOLUTION",
@@ -89,22 +89,6 @@ def simplex_grid(resolution: int, *, n_categories: int = 3) -> np.ndarray:
     keep = i + j <= r
     i, j = i[keep], j[keep]
     return np.column_stack([i, j, r - i - j]) / r
-
-
-def parse_weights(text: str, n_categories: int) -> np.ndarray:
-    """Weights from ``"0.5,0.3,0.2"`` (or percents ``"50,30,20"``), normalised to sum to 1."""
-    try:
-        w = np.array([float(x) for x in str(text).split(",")], dtype=float)
-    except ValueError as err:
-        raise InvalidArgument(
-            f"weights {text!r} are not numbers.", hint="write them like 0.5,0.3,0.2."
-        ) from err
-    if w.size != n_categories or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
-        raise InvalidArgument(
-            f"weights {text!r} need {n_categories} non-negative numbers with a positive sum.",
-            hint="write them like " + ",".join(["1"] * n_categories) + " (they are normalised).",
-        )
-    return w / w.sum()
 
 
 # ---- categories -------------------------------------------------------------------------------

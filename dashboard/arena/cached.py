@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.arena import ArenaResult, Ties, arena
-from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
-from benchuq.core.reading.battles import Battles, load_battles, read_battle_files
+from benchuq import api as bq
+from benchuq.api.summaries import ArenaInterval, ArenaResult, Ties
+from benchuq.core.reading.battles import Battles, read_battle_files
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache
 
@@ -21,7 +21,7 @@ def battles_of(
     """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
     digest), with the column mapping."""
     if parse_source(key).kind == "sample":
-        return load_battles(key)
+        return bq.load_battles(key)
     return read_battle_files(list(_files), columns=dict(columns))
 
 
@@ -38,8 +38,8 @@ def arena_fit(
     seed: int,
     _battles: Battles,
 ) -> ArenaResult:
-    """``core.analyses.arena.arena`` of the battles ``key`` (their content hash)."""
-    return arena(
+    """``bq.arena`` of the battles ``key`` (their content hash)."""
+    return bq.arena(
         _battles,
         anchor=anchor,
         level=level,
@@ -48,4 +48,4 @@ def arena_fit(
         control=control,
         reps=reps,
         seed=seed,
-    )
+    ).result

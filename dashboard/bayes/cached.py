@@ -6,14 +6,9 @@ from typing import Literal
 
 import streamlit as st
 
+from benchuq.api.summaries import BayesFit, BestProbabilityMap
+from benchuq.api.summaries import best_map as _best_map
 from benchuq.core.draws import Draws
-from benchuq.core.methods.bayes import model as bayes
-from benchuq.core.summaries.dominance import (
-    BestProbabilityMap,
-    best_probability_map,
-    map_categories,
-    moments_from_draws,
-)
 from benchuq.dashboard import cache
 
 __all__ = ["best_map", "fit_draws"]
@@ -21,11 +16,11 @@ __all__ = ["best_map", "fit_draws"]
 
 @cache.budgeted
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: bayes.BayesFit) -> Draws:
+def _fit_draws(key: str, kind: Literal["parameter", "predictive"], _fit: BayesFit) -> Draws:
     return _fit.to_draws(kind=kind)
 
 
-def fit_draws(key: str, kind: Literal["parameter", "predictive"], fit: bayes.BayesFit) -> Draws:
+def fit_draws(key: str, kind: Literal["parameter", "predictive"], fit: BayesFit) -> Draws:
     """``fit.to_draws(kind)`` (``"parameter"`` or ``"predictive"``), cached per fit (``key``)
     and remembered under ``key|kind`` (``cache.keyed``)."""
     return cache.keyed(_fit_draws(key, kind, fit), f"{key}|{kind}")
@@ -39,5 +34,4 @@ def best_map(draws: Draws, models: tuple[str, ...], cats: tuple[str, ...]) -> Be
     """P(best) on a 40-step grid of category weightings from ``draws``."""
     shown = draws.select_models(list(models))
     with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
-        moments = moments_from_draws(shown, mapping=map_categories(cats))
-        return best_probability_map(moments, resolution=40)
+        return _best_map(shown, categories=cats, resolution=40)

@@ -14,10 +14,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import BayesFit, ModelPrior
+from benchuq.core.defaults import BAYES_CHAINS, BAYES_WARMUP
 from benchuq.core.draws import Draws
-from benchuq.core.methods.bayes.model import BayesFit
-from benchuq.core.methods.bayes.priors import ModelPrior
 from benchuq.presentation.state import PRIOR_SEPARATOR, link
 
 KIND_LABELS = {
@@ -51,8 +51,8 @@ class BayesSettings:
         data=True,
         sep=PRIOR_SEPARATOR,
     )
-    chains: int = link("chains", 4, "MCMC chains", bounds=(1, 8))
-    warmup: int = link("warmup", 1000, "warm-up sweeps per chain", bounds=(0, 10000))
+    chains: int = link("chains", BAYES_CHAINS, "MCMC chains", bounds=(1, 8))
+    warmup: int = link("warmup", BAYES_WARMUP, "warm-up sweeps per chain", bounds=(0, 10000))
     interval: Literal["parameter", "predictive"] = link(
         "interval", "parameter", "what Bayesian intervals are for", choices=tuple(KIND_LABELS)
     )
@@ -123,7 +123,7 @@ def interval_comparison(
     """
     rows = []
     for kind, label in SOURCES:
-        table = summaries.leaderboard(draws[kind].select_models(list(models)), level=level)
+        table = summaries.leaderboard_table(draws[kind].select_models(list(models)), level=level)
         part = table[table["group"] == "overall"].assign(kind=kind, label=label)
         rows.append(part[["model", "kind", "label", "estimate", "low", "high"]])
     return pd.concat(rows, ignore_index=True)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.data import DataError
-from benchuq.core.methods.bayes.model import BayesFit
-from benchuq.core.methods.bayes.priors import (
+from benchuq.api.summaries import (
     FAMILIES,
+    BayesFit,
     ModelPrior,
     compact_prior_specs,
     parse_prior_specs,
 )
+from benchuq.core.data import DataError
 from benchuq.dashboard.bayes import view as vb
 from benchuq.dashboard.controls import ranged
 from benchuq.presentation.text import md_escape

@@ -15,11 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq.core.small_samples import min_items_to_tell
-from benchuq.core.summaries.leader import overlap_test_level
-from benchuq.core.summaries.maxt import format_p
-from benchuq.core.summaries.rank_sets import RankSets
-from benchuq.core.summaries.rank_sets import rank_set_sentences as rank_set_sentences  # for pages
+from benchuq.api.summaries import RankSets, format_p, min_items_to_tell, overlap_test_level
+from benchuq.api.summaries import rank_set_sentences as rank_set_sentences
 from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {

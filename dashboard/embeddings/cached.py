@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.embeddings import (
+from benchuq.api.summaries import (
     ConsistencyResult,
     EmbeddingTree,
     align,
     load_embedding_sample,
+    score_embeddings,
 )
-from benchuq.core.analyses.embeddings.workflow import score_embeddings
 from benchuq.dashboard import cache
 from benchuq.dashboard.embeddings import view
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses.embeddings import (
-    DEFAULT_EPS,
+from benchuq.api.summaries import (
     EMBEDDING_SAMPLES,
     BootstrapMode,
     ConsistencyResult,
@@ -23,7 +22,12 @@ from benchuq.core.analyses.embeddings import (
     read_meta,
 )
 from benchuq.core.data import DataError
-from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.defaults import (
+    COMPARISON_LEVEL,
+    EMBEDDING_DIMS,
+    EMBEDDING_EPS,
+    EMBEDDING_HEADS,
+)
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
 
@@ -65,10 +69,10 @@ class EmbeddingsSettings:
         "meta features defining the clusters, comma-separated (default: the sample's label)",
         data=True,
     )
-    heads: int = link("embeddings_heads", 16, "random heads", bounds=(1, 64))
-    dims: int = link("embeddings_dims", 64, "dimensions per head", bounds=(1, 4096))
+    heads: int = link("embeddings_heads", EMBEDDING_HEADS, "random heads", bounds=(1, 64))
+    dims: int = link("embeddings_dims", EMBEDDING_DIMS, "dimensions per head", bounds=(1, 4096))
     clip: float = link("embeddings_clip", 1e-6, "clip threshold", bounds=(0.0, 0.5))
-    eps: float = link("embeddings_eps", DEFAULT_EPS, "ridge eps", bounds=(1e-6, 100.0))
+    eps: float = link("embeddings_eps", EMBEDDING_EPS, "ridge eps", bounds=(1e-6, 100.0))
     folds: int = link("embeddings_folds", 5, "cross-fitting folds", bounds=(1, 10))
     auto_reps: bool = link("embeddings_auto_reps", True, "default number of replicates")
     reps: int = link(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.embeddings import EMBEDDING_SUFFIXES, META_SUFFIXES
+from benchuq.api.summaries import EMBEDDING_SUFFIXES, META_SUFFIXES
 from benchuq.dashboard.controls import ranged
 from benchuq.dashboard.embeddings import cached
 from benchuq.dashboard.embeddings import view as ve

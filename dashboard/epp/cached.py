@@ -6,7 +6,8 @@ from typing import Literal
 
 import streamlit as st
 
-from benchuq.core.analyses.epp import EPPResult, epp
+from benchuq import api as bq
+from benchuq.api.summaries import EPPResult
 from benchuq.core.budget import check_pairs
 from benchuq.core.data import Benchmark
 from benchuq.core.defaults import COMPARISON_LEVEL
@@ -30,10 +31,11 @@ def epp_fit(
     reps: int,
     seed: int,
 ) -> EPPResult:
-    """Fit ``core.analyses.epp.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
+    """Fit ``bq.epp`` on the shown models at level :data:`EPP_FIT_LEVEL`.
 
     Other levels come from ``EPPResult.at_level`` without refitting.
     """
     check_pairs(reps, len(models), what="EPP pair counts")
     sub = bench.subset(models=list(models)) if models != bench.models else bench
-    return epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
+    fit = bq.epp(sub, rounds=rounds, level=EPP_FIT_LEVEL, interval=interval, reps=reps, seed=seed)
+    return fit.result

@@ -12,7 +12,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses.epp import EPPResult, PairTest
+from benchuq.api.summaries import EPPResult, PairTest
 from benchuq.core.data import Benchmark
 from benchuq.presentation.figures.epp import epp_ranks
 from benchuq.presentation.state import link

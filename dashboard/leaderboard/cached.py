@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from benchuq.api.summaries import gaps_from_leader
 from benchuq.core.draws import Draws
-from benchuq.core.findings import gaps_from_leader
 from benchuq.dashboard import cache
 from benchuq.dashboard.leaderboard import view
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import Headline
+from benchuq.api.summaries import overlap_test_level as overlap_test_level
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.headline import Headline
-from benchuq.core.summaries.leader import overlap_test_level as overlap_test_level  # used by pages
 from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
@@ -78,7 +78,9 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     which no model has a score (the weighted score when every model lacks a category of
     positive weight) is left out: see :func:`missing_weighted_note`.
     """
-    table = summaries.leaderboard(draws, level=level, weights=np.asarray(weights, dtype=float))
+    table = summaries.leaderboard_table(
+        draws, level=level, weights=np.asarray(weights, dtype=float)
+    )
     if len(draws.category_names) < 2:  # one category would repeat the overall group
         table = table[table["group"] == "overall"]
     has_score = table.groupby("group", sort=False)["estimate"].transform(lambda x: x.notna().any())

@@ -7,7 +7,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from benchuq.core.analyses import power
+from benchuq.api import summaries as power
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache
 
@@ -45,7 +45,7 @@ def power_plan(
     _design: power.Design,
 ) -> power.PowerPlan:
     """``core.analyses.power.plan`` of the design named by ``key`` (see :func:`design_key`)."""
-    return power.plan(
+    return power.power_plan(
         _design,
         pairs=list(pairs),
         level=level,

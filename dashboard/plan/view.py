@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses import power as pw
+from benchuq.api import summaries as pw
 from benchuq.core.data import Benchmark, DataError
-from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS
+from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL_BOUNDS, POWER_CORRECTIONS
 from benchuq.presentation.state import link
 from benchuq.presentation.text import csv_bytes
 
@@ -72,8 +72,8 @@ COMMON_INPUTS: tuple[Input, ...] = (
     (
         "selectbox",
         "Multiplicity",
-        (tuple(pw.CORRECTIONS),),
-        {"format_func": pw.CORRECTIONS.get, "key": "plan_correction"},
+        (tuple(POWER_CORRECTIONS),),
+        {"format_func": POWER_CORRECTIONS.get, "key": "plan_correction"},
     ),
     ("number_input", "Comparisons (0 = the pairs shown)", (), {"key": "plan_family"}),
 )
@@ -129,7 +129,7 @@ class PlanSettings:
         bounds=(0.0, 1e6),
     )
     correction: str = link(
-        "plan_correction", "maxt", "multiplicity correction", choices=tuple(pw.CORRECTIONS)
+        "plan_correction", "maxt", "multiplicity correction", choices=tuple(POWER_CORRECTIONS)
     )
     family: int = link(
         "plan_family", 0, "comparisons in the family (0 = the pairs shown)", bounds=(0, 100_000)

@@ -6,11 +6,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from benchuq.core import summaries
+from benchuq.api import summaries as summaries
+from benchuq.api.summaries import RankSets
 from benchuq.core.budget import check_pairs
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.rank_sets import RankSets
-from benchuq.core.summaries.rank_sets import rank_sets as core_rank_sets
 from benchuq.dashboard import cache
 
 __all__ = ["rank_aggregations", "rank_probabilities", "rank_sets"]
@@ -43,14 +42,6 @@ def rank_probabilities(
 def rank_sets(
     draws: Draws, models: tuple[str, ...], weights: tuple[float, ...], level: float
 ) -> RankSets:
-    """``core.summaries.rank_sets.rank_sets`` of the weighted score ``S(w)`` (METHODS 4b)."""
+    """Rank sets of the weighted score ``S(w)`` (METHODS 4b; ``summaries.rank_sets_of``)."""
     shown = draws.select_models(list(models))
-    sc = summaries.group_scores(shown, group=np.asarray(weights, dtype=float))
-    return core_rank_sets(
-        sc.values,
-        sc.observed,
-        shown.models,
-        level=level,
-        higher_is_better=sc.higher_is_better,
-        label=sc.label,
-    )
+    return summaries.rank_sets_of(shown, level=level, group=np.asarray(weights, dtype=float))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from benchuq.core import findings as core_report
+from benchuq.api import summaries as core_report
+from benchuq.api.summaries import Group
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.scores import Group
 from benchuq.dashboard import cache
 
 __all__ = ["report_findings"]

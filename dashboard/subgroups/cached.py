@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
-from benchuq.core.analyses.subgroups.estimates import (
+from benchuq import api as bq
+from benchuq.api.summaries import (
+    FsCorrection,
     Grouping,
     SubgroupResult,
     Units,
     UnitWeights,
-    analyze,
     units_from_benchmark,
 )
 from benchuq.core.data import Benchmark
@@ -47,14 +47,14 @@ def subgroup_analysis(
     seed: int,
     _units: Units,
 ) -> SubgroupResult:
-    """``core.analyses.subgroups.analyze``; ``key`` is the data's content hash plus the grouping."""
-    return analyze(
+    """``bq.subgroups`` of the units; ``key`` is the data's content hash plus the grouping."""
+    return bq.subgroups(
         _units,
         features=features,
         level=level,
         fs_correction=fs,
-        kappa=parse_kappa(kappa),
+        kappa=kappa,
         crossfit=crossfit,
         weights=weights,
         seed=seed,
-    )
+    ).result

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
-from benchuq.core.analyses.subgroups.estimates import (
+from benchuq.api.summaries import (
+    FsCorrection,
     Grouping,
     LabResult,
     SubgroupResult,
     Units,
     UnitWeights,
+    parse_kappa,
     simulate,
     units_from_table,
 )

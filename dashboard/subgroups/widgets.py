@@ -10,7 +10,7 @@ import math
 
 import streamlit as st
 
-from benchuq.core.analyses.subgroups.estimates import SubgroupResult, Units
+from benchuq.api.summaries import SubgroupResult, Units
 from benchuq.dashboard.subgroups import cached
 from benchuq.dashboard.subgroups import view as vs
 

@@ -25,11 +25,11 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from benchuq.core import summaries
+from benchuq.api import summaries
+from benchuq.api.summaries import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.reading.meta import Group, TaskRun
-from benchuq.core.summaries.groups import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.presentation.state import link
 from benchuq.presentation.text import csv_bytes
 

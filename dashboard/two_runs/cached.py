@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.diff import DiffResult, diff
+from benchuq import api as bq
+from benchuq.api.summaries import DiffResult
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache
 
@@ -27,9 +28,9 @@ def two_runs(
     reps: int,
     seed: int,
 ) -> DiffResult:
-    """``core.analyses.diff.diff`` of two runs (a model of each data set), cached by their
+    """``bq.diff`` of two runs (a model of each data set), cached by their
     content and the settings."""
-    return diff(
+    return bq.diff(
         base,
         candidate,
         base_model=base_model,
@@ -39,4 +40,4 @@ def two_runs(
         sequential=sequential,
         reps=reps,
         seed=seed,
-    )
+    ).result

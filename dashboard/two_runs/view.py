@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchuq.core.analyses.diff import DiffResult
+from benchuq.api.summaries import DiffResult
 from benchuq.presentation.state import link
 
 #: Where the candidate run comes from: a model of the loaded data, or a second upload.

@@ -11,12 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchuq.core.summaries.dominance import (
-    BestProbabilityMap,
-    DominanceMap,
-    WeightedScores,
-    map_categories,
-)
+from benchuq.api.summaries import BestProbabilityMap, DominanceMap, WeightedScores, map_categories
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
 

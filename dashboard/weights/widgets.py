@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from benchuq.core.summaries.dominance import BestProbabilityMap, DominanceMap, from_map_weights
+from benchuq.api.summaries import BestProbabilityMap, DominanceMap, from_map_weights
 from benchuq.dashboard import controls
 from benchuq.dashboard.export import download_menu
 from benchuq.dashboard.weights import view as vw

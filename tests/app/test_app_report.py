@@ -57,3 +57,30 @@ def test_small_tasks_are_noted_once_on_the_data_page(make_app) -> None:
     at = _report(at)
     table = at.dataframe[0].value.set_index("model")
     assert table.loc["north", "note"] == "1 task < 30 items"
+
+
+def test_without_chromium_the_pdf_button_says_what_to_install(make_app, monkeypatch) -> None:
+    """No browser on the server (issue 38): the HTML download works as ever; the PDF button is
+    disabled, with the reason and what to install next to it (no spinner that never ends)."""
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    at = _report(make_app().run())
+    buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+    assert not buttons["Download report (HTML)"].disabled
+    pdf = buttons["Download report (PDF)"]
+    assert pdf.disabled and "apt-get install chromium" in pdf.help
+    assert any("apt-get install chromium" in c.value.replace("\\", "") for c in at.caption)
+
+
+def test_without_chromium_chart_images_say_what_to_install(make_app, monkeypatch) -> None:
+    """The "Download chart" menus: PNG and SVG disabled with the reason, the interactive HTML
+    (no browser needed) as ever."""
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    at = make_app().run()
+    assert not at.exception
+    entries = {}
+    for b in at.get("download_button"):
+        entries.setdefault(b.proto.label, []).append(b.proto)
+    assert entries["PNG image"] and entries["SVG image"] and entries["Interactive HTML"]
+    for label in ("PNG image", "SVG image"):
+        assert all(p.disabled and "apt-get install chromium" in p.help for p in entries[label])
+    assert not any(p.disabled for p in entries["Interactive HTML"])

@@ -98,14 +98,11 @@ def test_report_gains_a_two_runs_section(make_app) -> None:
 def test_report_html_section(result) -> None:
     from benchuq.presentation.report import two_runs_html
 
-    def svg(fig: object) -> bytes:
-        return b'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="300"></svg>'
-
     fig = difference_figure(result, FigureOptions())
-    doc = two_runs_html(result, fig, svg, scale=100)
+    doc = two_runs_html(result, fig, scale=100)
     assert doc.startswith("<h2>Two runs: candidate vs base base</h2>")
     assert "Worse" in doc and "t0" in doc and doc.count("<tr>") == 5
-    assert "items both runs scored" in doc
+    assert "items both runs scored" in doc and '<div id="fig-runs" class="plotly-graph-div"' in doc
 
 
 def test_candidate_from_a_second_upload_asks_for_its_files(make_app) -> None:

@@ -70,9 +70,12 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
     doc.goto(path.as_uri())
     assert doc.get_by_role("heading", name="Findings").count() == 1
     assert doc.get_by_text("No clear winner: Sup-Rotation-100%").count() == 1
-    svgs = doc.locator("figure svg")
-    assert svgs.count() == 5  # gaps, leaderboard, differences, rank sets, weighting map
-    assert all(svgs.nth(k).bounding_box()["height"] > 150 for k in range(5))
+    # gaps, leaderboard, differences, rank sets, weighting map: drawn offline by the inline
+    # plotly.js (each plot's SVG with its traces)
+    plots = doc.locator("figure .js-plotly-plot")
+    assert plots.count() == 5
+    assert all(plots.nth(k).bounding_box()["height"] > 150 for k in range(5))
+    assert all(plots.nth(k).locator("g.trace").count() >= 1 for k in range(5))
     assert [u for u in requests if not u.startswith("file:")] == []
     doc.screenshot(path=str(ARTIFACTS / "report_html_offline.png"), full_page=True)
     offline.close()

@@ -20,8 +20,10 @@ def test_html_report_of_a_sample(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["report", "sample:vtab1k", "-o", str(out), "--reps", "300", "--seed", "2"]) == 0
     assert f"wrote {out} (html" in capsys.readouterr().out
     doc = out.read_text(encoding="utf-8")
-    assert "<script" not in doc and "https://" not in doc
-    assert doc.count("<svg ") == 5  # gaps, leaderboard, differences, rank sets, weighting map
+    assert "<script src" not in doc and "<link" not in doc  # nothing to fetch: offline
+    # gaps, leaderboard, differences, rank sets, weighting map: drawn by plotly.js, inline once
+    assert [f'id="fig-{k}"' in doc for k in range(1, 6)] == [True] * 5
+    assert doc.count("Plotly.newPlot(") == 5 and doc.count("plotly.js v") == 1
     assert "No clear winner: Sup-Rotation-100% scores highest" in doc
     assert "Data: vtab1k · task-level confidence draws" in doc  # the figures' subtitles
     assert "?data=sample:vtab1k&amp;reps=300&amp;seed=2" in doc

@@ -49,14 +49,13 @@ def test_readme_python_api_example_runs(tmp_path: Path) -> None:
 
 
 API_MODULES = [
-    importlib.import_module(f"benchuq.api.{m.name}")
-    for m in pkgutil.iter_modules(benchuq.api.__path__)
+    importlib.import_module(f"{pkg.__name__}.{m.name}")
+    for pkg in (benchuq.api, benchuq.results)
+    for m in pkgutil.iter_modules(pkg.__path__)
 ]
 
 
-@pytest.mark.parametrize(
-    "module", [benchuq.api, *API_MODULES, benchuq.results], ids=lambda m: m.__name__
-)
+@pytest.mark.parametrize("module", [benchuq.api, *API_MODULES], ids=lambda m: m.__name__)
 def test_docstring_examples_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)  # type: ignore[arg-type]
     assert result.failed == 0

@@ -3,7 +3,11 @@
 
 - ``core/`` imports no streamlit, ``dashboard``, ``pages``, ``cli`` or presentation;
 - ``cli/`` imports nothing from ``dashboard`` or ``pages``;
-- ``benchuq/presentation/`` imports no streamlit, ``dashboard``, ``pages`` or ``cli``.
+- ``benchuq/presentation/`` imports no streamlit, ``dashboard``, ``pages`` or ``cli``;
+- ``cli/``, ``dashboard/`` and ``pages/`` reach core's statistics (methods, summaries, analyses,
+  findings, the EEE export) through :mod:`benchuq.api` only (issue 38; the app through
+  ``benchuq.api.summaries``), but for at most 3 modules of :data:`ALLOWED_STATISTICS_IMPORTS`.
+  Reading, validation, defaults, budgets and the data types (``Benchmark``, ``Draws``) are fine.
 """
 
 from __future__ import annotations
@@ -80,3 +84,62 @@ bad = [m for m in sys.modules if m.startswith(("benchuq.dashboard", "benchuq.pag
 assert not bad, bad
 """
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+
+
+# ---- one service layer (issue 38): the front ends reach the statistics through benchuq.api ----
+STATISTICS = (
+    "benchuq.core.methods",
+    "benchuq.core.summaries",
+    "benchuq.core.analyses",
+    "benchuq.core.findings",
+    "benchuq.core.export_eee",
+)
+FRONT_ENDS = ("cli", "dashboard", "pages")
+# modules of the front ends still allowed to import core's statistics directly; the goal is at
+# most 3 (cli/ has none). Shrink it as modules move to benchuq.api; never grow it.
+ALLOWED_STATISTICS_IMPORTS: frozenset[str] = frozenset()
+
+
+def statistics_importers() -> dict[str, list[str]]:
+    """``{module path: the core statistics it imports}`` over cli/, dashboard/ and pages/
+    (imports inside functions and under ``TYPE_CHECKING`` included)."""
+    return {
+        str(path.relative_to(ROOT)): found
+        for folder in FRONT_ENDS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if (found := breaks(imported_modules(path), STATISTICS))
+    }
+
+
+def test_front_ends_reach_the_statistics_through_the_api() -> None:
+    found = statistics_importers()
+    cli = sorted(p for p in found if p.startswith("cli/"))
+    assert not cli, (
+        f"cli/ imports core's statistics (use benchuq.api): { {p: found[p] for p in cli} }"
+    )
+    assert len(ALLOWED_STATISTICS_IMPORTS) <= 3
+    extra = sorted(set(found) - ALLOWED_STATISTICS_IMPORTS)
+    assert not extra, f"new direct imports of core's statistics: { {p: found[p] for p in extra} }"
+
+
+def test_the_allowed_list_has_no_stale_entries() -> None:
+    """An entry that no longer imports the statistics leaves the list (so it only shrinks)."""
+    assert not ALLOWED_STATISTICS_IMPORTS - set(statistics_importers())
+
+
+def test_the_statistics_rule_catches_an_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from benchuq.core.summaries.headline import Headline\n"
+        "def f():\n    from benchuq.core.analyses import power as pw\n"
+        "    from benchuq.core.reading.loaders import read_data\n"
+        "from benchuq.core import findings\nfrom benchuq.api.summaries import RankSets\n"
+    )
+    assert breaks(imported_modules(module), STATISTICS) == [
+        "benchuq.core.analyses",
+        "benchuq.core.analyses.power",
+        "benchuq.core.findings",
+        "benchuq.core.summaries.headline",
+        "benchuq.core.summaries.headline.Headline",
+    ]

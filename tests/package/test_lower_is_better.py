@@ -108,7 +108,7 @@ def test_report_leader_order_and_marks(errors_file: Path) -> None:
     assert list(frame["model"]) == ORDER
     assert list(frame["vs leader"]) == ["leader", "≈ leader", "below"]
     prov = report.provenance(bench, draws, 0.834, "?data=upload", "benchuq report errors.csv")
-    page = report.to_html(f, prov, [], lambda fig: b"<svg></svg>", scale=100.0, unit="error (%)")
+    page = report.to_html(f, prov, [], scale=100.0, unit="error (%)")
     rows = page.split("<table>")[1]
     assert rows.index("<td class=txt>A<") < rows.index("<td class=txt>B<")
     assert rows.index("<td class=txt>B<") < rows.index("<td class=txt>C<")

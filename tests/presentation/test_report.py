@@ -1,5 +1,6 @@
 """The report's sentences are true: simulated data with known truth (core.findings), and the HTML
-document is self-contained (presentation.report)."""
+document is self-contained, byte-identical for the same inputs and free of raw control characters
+(presentation.report)."""
 
 from __future__ import annotations
 
@@ -114,12 +115,20 @@ def _prov() -> Provenance:
     return Provenance(
         data="sim <b>", data_hash="abc", method="bootstrap", level=0.834, reps=200, seed=3,
         version="0+test", query="?data=upload", command="benchuq report x", shape="3 models",
-        created="now",
     )  # fmt: skip
 
 
+def _outside_plotly_js(doc: str) -> str:
+    """The document without the plotly.js bundle (its code names URLs it never fetches for
+    these charts: maps and MathJax)."""
+    head, _, rest = doc.partition("<script>/**")
+    _, _, tail = rest.partition("</script>")
+    return head + tail
+
+
 def test_html_is_self_contained_and_escaped() -> None:
-    """No script, no external reference; user strings escaped; every figure has the subtitle."""
+    """plotly.js inline once and nothing fetched; user strings escaped; every figure has the
+    subtitle and a fixed id."""
     bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
     f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
     scale, axis, _ = display_unit(bench)
@@ -137,16 +146,15 @@ def test_html_is_self_contained_and_escaped() -> None:
         "intervals at 95.4% (colour: a lead of 2 standard errors)",
     ]
 
-    def svg(fig: object) -> bytes:
-        return b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="900" ' + (
-            b'height="300"></svg>'
-        )
-
-    doc = to_html(f, _prov(), figs, svg, scale=scale, unit=axis)
-    assert "<script" not in doc and "http://" not in doc.replace('xmlns="http://www.w3.org', "")
-    assert "https://" not in doc
+    doc = to_html(f, _prov(), figs, scale=scale, unit=axis)
+    assert doc.count("plotly.js v") == 1 and doc.count("<script>/**") == 1  # the bundle, once
+    rest = _outside_plotly_js(doc)
+    assert "http://" not in rest and "https://" not in rest and "src=" not in rest
+    assert "<link" not in rest
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
-    assert len(re.findall(r'<svg viewBox="0 0 900 300"', doc)) == 5
+    ids = re.findall(r'<div id="(fig-\d)" class="plotly-graph-div"', doc)
+    assert ids == [f"fig-{k}" for k in range(1, 6)]
+    assert [f'Plotly.newPlot("{i}",' in doc for i in ids] == [True] * 5
     said = [s for s in f.headline if s not in f.covered]  # the answer says the lead again
     for sentence in f.answer + tuple(said) + f.caveats:
         assert html.escape(sentence) in doc
@@ -224,3 +232,46 @@ def test_bayes_flags_of_the_reproducing_command() -> None:
         "--interval", "parameter", "--prior", "m:a=normal(2000,10)",
     ]  # fmt: skip
     assert "--interval" not in bayes_flags(2, 10, 0, "gibbs")
+
+
+def _report_of(bench: Benchmark) -> str:
+    """The whole HTML report of ``bench`` (the API's path: findings, layout, rendering)."""
+    import tempfile
+    from pathlib import Path
+
+    from benchuq.api import write_report
+
+    draws = bootstrap(bench, reps=200, seed=0)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r.html"
+        write_report(bench, draws, path, fmt="html", level=0.834, command="benchuq report x")
+        return path.read_text(encoding="utf-8")
+
+
+def test_the_same_inputs_give_the_same_bytes() -> None:
+    """Two reports of the same data and settings are byte-identical (issue 40): no random ids,
+    no clock time (two runs a second apart)."""
+    import time
+
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    first = _report_of(bench)
+    time.sleep(1.1)
+    assert _report_of(bench) == first
+    assert "fig-1" in first and "UTC" not in _outside_plotly_js(first)
+
+
+def test_control_characters_never_reach_the_report() -> None:
+    """A model named with ESC and BEL: neither byte is in the document (text, tables, figure
+    labels); the name is written visibly, [U+001B] and [U+0007] (issue 40)."""
+    bench = _bench([0.8, 0.7, 0.65], 500, 3, seed=0)
+    bench = Benchmark(**{**bench.__dict__, "models": ("evil\x1b[31m\x07", "m1", "m2"),
+                         "name": "data\x1b]0;t\x07"})  # fmt: skip
+    doc = _report_of(bench)
+    rest = _outside_plotly_js(doc)  # the bundle's own code holds two raw bytes of its own
+    raw = [c for c in rest if (ord(c) < 32 and c not in "\t\n\r") or 0x7F <= ord(c) <= 0x9F]
+    assert raw == []
+    for escaped in ("\\u001b", "\\u0007", "\\x1b", "\\x07"):  # nor escaped in the figures' JSON
+        assert escaped not in rest.lower(), escaped
+    assert "evil[U+001B][31m[U+0007]" in doc  # the leaderboard's cell and the figures' labels
+    assert doc.count("evil[U+001B][31m[U+0007]") >= 3
+    assert "Benchmark report: data[U+001B]]0;t[U+0007]" in doc

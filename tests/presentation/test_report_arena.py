@@ -51,8 +51,12 @@ def test_report_of_battles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["report", str(data), "-o", str(out)]) == 0
     assert "pairwise battles: arena" in capsys.readouterr().out
     text = out.read_text()
-    assert "Arena report" in text and "95% sandwich" in text and "<svg" in text
+    assert "Arena report" in text and "95% sandwich" in text
+    assert text.count('class="plotly-graph-div"') == 3  # ratings, rank sets, win matrix
     assert "benchuq arena" in text and "best model" in text
+    again = tmp_path / "again.html"
+    assert main(["report", str(data), "-o", str(again)]) == 0
+    assert again.read_bytes() == out.read_bytes()  # the same battles, the same bytes (issue 40)
 
 
 def test_command_reproduces_the_page() -> None:

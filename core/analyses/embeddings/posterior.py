@@ -27,6 +27,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
 
+from benchuq.core.defaults import EMBEDDING_EPS
 from benchuq.core.threads import blas_policy
 
 __all__ = [
@@ -38,7 +39,7 @@ __all__ = [
     "single_blas_thread",
 ]
 
-DEFAULT_EPS = 4.0
+DEFAULT_EPS = EMBEDDING_EPS  # core.defaults
 # The work is many small matrix products: one BLAS thread is faster than several (and does not
 # oversubscribe the cores of a shared app server).
 single_blas_thread = blas_policy  # the package's one thread policy (core.threads)

@@ -45,7 +45,7 @@ from benchuq.core.analyses.embeddings.resample import (
     choose_bootstrap,
 )
 from benchuq.core.data import DataError
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, EMBEDDING_DIMS, EMBEDDING_HEADS, SEED
 from benchuq.core.validation import check_choice, check_level
 
 __all__ = ["ConsistencyResult", "EmbeddingScore", "ScoreInterval", "consistency"]
@@ -172,8 +172,8 @@ def consistency(
     embeddings: Mapping[str, np.ndarray],
     labels: Sequence[str] | np.ndarray,
     *,
-    heads: int = 16,
-    dims: int = 64,
+    heads: int = EMBEDDING_HEADS,
+    dims: int = EMBEDDING_DIMS,
     clip: float = 1e-6,
     eps: float = DEFAULT_EPS,
     folds: int = 5,

@@ -28,7 +28,7 @@ from benchuq.core.analyses.embeddings.resample import BootstrapMode
 from benchuq.core.analyses.embeddings.scores import ConsistencyResult, consistency
 from benchuq.core.analyses.embeddings.tree import EmbeddingTree, binarize, fit_tree, parse_prior
 from benchuq.core.data import DataError
-from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.defaults import COMPARISON_LEVEL, EMBEDDING_DIMS, EMBEDDING_HEADS, SEED
 
 __all__ = ["EmbeddingAnalysis", "score_embeddings"]
 
@@ -57,8 +57,8 @@ def score_embeddings(
     min_leaf: int = 20,
     prior: Sequence[str] = (),
     min_gain: bool = False,
-    heads: int = 16,
-    dims: int = 64,
+    heads: int = EMBEDDING_HEADS,
+    dims: int = EMBEDDING_DIMS,
     clip: float = 1e-6,
     eps: float = DEFAULT_EPS,
     folds: int = 5,
