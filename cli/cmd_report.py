@@ -278,14 +278,12 @@ def _judge_report(args: argparse.Namespace, fmt: str, path: Path, data: JudgeDat
 
     import benchuq
     from benchuq.core.analyses.judge import judge
-    from benchuq.presentation import report
     from benchuq.presentation.report_judge import judge_html
 
     level = check_level(args.level)
     result = judge(data, level=level, seed=args.seed)
     command = shlex.join(["benchuq", "judge", *args.data, "--level", f"{level:g}"])
-    with report.kaleido_svg() as svg:
-        document = judge_html(result, svg, command=command, version=benchuq.__version__)
+    document = judge_html(result, command=command, version=benchuq.__version__)
     if fmt == "pdf":
         path.write_bytes(_pdf(document))
     else:

@@ -5,10 +5,9 @@ import streamlit as st
 import benchuq
 from benchuq.dashboard import cache, controls, plain
 from benchuq.dashboard.context import current, guard
-from benchuq.dashboard.export import chart_with_download, download_csv, image_bytes
+from benchuq.dashboard.export import chart_with_download, download_csv, pdf_download
 from benchuq.dashboard.judge import cached
 from benchuq.dashboard.judge import view as vj
-from benchuq.presentation import report
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.judge import (
     judge_agreement_figure,
@@ -77,19 +76,14 @@ with guard("The judge analysis"):
 
     def html() -> bytes:
         """The judge report (METHODS 15) as one HTML file."""
-        svg = lambda fig: image_bytes(fig, "svg")  # noqa: E731
-        return judge_html(result, svg, command=command, version=benchuq.__version__).encode()
+        return judge_html(result, command=command, version=benchuq.__version__).encode()
 
     left, right, _ = st.columns([2, 2, 3])
     left.download_button(
         "Download report (HTML)", html, file_name=f"judge_report_{data.name}.html",
         mime="text/html", on_click="ignore", icon=":material/download:", key="judge_html",
     )  # fmt: skip
-    right.download_button(
-        "Download report (PDF)", lambda: report.to_pdf(html().decode()),
-        file_name=f"judge_report_{data.name}.pdf", mime="application/pdf",
-        on_click="ignore", icon=":material/picture_as_pdf:", key="judge_pdf",
-    )  # fmt: skip
+    pdf_download(right, html, f"judge_report_{data.name}.pdf", "judge_pdf")
     pct = f"{100 * result.level:g}%"
     opts = FigureOptions({}, 100.0, "score (%)", f"Estimates with and without correction ({pct})")
     chart_with_download(

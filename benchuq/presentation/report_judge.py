@@ -4,12 +4,7 @@ document (the layout of ``presentation.report``), plus the tables the Judge page
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable
-from datetime import UTC, datetime
-
 import pandas as pd
-import plotly.graph_objects as go
 
 from benchuq.core.analyses.judge import JudgeResult
 from benchuq.presentation.figures.common import FigureOptions
@@ -18,7 +13,8 @@ from benchuq.presentation.figures.judge import (
     judge_estimates_figure,
     labels_curve_figure,
 )
-from benchuq.presentation.report import CSS, WIDTH, ReportFigure, _svg
+from benchuq.presentation.report.layout import WIDTH, ReportFigure
+from benchuq.presentation.report.render import figure_html, page, text
 
 __all__ = [
     "METHOD_LABELS",
@@ -117,7 +113,7 @@ def judge_figures(result: JudgeResult) -> list[ReportFigure]:
 
 
 def _table_html(table: pd.DataFrame) -> str:
-    e = html.escape
+    e = text
     head = "".join(f"<th>{e(str(c))}</th>" for c in table.columns)
     body = "".join(
         "<tr>"
@@ -135,23 +131,13 @@ def _table_html(table: pd.DataFrame) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def judge_html(
-    result: JudgeResult, svg: Callable[[go.Figure], bytes], *, command: str, version: str
-) -> str:
-    """The judge report as one HTML document (figures as inline SVG via ``svg``)."""
-    e = html.escape
-    figs = "".join(
-        f"<figure>{_svg(svg(r.fig))}<figcaption>{e(r.reading)}</figcaption></figure>"
-        for r in judge_figures(result)
-    )
+def judge_html(result: JudgeResult, *, command: str, version: str) -> str:
+    """The judge report as one HTML document (``report.render``: figures drawn by plotly.js,
+    inline once)."""
+    e = text
+    figs = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(judge_figures(result), start=1))
     notes = "".join(f"<li>{e(n)}</li>" for n in result.notes) or "<li>none</li>"
-    made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>benchuq judge report: {e(result.name)}</title><style>{CSS}</style></head>
-<body>
-<h1>Judge report: {e(result.name)}</h1>
+    body = f"""<h1>Judge report: {e(result.name)}</h1>
 <p class=sub>{e(caption(result))}</p>
 <h2>Findings</h2>
 <ul class=findings><li>{e(result.sentence())}</li><li>{e(planning_sentence(result))}</li></ul>
@@ -165,6 +151,6 @@ def judge_html(
 <ul>{notes}</ul>
 <h2>Reproduce these numbers</h2>
 <dl class=repro><dt>Command</dt><dd><code>{e(command)}</code></dd>
-<dt>benchuq</dt><dd><code>{e(version)}</code></dd><dt>Made</dt><dd><code>{made}</code></dd></dl>
-</body></html>
+<dt>benchuq</dt><dd><code>{e(version)}</code></dd></dl>
 """
+    return page(f"benchuq judge report: {result.name}", body)
