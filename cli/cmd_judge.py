@@ -72,19 +72,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the corrected scores (or JSON); returns the exit code."""
-    from benchuq.core.analyses.judge import judge
+    from benchuq.api.judge import judge
     from benchuq.core.reading.judge_data import load_judge
-    from benchuq.results import Judge
 
     level = check_level(args.level)
     if not 0 < args.target < 1:
         raise UsageError(f"--target {args.target} is not a half-width in (0, 1); e.g. 0.03.")
     data = load_judge(args.data, labels=args.labels, judge=args.judge, human=args.human)
-    res = judge(data, method=args.method, level=level, target=args.target, seed=args.seed)
+    result = judge(data, method=args.method, level=level, target=args.target, seed=args.seed)
+    res = result.result
     if (args.base is None) != (args.candidate is None):
         raise UsageError("--base and --candidate go together: give both models.")
     diff = None if args.base is None else res.difference(args.base, args.candidate)
-    result = Judge(res)
     payload = None
     if diff is not None:
         payload = {**result.payload(), "differences": diff.to_dict(orient="records")}

@@ -277,11 +277,11 @@ def _judge_report(args: argparse.Namespace, fmt: str, path: Path, data: JudgeDat
     import shlex
 
     import benchuq
-    from benchuq.core.analyses.judge import judge
+    from benchuq.api.judge import judge
     from benchuq.presentation.report_judge import judge_html
 
     level = check_level(args.level)
-    result = judge(data, level=level, seed=args.seed)
+    result = judge(data, level=level, seed=args.seed).result
     command = shlex.join(["benchuq", "judge", *args.data, "--level", f"{level:g}"])
     document = judge_html(result, command=command, version=benchuq.__version__)
     if fmt == "pdf":

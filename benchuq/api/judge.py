@@ -1,11 +1,14 @@
-"""Scores from an LLM judge corrected with human labels: :func:`judge` (METHODS 15)."""
+"""Scores from an LLM judge corrected with human labels: :func:`judge` (METHODS 15), and the
+names the Judge page takes (the front ends reach the statistics through :mod:`benchuq.api`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from benchuq.core.analyses.judge import DEFAULT_TARGET, METHODS, OVERALL, JudgeResult, Method
 from benchuq.core.validation import check_level
 from benchuq.results import Judge
 
@@ -14,7 +17,7 @@ if TYPE_CHECKING:
 
     from benchuq.core.reading.judge_data import JudgeData
 
-__all__ = ["judge"]
+__all__ = ["DEFAULT_TARGET", "METHODS", "OVERALL", "JudgeResult", "Method", "judge"]
 
 
 def judge(
@@ -24,7 +27,7 @@ def judge(
     judge: str = "judge",
     human: str = "human",
     columns: Mapping[str, str] | None = None,
-    method: Literal["ppi++", "rogan-gladen", "classical"] = "ppi++",
+    method: Method = "ppi++",
     level: float = 0.95,
     target: float = 0.03,
     seed: int = 0,

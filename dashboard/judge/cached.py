@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from benchuq.core.analyses.judge import JudgeResult, Method, judge
+from benchuq.api.judge import JudgeResult, Method, judge
 from benchuq.core.reading.judge_data import JudgeData, load_judge, read_judge_files
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache
@@ -32,5 +32,5 @@ def judge_data(
 def judge_fit(
     key: str, method: Method, level: float, target: float, seed: int, _data: JudgeData
 ) -> JudgeResult:
-    """``core.analyses.judge.judge`` of the data ``key`` (its content hash)."""
-    return judge(_data, method=method, level=level, target=target, seed=seed)
+    """``bq.judge`` of the data ``key`` (its content hash): the core result."""
+    return judge(_data, method=method, level=level, target=target, seed=seed).result

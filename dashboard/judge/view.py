@@ -7,7 +7,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Literal
 
-from benchuq.core.analyses.judge import DEFAULT_TARGET, METHODS, OVERALL
+from benchuq.api.judge import DEFAULT_TARGET, METHODS, OVERALL
 from benchuq.presentation.report_judge import (
     METHOD_LABELS,
     agreement_table,
