@@ -43,6 +43,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0+unknown"
 
 if TYPE_CHECKING:
+    from benchuq.api import answers_plan as answers_plan
     from benchuq.api import arena as arena
     from benchuq.api import bayes as bayes
     from benchuq.api import bayes_model as bayes_model
@@ -76,6 +77,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     **dict.fromkeys(
         (
+            "answers_plan",
             "arena",
             "bayes",
             "bayes_model",

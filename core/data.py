@@ -102,6 +102,35 @@ def shorten_words(text: str) -> str:
     return _LONG_WORD_RE.sub(cut, text)
 
 
+#: A name longer than this is cut where it becomes a label (a figure's tick, legend or hover text,
+#: a table cell shown to a person): first and last characters kept around its length, so two
+#: long names that differ at either end stay apart. The data and JSON keep the full name.
+LABEL_LIMIT = 200
+#: The longest stem of a file or folder name made from a name (file systems allow 255 bytes).
+FILE_NAME_LIMIT = 100
+
+
+def cut_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """``text`` when at most ``limit`` characters, else its first two thirds of ``limit`` and
+    last sixth around ``…[N characters]…`` (the labels' one rule; messages use
+    :func:`shorten_words`)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: 2 * limit // 3]}…[{len(text):,} characters]…{text[-(limit // 6) :]}"
+
+
+def file_name_part(text: str, limit: int = FILE_NAME_LIMIT) -> str:
+    """``text`` (already made of file-name-safe characters) cut to ``limit`` characters for a
+    file or folder name: a longer one keeps its first characters and gets 12 hex digits of its
+    SHA-256, so two long names stay two files (a 300-character model name was ``OSError [Errno
+    36] File name too long``)."""
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    head = text.encode("utf-8")[: limit - 13].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
+
+
 MISSING = np.uint8(255)  # state of a missing score in a binary ItemTask (0 = wrong, 1 = right)
 #: Continuous scores are kept as float32 when float32 holds every one of them exactly (error bound
 #: 0: halves, quarters, judge scales k/2**m, scores logged as float32), else as float64, so the

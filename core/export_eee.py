@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from benchuq.core.data import Benchmark
+from benchuq.core.budget import check_instances
+from benchuq.core.data import Benchmark, file_name_part
 from benchuq.core.draws import Draws
 from benchuq.core.reading.eee import AGGREGATE_KEY
 from benchuq.core.reading.meta import Meta
@@ -133,6 +134,8 @@ def export_eee(
         raise InvalidArgument(
             "the draws are not of this data (their models or tasks differ).",
         )
+    if bench.item_tasks is not None:  # every record's JSON line is held until written
+        check_instances(sum(len(it.items) for it in bench.item_tasks) * len(bench.models))
     stamp = retrieved_timestamp if retrieved_timestamp is not None else str(int(time.time()))
     per_task = leaderboard(replace(draws, categories=draws.tasks), level=level)
     groups = leaderboard(draws, level=level) if len(bench.tasks) > 1 else None
@@ -183,8 +186,9 @@ def export_eee(
 
 
 def _safe(name: str) -> str:
-    """A file-name-safe, non-empty version of ``name``."""
-    return _UNSAFE.sub("_", name).strip("._") or "unnamed"
+    """A file-name-safe, non-empty version of ``name``, cut to a safe length
+    (:func:`~benchuq.core.data.file_name_part`)."""
+    return file_name_part(_UNSAFE.sub("_", name).strip("._") or "unnamed")
 
 
 def _developer(model: str) -> tuple[str, str]:

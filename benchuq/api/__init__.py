@@ -30,7 +30,7 @@ pieces the app caches (its one door into the statistics).
 
 from __future__ import annotations
 
-from benchuq.api.analyses import arena, diff, epp, power, subgroups
+from benchuq.api.analyses import answers_plan, arena, diff, epp, power, subgroups
 from benchuq.api.draws import bayes, bayes_model, bootstrap, normalize
 from benchuq.api.embeddings import consistency
 from benchuq.api.loading import from_frame, load, load_battles, samples
@@ -39,6 +39,7 @@ from benchuq.api.scores import compare, leaderboard, rank_sets, ranks, statistic
 from benchuq.api.static_site import site
 
 __all__ = [
+    "answers_plan",
     "arena",
     "bayes",
     "bayes_model",

@@ -21,6 +21,7 @@ One module per result kind (``leaderboard``, ``comparison``, ``ranks``, ``weight
 
 from __future__ import annotations
 
+from benchuq.results.answers import AnswersPlanResult
 from benchuq.results.arena import Arena
 from benchuq.results.base import (
     TABLE_FORMATS,
@@ -46,6 +47,7 @@ from benchuq.results.weights import WeightMap
 __all__ = [
     "EPP",
     "TABLE_FORMATS",
+    "AnswersPlanResult",
     "Arena",
     "BayesModel",
     "Comparison",

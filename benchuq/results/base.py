@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -125,6 +126,16 @@ class Result(ABC):
     def figure(self) -> go.Figure:
         """The app's figure of this result."""
 
+    def to_csv(self, target: str | Path | TextIO | None = None) -> str | None:
+        """:meth:`to_frame` as spreadsheet-safe CSV (:func:`write_table`): the text when no
+        ``target`` is given, else written to ``target`` (a path or a text stream)."""
+        if target is not None:
+            write_table(self, target, format="csv")
+            return None
+        buf = io.StringIO()
+        write_table(self, buf, format="csv")
+        return buf.getvalue()
+
     @abstractmethod
     def _rows(self) -> list[dict[str, Any]]:
         """The rows of the CLI's JSON."""
@@ -166,8 +177,10 @@ def write_table(result: Result, target: str | Path | TextIO, *, format: TableFor
     meta = {k: v for k, v in frame.attrs.items() if k not in frame.columns}
     table = frame.assign(**{k: _cell(v) for k, v in meta.items()})
     table.attrs = {}
-    if format == "csv":
-        table.to_csv(target, index=False)
+    if format == "csv":  # the one spreadsheet-safe writer, as the app's downloads
+        from benchuq.presentation.text import write_csv
+
+        write_csv(table, target)
         return
     if not isinstance(target, str | Path):
         raise InvalidArgument("Parquet is binary: give a file to write it to.", hint="-o FILE")
