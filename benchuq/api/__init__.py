@@ -22,9 +22,10 @@ Examples
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
 (EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency),
-:mod:`.reporting` (report and export files) and :mod:`.static_site` (the leaderboard site);
-:mod:`.summaries` names the draws-level pieces the app caches (its one door into the
-statistics).
+:mod:`.judge` (LLM-judge scores corrected with human labels; ``bq.judge`` is
+``benchuq.api.judge.judge``, so the module keeps its name), :mod:`.reporting` (report and export
+files) and :mod:`.static_site` (the leaderboard site); :mod:`.summaries` names the draws-level
+pieces the app caches (its one door into the statistics).
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ the settings become constant columns (``level``, ``unit``, ...) and, in Parquet,
 file's ``benchuq`` metadata (the JSON document without its rows).
 
 One module per result kind (``leaderboard``, ``comparison``, ``ranks``, ``weights``, ``epp``,
-``subgroups``, ``power``, ``statistic``, ``arena``, ``two_runs``, ``embeddings``, ``bayes``) on
-the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
+``subgroups``, ``power``, ``statistic``, ``arena``, ``two_runs``, ``embeddings``, ``bayes``,
+``judge``) on the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from benchuq.results.bayes import BayesModel
 from benchuq.results.comparison import Comparison
 from benchuq.results.embeddings import Consistency
 from benchuq.results.epp import EPP
+from benchuq.results.judge import Judge
 from benchuq.results.leaderboard import Leaderboard
 from benchuq.results.power import PowerResult
 from benchuq.results.ranks import Ranks, RankSetsResult
@@ -51,6 +52,7 @@ __all__ = [
     "BayesModel",
     "Comparison",
     "Consistency",
+    "Judge",
     "Leaderboard",
     "PowerResult",
     "RankSetsResult",
