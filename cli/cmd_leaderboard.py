@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             .rename(columns={"leader": "≈ leader"})
             .to_string(index=False, float_format=lambda v: f"{v:.4f}")
         )
-    runs = run_table(draws, getattr(args, "loaded_meta", None), level)
+    runs = run_table(draws, bench.context.meta, level)
     if runs is not None:
         print(f"\n[per task, as the harness lists it] score with {100 * level:g}% intervals")
         print(runs.to_string(index=False, float_format=lambda v: f"{v:.4f}"))

@@ -71,7 +71,7 @@ def run_publish(args: argparse.Namespace) -> int:
         bench,
         days=args.expires,
         source=source,
-        groups=getattr(args, "groups", ()),
+        groups=bench.context.groups,
         description=args.description,
     )
     if args.json:

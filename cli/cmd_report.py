@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         warnings=warnings,
         diagnostics=diagnostics,
         two_runs=_two_runs(args, bench),
-        meta=getattr(args, "loaded_meta", None),
+        meta=bench.context.meta,
     )
     add_notes(args, draws.notes)
     print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB)")

@@ -199,12 +199,8 @@ def headline_of(args: argparse.Namespace, bench: Benchmark) -> Headline:
     (its notes go to stderr)."""
     from benchuq.core.summaries.headline import headline
 
-    rule = headline(
-        bench, groups=getattr(args, "groups", ()), overall=getattr(args, "overall", "auto")
-    )
-    if rule.notes and not getattr(args, "_headline_noted", False):
-        add_notes(args, rule.notes)
-        args._headline_noted = True
+    rule = headline(bench, groups=bench.context.groups, overall=getattr(args, "overall", "auto"))
+    add_notes(args, [n for n in rule.notes if n not in getattr(args, "data_notes", ())])
     return rule
 
 
@@ -294,39 +290,25 @@ def read_file(path: str) -> bytes:
 
 
 def load_benchmark(args: argparse.Namespace) -> Benchmark:
-    """The benchmark ``DATA`` names, read with ``--format``, ``--tasks`` and ``--metric``; its
+    """The benchmark ``DATA`` names (``benchuq.api.load`` with ``--format``, ``--tasks``,
+    ``--metric``, ``--name``, ``--failed`` and ``--runs``, or an out-of-core backend's); its
     notes go to stderr after the output (stdout stays the table or JSON)."""
-    from benchuq.core.reading.loaders import read_data
-    from benchuq.core.reading.sources import parse_source
+    from benchuq.api import load
 
     split_format(args)
-    shared = [d for d in args.data if parse_source(d).kind == "shared"]
-    if shared:  # a published data set (benchuq.store, BENCHUQ_STORE)
-        if len(args.data) > 1:
-            raise UsageError(f"{shared[0]} cannot be combined with other DATA.")
-        from benchuq.store import read_shared
-
-        loaded = read_shared(shared[0])
-        bench, args.groups, args.loaded_meta = loaded.bench, loaded.meta.groups, loaded.meta
-    elif hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
+    if hasattr(args, "backend") and (source := _out_of_core(args)) is not None:
         args.source = source
         bench = source.bench
     else:
-        loaded = read_data(
+        bench = load(
             args.data,
             format=args.format,
             tasks=args.tasks,
             metric=args.metric,
+            name=getattr(args, "name", None),
             failed=getattr(args, "failed", "exclude"),
             runs=getattr(args, "runs", "newest"),
         )
-        from benchuq.core.reading.naming import data_name
-
-        named = getattr(args, "name", None) or (
-            loaded.bench.name if parse_source(args.data).kind == "sample" else data_name(loaded)
-        )
-        bench, args.loaded_meta = loaded.bench._replace(name=named), loaded.meta
-        args.groups = loaded.meta.groups
     add_notes(args, bench.notes)
     return bench
 

@@ -1,6 +1,7 @@
 """The terminal's per-task table in the harness's own terms (issue 30): lm-eval's columns (task,
 version, filter, n-shot, metric) and HELM's run fields (scenario, its arguments, in-context
-examples, metric), next to each model's score and its interval at the leaderboard's level."""
+examples, metric), next to each model's score and its interval at the leaderboard's level, and
+lm-eval's own standard error of the score where its files give one (issue 41)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ __all__ = ["run_table"]
 
 def run_table(draws: Draws, meta: Meta | None, level: float) -> pd.DataFrame | None:
     """One row per task and model as lm-eval or HELM would list it, with ``value``, ``low`` and
-    ``high`` (percentile interval of the task's draws at ``level``); ``None`` for data that came
-    from neither (a table has no such columns)."""
+    ``high`` (percentile interval of the task's draws at ``level``) and, for lm-eval files that
+    give one, lm-eval's ``stderr`` of the value; ``None`` for data that came from neither (a
+    table has no such columns)."""
     family = harness_family(meta.runs) if meta is not None else ""
     if meta is None or not (family.startswith("lm-eval") or family.startswith("HELM")):
         return None
@@ -48,5 +50,7 @@ def run_table(draws: Draws, meta: Meta | None, level: float) -> pd.DataFrame | N
                     "n-shot": (r.n_shot if r else "") or "—",
                     "metric": metric or "—",
                 }
+            if r is not None and r.stderr is not None and family.startswith("lm-eval"):
+                value["lm-eval stderr"] = r.stderr
             rows.append({**head, "model": model, **value})
     return pd.DataFrame(rows)

@@ -21,16 +21,19 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-__all__ = ["KINDS", "Benchmark", "DataError", "ItemTask", "Kind", "shorten_words"]
+if TYPE_CHECKING:
+    from benchuq.core.reading.meta import Group, Meta
+
+__all__ = ["KINDS", "Benchmark", "Context", "DataError", "ItemTask", "Kind", "shorten_words"]
 
 Kind = Literal["counts", "estimate_se", "items"]
 KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
@@ -501,6 +504,30 @@ def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | Non
     return out
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a data set's loader knew besides its numbers (issue 38: context travels with the data).
+
+    ``source``: the app's data value of a sample or a published set (``sample:<name>``,
+    ``shared:<id>``; ``""`` for other data): what a report's share link opens. ``meta``: what
+    the files said (:class:`~benchuq.core.reading.meta.Meta`: run details, lm-eval groups,
+    metrics). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
+    and :attr:`~Benchmark.content_hash` leave it out; the groups choose what "overall" stands
+    for (``core.summaries.headline``).
+    """
+
+    source: str = ""
+    meta: Meta | None = None
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """The files' lm-eval groups (``()`` when they define none)."""
+        return () if self.meta is None else tuple(self.meta.groups)
+
+
+NO_CONTEXT = Context()
+
+
 @dataclass(frozen=True, eq=False)
 class Benchmark:
     """Models x tasks results with task metadata and provenance notes (METHODS section 0).
@@ -531,6 +558,10 @@ class Benchmark:
         ``(T,)`` bool per task.
     notes
         provenance and notices a user should read (e.g. "percent converted").
+    context
+        what the loader knew besides the numbers (:class:`Context`: source, run details,
+        groups); kept by :meth:`subset` and ``dataclasses.replace``, left out of equality and
+        hashes.
     """
 
     name: str
@@ -546,6 +577,7 @@ class Benchmark:
     chance: np.ndarray | None = None
     higher_is_better: np.ndarray | None = None
     notes: tuple[str, ...] = field(default=())
+    context: Context = field(default=NO_CONTEXT, repr=False)
 
     def __post_init__(self) -> None:
         M, T = len(self.models), len(self.tasks)
@@ -714,20 +746,14 @@ class Benchmark:
             chance=None if self.chance is None else self.chance[ti],
             higher_is_better=None if self.higher_is_better is None else self.higher_is_better[ti],
             notes=self.notes,
+            context=self.context,
         )
 
     def with_categories(self, categories: dict[str, str]) -> Benchmark:
         """A copy with task categories replaced where ``categories`` names the task."""
         new = tuple(categories.get(t, c) for t, c in zip(self.tasks, self.categories, strict=True))
-        return self._replace(categories=new)
+        return replace(self, categories=new)
 
     def _replace(self, **changes: object) -> Benchmark:
-        fields = {
-            k: getattr(self, k)
-            for k in (
-                "name models tasks categories kind estimate n correct se item_tasks chance "
-                "higher_is_better notes"
-            ).split()
-        }
-        fields.update(changes)
-        return Benchmark(**fields)
+        """``dataclasses.replace(self, **changes)`` (every field kept, the context too)."""
+        return replace(self, **changes)  # type: ignore[arg-type]

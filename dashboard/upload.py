@@ -49,6 +49,9 @@ __all__ = [
 ERROR_KEY = "_upload_error"
 BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column mapping)
 BATTLES_NOTE_KEY = "_battles_note"
+# the metrics the uploaded files offer, kept from the last read that got as far as the files'
+# metrics: the Metric picker lists them after a failed read too, so a wrong choice is undone there
+OFFERED_KEY = "_upload_offered_metrics"
 IGNORE = "(keep as is)"
 ss = st.session_state
 
@@ -88,6 +91,7 @@ def column_map() -> dict[str, str]:
 def new_files() -> None:
     """Callback of the uploader: other files may offer other metrics, so start from the default."""
     ss["upload_metric"] = DEFAULT_METRIC
+    ss.pop(OFFERED_KEY, None)
     load_uploads()
 
 
@@ -126,7 +130,7 @@ def load_uploads() -> None:
     kept = cache.KeptUpload(data, tasks, column_map(), fmt, metric, failed, runs)
     try:
         with runtime.stop_with_session():  # a callback runs before the script's own condition
-            cache.read_upload(kept)
+            ss[OFFERED_KEY] = cache.read_upload(kept).meta.metrics
     except BattlesNotScores as err:
         ss[BATTLES_KEY] = (data, column_map())
         ss[BATTLES_NOTE_KEY] = (
@@ -138,9 +142,11 @@ def load_uploads() -> None:
         return
     except DataError as err:
         ss[ERROR_KEY] = str(err)
+        _learn_offered(kept)
         return
     except Exception as err:
         ss[ERROR_KEY] = f"Reading the upload failed: {type(err).__name__}: {err}"
+        _learn_offered(kept)
         return
     ss.pop(ERROR_KEY, None)
     ss.pop(BATTLES_NOTE_KEY, None)
@@ -150,6 +156,30 @@ def load_uploads() -> None:
     ss.get(CATEGORY_EDITS_KEY, {}).pop(state.UPLOAD, None)
     ss.get(NAME_EDITS_KEY, {}).pop(state.UPLOAD, None)
     ss["data"] = state.UPLOAD
+
+
+def _learn_offered(kept: cache.KeptUpload) -> None:
+    """After a failed read with a chosen metric: read the files with each format's default to
+    learn the metrics they offer (the picker lists them, so the choice can be undone)."""
+    if kept.metric is None:
+        return
+    retry = cache.KeptUpload(
+        kept.files, kept.tasks, kept.columns, kept.fmt, None, kept.failed, kept.runs
+    )
+    try:
+        with runtime.stop_with_session():
+            ss[OFFERED_KEY] = cache.read_upload(retry).meta.metrics
+    except Exception:  # the files fail with the default metric too: the error shown stands
+        return
+
+
+def offered_metrics() -> tuple[str, ...]:
+    """The metrics the uploaded files offer: the current upload's, else those learnt from the
+    last read of the files that got that far (a failed read keeps the picker usable)."""
+    loaded = current()
+    if loaded is not None and ss.get(ERROR_KEY) is None:
+        return loaded.meta.metrics
+    return tuple(ss.get(OFFERED_KEY, ()))
 
 
 def sync_column_mapper() -> list[str]:

@@ -42,8 +42,7 @@ st.caption(
 info = upload.loaded_for(ctx.settings.data) if ctx.bench is not None else None
 u1, u2 = st.columns(2)
 u1.selectbox("Format", loaders.FORMATS, key="upload_format", on_change=upload.load_uploads)
-uploaded = upload.current()
-metrics = views_data.metric_options(uploaded.meta if uploaded else None)
+metrics = views_data.metric_options(upload.offered_metrics())
 if ss.get("upload_metric", "") not in metrics:
     ss["upload_metric"] = views_data.DEFAULT_METRIC
 u2.selectbox(

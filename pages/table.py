@@ -22,6 +22,7 @@ st.caption(
 with guard("The table"):
     loaded = upload.loaded_for(ctx.settings.data)
     groups = loaded.meta.groups if loaded else ()
+    runs = loaded.meta.runs if loaded else ()
     columns = views_table.table_columns(bench, groups, ctx.headline.label)
     table = cached.wide_table(ctx.draws_all(), bench, ctx.models, ctx.level, columns)
     labels = [c.label for c in columns]
@@ -37,13 +38,25 @@ with guard("The table"):
     shown = views_table.select(
         table, query=s.query, kinds=s.kinds, sort_by=s.sort, descending=s.descending
     )
+    cells = views_table.cell_texts(
+        shown,
+        ctx.figure_options().scale,
+        stderr=views_table.harness_stderr(shown, runs),
+        headers=views_table.task_headers(shown.columns, runs),
+    )
     st.dataframe(  # models as the index: it stays in view while scrolling sideways
-        views_table.cell_texts(shown, ctx.figure_options().scale).set_index("model"),
+        cells.set_index("model"),
         height=min(38 + 35 * len(shown.models), 720),
     )
     st.caption(
         f"{len(shown.models)} of {len(table.models)} models, {len(shown.columns)} of "
         f"{len(table.columns)} columns. The download holds every shown cell as numbers."
+        + (
+            " A task's cell also gives lm-eval's own standard error (lm-eval se), and its "
+            "header the files' n-shot and metric."
+            if any(r.stderr is not None for r in runs)
+            else ""
+        )
     )
     st.download_button(
         "Download table (CSV)",

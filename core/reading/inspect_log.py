@@ -175,7 +175,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
     model = str(log.eval.get("model") or "model")
     task = str(log.eval.get("task") or "task")
     rows = _deduplicated(log.summaries)
-    offered = _scorer_names(log.scorers, rows)
+    offered, carried = _scorer_names(log.scorers, rows)
     if not offered:  # in a folder with scored files: skipped with a note (MissingMetric)
         raise MissingMetric(
             f"{_where(log)}: the log's samples carry no scores ({count(len(rows), 'sample')}, "
@@ -184,7 +184,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
             file=file,
             hint="score the log first (inspect score LOG), then load it.",
         )
-    scorer, key = _choose(metric, offered, file)
+    scorer, key = _choose(metric, offered, carried, file)
     failed = options.current().failed
     ids, epochs, scores = [], [], []
     n_failed = 0
@@ -204,7 +204,15 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
                     **_place(log, i, "scores"),
                     hint="score the eval before loading it (inspect score).",
                 )
-            entry = sc.get(scorer)
+            if scorer not in sc:
+                raise DataError(
+                    f"{_where(log, s, i)} has no score of scorer '{scorer}' (it carries "
+                    f"{listing([repr(str(k)) for k in sc])}).",
+                    file=file,
+                    **_place(log, i, f"scores.{scorer}"),
+                    hint="pick a scorer every sample carries with --metric SCORER.",
+                )
+            entry = sc[scorer]
             value = entry.get("value") if isinstance(entry, dict) else None
             if isinstance(value, dict):
                 if key is None:
@@ -225,7 +233,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
         epochs.append(s.get("epoch", 1))
         scores.append(x)
     chosen = f"{scorer}/{key}" if key else scorer
-    notes = _notes(log, rows, offered, scorer, chosen, dict_keys, n_failed, failed)
+    notes = _notes(log, rows, offered, carried, scorer, chosen, dict_keys, n_failed, failed)
     if not scores:
         raise DataError(
             f"{_where(log)}: no sample of the log has a score of '{chosen}' "
@@ -246,7 +254,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
     run = TaskRun(
         model, task, file, harness, version=str(log.eval.get("task_version") or ""), metric=chosen
     )
-    return bench, Meta(runs=(run,), metrics=_metrics(offered, scorer, dict_keys))
+    return bench, Meta(runs=(run,), metrics=_metrics(carried or offered, scorer, dict_keys))
 
 
 def _frame(
@@ -299,32 +307,41 @@ def _deduplicated(summaries: list[Any]) -> list[tuple[int, dict]]:
     return list(dict(zip(keys, rows, strict=True)).values())
 
 
-def _scorer_names(header: tuple[str, ...], rows: Iterable[tuple[int, dict]]) -> list[str]:
-    """The scorers on offer: the header's (``results.scores``), then any other a sample has."""
+def _scorer_names(
+    header: tuple[str, ...], rows: Iterable[tuple[int, dict]]
+) -> tuple[list[str], list[str]]:
+    """The scorers on offer (the header's ``results.scores``, then any other a sample has) and
+    those the samples carry, in the same order (a re-scored log's header may name a scorer its
+    samples no longer carry)."""
     names = dict.fromkeys(header)
     seen: set[tuple[str, ...]] = set()
+    carried: dict[str, None] = {}
     for _, s in rows:
         sc = s.get("scores")
         if type(sc) is dict and (keys := tuple(sc)) not in seen:  # the same few sets of keys
             seen.add(keys)
-            names.update(dict.fromkeys(map(str, keys)))
-    return list(names)
+            carried.update(dict.fromkeys(map(str, keys)))
+    names.update(carried)
+    return list(names), [n for n in names if n in carried]
 
 
-def _choose(metric: str | None, offered: list[str], file: str) -> tuple[str, str | None]:
-    """(scorer, dict key or None) asked by ``metric``; not offered: :class:`MissingMetric`."""
+def _choose(
+    metric: str | None, offered: list[str], carried: list[str], file: str
+) -> tuple[str, str | None]:
+    """(scorer, dict key or None) asked by ``metric``; by default the first scorer on offer that
+    the samples carry; not offered: :class:`MissingMetric`."""
     if metric is None:
-        return offered[0], None
+        return (carried or offered)[0], None
     if metric in offered:
         return metric, None
     scorer, _, key = metric.rpartition("/")
     if scorer in offered:
         return scorer, key
     raise MissingMetric(
-        f"the log has no scorer '{metric}' (its scorers: {', '.join(offered)}).",
+        f"the log has no scorer '{metric}' (its samples carry: {', '.join(carried or offered)}).",
         file=file,
         hint="pick one of its scorers with --metric SCORER (or SCORER/KEY for a scorer with "
-        "named values), or leave --metric out for the first.",
+        "named values), or leave --metric out for the first its samples carry.",
     )
 
 
@@ -342,6 +359,7 @@ def _notes(
     log: Log,
     rows: list[tuple[int, dict]],
     offered: list[str],
+    carried: list[str],
     scorer: str,
     chosen: str,
     dict_keys: tuple[str, ...],
@@ -349,6 +367,13 @@ def _notes(
     failed: str,
 ) -> list[str]:
     notes = []
+    absent = [s for s in log.scorers if s not in carried]
+    if absent and carried:
+        notes.append(
+            f"the log's header names scorer {listing([repr(s) for s in absent])}, which its "
+            f"samples do not carry (a re-scored log); its samples carry "
+            f"{listing([repr(s) for s in carried])}."
+        )
     if log.status != "success":
         notes.append(
             f"the eval's status is '{log.status}', not 'success' (a partial log): it holds "
@@ -358,8 +383,8 @@ def _notes(
         notes.append("read from the journal of a log still being written (no summaries.json).")
     elif log.source == "samples/":
         notes.append("the log has no summaries: scores read from its sample files.")
-    if len(offered) > 1:
-        others = [s for s in offered if s != scorer]
+    if len(carried) > 1:
+        others = [s for s in carried if s != scorer]
         notes.append(
             f"scorer '{scorer}' used; the log also has {listing(others)} "
             "(pick one with --metric SCORER)."

@@ -562,9 +562,10 @@ def _items_benchmark(
             if T
             else np.zeros((len(rec.model.names), 0))
         ),
+        n=counts.get("n"),
+        correct=counts.get("correct"),
         item_tasks=tuple(items),
         notes=tuple(notes),
-        **counts,
     )
 
 

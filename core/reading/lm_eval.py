@@ -193,6 +193,7 @@ class _Row:
     correct: int
     hib: bool
     metric: str
+    stderr: float | None = None  # lm-eval's own standard error of the task's score
 
 
 def stated_value(entry: dict, metric: str) -> str | None:
@@ -315,7 +316,7 @@ def read_results(
             else True
         )
         used = metric if not filt or filt == "none" else f"{metric},{filt}"
-        rows.append(_Row(name, category, int(n), round(total), bool(hib), used))
+        rows.append(_Row(name, category, int(n), round(total), bool(hib), used, se))
         ns = n_samples.get(task)
         if isinstance(ns, dict) and isinstance(ns.get("original"), int) and ns["original"] > n:
             limited.append(f"{name} ({n} of {ns['original']})")
@@ -377,7 +378,7 @@ def read_results(
         higher_is_better=np.array([r.hib for r in rows]),
         notes=tuple(notes),
     )
-    return bench, _meta(obj, src.name, model, [(r.task, r.metric) for r in rows], metric)
+    return bench, _meta(obj, src.name, model, [(r.task, r.metric, r.stderr) for r in rows], metric)
 
 
 def repeats_notes(obj: dict) -> list[str]:
@@ -400,7 +401,9 @@ def repeats_notes(obj: dict) -> list[str]:
     ]
 
 
-def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]], metric: str) -> Meta:
+def _meta(
+    obj: dict, file: str, model: str, read: list[tuple[str, str, float | None]], metric: str
+) -> Meta:
     """Provenance of the tasks read, the group tree (with how lm-eval scored each group on
     ``metric``) and the file's metrics."""
     harness = harness_label(obj)
@@ -408,7 +411,7 @@ def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]], metric:
     default_shots = config.get("num_fewshot")
     raw = {mmlu_subject(t) or t: t for t in obj["results"]}
     runs = []
-    for task, used in read:
+    for task, used, stderr in read:
         key = raw.get(task, task)
         shot = shots.get(key, default_shots)
         version = versions.get(key, "")
@@ -421,6 +424,7 @@ def _meta(obj: dict, file: str, model: str, read: list[tuple[str, str]], metric:
                 "" if version is None else str(version),
                 "" if shot is None else str(shot),
                 used,
+                stderr,
             )
         )
     groups = with_aggregates(obj, _groups(obj), metric)
@@ -454,7 +458,7 @@ def results_outline(src: Source, metric: str, *, obj: object = None) -> Outline:
         if isinstance(e, dict) and _metric(e, metric)[0] is not None
     )
     model = model_name(obj, src.name)
-    meta = _meta(obj, src.name, model, [(t, "") for t in tasks], metric)
+    meta = _meta(obj, src.name, model, [(t, "", None) for t in tasks], metric)
     categories = results_categories(obj)
     return Outline(model, with_metric, tasks, categories, meta, name_note(obj, src.name))
 

@@ -112,7 +112,7 @@ def with_results_info(parts: list[Part], outlines: dict[str, Outline]) -> list[P
         if d is None:
             return r
         return TaskRun(r.model, r.task, r.file, f"{d.harness}, --log_samples", d.version,
-                       d.n_shot, r.metric)  # fmt: skip
+                       d.n_shot, r.metric, d.stderr)  # fmt: skip
 
     groups = Meta.join(o.meta for o in outlines.values()).groups
     out = [

@@ -40,7 +40,9 @@ class TaskRun:
 
     ``harness``: the tool and its version (e.g. ``"lm-eval 0.4.13.dev0, git eb02ba3"``);
     ``version``: the task's own version; ``n_shot``: few-shot examples (``""`` when unknown);
-    ``metric``: the metric read (with lm-eval's filter when it is not ``none``).
+    ``metric``: the metric read (with lm-eval's filter when it is not ``none``); ``stderr``:
+    the harness's own standard error of the score (lm-eval's ``<metric>_stderr``), ``None``
+    when the files give none.
     """
 
     model: str
@@ -50,6 +52,7 @@ class TaskRun:
     version: str = ""
     n_shot: str = ""
     metric: str = ""
+    stderr: float | None = None
 
 
 @dataclass(frozen=True)

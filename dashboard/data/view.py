@@ -7,6 +7,7 @@ where each model's results come from (harness and version, n-shot, task versions
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,9 +81,9 @@ def pointer_text(notes: tuple[str, ...]) -> str:
     return f"{count(len(notes), 'note')} on this data: see the Data page."
 
 
-def metric_options(meta: Meta | None) -> list[str]:
+def metric_options(offered: Sequence[str]) -> list[str]:
     """Metric choices for an upload: the default, then every metric its files offer."""
-    return [DEFAULT_METRIC, *(meta.metrics if meta else ())]
+    return [DEFAULT_METRIC, *offered]
 
 
 def metric_label(metric: str) -> str:

@@ -28,7 +28,7 @@ import pandas as pd
 from benchuq.core import summaries
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.core.reading.meta import Group
+from benchuq.core.reading.meta import Group, TaskRun
 from benchuq.core.summaries.groups import Aggregate, group_scores_of_tasks, task_sizes
 from benchuq.presentation.state import link
 from benchuq.presentation.text import csv_bytes
@@ -39,8 +39,10 @@ __all__ = [
     "TableSettings",
     "WideTable",
     "cell_texts",
+    "harness_stderr",
     "select",
     "table_columns",
+    "task_headers",
     "to_csv",
     "wide_table",
 ]
@@ -214,17 +216,63 @@ def select(
     )
 
 
-def cell_texts(table: WideTable, scale: float = 100.0, digits: int = 1) -> pd.DataFrame:
-    """``estimate [low, high]`` in display units per cell, ``—`` where a model has no score."""
+def harness_stderr(table: WideTable, runs: Sequence[TaskRun]) -> np.ndarray | None:
+    """``(M, C)`` lm-eval's own standard error of each task cell (NaN elsewhere), ``None`` when
+    the files give none (issue 41: the harness's number next to benchuq's interval)."""
+    se = {(r.model, r.task): r.stderr for r in runs if r.stderr is not None}
+    if not se:
+        return None
+    out = np.full(table.estimate.shape, np.nan)
+    for j, c in enumerate(table.columns):
+        if c.kind == "task":
+            for i, m in enumerate(table.models):
+                out[i, j] = se.get((m, c.tasks[0]), np.nan)
+    return out
 
-    def text(e: float, lo: float, hi: float) -> str:
+
+def task_headers(columns: Sequence[Column], runs: Sequence[TaskRun]) -> dict[str, str]:
+    """Shown headers of task columns with the files' n-shot and metric (``arc_easy · 0-shot ·
+    acc``) where every model's run agrees; other columns keep their label (the label, not the
+    header, is what the link's ``table_sort`` names)."""
+    by_task: dict[str, set[tuple[str, str]]] = {}
+    for r in runs:
+        by_task.setdefault(r.task, set()).add((r.n_shot, r.metric))
+    headers = {}
+    for c in columns:
+        seen = by_task.get(c.tasks[0]) if c.kind == "task" else None
+        if seen and len(seen) == 1:
+            shot, metric = next(iter(seen))
+            parts = [c.label, f"{shot}-shot" if shot else "", metric]
+            headers[c.label] = " · ".join(p for p in parts if p)
+    return headers
+
+
+def cell_texts(
+    table: WideTable,
+    scale: float = 100.0,
+    digits: int = 1,
+    *,
+    stderr: np.ndarray | None = None,
+    headers: dict[str, str] | None = None,
+) -> pd.DataFrame:
+    """``estimate [low, high]`` in display units per cell, ``—`` where a model has no score;
+    with ``stderr`` (:func:`harness_stderr`), ``(lm-eval se s)`` after the interval; columns
+    headed by ``headers`` (:func:`task_headers`) where given."""
+    se = np.full(table.estimate.shape, np.nan) if stderr is None else stderr
+
+    def text(e: float, lo: float, hi: float, s: float) -> str:
         if np.isnan(e):
             return "—"
-        return f"{e * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+        out = f"{e * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+        return out if np.isnan(s) else f"{out} (lm-eval se {s * scale:.{digits}f})"
 
+    heads = headers or {}
     cells = {
-        c.label: [text(*v) for v in zip(table.estimate[:, j], table.low[:, j], table.high[:, j],
-                                        strict=True)]
+        heads.get(c.label, c.label): [
+            text(*v)
+            for v in zip(table.estimate[:, j], table.low[:, j], table.high[:, j], se[:, j],
+                         strict=True)
+        ]
         for j, c in enumerate(table.columns)
     }  # fmt: skip
     return pd.DataFrame({"model": list(table.models), **cells})

@@ -31,3 +31,34 @@ def test_eval_logs_upload_with_epochs_scorers_and_the_failed_option(make_app) ->
     at.checkbox(key="upload_failed_wrong").check().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.session_state["_upload"].failed == "wrong"
+
+
+def test_a_rescored_log_loads_with_a_note_and_a_wrong_metric_can_be_undone(make_app) -> None:
+    """Issue 41: a log whose header names a scorer its samples do not carry loads with the
+    carried scorer; picking one that fails leaves the picker listing what the files offer."""
+    import json
+
+    from inspect_logs import inspect_log
+
+    log = inspect_log(6, seed=3, scorers=("match", "includes"))
+    log["results"] = {"total_samples": 6, "scores": [{"name": "model_graded_qa"}]}
+    # one sample lacks 'includes': choosing it fails, naming the scorers that sample carries
+    del log["samples"][2]["scores"]["includes"]
+    at = make_app().run()
+    at.switch_page(page_path("data.py")).run()
+    data = json.dumps(log).encode()
+    at.file_uploader(key="uploader").set_value([("rescored.json", data, "application/json")])
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["data"] == "upload"
+    shown = " ".join(str(e.value) for e in [*at.caption, *at.markdown]).replace("\\", "")
+    assert "re-scored" in shown and "'model_graded_qa'" in shown
+    metric = at.selectbox(key="upload_metric")
+    assert {"match", "includes"} <= set(metric.options) and not metric.disabled
+    metric.set_value("includes").run()
+    assert not at.exception
+    assert any("has no score of scorer 'includes'" in e.value for e in at.error)
+    metric = at.selectbox(key="upload_metric")
+    assert {"match", "includes"} <= set(metric.options) and not metric.disabled
+    metric.set_value("match").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]

@@ -96,8 +96,14 @@ def test_leaderboard_table_page(make_app) -> None:
     at.text_input(key="table_query").set_value("qwen").run()
     assert set(at.dataframe[0].value.index) == {"Qwen/Qwen2.5-1.5B", "Qwen/Qwen3-8B"}
     at.text_input(key="table_query").set_value("arc_").run()
-    cols = list(at.dataframe[0].value.columns)
-    assert "arc_easy" in cols and "hellaswag" not in cols and cols[0].startswith("Overall")
+    frame = at.dataframe[0].value
+    cols = list(frame.columns)
+    assert cols[0].startswith("Overall") and not any("hellaswag" in c for c in cols)
+    # issue 41: a task's header carries the files' n-shot and metric, its cells lm-eval's stderr
+    (arc,) = [c for c in cols if c.startswith("arc_easy")]
+    assert "-shot" in arc and "acc" in arc
+    scored = frame[arc][frame[arc] != "—"]
+    assert len(scored) == 2 and scored.str.contains(r"\(lm-eval se \d+\.\d\)").all()
     at.selectbox(key="table_sort").set_value("arc_easy").run()
     assert not at.exception
     assert at.get("download_button")

@@ -51,3 +51,34 @@ def test_folder_upload_notes_once_and_the_table(browser, app_server, tmp_path) -
     assert exceptions_shown(page) == []
     screenshot(page, "leaderboard_table")
     ctx.close()
+
+
+def test_a_rescored_inspect_log_loads_with_a_note(browser, app_server, tmp_path) -> None:
+    """Issue 41: an inspect_ai log re-scored with another scorer (its header names one its samples
+    no longer carry) loads from the uploader, and the notes say which scorer was used."""
+    import json
+
+    from inspect_logs import inspect_log
+
+    log = inspect_log(8, seed=5, scorers=("match",))
+    log["results"] = {"total_samples": 8, "scores": [{"name": "model_graded_qa"}]}
+    path = tmp_path / "rescored.json"
+    path.write_text(json.dumps(log))
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(f"{app_server}/data?reps=300")
+    wait_for_text_then_idle(page, "Upload your results")
+    uploader = (
+        page.get_by_test_id("stFileUploader")
+        .filter(has_text="Result files")
+        .locator("input[type=file]")
+    )
+    uploader.set_input_files([path])
+    wait_for_text_then_idle(page, "In use:", timeout=120_000)
+    main = page.get_by_test_id("stMain")
+    main.get_by_text("Notes on this data").click()
+    wait_for_text_then_idle(page, "a re-scored log")
+    assert main.get_by_text("model_graded_qa", exact=False).count() >= 1
+    assert exceptions_shown(page) == []
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    ctx.close()

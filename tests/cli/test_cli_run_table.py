@@ -31,11 +31,14 @@ def test_lm_eval_columns(capsys: pytest.CaptureFixture[str]) -> None:
         "value",
         "low",
         "high",
+        "lm-eval",  # lm-eval's own stderr of the value (issue 41), next to benchuq's interval
+        "stderr",
     ]
     row = next(line.split() for line in table.splitlines() if line.split()[:1] == ["arc_easy"])
     assert row[1:5] == ["1.0", "none", "0", "acc"] and row[5] == "Qwen/Qwen2.5-1.5B"
     low, value, high = float(row[7]), float(row[6]), float(row[8])
     assert low < value < high and abs(value - 0.7542) < 1e-3  # lm-eval's own acc for the file
+    assert float(row[9]) == pytest.approx(0.00883, abs=1e-4)  # its acc_stderr, as written
 
 
 def test_helm_run_fields(capsys: pytest.CaptureFixture[str]) -> None:

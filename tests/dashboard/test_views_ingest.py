@@ -99,7 +99,7 @@ def test_data_page_texts(v04) -> None:
     items = views_data.note_items(notes)
     assert items[0].headline == "2 files: task 'cola' skipped — its metric is mcc, not acc."
     assert items[0].details[0].startswith("files: ")
-    assert views_data.metric_options(loaded.meta)[:3] == ["", "acc", "acc_norm"]
+    assert views_data.metric_options(loaded.meta.metrics)[:3] == ["", "acc", "acc_norm"]
     details = views_data.run_details(loaded.meta)
     assert list(details.model) == ["Qwen/Qwen2.5-1.5B", "meta-llama/Llama-3.2-1B"]
     assert set(details.tasks) == {72} and set(details["n-shot"]) == {"0"}

@@ -356,8 +356,12 @@ def test_the_api_imports_neither_the_app_nor_streamlit() -> None:
     import ast
 
     root = Path(__file__).resolve().parents[2] / "benchuq"
-    for name in ("api.py", "results.py", "__init__.py"):
-        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+    files = [root / "__init__.py", *root.glob("api/*.py"), *root.glob("results*.py")]
+    files += root.glob("results/*.py")
+    assert len(files) > 5
+    for path in files:
+        name = str(path.relative_to(root))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         modules |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         bad = {
@@ -404,3 +408,29 @@ def test_arena_equals_the_cli() -> None:
     assert_rows_equal(res.to_frame(), doc["rows"])
     assert res.payload()["sentence"] == doc["sentence"]
     assert isinstance(res.figure(), go.Figure)
+
+
+def test_context_travels_with_the_data() -> None:
+    """Groups, source and run details ride on the loaded value (issue 38): kept by
+    ``dataclasses.replace`` and ``subset``, left out of equality and hashes."""
+    import dataclasses
+
+    from benchuq.core.data import Context
+
+    bench = bq.load("sample:mmlu")
+    assert bench.context.source == "sample:mmlu"
+    assert bench.context.meta is not None
+    renamed = dataclasses.replace(bench, name="other")
+    assert renamed.context == bench.context
+    assert bench.subset(models=list(bench.models[:2])).context == bench.context
+    bare = dataclasses.replace(bench, context=Context())
+    assert bare == bench and hash(bare) == hash(bench)
+    assert bare.content_hash == bench.content_hash and bare.data_hash == bench.data_hash
+    assert bq.load("sample:toy", name="mine").name == "mine"  # --name renames a sample too
+
+
+def test_the_api_keeps_no_side_tables() -> None:
+    """No weak dictionaries in the API: context lives on the data (issue 38)."""
+    root = Path(__file__).resolve().parents[2] / "benchuq" / "api"
+    for path in root.glob("*.py"):
+        assert "weakref" not in path.read_text(encoding="utf-8"), path.name

@@ -1,0 +1,348 @@
+"""Analyses beyond the leaderboard: :func:`epp`, :func:`arena` (METHODS 8), :func:`diff`
+(METHODS 13), :func:`subgroups` (METHODS 7) and :func:`power` (METHODS 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from benchuq.api.loading import load
+from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.results import EPP, Arena, PowerResult, Subgroups, TwoRuns
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from benchuq.core.analyses.subgroups.estimates import Units
+    from benchuq.core.data import Benchmark
+
+__all__ = ["arena", "diff", "epp", "power", "subgroups"]
+
+
+def epp(
+    bench: Benchmark,
+    *,
+    rounds: Literal["tasks", "items"] = "tasks",
+    level: float = 0.95,
+    interval: Literal["rounds", "glm", "bootstrap"] = "rounds",
+    reps: int = 1000,
+    seed: int = 0,
+) -> EPP:
+    """The EPP meta-score: Bradley-Terry strengths from every round as a match (METHODS 8).
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> e = bq.epp(bq.load("sample:vtab1k"))
+    >>> list(e.to_frame().columns)
+    ['model', 'epp', 'se', 'low', 'high', 'p_beats_average']
+    """
+    from benchuq.core.analyses.epp import epp as _epp
+
+    level = check_level(level)
+    res = _epp(bench, rounds=rounds, level=level, interval=interval, reps=reps, seed=seed)
+    return EPP(res, bench.name)
+
+
+def arena(
+    data: str | Path | Sequence[str | Path],
+    *,
+    anchor: str | None = None,
+    level: float = 0.95,
+    ties: Literal["half", "davidson"] = "half",
+    interval: Literal["sandwich", "bootstrap"] = "sandwich",
+    control: Sequence[str] = (),
+    cluster: Literal["auto", "prompt", "judge", "none"] = "auto",
+    both_bad: Literal["tie", "drop"] = "tie",
+    reps: int = 1000,
+    seed: int | None = 0,
+) -> Arena:
+    """Arena ratings from pairwise battles (``model_a, model_b, winner``), as ``benchuq arena``.
+
+    Bradley-Terry on the Elo scale with robust intervals and rank sets (METHODS 8b); the options
+    are ``benchuq arena``'s (``--anchor``, ``--ties``, ``--interval``, ``--control``, ...).
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> a = bq.arena("sample:alpaca_eval", anchor="gpt4_1106_preview")
+    >>> a.to_frame().columns[:4].tolist()
+    ['model', 'rating', 'low', 'high']
+    """
+    from benchuq.core.analyses.arena import arena as _arena
+    from benchuq.core.reading.battles import load_battles
+
+    level = check_level(level)
+    sources = [data] if isinstance(data, str | Path) else list(data)
+    battles = load_battles([str(s) for s in sources])
+    res = _arena(
+        battles,
+        anchor=anchor,
+        level=level,
+        ties=ties,
+        interval=interval,
+        control=list(control),
+        cluster=cluster,
+        both_bad=both_bad,
+        reps=reps,
+        seed=seed,
+    )
+    return Arena(res)
+
+
+def diff(
+    base: Benchmark | str | Path | Sequence[str | Path],
+    candidate: Benchmark | str | Path | Sequence[str | Path] | None = None,
+    *,
+    base_model: str | None = None,
+    candidate_model: str | None = None,
+    level: float = 0.95,
+    margin: float = 0.0,
+    weights: Mapping[str, float] | None = None,
+    sequential: bool = False,
+    fail_on: Literal["worse", "inferior", "difference", "never"] = "never",
+    per_task: bool = False,
+    reps: int = 2000,
+    seed: int = 0,
+) -> TwoRuns:
+    """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
+
+    Parameters
+    ----------
+    base, candidate
+        Two runs (a :class:`Benchmark` or anything :func:`load` takes); or one data set as
+        ``base`` with ``base_model`` and ``candidate_model`` naming the two models in it.
+    level
+        Interval level; per-task intervals are simultaneous over the tasks.
+    margin
+        In score units (``0.01`` = 1 point on a 0-1 score): ``equivalent`` and
+        ``non-inferior`` verdicts test against it.
+    weights
+        ``{task: weight}`` of the overall difference (default: the mean over tasks).
+    sequential
+        Anytime-valid confidence sequences (valid however often the comparison is re-run).
+    fail_on, per_task
+        The CI gate of :meth:`TwoRuns.exit_code`.
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> alpaca = bq.load("sample:alpaca_eval")
+    >>> d = bq.diff(alpaca, base_model="claude-2", candidate_model="claude-2.1")
+    >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
+    ['overall', 'inconclusive']
+    """
+    from benchuq.core.analyses.diff import diff as _diff
+    from benchuq.core.data import Benchmark as Data
+
+    level = check_level(level)
+    first = base if isinstance(base, Data) else load(base)
+    second = candidate if candidate is None or isinstance(candidate, Data) else load(candidate)
+    result = _diff(
+        first,
+        second,
+        base_model=base_model,
+        candidate_model=candidate_model,
+        level=level,
+        margin=margin,
+        weights=weights,
+        sequential=sequential,
+        reps=reps,
+        seed=seed,
+    )
+    return TwoRuns(result, fail_on, per_task)
+
+
+def subgroups(
+    data: Benchmark | pd.DataFrame | Units,
+    *,
+    group_by: Literal["task", "category", "subgroup"] | None = None,
+    features: Sequence[str] | None = None,
+    level: float = 0.95,
+    fs_correction: Literal["PMT", "none", "FPLIB"] = "PMT",
+    kappa: str | float = "estimated",
+    crossfit: bool = True,
+    weights: Literal["equal", "precision"] = "equal",
+    seed: int = 0,
+) -> Subgroups:
+    """Small subgroups: direct and empirical-Bayes estimates with robust intervals (METHODS 7).
+
+    Parameters
+    ----------
+    data
+        A benchmark (units are model x subgroup), a DataFrame with columns
+        ``unit, estimate, se`` used as given, or units made by
+        ``core.analyses.subgroups.estimates`` (``units_from_benchmark``, ``units_from_table``).
+    group_by
+        What a subgroup is: ``"task"``, ``"category"`` or ``"subgroup"`` (the items' column);
+        default ``"subgroup"`` for item data that has one, else ``"task"``.
+    features
+        Regression features of the shrinkage target (see ``benchuq eb --help``).
+    level
+        Average coverage over units of the robust EB intervals.
+    fs_correction, kappa, crossfit, weights, seed
+        As ``benchuq eb`` (EBCI.md).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import benchuq as bq
+    >>> units = pd.DataFrame({"unit": list("abcdefgh"),
+    ...                       "estimate": [0.1, 0.4, 0.3, 0.2, 0.5, 0.35, 0.25, 0.3],
+    ...                       "se": [0.1] * 8})
+    >>> s = bq.subgroups(units)
+    >>> list(s.to_frame().columns)
+    ['unit', 'estimate', 'se', 'eb', 'low', 'high', 'w', 'cva']
+    """
+    import pandas as pd
+
+    from benchuq.core.analyses.subgroups.ebci import parse_kappa
+    from benchuq.core.analyses.subgroups.estimates import (
+        Units,
+        analyze,
+        units_from_benchmark,
+        units_from_table,
+    )
+
+    level = check_level(level)
+    k = parse_kappa(kappa) if isinstance(kappa, str) else kappa
+    if isinstance(data, Units):
+        if group_by is not None:
+            raise InvalidArgument("group_by does not apply to units (they are grouped already).")
+        units = data
+    elif isinstance(data, pd.DataFrame):
+        if group_by is not None:
+            raise InvalidArgument("group_by does not apply to a unit table (each row is a unit).")
+        units = units_from_table(data, file="data frame")
+    else:
+        if group_by is None:
+            items = data.item_tasks or ()
+            group_by = "subgroup" if any(it.subgroup is not None for it in items) else "task"
+        units = units_from_benchmark(data, group_by=group_by)
+    res = analyze(
+        units,
+        features=features,
+        level=level,
+        fs_correction=fs_correction,
+        kappa=k,
+        crossfit=crossfit,
+        weights=weights,
+        seed=seed,
+    )
+    return Subgroups(res)
+
+
+def power(
+    data: Benchmark | None = None,
+    *,
+    models: Sequence[str] | None = None,
+    delta: float | None = None,
+    power: float = 0.8,
+    level: float = 0.95,
+    pairs: int | None = None,
+    correction: Literal["maxt", "bonferroni", "none"] = "maxt",
+    group: str = "overall",
+    corr: float | None = None,
+    accuracy: Sequence[float] | None = None,
+    items: int | None = None,
+    tasks: int = 1,
+    cluster_size: float = 1.0,
+    icc: float = 0.0,
+    sd: Sequence[float] | None = None,
+) -> PowerResult:
+    """The smallest difference each pair can detect now, and the items needed (METHODS 10).
+
+    From ``data`` (variances and correlations of the data), or without data from
+    ``accuracy`` per model and ``items`` per task (with ``tasks``, ``cluster_size``, ``icc``,
+    ``corr`` and, for continuous scores, ``sd``).
+
+    Parameters
+    ----------
+    data
+        The benchmark (``None``: plan from assumptions).
+    models
+        Two or more models (default: all).
+    delta
+        A difference to detect (a proportion: 0.01 is one point); gives the items needed.
+    power
+        Power, from 0.5 to below 1.
+    level
+        Family-wise level.
+    pairs
+        Comparisons in the family (default: every pair of the models).
+    correction
+        Critical value: ``"maxt"``, ``"bonferroni"`` or ``"none"``.
+    group
+        The score: ``"overall"`` or a category.
+    corr
+        Correlation between two models' item scores (assumed for counts and without data).
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> p = bq.power(accuracy=[0.70, 0.75], items=500)
+    >>> p.to_frame()[["a", "b", "n"]]
+             a        b    n
+    0  model 1  model 2  500
+    """
+    import itertools
+
+    from benchuq.core.analyses import power as pw
+
+    level = check_level(level)
+    if not 0.5 <= power < 1:
+        raise InvalidArgument(f"power {power} must be from 0.5 to below 1 (e.g. 0.8).")
+    if pairs is not None and (not isinstance(pairs, int) or pairs < 1):
+        raise InvalidArgument(f"pairs {pairs!r}: use a whole number of comparisons >= 1.")
+    notes: list[str] = []
+    if accuracy is not None:
+        if data is not None:
+            raise InvalidArgument("give data or accuracy (planning without data), not both.")
+        if items is None:
+            raise InvalidArgument("accuracy needs items (items per task).")
+        design = pw.design_from_assumptions(
+            list(accuracy),
+            items,
+            corr=0.0 if corr is None else corr,
+            cluster_size=cluster_size,
+            icc=icc,
+            tasks=tasks,
+            sd=None if sd is None else list(sd),
+            models=None if models is None else list(models),
+        )
+    else:
+        if data is None:
+            raise InvalidArgument("give data, or accuracy and items to plan without data.")
+        if cluster_size != 1 or icc != 0 or sd is not None or items is not None:
+            raise InvalidArgument(
+                "items, cluster_size, icc and sd are for planning without data; with data the "
+                "sizes, variances and clusters come from the data."
+            )
+        chosen = None if models is None else list(dict.fromkeys(models))
+        if chosen is not None:
+            check_known(chosen, data.models, what="models")
+            if len(chosen) < 2:
+                raise InvalidArgument("models: give two or more of the data's models.")
+        if data.kind == "items" and corr is not None:
+            notes.append("corr is not used: paired item scores give the correlation.")
+        rho = 0.0 if corr is None else corr
+        design = pw.design_from_benchmark(data, models=chosen, group=group, rho=rho)
+    scale, _ = pw.display_scale(design)
+    if delta is not None and scale == 100 and delta >= 1:
+        raise InvalidArgument(f"delta {delta} is a proportion: write 0.01 for 1 point.")
+    pair_list = list(itertools.combinations(design.models, 2))
+    asked = delta is not None or design.name == pw.ASSUMPTIONS
+    target: Any = delta
+    if delta is None and design.name == pw.ASSUMPTIONS:
+        target = pw.assumed_differences(design, pair_list)
+    plan = pw.plan(
+        design,
+        pairs=pair_list,
+        level=level,
+        power=power,
+        delta=target,
+        family=pairs,
+        correction=correction,
+    )
+    return PowerResult(plan, design, delta, asked, (*notes, *design.notes))
