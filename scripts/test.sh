@@ -6,6 +6,10 @@
 # included). Then the floor check: every direct dependency at its declared minimum in a fresh venv
 # (tests/floors.py), where the lint, the format check and the fast suite run again, and then the
 # smoke check of the product (tests/smoke.py) on the runtime minimums. Any failure fails the run.
+# pytest runs on parallel workers (pytest-xdist; BENCHUQ_TEST_WORKERS, default 3: much of the
+# suite waits on browsers, servers and subprocesses, so a third worker helps on two cores);
+# tests/conftest.py groups what must share a worker (--dist loadgroup). BENCHUQ_TEST_WORKERS=0
+# runs in one process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,12 +30,16 @@ if ! command -v pdftoppm >/dev/null 2>&1; then
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
 fi
 
+workers=${BENCHUQ_TEST_WORKERS:-3}
+parallel=(-n "$workers")
+if [ "$workers" != "0" ]; then parallel+=(--dist loadgroup); fi
+
 checks() {  # checks PYTHON [PYTEST ARGS]: ruff lint, ruff format check, pytest
     local py=$1 status=0
     shift
     "$py" -m ruff check . || status=$?
     "$py" -m ruff format --check . || status=$?
-    "$py" -m pytest -q -p no:cacheprovider "$@" || status=$?
+    "$py" -m pytest -q -p no:cacheprovider "${parallel[@]}" --durations=25 "$@" || status=$?
     if [ "$status" -eq 5 ]; then
         echo "pytest collected no tests: that is a failure, not a pass." >&2
         status=1

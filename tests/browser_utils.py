@@ -35,6 +35,10 @@ IDLE = (
     '[data-test-script-state="notRunning"]'
 )
 VIEWPORT = {"width": 1400, "height": 1700}
+#: How long the helpers wait for an event (ms). Waits end when the event happens, so a generous
+#: limit costs nothing on a quiet machine; on two cores shared with parallel test workers a first
+#: render has taken over 60 s.
+WAIT_MS = 120_000
 SERVER_PIDS: dict[str, int] = {}  # base URL -> PID of the server :func:`run_app` started
 
 
@@ -116,12 +120,12 @@ def chromium_available() -> bool:
     return Path(CHROMIUM).exists() and os.access(CHROMIUM, os.X_OK)
 
 
-def wait_idle(page, timeout: float = 60_000) -> None:
+def wait_idle(page, timeout: float = WAIT_MS) -> None:
     """Wait until the app is connected and no script run is in progress."""
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
-def wait_for_text_then_idle(page, text: str, timeout: float = 60_000) -> None:
+def wait_for_text_then_idle(page, text: str, timeout: float = WAIT_MS) -> None:
     """After an interaction: first the expected content, then idle (TESTING.md).
 
     On a timeout the failure says what the page showed instead (URL, exception boxes, the main
@@ -151,7 +155,7 @@ def page_report(page, chars: int = 2_000) -> str:
     )
 
 
-def wait_charts(page, timeout: float = 60_000) -> None:
+def wait_charts(page, timeout: float = WAIT_MS) -> None:
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=timeout)
 
 
@@ -161,7 +165,7 @@ def open_page(browser, url: str, heading: str):
     ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()
     page.goto(url)
-    page.get_by_role("heading", name=heading).first.wait_for(timeout=60_000)
+    page.get_by_role("heading", name=heading).first.wait_for(timeout=WAIT_MS)
     wait_idle(page)
     wait_charts(page)
     assert exceptions_shown(page) == []

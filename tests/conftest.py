@@ -9,8 +9,10 @@
   or playwright is missing, but a failure when the environment variable ``CI`` is set.
 - ``s3_env`` (session): a real S3-compatible server (moto's server mode, ``tests/s3_server.py``)
   and the environment that points the publishing store at it.
-- The publishing store (``BENCHUQ_STORE``) is a fresh temporary folder for the whole session:
-  no test writes to ``~/.benchuq``.
+- The publishing store (``BENCHUQ_STORE``) is a fresh temporary folder for the whole session
+  (one per pytest-xdist worker): no test writes to ``~/.benchuq``.
+- Parallel workers (``scripts/test.sh`` runs ``-n 3 --dist loadgroup``): see
+  :func:`pytest_collection_modifyitems` for what runs together and in which order.
 """
 
 from __future__ import annotations
@@ -43,6 +45,49 @@ def share_box(at) -> tuple[list[str], str]:
     """The sidebar's "Share this view" popover of an AppTest run: its links and its text."""
     (box,) = [p for p in at.sidebar.get("popover") if p.proto.popover.label == "Share this view"]
     return [c.value for c in box.get("code")], " ".join(m.value for m in box.get("markdown"))
+
+
+#: Tests that start a browser (and usually an app server) run one at a time, on one worker: two at
+#: once on two loaded cores let pages miss their 60 s waits (measured under ``-n 3``).
+BROWSER_GROUP = "browser"
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The pytest-xdist group of ``item``: its own ``xdist_group`` mark; the browser group for a
+    ``browser`` test; its module for a test that uses a module- or class-scoped fixture (computed
+    once, on one worker, instead of once per worker); else none (spread freely)."""
+    if item.get_closest_marker("xdist_group"):
+        return None  # named by the test itself
+    if item.get_closest_marker("browser"):
+        return BROWSER_GROUP
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in info.name2fixturedefs.values() if info else ():
+        if defs and defs[-1].scope in ("module", "class", "package"):
+            return item.nodeid.split("::")[0]
+    return None
+
+
+def _rank(item: pytest.Item) -> int:
+    """Collection order for the scheduler: the long tests first, so no worker starts one last."""
+    for rank, mark in enumerate(("browser", "install", "slow")):
+        if item.get_closest_marker(mark):
+            return rank
+    return 3
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark groups for ``--dist loadgroup`` and put the long modules first (each module's tests
+    stay together and in their order, so module fixtures are still made once)."""
+    for item in items:
+        group = _group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    ordered = sorted(modules.values(), key=lambda its: min(map(_rank, its)))
+    items[:] = [item for module in ordered for item in module]
 
 
 @pytest.fixture

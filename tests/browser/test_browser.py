@@ -30,6 +30,27 @@ west,t2,math,300,100
 """
 PAGES = ["Leaderboard", "Compare models", "Ranks", "Data", "Methods"]
 
+#: Before a click that reruns the app: note the main area's text and watch the script state.
+ARM_RERUN = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const r = window.__rerun = {seen: false, text: main ? main.innerText : ""};
+  new MutationObserver(() => { if (app.dataset.testScriptState === "running") r.seen = true; })
+    .observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
+}"""
+#: The rerun has happened and ended: a run was seen (or, for a run too quick to be seen, the main
+#: area shows other, non-empty content) and the app is connected and idle.
+RERUN_DONE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const r = window.__rerun;
+  if (!r || !app || !main) return false;
+  const text = main.innerText;
+  const ran = r.seen || (text.trim() !== "" && text !== r.text);
+  return ran && app.dataset.testConnectionState === "CONNECTED"
+    && app.dataset.testScriptState === "notRunning";
+}"""
+
 
 def _goto_page(page, title: str) -> None:
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
@@ -108,11 +129,12 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     titles = [t.strip().splitlines()[-1].strip() for t in nav.all_inner_texts()]  # after icon
     assert set(PAGES) <= set(titles), titles
     for title in titles[1:]:
+        page2.evaluate(ARM_RERUN)
         page2.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
         page2.wait_for_url(
             lambda url, t=title: "level=0.839" in url and url != link, timeout=60_000
         )
-        page2.wait_for_timeout(500)
+        page2.wait_for_function(RERUN_DONE, timeout=180_000)  # the new page's run, not a timer
         wait_idle(page2, timeout=180_000)
         if title in ("Compare models", "Ranks"):
             wait_charts(page2)

@@ -188,16 +188,32 @@ def _move_right(page, label: str, url_part: str) -> int:
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"() => location.search.includes({url_part!r})", timeout=60_000)
     wait_idle(page)
-    page.wait_for_timeout(500)  # plotly draws after the run ends
+    _settled(page)  # plotly draws after the run ends
     return int(page.evaluate("() => window.__chartNodes"))
+
+
+#: True once the charts' node count has not changed for 15 animation frames in a row (polled on
+#: every frame by ``wait_for_function``): the drawing has settled.
+SETTLED = """() => {
+  const s = window.__settle || (window.__settle = {n: -1, same: 0});
+  if (s.n === window.__chartNodes) s.same += 1; else { s.n = window.__chartNodes; s.same = 0; }
+  if (s.same < 15) return false;
+  delete window.__settle;
+  return true;
+}"""
+
+
+def _settled(page) -> None:
+    """Wait until no chart node was added or removed for 15 frames (not a fixed sleep)."""
+    page.wait_for_function(SETTLED, timeout=60_000)
 
 
 def test_a_control_redraws_only_the_charts_that_depend_on_it(browser, app_server) -> None:
     """The sidebar's level feeds the table at these weights, not the map: moving it leaves the
     map's drawing untouched; rho changes the map, which is drawn again (issue 30)."""
     ctx, page = open_map(browser, app_server, "")
-    page.wait_for_timeout(500)
     page.evaluate(CHART_NODES)
+    _settled(page)  # the first drawing is done before any move is counted
     assert _move_right(page, "Interval level", "level=") == 0
     assert _move_right(page, "Assumed correlation", "rho=0.01") > 100
     assert exceptions_shown(page) == []

@@ -49,6 +49,7 @@ def _written_link(path: Path) -> str:
     return link
 
 
+@pytest.mark.slow  # each test below writes two reports (figures through kaleido's chromium)
 @pytest.mark.parametrize(
     ("flags", "options"),
     [
@@ -74,6 +75,7 @@ def test_the_cli_and_bq_report_write_the_same_link(
     )
 
 
+@pytest.mark.slow
 def test_a_report_of_files_says_to_publish_them_first_in_both(tmp_path: Path) -> None:
     shutil.copy(TOY, tmp_path / "toy.csv")
     data = str(tmp_path / "toy.csv")
@@ -85,6 +87,7 @@ def test_a_report_of_files_says_to_publish_them_first_in_both(tmp_path: Path) ->
     assert "data=shared:<id>: level=0.9&reps=200" in _written_link(api)
 
 
+@pytest.mark.slow
 def test_a_published_sets_report_links_to_it_with_its_overall_score(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,6 +107,7 @@ def test_a_published_sets_report_links_to_it_with_its_overall_score(
         assert command + " --overall tasks" in html.unescape(doc.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_a_link_the_app_cannot_open_as_written_says_so(tmp_path: Path) -> None:
     """Fewer replicates than the app's slider allows: the link is written as the report was
     made, and the report says which setting the app will change."""

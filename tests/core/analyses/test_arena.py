@@ -77,6 +77,7 @@ def _coverage(
     return float(np.mean(pairs)), float(np.mean(simultaneous))
 
 
+@pytest.mark.slow  # 150 simulated arenas: half a minute of CPU
 def test_sandwich_intervals_of_differences_cover() -> None:
     """Small seeded version of benchmarks/bench_arena.py --coverage (there: 30 models)."""
     pairs, simultaneous = _coverage("sandwich", 150)

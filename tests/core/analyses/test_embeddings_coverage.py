@@ -59,6 +59,7 @@ def _procedure_truth(d: int, n_train: int, eps: float) -> tuple[float, float]:
     return float(np.mean(alp)), float(np.mean(acc))
 
 
+@pytest.mark.slow  # 150 simulations of both modes: over a minute of CPU
 def test_both_modes_cover_the_population_alp_with_large_clusters_in_two_dims() -> None:
     means = _means(2)
     alp_true, acc_true = _population_truth(means)
@@ -142,6 +143,7 @@ def test_refit_accuracy_width_does_not_depend_on_the_spread() -> None:
     assert 0.8 < ratio < 1.25, ratio
 
 
+@pytest.mark.slow  # 300 simulations: over a minute of CPU
 def test_linear_covers_the_procedure_alp_as_refit_does() -> None:
     """The refit test's hard case (16 dims, 60 entities per cluster, eps=4), 300 simulations of
     the first-order refit bootstrap (under a second each for all of them)."""
