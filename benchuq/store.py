@@ -988,6 +988,11 @@ class Store:
             if rec.deleted is not None or self.clock() >= rec.expires:
                 continue
             names = {p.rstrip("/").rsplit("/", 1)[-1] for p in self._listing(rec.folder)}
+            if "battles.parquet" in names:  # a published battles table (benchuq.store_battles)
+                from benchuq.store_battles import verify_battles
+
+                problems += verify_battles(self, rec, names)
+                continue
             missing = {"meta.json", "tasks.parquet", "results.parquet"} - names
             if missing:
                 problems.append(f"{rec.folder}: missing {sorted(missing)}")

@@ -37,6 +37,7 @@ __all__ = [
     "publish_battles",
     "read_battles",
     "refuse_battles",
+    "verify_battles",
 ]
 
 FORMAT = "benchuq.shared.battles"
@@ -350,3 +351,18 @@ def refuse_battles(data: str, *, store: _store.Store | None = None) -> None:
         return  # the score reader gives the same message (unknown, expired, deleted)
     if battles:
         raise not_scores(f"{_store.PREFIX}{_store.parse_shared(data)}")
+
+
+def verify_battles(st: _store.Store, rec: _store.Record, names: set[str]) -> list[str]:
+    """The integrity check of one published battles folder (:meth:`Store.verify` calls it):
+    its files decode and match what was published; returns the problems found."""
+    if META not in names:
+        return [f"{rec.folder}: missing ['{META}']"]
+    files = {n: st.fs.cat_file(f"{st.root}/{rec.folder}/{n}") for n in names}
+    try:
+        battles = decode_battles(files)
+    except DataError as err:
+        return [f"{rec.folder}: {err}"]
+    if battles.content_hash() != rec.content_hash:
+        return [f"{rec.folder}: content differs from what was published"]
+    return []
