@@ -127,8 +127,8 @@ def _publish_battles(args: argparse.Namespace, store: Store, source: str) -> int
         battles, days=args.expires, source=source, description=args.description, store=store
     )
     add_notes(args, battles.notes)
-    if args.json:
-        print_json(receipt.to_json())
+    if args.json:  # "link" as for any data set; "arena_link" opens the Arena page
+        print_json(receipt.to_json() | {"arena_link": f"arena{receipt.link}"})
         return 0
     print(
         f"Published the battles '{battles.name}' ({battles.n:,} battles, {len(battles.models)} "
