@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Arena-Hard, preference data) on the Elo scale (400, base 10, 1000 = the mean or "
         "--anchor), with sandwich or bootstrap intervals, rank (UB), simultaneous rank sets and "
         "style control. DATA: CSV, JSONL or Parquet battles tables, AlpacaEval annotations "
-        "(battles against the baseline), or sample:alpaca_eval.",
+        "(battles against the baseline), sample:mt_bench_battles (1,751 human judgments of "
+        "MT-Bench answer pairs), sample:alpaca_eval, or published battles (shared:<id>, from "
+        "benchuq publish).",
     )
     p.add_argument("data", metavar="DATA", nargs="+", help="battles files, folders, zips, globs")
     p.add_argument("--anchor", default=None, metavar="MODEL", help="model fixed at 1000")
