@@ -82,11 +82,9 @@ def build_mt_bench_battles(src: Path, out: Path = HERE) -> None:
     with open(out / "mt_bench_battles.csv", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["question_id", "category", "model_a", "model_b", "judge", "winner"])
+        keys = ("question_id", "category", "model_a", "model_b", "human_judge", "winner_human")
         for r in rows:
-            w.writerow(
-                [r["question_id"], r["category"], r["model_a"], r["model_b"]]
-                + [r["human_judge"], r["winner_human"]]
-            )
+            w.writerow([r[k] for k in keys])
 
 
 def build_all(src: Path, out: Path = HERE) -> None:
