@@ -377,6 +377,18 @@ def test_leaderboard_weights_add_the_weighted_group() -> None:
     assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
     with pytest.raises(InvalidArgument, match="sum to 1"):
         bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
+    equal = bq.leaderboard(draws, weights=[1 / 3] * 3).to_frame()  # the default: no S(w)
+    assert list(dict.fromkeys(equal["group"])) == [
+        "overall",
+        "natural",
+        "specialized",
+        "structured",
+    ]
+
+
+def test_a_single_category_does_not_repeat_overall() -> None:
+    board = bq.leaderboard(bq.bootstrap(bq.load("sample:toy"), reps=200)).to_frame()
+    assert set(board["group"]) == {"overall"}  # the default category 'all' is overall again
 
 
 def test_lm_eval_groups_make_the_same_overall_as_the_cli() -> None:
