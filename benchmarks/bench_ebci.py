@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchuq.core.analyses.subgroups.ebci import Kappa, cva, cva_table, cva_v, ebci, moments
 from benchuq.core.analyses.subgroups.ebci.vectorised import _t0_nodes
-from benchuq.core.analyses.subgroups.estimates import simulate
+from benchuq.core.analyses.subgroups.lab import simulate
 from benchuq.core.reading.loaders import load_sample
 
 SETTINGS: list[tuple[Kappa, float]] = [

@@ -8,6 +8,12 @@ on stderr counts as a failure.
 
     python benchmarks/bench_hostile.py                 # every input
     python benchmarks/bench_hostile.py --only work     # the "large work from small files" ones
+    python benchmarks/bench_hostile.py --only budget   # the budget's estimate against the
+                                                       # measured peak, per reader and command
+                                                       # (benchmarks/bench_budget.py)
+
+It ends with the counts of tracebacks and hangs (over :data:`LIMIT_SECONDS`), both 0 when every
+input gets an answer.
 """
 
 from __future__ import annotations
@@ -17,11 +23,12 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "hostile"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "tests" / "hostile"), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from hostile_corpus import Case, _work, corpus  # noqa: E402
 
@@ -29,7 +36,8 @@ LIMIT_SECONDS = 30.0
 
 
 def run(case: Case, folder: Path, work_mb: int) -> tuple[int, float, float, bool]:
-    """Exit code, wall seconds, peak RSS in MB, and whether stderr held a traceback."""
+    """Exit code, wall seconds, peak RSS in MB, and whether stderr held a traceback (a process
+    still running after 10 times :data:`LIMIT_SECONDS` is killed: a hang)."""
     path = folder / case.name.replace("/", "_")
     path.write_bytes(case.data)
     env = {**os.environ, "BENCHUQ_WORK_MB": str(work_mb)}
@@ -41,8 +49,11 @@ def run(case: Case, folder: Path, work_mb: int) -> tuple[int, float, float, bool
         env=env,
     )
     assert proc.stderr is not None
+    timer = threading.Timer(10 * LIMIT_SECONDS, proc.kill)
+    timer.start()
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
     path.unlink()
@@ -60,23 +71,32 @@ def base_rss() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("all", "work"), default="all")
+    parser.add_argument("--only", choices=("all", "work", "budget"), default="all")
     parser.add_argument("--work-mb", type=int, default=512)
     args = parser.parse_args()
+    if args.only == "budget":
+        import bench_budget
+
+        sys.argv = [sys.argv[0], "--work-mb", str(args.work_mb)]
+        bench_budget.main()
+        return
     cases = _work() if args.only == "work" else corpus()
     base = base_rss()
-    over = []
+    over, tracebacks, hangs = [], 0, 0
     print(f"base RSS {base:.0f} MB, budget {args.work_mb} MB, {len(cases)} inputs")
     print(f"{'input':34} {'exit':>4} {'wall s':>7} {'peak MB':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases:
             code, wall, peak, traceback = run(case, Path(tmp), args.work_mb)
             flag = ""
+            tracebacks += traceback
+            hangs += wall > LIMIT_SECONDS
             if traceback or wall > LIMIT_SECONDS or peak > base + args.work_mb:
                 flag = "  <-- over" + (" (traceback)" if traceback else "")
                 over.append(case.id)
             print(f"{case.id:34} {code:>4} {wall:7.2f} {peak:8.0f}{flag}")
     print(f"{len(over)} of {len(cases)} over a limit: {over}")
+    print(f"{tracebacks} tracebacks, {hangs} hangs (over {LIMIT_SECONDS:g} s)")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@
 - draws: :func:`bootstrap`, :func:`bayes` (:func:`bayes_model`: the fit and its diagnostics),
   :func:`normalize`;
 - results: :func:`leaderboard`, :func:`compare`, :func:`ranks`, :func:`rank_sets`,
-  :func:`weights`, :func:`epp`, :func:`arena`, :func:`subgroups`, :func:`power`, :func:`diff`
+  :func:`weights`, :func:`epp`, :func:`arena`, :func:`judge` (LLM-judge scores corrected with
+  human labels), :func:`subgroups`, :func:`power`, :func:`diff`
   (two runs compared item by item), :func:`consistency` (embeddings), :func:`statistic` (any
   statistic of the draws);
   :func:`report` writes the HTML/PDF report, :func:`export` Every Eval Ever files with
@@ -42,6 +43,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0+unknown"
 
 if TYPE_CHECKING:
+    from benchuq.api import answers_plan as answers_plan
     from benchuq.api import arena as arena
     from benchuq.api import bayes as bayes
     from benchuq.api import bayes_model as bayes_model
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
     from benchuq.api import statistic as statistic
     from benchuq.api import subgroups as subgroups
     from benchuq.api import weights as weights
+    from benchuq.api.judge import judge as judge
     from benchuq.core.data import Benchmark as Benchmark
     from benchuq.core.data import DataError as DataError
     from benchuq.core.draws import Draws as Draws
@@ -74,6 +77,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     **dict.fromkeys(
         (
+            "answers_plan",
             "arena",
             "bayes",
             "bayes_model",
@@ -100,6 +104,7 @@ _LAZY: dict[str, str] = {
         ),
         "benchuq.api",
     ),
+    "judge": "benchuq.api.judge",
     "Benchmark": "benchuq.core.data",
     "DataError": "benchuq.core.data",
     "Draws": "benchuq.core.draws",

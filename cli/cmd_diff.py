@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--margin",
         type=float,
         default=0.0,
-        help="margin M >= 0 in score units (0.01 = 1 point): equivalent when the interval is "
-        "inside (-M, M), non-inferior when its low end is above -M",
+        help="margin M >= 0 in the unit the output shows: points for scores between 0 and 1 "
+        "(5 = 5 points), else score units; equivalent when the interval is inside (-M, M), "
+        "non-inferior when its low end is above -M (JSON keeps score units: margin_unit)",
     )
     p.add_argument("--weights", nargs="+", default=None, metavar="TASK=W", help="task weights "
                    "of the overall score (default: the mean over tasks)")  # fmt: skip
@@ -221,12 +222,12 @@ def text(runs: TwoRuns) -> str:
 
 def markdown(runs: TwoRuns) -> str:
     """A short markdown table for a CI job summary or a pull-request comment."""
-    from benchuq.presentation.text import md_escape
+    from benchuq.presentation.text import md_cell
 
     result = runs.result
     pts = result.points
     head = (
-        f"**{md_escape(result.candidate)}** vs base **{md_escape(result.base)}**: "
+        f"**{md_cell(result.candidate)}** vs base **{md_cell(result.base)}**: "
         f"{result.overall.label} ({result.level:.0%} intervals"
         + (f", margin {(100 if pts else 1) * result.margin:g}" if result.margin else "")
         + (", points" if pts else "")
@@ -239,9 +240,9 @@ def markdown(runs: TwoRuns) -> str:
     ]
     for r in result.rows:
         rows.append(
-            f"| {md_escape(r.task)} | {_score(r.base_score, pts)} | "
+            f"| {md_cell(r.task)} | {_score(r.base_score, pts)} | "
             f"{_score(r.candidate_score, pts)} | {_num(r.difference, pts)} | "
             f"[{_num(r.low, pts)}, {_num(r.high, pts)}] | {_p(r)} | {r.label} | "
             f"{r.n_paired} | {r.n_base_only} | {r.n_candidate_only} |"
         )
-    return head + "\n".join(rows) + "\n\n" + md_escape(result.note()) + "\n"
+    return head + "\n".join(rows) + "\n\n" + md_cell(result.note()) + "\n"

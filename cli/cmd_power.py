@@ -68,6 +68,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--cluster-size", type=float, default=1.0, help="items per cluster (1)")
     g.add_argument("--icc", type=float, default=0.0, help="within-cluster correlation (0)")
     g.add_argument("--sd", type=float, nargs="+", default=None, help="per-item SD (continuous)")
+    a = p.add_argument_group(
+        "more items or more answers per item (METHODS 10b; with DATA of right/wrong items)"
+    )
+    a.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="answers per model and task to spend: prints, per answers per item, the items "
+        "bought and the interval half-width of the --statistic (mean, pass@K, pass^K)",
+    )
+    a.add_argument(
+        "--pool",
+        default="data",
+        metavar="N|data|none",
+        help="items there are per task: the data's own (default), a number, or none (new items "
+        "can be written)",
+    )
+    a.add_argument("--item-cost", type=float, default=0.0, help="a new item's cost in answers")
     add_output_arguments(p)
     p.set_defaults(func=run)
 
@@ -116,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     code."""
     from benchuq.api import power
 
+    if args.budget is not None:
+        return _answers(args)
     level = check_level(args.level)
     if not 0.5 <= args.power < 1:
         raise UsageError(f"--power {args.power} must be from 0.5 to below 1 (e.g. 0.8).")
@@ -156,4 +176,40 @@ def run(args: argparse.Namespace) -> int:
     )
     for sentence in result.sentences():
         print(f"- {sentence}")
+    return 0
+
+
+def _answers(args: argparse.Namespace) -> int:
+    """``--budget``: more items or more answers per item (``bq.answers_plan``)."""
+    from benchuq.api import answers_plan
+
+    if args.data is None:
+        raise UsageError("--budget plans from DATA: give item-level data with their answers.")
+    level = check_level(args.level)
+    pool: int | None
+    if args.pool == "data":
+        pool = -1
+    elif args.pool == "none":
+        pool = None
+    else:
+        try:
+            pool = int(args.pool)
+        except ValueError:
+            raise UsageError(
+                f"--pool {args.pool!r}: a number of items, 'data' or 'none'."
+            ) from None
+    bench = load_benchmark(argparse.Namespace(**{**vars(args), "statistic": "mean"}))
+    result = answers_plan(
+        bench,
+        statistic=args.statistic,
+        budget=args.budget,
+        level=level,
+        pool=pool,
+        item_cost=args.item_cost,
+    )
+    if emit(args, result):
+        return 0
+    print(result.plan.sentence())
+    table = result.to_frame()[["answers", "items", "within", "se", "half_width"]]
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0

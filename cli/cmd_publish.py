@@ -120,7 +120,7 @@ def _publish_battles(args: argparse.Namespace, store: Store, source: str) -> int
     """``benchuq publish`` of a battles table: stored as battles, opened by ``benchuq arena
     shared:<id>`` and the app's Arena page (#41)."""
     from benchuq.api import load_battles
-    from benchuq.store_battles import publish_battles
+    from benchuq.store.battles import publish_battles
 
     battles = load_battles(args.data, name=getattr(args, "name", None))
     receipt = publish_battles(

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
+    from benchuq.core.reading.judge_data import JudgeData
     from benchuq.results import TwoRuns
 
 __all__ = ["register", "run"]
@@ -79,8 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_argument_group("two runs (a section comparing them; as benchuq diff)")
     g.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
     g.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
-    g.add_argument("--margin", type=float, default=0.0, help="margin in score units (0.01 = 1 "
-                   "point) for equivalent / non-inferior")  # fmt: skip
+    g.add_argument("--margin", type=float, default=0.0, help="margin for equivalent / "
+                   "non-inferior in the unit shown: points for 0-1 scores (5 = 5 points), else "
+                   "score units (as benchuq diff)")  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -183,6 +185,8 @@ def _two_runs(args: argparse.Namespace, bench: Benchmark) -> TwoRuns | None:
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
     from benchuq.api import write_report
+    from benchuq.core.data import DataError
+    from benchuq.core.defaults import COMPARISON_LEVEL
     from benchuq.core.reading.battles import BattlesNotScores
     from benchuq.core.validation import check_known
 
@@ -194,6 +198,13 @@ def run(args: argparse.Namespace) -> int:
         bench = load_benchmark(args)
     except BattlesNotScores:
         return _arena_report(args, fmt, path)
+    except DataError:  # judge scores with human labels (METHODS 15)?
+        judged = _judge_data(args.data)
+        if judged is None:
+            raise
+        if args.level == LEVEL:
+            args.level = COMPARISON_LEVEL
+        return _judge_report(args, fmt, path, judged)
     if args.models:
         check_known(args.models, bench.models, what="models in --models")
     draws, warnings, diagnostics = _draws(args, bench)
@@ -248,6 +259,39 @@ def _pdf(document: str) -> bytes:
 
     with _chromium_errors():
         return to_pdf(document)
+
+
+def _judge_data(data: list[str]) -> JudgeData | None:
+    """The data as judge scores with human labels, or ``None`` when they are not."""
+    from benchuq.core.data import DataError
+    from benchuq.core.reading.judge_data import load_judge
+
+    try:
+        return load_judge(data)
+    except DataError:
+        return None
+
+
+def _judge_report(args: argparse.Namespace, fmt: str, path: Path, data: JudgeData) -> int:
+    """The report of judge scores with human labels (METHODS 15): PPI++ at the comparison
+    level (95%) unless ``--level`` is given."""
+    import shlex
+
+    import benchuq
+    from benchuq.api.judge import judge
+    from benchuq.presentation.report_judge import judge_html
+
+    level = check_level(args.level)
+    result = judge(data, level=level, seed=args.seed).result
+    command = shlex.join(["benchuq", "judge", *args.data, "--level", f"{level:g}"])
+    document = judge_html(result, command=command, version=benchuq.__version__)
+    if fmt == "pdf":
+        path.write_bytes(_pdf(document))
+    else:
+        path.write_text(document, encoding="utf-8")
+    add_notes(args, result.notes)
+    print(f"wrote {path} ({fmt}, {path.stat().st_size // 1024} KB; judge scores: judge)")
+    return 0
 
 
 def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:

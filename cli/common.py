@@ -347,6 +347,10 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     else:
         draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
     note_headline(args, draws)
+    if getattr(args, "command", "") != "leaderboard":  # it prints every note of the draws
+        from benchuq.api.summaries import zero_spread_notes
+
+        add_notes(args, zero_spread_notes(draws.notes))  # METHODS 2g
     return draws
 
 

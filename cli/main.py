@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ranks": ("ranks", "rank aggregations, rank probabilities and rank confidence sets"),
     "epp": ("epp", "EPP meta-score: win probabilities between models"),
     "arena": ("arena", "arena ratings from pairwise battles (model_a, model_b, winner)"),
+    "judge": ("judge", "judge scores corrected with human labels (PPI++, Rogan-Gladen)"),
     "weights": ("weights", "which model leads at each task weighting, with the SE rule"),
     "bayes": ("bayes", "Bayesian hierarchical model: credible intervals and MCMC diagnostics"),
     "eb": ("eb", "small subgroups: direct vs empirical-Bayes estimates with robust intervals"),

@@ -10,7 +10,9 @@ message) naming the setting and the nearest allowed value.
 - :func:`check_pairs`: pairwise work ``R x M x M`` within the same limit;
 - :func:`check_design`: a least-squares design matrix within the limit and :data:`MAX_FLOPS`;
 - :func:`check_read`: reading a file within the same limit, from its size before it is parsed
-  (:data:`READ_FACTORS`: working memory per byte of each reading path, measured), and
+  (:data:`READ_FACTORS`: working memory per byte of each reading path, measured) plus, inside
+  :func:`reading`, every other file of the request held in memory meanwhile and what the files
+  parsed before it keep (:data:`KEEP_FACTOR`), and
   :data:`MAX_COLUMNS`, :data:`MAX_ENTRIES`, :data:`MAX_MODELS`: shape limits checked from a
   header, a directory or a first pass, before the work they would cause;
 - :class:`Deadline`: a wall-clock budget for iterative samplers (``BENCHUQ_SAMPLER_SECONDS``,
@@ -43,9 +45,13 @@ __all__ = [
     "check_cap",
     "check_cells",
     "check_design",
+    "check_instances",
     "check_pairs",
     "check_read",
     "checkpoint",
+    "hold",
+    "read_need",
+    "reading_files",
     "stop_when",
     "work_bytes",
 ]
@@ -57,6 +63,13 @@ _CELL = 8  # bytes of one float64 cell
 #: tables of 17-120 MB, README "Hosted use"): pandas' parse of text columns 17x, Arrow's CSV and
 #: JSON Lines reader 4-6x, a Parquet file 3x its uncompressed size, a JSON document 8-12x.
 READ_FACTORS = {"pandas": 20, "arrow": 6, "parquet": 3, "json": 12}
+#: Memory an already parsed file keeps per byte of it while the request's next files are read
+#: (its columns and labels; measured with ``benchmarks/bench_budget.py``, a zip of eight members).
+KEEP_FACTOR = 1.0
+#: Memory per instance-level record of an Every Eval Ever export: its JSON line, the list that
+#: joins it and the file's text, all models' files held until written (measured 836 bytes a
+#: record with short names, ``benchmarks/bench_budget.py``: 3.6 million records took 2.8 GB).
+INSTANCE_BYTES = 1000
 #: Columns of a table, entries of an archive or folder, models of a data set: more is refused
 #: from the header, the directory or the first pass over the model column.
 MAX_COLUMNS = 20_000
@@ -113,16 +126,58 @@ def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> 
         )
 
 
+_reads = threading.local()  # the request's files in memory: :func:`reading`
+
+
+@contextmanager
+def reading_files() -> Iterator[None]:
+    """While inside, :func:`check_read` counts the bytes :func:`hold` declares (every file and
+    archive member of the request, all in memory while each is parsed) and what the files
+    parsed before keep (:data:`KEEP_FACTOR`): one file within the limit is not enough when
+    twenty members of a zip are held and parsed one after another (an 80 MB zip of items in
+    ``diff`` used 583 MB against a limit of 512)."""
+    outer = getattr(_reads, "state", None)
+    _reads.state = [0, {}]
+    try:
+        yield
+    finally:
+        _reads.state = outer
+
+
+def hold(held: int) -> None:
+    """Declare the bytes of the request's files held in memory (inside :func:`reading_files`;
+    elsewhere nothing)."""
+    state = getattr(_reads, "state", None)
+    if state is not None:
+        state[0] = held
+
+
+def read_need(file: str, size: int, *, path: str) -> int:
+    """The working memory :func:`check_read` expects for reading ``size`` bytes of ``file``
+    along ``path``: its parse, the request's other bytes held (inside :func:`reading`) and what
+    the files parsed before it keep."""
+    held, parsed = getattr(_reads, "state", None) or (size, {})
+    held = max(held, size)
+    earlier = sum(v for k, v in parsed.items() if k != file)
+    return int(size * READ_FACTORS[path] + max(held - size, 0) + KEEP_FACTOR * earlier)
+
+
 def check_read(file: str, size: int, *, path: str) -> None:
     """Refuse to read ``size`` bytes of ``file`` along reading ``path`` (a key of
-    :data:`READ_FACTORS`) when its working memory would exceed :func:`work_bytes`; checked
-    before anything is parsed. A :class:`~benchuq.core.data.DataError` (the file is too large
-    for this server), shown where a bad file is."""
-    need = size * READ_FACTORS[path]
+    :data:`READ_FACTORS`) when its working memory (:func:`read_need`) would exceed
+    :func:`work_bytes`; checked before anything is parsed. A
+    :class:`~benchuq.core.data.DataError` (the file is too large for this server), shown where
+    a bad file is."""
+    need = read_need(file, size, path=path)
     limit = work_bytes()
+    state = getattr(_reads, "state", None)
     if need > limit:
+        held = max(state[0], size) if state else size
+        together = (
+            f" (with the {held / 2**20:,.1f} MB of files read together)" if held > size else ""
+        )
         raise DataError(
-            f"reading {size / 2**20:,.1f} MB of data this way needs about "
+            f"reading {size / 2**20:,.1f} MB of data this way{together} needs about "
             f"{need / 2**20:,.0f} MB of working memory, over the per-request limit of "
             f"{limit / 2**20:,.0f} MB (BENCHUQ_WORK_MB).",
             file=file,
@@ -130,6 +185,8 @@ def check_read(file: str, size: int, *, path: str) -> None:
             "item and score read leanest, Parquet best), or raise BENCHUQ_WORK_MB where you "
             "run benchuq.",
         )
+    if state:
+        state[1][file] = size
 
 
 def check_pairs(reps: int, models: int, *, what: str = "pairwise comparisons") -> None:
@@ -142,6 +199,21 @@ def check_pairs(reps: int, models: int, *, what: str = "pairwise comparisons") -
             f"{_mb(reps * models * models)}, over the per-request limit of {_mb(limit)} "
             "(BENCHUQ_WORK_MB).",
             hint=f"select at most {most:,} models, or use fewer replicates.",
+        )
+
+
+def check_instances(records: int) -> None:
+    """Refuse an Every Eval Ever export of ``records`` instance-level records (items x models)
+    whose files would take more than :func:`work_bytes` (:data:`INSTANCE_BYTES` a record)."""
+    need = records * INSTANCE_BYTES
+    limit = work_bytes()
+    if need > limit:
+        raise BudgetExceeded(
+            f"an Every Eval Ever export of {records:,} instance-level records (items x models) "
+            f"needs about {need / 2**20:,.0f} MB, over the per-request limit of "
+            f"{limit / 2**20:,.0f} MB (BENCHUQ_WORK_MB).",
+            hint=f"export at most {limit // INSTANCE_BYTES:,} records: fewer models or tasks "
+            "(split the data), or raise BENCHUQ_WORK_MB where you run benchuq.",
         )
 
 

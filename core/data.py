@@ -30,8 +30,10 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
+from benchuq.core.context import NO_CONTEXT, Context
+
 if TYPE_CHECKING:
-    from benchuq.core.reading.meta import Group, Meta
+    pass
 
 __all__ = [
     "KINDS",
@@ -100,6 +102,35 @@ def shorten_words(text: str) -> str:
         return f"{word[:120]}…[{len(word):,} characters]…{word[-60:]}"
 
     return _LONG_WORD_RE.sub(cut, text)
+
+
+#: A name longer than this is cut where it becomes a label (a figure's tick, legend or hover text,
+#: a table cell shown to a person): first and last characters kept around its length, so two
+#: long names that differ at either end stay apart. The data and JSON keep the full name.
+LABEL_LIMIT = 200
+#: The longest stem of a file or folder name made from a name (file systems allow 255 bytes).
+FILE_NAME_LIMIT = 100
+
+
+def cut_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """``text`` when at most ``limit`` characters, else its first two thirds of ``limit`` and
+    last sixth around ``…[N characters]…`` (the labels' one rule; messages use
+    :func:`shorten_words`)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: 2 * limit // 3]}…[{len(text):,} characters]…{text[-(limit // 6) :]}"
+
+
+def file_name_part(text: str, limit: int = FILE_NAME_LIMIT) -> str:
+    """``text`` (already made of file-name-safe characters) cut to ``limit`` characters for a
+    file or folder name: a longer one keeps its first characters and gets 12 hex digits of its
+    SHA-256, so two long names stay two files (a 300-character model name was ``OSError [Errno
+    36] File name too long``)."""
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    head = text.encode("utf-8")[: limit - 13].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
 
 
 MISSING = np.uint8(255)  # state of a missing score in a binary ItemTask (0 = wrong, 1 = right)
@@ -525,33 +556,6 @@ def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | Non
     out = np.array(a, dtype=dtype, copy=True)
     out.setflags(write=False)
     return out
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a data set's loader knew besides its numbers (issue 38: context travels with the data).
-
-    ``source``: the app's data value of a sample or a published set (``sample:<name>``,
-    ``shared:<id>``; ``""`` for other data): what a report's share link opens. ``meta``: what
-    the files said (:class:`~benchuq.core.reading.meta.Meta`: run details, lm-eval groups,
-    metrics). ``statistic``: what each item scores when it holds several answers
-    (``core.item_statistic``: ``mean``, ``pass@k``, ``pass^k``; set when applied, so it is applied
-    once). Nothing here changes a number of the data: a :class:`Benchmark`'s equality, hash
-    and :attr:`~Benchmark.content_hash` leave it out; the groups choose what "overall" stands
-    for (``core.summaries.headline``).
-    """
-
-    source: str = ""
-    meta: Meta | None = None
-    statistic: str = "mean"
-
-    @property
-    def groups(self) -> tuple[Group, ...]:
-        """The files' lm-eval groups (``()`` when they define none)."""
-        return () if self.meta is None else tuple(self.meta.groups)
-
-
-NO_CONTEXT = Context()
 
 
 @dataclass(frozen=True, eq=False)

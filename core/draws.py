@@ -62,6 +62,10 @@ class Draws:
         the unit-level scores of the tasks with fewer than 30 items or clusters
         (:class:`core.unit_scores.UnitScores`, item-level data), for the exact paired test of
         ``compare`` (METHODS 2d); ``None`` otherwise.
+    binary
+        ``(T,)`` bool: the task is scored right/wrong, one answer per item and no clusters, so
+        ``observed * items`` is the number right and a cell's interval can take the exact
+        Clopper–Pearson rule (METHODS 2f); ``None`` (no task) for transformed or model draws.
     """
 
     values: np.ndarray
@@ -80,6 +84,7 @@ class Draws:
     counts: tuple[np.ndarray, np.ndarray] | None = None
     headline: Headline | None = None
     units: UnitScores | None = None
+    binary: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         _, M, T = self.values.shape
@@ -148,4 +153,6 @@ class Draws:
 
     def with_values(self, values: np.ndarray, observed: np.ndarray, note: str) -> Draws:
         """Transformed draws (e.g. normalized), keeping labels and provenance."""
-        return replace(self, values=values, observed=observed, notes=(*self.notes, note))
+        return replace(
+            self, values=values, observed=observed, notes=(*self.notes, note), binary=None
+        )

@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from benchuq.core.data import Benchmark
+from benchuq.core.budget import check_instances
+from benchuq.core.data import Benchmark, file_name_part
 from benchuq.core.draws import Draws
 from benchuq.core.reading.eee import AGGREGATE_KEY
 from benchuq.core.reading.meta import Meta
@@ -133,6 +134,8 @@ def export_eee(
         raise InvalidArgument(
             "the draws are not of this data (their models or tasks differ).",
         )
+    if bench.item_tasks is not None:  # every record's JSON line is held until written
+        check_instances(sum(len(it.items) for it in bench.item_tasks) * len(bench.models))
     stamp = retrieved_timestamp if retrieved_timestamp is not None else str(int(time.time()))
     per_task = leaderboard(replace(draws, categories=draws.tasks), level=level)
     groups = leaderboard(draws, level=level) if len(bench.tasks) > 1 else None
@@ -183,8 +186,9 @@ def export_eee(
 
 
 def _safe(name: str) -> str:
-    """A file-name-safe, non-empty version of ``name``."""
-    return _UNSAFE.sub("_", name).strip("._") or "unnamed"
+    """A file-name-safe, non-empty version of ``name``, cut to a safe length
+    (:func:`~benchuq.core.data.file_name_part`)."""
+    return file_name_part(_UNSAFE.sub("_", name).strip("._") or "unnamed")
 
 
 def _developer(model: str) -> tuple[str, str]:
@@ -239,13 +243,23 @@ def _uncertainty(
             "lower": float(row.low),
             "upper": float(row.high),
             "confidence_level": level,
-            "method": f"percentile interval of {reps} draws ({draws.method})",
+            "method": f"percentile interval of {reps} draws ({draws.method})" + _exact_note(draws),
         }
     if n is not None:
         out["num_samples"] = int(n)
     if draws.method.startswith("bootstrap"):
         out["num_bootstrap_samples"] = int(reps)
     return out
+
+
+def _exact_note(draws: Draws) -> str:
+    """How right/wrong cells' intervals are made exact (METHODS 2f), or ``""``."""
+    if draws.binary is None or not np.any(draws.binary):
+        return ""
+    return (
+        "; a right/wrong task's interval joined with the exact Clopper-Pearson interval of its "
+        "counts, and at 0% or 100% the exact bound (METHODS 2f)"
+    )
 
 
 def _bounded(bench: Benchmark) -> bool:

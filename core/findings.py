@@ -53,6 +53,7 @@ from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.summaries.scores import Group
+from benchuq.core.zero_spread import given_se_note
 
 __all__ = [
     "SMALL_N",
@@ -203,7 +204,8 @@ def data_caveats(bench: Benchmark) -> tuple[str, ...]:
             "Models without a result on some tasks (a partial or cancelled run?): "
             f"{', '.join(partial)}; their overall score averages only the tasks they have."
         )
-    return tuple(out)
+    flat = given_se_note(bench)  # METHODS 2g
+    return (*out, *([] if flat is None else [flat]))
 
 
 def _weight_winners(draws: Draws) -> dict[str, float]:
@@ -414,9 +416,7 @@ def group_intervals(draws: Draws, groups: Sequence[str], *, level: float) -> pd.
         if g == "overall" or g in draws.category_names:
             sc = summaries.group_scores(draws, group=g)
         else:
-            j = draws.tasks.index(g)
-            hib = bool(np.asarray(draws.higher_is_better)[j])
-            sc = summaries.Scores(draws.observed[:, j], draws.values[:, :, j], g, hib)
+            sc = summaries.task_scores(draws, draws.tasks.index(g))
         iv = summaries.percentile_interval(sc, level=level)
         for m, e, lo, hi in zip(draws.models, iv.estimate, iv.low, iv.high, strict=True):
             if np.isfinite(e):

@@ -10,8 +10,15 @@ keeps its traceback.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from typing import TypeVar
+import collections.abc as abc
+import functools
+import numbers
+import os
+import sys
+import types
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from pathlib import PurePath
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import numpy as np
 
@@ -23,6 +30,7 @@ __all__ = [
     "check_columns",
     "check_known",
     "check_level",
+    "check_types",
     "parse_weights",
 ]
 
@@ -146,6 +154,93 @@ def check_columns(
             column=missing[0],
             hint=hint,
         )
+
+
+def _names() -> dict[str, Any]:
+    """Names an annotation may use that its module imports only for type checkers."""
+    import pandas as pd
+
+    from benchuq.core.data import Benchmark
+    from benchuq.core.draws import Draws
+
+    return {"Benchmark": Benchmark, "Draws": Draws, "pd": pd, "np": np, "Any": Any}
+
+
+@functools.cache
+def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """``fn``'s parameter annotations as types; one that cannot be resolved is left out."""
+    namespace = {**_names(), **getattr(fn, "__globals__", {})}
+    out = {}
+    for name, text in getattr(fn, "__annotations__", {}).items():
+        if name == "return":
+            continue
+        try:
+            out[name] = eval(text, namespace) if isinstance(text, str) else text
+        except Exception:  # a name only a type checker sees: that argument is not checked
+            continue
+    return out
+
+
+def _matches(value: object, kind: Any) -> bool:
+    """Whether ``value`` is of the annotated type ``kind`` (numbers of any numeric type, a
+    path as text, sequences and mappings checked to one level; unknown generics pass)."""
+    if kind is Any or kind is object:
+        return True
+    if kind is None or kind is type(None):
+        return value is None
+    origin, args = get_origin(kind), get_args(kind)
+    if origin in (Union, types.UnionType):
+        return any(_matches(value, a) for a in args)
+    if origin is Literal:
+        return any(isinstance(value, type(a)) and value == a for a in args)
+    if kind is bool:
+        return isinstance(value, bool | np.bool_)
+    if kind is int:
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
+    if kind is float:
+        return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+    if isinstance(kind, type) and issubclass(kind, PurePath):
+        return isinstance(value, str | os.PathLike)
+    if origin is abc.Callable:
+        return callable(value)
+    if origin in (abc.Mapping, dict):
+        return isinstance(value, abc.Mapping) and all(
+            _matches(k, args[0]) and _matches(v, args[1]) for k, v in value.items()
+        ) if args else isinstance(value, abc.Mapping)  # fmt: skip
+    if origin in (abc.Sequence, list, tuple):
+        if isinstance(value, str | bytes | abc.Mapping) or not isinstance(value, Iterable):
+            return False
+        if args and isinstance(value, list | tuple):
+            return all(_matches(v, args[0]) for v in value)
+        return True
+    if isinstance(kind, type):
+        return isinstance(value, kind)
+    return True
+
+
+def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | None = None) -> None:
+    """Raise :class:`InvalidArgument` naming the first argument whose value is not of the type
+    ``fn`` annotates (``bq.diff(margin="0.1")``: "margin must be float, not str '0.1'").
+
+    Called first in each public API function as ``check_types(locals())`` (``fn``: the calling
+    module-level function, found from the caller's frame); the checks of values (ranges,
+    choices, names in the data) follow it.
+    """
+    if fn is None:
+        caller = sys._getframe(1)
+        fn = caller.f_globals.get(caller.f_code.co_name)
+        if fn is None or getattr(fn, "__code__", None) is not caller.f_code:
+            raise TypeError("check_types(locals()) is for module-level functions; pass fn.")
+    annotations = getattr(fn, "__annotations__", {})
+    for name, kind in _hints(fn).items():
+        if name in arguments and not _matches(arguments[name], kind):
+            value = arguments[name]
+            shown = repr(value) if len(repr(value)) <= 60 else f"{repr(value)[:57]}..."
+            wanted = annotations[name] if isinstance(annotations[name], str) else kind
+            raise InvalidArgument(
+                f"{name} must be {wanted}, not {type(value).__name__} {shown}.",
+                hint=f"pass {name} as {wanted}.",
+            )
 
 
 def parse_weights(text: str, n_categories: int) -> np.ndarray:

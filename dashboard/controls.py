@@ -196,6 +196,10 @@ def _data_label(value: str) -> str:
     return f"Sample: {source.name}"
 
 
+#: the current data with each item's answers, when items hold several (the Plan page's input)
+ANSWERS_KEY = "_bench_with_answers"
+
+
 def _statistic(sb: Any, bench: Benchmark) -> Benchmark:
     """The Statistic control (issue 43), shown when items hold several answers: the data with
     each item scoring the chosen statistic (``core.item_statistic``, METHODS 2e). A linked
@@ -217,7 +221,9 @@ def _statistic(sb: Any, bench: Benchmark) -> Benchmark:
             )
         ss["statistic"] = "mean"
     if len(choices) < 2:
+        ss.pop(ANSWERS_KEY, None)
         return bench
+    ss[ANSWERS_KEY] = bench  # the items with their answers: the Plan page plans more of them
     sb.selectbox(
         "Item score",
         choices,

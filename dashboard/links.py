@@ -21,6 +21,7 @@ from benchuq.dashboard.embeddings.view import (
     EmbeddingsView,
 )
 from benchuq.dashboard.epp.view import EppPair, EppSettings
+from benchuq.dashboard.judge.view import JudgeSettings
 from benchuq.dashboard.leaderboard.view import LeaderboardView
 from benchuq.dashboard.plan.view import PlanSettings
 from benchuq.dashboard.subgroups.view import SubgroupsSettings, SubgroupsUnits, SubgroupsView
@@ -62,6 +63,7 @@ PAGES: tuple[Page, ...] = (
     Page("weights.py", "Task weights", ":material/change_history:", (WeightsSettings,)),
     Page("epp.py", "Win probabilities (EPP)", ":material/sports_score:", (EppSettings, EppPair)),
     Page("arena.py", "Arena", ":material/swords:", (ArenaSettings,)),
+    Page("judge.py", "Judge", ":material/gavel:", (JudgeSettings,)),
     Page("bayes.py", "Bayesian model", ":material/model_training:", (BayesSettings, BayesView)),
     Page(
         "embeddings.py",
@@ -139,6 +141,7 @@ EXAMPLES = {
     "epp_b": "Rotation",
     "arena_anchor": "claude-2",
     "arena_control": "length",
+    "judge_curve": "gpt-4",
     "priors": "*:a=normal(50,5)",
     "bayes_model": "B",
     "embeddings_columns": "dataset,length_words",

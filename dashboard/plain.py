@@ -56,6 +56,12 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "which positions a model could truly hold.",
         ("Bradley–Terry", "rank set", "sandwich"),
     ),
+    "judge": (
+        "My scores come from an LLM judge: what would people have said, and how sure is that?",
+        "Red dots are the judge's own means, grey the human labels alone, blue the two combined; "
+        "the curve shows how the interval narrows as you label more items.",
+        ("PPI++", "Rogan–Gladen", "Cohen's kappa"),
+    ),
     "bayes": (
         "What does a model that lets small tasks borrow strength from the others say?",
         "Compare these intervals with the bootstrap's; the diagnostics say whether the sampler "
@@ -84,6 +90,14 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 #: term -> what it means, in plain language
 GLOSSARY: dict[str, str] = {
+    "PPI++": "Prediction-powered inference: the judge's mean over every item, corrected by the "
+    "judge's average error on the items people labelled; a tuned weight (lambda) makes it never "
+    "worse than the labels alone.",
+    "Rogan–Gladen": "A correction of a judge's pass rate by its sensitivity and specificity, "
+    "both measured on labelled items: (pass rate + specificity - 1) / (sensitivity + "
+    "specificity - 1).",
+    "Cohen's kappa": "Agreement between two raters beyond what chance would give: 0 is chance, "
+    "1 perfect agreement.",
     "McNemar test": "The exact test for two runs scored right/wrong on the same items: only the "
     "items where they disagree carry information, and the split of those decides.",
     "margin": "The smallest change that matters to you: inside ±margin the runs count as "
@@ -151,6 +165,10 @@ GLOSSARY: dict[str, str] = {
 
 #: key -> (citation, link)
 REFERENCES: dict[str, tuple[str, str]] = {
+    "ADZ": (
+        "Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient Prediction-Powered Inference.",
+        "https://arxiv.org/abs/2311.01453",
+    ),
     "LGC": (
         "Longjohn, Gopalan & Casleton (2024). Statistical Uncertainty Quantification for "
         "Aggregate Performance Metrics in Machine Learning Benchmarks.",

@@ -11,7 +11,7 @@ and opening ``data=shared:<id>`` links (the sidebar calls :func:`load_shared`).
 - The delete link opens the Data page with ``delete=<token>``; nothing is deleted until the
   person confirms.
 - An uploaded battles table (kept for the Arena page, ``upload.BATTLES_KEY``) is published as
-  battles (:mod:`benchuq.store_battles`); its link opens the Arena page, and the score pages say
+  battles (:mod:`benchuq.store.battles`); its link opens the Arena page, and the score pages say
   that it holds battles (#41).
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from benchuq import store, store_battles
+from benchuq import store
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.battles import not_scores
 from benchuq.core.reading.meta import Group, Loaded
@@ -31,6 +31,7 @@ from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
 from benchuq.presentation import state
 from benchuq.presentation.text import md_escape
+from benchuq.store import battles as store_battles
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from benchuq.api.summaries import overall_label
+from benchuq.api.summaries import overall_label, zero_spread_notes
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import cached
 from benchuq.dashboard.compare import view as views_inference
@@ -61,6 +61,8 @@ with guard("The comparison"):
     diffs = cached.differences(draws_all, s.models, s.level, s.correction, g)
     opts = ctx.figure_options()
     st.subheader("Verdicts")
+    for note in zero_spread_notes(draws.notes):  # METHODS 2g: width 0 is not certainty
+        st.warning(md_escape(note), icon=":material/info:")
     if not draws.paired:
         st.info(
             "Draws are independent across models (no item-level data): these comparisons "

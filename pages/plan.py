@@ -110,6 +110,24 @@ def show_plan(design: pw.Design) -> None:
         fig = sampling_figure(sp, names[k], f"{sub} · {setting}", opts)
         st.plotly_chart(fig, key="plan_sampling_chart", config={"displaylogo": False})
         download_buttons(fig, f"plan_answers_{design.name}", key="dl_plan_sampling")
+        answers_section(link.now())
+
+
+def answers_section(s: vp.PlanSettings) -> None:
+    """From the data's own answers (issue 43): items against answers per item for the sidebar's
+    item score, at the settings' budget, today's items or new ones at their cost."""
+    raw = st.session_state.get(controls.ANSWERS_KEY)
+    if raw is None:
+        return
+    statistic = current().settings.statistic
+    st.markdown(f"**From this data's own answers** ({md_escape(statistic)}, METHODS 10b)")
+    with guard("Planning answers per item"):
+        per_task = s.budget // len(raw.tasks) if s.budget else None  # the budget is per model
+        result = cached.answers_plan(
+            raw, statistic, per_task, current().level, s.grow == "keep", s.cost
+        )
+        st.caption(md_escape(result.plan.sentence()))
+        st.dataframe(result.to_frame(), hide_index=True)
 
 
 ctx = current()

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from benchuq.api.summaries import zero_spread_notes
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import RanksSettings
@@ -35,6 +36,8 @@ with guard("The rank analysis"):
         help="In plain words: how sure the rank ranges below are.",
     )
     s = link.read()
+    for note in zero_spread_notes(draws_all.notes):  # METHODS 2g: width 0 is not certainty
+        st.warning(md_escape(note), icon=":material/info:")
     st.caption(
         f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "
         "(the level of one score at a time): a rank depends on every other model's score."

@@ -74,7 +74,7 @@ with guard("The comparison of two runs"):
     opts = ctx.figure_options()
     result = two_runs(
         bench, candidate, base_model=s.base, candidate_model=s.candidate, level=s.level,
-        margin=s.margin / opts.scale, sequential=s.sequential, reps=ctx.settings.reps,
+        margin=s.margin, sequential=s.sequential, reps=ctx.settings.reps,
         seed=ctx.settings.seed,
     )  # fmt: skip
     st.subheader("Verdict")

@@ -87,12 +87,28 @@ def build_mt_bench_battles(src: Path, out: Path = HERE) -> None:
             w.writerow([r[k] for k in keys])
 
 
+MT_BENCH_ROWS = 600  # judgments kept in sample:mt_bench (of 1,751)
+
+
+def build_mt_bench(src: Path, out: Path = HERE) -> None:
+    """600 of the 1,751 MT-Bench judgments (human and GPT-4 on the same answer pair), drawn with
+    seed 0 and kept in file order, every field copied verbatim (``benchuq judge``'s sample)."""
+    import numpy as np
+
+    text = (src / "mt_bench_judgments" / "mt_bench_human_vs_gpt4.csv").read_text()
+    header, *rows = text.splitlines()
+    keep = np.sort(np.random.default_rng(0).choice(len(rows), MT_BENCH_ROWS, replace=False))
+    lines = [header, *(rows[i] for i in keep)]
+    (out / "mt_bench_judgments.csv").write_text("\n".join(lines) + "\n")
+
+
 def build_all(src: Path, out: Path = HERE) -> None:
     build_vtab1k(src, out)
     build_toy(out)
     build_mmlu(src, out)
     build_alpaca_eval(src, out)
     build_mt_bench_battles(src, out)
+    build_mt_bench(src, out)
 
 
 def main(argv: list[str]) -> None:

@@ -36,7 +36,7 @@ CASES: dict[str, list[str]] = {
         "--candidate",
         "claude-2.1",
         "--margin",
-        "0.02",
+        "2",
         "--reps",
         "500",
     ],
@@ -62,6 +62,7 @@ CASES: dict[str, list[str]] = {
     "eb_mmlu": ["eb", "sample:mmlu"],
     "epp_vtab1k": ["epp", "sample:vtab1k", "--reps", "200"],
     "arena_alpaca_eval": ["arena", "sample:alpaca_eval", "--anchor", "gpt4_1106_preview"],
+    "judge_mt_bench": ["judge", "sample:mt_bench", "--base", "claude-v1", "--candidate", "gpt-4"],
     "embeddings_synthetic": [
         "embeddings",
         str(EMB / "synthetic.npz"),

@@ -22,14 +22,15 @@ Examples
 The functions live in modules of one idea each: :mod:`.loading` (data in), :mod:`.draws`
 (bootstrap, Bayesian, normalized draws), :mod:`.scores` (summaries of draws), :mod:`.analyses`
 (EPP, arena, two runs, subgroups, power), :mod:`.embeddings` (embedding consistency),
-:mod:`.reporting` (report and export files) and :mod:`.static_site` (the leaderboard site);
-:mod:`.summaries` names the draws-level pieces the app caches (its one door into the
-statistics).
+:mod:`.judge` (LLM-judge scores corrected with human labels; ``bq.judge`` is
+``benchuq.api.judge.judge``, so the module keeps its name), :mod:`.reporting` (report and export
+files) and :mod:`.static_site` (the leaderboard site); :mod:`.summaries` names the draws-level
+pieces the app caches (its one door into the statistics).
 """
 
 from __future__ import annotations
 
-from benchuq.api.analyses import arena, diff, epp, power, subgroups
+from benchuq.api.analyses import answers_plan, arena, diff, epp, power, subgroups
 from benchuq.api.draws import bayes, bayes_model, bootstrap, normalize
 from benchuq.api.embeddings import consistency
 from benchuq.api.loading import from_frame, load, load_battles, samples
@@ -38,6 +39,7 @@ from benchuq.api.scores import compare, leaderboard, rank_sets, ranks, statistic
 from benchuq.api.static_site import site
 
 __all__ = [
+    "answers_plan",
     "arena",
     "bayes",
     "bayes_model",

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from benchuq.api.loading import load, load_battles
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, REPS, SEED
-from benchuq.core.validation import InvalidArgument, check_known, check_level
-from benchuq.results import EPP, Arena, PowerResult, Subgroups, TwoRuns
+from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
+from benchuq.results import EPP, AnswersPlanResult, Arena, PowerResult, Subgroups, TwoRuns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
     from benchuq.core.reading.battles import Battles
 
-__all__ = ["arena", "diff", "epp", "power", "subgroups"]
+__all__ = ["answers_plan", "arena", "diff", "epp", "power", "subgroups"]
 
 
 def epp(
@@ -40,6 +40,7 @@ def epp(
     >>> list(e.to_frame().columns)
     ['model', 'epp', 'se', 'low', 'high', 'p_beats_average']
     """
+    check_types(locals())
     from benchuq.core.analyses.epp import epp as _epp
 
     level = check_level(level)
@@ -73,6 +74,7 @@ def arena(
     >>> a.to_frame().columns[:4].tolist()
     ['model', 'rating', 'low', 'high']
     """
+    check_types(locals())
     from benchuq.core.analyses.arena import arena as _arena
     from benchuq.core.reading.battles import Battles
 
@@ -119,8 +121,9 @@ def diff(
     level
         Interval level; per-task intervals are simultaneous over the tasks.
     margin
-        In score units (``0.01`` = 1 point on a 0-1 score): ``equivalent`` and
-        ``non-inferior`` verdicts test against it.
+        In the unit the output shows: points for scores between 0 and 1 (``5`` = 5 points),
+        else score units; ``equivalent`` and ``non-inferior`` verdicts test against it (the
+        result and its JSON keep score units, named by ``margin_unit``).
     weights
         ``{task: weight}`` of the overall difference (default: the mean over tasks).
     sequential
@@ -139,6 +142,7 @@ def diff(
     >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
     ['overall', 'inconclusive']
     """
+    check_types(locals())
     from benchuq.core.analyses.diff import diff as _diff
     from benchuq.core.data import Benchmark as Data
     from benchuq.core.item_statistic import parse_statistic, per_item
@@ -162,6 +166,7 @@ def diff(
         sequential=sequential,
         reps=reps,
         seed=seed,
+        margin_unit="shown",
     )
     return TwoRuns(result, fail_on, per_task)
 
@@ -212,6 +217,7 @@ def subgroups(
     >>> list(s.to_frame().columns)
     ['unit', 'estimate', 'se', 'eb', 'low', 'high', 'w', 'cva']
     """
+    check_types(locals())
     import pandas as pd
 
     from benchuq.core.analyses.subgroups.ebci import parse_kappa
@@ -359,6 +365,7 @@ def power(
              a        b    n
     0  model 1  model 2  500
     """
+    check_types(locals())
     import itertools
 
     from benchuq.core.analyses import power as pw
@@ -419,3 +426,58 @@ def power(
         correction=correction,
     )
     return PowerResult(plan, design, delta, asked, (*notes, *design.notes))
+
+
+def answers_plan(
+    bench: Benchmark,
+    *,
+    statistic: str = "mean",
+    budget: int | None = None,
+    level: float = 0.95,
+    pool: int | None = -1,
+    item_cost: float = 0.0,
+) -> AnswersPlanResult:
+    """More items or more answers per item? The trade-off at a budget of answers per model and
+    task, from the data's own between- and within-item variance (METHODS 10b, issue 43).
+
+    Parameters
+    ----------
+    bench
+        Item-level data with right/wrong answers (several per item or one).
+    statistic
+        ``"mean"``, ``"pass@K"`` or ``"pass^K"`` (answers per item below K are left out).
+    budget
+        Answers per model and task (default: what the data hold).
+    level
+        Interval level of the half-widths.
+    pool
+        Items there are per task (default ``-1``: the data's own; ``None``: no limit).
+    item_cost
+        A new item's cost in answers (writing or checking it).
+
+    Examples
+    --------
+    >>> import benchuq as bq
+    >>> import pandas as pd
+    >>> rows = [("m", "t", f"q{i}", e, (i + e) % 3 == 0) for i in range(60) for e in (1, 2, 3)]
+    >>> df = pd.DataFrame(rows, columns=["model", "task", "item", "epoch", "score"])
+    >>> bench = bq.from_frame(df.astype({"score": int}), item="item", score="score", epoch="epoch")
+    >>> plan = bq.answers_plan(bench, budget=180)
+    >>> plan.to_frame()[["answers", "items"]].head(3).values.tolist()
+    [[1, 60], [2, 60], [3, 60]]
+    """
+    from benchuq.core.analyses.answers_plan import answers_plan as _plan
+
+    check_types(locals())
+    level = check_level(level)
+    return AnswersPlanResult(
+        _plan(
+            bench,
+            statistic=statistic,
+            budget=budget,
+            level=level,
+            pool=pool,
+            item_cost=item_cost,
+        ),
+        bench.name,
+    )

@@ -17,7 +17,7 @@ from benchuq.core.defaults import (
     REPS,
     SEED,
 )
-from benchuq.core.validation import InvalidArgument, check_choice
+from benchuq.core.validation import InvalidArgument, check_choice, check_types
 from benchuq.results import BayesModel
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ def bootstrap(
     >>> d.values.shape
     (200, 16, 19)
     """
+    check_types(locals())
     from benchuq.core.budget import check_cap, check_cells
     from benchuq.core.item_statistic import parse_statistic, per_item
     from benchuq.core.methods.bootstrap import bootstrap as _bootstrap
@@ -143,6 +144,7 @@ def bayes(
     >>> d.values.shape
     (400, 2, 3)
     """
+    check_types(locals())
     from benchuq.core.reading.answers import answer_counts
 
     check_choice(interval, ("parameter", "predictive"), name="interval")
@@ -171,6 +173,7 @@ def normalize(
     >>> bq.normalize(bq.bootstrap(bench, reps=100), chance=bench.chance).normalization
     'minmax'
     """
+    check_types(locals())
     from benchuq.core.summaries.normalization import normalize as _normalize
 
     return _normalize(draws, mode=mode, chance=None if chance is None else np.asarray(chance))
@@ -235,6 +238,7 @@ def bayes_model(
     >>> m.fit.rhat_max < 1.1
     True
     """
+    check_types(locals())
     from benchuq.api.scores import leaderboard
 
     check_choice(interval, ("parameter", "predictive"), name="interval")

@@ -14,7 +14,7 @@ from benchuq.core.defaults import (
     EMBEDDING_HEADS,
     SEED,
 )
-from benchuq.core.validation import InvalidArgument, check_level
+from benchuq.core.validation import InvalidArgument, check_level, check_types
 from benchuq.results import Consistency
 
 __all__ = ["consistency"]
@@ -73,6 +73,7 @@ def consistency(
     >>> list(c.to_frame().columns)[:2]
     ['model', 'alp']
     """
+    check_types(locals())
     from benchuq.core.analyses.embeddings import (
         SAMPLE_LABELS,
         align,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 from benchuq.core.data import Context
 from benchuq.core.item_statistic import parse_statistic, per_item
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.validation import InvalidArgument, check_choice, check_known
+from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_types
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,6 +82,7 @@ def load(
     >>> bench.name, len(bench.models), len(bench.tasks)
     ('vtab1k', 16, 19)
     """
+    check_types(locals())
     stat = parse_statistic(statistic)
     sources = [str(source)] if isinstance(source, str | Path) else [str(s) for s in source]
     if not sources:
@@ -91,7 +92,7 @@ def load(
         if len(sources) > 1:
             raise InvalidArgument(f"{shared[0]} cannot be combined with other data.")
         from benchuq.store import read_shared
-        from benchuq.store_battles import refuse_battles
+        from benchuq.store.battles import refuse_battles
 
         refuse_battles(shared[0])
         loaded = read_shared(shared[0])
@@ -190,10 +191,17 @@ def from_frame(
     >>> bench.kind, bench.models
     ('items', ('a', 'b'))
     """
-    import pandas as pd
+    check_types(locals())
+    from benchuq.core.data import DataError
 
-    if not isinstance(df, pd.DataFrame):
-        raise InvalidArgument(f"df must be a pandas DataFrame, not {type(df).__name__}.")
+    repeated = list(dict.fromkeys(str(c) for c in df.columns[df.columns.duplicated()]))
+    if repeated:
+        raise DataError(
+            f"df has duplicate column names {repeated}: each column needs a name of its own.",
+            column=repeated[0],
+            hint="rename or drop the repeats (df.loc[:, ~df.columns.duplicated()] keeps the "
+            "first of each).",
+        )
     named = {"model": model, "task": task, "category": category}
     if item is not None or score is not None:
         named |= {"item": item, "score": score}
@@ -219,7 +227,6 @@ def from_frame(
         columns["epoch"] = epoch
     check_known(list(columns.values()), [str(c) for c in df.columns], what="columns of df")
     table = df[list(columns.values())].set_axis(list(columns), axis=1)
-    from benchuq.core.data import DataError
     from benchuq.core.reading.loaders import load_files
 
     text = table.to_csv(index=False).encode()
@@ -248,7 +255,7 @@ def load_battles(
     """Read pairwise battles (``model_a, model_b, winner``) for :func:`arena`, as ``benchuq
     arena``'s ``DATA``: CSV, JSONL or Parquet battles tables, AlpacaEval annotations, folders,
     zips, globs, ``sample:mt_bench_battles``, ``sample:alpaca_eval`` or published battles
-    (``shared:<id>``, see :mod:`benchuq.store_battles`).
+    (``shared:<id>``, see :mod:`benchuq.store.battles`).
 
     Parameters
     ----------
@@ -268,6 +275,7 @@ def load_battles(
     >>> bq.load_battles("sample:alpaca_eval")
     Battles('alpaca_eval': 7243 battles, 10 models, prompt)
     """
+    check_types(locals())
     from benchuq.core.reading.battles import load_battles as _load_battles
 
     sources = [source] if isinstance(source, str | Path) else list(source)
@@ -276,7 +284,7 @@ def load_battles(
     if any(str(s).startswith("shared:") for s in sources):
         if len(sources) > 1:
             raise InvalidArgument(f"{sources[0]} cannot be combined with other data.")
-        from benchuq.store_battles import read_battles
+        from benchuq.store.battles import read_battles
 
         got = read_battles(str(sources[0]))
         return got if name is None else replace(got, name=name)

@@ -14,7 +14,13 @@ from benchuq.api.draws import bootstrap
 from benchuq.api.options import Weights, score_group
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, REPS, SEED
 from benchuq.core.reading.sources import parse_source
-from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
+from benchuq.core.validation import (
+    InvalidArgument,
+    check_choice,
+    check_known,
+    check_level,
+    check_types,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,6 +82,7 @@ def report(
     >>> bq.report(bq.load("sample:toy"), out, reps=200).suffix
     '.html'
     """
+    check_types(locals())
     path = Path(path)
     fmt = format or ("pdf" if path.suffix.lower() == ".pdf" else "html")
     check_choice(fmt, ("html", "pdf"), name="format")
@@ -171,6 +178,7 @@ def export(
     >>> out.aggregates, out.instances
     (2, 0)
     """
+    check_types(locals())
     from benchuq.core.export_eee import export_eee
 
     check_choice(format, ("eee",), name="format")
@@ -205,6 +213,7 @@ def write_report(
     """The report of ``draws`` written to ``path`` (the one path of ``benchuq report`` and
     :func:`report`), with a "Two runs" section when ``two_runs`` is given; ``meta`` (what the
     files said) gives the run details."""
+    check_types(locals())
     from benchuq.core.findings import findings
     from benchuq.presentation import report as layout
     from benchuq.presentation.colors import model_colors

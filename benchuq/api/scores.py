@@ -10,7 +10,7 @@ import numpy as np
 
 from benchuq.api.options import Weights, score_group
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
-from benchuq.core.validation import InvalidArgument, check_known, check_level
+from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
 from benchuq.results import (
     Comparison,
     Leaderboard,
@@ -57,6 +57,7 @@ def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) 
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """
+    check_types(locals())
     from benchuq.core.reading.answers import group_counts
     from benchuq.core.summaries import leaderboard as _leaderboard
     from benchuq.core.summaries.leader import overlap_test_level
@@ -103,6 +104,7 @@ def compare(
        a  b
     0  A  B
     """
+    check_types(locals())
     from benchuq.core.reading.answers import model_counts
     from benchuq.core.summaries import pairwise_differences
     from benchuq.core.summaries.scores import WEIGHTED
@@ -131,6 +133,7 @@ def rank_sets(
     >>> len(sets.top_set(k=1)) >= 1
     True
     """
+    check_types(locals())
     from benchuq.api.summaries import rank_sets_of
 
     level = check_level(level)
@@ -150,6 +153,7 @@ def ranks(draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = N
     >>> sorted(set(r.to_frame()["method"]))[:2]
     ['average_rank', 'average_rank_bins']
     """
+    check_types(locals())
     from benchuq.core.reading.answers import model_counts
     from benchuq.core.small_samples import FEW_ITEMS, group_items
     from benchuq.core.summaries import rank_aggregations, rank_probabilities
@@ -207,6 +211,7 @@ def weights(
     >>> len(m.to_frame())
     66
     """
+    check_types(locals())
     from benchuq.core.data import Benchmark as _Benchmark
     from benchuq.core.summaries.dominance import (
         dominance_map,
@@ -282,6 +287,7 @@ def statistic(
     >>> worst.labels
     ('A', 'B')
     """
+    check_types(locals())
     level = check_level(level)
     if not callable(fn):
         raise InvalidArgument(f"fn must be a function of the (models, tasks) scores, not {fn!r}.")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from benchuq.core.validation import InvalidArgument, check_level
+from benchuq.core.validation import InvalidArgument, check_level, check_types
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
@@ -87,6 +87,7 @@ def site(
     >>> out.index.name, sorted(out.badges), out.date
     ('index.html', ['A', 'B'], '2026-01-01')
     """
+    check_types(locals())
     from benchuq.api import bootstrap
     from benchuq.presentation.badges import safe_names
     from benchuq.presentation.site import build_site, site_date

@@ -72,14 +72,13 @@ from benchuq.core.analyses.power import plan as power_plan
 from benchuq.core.analyses.subgroups.ebci import FsCorrection, parse_kappa
 from benchuq.core.analyses.subgroups.estimates import (
     Grouping,
-    LabResult,
     SubgroupResult,
     Units,
     UnitWeights,
-    simulate,
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.analyses.subgroups.lab import LabResult, simulate
 from benchuq.core.draws import Draws
 from benchuq.core.export_eee import export_eee
 from benchuq.core.findings import (
@@ -131,6 +130,7 @@ from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences
 from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
 from benchuq.core.summaries.scores import Correction, Group
+from benchuq.core.zero_spread import zero_spread_notes
 
 __all__ = [
     "ASSUMPTIONS",
@@ -226,6 +226,7 @@ __all__ = [
     "units_from_table",
     "weighted_scores",
     "win_probabilities",
+    "zero_spread_notes",
 ]
 
 

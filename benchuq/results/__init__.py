@@ -15,12 +15,13 @@ the settings become constant columns (``level``, ``unit``, ...) and, in Parquet,
 file's ``benchuq`` metadata (the JSON document without its rows).
 
 One module per result kind (``leaderboard``, ``comparison``, ``ranks``, ``weights``, ``epp``,
-``subgroups``, ``power``, ``statistic``, ``arena``, ``two_runs``, ``embeddings``, ``bayes``) on
-the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
+``subgroups``, ``power``, ``statistic``, ``arena``, ``two_runs``, ``embeddings``, ``bayes``,
+``judge``) on the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
 """
 
 from __future__ import annotations
 
+from benchuq.results.answers import AnswersPlanResult
 from benchuq.results.arena import Arena
 from benchuq.results.base import (
     TABLE_FORMATS,
@@ -34,6 +35,7 @@ from benchuq.results.bayes import BayesModel
 from benchuq.results.comparison import Comparison
 from benchuq.results.embeddings import Consistency
 from benchuq.results.epp import EPP
+from benchuq.results.judge import Judge
 from benchuq.results.leaderboard import Leaderboard
 from benchuq.results.power import PowerResult
 from benchuq.results.ranks import Ranks, RankSetsResult
@@ -45,10 +47,12 @@ from benchuq.results.weights import WeightMap
 __all__ = [
     "EPP",
     "TABLE_FORMATS",
+    "AnswersPlanResult",
     "Arena",
     "BayesModel",
     "Comparison",
     "Consistency",
+    "Judge",
     "Leaderboard",
     "PowerResult",
     "RankSetsResult",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from benchuq.results.base import Result, clean
+from benchuq.results.base import Result, clean, zero_note
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -57,6 +57,7 @@ class Arena(Result):
             "best": list(r.best),
             "sentence": r.sentence(),
             "tie_ratio": r.tie_ratio,
+            **zero_note(r.notes),
         }
         if r.controls and r.uncontrolled is not None:
             doc["controls"] = {

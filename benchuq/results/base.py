@@ -5,9 +5,10 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TextIO
@@ -21,12 +22,30 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
     from benchuq.presentation.figures.common import FigureOptions
 
-__all__ = ["TABLE_FORMATS", "Result", "TableFormat", "clean", "overall_words", "write_table"]
+__all__ = [
+    "MARGIN_UNIT",
+    "TABLE_FORMATS",
+    "Result",
+    "TableFormat",
+    "clean",
+    "overall_words",
+    "write_table",
+    "zero_note",
+]
 
 
 TableFormat = Literal["csv", "parquet"]
 TABLE_FORMATS: tuple[str, ...] = ("csv", "parquet")
 HTML_ROWS = 20  # rows shown by _repr_html_
+MARGIN_UNIT = "score units (0.01 = 1 point on a 0-1 score)"  # the JSON's margin (issue #39)
+
+
+def zero_note(notes: Sequence[str]) -> dict[str, str]:
+    """``{"note": ...}`` when ``notes`` say no spread was measured (METHODS 2g), else ``{}``."""
+    from benchuq.core.zero_spread import zero_spread_notes
+
+    found = zero_spread_notes(notes)
+    return {"note": " ".join(found)} if found else {}
 
 
 def clean(x: Any) -> Any:
@@ -125,6 +144,16 @@ class Result(ABC):
     def figure(self) -> go.Figure:
         """The app's figure of this result."""
 
+    def to_csv(self, target: str | Path | TextIO | None = None) -> str | None:
+        """:meth:`to_frame` as spreadsheet-safe CSV (:func:`write_table`): the text when no
+        ``target`` is given, else written to ``target`` (a path or a text stream)."""
+        if target is not None:
+            write_table(self, target, format="csv")
+            return None
+        buf = io.StringIO()
+        write_table(self, buf, format="csv")
+        return buf.getvalue()
+
     @abstractmethod
     def _rows(self) -> list[dict[str, Any]]:
         """The rows of the CLI's JSON."""
@@ -166,8 +195,10 @@ def write_table(result: Result, target: str | Path | TextIO, *, format: TableFor
     meta = {k: v for k, v in frame.attrs.items() if k not in frame.columns}
     table = frame.assign(**{k: _cell(v) for k, v in meta.items()})
     table.attrs = {}
-    if format == "csv":
-        table.to_csv(target, index=False)
+    if format == "csv":  # the one spreadsheet-safe writer, as the app's downloads
+        from benchuq.presentation.text import write_csv
+
+        write_csv(table, target)
         return
     if not isinstance(target, str | Path):
         raise InvalidArgument("Parquet is binary: give a file to write it to.", hint="-o FILE")

@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from benchuq.results.base import Result, _draws_meta, _options, _overall, _subtitled, _unit, clean
+from benchuq.results.base import (
+    Result,
+    _draws_meta,
+    _options,
+    _overall,
+    _subtitled,
+    _unit,
+    clean,
+    zero_note,
+)
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -71,6 +80,7 @@ class Comparison(Result):
             "normalized": self.draws.normalization is not None,
             "normalization": self.draws.normalization,
             "rows": self._rows(),
+            **zero_note(self.draws.notes),
         }
         return clean(doc)
 

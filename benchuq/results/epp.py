@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from benchuq.results.base import Result, _options, clean
+from benchuq.results.base import Result, _options, clean, zero_note
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -60,6 +60,7 @@ class EPP(Result):
                 "p_value": r.p_value,
                 "standardized_deviance": r.standardized_deviance,
                 "separated": list(r.separated),
+                **zero_note(r.notes),
             }
         )
 

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from benchuq.results.base import Result, _draws_meta, _options, _overall, _subtitled, clean
+from benchuq.results.base import (
+    Result,
+    _draws_meta,
+    _options,
+    _overall,
+    _subtitled,
+    clean,
+    zero_note,
+)
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -117,6 +125,7 @@ class Ranks(Result):
                 "rows": self._rows(),
                 "rank_probabilities": {m: self.probabilities[i] for i, m in enumerate(models)},
                 "rank_sets": self.rank_sets.payload(),
+                **zero_note(self.draws.notes),
             }
         )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from benchuq.results.base import Result, clean
+from benchuq.results.base import MARGIN_UNIT, Result, clean
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -42,6 +42,7 @@ class TwoRuns(Result):
             "candidate": r.candidate,
             "level": r.level,
             "margin": r.margin,
+            "margin_unit": MARGIN_UNIT,
             "sequential": r.sequential,
             "reps": r.reps,
             "seed": r.seed,
@@ -65,6 +66,7 @@ class TwoRuns(Result):
                 "candidate": r.candidate,
                 "level": r.level,
                 "margin": r.margin,
+                "margin_unit": MARGIN_UNIT,
                 "overall": overall,
                 "tasks": [t.to_dict() for t in r.tasks],
                 "exit_code": self.exit_code(),

@@ -37,6 +37,14 @@ from scipy import sparse
 from scipy.special import expit
 from scipy.stats import norm
 
+from benchuq.core.analyses.arena_sparse import (
+    PRIOR_RIDGE,
+    SPARSE_BATTLES,
+    at_least_model_based,
+    flat_note,
+    sparse_note,
+)
+from benchuq.core.analyses.arena_wins import win_matrix
 from benchuq.core.analyses.bradley_terry import (
     DEFAULT_RIDGE,
     check_connected,
@@ -576,12 +584,15 @@ def _fit(
     )
     played = N.sum(axis=1)
     sep = separated_mask(W, N)
-    ridge = DEFAULT_RIDGE if sep.any() else 0.0
+    sparse_ = sep | (played < SPARSE_BATTLES)
+    ridge = PRIOR_RIDGE if sparse_.any() else 0.0
     if sep.any():
         notes.append(
             f"{int(sep.sum())} model(s) win or lose every battle against the rest (separation): "
-            f"a ridge penalty of {ridge:g} keeps their ratings finite; read them as bounds."
+            "the penalised fit below keeps their ratings finite; read them as bounds."
         )
+    if sparse_.any():
+        notes.append(sparse_note(battles.models, sparse_, played))
     F = x.shape[1]
     if F:  # one row per battle: the covariates differ between battles
         rows = _Rows(i, j, xk, np.ones(len(i)), *_outcome_sums(s, np.ones(len(i)), ties))
@@ -600,7 +611,7 @@ def _fit(
         )  # fmt: skip
         meat_cl = cells.cluster if ccodes is not None else None
     meat, n_clusters = _meat(theta, meat_rows, meat_cl, M, ties)
-    cov_theta = bread @ meat @ bread
+    cov_theta = at_least_model_based(bread @ meat @ bread, bread, sparse_)
     replicates_theta = None
     if interval == "bootstrap":
         replicates_theta = _bootstrap(
@@ -626,6 +637,8 @@ def _fit(
         low, high = rating - z * se, rating + z * se
     if a_idx is not None:
         low[a_idx] = high[a_idx] = rating[a_idx] = INITIAL
+    flat = flat_note(battles.models, se, a_idx)  # METHODS 2g
+    notes += [] if flat is None else [flat]
     rank_ub = 1 + (low[None, :] > high[:, None]).sum(axis=1)
     draws = reps_rating
     if draws is None:
@@ -633,7 +646,7 @@ def _fit(
         draws = rng.multivariate_normal(rating, cov, size=RANK_DRAWS, method="eigh")
     sets = rank_sets(draws, rating, battles.models, level=level, label="rating")
     tau = float(theta[-1]) if ties == "davidson" else None
-    wp, wlo, whi = _win_matrix(theta, cov_theta, replicates_theta, M, ties, level)
+    wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level)
     won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
         cells.j, cells.n * (1 - cells.s), M
     )
@@ -762,43 +775,3 @@ def _ridge(rows: _Rows, M: int, ridge: float) -> float:
     """The ridge of a replicate: kept if the fit had one, added if a model lost all battles."""
     played = np.bincount(rows.a, rows.n, M) + np.bincount(rows.b, rows.n, M)
     return ridge or (DEFAULT_RIDGE if np.any(played == 0) else 0.0)
-
-
-def _expected(d: np.ndarray, tau: float | np.ndarray | None) -> np.ndarray:
-    """Expected score (win + tie / 2) at logit difference ``d``."""
-    if tau is None:
-        return expit(d)
-    log_d = np.logaddexp(np.logaddexp(d / 2, -d / 2), tau)
-    return np.exp(d / 2 - log_d) + 0.5 * np.exp(tau - log_d)
-
-
-def _win_matrix(
-    theta: np.ndarray,
-    cov: np.ndarray,
-    replicates: np.ndarray | None,
-    M: int,
-    ties: Ties,
-    level: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(M, M)`` expected scores with intervals (delta method on ``d`` for the sandwich, with
-    the tie ratio at its estimate; percentile of replicates for the bootstrap)."""
-    beta = theta[:M]
-    tau = float(theta[-1]) if ties == "davidson" else None
-    d = beta[:, None] - beta[None, :]
-    est = _expected(d, tau)
-    if replicates is not None:
-        lo = np.empty((M, M))
-        hi = np.empty((M, M))
-        for a in range(M):
-            dd = replicates[:, [a]] - replicates[:, :M]
-            e = _expected(dd, None if tau is None else replicates[:, [-1]])
-            lo[a], hi[a] = np.quantile(e, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    else:
-        v = np.diag(cov)[:M]
-        var = v[:, None] + v[None, :] - 2 * cov[:M, :M]
-        z = norm.ppf(0.5 + level / 2)
-        half = z * np.sqrt(np.clip(var, 0.0, None))
-        lo, hi = _expected(d - half, tau), _expected(d + half, tau)
-    for m in (est, lo, hi):
-        np.fill_diagonal(m, np.nan)
-    return est, lo, hi

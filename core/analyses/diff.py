@@ -193,6 +193,24 @@ def _equal(w: Sequence[float]) -> bool:
     return bool(np.allclose(w, w[0])) if len(w) else True
 
 
+def margin_in_score_units(
+    margin: float, *, points: bool, unit: Literal["score", "shown"] = "shown"
+) -> float:
+    """``margin`` in score units (METHODS 13): given in points (``unit="shown"`` and scores in
+    [0, 1]) it is divided by 100; a margin of more than the 100 points a difference of
+    proportions can span is refused (``--margin 5`` means 5 points, not 500)."""
+    if unit == "score" or not points:
+        return float(margin)
+    if margin > 100:
+        raise InvalidArgument(
+            f"margin {margin:g} is in points (the unit the output shows for scores between 0 "
+            "and 1), and a difference of two proportions spans at most 100 points.",
+            hint="give the margin in points, e.g. margin 5 (--margin 5) for 5 points, i.e. "
+            "0.05 in score units.",
+        )
+    return float(margin) / 100.0
+
+
 def verdict_of(low: float, high: float, margin: float) -> Verdict:
     """The verdict of the interval ``[low, high]`` for ``candidate - base`` at ``margin >= 0``.
 
@@ -426,6 +444,7 @@ def diff(
     sequential: bool = False,
     reps: int = 2000,
     seed: int = 0,
+    margin_unit: Literal["score", "shown"] = "score",
 ) -> DiffResult:
     """Candidate minus base, item by item, per task and overall (METHODS 13).
 
@@ -439,7 +458,9 @@ def diff(
     level
         Interval level; per-task intervals are simultaneous over the tasks at this level.
     margin
-        Margin ``M >= 0`` in score units for ``equivalent`` and ``non-inferior``.
+        Margin ``M >= 0`` for ``equivalent`` and ``non-inferior``, in score units, or with
+        ``margin_unit="shown"`` in the unit the output shows: points (0-100) when every score
+        lies in [0, 1], else score units (METHODS 13). The result keeps score units.
     weights
         Task weights of the overall score (default: the mean over tasks, the leaderboard's
         ``overall``).
@@ -507,6 +528,7 @@ def diff(
     lo_all = min(float(np.nanmin(np.r_[p.base, p.candidate])) for p in pairs)
     hi_all = max(float(np.nanmax(np.r_[p.base, p.candidate])) for p in pairs)
     points = lo_all >= 0 and hi_all <= 1
+    margin = margin_in_score_units(margin, points=points, unit=margin_unit)
     bound = hi_all - lo_all if hi_all > lo_all else 1.0
     if sequential and not points:
         raise InvalidArgument(

@@ -52,6 +52,7 @@ from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level
+from benchuq.core.zero_spread import zero_spread_note
 
 __all__ = [
     "DEFAULT_RIDGE",
@@ -367,8 +368,16 @@ def epp_from_scores(
         cov = np.cov(boot, rowvar=False)
         reps_used, seed_used = reps, seed
         notes.append(f"bootstrap over {n_rounds} rounds, {reps} replicates, seed {seed}.")
-    se = np.sqrt(np.diag(cov))
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     low, high = _interval(beta, se, boot, level)
+    flat = zero_spread_note(  # METHODS 2g
+        models,
+        se <= 1e-12,
+        "every round is a tie (the models score the same on every task or item), so the "
+        f"{ {'rounds': 'round-robust', 'glm': 'model-based'}.get(interval, interval) } variance "
+        "has nothing to measure; only rounds the models split can",
+    )
+    notes += [] if flat is None else [flat]
     notes.append(
         "The deviance test compares against a chi-square that assumes independent matches; "
         "with matches from shared rounds it tends to be conservative (deviance below df)."

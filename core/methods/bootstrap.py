@@ -23,6 +23,7 @@ tasks of a benchmark reorders the draws and changes nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from benchuq.core.reading.answers import answer_counts
 from benchuq.core.small_samples import FEW_ITEMS, cell_items, few_items_note, unit_scores
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument
+from benchuq.core.zero_spread import given_se_note
 
 __all__ = [
     "CHUNK_CELLS",
@@ -137,6 +139,25 @@ def _draws(
         data=bench.name,
         counts=answer_counts(bench),
         units=unit_scores(bench),
+        binary=_binary_tasks(bench),
+    )
+
+
+def _binary_tasks(bench: Benchmark) -> np.ndarray | None:
+    """``(T,)`` tasks whose scores are right/wrong, one answer per item, no clusters: their
+    cells' intervals take the exact rule (METHODS 2f)."""
+    if bench.kind == "counts":
+        return np.ones(len(bench.tasks), dtype=bool)
+    if bench.item_tasks is None:
+        return None
+    return np.array(
+        [
+            t.state is not None
+            and t.cluster is None
+            and bool(np.all(np.asarray(t.n_answers()) == np.asarray(t.answered)))
+            for t in bench.item_tasks
+        ],
+        dtype=bool,
     )
 
 
@@ -260,7 +281,9 @@ def normal_draws(bench: Benchmark, *, reps: int = REPS, seed: int = SEED) -> Dra
     rng = np.random.default_rng(seed)
     values = est + se * rng.standard_normal((reps, *est.shape))
     values = values[:, im[:, None], it[None, :]]
-    return _draws(bench, values, "normal approximation: estimate ± se", False, seed, [NOTE_NORMAL])
+    note = given_se_note(bench)  # METHODS 2g
+    notes = [NOTE_NORMAL] + ([] if note is None else [note])
+    return _draws(bench, values, "normal approximation: estimate ± se", False, seed, notes)
 
 
 class _Units:
@@ -590,4 +613,5 @@ def pattern_bootstrap(
     answered = sum(((s != MISSING).T @ c for s, c in patterns if len(c)), np.zeros_like(right))
     values = _paired_values(bench, reps, seed, units_of, sizes, (right, answered))
     notes = [NOTE_ITEMS, *_few_items(bench)]
-    return _draws(bench, values, "bootstrap: item-level paired", True, seed, notes)
+    draws = _draws(bench, values, "bootstrap: item-level paired", True, seed, notes)
+    return replace(draws, binary=np.ones(len(bench.tasks), dtype=bool))  # right/wrong patterns

@@ -29,7 +29,7 @@ from typing import NoReturn, TypeVar
 
 import numpy as np
 
-from benchuq.core.budget import checkpoint
+from benchuq.core.budget import checkpoint, hold, reading_files
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading import battles, eee, lighteval
 from benchuq.core.reading.answers import answer_notes
@@ -313,7 +313,7 @@ def read_files(
     with a note (:mod:`.merge`).
     """
     check_choice(runs, RUNS, name="runs")
-    with reading(failed=failed):
+    with reading(failed=failed), reading_files():
         return _read_files(
             files,
             format=format,
@@ -351,7 +351,9 @@ def _read_files(
         )
     expanded, more = expand_archives([(str(n), bytes(b)) for n, b in files])
     sources = [Source(n, b) for n, b in expanded]
+    held = {id(b): len(b) for b in [*(b for _, b in files), *(s.data for s in sources)]}
     classified = []
+    hold(sum(held.values()))  # every file is held while each is parsed (core.budget)
     for s in sources:
         checkpoint(READING_FILES)  # a closed tab's read ends between files (core.budget)
         classified.append(_with_file(partial(classify, s, columns, lenient=collection), s.name))

@@ -24,7 +24,7 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
-from benchuq.core.summaries.scores import Scores
+from benchuq.core.summaries.scores import Scores, count_cells
 
 __all__ = ["Aggregate", "group_scores_of_tasks", "task_sizes"]
 
@@ -84,4 +84,6 @@ def group_scores_of_tasks(
         values = np.nansum(w[None] * vals, axis=2) / total[None]
     values[:, total == 0] = np.nan
     label = f"{'size-weighted' if aggregate != 'mean' else 'mean'} of {len(tasks)} tasks"
-    return Scores(observed, values, label, bool(np.all(draws.higher_is_better[idx])))
+    cells = count_cells(draws, idx)  # the exact rule of METHODS 2f (one task, or at 0% / 100%)
+    hib = bool(np.all(draws.higher_is_better[idx]))
+    return Scores(observed, values, label, hib, cells, len(idx) == 1)

@@ -37,6 +37,7 @@ from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
+from benchuq.core.summaries.exact import join_exact
 from benchuq.core.summaries.exact_pairs import flip_p_value, holm_in_family, pair_contributions
 from benchuq.core.summaries.leader import overlap_test_level, tied_with_leader
 from benchuq.core.summaries.maxt import MaxT, max_t
@@ -68,6 +69,7 @@ __all__ = [
     "rank_aggregations",
     "rank_probabilities",
     "task_presence",
+    "task_scores",
     "win_probabilities",
 ]
 
@@ -79,12 +81,18 @@ class Scores:
     """One aggregate per model: ``observed`` ``(M,)`` and per-replicate ``values`` ``(R, M)``.
 
     Same unit as the draws (proportions for accuracy). ``higher_is_better`` says how to rank.
+    ``cells``: ``(2, M)`` number right and items behind each model's score when every task of
+    the group is scored right/wrong (``nan`` elsewhere; ``None``: no exact rule), and ``single``
+    when the group is one task: :func:`percentile_interval` then joins the exact interval
+    (METHODS 2f, :mod:`core.summaries.exact`).
     """
 
     observed: np.ndarray
     values: np.ndarray
     label: str
     higher_is_better: bool = True
+    cells: np.ndarray | None = None
+    single: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,26 @@ def _headline_scores(draws: Draws, mult: np.ndarray) -> tuple[np.ndarray, np.nda
     return obs, vals
 
 
+def count_cells(draws: Draws, tasks: np.ndarray) -> np.ndarray | None:
+    """``(2, M)`` number right and items of each model over ``tasks`` when every one of them is
+    scored right/wrong (:attr:`core.draws.Draws.binary`), else ``None`` (METHODS 2f)."""
+    if draws.binary is None or draws.items is None or not np.all(draws.binary[tasks]):
+        return None
+    obs = draws.observed[:, tasks]
+    n = np.where(np.isnan(obs), 0.0, draws.items[:, tasks])
+    right = np.nansum(obs * n, axis=1)
+    total = n.sum(axis=1)
+    return np.array([np.where(total > 0, right, np.nan), np.where(total > 0, total, np.nan)])
+
+
+def task_scores(draws: Draws, j: int, label: str | None = None) -> Scores:
+    """Scores of task ``j`` alone (its interval takes the exact rule of METHODS 2f)."""
+    hib = bool(np.asarray(draws.higher_is_better)[j])
+    cells = count_cells(draws, np.array([j]))
+    name = draws.tasks[j] if label is None else label
+    return Scores(draws.observed[:, j], draws.values[:, :, j], name, hib, cells, True)
+
+
 def task_presence(draws: Draws, *, group: Group = "overall") -> np.ndarray:
     """``(M, T)`` bool: which model has a score on which task of ``group`` (all tasks for
     ``"overall"``; the tasks of a category, or of the categories a weight vector uses)."""
@@ -188,9 +216,10 @@ def group_scores(draws: Draws, *, group: Group = "overall") -> Scores:
         mult, hib, suffix = _oriented(draws, tasks)
         if group == "overall" and draws.headline is not None and draws.headline.weights is not None:
             obs, vals = _headline_scores(draws, mult)
-        else:
-            obs, vals = _category_means(draws, tasks, mult)
-        return Scores(obs, vals, group + suffix, hib)
+            return Scores(obs, vals, group + suffix, hib)
+        obs, vals = _category_means(draws, tasks, mult)
+        cells = None if np.any(mult != 1.0) else count_cells(draws, tasks)
+        return Scores(obs, vals, group + suffix, hib, cells, len(tasks) == 1)
     w = _weights(draws, group)
     cat = draws.category_index
     used = np.flatnonzero(w > 0)
@@ -288,6 +317,12 @@ def percentile_interval(scores: Scores, *, level: float = LEVEL) -> Interval:
     level = check_level(level)
     vals = np.asarray(scores.values, dtype=float)
     low, high, mc_low, mc_high = _interval_columns(vals, np.full(vals.shape[1], level))
+    if scores.cells is not None:
+        obs = np.asarray(scores.observed, dtype=float)
+        new_low, new_high = join_exact(low, high, obs, scores.cells, level, single=scores.single)
+        mc_low = np.where(new_low != low, 0.0, mc_low)  # an exact end has no Monte Carlo error
+        mc_high = np.where(new_high != high, 0.0, mc_high)
+        low, high = new_low, new_high
     return Interval(
         estimate=np.asarray(scores.observed, dtype=float),
         low=low,
@@ -614,7 +649,9 @@ def _score_coefficients(draws: Draws, group: Group) -> np.ndarray:
     T = len(draws.tasks)
     have = ~np.isnan(draws.observed)
     basis = np.where(have[None, :, :], np.eye(T)[:, None, :], np.nan)  # (T, M, T)
-    probe = replace(draws, values=basis, observed=np.where(have, 0.0, np.nan), units=None)
+    probe = replace(
+        draws, values=basis, observed=np.where(have, 0.0, np.nan), units=None, binary=None
+    )
     return np.nan_to_num(group_scores(probe, group=group).values.T)
 
 

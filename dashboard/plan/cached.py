@@ -10,8 +10,9 @@ import streamlit as st
 from benchuq.api import summaries as power
 from benchuq.core.data import Benchmark
 from benchuq.dashboard import cache
+from benchuq.results import AnswersPlanResult
 
-__all__ = ["design_key", "power_design", "power_plan"]
+__all__ = ["answers_plan", "design_key", "power_design", "power_plan"]
 
 
 @cache.budgeted_by_content
@@ -22,6 +23,22 @@ def power_design(
     """``core.analyses.power.design_from_benchmark`` for the chosen models and score."""
     g = group if isinstance(group, str) else np.asarray(group, dtype=float)
     return power.design_from_benchmark(bench, models=list(models), group=g, rho=rho)
+
+
+@cache.budgeted_by_content
+@st.cache_data(
+    max_entries=16, show_spinner="Planning answers per item…", hash_funcs=cache.HASH_FUNCS
+)
+def answers_plan(
+    bench: Benchmark, statistic: str, budget: int | None, level: float, pool: bool, cost: float
+) -> AnswersPlanResult:
+    """``bq.answers_plan`` of the data's items with their answers (METHODS 10b)."""
+    from benchuq.api import answers_plan as plan
+
+    return plan(
+        bench, statistic=statistic, budget=budget, level=level, pool=-1 if pool else None,
+        item_cost=cost,
+    )  # fmt: skip
 
 
 def design_key(design: power.Design) -> str:

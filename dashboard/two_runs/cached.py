@@ -29,7 +29,7 @@ def two_runs(
     seed: int,
 ) -> DiffResult:
     """``bq.diff`` of two runs (a model of each data set), cached by their
-    content and the settings."""
+    content and the settings; ``margin`` in the unit shown (points for 0-1 scores, #39)."""
     return bq.diff(
         base,
         candidate,

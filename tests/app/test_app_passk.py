@@ -48,3 +48,17 @@ def test_no_control_without_several_answers_and_a_link_notice(make_app) -> None:
     assert not [s for s in at.selectbox if s.key == "statistic"]
     shown = " ".join(str(w.value) for w in [*at.warning, *at.info, *at.caption, *at.markdown])
     assert "statistic" in shown and "using 'mean'" in shown
+
+
+def test_plan_page_plans_answers_from_the_data(make_app) -> None:
+    """The Plan page's K-answers section adds the data's own trade-off for the item score."""
+    data, _ = answers_csv()
+    at = upload(open_data_page(make_app), "answers.csv", data)
+    at.selectbox(key="statistic").set_value("pass@3").run()
+    at.switch_page(page_path("plan.py")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    shown = " ".join(str(m.value) for m in [*at.markdown, *at.caption])
+    assert "From this data's own answers" in shown and "pass@3 with" in shown
+    frame = at.dataframe[-1].value
+    assert {"answers", "items", "half_width"} <= set(frame.columns)
+    assert (frame["answers"] >= 3).all()

@@ -12,10 +12,10 @@ from conftest import page_path
 
 from benchuq.core.analyses.subgroups.estimates import (
     analyze,
-    simulate,
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.analyses.subgroups.lab import simulate
 from benchuq.dashboard.subgroups.view import lab_table, result_table
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (

@@ -13,7 +13,9 @@ import pytest
 from diff_data import binary_pair
 from inspect_logs import inspect_log, log_bytes
 
+import benchuq as bq
 from benchuq.cli.main import main
+from benchuq.core.validation import InvalidArgument
 
 LM_EVAL = (
     Path(__file__).resolve().parents[1]
@@ -133,7 +135,7 @@ def test_one_data_set_with_base_and_candidate_and_markdown(
     )
     frame.to_csv(tmp_path / "both.csv", index=False)
     argv = ["diff", str(tmp_path / "both.csv"), "--base", "old", "--candidate", "new"]
-    code, out, _ = run([*argv, "--format", "markdown", "--margin", "0.03", "--fail-on",
+    code, out, _ = run([*argv, "--format", "markdown", "--margin", "3", "--fail-on",
                         "inferior"], capsys)  # fmt: skip
     assert code == 0
     lines = out.splitlines()
@@ -184,3 +186,27 @@ def test_counts_data_and_bad_weights_exit_2(
     code, _, err = run(["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate",
                         "claude-2.1", "--weights", "nosuchtask=1"], capsys)  # fmt: skip
     assert code == 2 and "nosuchtask" in err
+
+
+def test_margin_is_in_points_for_proportions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--margin 5`` on 0-1 scores is 5 points (JSON 0.05 score units, named), not 500: a
+    10-point regression is inferior and fails the gate; 500 points is refused (issue #39)."""
+    rng = np.random.default_rng(3)
+    b = (rng.random(600) < 0.8).astype(float)
+    c = np.where(rng.random(600) < 0.12, 0.0, b)  # about 10 points worse
+    base = long_csv(tmp_path / "base.csv", "m", {"qa": b})
+    cand = long_csv(tmp_path / "cand.csv", "m", {"qa": c})
+    argv = ["diff", base, cand, "--margin", "5", "--fail-on", "inferior", "--json"]
+    code, out, _ = run(argv, capsys)
+    result = json.loads(out)
+    assert result["margin"] == pytest.approx(0.05) and "score units" in result["margin_unit"]
+    assert result["overall"]["verdict"] != "equivalent" and code == 1 == result["exit_code"]
+    assert "margin 5 points" in result["overall"]["sentence"]
+    code, _, err = run(["diff", base, cand, "--margin", "500"], capsys)
+    assert code == 2 and "margin" in err and "points" in err and "--margin 5" in err
+    runs = bq.diff(base, cand, margin=5, fail_on="inferior")
+    assert runs.result.margin == pytest.approx(0.05) and runs.exit_code() == 1
+    with pytest.raises(InvalidArgument, match="margin"):
+        bq.diff(base, cand, margin=500)

@@ -129,3 +129,23 @@ def test_equals_inspect_pass_at_reducer() -> None:
         assert bench.estimate[0, 0] == pytest.approx(np.mean(reduced), abs=1e-9)
         checked += 1
     assert checked >= 1
+
+
+def test_power_budget_plans_items_against_answers(
+    answers, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``benchuq power DATA --statistic pass@5 --budget B``: per answers per item the items
+    bought from the data's pool and the half-width; the JSON is ``bq.answers_plan``'s."""
+    path, _ = answers
+    argv = ["power", str(path), "--statistic", "pass@5", "--budget", "400", "--json"]
+    assert main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["statistic"] == "pass@5" and payload["pool"] == 40
+    rows = payload["rows"]
+    # 40 items at most; 50 answers an item would buy 8, fewer than are planned (MIN_ITEMS)
+    assert [(r["answers"], r["items"]) for r in rows] == [(5, 40), (10, 40), (20, 20)]
+    assert rows[1]["half_width"] < rows[0]["half_width"]  # the pool is spent: more answers
+    api = bq.answers_plan(bq.load(str(path)), statistic="pass@5", budget=400)
+    assert api.payload() == payload
+    assert main(["power", str(path), "--budget", "400", "--pool", "many"]) == 2
+    assert "--pool 'many'" in capsys.readouterr().err

@@ -108,3 +108,39 @@ def test_chromium_is_looked_up_on_path_and_by_browser_path(
     assert chromium.find() == str(fake)
     monkeypatch.setenv("BROWSER_PATH", "")
     assert chromium.find() is None
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (or is a zombie waiting to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.parametrize("what", ["pdf", "png"])
+def test_a_chromium_that_never_answers_is_bounded_and_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    """A browser that hangs: the PDF and the chart image fail after their timeout with one line,
+    its process is killed, and no thread is left waiting."""
+    import threading
+    import time
+
+    pidfile = tmp_path / "pid"
+    fake = tmp_path / "chromium"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nexec sleep 60\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("BROWSER_PATH", str(fake))
+    with pytest.raises(chromium.ChromiumFailed, match=r"within 2 s\.$"):
+        if what == "pdf":
+            chromium.to_pdf("<p>x</p>", timeout=2)
+        else:
+            chromium.ChartImages(timeout=2).image(_figure(), "png")
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 20
+    while not _gone(pid):
+        assert time.monotonic() < deadline, "the hanging browser was left running"
+        time.sleep(0.1)
+    assert [t.name for t in threading.enumerate() if not t.daemon] == ["MainThread"]

@@ -14,6 +14,7 @@ import jsonschema
 import numpy as np
 import pytest
 from conftest import page_path
+from scipy import stats
 
 from benchuq.cli.main import main
 from benchuq.core.export_eee import export_eee
@@ -87,8 +88,12 @@ def test_counts_standard_errors_and_intervals_are_the_leaderboards(tmp_path: Pat
             u = res[task]["score_details"]["uncertainty"]
             x = draws.values[:, i, j]
             assert u["standard_error"]["value"] == pytest.approx(x.std(ddof=1), rel=1e-9)
+            # a right/wrong task: the draws' interval joined with Clopper-Pearson (METHODS 2f)
+            k, n = bench.correct[i, j], bench.n[i, j]
+            q_low, q_high = np.quantile(x, [0.05, 0.95])
+            cp = (stats.beta.ppf(0.05, k, n - k + 1), stats.beta.ppf(0.95, k + 1, n - k))
             assert (u["confidence_interval"]["lower"], u["confidence_interval"]["upper"]) == (
-                pytest.approx(tuple(np.quantile(x, [0.05, 0.95])), rel=1e-9)
+                pytest.approx((min(q_low, cp[0]), max(q_high, cp[1])), rel=1e-9)
             )
             assert u["num_samples"] == bench.n[i, j]
             assert res[task]["score_details"]["score"] == bench.estimate[i, j]

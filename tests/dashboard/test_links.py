@@ -100,7 +100,7 @@ def test_every_link_name_is_unique_and_documented_in_the_readme() -> None:
     for name in set(links.page_names()) - kept:
         assert name.split("_", 1)[0] in {
             "compare", "ranks", "weights", "epp", "bayes", "embeddings", "subgroups", "table",
-            "plan", "leaderboard", "arena", "runs", "report",
+            "plan", "leaderboard", "arena", "runs", "report", "judge",
         }, name  # fmt: skip
     assert links.readme_table() in README.read_text(), (
         "README's table of link parameters is out of date; paste links.readme_table():\n"

@@ -235,6 +235,7 @@ def _names() -> list[Case]:
         "formula_at": ["@SUM(1+1)", "B"],
         "formula_plus": ["+1+1", "-2+3"],
         "formula_tab": ["\t=1", "B"],
+        "formula_mix": ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "@SUM(1+1)", "B"],
         "markdown_link": ["[click](http://evil.example)", "**bold**"],
         "html_link": ['<a href="http://evil.example">x</a>', "<img src=x onerror=alert(1)>"],
         "script": ["<script>alert(1)</script>", "B"],
@@ -244,6 +245,7 @@ def _names() -> list[Case]:
         "case_and_space": ["a", "A", " A", "A "],
         "latex": ["$x^2$", "\\(y\\)"],
         "very_long_name": ["x" * 100_000, "B"],
+        "name_300_characters": ["n" * 300, "B"],  # over a file name's 255 bytes (issue 40)
         "sql_like": ["'; DROP TABLE results; --", "B"],
         "template": ["{{7*7}}", "${7*7}"],
         "percent_fmt": ["%s%s%n", "{0}"],
@@ -263,10 +265,27 @@ def _names() -> list[Case]:
             ("A", "B"),
         )
     )
+    out.append(newline_task_items())
     out.append(
         Case("hostile_file_name", "[a](http://evil.example)=1.csv", GOOD.encode(), ("A", "B"))
     )
     return out
+
+
+NEWLINE_TASK = "line one\nline two | =1+1"
+
+
+def newline_task_items() -> Case:
+    """Item-level scores of two runs (``A`` base, ``B`` candidate) on a task whose name holds a
+    newline and a ``|`` (issue 40: it ended ``benchuq diff --format markdown``'s table)."""
+    rows = "".join(
+        f"{m},{_q(t)},q{k},{(k * (3 + i) + j) % 5 < 3:d}\n"
+        for i, m in enumerate(("A", "B"))
+        for j, t in enumerate((NEWLINE_TASK, "t2"))
+        for k in range(30)
+    )
+    return Case("newline_task_items", "runs.csv", ("model,task,item,score\n" + rows).encode(),
+                ("A", "B"))  # fmt: skip
 
 
 def _records(records: object) -> bytes:

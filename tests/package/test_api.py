@@ -90,12 +90,12 @@ def test_compare_ranks_epp_weights_power_equal_the_cli() -> None:
 
 def test_diff_equals_the_cli_json_and_exit_code(tmp_path: Path) -> None:
     pair = {"base_model": "claude-2", "candidate_model": "claude-2.1"}
-    runs = bq.diff(bq.load("sample:alpaca_eval"), margin=0.01, fail_on="inferior", **pair)
+    runs = bq.diff(bq.load("sample:alpaca_eval"), margin=1, fail_on="inferior", **pair)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(
             ["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate", "claude-2.1",
-             "--margin", "0.01", "--fail-on", "inferior", "--json"]
+             "--margin", "1", "--fail-on", "inferior", "--json"]
         )  # fmt: skip
     doc = json.loads(out.getvalue())
     assert runs.payload() == doc and runs.exit_code() == code == doc["exit_code"]

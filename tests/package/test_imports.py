@@ -1,7 +1,7 @@
 """Import rules of the layout (issue 25, ARCHITECTURE.md), read from the source of every module
 (imports inside functions included) and checked once more at run time:
 
-- ``core/`` imports no streamlit, ``dashboard``, ``pages``, ``cli`` or presentation;
+- ``core/`` imports no streamlit, ``dashboard``, ``pages``, ``cli``, presentation or the store;
 - ``cli/`` imports nothing from ``dashboard`` or ``pages``;
 - ``benchuq/presentation/`` imports no streamlit, ``dashboard``, ``pages`` or ``cli``;
 - ``cli/``, ``dashboard/`` and ``pages/`` reach core's statistics (methods, summaries, analyses,
@@ -28,6 +28,7 @@ RULES = {
         "benchuq.pages",
         "benchuq.cli",
         "benchuq.presentation",
+        "benchuq.store",
     ),
     "cli": ("benchuq.dashboard", "benchuq.pages"),
     "benchuq/presentation": ("streamlit", "benchuq.dashboard", "benchuq.pages", "benchuq.cli"),

@@ -226,9 +226,12 @@ def test_embeddings_from_the_install(install: Install) -> None:
     assert {r["model"] for r in rows} == {s.model for s in load_embedding_sample("alpaca_eval")[0]}
 
 
-def test_report_export_and_unpublish_from_the_install(install: Install, tmp_path: Path) -> None:
+def test_report_export_unpublish_and_site_from_the_install(
+    install: Install, tmp_path: Path
+) -> None:
     """The subcommands that write files or act on the store: the HTML report holds its four
-    figures, export writes one Every Eval Ever file per model, unpublish deletes."""
+    figures, export writes one Every Eval Ever file per model, unpublish deletes, site writes
+    the leaderboard page and its JSON."""
     out = tmp_path / "r.html"
     done = install.benchuq("report", "sample:toy", "-o", str(out), "--reps", "200")
     assert done.returncode == 0, done.stderr
@@ -243,11 +246,17 @@ def test_report_export_and_unpublish_from_the_install(install: Install, tmp_path
     done = install.benchuq("unpublish", shared["id"], "--token", shared["delete_token"], env=store)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"Deleted shared:{shared['id']}")
+    done = install.benchuq("site", "sample:toy", "-o", str(tmp_path / "site"), "--reps", "200")
+    assert done.returncode == 0, done.stderr
+    board = json.loads((tmp_path / "site" / "leaderboard.json").read_text(encoding="utf-8"))
+    assert {r["model"] for r in board["rows"]} == {"A", "B"}
+    assert "<table" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
 
 
 def test_every_subcommand_is_run_here() -> None:
     """The cases above cover every subcommand (``app`` by the server test below)."""
-    covered = {CASES[n][0] for n in JSON_CASES} | {"embeddings", "report", "export", "unpublish"}
+    covered = {CASES[n][0] for n in JSON_CASES}
+    covered |= {"embeddings", "report", "export", "unpublish", "site"}
     assert covered | {"app"} == set(COMMANDS)
 
 

@@ -1,4 +1,4 @@
-"""Published battles (benchuq.store_battles, #41): a battles table round trips through the store
+"""Published battles (benchuq.store.battles, #41): a battles table round trips through the store
 (local folder and moto's S3 server) to the same ratings, and damaged or mixed-up stored data is
 refused with a message."""
 
@@ -16,7 +16,7 @@ from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles, BattlesNotScores, battles_from_frame
 from benchuq.core.reading.loaders import load_sample
 from benchuq.store import Store, StoreConfig, StoreError
-from benchuq.store_battles import (
+from benchuq.store.battles import (
     decode_battles,
     encode_battles,
     is_battles_id,

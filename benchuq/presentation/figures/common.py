@@ -22,6 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from benchuq.core.data import LABEL_LIMIT, cut_label
 from benchuq.core.summaries import WEIGHTED
 from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
@@ -59,7 +60,7 @@ def _layout_spec(title: str, height: int) -> dict:
 
     A title longer than :data:`TITLE_CHARS` wraps (plotly never does; a half-width chart cut it),
     and each further line adds its height above the plot."""
-    lines = _wrap(title, TITLE_CHARS)
+    lines = _wrap(cut_label(title, 3 * LABEL_LIMIT), TITLE_CHARS)  # a name in it may be huge
     extra = math.ceil(TITLE_LINE * (len(lines) - 1))
     text = "<br>".join(_esc(line) for line in lines)
     return {

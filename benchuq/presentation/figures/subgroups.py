@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from benchuq.core.analyses.subgroups.estimates import LabResult, SubgroupResult
+from benchuq.core.analyses.subgroups.estimates import SubgroupResult
+from benchuq.core.analyses.subgroups.lab import LabResult
 from benchuq.presentation.figures.common import FONT, FigureOptions, _figure, _layout_spec
 from benchuq.presentation.text import plotly_escape as _plain
 

@@ -17,10 +17,10 @@ from benchuq.core.analyses.subgroups.estimates import (
     ROW_COLUMNS,
     analyze,
     binomial_se,
-    simulate,
     units_from_benchmark,
     units_from_table,
 )
+from benchuq.core.analyses.subgroups.lab import simulate
 from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.reading.loaders import load_sample
 from benchuq.core.validation import InvalidArgument

@@ -28,13 +28,7 @@ from benchuq.core.reading.loaders import (
 from benchuq.core.reading.table import Source
 
 REAL = Path(__file__).parents[2] / "fixtures" / "real"
-AUX = {
-    "vtab1k/tasks.csv",
-    "mmlu/subjects.csv",
-    "alpaca_eval/alpaca_eval_instructions.csv",
-    # battles with judge columns: read by load_battles (sample:mt_bench_battles), not load()
-    "mt_bench_judgments/mt_bench_human_vs_gpt4.csv",
-}
+AUX = {"vtab1k/tasks.csv", "mmlu/subjects.csv", "alpaca_eval/alpaca_eval_instructions.csv"}
 RESULT_FILES = sorted(
     str(p.relative_to(REAL))
     for p in REAL.rglob("*")

@@ -25,9 +25,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from benchuq import store as _store
 from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles, not_scores
+from benchuq.store import config as _config
+from benchuq.store import store as _store
+from benchuq.store.index import Record
 
 __all__ = [
     "FORMAT",
@@ -66,8 +68,8 @@ _META_TYPES: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def _damaged(what: str, file: str) -> _store.StoreError:
-    return _store.StoreError(
+def _damaged(what: str, file: str) -> _config.StoreError:
+    return _config.StoreError(
         f"the stored battles are damaged or not benchuq's: {what}.",
         file=file,
         hint="ask the publisher to publish the battles again.",
@@ -112,7 +114,7 @@ def encode_battles(
         "baseline": battles.baseline,
     }
     if description.strip():
-        meta["description"] = description.strip()[: _store.DESCRIPTION_LIMIT]
+        meta["description"] = description.strip()[: _config.DESCRIPTION_LIMIT]
     files[META] = json.dumps(meta, ensure_ascii=False, indent=1).encode()
     return files
 
@@ -220,7 +222,7 @@ def publish_battles(
     source: str = "",
     description: str = "",
     store: _store.Store | None = None,
-) -> _store.Receipt:
+) -> _config.Receipt:
     """Store ``battles`` behind a new ``shared:<id>`` for ``days`` (default: the configured
     expiry) in ``store`` (default: the one ``BENCHUQ_STORE`` names); returns the receipt with
     the delete token, as :meth:`benchuq.store.Store.publish` does for scores."""
@@ -235,18 +237,18 @@ def publish_battles(
 
 def _publish(
     st: _store.Store, battles: Battles, *, days: int | None, source: str, description: str
-) -> _store.Receipt:
+) -> _config.Receipt:
     days = st.config.days if days is None else days
     if not 1 <= days <= st.config.max_days:
-        raise _store.StoreError(
+        raise _config.StoreError(
             f"an expiry of {days} days is not allowed.",
             hint=f"choose 1 to {st.config.max_days} days.",
         )
     now = st.clock().replace(microsecond=0)
     expires = now + timedelta(days=days)
     provenance = {
-        "published": _store._iso(now),
-        "expires": _store._iso(expires),
+        "published": _config._iso(now),
+        "expires": _config._iso(expires),
         "benchuq": _store._version(),
         "source": source[:500],
         "content_hash": battles.content_hash(),
@@ -254,26 +256,24 @@ def _publish(
     files = encode_battles(battles, provenance, description)
     size = sum(len(b) for b in files.values())
     if size > st.config.max_bytes:
-        raise _store.StoreError(
+        raise _config.StoreError(
             f"the battles take {size / 1e6:.1f} MB stored; this server keeps at most "
             f"{st.config.max_bytes / 1e6:g} MB per data set.",
             hint="publish fewer battles, or raise BENCHUQ_STORE_MAX_MB on the server.",
         )
     st.purge()
-    ident = _store.new_id()
+    ident = _config.new_id()
     token = secrets.token_hex(32)
-    key = _store._sha(ident)
+    key = _config._sha(ident)
     folder = f"data/{expires:%Y-%m-%d}/{key}"
     st._write(folder, files)  # data first: an index record always has whole files
-    record = _store.Record(
-        key, _store._sha(token), battles.content_hash(), now, expires, folder, size
-    )
+    record = Record(key, _config._sha(token), battles.content_hash(), now, expires, folder, size)
     try:
         st.index.add(record)
     except BaseException:
         st._remove(folder)
         raise
-    return _store.Receipt(ident, token, expires)
+    return _config.Receipt(ident, token, expires)
 
 
 def _files(st: _store.Store, folder: str, limit: int) -> dict[str, bytes]:
@@ -315,7 +315,7 @@ def read_battles(data: str, *, store: _store.Store | None = None) -> Battles:
         raise
     except Exception as err:
         raise _store._unusable(st.config, err) from err
-    label = f"{_store.PREFIX}{_store.parse_shared(data)}"
+    label = f"{_config.PREFIX}{_config.parse_shared(data)}"
     if BATTLES not in files:
         if "tasks.parquet" in files:
             raise DataError(
@@ -335,7 +335,7 @@ def read_battles(data: str, *, store: _store.Store | None = None) -> Battles:
         f"Published battles {label}: published {prov.get('published', '?')[:10]} with benchuq "
         f"{prov.get('benchuq', '?')}"
         + (f" from {prov['source']}" if prov.get("source") else "")
-        + f"; available until {_store._iso(rec.expires)[:10]}."
+        + f"; available until {_config._iso(rec.expires)[:10]}."
         + (f" About the data: {meta['description']}" if meta.get("description") else "")
     )
     return replace(battles, notes=(note, *battles.notes))
@@ -350,10 +350,10 @@ def refuse_battles(data: str, *, store: _store.Store | None = None) -> None:
     except DataError:
         return  # the score reader gives the same message (unknown, expired, deleted)
     if battles:
-        raise not_scores(f"{_store.PREFIX}{_store.parse_shared(data)}")
+        raise not_scores(f"{_config.PREFIX}{_config.parse_shared(data)}")
 
 
-def verify_battles(st: _store.Store, rec: _store.Record, names: set[str]) -> list[str]:
+def verify_battles(st: _store.Store, rec: Record, names: set[str]) -> list[str]:
     """The integrity check of one published battles folder (:meth:`Store.verify` calls it):
     its files decode and match what was published; returns the problems found."""
     if META not in names:

@@ -1,0 +1,1 @@
+"""The Judge page's settings, view models and cached calls (METHODS 15)."""

@@ -1,0 +1,36 @@
+"""The Judge page's cached calls: the judge data and the corrected estimates (METHODS 15)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from benchuq.api.judge import JudgeResult, Method, judge
+from benchuq.core.reading.judge_data import JudgeData, load_judge, read_judge_files
+from benchuq.core.reading.sources import parse_source
+from benchuq.dashboard import cache
+
+__all__ = ["judge_data", "judge_fit"]
+
+
+@cache.budgeted
+@st.cache_resource(max_entries=8, show_spinner="Reading the judge scores…")
+def judge_data(
+    key: str,
+    judge_column: str,
+    human_column: str,
+    _files: tuple[tuple[str, bytes], ...],
+    _labels: tuple[str, bytes] | None,
+) -> JudgeData:
+    """Judge data of ``sample:mt_bench`` or of uploaded files (``key``: their digest)."""
+    if parse_source(key).kind == "sample":
+        return load_judge(key)
+    return read_judge_files(list(_files), labels=_labels, judge=judge_column, human=human_column)
+
+
+@cache.budgeted
+@st.cache_resource(max_entries=16, show_spinner="Correcting the judge's scores…")
+def judge_fit(
+    key: str, method: Method, level: float, target: float, seed: int, _data: JudgeData
+) -> JudgeResult:
+    """``bq.judge`` of the data ``key`` (its content hash): the core result."""
+    return judge(_data, method=method, level=level, target=target, seed=seed).result

@@ -1,0 +1,73 @@
+"""The Judge page (METHODS 15) with AppTest: the MT-Bench sample, settings in the link, and the
+message for an estimator the data cannot take."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+from conftest import page_path
+from streamlit.testing.v1 import AppTest
+
+PAGE = page_path("judge.py")
+
+
+def _open(make_app: Callable[..., AppTest], query: dict[str, str]) -> AppTest:
+    at = make_app({"reps": "200", **query}).run()
+    return at.switch_page(PAGE).run()
+
+
+def test_sample_estimates_agreement_and_curve(make_app: Callable[..., AppTest]) -> None:
+    at = _open(make_app, {})
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "sample:mt_bench" in at.info[0].value
+    assert len(at.get("plotly_chart")) == 3
+    table = at.dataframe[0].value
+    assert list(table["model"])[-1] == "overall" and len(table) == 7
+    gpt4 = table[table.model == "gpt-4"].iloc[0]
+    assert gpt4["judge alone"] > gpt4["high"]  # the judge is kinder to GPT-4 than people are
+    text = " ".join(m.value for m in at.markdown)
+    assert "corrected with 240 human labels" in text and "labels with the judge" in text
+    agree = at.dataframe[1].value
+    assert {"kappa", "sensitivity_low", "agreement without ties"} <= set(agree.columns)
+
+
+def test_settings_travel_in_the_link(make_app: Callable[..., AppTest]) -> None:
+    query = {"judge_method": "classical", "judge_target": "0.05", "judge_curve": "gpt-4"}
+    at = _open(make_app, query)
+    assert not at.exception and not at.error
+    assert at.radio(key="judge_method").value == "classical"
+    assert at.selectbox(key="judge_curve").value == "gpt-4"
+    table = at.dataframe[0].value
+    assert (table["estimate"] == table["labels alone"]).all()
+    assert "± 5 points" in " ".join(m.value for m in at.markdown)
+    assert at.query_params.get("judge_method") in ("classical", ["classical"])
+
+
+def test_rogan_gladen_on_graded_scores_says_why(make_app: Callable[..., AppTest]) -> None:
+    at = _open(make_app, {"judge_method": "rogan-gladen"})
+    assert not at.exception
+    assert "needs binary scores" in at.error[0].value
+
+
+def test_uploaded_item_table_and_labels(make_app: Callable[..., AppTest]) -> None:
+    rng = np.random.default_rng(0)
+    y = (rng.random(400) < 0.6).astype(float)
+    f = np.where(y == 1, rng.random(400) < 0.9, rng.random(400) > 0.7).astype(float)
+    items = pd.DataFrame({"model": np.repeat(["m1", "m2"], 200), "task": "qa",
+                          "item": [f"x{k}" for k in range(400)], "grade": f})  # fmt: skip
+    labels = items.assign(human=y).iloc[::4][["model", "item", "human"]]
+    at = _open(make_app, {"judge_method": "rogan-gladen"})
+    at.file_uploader(key="judge_files").set_value(
+        [("items.csv", items.to_csv(index=False).encode(), "text/csv")]
+    )
+    at.file_uploader(key="judge_labels").set_value(
+        [("labels.csv", labels.to_csv(index=False).encode(), "text/csv")]
+    )
+    at.text_input(key="judge_col").set_value("grade").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    assert set(table["model"]) == {"m1", "m2", "overall"} and table["model"].iloc[-1] == "overall"
+    assert (table["labels"] == [50, 50, 100]).all()
+    assert "YOUR_FILES" in at.code[0].value

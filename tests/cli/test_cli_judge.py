@@ -1,0 +1,120 @@
+"""``benchuq judge``: the JSON contract (rows with exactly the issue's keys), the text table, the
+methods, labels files, column names and the exit code of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchuq.cli.main import main
+
+KEYS = {
+    "model", "task", "estimate", "low", "high", "method", "n_labelled", "n_unlabelled",
+    "judge_mean", "human_mean", "lambda", "effective_n", "kappa", "alpha", "sensitivity",
+    "specificity",
+}  # fmt: skip
+
+
+def _table(tmp_path: Path, *, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    frames = []
+    for model, theta in (("A", 0.7), ("B", 0.45)):
+        y = (rng.random(500) < theta).astype(float)
+        u = rng.random(500)
+        f = np.where(y == 1, u < 0.92, u > 0.75).astype(float)
+        human = np.where(np.arange(500) < 120, y, np.nan)
+        frames.append(pd.DataFrame({"model": model, "task": "qa",
+                                    "item": [f"q{k}" for k in range(500)], "judge": f,
+                                    "human": human}))  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["judge", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "items.csv"
+    _table(tmp_path).to_csv(path, index=False)
+    out = _run(capsys, str(path))
+    assert out["method"] == "ppi++" and out["level"] == 0.95
+    assert [r["model"] for r in out["rows"]] == ["A", "B", "overall"]
+    for row in out["rows"]:
+        assert set(row) == KEYS
+        assert row["low"] <= row["estimate"] <= row["high"]
+        assert row["n_labelled"] == (240 if row["model"] == "overall" else 120)
+    assert {"estimates", "agreement", "planning", "sentence", "notes"} <= set(out)
+    assert {e["method"] for e in out["estimates"]} == {
+        "ppi++",
+        "rogan-gladen",
+        "classical",
+        "judge",
+    }
+    a = out["agreement"][0]
+    assert a["sensitivity_low"] <= a["sensitivity"] <= a["sensitivity_high"]
+
+
+@pytest.mark.parametrize("method", ["rogan-gladen", "classical"])
+def test_methods_and_level(capsys: pytest.CaptureFixture[str], tmp_path: Path, method: str) -> None:
+    path = tmp_path / "items.csv"
+    _table(tmp_path).to_csv(path, index=False)
+    out = _run(capsys, str(path), "--method", method, "--level", "0.9")
+    assert out["level"] == 0.9 and {r["method"] for r in out["rows"]} == {method}
+    assert all(r["lambda"] is None for r in out["rows"])
+
+
+def test_labels_file_and_column_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    scores = table.drop(columns="human").rename(columns={"judge": "grade"})
+    labels = table.dropna(subset=["human"])[["model", "item", "human"]]
+    labels = labels.rename(columns={"human": "gold"})
+    scores.to_csv(tmp_path / "scores.csv", index=False)
+    labels.to_csv(tmp_path / "labels.csv", index=False)
+    joined = _run(capsys, str(tmp_path / "scores.csv"), "--labels", str(tmp_path / "labels.csv"),
+                  "--judge", "grade", "--human", "gold")  # fmt: skip
+    (tmp_path / "items.csv").write_text(table.to_csv(index=False))
+    direct = _run(capsys, str(tmp_path / "items.csv"))
+    assert joined["rows"] == direct["rows"]
+
+
+def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", "sample:mt_bench"]) == 0
+    out = capsys.readouterr().out
+    assert "1,200 judged items, 240 with a human label" in out
+    assert "gpt-4" in out and "overall" in out and "Labels for ± 0.03 overall" in out
+    assert "where neither is a tie" in out
+
+
+def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    table = _table(tmp_path).assign(human=np.nan)
+    table.to_csv(tmp_path / "none.csv", index=False)
+    assert main(["judge", str(tmp_path / "none.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "benchuq judge: error:" in err and "no item has a human label" in err
+    assert "none.csv" in err
+    assert main(["judge", "sample:mt_bench", "--method", "rogan-gladen"]) == 2
+    assert "needs binary scores" in capsys.readouterr().err
+    assert main(["judge", "sample:mt_bench", "--target", "2"]) == 2
+
+
+def test_paired_difference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "items.csv"
+    _table(tmp_path).to_csv(path, index=False)
+    out = _run(capsys, str(path), "--base", "B", "--candidate", "A")
+    d = out["differences"][0]
+    assert d["base"] == "B" and d["candidate"] == "A" and d["low"] < d["estimate"] < d["high"]
+    assert main(["judge", str(path), "--base", "B"]) == 2
+    assert main(["judge", str(path), "--base", "B", "--candidate", "C"]) == 2
+
+
+def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "judge.html"
+    assert main(["report", "sample:mt_bench", "-o", str(out)]) == 0
+    html = out.read_text()
+    assert "Judge report: mt_bench" in html and all(f'id="fig-{k}"' in html for k in (1, 2, 3))
+    assert "Agreement with the people" in html and "benchuq judge sample:mt_bench" in html
