@@ -31,6 +31,7 @@ st.caption(
 with guard("The arena analysis"):
     kept = ss.get(upload.BATTLES_KEY)
     data = ctx.settings.data
+    files: tuple[tuple[str, bytes], ...]
     if publish.is_battles(data):  # published battles: the link opens them (#41)
         files, mapping, key = (), {}, data
     elif kept is not None:

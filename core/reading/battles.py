@@ -471,8 +471,8 @@ def load_battles(
                 "battles table (model_a, model_b, winner).",
             )
         path = SAMPLE_DIR / f"{sample}.csv"
-        got = read_battle_files([(path.name, path.read_bytes())], name=name or sample)
-        return replace(got, notes=(*BATTLE_SAMPLES[sample], *got.notes))
+        read = read_battle_files([(path.name, path.read_bytes())], name=name or sample)
+        return replace(read, notes=(*BATTLE_SAMPLES[sample], *read.notes))
     got = gather_paths(items)
     return read_battle_files(list(got.files), columns=columns, name=name or got.name)
 
