@@ -113,12 +113,12 @@ def run(args: argparse.Namespace) -> int:
     print(head + "  battles  win rate" + ("  uncontrolled" if plain is not None else ""))
     for r in rows:
         line = (
-            f"{r['model']:<{width}}  {r['rating']:7.1f}  {r['low']:7.1f}  {r['high']:7.1f}  "
+            f"{r['model']:<{width}}  {r['rating']:7.0f}  {r['low']:7.0f}  {r['high']:7.0f}  "
             f"{r['rank_ub']:8d}  {r['rank_low']:>3d}-{r['rank_high']:<4d}  {r['battles']:7d}  "
             f"{r['win_rate']:8.3f}"
         )
         if plain is not None:
-            line += f"  {plain.rating[plain.models.index(r['model'])]:12.1f}"
+            line += f"  {plain.rating[plain.models.index(r['model'])]:12.0f}"
         print(line)
     print()
     print(res.sentence())

@@ -446,3 +446,23 @@ def test_the_api_keeps_no_side_tables() -> None:
     root = Path(__file__).resolve().parents[2] / "benchuq" / "api"
     for path in root.glob("*.py"):
         assert "weakref" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_the_share_on_top_names_one_other_model_in_the_singular() -> None:
+    import pandas as pd
+
+    from benchuq.core.findings import findings
+
+    frame = pd.DataFrame(
+        {
+            "model": ["a", "b", "c"] * 2,
+            "task": ["t1"] * 3 + ["t2"] * 3,
+            "category": ["x"] * 6,
+            "n": [500] * 6,
+            "correct": [400, 398, 100, 410, 405, 90],  # c far behind: never on top
+        }
+    )
+    bench = bq.from_frame(frame, n="n", correct="correct")
+    f = findings(bench, bq.bootstrap(bench, reps=300, seed=0), level=0.834)
+    line = next(h for h in f.headline if h.startswith("Share of the draws"))
+    assert line.endswith("; the other model never."), line
