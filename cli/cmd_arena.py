@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Arena-Hard, preference data) on the Elo scale (400, base 10, 1000 = the mean or "
         "--anchor), with sandwich or bootstrap intervals, rank (UB), simultaneous rank sets and "
         "style control. DATA: CSV, JSONL or Parquet battles tables, AlpacaEval annotations "
-        "(battles against the baseline), or sample:alpaca_eval.",
+        "(battles against the baseline), sample:mt_bench_battles (1,751 human judgments of "
+        "MT-Bench answer pairs), sample:alpaca_eval, or published battles (shared:<id>, from "
+        "benchuq publish).",
     )
     p.add_argument("data", metavar="DATA", nargs="+", help="battles files, folders, zips, globs")
     p.add_argument("--anchor", default=None, metavar="MODEL", help="model fixed at 1000")
@@ -111,12 +113,12 @@ def run(args: argparse.Namespace) -> int:
     print(head + "  battles  win rate" + ("  uncontrolled" if plain is not None else ""))
     for r in rows:
         line = (
-            f"{r['model']:<{width}}  {r['rating']:7.1f}  {r['low']:7.1f}  {r['high']:7.1f}  "
+            f"{r['model']:<{width}}  {r['rating']:7.0f}  {r['low']:7.0f}  {r['high']:7.0f}  "
             f"{r['rank_ub']:8d}  {r['rank_low']:>3d}-{r['rank_high']:<4d}  {r['battles']:7d}  "
             f"{r['win_rate']:8.3f}"
         )
         if plain is not None:
-            line += f"  {plain.rating[plain.models.index(r['model'])]:12.1f}"
+            line += f"  {plain.rating[plain.models.index(r['model'])]:12.0f}"
         print(line)
     print()
     print(res.sentence())

@@ -171,10 +171,12 @@ def text(runs: TwoRuns) -> str:
 
     result = runs.result
     pts = result.points
+    margin = f"{(100 if pts else 1) * result.margin:g}"
     unit = "points" if pts else "score units"
+    unit = unit.removesuffix("s") if margin == "1" else unit  # "1 point", "1 score unit"
     lines = [
         f"candidate {result.candidate} − base {result.base}; {result.level:.1%} intervals; "
-        f"margin {(100 if pts else 1) * result.margin:g} {unit}",
+        f"margin {margin} {unit}",
         result.note(),
         "",
     ]

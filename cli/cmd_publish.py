@@ -2,15 +2,27 @@
 
 The store is the one the app uses (``BENCHUQ_STORE``, see :mod:`benchuq.store`): a data set
 published here opens in the app as ``?data=shared:<id>`` and in every command as
-``shared:<id>``.
+``shared:<id>``; a battles table (model_a, model_b, winner) is stored as battles and opens on
+the Arena page (``arena?data=shared:<id>``) and in ``benchuq arena shared:<id>``.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from benchuq.cli.common import UsageError, add_data_arguments, load_benchmark, print_json
+from benchuq.cli.common import (
+    UsageError,
+    add_data_arguments,
+    add_notes,
+    load_benchmark,
+    print_json,
+)
+from benchuq.core.reading.battles import BattlesNotScores, not_scores
+
+if TYPE_CHECKING:
+    from benchuq.store import Receipt, Store
 
 __all__ = ["register", "run_publish", "run_unpublish"]
 
@@ -64,9 +76,14 @@ def run_publish(args: argparse.Namespace) -> int:
 
     if args.expires is not None and args.expires < 1:
         raise UsageError(f"--expires {args.expires}: give a number of days >= 1 (90 is typical).")
-    bench = load_benchmark(args)
     store = open_store()
     source = ", ".join(_source(d) for d in args.data)  # DATA may name several paths
+    try:
+        if args.data == ["sample:mt_bench_battles"]:
+            raise not_scores(args.data[0])
+        bench = load_benchmark(args)
+    except BattlesNotScores:
+        return _publish_battles(args, store, source)
     receipt = store.publish(
         bench,
         days=args.expires,
@@ -81,15 +98,43 @@ def run_publish(args: argparse.Namespace) -> int:
         f"Published '{bench.name}' ({bench.kind.replace('_', ' ')}, {len(bench.models)} models "
         f"x {len(bench.tasks)} tasks) to {store.config.location_for_operator()}."
     )
+    _print_receipt(receipt, "the app's link", "benchuq leaderboard")
+    return 0
+
+
+def _print_receipt(receipt: Receipt, link: str, command: str) -> None:
+    """The receipt's lines: id, link, data argument, expiry and the delete token."""
+    page = "arena" if command == "benchuq arena" else ""
     print(f"id:            {receipt.id}")
-    print(f"link:          {receipt.link}  (after the app's address)")
-    print(f"data argument: shared:{receipt.id}")
+    print(f"link:          {page}{receipt.link}  ({link}: after the app's address)")
+    print(f"data argument: shared:{receipt.id}  (e.g. {command} shared:{receipt.id})")
     print(f"expires:       {receipt.to_json()['expires']}")
     print(f"delete token:  {receipt.delete_token}")
     print(
         "Anyone who has the link can see the data. Keep the delete token private: it is shown "
         f"only now. Delete with: benchuq unpublish {receipt.id} --token {receipt.delete_token}"
     )
+
+
+def _publish_battles(args: argparse.Namespace, store: Store, source: str) -> int:
+    """``benchuq publish`` of a battles table: stored as battles, opened by ``benchuq arena
+    shared:<id>`` and the app's Arena page (#41)."""
+    from benchuq.api import load_battles
+    from benchuq.store.battles import publish_battles
+
+    battles = load_battles(args.data, name=getattr(args, "name", None))
+    receipt = publish_battles(
+        battles, days=args.expires, source=source, description=args.description, store=store
+    )
+    add_notes(args, battles.notes)
+    if args.json:  # "link" as for any data set; "arena_link" opens the Arena page
+        print_json(receipt.to_json() | {"arena_link": f"arena{receipt.link}"})
+        return 0
+    print(
+        f"Published the battles '{battles.name}' ({battles.n:,} battles, {len(battles.models)} "
+        f"models) to {store.config.location_for_operator()}."
+    )
+    _print_receipt(receipt, "the Arena page's link", "benchuq arena")
     return 0
 
 

@@ -559,7 +559,8 @@ def findings(
             "Share of the draws in which each model comes out on top: "
             + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
             + (
-                f"; the other {rest} {'less often' if len(shares) > 4 else 'never'}."
+                f"; the other {'model' if rest == 1 else f'{rest} models'} "
+                f"{'less often' if len(shares) > 4 else 'never'}."
                 if rest
                 else "."
             )

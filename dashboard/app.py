@@ -29,6 +29,7 @@ def main() -> None:
     }
     nav = st.navigation(list(pages.values()), expanded=True)  # every page listed, none hidden
     first_visit = landing.first_visit()  # before the sidebar writes the link
+    st.session_state[controls.PAGE_PATH] = nav.url_path  # the share box's Arena check (#41)
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)
     controls.show_notices()

@@ -57,6 +57,14 @@ UNSHARED = (
 SHARE_SLOT = "_share_slot"  # this run's sidebar slot (st.empty) for the share box
 QUERY_KEY = "_query"  # the query string last written
 RUN_KEY = "_run"  # runs of this session so far
+BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column mapping)
+PAGE_PATH = "_page_path"  # this run's page (its URL path; set by dashboard/app.py)
+UNSHARED_BATTLES = (
+    "**No link yet:** this page shows battles uploaded in this session, and a link cannot carry "
+    "files (it would open the sidebar's data set instead). Publish them first (Data page, "
+    "'Share these results'); the published battles' link then opens this page with the same "
+    "ratings for anyone."
+)
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
 SITE_BENCH = "_site_bench"  # this run's data set, for the share box's site download
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
@@ -417,6 +425,9 @@ def _publish() -> None:
     _update_url(query)
     ss[SHARED_RUN] = ss[RUN_KEY]
     with ss[SHARE_SLOT].container(), st.popover("Share this view", icon=":material/share:"):
+        if _battles_unshared(query.get("data", state.DEFAULT_DATA)):
+            st.markdown(UNSHARED_BATTLES)
+            return
         site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{abs(hash(str(query)))}")
         if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
             st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
@@ -428,6 +439,17 @@ def _publish() -> None:
             "a sample's category edits. Uploaded data travels only once published (Data page, "
             "'Share these results')."
         )
+
+
+def _battles_unshared(data: str) -> bool:
+    """Whether this run's page is the Arena page showing battles uploaded in this session
+    (no link carries them; a published battles table in ``data`` comes first there, #41)."""
+    ss = st.session_state
+    return (
+        ss.get(PAGE_PATH) == publish.ARENA_PAGE
+        and BATTLES_KEY in ss
+        and not publish.is_battles(data)
+    )
 
 
 def show_notices() -> None:

@@ -10,20 +10,28 @@ and opening ``data=shared:<id>`` links (the sidebar calls :func:`load_shared`).
   keyed by its content hash and id: only published data is ever shared between sessions.
 - The delete link opens the Data page with ``delete=<token>``; nothing is deleted until the
   person confirms.
+- An uploaded battles table (kept for the Arena page, ``upload.BATTLES_KEY``) is published as
+  battles (:mod:`benchuq.store.battles`); its link opens the Arena page, and the score pages say
+  that it holds battles (#41).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
 from benchuq import store
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.reading.battles import not_scores
 from benchuq.core.reading.meta import Group, Loaded
 from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard.cache import budgeted
 from benchuq.dashboard.context import Context
 from benchuq.presentation import state
 from benchuq.presentation.text import md_escape
+from benchuq.store import battles as store_battles
 
 CHECKED = "_shared_checked"  # {"shared:<id>": content hash} opened in this session
 RECEIPTS = "_published"  # {"shared:<id>": receipt JSON} published from this session
@@ -31,6 +39,8 @@ NAMES = "_shared_names"  # {"shared:<id>": its data set's name} opened or publis
 MESSAGE = "_publish_message"  # (kind, text) shown once by the block
 DELETE_PARAM = "delete"
 DATA_PAGE = "data"  # the Data page's URL path (the delete link opens it)
+ARENA_PAGE = "arena"  # the Arena page's URL path (a published battles link opens it)
+BATTLES_IDS = "_shared_battles"  # {"shared:<id>": whether it holds battles}, checked once here
 
 
 @budgeted
@@ -42,7 +52,10 @@ def _published(content_hash: str, ident: str) -> Loaded:
 
 def loaded_shared(data: str) -> Loaded:
     """The published data set ``shared:<id>`` with the lm-eval groups stored with it; unknown,
-    expired or deleted ids raise a :class:`~benchuq.store.StoreError` whose text says so."""
+    expired or deleted ids raise a :class:`~benchuq.store.StoreError` whose text says so; a
+    published battles table raises :class:`~benchuq.core.reading.battles.BattlesNotScores`."""
+    if is_battles(data):
+        raise not_scores(data)
     checked = st.session_state.setdefault(CHECKED, {})
     if data not in checked:
         checked[data] = store.open_store().record(data).content_hash
@@ -54,6 +67,20 @@ def loaded_shared(data: str) -> Loaded:
 def load_shared(data: str) -> Benchmark:
     """The published data set ``shared:<id>`` (see :func:`loaded_shared`)."""
     return loaded_shared(data).bench
+
+
+def is_battles(data: str) -> bool:
+    """Whether ``data`` is a published battles table (asked of the store once per session;
+    ``False`` for anything else, including ids the store cannot open: their page says why)."""
+    if parse_source(data).kind != "shared":
+        return False
+    known = st.session_state.setdefault(BATTLES_IDS, {})
+    if data not in known:
+        try:
+            known[data] = store_battles.is_battles_id(data)
+        except (DataError, OSError):
+            return False
+    return bool(known[data])
 
 
 def opened() -> list[str]:
@@ -82,10 +109,12 @@ def _root() -> str:
 
 
 def _view_link(data: str) -> str:
-    """The current view's link with ``data`` (every other parameter as in the address bar)."""
+    """The current view's link with ``data`` (every other parameter as in the address bar); a
+    published battles table's link opens the Arena page."""
     kept = st.query_params.to_dict().items()
     query = {"data": data} | {k: v for k, v in kept if k not in (DELETE_PARAM, "data")}
-    return state.address(f"{_root()}/", query)
+    page = ARENA_PAGE if is_battles(data) else ""
+    return state.address(f"{_root()}/{page}", query)
 
 
 def _delete_link(receipt: dict[str, str]) -> str:
@@ -113,6 +142,33 @@ def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     ss["data"] = value
 
 
+def _publish_battles(files: tuple[tuple[str, bytes], ...], mapping: dict[str, str]) -> None:
+    """Callback of the publish button for the uploaded battles (the Arena page's)."""
+    from benchuq.dashboard import upload
+    from benchuq.dashboard.arena.cached import battles_of
+    from benchuq.dashboard.cache import files_digest
+
+    ss = st.session_state
+    try:
+        battles = battles_of(files_digest(files), tuple(sorted(mapping.items())), files)
+        receipt = store_battles.publish_battles(
+            battles,
+            days=int(ss["share_days"]),
+            source=", ".join(name for name, _ in files)[:500],
+            description=str(ss.get("share_description") or ""),
+        )
+    except (DataError, OSError) as err:
+        ss[MESSAGE] = ("error", f"Publishing failed: {err}")
+        return
+    value = f"{store.PREFIX}{receipt.id}"
+    ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
+    ss.setdefault(BATTLES_IDS, {})[value] = True
+    ss.setdefault(NAMES, {})[value] = battles.name
+    ss.pop(upload.BATTLES_KEY, None)  # the Arena page now reads the published battles
+    ss.pop(upload.BATTLES_NOTE_KEY, None)
+    ss["data"] = value
+
+
 def _delete(data: str, token: str) -> None:
     """Callback of the delete confirmation."""
     ss = st.session_state
@@ -126,8 +182,8 @@ def _delete(data: str, token: str) -> None:
             f"Deleted {data}: its data is gone from the store, and anyone opening its link "
             "now reads that it was deleted.",
         )
-        ss.get(CHECKED, {}).pop(data, None)
-        ss.get(RECEIPTS, {}).pop(data, None)
+        for key in (CHECKED, RECEIPTS, BATTLES_IDS):
+            ss.get(key, {}).pop(data, None)
         ss["data"] = state.DEFAULT_DATA
     st.query_params.pop(DELETE_PARAM, None)
 
@@ -182,15 +238,18 @@ def _published_info(data: str, receipt: dict[str, str] | None) -> None:
     )
 
 
-def _publish_form(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
+def _publish_form(
+    what: str, name: str, on_click: Callable[..., None], args: tuple[Any, ...]
+) -> None:
+    """The publish form: what is stored (``what``, under ``name``), the description, the days
+    and the button that calls ``on_click(*args)``."""
     try:
         config = store.StoreConfig.from_env()
     except DataError as err:
         st.error(f"Publishing is not available: {err}")
         return
     st.markdown(
-        f"Publishing stores the data in use — {len(bench.models)} models × {len(bench.tasks)} "
-        "tasks as parsed, with your category edits and notes, not your files — in "
+        f"Publishing stores {what} — in "
         f"{md_escape(config.describe())}. **Anyone who has the link can see these data**; "
         "nobody can find them without it. You get a delete link; the data are removed when "
         "they expire."
@@ -200,8 +259,7 @@ def _publish_form(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> N
         key="share_description",
         max_chars=store.DESCRIPTION_LIMIT,
         placeholder="e.g. nightly run of 2026-11-26, base models only",
-        help=f"Stored with the data under its name, '{bench.name}' (rename it below), and "
-        "shown to whoever opens the link.",
+        help=f"Stored with the data under {name}, and shown to whoever opens the link.",
     )
     c1, c2 = st.columns([1, 2])
     c1.number_input("Keep for (days)", 1, config.max_days, value=config.days, key="share_days")
@@ -210,8 +268,8 @@ def _publish_form(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> N
         key="publish",
         type="primary",
         icon=":material/share:",
-        on_click=_publish,
-        args=(bench, source, groups),
+        on_click=on_click,
+        args=args,
     )
 
 
@@ -225,8 +283,22 @@ def share_block(ctx: Context, source: str = "") -> None:
     if kind:
         getattr(st, kind)(md_escape(text))
     kind = parse_source(data).kind
+    from benchuq.dashboard import upload  # upload -> controls -> publish
+
+    battles = st.session_state.get(upload.BATTLES_KEY)
+    if battles is not None:  # uploaded battles travel only once published (#41)
+        st.markdown("**The uploaded battles** (rated on the Arena page):")
+        files, mapping = battles
+        _publish_form(
+            "the battles as parsed — who met whom, the outcome, prompt and judge labels, not "
+            "your files",
+            "the file's name",
+            _publish_battles,
+            (files, mapping),
+        )
+        return
     if kind == "shared":
-        if ctx.bench is not None:
+        if ctx.bench is not None or is_battles(data):
             _published_info(data, st.session_state.get(RECEIPTS, {}).get(data))
     elif kind == "sample":
         st.caption(
@@ -234,7 +306,12 @@ def share_block(ctx: Context, source: str = "") -> None:
             "Upload your own results above to publish them."
         )
     elif ctx.bench is not None:
-        from benchuq.dashboard import upload  # upload -> controls -> publish
-
         loaded = upload.loaded_for(data)
-        _publish_form(ctx.bench, source, loaded.meta.groups if loaded is not None else ())
+        bench = ctx.bench
+        _publish_form(
+            f"the data in use — {len(bench.models)} models × {len(bench.tasks)} tasks as "
+            "parsed, with your category edits and notes, not your files",
+            f"its name, '{bench.name}' (rename it below)",
+            _publish,
+            (bench, source, loaded.meta.groups if loaded is not None else ()),
+        )

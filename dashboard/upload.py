@@ -22,6 +22,7 @@ from benchuq.core.reading.sources import parse_source
 from benchuq.core.reading.table import KNOWN_COLUMNS
 from benchuq.dashboard import cache, runtime
 from benchuq.dashboard.controls import (
+    BATTLES_KEY,
     CATEGORY_EDITS_KEY,
     NAME_EDITS_KEY,
     UPLOAD_KEY,
@@ -32,6 +33,7 @@ from benchuq.dashboard.data.view import DEFAULT_METRIC
 from benchuq.presentation import state
 
 __all__ = [
+    "BATTLES_KEY",
     "apply_categories",
     "column_map",
     "current",
@@ -47,7 +49,6 @@ __all__ = [
 ]
 
 ERROR_KEY = "_upload_error"
-BATTLES_KEY = "_battles_upload"  # session-only: uploaded battles (files, column mapping)
 BATTLES_NOTE_KEY = "_battles_note"
 # the metrics the uploaded files offer, kept from the last read that got as far as the files'
 # metrics: the Metric picker lists them after a failed read too, so a wrong choice is undone there

@@ -4,7 +4,7 @@ import streamlit as st
 
 import benchuq
 from benchuq.core.reading.sources import UPLOAD
-from benchuq.dashboard import cache, controls, plain, upload
+from benchuq.dashboard import cache, controls, plain, publish, upload
 from benchuq.dashboard.arena import cached
 from benchuq.dashboard.arena import view as va
 from benchuq.dashboard.context import current, guard
@@ -30,22 +30,28 @@ st.caption(
 )
 with guard("The arena analysis"):
     kept = ss.get(upload.BATTLES_KEY)
-    if kept is not None:
+    data = ctx.settings.data
+    files: tuple[tuple[str, bytes], ...]
+    if publish.is_battles(data):  # published battles: the link opens them (#41)
+        files, mapping, key = (), {}, data
+    elif kept is not None:
         files, mapping = kept
         key = cache.files_digest(files)
-    elif ctx.settings.data == va.ARENA_SAMPLE:
+    elif data == va.ARENA_SAMPLE:
         files, mapping, key = (), {}, va.ARENA_SAMPLE
-    elif ctx.settings.data == UPLOAD and (own := upload.current_files()) is not None:
+    elif data == UPLOAD and (own := upload.current_files()) is not None:
         files, mapping = own
         key = cache.files_digest(files)
     else:
+        files, mapping, key = (), {}, va.BATTLES_SAMPLE
         st.info(
-            f"'{md_escape(ctx.settings.data)}' holds per-task scores, not pairwise battles. "
-            "Upload a battles table (columns model_a, model_b, winner) on the Data page, or "
-            f"choose the sample {va.ARENA_SAMPLE} (AlpacaEval annotations read as battles "
-            "against their baseline) in the sidebar."
+            f"'{md_escape(data)}' holds per-task scores, not pairwise battles, so this page "
+            f"shows the bundled battles {va.BATTLES_SAMPLE} (human judgments of MT-Bench "
+            "answer pairs). Upload a battles table (columns model_a, model_b, winner) on the "
+            f"Data page, or choose {va.ARENA_SAMPLE} (AlpacaEval annotations read as battles "
+            "against their baseline) in the sidebar.",
+            icon=":material/sports_score:",
         )
-        st.stop()
     battles = cached.battles_of(key, tuple(sorted(mapping.items())), files)
     options = tuple(battles.models)
     link = controls.bind(

@@ -36,8 +36,10 @@ with guard("The leaderboard"):
     weights = tuple(float(w) for w in ctx.weights)
     table = cached.leaderboard_table(ctx.draws_all(), ctx.models, level, weights)
     groups = list(dict.fromkeys(table["group"]))
-    if note := views.missing_weighted_note(table, draws.category_names):
+    if note := views.missing_weighted_note(table, draws.category_names, weights):
         st.info(note, icon=":material/info:")
+    if views.WEIGHTED in groups:  # shown only at weights other than the default (#41)
+        st.caption(views.weighted_order_note(draws.category_names, weights))
     opts = ctx.figure_options()
     view = controls.bind(views.LeaderboardView)
     if len(draws.models) > min(view.value.top, views.LeaderboardView.top):  # models are hidden

@@ -71,6 +71,22 @@ def build_alpaca_eval(src: Path, out: Path = HERE) -> None:
     pd.concat(frames, ignore_index=True).to_csv(out / "alpaca_eval.csv", index=False)
 
 
+def build_mt_bench_battles(src: Path, out: Path = HERE) -> None:
+    """The 1,751 human judgments of MT-Bench answer pairs as battles (``sample:mt_bench_battles``
+    for ``benchuq arena`` and the Arena page): question_id (the prompt), category, model_a,
+    model_b, judge (the human judge) and winner (the human verdict), values copied verbatim."""
+    import csv
+
+    with open(src / "mt_bench_judgments" / "mt_bench_human_vs_gpt4.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(out / "mt_bench_battles.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["question_id", "category", "model_a", "model_b", "judge", "winner"])
+        keys = ("question_id", "category", "model_a", "model_b", "human_judge", "winner_human")
+        for r in rows:
+            w.writerow([r[k] for k in keys])
+
+
 MT_BENCH_ROWS = 600  # judgments kept in sample:mt_bench (of 1,751)
 
 
@@ -91,6 +107,7 @@ def build_all(src: Path, out: Path = HERE) -> None:
     build_toy(out)
     build_mmlu(src, out)
     build_alpaca_eval(src, out)
+    build_mt_bench_battles(src, out)
     build_mt_bench(src, out)
 
 

@@ -92,7 +92,9 @@ def load(
         if len(sources) > 1:
             raise InvalidArgument(f"{shared[0]} cannot be combined with other data.")
         from benchuq.store import read_shared
+        from benchuq.store.battles import refuse_battles
 
+        refuse_battles(shared[0])
         loaded = read_shared(shared[0])
         context = Context(source=parse_source(shared[0]).text, meta=loaded.meta)
         return per_item(replace(loaded.bench, context=context), stat)
@@ -252,7 +254,8 @@ def load_battles(
 ) -> Battles:
     """Read pairwise battles (``model_a, model_b, winner``) for :func:`arena`, as ``benchuq
     arena``'s ``DATA``: CSV, JSONL or Parquet battles tables, AlpacaEval annotations, folders,
-    zips, globs or ``sample:alpaca_eval``.
+    zips, globs, ``sample:mt_bench_battles``, ``sample:alpaca_eval`` or published battles
+    (``shared:<id>``, see :mod:`benchuq.store.battles`).
 
     Parameters
     ----------
@@ -277,5 +280,12 @@ def load_battles(
 
     sources = [source] if isinstance(source, str | Path) else list(source)
     if not sources:
-        raise InvalidArgument("no data given.", hint="pass a path or 'sample:alpaca_eval'.")
+        raise InvalidArgument("no data given.", hint="pass a path or 'sample:mt_bench_battles'.")
+    if any(str(s).startswith("shared:") for s in sources):
+        if len(sources) > 1:
+            raise InvalidArgument(f"{sources[0]} cannot be combined with other data.")
+        from benchuq.store.battles import read_battles
+
+        got = read_battles(str(sources[0]))
+        return got if name is None else replace(got, name=name)
     return _load_battles([str(s) for s in sources], columns=columns, name=name)

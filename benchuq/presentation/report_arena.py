@@ -30,7 +30,8 @@ INTERVAL_LABELS = {"sandwich": "Sandwich (robust)", "bootstrap": "Bootstrap"}
 
 
 def leaderboard_table(result: ArenaResult) -> pd.DataFrame:
-    """One row per model, best first (the CLI's columns, readable names)."""
+    """One row per model, best first (the CLI's columns, readable names); ratings and their
+    intervals as whole Elo points (a decimal says more than the data do; JSON keeps them)."""
     table = result.table().rename(
         columns={
             "rank_ub": "rank (UB)",
@@ -42,6 +43,8 @@ def leaderboard_table(result: ArenaResult) -> pd.DataFrame:
     if result.uncontrolled is not None:
         plain = result.uncontrolled
         table["without control"] = [plain.rating[plain.models.index(m)] for m in table["model"]]
+    whole = [c for c in ("rating", "low", "high", "without control") if c in table]
+    table[whole] = table[whole].round(0).astype("Int64")
     return table
 
 

@@ -26,7 +26,8 @@ Choices:
 One security boundary in four modules: :mod:`~benchuq.store.config` (settings, limits, ids,
 receipts), :mod:`~benchuq.store.codec` (the stored form and its validation),
 :mod:`~benchuq.store.index` (the index records) and :mod:`~benchuq.store.store` (publish, load,
-delete, faults and integrity). Everything that writes or reads stored bytes stays in this
+delete, faults and integrity); :mod:`~benchuq.store.battles` keeps published battles tables in
+the same store (#41). Everything that writes or reads stored bytes stays in this
 package; every public name is importable from ``benchuq.store``.
 """
 

@@ -370,6 +370,11 @@ class Store:
             if not names:
                 problems.append(f"{rec.folder}: an index record without data (its folder is gone)")
                 continue
+            if "battles.parquet" in names:  # published battles (benchuq.store.battles)
+                from benchuq.store.battles import verify_battles
+
+                problems += verify_battles(self, rec, names)
+                continue
             missing = {"meta.json", "tasks.parquet", "results.parquet"} - names
             if missing:
                 problems.append(f"{rec.folder}: missing {sorted(missing)}")

@@ -769,7 +769,8 @@ def _with_sentence(r: DiffRow, margin: float, points: bool) -> DiffRow:
     }[r.verdict]
     if r.too_few:
         head = "Too few items to tell"
-    m = f" (margin {100 * margin if points else margin:g}{unit})" if margin > 0 else ""
+    shown = f"{100 * margin if points else margin:g}"
+    m = f" (margin {shown}{unit.removesuffix('s') if shown == '1' else unit})" if margin > 0 else ""
     text = (
         f"{head}{m}: candidate − base = {_fmt(r.difference, points)}{unit}, "
         f"{r.level:.1%} {'simultaneous ' if r.simultaneous else ''}interval "

@@ -82,6 +82,17 @@ WINNERS: dict[str, tuple[float, bool]] = {
 _PROMPT_ALIASES = ("prompt", "question_id", "prompt_id")
 
 
+#: Bundled samples that read as battles, with the note on their source (sample_data/README.md).
+BATTLE_SAMPLES: dict[str, tuple[str, ...]] = {
+    "mt_bench_battles": (
+        "MT-Bench human judgments (Zheng et al. 2023, lmsys mt_bench_human_judgments, "
+        "CC-BY-4.0): 1,751 expert and author verdicts on answer pairs of 6 models to 80 "
+        "questions (both turns); prompt = question_id, judge = the human judge.",
+    ),
+    "alpaca_eval": (),
+}
+
+
 class BattlesNotScores(DataError):
     """A battles table given where per-task or per-item scores are needed."""
 
@@ -437,8 +448,8 @@ def load_battles(
     columns: dict[str, str] | None = None,
     name: str | None = None,
 ) -> Battles:
-    """Battles from paths (files, folders, zips, globs) or ``sample:alpaca_eval`` (the CLI's
-    ``DATA``).
+    """Battles from paths (files, folders, zips, globs), ``sample:mt_bench_battles`` or
+    ``sample:alpaca_eval`` (the CLI's ``DATA``).
 
     Examples
     --------
@@ -452,14 +463,16 @@ def load_battles(
         from benchuq.core.reading.loaders import SAMPLE_DIR
 
         sample = str(items[0]).split(":", 1)[1]
-        if sample != "alpaca_eval":
+        if sample not in BATTLE_SAMPLES:
             raise DataError(
                 f"sample:{sample} holds per-task scores, not battles.",
-                hint="use sample:alpaca_eval (annotations read as battles against the "
-                "baseline), or a battles table (model_a, model_b, winner).",
+                hint="use sample:mt_bench_battles (human judgments of MT-Bench answer pairs), "
+                "sample:alpaca_eval (annotations read as battles against the baseline), or a "
+                "battles table (model_a, model_b, winner).",
             )
-        path = SAMPLE_DIR / "alpaca_eval.csv"
-        return read_battle_files([(path.name, path.read_bytes())], name=name or sample)
+        path = SAMPLE_DIR / f"{sample}.csv"
+        read = read_battle_files([(path.name, path.read_bytes())], name=name or sample)
+        return replace(read, notes=(*BATTLE_SAMPLES[sample], *read.notes))
     got = gather_paths(items)
     return read_battle_files(list(got.files), columns=columns, name=name or got.name)
 

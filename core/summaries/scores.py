@@ -366,12 +366,16 @@ def leaderboard(
     :data:`core.small_samples.FEW_ITEMS` (METHODS 2d). Within each
     group rows are best first by :func:`core.summaries.ordering.best_first` (the direction
     follows the group's ``higher_is_better``; ties by name; models without a score last).
-    ``weights``: one per ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`).
+    ``weights``: one per ``draws.category_names`` (the score ``S(w)`` of :func:`group_scores`),
+    shown only when they differ from the default (all equal). A single category (such as the
+    default ``all``) covers every task and would repeat ``overall``, so it is left out (#41).
     """
     groups: list[tuple[str, Group]] = [("overall", "overall")]
-    if weights is not None and len(draws.category_names) > 1:
-        groups.append((WEIGHTED, np.asarray(weights, dtype=float)))
-    groups += [(c, c) for c in draws.category_names]
+    cats = draws.category_names
+    if weights is not None and len(cats) > 1 and not _equal(w := _weights(draws, weights)):
+        groups.append((WEIGHTED, w))
+    if len(cats) > 1:  # one category (e.g. the default ``all``) would repeat overall row for row
+        groups += [(c, c) for c in cats]
     rows = []
     for name, group in groups:
         sc = group_scores(draws, group=group)
@@ -405,6 +409,11 @@ def leaderboard(
         order = best_first(iv.estimate, draws.models, higher_is_better=sc.higher_is_better)
         rows.append(part.iloc[order])
     return pd.concat(rows, ignore_index=True)
+
+
+def _equal(weights: np.ndarray) -> bool:
+    """Whether category weights are the default: all equal (any common value)."""
+    return bool(weights.size and np.allclose(weights, weights[0]))
 
 
 def group_tasks(draws: Draws, group: Group) -> np.ndarray:

@@ -18,9 +18,9 @@ __all__ = ["arena_fit", "battles_of"]
 def battles_of(
     key: str, columns: tuple[tuple[str, str], ...], _files: tuple[tuple[str, bytes], ...]
 ) -> Battles:
-    """Battles (METHODS 8b) of ``sample:alpaca_eval`` or of uploaded files (``key``: their
-    digest), with the column mapping."""
-    if parse_source(key).kind == "sample":
+    """Battles (METHODS 8b) of a bundled sample, of published battles (``shared:<id>``) or of
+    uploaded files (``key``: their digest), with the column mapping."""
+    if parse_source(key).kind in ("sample", "shared"):
         return bq.load_battles(key)
     return read_battle_files(list(_files), columns=dict(columns))
 

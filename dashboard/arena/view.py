@@ -17,6 +17,7 @@ from benchuq.presentation.state import link
 
 __all__ = [
     "ARENA_SAMPLE",
+    "BATTLES_SAMPLE",
     "INTERVAL_LABELS",
     "TIES_LABELS",
     "ArenaSettings",
@@ -26,7 +27,8 @@ __all__ = [
     "leaderboard_table",
 ]
 
-ARENA_SAMPLE = "sample:alpaca_eval"  # the bundled sample that reads as battles
+ARENA_SAMPLE = "sample:alpaca_eval"  # the bundled score sample that also reads as battles
+BATTLES_SAMPLE = "sample:mt_bench_battles"  # bundled battles only (shown for score data, #41)
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def control_options(covariates: tuple[str, ...]) -> tuple[str, ...]:
 
 def command(key: str, settings: ArenaSettings, level: float) -> str:
     """The ``benchuq arena`` command that reproduces the page (``key``: the data)."""
-    data = key if key.startswith("sample:") else "YOUR_FILES"
+    data = key if key.startswith(("sample:", "shared:")) else "YOUR_FILES"
     flags = ["--level", f"{level:g}", "--ties", settings.ties, "--interval", settings.interval]
     flags += ["--anchor", settings.anchor] if settings.anchor else []
     flags += ["--control", *settings.control] if settings.control else []

@@ -4,8 +4,9 @@ Choices the spec leaves open, made here:
 
 - "Indistinguishable from the leader" is ``core.summaries.leader.tied_with_leader`` (the paired
   difference rule, not interval overlap; METHODS 2).
-- The weighted group ``S(w)`` and the per-category groups are shown when the data have two or more
-  categories (with one category both would repeat the overall group).
+- The per-category groups are shown when the data have two or more categories (with one both
+  would repeat the overall group); the weighted group ``S(w)`` only when the sidebar's weights
+  differ from the default (equal), with a line on why its order can differ from Overall (#41).
 - Order and "≈ leader" come from ``core.summaries.leaderboard`` (best first by the group's
   ``higher_is_better``; ties by name).
 """
@@ -89,14 +90,31 @@ def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.Dat
     return table.reset_index(drop=True)[cols]
 
 
-def missing_weighted_note(table: pd.DataFrame, categories: Sequence[str]) -> str:
-    """What to say when :func:`leaderboard_table` left out the weighted score (else ``""``)."""
-    if len(categories) < 2 or WEIGHTED in set(table["group"]):
+def missing_weighted_note(
+    table: pd.DataFrame, categories: Sequence[str], weights: Sequence[float]
+) -> str:
+    """What to say when :func:`leaderboard_table` left out the weighted score for want of
+    scores (else ``""``; default, equal ``weights`` show none and need no word)."""
+    w = np.asarray(weights, dtype=float)
+    equal = bool(w.size) and bool(np.allclose(w, w[0]))
+    if len(categories) < 2 or equal or WEIGHTED in set(table["group"]):
         return ""
     return (
         "No model has results in every category with a positive weight, so there is no "
         "weighted score to show. Set the weight of the categories a model lacks to 0 in the "
         "sidebar to rank the models on the others."
+    )
+
+
+def weighted_order_note(categories: Sequence[str], weights: Sequence[float]) -> str:
+    """Why the weighted score's order can differ from Overall's (shown under the charts when
+    the weighted score is)."""
+    w = np.asarray(weights, dtype=float)
+    parts = ", ".join(f"{c} {100 * x / w.sum():.0f}%" for c, x in zip(categories, w, strict=True))
+    return (
+        f"The weighted score counts each category by the sidebar's weights ({parts}); Overall "
+        "counts every task once, so a category with more tasks weighs more there. The two "
+        "orders can differ when models are strong in different categories."
     )
 
 

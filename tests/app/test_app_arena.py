@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
-from conftest import page_path
+from conftest import page_path, share_box
 from streamlit.testing.v1 import AppTest
 
 from benchuq.core.analyses.arena_synthetic import simulate_battles
@@ -100,3 +100,43 @@ def test_report_page_points_to_the_arena_report(make_app: Callable[..., AppTest]
     at.switch_page(page_path("report.py")).run()
     assert not at.exception
     assert any("their own report" in i.value for i in at.info)
+
+
+def test_score_data_show_the_bundled_battles(make_app: Callable[..., AppTest]) -> None:
+    at = _open(make_app, {"data": "sample:vtab1k"}).run()
+    assert not at.exception and not at.error
+    assert "sample:mt_bench_battles" in at.info[0].value
+    assert set(at.dataframe[0].value["model"]) == {
+        "alpaca-13b", "claude-v1", "gpt-3.5-turbo", "gpt-4", "llama-13b", "vicuna-13b-v1.2",
+    }  # fmt: skip
+
+
+def test_uploaded_battles_publish_and_reopen_with_the_same_ratings(
+    make_app: Callable[..., AppTest],
+) -> None:
+    at = make_app({"reps": "200"}).run()
+    at.switch_page(page_path("data.py")).run()
+    at.file_uploader(key="uploader").set_value([("votes.csv", _battles_csv(), "text/csv")]).run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    links, text = share_box(at)
+    assert not links and "No link yet" in text  # an upload: no link that opens VTAB-1k
+    mine = at.dataframe[0].value
+    at.switch_page(page_path("data.py")).run()
+    assert "The uploaded battles" in " ".join(m.value for m in at.markdown)
+    at.button(key="publish").click().run()
+    assert not at.exception, at.exception
+    data = at.query_params["data"]
+    assert data.startswith("shared:")
+    codes = [c.value for c in at.code]
+    assert any(c.startswith("/arena?") and f"data={data}" in c for c in codes)
+
+    other = make_app({"reps": "200", "data": data}).run()  # a fresh session with the link
+    other.switch_page(PAGE).run()
+    assert not other.exception and not other.error
+    theirs = other.dataframe[0].value
+    pd.testing.assert_frame_equal(mine.reset_index(drop=True), theirs.reset_index(drop=True))
+    links, _ = share_box(other)
+    assert any(f"data={data}" in link for link in links)
+    other.switch_page(page_path("leaderboard.py")).run()  # a score page says it holds battles
+    assert any("pairwise battles" in e.value for e in other.error)

@@ -28,7 +28,7 @@ def test_first_visit_explains_the_app_and_offers_two_ways_in(make_app) -> None:
     assert not at.exception and not at.error
     assert "benchuq shows how sure a benchmark leaderboard is" in at.markdown[0].value
     example = at.button(key="landing_example")
-    assert example.label == "Try the VTAB-1k example"
+    assert example.label == "Explore VTAB-1k"
     links = [p.proto.label for p in at.get("page_link")]
     assert "Upload your results" in links
     assert any("lm-evaluation-harness" in c.value for c in at.caption)  # accepted formats
@@ -39,6 +39,16 @@ def test_first_visit_explains_the_app_and_offers_two_ways_in(make_app) -> None:
     at.sidebar.selectbox(key="data").set_value("sample:toy").run()
     at.button(key="landing_example").click().run()
     assert at.sidebar.selectbox(key="data").value == "sample:vtab1k"
+
+
+def test_the_example_button_shows_something_when_vtab_is_in_use(make_app) -> None:
+    at = make_app({}).run()  # a first visit: VTAB-1k is already the data in use
+    assert at.sidebar.selectbox(key="data").value == "sample:vtab1k"
+    at.button(key="landing_example").click().run()
+    assert not at.exception and not at.error
+    assert not any(b.key == "landing_example" for b in at.button)  # the introduction closed
+    assert not any("How far behind" in json.dumps(c.proto.spec) for c in at.get("plotly_chart"))
+    assert at.title[0].value == "Leaderboard"
 
 
 def test_a_shared_link_opens_without_the_intro(make_app) -> None:

@@ -12,7 +12,7 @@ from table_fit import MAIN_WIDTH_1400, table_width
 from benchuq.dashboard import cache
 from benchuq.presentation.figures.common import RANK_METHOD_LABELS
 
-VTAB_GROUPS = 5  # overall, weighted, natural, specialized, structured
+VTAB_GROUPS = 4  # overall, natural, specialized, structured (S(w) only at other weights)
 AVERAGES = {k: v for k, v in RANK_METHOD_LABELS.items() if k.startswith("average_rank")}
 
 
@@ -33,12 +33,24 @@ def _clean(at) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
+def test_the_weighted_score_shows_only_at_other_weights_with_a_line_why(make_app) -> None:
+    at = make_app().run()
+    assert not any("weighted score counts" in c.value for c in at.caption)
+    at = make_app({"reps": "200", "weights": "2,1,1"}).run()  # natural counts twice
+    at.session_state["leaderboard_more"] = True
+    at.run()
+    _clean(at)
+    assert len(_charts(at)) == VTAB_GROUPS + 1
+    line = next(c.value for c in at.caption if "weighted score counts" in c.value)
+    assert "natural 50%" in line and "Overall counts every task once" in line
+
+
 def test_default_view_is_the_vtab_leaderboard_with_a_short_link(make_app) -> None:
     at = make_app().run()
     _clean(at)
     assert at.title[0].value == "Leaderboard"
     charts = _charts(at)
-    assert len(charts) == 2  # the first row (overall, weighted); the rest drawn when opened
+    assert len(charts) == 2  # the first row (overall, natural); the rest drawn when opened
     assert len(charts[0]["data"]) == 16  # one trace per model
     at.session_state["leaderboard_more"] = True  # open the per-category charts
     at.run()

@@ -48,5 +48,8 @@ def test_every_page_opens_on_a_sparse_upload(make_app, data: bytes) -> None:
 def test_leaderboard_says_why_the_weighted_score_is_missing(make_app) -> None:
     at = _upload(make_app, DISJOINT)
     at.switch_page(page_path("leaderboard.py")).run()
+    assert not any("no weighted score" in i.value for i in at.info)  # default weights: no S(w)
+    at.session_state["weight_0"] = 2.0
+    at.run()
     assert not at.exception and not at.error
     assert any("no weighted score to show" in i.value for i in at.info)

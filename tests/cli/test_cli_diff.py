@@ -210,3 +210,12 @@ def test_margin_is_in_points_for_proportions(
     assert runs.result.margin == pytest.approx(0.05) and runs.exit_code() == 1
     with pytest.raises(InvalidArgument, match="margin"):
         bq.diff(base, cand, margin=500)
+
+
+@pytest.mark.parametrize(("margin", "words"), [("1", "margin 1 point"), ("2", "margin 2 points")])
+def test_the_margin_agrees_in_number(margin: str, words: str, capsys) -> None:
+    argv = ["diff", "sample:alpaca_eval", "--base", "claude-2", "--candidate", "claude-2.1"]
+    code, out, _ = run([*argv, "--margin", margin], capsys)
+    assert code == 0
+    assert out.splitlines()[0].endswith(words) and f"Inconclusive ({words})" in out
+    assert "1 points" not in out

@@ -106,3 +106,38 @@ def test_oversized_publish_is_refused(store_env, capsys, monkeypatch) -> None:
     monkeypatch.setenv("BENCHUQ_STORE_MAX_MB", "0.01")
     code, _, err = _run(capsys, "publish", "sample:alpaca_eval")
     assert code == 2 and "this server keeps at most 0.01 MB per data set" in err
+
+
+def test_published_battles_give_the_same_arena(store_env, capsys, tmp_path) -> None:
+    votes = tmp_path / "votes.csv"
+    votes.write_bytes(
+        b"model_a,model_b,winner,question_id\n"
+        + b"".join(
+            f"{a},{b},{w},q{i % 7}\n".encode()
+            for i, (a, b, w) in enumerate(
+                [("x", "y", "model_a"), ("y", "z", "tie"), ("z", "x", "model_b")] * 20
+                + [("x", "z", "model_a"), ("y", "x", "model_b")] * 5
+            )
+        )
+    )
+    code, out, _ = _run(capsys, "publish", str(votes), "--json")
+    assert code == 0
+    receipt = json.loads(out)
+    assert receipt["arena_link"] == f"arena?data=shared:{receipt['id']}"
+    shared = f"shared:{receipt['id']}"
+    mine = json.loads(_run(capsys, "arena", str(votes), "--json")[1])
+    code, out, err = _run(capsys, "arena", shared, "--json")
+    assert code == 0
+    assert json.loads(out) == mine  # the same ratings, intervals and rank sets
+    assert f"Published battles {shared}" in err and "from votes.csv" in err  # notes on stderr
+    code, _, err = _run(capsys, "leaderboard", shared)
+    assert code != 0 and "pairwise battles" in err and "benchuq arena" in err
+
+
+def test_the_bundled_battles_sample_publishes(store_env, capsys) -> None:
+    code, out, _ = _run(capsys, "publish", "sample:mt_bench_battles")
+    assert code == 0
+    ident = out.split("id:", 1)[1].split()[0]
+    assert f"arena?data=shared:{ident}" in out and f"benchuq arena shared:{ident}" in out
+    code, out, _ = _run(capsys, "arena", f"shared:{ident}")
+    assert code == 0 and "gpt-4" in out and "1,751 battles" in out

@@ -377,6 +377,18 @@ def test_leaderboard_weights_add_the_weighted_group() -> None:
     assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
     with pytest.raises(InvalidArgument, match="sum to 1"):
         bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
+    equal = bq.leaderboard(draws, weights=[1 / 3] * 3).to_frame()  # the default: no S(w)
+    assert list(dict.fromkeys(equal["group"])) == [
+        "overall",
+        "natural",
+        "specialized",
+        "structured",
+    ]
+
+
+def test_a_single_category_does_not_repeat_overall() -> None:
+    board = bq.leaderboard(bq.bootstrap(bq.load("sample:toy"), reps=200)).to_frame()
+    assert set(board["group"]) == {"overall"}  # the default category 'all' is overall again
 
 
 def test_lm_eval_groups_make_the_same_overall_as_the_cli() -> None:
@@ -434,3 +446,23 @@ def test_the_api_keeps_no_side_tables() -> None:
     root = Path(__file__).resolve().parents[2] / "benchuq" / "api"
     for path in root.glob("*.py"):
         assert "weakref" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_the_share_on_top_names_one_other_model_in_the_singular() -> None:
+    import pandas as pd
+
+    from benchuq.core.findings import findings
+
+    frame = pd.DataFrame(
+        {
+            "model": ["a", "b", "c"] * 2,
+            "task": ["t1"] * 3 + ["t2"] * 3,
+            "category": ["x"] * 6,
+            "n": [500] * 6,
+            "correct": [400, 398, 100, 410, 405, 90],  # c far behind: never on top
+        }
+    )
+    bench = bq.from_frame(frame, n="n", correct="correct")
+    f = findings(bench, bq.bootstrap(bench, reps=300, seed=0), level=0.834)
+    line = next(h for h in f.headline if h.startswith("Share of the draws"))
+    assert line.endswith("; the other model never."), line

@@ -56,7 +56,9 @@ def test_core_leaderboard_orders_by_higher_is_better(errors_file: Path) -> None:
     bench = load_path(str(errors_file))
     assert not bench.higher_is_better.any()
     draws = bootstrap(bench, reps=400, seed=0)
-    table = leaderboard(draws, level=0.834, weights=np.array([0.5, 0.5]))
+    table = leaderboard(
+        draws, level=0.834, weights=np.array([0.6, 0.4])
+    )  # not the default: S(w) shown
     groups = _groups(table)
     assert list(groups) == ["overall", "weighted", "c1", "c2"]
     for g, (models, tied) in groups.items():
@@ -88,7 +90,7 @@ def test_cli_table_and_json(errors_file: Path) -> None:
 
 def test_view_table_and_csv_download(errors_file: Path) -> None:
     draws = bootstrap(load_path(str(errors_file)), reps=400, seed=0)
-    table = views.leaderboard_table(draws, 0.834, np.array([0.5, 0.5]))
+    table = views.leaderboard_table(draws, 0.834, np.array([0.6, 0.4]))
     assert _groups(table, tied="tied") == {
         g: (ORDER, TIED) for g in ("overall", "weighted", "c1", "c2")
     }
