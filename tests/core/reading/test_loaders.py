@@ -36,6 +36,9 @@ RESULT_FILES = sorted(
     and p.suffix in (".csv", ".json", ".jsonl")
     and str(p.relative_to(REAL)) not in AUX
     and p.relative_to(REAL).parts[0] != "helm"  # a HELM run is a folder, not one file
+    # pairwise human and GPT-4 judgments, the source of sample:mt_bench (judge) and
+    # sample:mt_bench_battles (arena): neither scores nor one battles table as they stand
+    and p.relative_to(REAL).parts[0] != "mt_bench_judgments"
 )
 
 
