@@ -646,7 +646,7 @@ def _fit(
         draws = rng.multivariate_normal(rating, cov, size=RANK_DRAWS, method="eigh")
     sets = rank_sets(draws, rating, battles.models, level=level, label="rating")
     tau = float(theta[-1]) if ties == "davidson" else None
-    wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level)
+    wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level=level)
     won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
         cells.j, cells.n * (1 - cells.s), M
     )

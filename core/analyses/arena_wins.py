@@ -25,6 +25,7 @@ def win_matrix(
     replicates: np.ndarray | None,
     M: int,
     ties: Literal["half", "davidson"],
+    *,
     level: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(M, M)`` expected scores with intervals (delta method on ``d`` for the sandwich, with

@@ -16,7 +16,7 @@ from scipy.special import betaincinv
 __all__ = ["clopper_pearson", "join_exact"]
 
 
-def clopper_pearson(k: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+def clopper_pearson(k: np.ndarray, n: np.ndarray, *, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Clopper–Pearson interval ``(low, high)`` of ``k`` right out of ``n`` at ``level``
     (elementwise; ``nan`` where ``n < 1``): ``low = B^-1((1-L)/2; k, n-k+1)`` (0 at ``k = 0``),
     ``high = B^-1((1+L)/2; k+1, n-k)`` (1 at ``k = n``). Coverage >= ``level`` at every
@@ -38,8 +38,8 @@ def join_exact(
     high: np.ndarray,
     observed: np.ndarray,
     cells: np.ndarray,
-    level: float,
     *,
+    level: float,
     single: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile ends ``low``, ``high`` ``(M,)`` joined with the exact interval of ``cells``
@@ -52,7 +52,7 @@ def join_exact(
     right, n = np.asarray(cells, dtype=float)
     ok = np.isfinite(right) & np.isfinite(n) & (n >= 1) & np.isfinite(observed)
     k = np.where(ok, np.round(right), 0.0)
-    cp_low, cp_high = clopper_pearson(k, np.where(ok, n, 1.0), level)
+    cp_low, cp_high = clopper_pearson(k, np.where(ok, n, 1.0), level=level)
     at_top = ok & (k >= n)
     at_bottom = ok & (k <= 0)
     if single:

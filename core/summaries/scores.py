@@ -158,7 +158,7 @@ def count_cells(draws: Draws, tasks: np.ndarray) -> np.ndarray | None:
     return np.array([np.where(total > 0, right, np.nan), np.where(total > 0, total, np.nan)])
 
 
-def task_scores(draws: Draws, j: int, label: str | None = None) -> Scores:
+def task_scores(draws: Draws, j: int, *, label: str | None = None) -> Scores:
     """Scores of task ``j`` alone (its interval takes the exact rule of METHODS 2f)."""
     hib = bool(np.asarray(draws.higher_is_better)[j])
     cells = count_cells(draws, np.array([j]))
@@ -319,7 +319,9 @@ def percentile_interval(scores: Scores, *, level: float = LEVEL) -> Interval:
     low, high, mc_low, mc_high = _interval_columns(vals, np.full(vals.shape[1], level))
     if scores.cells is not None:
         obs = np.asarray(scores.observed, dtype=float)
-        new_low, new_high = join_exact(low, high, obs, scores.cells, level, single=scores.single)
+        new_low, new_high = join_exact(
+            low, high, obs, scores.cells, level=level, single=scores.single
+        )
         mc_low = np.where(new_low != low, 0.0, mc_low)  # an exact end has no Monte Carlo error
         mc_high = np.where(new_high != high, 0.0, mc_high)
         low, high = new_low, new_high

@@ -68,6 +68,7 @@ CRASH = textwrap.dedent(
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("browser")  # a chromium of its own: not beside the browser tests' load
 def test_crashed_server_leaves_its_kaleido_profile_only_in_its_folder(tmp_path: Path) -> None:
     if not chromium_available():
         if os.environ.get("CI"):

@@ -199,7 +199,7 @@ def _json_case(name: str) -> tuple[list[str], dict]:
 #: one quick recorded case per subcommand that prints JSON (tests/cli_cases.py)
 JSON_CASES = ("leaderboard_toy", "compare_mmlu", "diff_alpaca_eval", "ranks_toy", "epp_toy",
               "arena_alpaca_eval", "weights_vtab1k", "bayes_toy", "eb_toy", "power_toy",
-              "publish_toy")  # fmt: skip
+              "publish_toy", "judge_mt_bench")  # fmt: skip
 
 
 @pytest.mark.parametrize("name", JSON_CASES)

@@ -72,7 +72,7 @@ def _eee_intervals(tmp_path: Path, data: Path, *flags: str) -> dict[str, dict]:
 
 def test_clopper_pearson_is_scipys_beta_quantiles() -> None:
     k = np.array([0, 1, 7, 29, 30])
-    low, high = clopper_pearson(k, np.full(5, 30), 0.95)
+    low, high = clopper_pearson(k, np.full(5, 30), level=0.95)
     want_low = np.where(k > 0, stats.beta.ppf(0.025, np.maximum(k, 1), 30 - k + 1), 0.0)
     want_high = np.where(k < 30, stats.beta.ppf(0.975, k + 1, np.maximum(30 - k, 1)), 1.0)
     np.testing.assert_allclose(low, want_low, rtol=1e-10)
