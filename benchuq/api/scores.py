@@ -53,7 +53,7 @@ def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) 
     >>> import benchuq as bq
     >>> board = bq.leaderboard(bq.bootstrap(bq.load("sample:toy"), reps=500), level=0.9)
     >>> board
-    Leaderboard(data='toy', level=0.9, 4 rows)
+    Leaderboard(data='toy', level=0.9, 2 rows)
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """

@@ -35,7 +35,7 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
     assert len(at.get("plotly_chart")) == 2  # the first row; per-category charts when opened
     at.session_state["leaderboard_more"] = True
     at.run()
-    assert len(at.get("plotly_chart")) == 5
+    assert len(at.get("plotly_chart")) == 4  # no S(w) chart at the default (equal) weights
     at.switch_page(page_path("data.py")).run()
     assert at.multiselect(key="models").value  # other state kept
 

@@ -4,8 +4,10 @@ next start (#19, dashboard/runtime_temp.py)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -69,19 +71,26 @@ CRASH = textwrap.dedent(
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("browser")  # a chromium of its own: not beside the browser tests' load
-def test_crashed_server_leaves_its_kaleido_profile_only_in_its_folder(tmp_path: Path) -> None:
+def test_crashed_server_leaves_its_kaleido_profile_only_in_its_folder() -> None:
     if not chromium_available():
         if os.environ.get("CI"):
             pytest.fail("kaleido needs /usr/bin/chromium in CI")
         pytest.skip("chromium not found")
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    out = subprocess.run(
-        [sys.executable, "-c", CRASH], env=env, capture_output=True, text=True, timeout=180
-    )
-    pid = out.stdout.split()[0]
-    folder = tmp_path / f"benchuq-kaleido-{pid}"
-    assert folder.is_dir() and any(p.is_dir() for p in folder.iterdir())  # the left profile
-    assert {p.name for p in tmp_path.iterdir() if p.name.startswith("tmp")} == set()
-    wait_browser_gone(folder)  # the crashed server's chromium notices and exits by itself
-    assert runtime_temp.remove_stale("kaleido", tmp_path) == [folder]
-    assert not folder.exists()
+    # a short TMPDIR: chromium's socket paths under it must stay within the 108 bytes a Unix
+    # socket allows (a parallel worker's tmp_path is too deep: chromium closes at once)
+    tmp = Path(tempfile.mkdtemp(prefix="bq-", dir="/tmp"))
+    try:
+        env = {**os.environ, "TMPDIR": str(tmp)}
+        out = subprocess.run(
+            [sys.executable, "-c", CRASH], env=env, capture_output=True, text=True, timeout=180
+        )
+        assert out.stdout.strip(), f"exit {out.returncode}: {out.stderr[-2000:]}"
+        pid = out.stdout.split()[0]
+        folder = tmp / f"benchuq-kaleido-{pid}"
+        assert folder.is_dir() and any(p.is_dir() for p in folder.iterdir())  # the left profile
+        assert {p.name for p in tmp.iterdir() if p.name.startswith("tmp")} == set()
+        wait_browser_gone(folder)  # the crashed server's chromium notices and exits by itself
+        assert runtime_temp.remove_stale("kaleido", tmp) == [folder]
+        assert not folder.exists()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
