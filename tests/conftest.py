@@ -47,9 +47,27 @@ def share_box(at) -> tuple[list[str], str]:
     return [c.value for c in box.get("code")], " ".join(m.value for m in box.get("markdown"))
 
 
-#: Tests that start a browser (and usually an app server) run one at a time, on one worker: two at
-#: once on two loaded cores let pages miss their 60 s waits (measured under ``-n 3``).
+#: Tests that start a browser (and usually an app server) run one module at a time in each of
+#: ``BENCHUQ_BROWSER_GROUPS`` groups (default 2): the browser modules alone took the whole
+#: suite's 13 minutes as one group on a quiet machine; more than two at once on two loaded cores
+#: let pages miss their waits (measured under ``-n 3``). ``BENCHUQ_BROWSER_GROUPS=1`` runs them
+#: one at a time. The store-fault and share modules (each 3-4 minutes) go to different groups.
 BROWSER_GROUP = "browser"
+BROWSER_GROUPS = max(1, int(os.environ.get("BENCHUQ_BROWSER_GROUPS", "2")))
+#: the longest browser modules, placed first in alternate groups (the rest alternate after them)
+LONG_BROWSER = ("test_browser_faults", "test_browser_share", "test_browser", "test_browser_budget")
+
+
+def _browser_group(item: pytest.Item) -> str:
+    """The browser group of ``item``'s module: the long modules spread over the groups first."""
+    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    if BROWSER_GROUPS == 1:
+        return BROWSER_GROUP
+    if module in LONG_BROWSER:
+        k = LONG_BROWSER.index(module)
+    else:
+        k = len(LONG_BROWSER) + sum(map(ord, module))  # stable across runs and workers
+    return f"{BROWSER_GROUP}-{k % BROWSER_GROUPS}"
 
 
 def _group(item: pytest.Item) -> str | None:
@@ -59,7 +77,7 @@ def _group(item: pytest.Item) -> str | None:
     if item.get_closest_marker("xdist_group"):
         return None  # named by the test itself
     if item.get_closest_marker("browser"):
-        return BROWSER_GROUP
+        return _browser_group(item)
     info = getattr(item, "_fixtureinfo", None)
     for defs in info.name2fixturedefs.values() if info else ():
         if defs and defs[-1].scope in ("module", "class", "package"):

@@ -70,7 +70,6 @@ CRASH = textwrap.dedent(
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("browser")  # a chromium of its own: not beside the browser tests' load
 def test_crashed_server_leaves_its_kaleido_profile_only_in_its_folder() -> None:
     if not chromium_available():
         if os.environ.get("CI"):
