@@ -44,7 +44,7 @@ from benchuq.core.reading.merge import Runs
 from benchuq.core.reading.meta import Loaded
 from benchuq.core.reading.naming import data_name
 from benchuq.core.reading.options import Failed
-from benchuq.dashboard import ledger, session
+from benchuq.dashboard import ledger, runtime, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.ledger import ByteLedger
 
@@ -103,6 +103,7 @@ def _bayes_fit(
     sampler: Literal["imh", "gibbs"],
     _bench: Benchmark,
 ) -> door.BayesFit:
+    runtime.count_work("bayes fit")
     specs = door.parse_prior_specs(list(priors), _bench.models)
     with LEDGER.reserve(BAYES_WORK * chains * draws * len(_bench.models) * len(_bench.tasks)):
         return door.fit_bayes(
@@ -292,6 +293,7 @@ SUMMARY_WORK = 3 * 8
 def _draws(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
+    runtime.count_work("draws")
     m = METHODS[method]
     with LEDGER.reserve(DRAWS_WORK * reps * len(_bench.models) * len(_bench.tasks)):
         if m.settings is None:
@@ -305,6 +307,7 @@ def _normalized(
     content_hash: str, method: str, reps: int, seed: int, settings: str, _bench: Benchmark
 ) -> Draws:
     draws = _draws(content_hash, method, reps, seed, settings, _bench)
+    runtime.count_work("normalize")
     with LEDGER.reserve(NORMALIZE_WORK * draws.values.size):
         return bq.normalize(draws, mode="minmax", chance=_bench.chance)
 

@@ -29,7 +29,7 @@ from benchuq.core.item_statistic import (
 )
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
-from benchuq.dashboard import cache, links, publish, session
+from benchuq.dashboard import cache, links, publish, runtime, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.site_download import site_button
@@ -416,10 +416,13 @@ def _publish() -> None:
         for entry in ss[NOTICES_KEY]:
             entry[1] = entry[1] and query
     kept = [e for e in ss[NOTICES_KEY] if e[1] is None or e[1] == query]
-    if len(kept) != len(ss[NOTICES_KEY]):
+    # A page's fragment rerun (a page control moved, issue 41) redraws the notices and the
+    # share box each time: Streamlit clears a fragment's earlier writes outside it on its rerun.
+    fragment = runtime.in_fragment_rerun()
+    if len(kept) != len(ss[NOTICES_KEY]) or fragment:
         ss[NOTICES_KEY] = kept
         _render_notices()
-    if query == ss.get(QUERY_KEY) and ss.get(SHARED_RUN) == ss[RUN_KEY]:
+    if query == ss.get(QUERY_KEY) and ss.get(SHARED_RUN) == ss[RUN_KEY] and not fragment:
         return
     ss[QUERY_KEY] = query
     _update_url(query)

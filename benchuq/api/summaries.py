@@ -129,6 +129,7 @@ from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences
 from benchuq.core.summaries.rank_sets import rank_sets as _rank_sets
+from benchuq.core.summaries.ranks import RankReplicates, rank_replicates, summarize_ranks
 from benchuq.core.summaries.scores import Correction, Group
 from benchuq.core.zero_spread import zero_spread_notes
 
@@ -164,6 +165,7 @@ __all__ = [
     "Overall",
     "PairTest",
     "PowerPlan",
+    "RankReplicates",
     "RankSets",
     "SamplingPlan",
     "SubgroupResult",
@@ -213,6 +215,7 @@ __all__ = [
     "power_plan",
     "rank_aggregations",
     "rank_probabilities",
+    "rank_replicates",
     "rank_set_sentences",
     "rank_sets_of",
     "read_embeddings",
@@ -220,6 +223,7 @@ __all__ = [
     "score_embeddings",
     "simulate",
     "split_budget",
+    "summarize_ranks",
     "task_sizes",
     "to_map_weights",
     "units_from_benchmark",

@@ -18,6 +18,7 @@ aggregations (methods 3-5) sum the ``int8`` comparison counts over tasks when no
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -33,11 +34,14 @@ __all__ = [
     "GEOMETRIC_FLOOR",
     "NOISE_SD",
     "RANK_METHODS",
+    "RankReplicates",
     "Ties",
     "average_and_bin_ranks",
     "nanmean",
     "percent_bins",
     "rank_aggregations",
+    "rank_replicates",
+    "summarize_ranks",
     "tie_ranks",
 ]
 
@@ -333,33 +337,80 @@ def rank_aggregations(
 
     **Choice**: intervals use inverted-CDF quantiles, so their ends are values that occur.
     """
-    level = check_level(level)
+    return summarize_ranks(rank_replicates(draws, seed=seed), level=level)
+
+
+@dataclass(frozen=True)
+class RankReplicates:
+    """The five rank aggregations of METHODS 4 in every replicate, before any level: what
+    :func:`rank_aggregations` summarises at a level (:func:`summarize_ranks`). The app caches
+    it, so a new level re-summarises these arrays instead of ranking every replicate again.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, in the draws' order.
+    positions, statistics : tuple of ndarray
+        Per method of :data:`RANK_METHODS` (in that order), ``(R, M)``: the final position and
+        the statistic [LGC] reports in each replicate.
+    observed_positions, observed_statistics : tuple of ndarray
+        The same on the observed scores, ``(M,)`` per method.
+    """
+
+    models: tuple[str, ...]
+    positions: tuple[np.ndarray, ...]
+    statistics: tuple[np.ndarray, ...]
+    observed_positions: tuple[np.ndarray, ...]
+    observed_statistics: tuple[np.ndarray, ...]
+
+
+def rank_replicates(draws: Draws, *, seed: int | None = None) -> RankReplicates:
+    """Rank every replicate of ``draws`` under the five aggregations (METHODS 4); ``seed`` as in
+    :func:`rank_aggregations`."""
     if seed is None:
         seed = draws.seed if draws.seed is not None else 0
     noise = _noise(draws, np.random.default_rng(seed))
     sign = draws.sign
     scores = _all_method_scores(np.asarray(draws.values), sign, noise)
     observed = _all_method_scores(np.asarray(draws.observed)[None], sign, None)
-    qs = ((1 - level) / 2, (1 + level) / 2)
-    rows = []
+    positions, statistics, obs_positions, obs_statistics = [], [], [], []
     for method in RANK_METHODS:
         pos = _final_ranks(scores[method])
         obs_pos = _final_ranks(observed[method])[0]
-        stat = _summary(_statistic(method, scores[method], pos), qs)
-        place = _summary(pos, qs)
+        positions.append(pos)
+        statistics.append(_statistic(method, scores[method], pos))
+        obs_positions.append(obs_pos)
+        obs_statistics.append(_statistic(method, observed[method], obs_pos[None])[0])
+    return RankReplicates(
+        tuple(draws.models),
+        tuple(positions),
+        tuple(statistics),
+        tuple(obs_positions),
+        tuple(obs_statistics),
+    )
+
+
+def summarize_ranks(ranks: RankReplicates, *, level: float = COMPARISON_LEVEL) -> pd.DataFrame:
+    """The table of :func:`rank_aggregations` from ranked replicates, at ``level``."""
+    level = check_level(level)
+    qs = ((1 - level) / 2, (1 + level) / 2)
+    rows = []
+    for k, method in enumerate(RANK_METHODS):
+        stat = _summary(ranks.statistics[k], qs)
+        place = _summary(ranks.positions[k], qs)
         rows.append(
             pd.DataFrame(
                 {
-                    "model": list(draws.models),
+                    "model": list(ranks.models),
                     "method": method,
                     "mean_rank": stat[0],
                     "low": stat[1],
                     "high": stat[2],
-                    "observed_rank": obs_pos,
+                    "observed_rank": ranks.observed_positions[k],
                     "statistic": "position"
                     if method in ("mean", "geometric_mean")
                     else "average task rank",
-                    "observed_value": _statistic(method, observed[method], obs_pos[None])[0],
+                    "observed_value": ranks.observed_statistics[k],
                     "position": place[0],
                     "position_low": place[1],
                     "position_high": place[2],

@@ -8,7 +8,7 @@ from benchuq import api as bq
 from benchuq.api.summaries import ArenaInterval, ArenaResult, Ties
 from benchuq.core.reading.battles import Battles, read_battle_files
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 
 __all__ = ["arena_fit", "battles_of"]
 
@@ -20,6 +20,7 @@ def battles_of(
 ) -> Battles:
     """Battles (METHODS 8b) of a bundled sample, of published battles (``shared:<id>``) or of
     uploaded files (``key``: their digest), with the column mapping."""
+    runtime.count_work("battles")
     if parse_source(key).kind in ("sample", "shared"):
         return bq.load_battles(key)
     return read_battle_files(list(_files), columns=dict(columns))
@@ -39,6 +40,7 @@ def arena_fit(
     _battles: Battles,
 ) -> ArenaResult:
     """``bq.arena`` of the battles ``key`` (their content hash)."""
+    runtime.count_work("arena fit")
     return bq.arena(
         _battles,
         anchor=anchor,

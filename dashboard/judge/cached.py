@@ -7,7 +7,7 @@ import streamlit as st
 from benchuq.api.judge import JudgeResult, Method, judge
 from benchuq.core.reading.judge_data import JudgeData, load_judge, read_judge_files
 from benchuq.core.reading.sources import parse_source
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 
 __all__ = ["judge_data", "judge_fit"]
 
@@ -22,6 +22,7 @@ def judge_data(
     _labels: tuple[str, bytes] | None,
 ) -> JudgeData:
     """Judge data of ``sample:mt_bench`` or of uploaded files (``key``: their digest)."""
+    runtime.count_work("judge data")
     if parse_source(key).kind == "sample":
         return load_judge(key)
     return read_judge_files(list(_files), labels=_labels, judge=judge_column, human=human_column)
@@ -33,4 +34,5 @@ def judge_fit(
     key: str, method: Method, level: float, target: float, seed: int, _data: JudgeData
 ) -> JudgeResult:
     """``bq.judge`` of the data ``key`` (its content hash): the core result."""
+    runtime.count_work("judge fit")
     return judge(_data, method=method, level=level, target=target, seed=seed).result

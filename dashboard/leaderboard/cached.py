@@ -8,7 +8,7 @@ import streamlit as st
 
 from benchuq.api.summaries import gaps_from_leader
 from benchuq.core.draws import Draws
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 from benchuq.dashboard.leaderboard import view
 
 __all__ = ["leader_gaps", "leaderboard_table"]
@@ -20,6 +20,7 @@ def leaderboard_table(
     draws: Draws, models: tuple[str, ...], level: float, weights: tuple[float, ...]
 ) -> pd.DataFrame:
     """``view.leaderboard_table`` of the shown models at ``level`` and category ``weights``."""
+    runtime.count_work("leaderboard table")
     shown = draws.select_models(list(models))
     with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
         return view.leaderboard_table(shown, level, np.asarray(weights, dtype=float))

@@ -7,24 +7,35 @@ import pandas as pd
 import streamlit as st
 
 from benchuq.api import summaries as summaries
-from benchuq.api.summaries import RankSets
+from benchuq.api.summaries import RankReplicates, RankSets
 from benchuq.core.budget import check_pairs
 from benchuq.core.draws import Draws
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 
-__all__ = ["rank_aggregations", "rank_probabilities", "rank_sets"]
+__all__ = ["rank_aggregations", "rank_probabilities", "rank_replicates", "rank_sets"]
 
 
 @cache.budgeted_by_content
-@st.cache_data(
-    max_entries=64, show_spinner="Ranking models in every replicate…", hash_funcs=cache.HASH_FUNCS
+@st.cache_resource(
+    max_entries=16, show_spinner="Ranking models in every replicate…", hash_funcs=cache.HASH_FUNCS
 )
-def rank_aggregations(draws: Draws, models: tuple[str, ...], level: float) -> pd.DataFrame:
-    """``core.summaries.rank_aggregations`` for the shown models (cached: it ranks per draw)."""
+def rank_replicates(draws: Draws, models: tuple[str, ...]) -> RankReplicates:
+    """The shown models ranked in every replicate (``summaries.rank_replicates``), at no level:
+    cached apart, so a move of the rank level re-summarises them (issue 41)."""
+    runtime.count_work("ranking")
     check_pairs(draws.reps, len(models), what="rank comparisons")
     shown = draws.select_models(list(models))
     with cache.LEDGER.reserve(cache.RANKS_WORK * shown.values.size):
-        return summaries.rank_aggregations(shown, level=level)
+        return summaries.rank_replicates(shown)
+
+
+@cache.budgeted_by_content
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=cache.HASH_FUNCS)
+def rank_aggregations(draws: Draws, models: tuple[str, ...], level: float) -> pd.DataFrame:
+    """``core.summaries.rank_aggregations`` for the shown models at ``level``: the cached
+    :func:`rank_replicates` summarised (percentile intervals)."""
+    runtime.count_work("rank aggregations")
+    return summaries.summarize_ranks(rank_replicates(draws, models), level=level)
 
 
 @cache.budgeted_by_content
@@ -33,6 +44,7 @@ def rank_probabilities(
     draws: Draws, models: tuple[str, ...], weights: tuple[float, ...]
 ) -> np.ndarray:
     """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
+    runtime.count_work("rank probabilities")
     shown = draws.select_models(list(models))
     return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
 
@@ -43,5 +55,6 @@ def rank_sets(
     draws: Draws, models: tuple[str, ...], weights: tuple[float, ...], level: float
 ) -> RankSets:
     """Rank sets of the weighted score ``S(w)`` (METHODS 4b; ``summaries.rank_sets_of``)."""
+    runtime.count_work("rank sets")
     shown = draws.select_models(list(models))
     return summaries.rank_sets_of(shown, level=level, group=np.asarray(weights, dtype=float))

@@ -7,7 +7,7 @@ import streamlit as st
 from benchuq import api as bq
 from benchuq.api.summaries import DiffResult
 from benchuq.core.data import Benchmark
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 
 __all__ = ["two_runs"]
 
@@ -30,6 +30,7 @@ def two_runs(
 ) -> DiffResult:
     """``bq.diff`` of two runs (a model of each data set), cached by their
     content and the settings; ``margin`` in the unit shown (points for 0-1 scores, #39)."""
+    runtime.count_work("two runs")
     return bq.diff(
         base,
         candidate,

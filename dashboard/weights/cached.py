@@ -18,7 +18,7 @@ from benchuq.api.summaries import (
 )
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.dashboard import cache
+from benchuq.dashboard import cache, runtime
 
 __all__ = [
     "analytic_moments",
@@ -36,6 +36,7 @@ def analytic_moments(
     bench: Benchmark, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...]
 ) -> CategoryMoments:
     """Category means and covariances from the data's counts/SEs (METHODS 5)."""
+    runtime.count_work("moments")
     return moments_from_benchmark(bench.subset(models=list(models)), mapping=dict(mapping))
 
 
@@ -45,6 +46,7 @@ def draw_moments(
     draws: Draws, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...]
 ) -> CategoryMoments:
     """Category means and covariances from draws (paired: the models' correlation too)."""
+    runtime.count_work("moments")
     shown = draws.select_models(list(models))
     with cache.LEDGER.reserve(cache.SUMMARY_WORK * shown.values.size):
         return moments_from_draws(shown, mapping=dict(mapping))
@@ -60,6 +62,7 @@ def probability_map(
     draws: Draws, models: tuple[str, ...], mapping: tuple[tuple[str, str], ...], resolution: int
 ) -> BestProbabilityMap:
     """``core.summaries.dominance.best_probability_map`` of :func:`draw_moments`."""
+    runtime.count_work("probability map")
     return best_probability_map(draw_moments(draws, models, mapping), resolution=resolution)
 
 
@@ -85,6 +88,7 @@ def lead_map(
     pairing: bool,
 ) -> DominanceMap:
     """``dominance_map`` (the SE rule at every grid point) of :func:`moments` of ``data``."""
+    runtime.count_work("lead map")
     m = moments(data, models, mapping)
     return dominance_map(m, z=z, rho=rho, resolution=resolution, use_pairing=pairing)
 
@@ -103,6 +107,7 @@ def at_weights(
 ) -> tuple[WeightedScores, DominanceMap, BestProbabilityMap]:
     """At one weighting (of the map's categories): the weighted scores and the lead of
     :func:`moments` of ``data``, and P(best) from ``draws``."""
+    runtime.count_work("at weights")
     m = moments(data, models, mapping)
     w = np.asarray(weights, dtype=float)
     here = dominance_map(m, z=z, rho=rho, weights=w[None], use_pairing=pairing)

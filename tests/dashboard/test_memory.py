@@ -54,13 +54,13 @@ def test_sizeof_of_loaded_item_level_data() -> None:
 
 
 def test_every_growing_cache_records_its_bytes_and_evicts(ledger) -> None:
-    """Draws, rank tables, P(best) maps: each result is in the ledger; over the budget only the
-    newest stays and the older entries are computed again."""
+    """Draws, the ranked replicates and their table, P(best) maps: each result is in the
+    ledger; over the budget only the newest stays and the older entries are computed again."""
     bench = load_sample("vtab1k")
     draws = cache.get_draws(bench, "bootstrap", 200, 1, "raw")
     table = ranks_cached.rank_aggregations(draws, bench.models, 0.95)
     bayes_cached.best_map(draws, bench.models, bench.category_names)
-    assert len(ledger) == 3 and ledger.total >= sizeof(draws) + sizeof(table)
+    assert len(ledger) == 4 and ledger.total >= sizeof(draws) + sizeof(table)
     ledger.budget = 1
     cache.get_draws(bench, "bootstrap", 200, 2, "raw")
     assert len(ledger) == 1
