@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from benchuq.core.analyses.arena import ArenaResult, Ties
+from benchuq.core.analyses.arena import ArenaFit, ArenaResult, Ties, arena_fit
 from benchuq.core.analyses.arena import IntervalMethod as ArenaInterval
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.analyses.embeddings import (
@@ -142,6 +142,7 @@ __all__ = [
     "SAMPLE_LABELS",
     "WEIGHTED",
     "Aggregate",
+    "ArenaFit",
     "ArenaInterval",
     "ArenaResult",
     "BayesFit",
@@ -174,6 +175,7 @@ __all__ = [
     "Units",
     "WeightedScores",
     "align",
+    "arena_fit",
     "assumed_differences",
     "best_map",
     "best_probability_map",

@@ -28,7 +28,7 @@ sets share one design matrix and its counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 import numpy as np
@@ -66,6 +66,7 @@ __all__ = [
     "INTERVALS",
     "SCALE",
     "TIES",
+    "ArenaFit",
     "ArenaResult",
     "BothBad",
     "Cluster",
@@ -73,6 +74,7 @@ __all__ = [
     "IntervalMethod",
     "Ties",
     "arena",
+    "arena_fit",
     "style_features",
 ]
 
@@ -231,6 +233,50 @@ class ArenaResult:
                 "win_rate": self.win_rate[o],
             }
         )
+
+
+@dataclass(frozen=True, eq=False)
+class ArenaFit:
+    """A Bradley-Terry fit before any level or anchor (:func:`arena_fit`, METHODS 8b).
+
+    Attributes
+    ----------
+    battles, control, ties, interval, reps, seed
+        the battles and the options it was fitted with.
+    theta, cov_theta
+        ``(P,)`` logit-scale parameters (ratings, style coefficients, Davidson's tie
+        parameter) and their covariance (robust, or of the bootstrap refits).
+    replicates_theta
+        ``(reps, P)`` bootstrap refits, or ``None`` (sandwich).
+    played, won, n_battles, cluster, n_clusters, notes
+        battles and wins per model, battles used, the cluster column and its clusters, notes.
+    uncontrolled
+        the fit without the style controls (``None`` when there are none).
+    """
+
+    battles: Battles
+    control: tuple[str, ...]
+    ties: Ties
+    interval: IntervalMethod
+    reps: int
+    seed: int | None
+    theta: np.ndarray
+    cov_theta: np.ndarray
+    replicates_theta: np.ndarray | None
+    played: np.ndarray
+    won: np.ndarray
+    n_battles: int
+    cluster: str | None
+    n_clusters: int
+    notes: tuple[str, ...]
+    uncontrolled: ArenaFit | None = None
+
+    def at(self, *, level: float = 0.95, anchor: str | None = None) -> ArenaResult:
+        """The ratings at ``level`` with ``anchor`` fixed at 1000 (:func:`arena`'s result)."""
+        level = check_level(level)
+        if anchor is not None:
+            check_known((anchor,), self.battles.models, what="models")
+        return _at(self, anchor, level)
 
 
 # ---- the data as counts ------------------------------------------------------------------------
@@ -437,6 +483,49 @@ def style_features(battles: Battles, control: Sequence[str]) -> np.ndarray:
 
 # ---- the public entry point -------------------------------------------------------------------
 @blas_policy
+def arena_fit(
+    battles: Battles,
+    *,
+    ties: Ties = "half",
+    interval: IntervalMethod = "sandwich",
+    control: Sequence[str] = (),
+    cluster: Cluster = "auto",
+    both_bad: BothBad = "tie",
+    reps: int = 1000,
+    seed: int | None = 0,
+) -> ArenaFit:
+    """The Bradley-Terry fit of :func:`arena` (its options) before a level or an anchor: the
+    ratings' covariance and, for ``interval="bootstrap"``, the refits. :meth:`ArenaFit.at`
+    gives the result at a level and an anchor without fitting again (the app caches the fit,
+    so a move of its level re-summarises it, issue 41). METHODS 8b."""
+    check_choice(ties, TIES, name="ties")
+    check_choice(interval, INTERVALS, name="interval")
+    check_choice(cluster, CLUSTERS, name="cluster")
+    check_choice(both_bad, BOTH_BAD, name="both_bad")
+    if interval == "bootstrap" and reps < 100:
+        raise InvalidArgument(f"reps = {reps} is too few for a bootstrap; use at least 100.")
+    draws = reps if interval == "bootstrap" else RANK_DRAWS
+    check_pairs(draws, len(battles.models), what="arena rank sets")
+    control = tuple(dict.fromkeys(control))
+    x = style_features(battles, control)
+    keep = ~battles.both_bad if both_bad == "drop" else np.ones(battles.n, bool)
+    if ties == "davidson" and battles.graded:
+        raise DataError(
+            "Davidson's tie model needs win, loss or tie outcomes; these battles have graded "
+            "preferences (e.g. AlpacaEval's).",
+            file=battles.name,
+            column="winner",
+            hint="use ties = half (a graded preference counts as that share of a win).",
+        )
+    if not keep.any():
+        raise DataError("no battles are left once 'both bad' ties are dropped.", file=battles.name)
+    fit = _fit(battles, keep, x, control, ties, interval, cluster, reps, seed)
+    if control:
+        plain = _fit(battles, keep, x[:, :0], (), ties, interval, cluster, reps, seed)
+        fit = replace(fit, uncontrolled=plain)
+    return fit
+
+
 def arena(
     battles: Battles,
     *,
@@ -477,6 +566,7 @@ def arena(
     Returns
     -------
     ArenaResult
+        :func:`arena_fit`'s fit at ``level`` and ``anchor`` (:meth:`ArenaFit.at`).
 
     Examples
     --------
@@ -488,38 +578,13 @@ def arena(
     'gpt4_1106_preview is the best model with 95% confidence.'
     """
     level = check_level(level)
-    check_choice(ties, TIES, name="ties")
-    check_choice(interval, INTERVALS, name="interval")
-    check_choice(cluster, CLUSTERS, name="cluster")
-    check_choice(both_bad, BOTH_BAD, name="both_bad")
     if anchor is not None:
         check_known((anchor,), battles.models, what="models")
-    if interval == "bootstrap" and reps < 100:
-        raise InvalidArgument(f"reps = {reps} is too few for a bootstrap; use at least 100.")
-    draws = reps if interval == "bootstrap" else RANK_DRAWS
-    check_pairs(draws, len(battles.models), what="arena rank sets")
-    control = tuple(dict.fromkeys(control))
-    x = style_features(battles, control)
-    keep = ~battles.both_bad if both_bad == "drop" else np.ones(battles.n, bool)
-    if ties == "davidson" and battles.graded:
-        raise DataError(
-            "Davidson's tie model needs win, loss or tie outcomes; these battles have graded "
-            "preferences (e.g. AlpacaEval's).",
-            file=battles.name,
-            column="winner",
-            hint="use ties = half (a graded preference counts as that share of a win).",
-        )
-    if not keep.any():
-        raise DataError("no battles are left once 'both bad' ties are dropped.", file=battles.name)
-    res = _fit(battles, keep, x, control, anchor, level, ties, interval, cluster, reps, seed)
-    if control:
-        plain = _fit(
-            battles, keep, x[:, :0], (), anchor, level, ties, interval, cluster, reps, seed
-        )
-        from dataclasses import replace
-
-        res = replace(res, uncontrolled=plain)
-    return res
+    fit = arena_fit(
+        battles, ties=ties, interval=interval, control=control, cluster=cluster,
+        both_bad=both_bad, reps=reps, seed=seed,
+    )  # fmt: skip
+    return fit.at(level=level, anchor=anchor)
 
 
 def _cluster_codes(
@@ -557,14 +622,12 @@ def _fit(
     keep: np.ndarray,
     x: np.ndarray,
     control: tuple[str, ...],
-    anchor: str | None,
-    level: float,
     ties: Ties,
     interval: IntervalMethod,
     cluster: Cluster,
     reps: int,
     seed: int | None,
-) -> ArenaResult:
+) -> ArenaFit:
     M = len(battles.models)
     notes = list(battles.notes)
     cname, ccodes = _cluster_codes(battles, keep, cluster, notes)
@@ -620,6 +683,24 @@ def _fit(
         cov_theta = np.cov(replicates_theta, rowvar=False)
         what = f"{cname}s" if cname else "battles"
         notes.append(f"bootstrap over {what}: {reps} replicates, seed {seed}.")
+    won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
+        cells.j, cells.n * (1 - cells.s), M
+    )
+    return ArenaFit(
+        battles=battles, control=control, ties=ties, interval=interval, reps=reps, seed=seed,
+        theta=theta, cov_theta=cov_theta, replicates_theta=replicates_theta, played=played,
+        won=won, n_battles=int(keep.sum()), cluster=cname, n_clusters=n_clusters,
+        notes=tuple(notes),
+    )  # fmt: skip
+
+
+def _at(fit: ArenaFit, anchor: str | None, level: float) -> ArenaResult:
+    """The fit's ratings, intervals, rank sets and win probabilities at ``level``, with
+    ``anchor`` at 1000 (:meth:`ArenaFit.at`)."""
+    battles, theta, cov_theta = fit.battles, fit.theta, fit.cov_theta
+    replicates_theta, ties, seed = fit.replicates_theta, fit.ties, fit.seed
+    M, F = len(battles.models), len(fit.control)
+    notes = list(fit.notes)
     a_idx = None if anchor is None else battles.models.index(anchor)
     A = np.eye(M)
     if a_idx is not None:
@@ -647,9 +728,7 @@ def _fit(
     sets = rank_sets(draws, rating, battles.models, level=level, label="rating")
     tau = float(theta[-1]) if ties == "davidson" else None
     wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level=level)
-    won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
-        cells.j, cells.n * (1 - cells.s), M
-    )
+    played, won = fit.played, fit.won
     gamma = theta[M : M + F]
     gse = np.sqrt(np.clip(np.diag(cov_theta)[M : M + F], 0.0, None))
     if tau is not None:
@@ -664,10 +743,10 @@ def _fit(
         low=np.asarray(low),
         high=np.asarray(high),
         level=level,
-        method=interval,
+        method=fit.interval,
         ties=ties,
         anchor=anchor,
-        cluster=cname,
+        cluster=fit.cluster,
         cov=cov,
         rank_ub=rank_ub,
         rank_low=sets.simultaneous_low,
@@ -679,14 +758,14 @@ def _fit(
         win_low=wlo,
         win_high=whi,
         tie_ratio=None if tau is None else float(np.exp(tau)),
-        controls=control,
+        controls=fit.control,
         coefficients=ELO * gamma,
         coefficient_se=ELO * gse,
-        uncontrolled=None,
-        n_battles=int(keep.sum()),
-        n_clusters=n_clusters,
-        reps=reps if interval == "bootstrap" else 0,
-        seed=seed if interval == "bootstrap" else None,
+        uncontrolled=None if fit.uncontrolled is None else _at(fit.uncontrolled, anchor, level),
+        n_battles=fit.n_battles,
+        n_clusters=fit.n_clusters,
+        reps=fit.reps if fit.interval == "bootstrap" else 0,
+        seed=seed if fit.interval == "bootstrap" else None,
         replicates=reps_rating,
         rank_sets=sets,
         notes=tuple(notes),
