@@ -13,16 +13,21 @@ first visit (draws already made on the Leaderboard), a rerun after moving the ra
 (new rank intervals) and a rerun with nothing changed (every cache warm: the figures and the
 page). Targets: <= 0.2 s on VTAB-1k and <= 1 s on 50 x 20,000.
 
-With ``--browser`` (issue 30), only a real browser instead: ``streamlit run dashboard/app.py``
-with ``BENCHUQ_RUN_LOG`` and Debian's chromium driven by Playwright (never ``playwright
-install``). Per move, the median over ``--repeat`` moves of the browser's slider -> idle time
-(key press or click to the end of the script run it starts, seen by a MutationObserver on the
-app's run state) and of the server's run time from the run log: the sidebar's level slider and a
-category weight on the Leaderboard, rho and the level on Task weights. Also the first page of a
-fresh session (opening the URL to charts drawn and idle) on a cold and a warm server, the same for
-a bare Streamlit app with one slider and one chart (the baseline: Streamlit's own cost), and the
-load average. Targets (on a quiet machine; printed, not asserted): slider -> idle <= 0.5 s,
-server run per move <= 0.2 s, first page <= 3 s.
+With ``--browser`` (issues 30 and 41), only a real browser instead: ``streamlit run
+dashboard/app.py`` with ``BENCHUQ_RUN_LOG`` and Debian's chromium driven by Playwright (never
+``playwright install``). The first page of a fresh session (opening the URL to charts drawn and
+idle) on a cold and a warm server, turn about with a bare Streamlit app of one slider and one
+chart (the baseline: Streamlit's own cost; their ratio compares within one run, whatever the
+load). Then each page of :data:`BROWSER_PAGES` opened in a fresh session (the Leaderboard, Ranks,
+Task weights, Two runs on alpaca_eval, Arena on the bundled battles, Judge on sample:mt_bench)
+and its controls moved: per move, the median over ``--repeat`` moves of the browser's slider ->
+idle time (key press or click to the end of the script run it starts, seen by a
+MutationObserver on the app's run state) and of the server's run time from the run log, with
+the runs' scope (``app``, or ``fragment``: the page's body alone) and what they computed (the
+log's ``work``: "nothing new" when every result came from the caches). The load average is
+printed at the start and the end. Targets (issue 41, on a quiet machine; printed, not
+asserted): every move's median <= 0.5 s, server <= 0.2 s per move, the first page within 1.2x
+of the bare app's.
 
 Run: ``python benchmarks/bench_dashboard.py [--repeat N]``; ``--quick`` (2 reruns, 50 models x
 2,000 items; 3 moves with ``--browser``) for a short check; ``--ranks-only`` skips the

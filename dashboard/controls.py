@@ -66,6 +66,7 @@ UNSHARED_BATTLES = (
     "ratings for anyone."
 )
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
+SHARE_DRAWN = "_share_drawn"  # share boxes drawn in this session (their download's key)
 SITE_BENCH = "_site_bench"  # this run's data set, for the share box's site download
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
 S = TypeVar("S", bound="DataclassInstance")
@@ -416,9 +417,10 @@ def _publish() -> None:
         for entry in ss[NOTICES_KEY]:
             entry[1] = entry[1] and query
     kept = [e for e in ss[NOTICES_KEY] if e[1] is None or e[1] == query]
-    # A page's fragment rerun (a page control moved, issue 41) redraws the notices and the
-    # share box each time: Streamlit clears a fragment's earlier writes outside it on its rerun.
-    fragment = runtime.in_fragment_rerun()
+    # Inside a page's fragment (issue 41) the notices and the share box are drawn on every
+    # call: Streamlit clears a fragment's writes outside it on each of its reruns, and lets it
+    # write there only if it did in the last full run (runtime.in_page_fragment).
+    fragment = runtime.in_page_fragment()
     if len(kept) != len(ss[NOTICES_KEY]) or fragment:
         ss[NOTICES_KEY] = kept
         _render_notices()
@@ -431,7 +433,8 @@ def _publish() -> None:
         if _battles_unshared(query.get("data", state.DEFAULT_DATA)):
             st.markdown(UNSHARED_BATTLES)
             return
-        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{abs(hash(str(query)))}")
+        drawn = ss[SHARE_DRAWN] = ss.get(SHARE_DRAWN, 0) + 1  # a page's fragment redraws it
+        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{drawn}")
         if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
             st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
             return

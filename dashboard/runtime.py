@@ -130,12 +130,37 @@ def page_fragment(body: Callable[[], None]) -> None:
     def run() -> None:
         if not in_fragment_rerun():  # inside the app's run, logged there
             st.session_state.pop(APP_RERUN, None)
-            body()
+            with _in_page_fragment():
+                body()
             return
         if st.session_state.pop(APP_RERUN, False):  # a callback changed the sidebar
             st.rerun(scope="app")
         title = st.session_state.get(PAGE_TITLE, "")
-        with stop_with_session(), run_logged(lambda: str(title), scope="fragment"):
+        with (
+            stop_with_session(),
+            run_logged(lambda: str(title), scope="fragment"),
+            _in_page_fragment(),
+        ):
             body()
 
     st.fragment(run)()
+
+
+_FRAGMENT = threading.local()  # .inside: a page's fragment body is running in this thread
+
+
+@contextmanager
+def _in_page_fragment() -> Iterator[None]:
+    _FRAGMENT.inside = True
+    try:
+        yield
+    finally:
+        _FRAGMENT.inside = False
+
+
+def in_page_fragment() -> bool:
+    """Whether a page's fragment body (:func:`page_fragment`) is running, in the app's run or
+    in its own rerun: it must then write the sidebar's share box and the link notices in every
+    run (Streamlit reserves a fragment's place in an outside container only for a fragment that
+    wrote there in the last full run)."""
+    return bool(getattr(_FRAGMENT, "inside", False))

@@ -8,6 +8,7 @@ carries only what differs from the defaults; the default view's link is under 60
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import parse_qsl, urlsplit
 
@@ -128,3 +129,47 @@ def test_the_default_view_has_a_link_under_60_characters(browser, app_server) ->
     )
     assert shared.startswith(app_server) and len(shared) < 60, shared
     context.close()
+
+
+def test_a_page_control_reruns_the_page_alone_and_the_link_follows(browser, tmp_path) -> None:
+    """Issue 41: the rank level on Ranks reruns the page's fragment alone (the run log's scope),
+    re-summarising cached ranks (no draws or ranking in its work); the address bar and the
+    share box follow the move, and the link opens the same rank level in a fresh browser."""
+    from browser_utils import run_app
+
+    log = tmp_path / "runs.jsonl"
+    with run_app(env={"BENCHUQ_RUN_LOG": str(log)}) as url:
+        first = browser.new_context(viewport=VIEWPORT)
+        page = first.new_page()
+        page.goto(f"{url}/ranks?reps=500")
+        page.get_by_role("heading", name="Ranks").first.wait_for(timeout=TIMEOUT)
+        wait_idle(page, TIMEOUT)
+        wait_charts(page, TIMEOUT)
+        runs = len(log.read_text().splitlines())
+        main = page.get_by_test_id("stMain")
+        box = main.get_by_test_id("stSlider").filter(has_text="Rank interval level")
+        box.get_by_role("slider").focus()
+        page.keyboard.press("ArrowRight")  # 95 -> 95.5
+        _after(page, r"ranks_level=0\.955")
+        wait_charts(page, TIMEOUT)
+        assert exceptions_shown(page) == []
+        assert "Rank ranges hold at 95.5%" in main.inner_text()
+        moved = [json.loads(line) for line in log.read_text().splitlines()[runs:]]
+        assert [r["scope"] for r in moved] == ["fragment"], moved
+        assert set(moved[0]["work"]) <= {"rank aggregations", "rank sets"}, moved
+        page.get_by_test_id("stSidebar").get_by_text("Share this view").click()
+        shared = (
+            page.get_by_test_id("stPopoverBody").get_by_test_id("stCode").inner_text()
+        ).replace("\n", "")
+        assert parse_qsl(urlsplit(shared).query) == parse_qsl(urlsplit(page.url).query)
+        assert urlsplit(shared).path.endswith("/ranks")
+
+        second = browser.new_context(viewport=VIEWPORT)  # a fresh browser: no session
+        other = second.new_page()
+        other.goto(shared)
+        other.get_by_role("heading", name="Ranks").first.wait_for(timeout=TIMEOUT)
+        wait_idle(other, TIMEOUT)
+        wait_charts(other, TIMEOUT)
+        assert "Rank ranges hold at 95.5%" in other.get_by_test_id("stMain").inner_text()
+        first.close()
+        second.close()
