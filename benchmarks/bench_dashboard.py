@@ -23,8 +23,8 @@ Task weights, Two runs on alpaca_eval, Arena on the bundled battles, Judge on sa
 and its controls moved: per move, the median over ``--repeat`` moves of the browser's slider ->
 idle time (key press or click to the end of the script run it starts, seen by a
 MutationObserver on the app's run state) and of the server's run time from the run log, with
-the runs' scope (``app``, or ``fragment``: the page's body alone) and what they computed (the
-log's ``work``: "nothing new" when every result came from the caches). The load average is
+what the runs computed (the log's ``work``: "nothing new" when every result came from the
+caches). The load average is
 printed at the start and the end. Targets (issue 41, on a quiet machine; printed, not
 asserted): every move's median <= 0.5 s, server <= 0.2 s per move, the first page within 1.2x
 of the bare app's.
@@ -347,7 +347,7 @@ def first_page(browser, url: str, log: Path) -> tuple[float, float]:
 
 def _move(page, log: Path, press: Callable[[], None]) -> tuple[float, float, list[dict]]:
     """One move: browser seconds from the input to the end of the run it starts; the server's
-    seconds of the run(s) it made and their run-log lines (scope, computations made).
+    seconds of the run(s) it made and their run-log lines (the computations made).
 
     The end is the first end of a run the page's observer saw after the input; a run so short
     that the page never showed it running ends when the run log has its line and the page is
@@ -467,9 +467,15 @@ def browser_moves(browser, url: str, log: Path, repeat: int) -> tuple[list[Row],
         runs = _runs(log)[n:]
         opens.append((label, seconds, sum(r["seconds"] for r in runs), runs))
         for name, make in movers:
+            print(f"moving: {name} ({label})", file=sys.stderr, flush=True)
             mover = make(page)
-            _move(page, log, lambda mover=mover: mover(0))  # warm-up
-            done = [_move(page, log, lambda k=k, m=mover: m(k + 1)) for k in range(repeat)]
+            try:
+                _move(page, log, lambda mover=mover: mover(0))  # warm-up
+                done = [_move(page, log, lambda k=k, m=mover: m(k + 1)) for k in range(repeat)]
+            except TimeoutError as err:  # said in the table, the other moves still measured
+                print(f"  {err}", file=sys.stderr, flush=True)
+                rows.append((f"{name} ({label}): FAILED", [float("nan")], [float("nan")], []))
+                continue
             runs = [r for d in done for r in d[2]]
             rows.append((f"{name} ({label})", [d[0] for d in done], [d[1] for d in done], runs))
     ctx.close()
@@ -477,13 +483,12 @@ def browser_moves(browser, url: str, log: Path, repeat: int) -> tuple[list[Row],
 
 
 def _work(runs: list[dict]) -> str:
-    """What the runs did: their scopes and the computations they made (the run log)."""
-    scopes = "/".join(sorted({str(r.get("scope", "app")) for r in runs})) or "-"
+    """What the runs computed (the run log's ``work``)."""
     made: dict[str, int] = {}
     for r in runs:
         for k, v in (r.get("work") or {}).items():
             made[k] = made.get(k, 0) + v
-    return f"{scopes}: " + (", ".join(f"{k} {v}" for k, v in made.items()) or "nothing new")
+    return ", ".join(f"{k} {v}" for k, v in made.items()) or "nothing new"
 
 
 def _load() -> str:
@@ -523,7 +528,7 @@ def browser_bench(repeat: int) -> None:
         f"Judge: sample:mt_bench), median of {repeat} moves; load average (1, 5, 15 min) "
         f"{load_start} at the start, {_load()} at the end, on {os.cpu_count()} cores"
     )
-    print(f"{'measurement':50s} {'browser s':>9s} {'server s':>8s}  run log: scope: work")
+    print(f"{'measurement':50s} {'browser s':>9s} {'server s':>8s}  computed (run log)")
     print(f"{'first page, cold server (draws computed)':50s} {cold:9.3f} {cold_server:8.3f}")
     first = _median([f[0] for f in fresh])
     print(

@@ -29,7 +29,7 @@ from benchuq.core.item_statistic import (
 )
 from benchuq.core.reading import loaders
 from benchuq.core.reading.sources import parse_source, sample_source
-from benchuq.dashboard import cache, links, publish, runtime, session
+from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.site_download import site_button
@@ -66,7 +66,6 @@ UNSHARED_BATTLES = (
     "ratings for anyone."
 )
 SHARED_RUN = "_shared_run"  # the run whose share box is drawn
-SHARE_DRAWN = "_share_drawn"  # share boxes drawn in this session (their download's key)
 SITE_BENCH = "_site_bench"  # this run's data set, for the share box's site download
 REBASE_KEY = "_rebase"  # set when a page's check changed its stored settings in this run
 S = TypeVar("S", bound="DataclassInstance")
@@ -417,14 +416,10 @@ def _publish() -> None:
         for entry in ss[NOTICES_KEY]:
             entry[1] = entry[1] and query
     kept = [e for e in ss[NOTICES_KEY] if e[1] is None or e[1] == query]
-    # Inside a page's fragment (issue 41) the notices and the share box are drawn on every
-    # call: Streamlit clears a fragment's writes outside it on each of its reruns, and lets it
-    # write there only if it did in the last full run (runtime.in_page_fragment).
-    fragment = runtime.in_page_fragment()
-    if len(kept) != len(ss[NOTICES_KEY]) or fragment:
+    if len(kept) != len(ss[NOTICES_KEY]):
         ss[NOTICES_KEY] = kept
         _render_notices()
-    if query == ss.get(QUERY_KEY) and ss.get(SHARED_RUN) == ss[RUN_KEY] and not fragment:
+    if query == ss.get(QUERY_KEY) and ss.get(SHARED_RUN) == ss[RUN_KEY]:
         return
     ss[QUERY_KEY] = query
     _update_url(query)
@@ -433,8 +428,7 @@ def _publish() -> None:
         if _battles_unshared(query.get("data", state.DEFAULT_DATA)):
             st.markdown(UNSHARED_BATTLES)
             return
-        drawn = ss[SHARE_DRAWN] = ss.get(SHARE_DRAWN, 0) + 1  # a page's fragment redraws it
-        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{drawn}")
+        site_button(ss.get(SITE_BENCH), ss["_settings"], key=f"site_zip_{abs(hash(str(query)))}")
         if not parse_source(query.get("data", state.DEFAULT_DATA)).linkable:
             st.markdown(UNSHARED)  # a link to an upload would open nothing for its recipient
             return

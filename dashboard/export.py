@@ -21,7 +21,7 @@ import streamlit as st
 
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
-from benchuq.dashboard import runtime, runtime_temp
+from benchuq.dashboard import runtime_temp
 from benchuq.presentation import chromium
 from benchuq.presentation.figures.common import chart_subtitle as chart_subtitle_text
 from benchuq.presentation.figures.common import with_subtitle
@@ -136,7 +136,7 @@ def download_eee(bench: Benchmark, draws: Callable[[], Draws], level: float, key
     )
 
 
-PAGE_KEY = runtime.PAGE_TITLE  # the title of the page being run (set by dashboard/app.py)
+PAGE_KEY = "_page_title"  # the title of the page being run (set by dashboard/app.py)
 
 
 def chart_subtitle() -> str:

@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -63,17 +62,10 @@ def count_work(what: str) -> None:
         counts[what] = counts.get(what, 0) + 1
 
 
-def in_fragment_rerun() -> bool:
-    """Whether this script run reruns fragments only (a page control's move, not the app)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
 @contextmanager
-def run_logged(page: Callable[[], str], *, scope: str = "app") -> Iterator[None]:
+def run_logged(page: Callable[[], str]) -> Iterator[None]:
     """Append one JSON line per script run to the file named by ``BENCHUQ_RUN_LOG`` (nothing
-    when unset): its ``page``; ``scope`` (``app``: the whole script, ``fragment``: a page's
-    body alone, :func:`page_fragment`); ``outcome`` (``done``, or the exception that ended it:
+    when unset): its ``page``; ``outcome`` (``done``, or the exception that ended it:
     Streamlit ends a run it replaces with one); ``seconds`` of wall and ``cpu`` time (its
     thread's); ``memory_wait``, the seconds it waited for room in the byte ledger; and
     ``work``, the computations it made (:func:`count_work`). The server's own latency, apart
@@ -94,7 +86,6 @@ def run_logged(page: Callable[[], str], *, scope: str = "app") -> Iterator[None]
         _WORK.counts = None
         line = {
             "page": page(),
-            "scope": scope,
             "outcome": outcome,
             "seconds": time.perf_counter() - t0,
             "cpu": time.thread_time() - c0,
@@ -103,64 +94,3 @@ def run_logged(page: Callable[[], str], *, scope: str = "app") -> Iterator[None]
         }
         with _LOG_LOCK, open(path, "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
-
-
-PAGE_TITLE = "_page_title"  # the title of the page being run (``dashboard.export.PAGE_KEY``)
-APP_RERUN = "_app_rerun"  # set by a callback inside a page's fragment that changed the sidebar
-
-
-def request_app_rerun() -> None:
-    """From a widget's callback inside a page (e.g. a click on the Task weights map that sets
-    the sidebar's weights): rerun the whole app next, not the page's fragment alone."""
-    st.session_state[APP_RERUN] = True
-
-
-def page_fragment(body: Callable[[], None]) -> None:
-    """Run a page's body (everything below the sidebar) as a fragment (issue 41).
-
-    A move of a widget inside it (the rank level, rho, a page's own settings) reruns the body
-    alone: not the sidebar, the data loading or the link notices, and the draws come from the
-    cache. The sidebar's controls (the level, weights) still rerun the app, body included. The
-    body may rewrite the link and the sidebar's share box (``dashboard.controls``: Streamlit
-    >= 1.5x lets a fragment redraw a container made outside it). A fragment's rerun is
-    logged (:func:`run_logged`, scope ``fragment``) and stops with its session, as an app run
-    does (``dashboard/app.py``).
-    """
-
-    def run() -> None:
-        if not in_fragment_rerun():  # inside the app's run, logged there
-            st.session_state.pop(APP_RERUN, None)
-            with _in_page_fragment():
-                body()
-            return
-        if st.session_state.pop(APP_RERUN, False):  # a callback changed the sidebar
-            st.rerun(scope="app")
-        title = st.session_state.get(PAGE_TITLE, "")
-        with (
-            stop_with_session(),
-            run_logged(lambda: str(title), scope="fragment"),
-            _in_page_fragment(),
-        ):
-            body()
-
-    st.fragment(run)()
-
-
-_FRAGMENT = threading.local()  # .inside: a page's fragment body is running in this thread
-
-
-@contextmanager
-def _in_page_fragment() -> Iterator[None]:
-    _FRAGMENT.inside = True
-    try:
-        yield
-    finally:
-        _FRAGMENT.inside = False
-
-
-def in_page_fragment() -> bool:
-    """Whether a page's fragment body (:func:`page_fragment`) is running, in the app's run or
-    in its own rerun: it must then write the sidebar's share box and the link notices in every
-    run (Streamlit reserves a fragment's place in an outside container only for a fragment that
-    wrote there in the last full run)."""
-    return bool(getattr(_FRAGMENT, "inside", False))

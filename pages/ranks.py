@@ -3,7 +3,7 @@
 import streamlit as st
 
 from benchuq.api.summaries import zero_spread_notes
-from benchuq.dashboard import controls, plain, runtime
+from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import RanksSettings
 from benchuq.dashboard.context import current, guard
@@ -22,89 +22,81 @@ ctx = current()
 st.title("Ranks")
 plain.intro("ranks")
 bench = ctx.require_bench()
-
-
-def body() -> None:
-    """The page below the sidebar: its own controls rerun it alone (a fragment)."""
-    with guard("The rank analysis"):
-        draws_all = ctx.draws_all()
-        models = ctx.models
-        link = controls.bind(RanksSettings)
-        controls.ranged(
-            st.slider,
-            RanksSettings,
-            "ranks_level",
-            "Rank interval level (%)",
-            step=0.5,
-            format="%.1f",
-            help="In plain words: how sure the rank ranges below are.",
+with guard("The rank analysis"):
+    draws_all = ctx.draws_all()
+    models = ctx.models
+    link = controls.bind(RanksSettings)
+    controls.ranged(
+        st.slider,
+        RanksSettings,
+        "ranks_level",
+        "Rank interval level (%)",
+        step=0.5,
+        format="%.1f",
+        help="In plain words: how sure the rank ranges below are.",
+    )
+    s = link.read()
+    for note in zero_spread_notes(draws_all.notes):  # METHODS 2g: width 0 is not certainty
+        st.warning(md_escape(note), icon=":material/info:")
+    st.caption(
+        f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "
+        "(the level of one score at a time): a rank depends on every other model's score."
+    )
+    pct = f"{100 * s.level:g}%"
+    st.caption(
+        "Each aggregation is computed inside every replicate (1 = best). Mean and geometric "
+        "mean report the model's position; the average-rank methods report the average "
+        f"per-task rank itself, as [LGC] does; each with a {pct} percentile interval "
+        "(METHODS 4). Aggregations can disagree: that disagreement is part of the uncertainty."
+    )
+    ranks = cached.rank_aggregations(draws_all, models, s.level)
+    fig = rank_aggregation_figure(ranks, ctx.figure_options())
+    st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
+    download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
+    for statistic, caption in (
+        ("position", f"Position [{pct} interval] under each aggregation"),
+        ("average task rank", f"Average per-task rank [{pct} interval], as [LGC] reports it"),
+    ):
+        table = views_inference.rank_statistic_table(
+            ranks, views_inference.RANK_COLUMN_LABELS, statistic=statistic
         )
-        s = link.read()
-        for note in zero_spread_notes(draws_all.notes):  # METHODS 2g: width 0 is not certainty
-            st.warning(md_escape(note), icon=":material/info:")
-        st.caption(
-            f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "
-            "(the level of one score at a time): a rank depends on every other model's score."
+        helps = views_inference.rank_column_help(
+            table, RANK_METHOD_LABELS, statistic=statistic, level=s.level
         )
-        pct = f"{100 * s.level:g}%"
-        st.caption(
-            "Each aggregation is computed inside every replicate (1 = best). Mean and geometric "
-            "mean report the model's position; the average-rank methods report the average "
-            f"per-task rank itself, as [LGC] does; each with a {pct} percentile interval "
-            "(METHODS 4). Aggregations can disagree: that disagreement is part of the uncertainty."
+        st.dataframe(
+            table,
+            hide_index=True,
+            height=min(38 + 35 * len(models), 640),
+            column_config={c: st.column_config.TextColumn(help=h) for c, h in helps.items()},
         )
-        ranks = cached.rank_aggregations(draws_all, models, s.level)
-        fig = rank_aggregation_figure(ranks, ctx.figure_options())
-        st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
-        download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-        for statistic, caption in (
-            ("position", f"Position [{pct} interval] under each aggregation"),
-            ("average task rank", f"Average per-task rank [{pct} interval], as [LGC] reports it"),
-        ):
-            table = views_inference.rank_statistic_table(
-                ranks, views_inference.RANK_COLUMN_LABELS, statistic=statistic
-            )
-            helps = views_inference.rank_column_help(
-                table, RANK_METHOD_LABELS, statistic=statistic, level=s.level
-            )
-            st.dataframe(
-                table,
-                hide_index=True,
-                height=min(38 + 35 * len(models), 640),
-                column_config={c: st.column_config.TextColumn(help=h) for c, h in helps.items()},
-            )
-            st.caption(f"{caption}; 1 = best. Hover a column's head for its aggregation in full.")
-        download_csv(ranks, f"ranks_{bench.name}", "Download ranks (CSV)")
+        st.caption(f"{caption}; 1 = best. Hover a column's head for its aggregation in full.")
+    download_csv(ranks, f"ranks_{bench.name}", "Download ranks (CSV)")
 
-        w = ctx.weights
-        st.subheader("Which ranks each model can hold (rank confidence sets)")
-        sets = cached.rank_sets(draws_all, models, tuple(float(x) for x in w), s.level)
-        for sentence in views_inference.rank_set_sentences(sets):
-            st.markdown("- " + md_escape(sentence))
-        st.caption(
-            f"Score: {md_escape(sets.label)}. The thick bar holds each model's rank with {pct} "
-            f"confidence on its own; the thin bar holds for all models together with {pct} "
-            "confidence (use it to say which models can be best). METHODS 4b."
-        )
-        fig = rank_set_figure(sets, ctx.figure_options("Rank confidence sets"))
-        st.plotly_chart(fig, key="rank_set_chart", config={"displaylogo": False})
-        download_buttons(fig, f"rank_sets_{bench.name}", key="dl_rank_sets")
-        set_table = views_inference.rank_set_table(sets)
-        st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
-        download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
+    w = ctx.weights
+    st.subheader("Which ranks each model can hold (rank confidence sets)")
+    sets = cached.rank_sets(draws_all, models, tuple(float(x) for x in w), s.level)
+    for sentence in views_inference.rank_set_sentences(sets):
+        st.markdown("- " + md_escape(sentence))
+    st.caption(
+        f"Score: {md_escape(sets.label)}. The thick bar holds each model's rank with {pct} "
+        f"confidence on its own; the thin bar holds for all models together with {pct} "
+        "confidence (use it to say which models can be best). METHODS 4b."
+    )
+    fig = rank_set_figure(sets, ctx.figure_options("Rank confidence sets"))
+    st.plotly_chart(fig, key="rank_set_chart", config={"displaylogo": False})
+    download_buttons(fig, f"rank_sets_{bench.name}", key="dl_rank_sets")
+    set_table = views_inference.rank_set_table(sets)
+    st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
+    download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
 
-        st.subheader("Share of draws at each rank, at the current weights")
-        st.caption(
-            "Share of draws in which each model has rank r, for the weighted score S(w) with "
-            "weights "
-            + weights_text(draws_all.category_names, w)
-            + " (change them in the sidebar). A share of draws, not a calibrated probability: "
-            "shares above 60% are 6-13 points too high in simulation (METHODS 4)."
-        )
-        prob = cached.rank_probabilities(draws_all, models, tuple(float(x) for x in w))
-        fig = rank_probability_figure(prob, models, ctx.figure_options())
-        st.plotly_chart(fig, key="rankprob_chart", config={"displaylogo": False})
-        download_buttons(fig, f"rank_probabilities_{bench.name}", key="dl_rankprob")
-
-
-runtime.page_fragment(body)
+    st.subheader("Share of draws at each rank, at the current weights")
+    st.caption(
+        "Share of draws in which each model has rank r, for the weighted score S(w) with weights "
+        + weights_text(draws_all.category_names, w)
+        + " (change them in the sidebar). A share of draws, not a calibrated probability: "
+        "shares above 60% are 6-13 points too high in simulation (METHODS 4)."
+    )
+    prob = cached.rank_probabilities(draws_all, models, tuple(float(x) for x in w))
+    fig = rank_probability_figure(prob, models, ctx.figure_options())
+    st.plotly_chart(fig, key="rankprob_chart", config={"displaylogo": False})
+    download_buttons(fig, f"rank_probabilities_{bench.name}", key="dl_rankprob")

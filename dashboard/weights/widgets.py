@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from benchuq.api.summaries import BestProbabilityMap, DominanceMap, from_map_weights
-from benchuq.dashboard import controls, runtime
+from benchuq.dashboard import controls
 from benchuq.dashboard.export import download_menu
 from benchuq.dashboard.weights import view as vw
 from benchuq.presentation.figures.ternary_static import FORMATS, dominance_image, probability_image
@@ -75,7 +75,6 @@ def set_weights_from_click(
         return
     for i, x in enumerate(from_map_weights(point, cats, task_cats, mapping)):
         st.session_state[f"weight_{i}"] = round(float(x), 4)
-    runtime.request_app_rerun()  # the sidebar shows the new weights
 
 
 def weighted_scores_table(table: pd.DataFrame) -> None:
