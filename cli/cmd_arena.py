@@ -79,6 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
     from benchuq.api import arena
+    from benchuq.presentation.report_arena import RANK_WORDS
 
     level = check_level(args.level)
     if args.reps < 100 and args.interval == "bootstrap":
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     )
     width = max(5, *(len(m) for m in res.models))
     plain = res.uncontrolled
-    head = f"{'model':<{width}}  {'rating':>7}  {'low':>7}  {'high':>7}  rank(UB)  rank set"
+    head = f"{'model':<{width}}  {'rating':>7}  {'low':>7}  {'high':>7}      rank  rank set"
     print(head + "  battles  win rate" + ("  uncontrolled" if plain is not None else ""))
     for r in rows:
         line = (
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         if plain is not None:
             line += f"  {plain.rating[plain.models.index(r['model'])]:12.0f}"
         print(line)
+    print(RANK_WORDS)
     print()
     print(res.sentence())
     if res.controls:

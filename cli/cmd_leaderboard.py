@@ -20,6 +20,7 @@ from benchuq.cli.common import (
     maybe_normalize,
 )
 from benchuq.core.defaults import LEVEL
+from benchuq.core.draws import method_words
 
 __all__ = ["register", "run"]
 
@@ -62,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if emit(args, result, payload):
         return 0
     print(data_header(bench))
-    print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
+    how = method_words(draws.method)
+    print(f"{how}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
         f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "

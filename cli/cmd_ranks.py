@@ -23,6 +23,7 @@ from benchuq.cli.common import (
     maybe_normalize,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.draws import method_words
 
 __all__ = ["register", "run"]
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     table, sets = result.table, result.rank_sets
     methods = list(dict.fromkeys(table["method"]))
-    print(f"{draws.method}; {level:g} intervals with --json")
+    print(f"{method_words(draws.method)}; {level:g} intervals with --json")
     print(
         "Statistic [LGC] reports: position (1 = best) for mean and geometric_mean, the average "
         "per-task rank for the average-rank methods"

@@ -16,7 +16,31 @@ if TYPE_CHECKING:
     from benchuq.core.summaries.headline import Headline
     from benchuq.core.unit_scores import UnitScores
 
-__all__ = ["Draws"]
+__all__ = ["Draws", "method_words"]
+
+#: how each engine's :attr:`Draws.method` reads to a user (the technical name stays in JSON and
+#: exports; docs/METHODS.md section 2 has the details)
+_METHOD_WORDS: tuple[tuple[str, str], ...] = (
+    ("task-level confidence draws", "task-level resampling of each model's counts"),
+    ("bootstrap: item-level paired", "item-level bootstrap, paired"),
+)
+
+
+def method_words(method: str) -> str:
+    """``method`` (a :attr:`Draws.method`) in plain words, for human output (METHODS 2).
+
+    Examples
+    --------
+    >>> method_words("task-level confidence draws (mid-p Clopper–Pearson, pooled)")
+    "task-level resampling of each model's counts"
+    >>> method_words("bootstrap: item-level paired, clustered")
+    'item-level bootstrap, paired, clustered'
+    """
+    for technical, plain in _METHOD_WORDS:
+        if method.startswith(technical):
+            rest = method[len(technical) :]
+            return plain + ("" if rest.startswith(" (") else rest)
+    return method
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,7 +20,7 @@ plain.intro("compare")
 bench = ctx.require_bench()
 with guard("The comparison"):
     draws = ctx.draws()
-    groups = views.group_options(draws.category_names)
+    groups = views.group_options(draws.category_names, ctx.weights)
     link = controls.bind(
         CompareSettings,
         choices={"score": groups, "models": draws.models},

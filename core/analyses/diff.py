@@ -177,7 +177,7 @@ class DiffResult:
         if len(self.tasks) > 1:
             text += (
                 f" Per-task intervals and p-values are simultaneous over the {len(self.tasks)} "
-                f"tasks at {self.level:.0%} (max-T for bootstrap tasks, Šidák for exact ones); "
+                f"tasks at {self.level:.0%} (they hold for all tasks together; METHODS 13); "
                 "overall = "
                 + ("the mean over tasks." if _equal(self.weights) else "the weighted mean.")
             )
@@ -561,7 +561,7 @@ def diff(
         for col, j in enumerate(idx):
             too_few = not np.isfinite(mt.critical)
             label = "paired bootstrap (items as clusters" + (
-                ", max-T over tasks)" if K > 1 else ")"
+                ", simultaneous over tasks)" if K > 1 else ")"
             )
             p_adj = 1.0 - (1.0 - float(mt.p_value[col])) ** (K / len(idx))
             floor = 1.0 - (1.0 - 1.0 / (mt.reps + 1)) ** (K / len(idx))

@@ -20,7 +20,7 @@ from benchuq.api.summaries import rank_set_sentences as rank_set_sentences
 from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {
-    "maxt": "Simultaneous (max-T)",
+    "maxt": "Simultaneous (all pairs together)",
     "bonferroni": "Bonferroni",
     "holm": "Holm (p-values)",
     "none": "None (per pair)",
@@ -107,8 +107,8 @@ def comparison_caption(
     if correction == "maxt":
         head = (
             f"{pairs} comparison{s}; the intervals hold for all pairs together with probability "
-            f"{100 * level:g}% (bootstrap max-T, Romano & Wolf); p-values are single-step max-T, "
-            "so p ≤ α exactly where an interval excludes 0."
+            f"{100 * level:g}%, read from the replicates themselves (Romano & Wolf); the p-values "
+            "come from the same replicates, so p ≤ α exactly where an interval excludes 0."
         )
     elif correction == "bonferroni":
         each = 100 * (1 - (1 - level) / pairs)

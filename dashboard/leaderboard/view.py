@@ -168,6 +168,18 @@ def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     return [draws.models[i] for i in order[:k]]
 
 
-def group_options(categories: Sequence[str]) -> list[str]:
-    """Score choices for the Compare page: overall, weighted (if >1 category), each category."""
-    return ["overall", *([WEIGHTED] if len(categories) > 1 else []), *categories]
+def default_weights(weights: Sequence[float] | None) -> bool:
+    """Whether the sidebar's category ``weights`` are the default (all equal, or none)."""
+    w = np.asarray(() if weights is None else weights, dtype=float)
+    return not w.size or bool(np.allclose(w, w[0]))
+
+
+def group_options(
+    categories: Sequence[str], weights: Sequence[float] | None = None
+) -> list[str]:
+    """Score choices for the Compare and Plan pages: overall, the weighted score (with two or
+    more categories and ``weights`` other than the default, #41), each category (with two or
+    more: one would repeat overall)."""
+    weighted = len(categories) > 1 and not default_weights(weights)
+    several = list(categories) if len(categories) > 1 else []
+    return ["overall", *([WEIGHTED] if weighted else []), *several]

@@ -374,7 +374,7 @@ def test_leaderboard_weights_add_the_weighted_group() -> None:
     draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=200)
     board = bq.leaderboard(draws, weights=[0.5, 0.25, 0.25])
     assert "weighted" in set(board.to_frame()["group"])
-    assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
+    assert board.figure(group="weighted").layout.title.text == "Weighted score (by category weights)"
     with pytest.raises(InvalidArgument, match="sum to 1"):
         bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
     equal = bq.leaderboard(draws, weights=[1 / 3] * 3).to_frame()  # the default: no S(w)
