@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(data_header(bench))
     print(
-        f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
+        f"{draws.method}; {result.chains} chains x {result.draws} samples after {result.warmup} "
         f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "
         f"({_level_words(level)}); estimate = posterior mean"
     )

@@ -142,7 +142,7 @@ def _print_table(result: WeightMap, bench: Benchmark, single: bool, bayes: bool 
             f"correlation, median {np.nanmedian(dm.rho):.2f}, is sampling noise)"
         )
     elif dm.rho_source == "paired draws":
-        rho = f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+        rho = f"rho read from the paired replicates (median {np.nanmedian(dm.rho):.2f})"
     else:
         rho = f"rho = {dm.rho[0]:g} assumed"
     print(f"{bench.name}: weights over {cats}")

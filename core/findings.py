@@ -376,13 +376,13 @@ def _answer(
         first = (
             f"No clear winner: {leader} scores highest, {score} ({100 * level:g}% interval {iv}), "
             f"but {_names(tied)} cannot be told apart from it (each compared with {leader} at "
-            f"{q}); {leader} comes out on top in {top} of the draws."
+            f"{q}); {leader} comes out on top in {top} of the simulated leaderboards."
         )
     else:
         first = (
             f"{leader} leads with {score} ({100 * level:g}% interval {iv}), ahead of every "
             f"other model (each compared with {leader} at {q}); it comes out on top in {top} of "
-            "the draws."
+            "the simulated leaderboards."
         )
     finite = np.isfinite(sets.estimate)
     span = (sets.simultaneous_high - sets.simultaneous_low)[finite]
@@ -556,7 +556,7 @@ def findings(
         ]
         rest = len(p_best) - len(shares[:4])
         headline.append(
-            "Share of the draws in which each model comes out on top: "
+            "Share of the simulated leaderboards in which each model comes out on top: "
             + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
             + (
                 f"; the other {'model' if rest == 1 else f'{rest} models'} "

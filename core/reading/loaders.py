@@ -395,7 +395,8 @@ def _read_files(
     shards = [f.table for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
     if 1 < len(shards) == len(data):  # shards of one item table: read as one (issue 18)
         data = [File(data[0].src, "items", shards)]
-    default = name or (_stem(sources[0].name) if len(sources) == 1 else "data")
+    # one file (a zip too: its members are many) names the data; several files say nothing
+    default = name or (_stem(str(files[0][0])) if len(files) == 1 else "data")
     parts, lm_notes = _parts(data, classified, task_info, metric, format, default)
     notes += lm_notes
     file_notes = [(file, note) for file, b, _ in parts for note in b.notes]

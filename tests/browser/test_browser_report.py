@@ -60,7 +60,7 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
     with page.expect_download(timeout=TIMEOUT) as chart:
         page.get_by_role("button", name="SVG image").click()
     svg = chart.value.path().read_text(encoding="utf-8")
-    assert "Data: vtab1k · Bootstrap, 2000 draws, seed 0 · intervals at 95%" in svg
+    assert "Data: vtab1k · Bootstrap, 2000 replicates, seed 0 · intervals at 95%" in svg
     ctx.close()
 
     offline = browser.new_context(viewport=VIEWPORT, offline=True)

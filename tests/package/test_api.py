@@ -288,14 +288,14 @@ def test_report_writes_the_cli_report(tmp_path: Path) -> None:
 
 
 def test_files_are_named_by_their_content_as_in_the_cli_and_the_app(tmp_path: Path) -> None:
-    """``bq.load`` of an lm-eval folder named the data 'results_v04' (the folder), so the API's
-    report was titled by it while the CLI's and the app's said 'lm-eval v0.4: 2 models x 16
-    benchmarks' (audit of 30); ``name=`` and a sample keep their names."""
+    """``bq.load`` of an lm-eval folder names the data by the folder and the shape, as the CLI and
+    the app do (audit of 30; the folder rather than the harness: issue 41); ``name=`` and a
+    sample keep their names."""
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "lm_eval" / "results_v04"
     bench = bq.load(folder)
-    assert bench.name == "lm-eval v0.4: 2 models x 16 benchmarks"
+    assert bench.name == "results_v04: 2 models x 16 benchmarks"
     html = bq.report(bench, tmp_path / "r.html", reps=200).read_text(encoding="utf-8")
-    assert "<h1>Benchmark report: lm-eval v0.4: 2 models x 16 benchmarks</h1>" in html
+    assert "<h1>Benchmark report: results_v04: 2 models x 16 benchmarks</h1>" in html
     assert bq.load(folder, name="Nightly").name == "Nightly"
     assert bq.load("sample:vtab1k").name == "vtab1k"
     assert bq.leaderboard(bq.bootstrap(bench, reps=200)).to_frame().shape[0] > 0
@@ -374,7 +374,9 @@ def test_leaderboard_weights_add_the_weighted_group() -> None:
     draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=200)
     board = bq.leaderboard(draws, weights=[0.5, 0.25, 0.25])
     assert "weighted" in set(board.to_frame()["group"])
-    assert board.figure(group="weighted").layout.title.text == "Weighted score (by category weights)"
+    assert (
+        board.figure(group="weighted").layout.title.text == "Weighted score (by category weights)"
+    )
     with pytest.raises(InvalidArgument, match="sum to 1"):
         bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
     equal = bq.leaderboard(draws, weights=[1 / 3] * 3).to_frame()  # the default: no S(w)
@@ -464,5 +466,5 @@ def test_the_share_on_top_names_one_other_model_in_the_singular() -> None:
     )
     bench = bq.from_frame(frame, n="n", correct="correct")
     f = findings(bench, bq.bootstrap(bench, reps=300, seed=0), level=0.834)
-    line = next(h for h in f.headline if h.startswith("Share of the draws"))
+    line = next(h for h in f.headline if h.startswith("Share of the simulated leaderboards"))
     assert line.endswith("; the other model never."), line

@@ -137,7 +137,9 @@ def test_html_is_self_contained_and_escaped() -> None:
     figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
     assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
-    assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
+    assert all(
+        s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 replicates, seed 3") for s in subs
+    )
     assert [s.split(" · ")[-1] for s in subs] == [
         "intervals at 95%",  # the gaps: the "≈ leader" test level
         "intervals at 83.4%",

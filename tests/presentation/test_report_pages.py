@@ -72,7 +72,7 @@ def _check_pages(pdf: Path, stem: str) -> list[np.ndarray]:
     ("data", "stem", "name"),
     [
         ("sample:vtab1k", "report_pages_vtab1k", "vtab1k"),
-        (str(LM_EVAL), "report_pages_lm_eval_v04", "lm-eval v0.4: 2 models x 16 benchmarks"),
+        (str(LM_EVAL), "report_pages_lm_eval_v04", "results_v04: 2 models x 16 benchmarks"),
     ],
 )
 def test_report_pages(
@@ -85,7 +85,8 @@ def test_report_pages(
     first = _page_text(pdf, 1)
     assert f"Benchmark report: {name}" in first
     answer = re.search(
-        r"(leads with|No clear winner:).*of the draws\. The data .*together\)", first
+        r"(leads with|No clear winner:).*of the simulated leaderboards\. The data .*together\)",
+        first,
     )
     assert answer, first  # who leads and how sure; what the data cannot decide
     assert sum(t in first for t in FIGURE_TITLES) == 1, first  # one chart
