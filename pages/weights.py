@@ -129,6 +129,6 @@ with guard("The task-weight map"):
     widgets.slides_downloads(dm, pm, opts.colors, bench.name, marker)
     if not draws_all.paired:
         st.caption(
-            "The replicates are not paired (task-level counts): between-model correlation is unknown, "
-            "so rho is an assumption. Upload item-level results to read it from the data."
+            "The replicates are not paired (task-level counts): between-model correlation is "
+            "unknown, so rho is an assumption. Upload item-level results to read it from the data."
         )
