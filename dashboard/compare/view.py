@@ -146,10 +146,11 @@ def leader_caption(level: float) -> str:
     q = overlap_test_level(level)
     return (
         "**≈ leader** (open marker): the difference from the leader, taken inside each "
-        f"replicate, has a {100 * q:.1f}% interval containing 0 — a {100 * (1 - q):.1f}% test of each model "
-        f"against the leader, one pair at a time. Two non-overlapping {100 * level:.1f}% "
-        f"intervals would approximate that test only for independent estimates with similar "
-        f"standard errors; models scored on the same items are correlated, so use the Compare "
+        f"replicate, has a {100 * q:.1f}% interval containing 0 — a {100 * (1 - q):.1f}% test of "
+        "each model against the leader, one pair at a time. Two non-overlapping "
+        f"{100 * level:.1f}% intervals would approximate that test only for independent "
+        "estimates with similar standard errors; models scored on the same items are "
+        "correlated, so use the Compare "
         "page's simultaneous intervals to compare models."
     )
 
