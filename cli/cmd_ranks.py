@@ -24,6 +24,7 @@ from benchuq.cli.common import (
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import method_words
+from benchuq.presentation.text import weighted_order_note
 
 __all__ = ["register", "run"]
 
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
     score = f"overall = {overall_words(draws)}" if weights is None else sets.sets.label
     print(f"\nRank confidence sets ({level:g}, score: {score})")
+    if weights is not None:
+        print(weighted_order_note(draws.category_names, weights, whose="the weights given"))
     print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in sets.sentences():
         print(sentence)

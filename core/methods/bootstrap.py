@@ -77,7 +77,7 @@ NOTE_INDEPENDENT = (
     "can be too wide (or too narrow). Item-level data gives paired intervals."
 )
 NOTE_CONFIDENCE = (
-    "Task-level resampling: each model's score on each task is resampled on its own from its "
+    "Task-level resampling: each model's score on each task is resampled independently from its "
     "count of right answers (METHODS 2), so the correlation between models evaluated on the same "
     "items is ignored; intervals for differences and ranks can be too wide (or too narrow). "
     "Item-level data gives paired intervals."
