@@ -121,7 +121,7 @@ def test_view_resolution_and_metric(make_app) -> None:
     at.radio(key="metric").set_value("normalized").run()
     assert not at.exception and not at.error
     assert "Metric: normalized" in caption_text(at)
-    assert "draws" in caption_text(at)
+    assert "replicates" in caption_text(at)
 
 
 def test_more_than_three_categories_pick_or_merge(make_app) -> None:
@@ -164,7 +164,7 @@ def test_paired_item_data_read_rho_from_draws(make_app) -> None:
     at.switch_page(page_path(PAGE)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.toggle(key="weights_pairing").value is True
-    assert "read from paired draws" in caption_text(at)
+    assert "read from the paired replicates" in caption_text(at)
     paired = grey_share(charts(at)[0])
     at.toggle(key="weights_pairing").set_value(False).run()
     assert "pairing switched off" in caption_text(at)
