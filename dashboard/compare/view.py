@@ -248,7 +248,7 @@ def rank_column_help(
         else "the model's average rank over the tasks, as [LGC] reports it"
     )
     return {
-        short: f"{long_labels.get(method, method)}: {what}, mean over the draws "
+        short: f"{long_labels.get(method, method)}: {what}, mean over the replicates "
         f"[{100 * level:g}% percentile interval]; 1 = best."
         for method, short in RANK_COLUMN_LABELS.items()
         if short in table.columns

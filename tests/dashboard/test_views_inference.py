@@ -117,7 +117,7 @@ def test_rank_statistic_table_shows_average_task_rank_and_position() -> None:
     helps = rank_column_help(averages, RANK_METHOD_LABELS, statistic="average task rank", level=0.9)
     assert helps == {
         "Average rank": "Average rank: the model's average rank over the tasks, as [LGC] reports "
-        "it, mean over the draws [90% percentile interval]; 1 = best."
+        "it, mean over the replicates [90% percentile interval]; 1 = best."
     }
 
 

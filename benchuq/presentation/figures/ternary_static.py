@@ -214,14 +214,14 @@ def probability_image(
     ]
     if len(pm.categories) == 2:
         subtitle = (
-            f"Data: {data}. Bands: each model's share of {pm.reps} draws in which it has the best "
-            "weighted score; strip: the model with the largest share, shaded by it."
+            f"Data: {data}. Bands: each model's share of {pm.reps} replicates in which it has the "
+            "best weighted score; strip: the model with the largest share, shaded by it."
         )
         fig = _probability_line_figure(pm, colors, rgba, handles, title, subtitle, marker)
     else:
         subtitle = (
-            f"Data: {data}. Colour: the model with the largest share of {pm.reps} draws in which "
-            "it has the best weighted score; shade: that share."
+            f"Data: {data}. Colour: the model with the largest share of {pm.reps} replicates in "
+            "which it has the best weighted score; shade: that share."
         )
         fig = _ternary_figure(
             pm.weights, rgba, pm.categories, handles, "Most likely best", title, subtitle, marker
