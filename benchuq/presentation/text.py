@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+import numpy as np
 import pandas as pd
 
 from benchuq.core.data import cut_label, file_name_part
@@ -129,7 +130,10 @@ def file_stem(text: str, limit: int = 100) -> str:
 
 
 def weighted_order_note(
-    categories: Sequence[str], weights: Sequence[float], *, whose: str = "the sidebar's weights"
+    categories: Sequence[str],
+    weights: Sequence[float] | np.ndarray,
+    *,
+    whose: str = "the sidebar's weights",
 ) -> str:
     """Why the weighted score's order can differ from Overall's: one line under a weighted
     score (issue 41; ``whose`` names where the weights come from)."""

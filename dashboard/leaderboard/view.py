@@ -157,13 +157,15 @@ def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     return [draws.models[i] for i in order[:k]]
 
 
-def default_weights(weights: Sequence[float] | None) -> bool:
+def default_weights(weights: Sequence[float] | np.ndarray | None) -> bool:
     """Whether the sidebar's category ``weights`` are the default (all equal, or none)."""
     w = np.asarray(() if weights is None else weights, dtype=float)
     return not w.size or bool(np.allclose(w, w[0]))
 
 
-def group_options(categories: Sequence[str], weights: Sequence[float] | None = None) -> list[str]:
+def group_options(
+    categories: Sequence[str], weights: Sequence[float] | np.ndarray | None = None
+) -> list[str]:
     """Score choices for the Compare and Plan pages: overall, the weighted score (with two or
     more categories and ``weights`` other than the default, #41), each category (with two or
     more: one would repeat overall)."""
