@@ -78,10 +78,11 @@ with guard("The rank analysis"):
     weighted = () if default_weights(w) else tuple(float(x) for x in w)
     st.subheader("Which ranks each model can hold (rank confidence sets)")
     sets = cached.rank_sets(draws_all, models, weighted, s.level)
+    score_name = sets.label if weighted else f"overall, {overall_label(draws_all)}"
     for sentence in views_inference.rank_set_sentences(sets):
         st.markdown("- " + md_escape(sentence))
     st.caption(
-        f"Score: {md_escape(sets.label)}. The thick bar holds each model's rank with {pct} "
+        f"Score: {md_escape(score_name)}. The thick bar holds each model's rank with {pct} "
         f"confidence on its own; the thin bar holds for all models together with {pct} "
         "confidence (use it to say which models can be best). METHODS 4b."
     )
