@@ -97,7 +97,7 @@ def test_report_pages(
         assert end in whole, end
     for section in ("Per task", "Caveats", "Methods", "Reproduce these numbers"):
         assert section in whole, section
-    if "lm-eval" in name:
+    if "results_v04" in name:  # lm-eval files
         assert "Run details" in whole and "lm-eval, git 82b812f" in whole
         assert "2025-03-03" in whole  # the run dates, from the file names
         assert "Publish them first" in whole and "data=upload" not in whole
