@@ -90,7 +90,7 @@ def test_arena_ratings_are_whole_numbers(make_app) -> None:
 
 def test_an_uploaded_folder_is_named_by_it(make_app) -> None:
     """The files of one folder (as a folder upload sends them) name the data by the folder, not
-    'inspect_ai 0.3: ...'."""
+    'inspect_ai 0.3: ...'; no page shows jargon on these inspect logs."""
     at = make_app({"reps": "200"}).run()
     at.switch_page(page_path("data.py")).run()
     files = [
@@ -102,3 +102,6 @@ def test_an_uploaded_folder_is_named_by_it(make_app) -> None:
     success = " ".join(s.value for s in at.success).replace("\\", "")
     assert "In use: **eval_zip: 6 models x 2 tasks**" in success
     assert "inspect_ai 0.3" not in success
+    found = {page: jargon(texts) for page, texts in _every_page(at).items()}  # item-level logs
+    found = {page: words for page, words in found.items() if words}
+    assert not found, found
