@@ -111,8 +111,8 @@ def sign_flip(
     Exact (every flip) up to :data:`EXACT_FLIPS` units; with more, random flips with
     ``p = (1 + #) / (F + 1)``. The p-value at 0 is exact under exchangeable runs; the interval
     inverts the test (differences symmetric about their mean), each end at least as far out as a
-    distribution-free floor (the end next to 0 of a rejection excepted), within
-    ``[-bound, bound]`` (METHODS 13): the betting interval (:func:`betting_interval`) when the
+    distribution-free floor, within ``[-bound, bound]`` and, on a rejection, on the test's side
+    of 0 (METHODS 13): the betting interval (:func:`betting_interval`) when the
     units are ``one_sample`` of equally weighted i.i.d. units (one task, items or equal
     clusters), else Hoeffding's bound (unequal weights; several tasks' units).
     """
@@ -152,16 +152,15 @@ def sign_flip(
     lo, hi = edge(-bound), edge(bound)
     # the width leans on symmetry (all-equal differences give no width at all): each end is also
     # at least as far out as a distribution-free interval for a mean of k values in
-    # [-bound, bound]; the end next to 0 of a rejection stays the test's, so interval and
-    # p-value still agree
+    # [-bound, bound]; the side of 0 stays the test's, so interval and p-value still agree
     floor_lo, floor_hi = _floor(v, w, level=level, bound=bound, seed=seed, one_sample=one_sample)
-    wide_lo, wide_hi = max(min(lo, floor_lo), -bound), min(max(hi, floor_hi), bound)
+    lo, hi = max(min(lo, floor_lo), -bound), min(max(hi, floor_hi), bound)
     if p0 > alpha:  # agree with the p-value at 0
-        lo, hi = min(wide_lo, 0.0), max(wide_hi, 0.0)
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    elif est > 0:  # a rejection: the end next to 0 goes as far out as the floor, short of 0
+        lo = max(lo, float(np.nextafter(0.0, 1.0)))
     else:
-        lo, hi = (max(lo, 0.0), wide_hi) if est > 0 else (wide_lo, min(hi, 0.0))
-        if lo <= 0.0 <= hi:
-            lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
+        hi = min(hi, float(np.nextafter(0.0, -1.0)))
     return PairedTest(est, float(lo), float(hi), p0, method, too_few, 0.0 if exact else 1 / len(a))
 
 
@@ -264,7 +263,8 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
 
 def _running_estimates(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The predictable running mean and variance ``(mu_hat_{t-1}, sigma_hat^2_{t-1})`` of
-    Waudby-Smith & Ramdas (2024, as in their Theorem 2): shrunk towards 1/2 and 1/4, known before ``x_t``."""
+    Waudby-Smith & Ramdas (2024, as in their Theorem 2): shrunk towards 1/2 and 1/4, known
+    before ``x_t``."""
     t = np.arange(1, len(x) + 1, dtype=float)
     mu_hat = (0.5 + np.cumsum(x)) / (t + 1)  # mu_hat_t uses x_1..x_t
     sigma2 = (0.25 + np.cumsum((x - mu_hat) ** 2)) / (t + 1)
