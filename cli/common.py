@@ -31,6 +31,7 @@ __all__ = [
     "add_output_arguments",
     "add_overall_argument",
     "add_statistic_argument",
+    "bayes_settings",
     "check_caps",
     "check_level",
     "check_pairwise",
@@ -259,6 +260,20 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bayes_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The Bayesian model's settings from the flags of :func:`add_bayes_arguments` and ``--seed``,
+    as keywords of ``benchuq.api.bayes`` and ``benchuq.api.bayes_model`` (METHODS 6)."""
+    return {
+        "priors": args.prior,
+        "chains": args.chains,
+        "draws": args.draws,
+        "warmup": args.warmup,
+        "seed": args.seed,
+        "sampler": getattr(args, "sampler", "imh"),
+        "interval": args.interval,
+    }
+
+
 # ---- end of the Bayesian block --------------------------------------------------------------
 
 
@@ -328,17 +343,7 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
 
     overall: Overall = getattr(args, "overall", "auto")
     if getattr(args, "method", "bootstrap") == "bayes":
-        draws = bayes(
-            bench,
-            priors=args.prior,
-            chains=args.chains,
-            draws=args.draws,
-            warmup=args.warmup,
-            seed=args.seed,
-            sampler=getattr(args, "sampler", "imh"),
-            interval=args.interval,
-            overall=overall,
-        )
+        draws = bayes(bench, **bayes_settings(args), overall=overall)
     elif args.reps < 100:
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
     elif getattr(args, "source", None) is not None:  # opened by an out-of-core backend
