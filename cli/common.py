@@ -27,6 +27,7 @@ __all__ = [
     "UsageError",
     "add_bayes_arguments",
     "add_data_arguments",
+    "add_leaderboard_arguments",
     "add_method_arguments",
     "add_output_arguments",
     "add_overall_argument",
@@ -390,6 +391,16 @@ def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:
         "where the task table gives one), fixed across replicates (default); paper: min/max over "
         "models x replicates as [LGC] (depends on --reps); chance: (x - chance) / (1 - chance)",
     )
+
+
+def add_leaderboard_arguments(parser: argparse.ArgumentParser, *, level: float) -> None:
+    """The flag block of a leaderboard of the data: ``DATA`` (:func:`add_data_arguments`), the
+    method (:func:`add_method_arguments`), ``--level`` (default ``level``) and ``--normalize``
+    (:func:`add_normalize_arguments`); ``benchuq leaderboard``, ``site`` and ``ranks``."""
+    add_data_arguments(parser)
+    add_method_arguments(parser)
+    parser.add_argument("--level", type=float, default=level, help="interval level (0-1)")
+    add_normalize_arguments(parser)
 
 
 def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) -> Draws:
