@@ -74,8 +74,8 @@ def check_caps(args: argparse.Namespace) -> None:
         if isinstance(value, int):
             check_cap(name, value, flag=f"--{name}")
     reps = getattr(args, "reps", None)
-    if isinstance(reps, int) and reps < 50:
-        raise UsageError(f"--reps {reps} is too few; use at least 50 (2000 is typical).")
+    if isinstance(reps, int):
+        validation.check_reps(reps, least=50, typical=2000, name="--reps")
 
 
 # core.reading.loaders.FORMATS, repeated so that building the parser does not import pandas
@@ -345,13 +345,13 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
     overall: Overall = getattr(args, "overall", "auto")
     if getattr(args, "method", "bootstrap") == "bayes":
         draws = bayes(bench, **bayes_settings(args), overall=overall)
-    elif args.reps < 100:
-        raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
-    elif getattr(args, "source", None) is not None:  # opened by an out-of-core backend
-        check_cells(args.reps, len(bench.models), len(bench.tasks))
-        draws = with_headline(args.source.draws(args.reps, args.seed), bench, overall)
     else:
-        draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
+        validation.check_reps(args.reps, least=100, typical=2000, name="--reps")
+        if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+            check_cells(args.reps, len(bench.models), len(bench.tasks))
+            draws = with_headline(args.source.draws(args.reps, args.seed), bench, overall)
+        else:
+            draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
     note_headline(args, draws)
     if getattr(args, "command", "") != "leaderboard":  # it prints every note of the draws
         from benchuq.api.summaries import zero_spread_notes
