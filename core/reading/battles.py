@@ -207,7 +207,7 @@ def read(
 ) -> Battles:
     """One battles table (or AlpacaEval annotations) as :class:`Battles` (``metric`` and
     ``tasks`` belong to score formats and are ignored)."""
-    table = read_mapped_table(src, columns)
+    table = read_mapped_table(src, columns=columns)
     return _from_table(table, name=name or _stem(src.name))
 
 
@@ -403,7 +403,7 @@ def read_battle_files(
         raise DataError("no files were given.", hint="give a battles table (CSV, JSONL, Parquet).")
     tables = []
     for fname, data in expanded:
-        table = read_mapped_table(Source(fname, data), columns)
+        table = read_mapped_table(Source(fname, data), columns=columns)
         cols = set(map(str, table.frame.columns))
         if not (is_battles(cols) or is_alpaca(cols)):
             raise _not_battles(Source(fname, data), cols)

@@ -457,7 +457,7 @@ def rename_columns(table: Table, columns: dict[str, str] | None) -> Table:
     return replace(table, frame=_normalise(frame, table.name))
 
 
-def read_mapped_table(src: Source, columns: Mapping[str, str] | None = None) -> Table:
+def read_mapped_table(src: Source, *, columns: Mapping[str, str] | None = None) -> Table:
     """A table file with the upload's column mapping applied: JSON Lines by name, else Parquet,
     JSON records or delimited text (:func:`read_table`), then ``columns`` (:func:`rename_columns`;
     none: the table as read). The one reader of the battles and judge readers."""
