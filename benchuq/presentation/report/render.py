@@ -511,7 +511,7 @@ def to_html(
 <div class=answer>{answer}</div>
 {first}
 {tables_one}
-</div>
+</div><!-- /page1 -->
 {fig_html}
 {runs}<h2>Findings</h2>
 <ul class=findings>{findings}</ul>
