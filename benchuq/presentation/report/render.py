@@ -351,7 +351,8 @@ def figure_pages(figs: Sequence[ReportFigure]) -> list[ReportFigure]:
     most half again its own height gets exactly half a page, every other one a whole
     page; the whole-page ones first, then the halves in pairs (so no page is left half blank
     before a figure that does not fit; an odd last half is followed by the text)."""
-    halves, wholes = [], []
+    halves: list[ReportFigure] = []
+    wholes: list[ReportFigure] = []
     for r in figs:
         caption = _height(r.reading, 88, 21.3) + 2 * 19.2 + 16  # margins and a spare line
         half = (PRINT_HEIGHT / 2 - caption - 8) / PRINT_ZOOM
