@@ -226,15 +226,17 @@ def figures(
     cmp = f"{100 * f.comparison_level:g}%"
     test = f"{100 * overlap_test_level(f.level):.0f}%"
     top = _titled(options, f"How far behind the leader? (top {len(gaps)})")
-    out = [
-        scores_figure(f, options, prov),
-        ReportFigure(
-            with_subtitle(gap_figure(gaps, top), prov.subtitle(overlap_test_level(f.level))),
-            f"Each bar: how far a model is behind the leader, with its {test} interval (the "
-            "test that two non-overlapping intervals of page 1 stand for). A bar that reaches "
-            "the dashed line (open dot) is a model the data cannot tell apart from the leader.",
-        ),
-    ]
+    out = [scores_figure(f, options, prov)]
+    if len(gaps) > 1:  # (one model: no one is behind it)
+        out.append(
+            ReportFigure(
+                with_subtitle(gap_figure(gaps, top), prov.subtitle(overlap_test_level(f.level))),
+                f"Each bar: how far a model is behind the leader, with its {test} interval (the "
+                "test that two non-overlapping intervals of page 1 stand for). A bar that "
+                "reaches the dashed line (open dot) is a model the data cannot tell apart from "
+                "the leader.",
+            )
+        )
     if not f.diffs.empty:
         k = len(pd.unique(f.diffs[["a", "b"]].to_numpy().ravel()))
         fig = simultaneous_difference_figure(
