@@ -427,6 +427,7 @@ def page_one(
         chart = scores_figure(f, options, prov, top=max(rows, 1))
     height = min(height, frame + MAX_STRETCH * SCORES_ROW * max(n, 2))
     fig = go.Figure(chart.fig).update_layout(height=round(height))
+    fig.update_yaxes(dtick=1)  # every model's name, also when its row is narrow (plotly skips)
     return PageOne(ReportFigure(fig, chart.reading), tuple(tables), rows >= n or options is None)
 
 
