@@ -321,7 +321,7 @@ SLACK = 40
 #: ``SCORES_ROW``) to leave room for a table, and shows at least :data:`MIN_ROWS` models (more
 #: models than fit: the top ones, and the chart of all models follows with the other figures).
 MIN_ROW = 16
-MIN_ROWS = 20
+MIN_ROWS = 12
 #: At most this many times a row's height per model when page 1's chart is stretched to fill.
 MAX_STRETCH = 9
 #: A per-group table starts on page 1 only with at least this many rows there (the rest of it
