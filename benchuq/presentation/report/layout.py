@@ -1,7 +1,8 @@
 """The report's layout: what goes into it and in which order (pure; no streamlit, no browser).
 
-Provenance, the titled figures with the sentence that says how to read each, the tables after the
-first page (per category, per task, run details) and :class:`Report`, the laid-out whole; the
+Provenance, the titled figures with the sentence that says how to read each (the first: page
+1's chart, every model's score at the report's level), the tables (per category, per task, run
+details) and :class:`Report`, the laid-out whole; the
 report model itself is :func:`core.findings.findings`. ``report.render`` turns a :class:`Report`
 into one self-contained HTML document (and ``presentation.chromium`` prints it to PDF).
 """
@@ -288,7 +289,7 @@ def _titled(options: FigureOptions, title: str) -> FigureOptions:
 
 @dataclass(frozen=True)
 class Details:
-    """The report's tables after the first page: scores per category and per task (``group,
+    """The report's tables: scores per category and per task (``group,
     model, estimate, low, high`` at the report's level; ``core.findings.group_intervals``) and the
     run details (one row per harness; empty without provenance)."""
 
