@@ -124,8 +124,9 @@ def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
     # of 30); the exact test's floor is in docs/METHODS.md
     assert "2^(1 - n)" not in doc
     assert (
-        "even one model right on every item and the other wrong on every item could be "
-        "chance." in doc and "differ at about 5%" in doc
+        "even one model right on every item and the other wrong on every item could be chance."
+        in doc
+        and "differ at about 5%" in doc
     )
 
 
