@@ -7,6 +7,7 @@ them in their own ``@pytest.mark.browser`` tests. Facts behind the choices: /wor
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import socket
@@ -215,3 +216,11 @@ def levels_stated(text: str) -> set[str]:
     """The confidence levels a text states ("83.4% interval", "intervals at 95%", "with 95%
     confidence", "Why 83.4%"), as numbers."""
     return {next(g for g in m.groups() if g) for m in LEVEL.finditer(text)}
+
+
+def page_one_text(doc: str) -> str:
+    """The text of the report's page 1 (``div.page1``): tags and scripts dropped."""
+    start = doc.index("<div class=page1>")
+    end = doc.index("<!-- /page1 -->")
+    part = re.sub(r"<script>.*?</script>", " ", doc[start:end], flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", part))

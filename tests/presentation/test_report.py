@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from browser_utils import levels_stated
+from browser_utils import levels_stated, page_one_text
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
@@ -297,7 +297,7 @@ def test_page_one_states_the_one_level_its_numbers_use(level: float) -> None:
         f, bench, draws, level, query="q", command="c", options=options, scale=scale, unit=axis
     )
     doc = rep.html()
-    first = _page_one(doc)
+    first = page_one_text(doc)
     pct = f"{100 * level:g}"
     assert levels_stated(first) == {pct}, levels_stated(first)
     assert "95%" not in first.replace("of the simulations", "")
@@ -312,11 +312,3 @@ def test_page_one_states_the_one_level_its_numbers_use(level: float) -> None:
         e = float(trace.x[0])
         assert np.isclose(e + trace.error_x.array[0], 100 * iv.high[k])
         assert np.isclose(e - trace.error_x.arrayminus[0], 100 * iv.low[k])
-
-
-def _page_one(doc: str) -> str:
-    """The text of the report's page 1 (``div.page1``): tags and scripts dropped."""
-    start = doc.index("<div class=page1>")
-    end = doc.index("<!-- /page1 -->")
-    part = re.sub(r"<script>.*?</script>", " ", doc[start:end], flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", part))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_utils import levels_stated, page_one_text
 
 from benchuq.cli.main import main
 from benchuq.core.data import Benchmark, ItemTask
@@ -128,6 +129,7 @@ def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
         in doc
         and "differ at about 5%" in doc
     )
+    assert levels_stated(page_one_text(doc)) == {"83.4"}  # page 1: one level (issue 41)
 
 
 def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
