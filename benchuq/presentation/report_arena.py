@@ -37,7 +37,7 @@ def leaderboard_table(result: ArenaResult) -> pd.DataFrame:
     intervals as whole Elo points (a decimal says more than the data do; JSON keeps them)."""
     table = result.table().rename(
         columns={
-            "rank_ub": "rank (UB)",
+            "rank_ub": "rank",
             "rank_low": "rank set from",
             "rank_high": "rank set to",
             "win_rate": "win rate",
@@ -61,8 +61,8 @@ def caption(result: ArenaResult) -> str:
         f"{result.name}: {result.n_battles:,} battles among {len(result.models)} models. "
         f"Bradley–Terry ratings on the Elo scale (400 points = a factor 10 in the odds; "
         f"{anchor}); {TIES_WORDS[result.ties]}; {100 * result.level:g}% "
-        f"{method} intervals{cluster}{boot}. Rank (UB) = 1 + the models whose interval lies "
-        "entirely above (LMArena); the rank set holds for all models together."
+        f"{method} intervals{cluster}{boot}. Rank: 1 + the number of models whose interval lies "
+        "entirely above (LMArena's “rank (UB)”); the rank set holds for all models together."
     )
 
 
