@@ -20,9 +20,11 @@ __all__ = ["Draws", "method_words"]
 
 #: how each engine's :attr:`Draws.method` reads to a user (the technical name stays in JSON and
 #: exports; docs/METHODS.md section 2 has the details)
+#: (the report's words too: ``presentation.report.layout.PLAIN_METHODS``)
 _METHOD_WORDS: tuple[tuple[str, str], ...] = (
-    ("task-level confidence draws", "task-level resampling of each model's counts"),
-    ("bootstrap: item-level paired", "item-level bootstrap, paired"),
+    ("task-level confidence draws", "resampled from each task's count of correct answers"),
+    ("bootstrap: item-level paired, clustered", "bootstrap over clusters of items, models paired"),
+    ("bootstrap: item-level paired", "bootstrap over the items, models paired"),
 )
 
 
@@ -32,15 +34,11 @@ def method_words(method: str) -> str:
     Examples
     --------
     >>> method_words("task-level confidence draws (mid-p Clopper–Pearson, pooled)")
-    "task-level resampling of each model's counts"
+    "resampled from each task's count of correct answers"
     >>> method_words("bootstrap: item-level paired, clustered")
-    'item-level bootstrap, paired, clustered'
+    'bootstrap over clusters of items, models paired'
     """
-    for technical, plain in _METHOD_WORDS:
-        if method.startswith(technical):
-            rest = method[len(technical) :]
-            return plain + ("" if rest.startswith(" (") else rest)
-    return method
+    return next((plain for start, plain in _METHOD_WORDS if method.startswith(start)), method)
 
 
 @dataclass(frozen=True, eq=False)
