@@ -78,13 +78,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
-    from benchuq.api import arena
+    from benchuq.api import arena, load_battles
 
     level = check_level(args.level)
     if args.reps < 100 and args.interval == "bootstrap":
         raise UsageError(f"--reps {args.reps} is too few; use at least 100 (1000 is typical).")
     result = arena(
-        args.data,
+        load_battles(args.data),
         anchor=args.anchor,
         level=level,
         ties=args.ties,

@@ -229,6 +229,8 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
     if fn is None:
         caller = sys._getframe(1)
         fn = caller.f_globals.get(caller.f_code.co_name)
+        while hasattr(fn, "__wrapped__"):  # a decorated function (``benchuq.deprecation``)
+            fn = fn.__wrapped__
         if fn is None or getattr(fn, "__code__", None) is not caller.f_code:
             raise TypeError("check_types(locals()) is for module-level functions; pass fn.")
     annotations = getattr(fn, "__annotations__", {})

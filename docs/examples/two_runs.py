@@ -4,7 +4,7 @@ AlpacaEval's judge preferences of claude-2 (the base) and claude-2.1 (the candid
 same 805 instructions: the paired difference with its interval, the verdict against a 1-point
 margin, and the standard errors side by side (why a harness's own stderr is too small, or why
 an unpaired comparison finds nothing). Two separate runs work the same way:
-``bq.diff("base_logs/", "candidate_logs/")``.
+``bq.diff(bq.load("base_logs/"), bq.load("candidate_logs/"))``.
 Run: python docs/examples/two_runs.py
 """
 
