@@ -70,7 +70,7 @@ def _submodule(name: str) -> bool:
     """Whether ``name`` is a subpackage or module of benchuq (never an API name)."""
     import pkgutil
 
-    return any(m.name == name for m in pkgutil.iter_modules(__path__))
+    return any(m.name == name for m in pkgutil.iter_modules(__path__))  # noqa: F405
 
 
 def __getattr__(name: str) -> Any:

@@ -38,9 +38,7 @@ def warn_deprecated(old: str, new: str, *, stacklevel: int = 2) -> None:
     """Warn that ``old`` is deprecated in favour of ``new``; ``stacklevel`` as
     :func:`warnings.warn`'s, counted from the caller of this function (2: its caller's caller,
     the user's line)."""
-    warnings.warn(
-        MESSAGE.format(old=old, new=new), DeprecationWarning, stacklevel=stacklevel + 1
-    )
+    warnings.warn(MESSAGE.format(old=old, new=new), DeprecationWarning, stacklevel=stacklevel + 1)
 
 
 def renamed_keywords(**old_to_new: str) -> Callable[[F], F]:

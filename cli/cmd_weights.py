@@ -133,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_table(result: WeightsResult, bench: Benchmark, single: bool, bayes: bool = False) -> None:
+def _print_table(
+    result: WeightsResult, bench: Benchmark, single: bool, bayes: bool = False
+) -> None:
     dm = result.map
     cats = ", ".join(dm.categories)
     if bayes:  # the hierarchical model makes models independent: rho is not measured

@@ -84,8 +84,6 @@ def arena(
     >>> a.to_frame().columns[:4].tolist()
     ['model', 'rating', 'low', 'high']
     """
-    from benchuq.core.reading.battles import Battles
-
     if isinstance(data, str | Path | list | tuple):  # the old first argument (issue 41)
         warn_deprecated("bq.arena(paths)", "bq.arena(bq.load_battles(paths))")
         data = load_battles(data)
@@ -93,9 +91,8 @@ def arena(
     from benchuq.core.analyses.arena import arena as _arena
 
     level = check_level(level)
-    battles: Battles = data
     res = _arena(
-        battles,
+        data,
         anchor=anchor,
         level=level,
         ties=ties,

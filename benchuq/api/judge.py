@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchuq import results
 from benchuq.core.analyses.judge import DEFAULT_TARGET, METHODS, OVERALL, JudgeResult, Method
 from benchuq.core.validation import check_level
-from benchuq import results
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -124,9 +124,7 @@ def report(
     cmd = command([data], view.method, draws.reps, view.seed, level, shown, extra)
     score = "overall" if weights is None else "weighted"
     query = share_query(view, bench.models, score=score)
-    write_report(
-        bench, draws, path, fmt=fmt, level=level, group=group, query=query, command=cmd
-    )
+    write_report(bench, draws, path, fmt=fmt, level=level, group=group, query=query, command=cmd)
     return path
 
 

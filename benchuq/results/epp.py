@@ -96,6 +96,4 @@ def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, flo
 
 
 if not TYPE_CHECKING:  # the old name, for one release (issue 41)
-    __getattr__ = deprecated_names(
-        __name__, {"EPP": ("EPPResult", "benchuq.results")}, globals()
-    )
+    __getattr__ = deprecated_names(__name__, {"EPP": ("EPPResult", "benchuq.results")}, globals())
