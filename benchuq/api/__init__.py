@@ -31,9 +31,12 @@ One grammar (issue 41; ``tests/package/test_api_grammar.py`` checks each rule):
   weights: the weighted score ``S(w)``) in :func:`leaderboard`, :func:`compare`,
   :func:`ranks`, :func:`rank_sets`, :func:`power` and :func:`report`; ``task_weights=`` the
   per-task weights of :func:`diff`; ``unit_weights=`` the ``"equal"``/``"precision"`` weights of
-  :func:`subgroups`; ``level=`` an interval level, ``reps=`` and ``seed=`` the resampling,
-  ``statistic=`` what an item scores (METHODS 2e), ``models=`` a subset of models. The old
-  spelling ``weights=`` still works, with a ``DeprecationWarning`` naming the new one.
+  :func:`subgroups`; ``rho=`` an assumed correlation between two models' scores
+  (:func:`weights`, :func:`power`); ``level=`` an interval level, ``reps=`` and ``seed=`` the
+  resampling, ``statistic=`` what an item scores (METHODS 2e), ``models=`` a subset of models.
+  The old
+  spellings (``weights=``, ``corr=``) still work, with a ``DeprecationWarning`` naming the new
+  one.
 - **Results** are named ``<Function>Result`` (:mod:`benchuq.results`: ``bq.diff`` returns a
   ``DiffResult``), frozen, with a one-line ``repr``.
 

@@ -336,6 +336,7 @@ def _read_units(
     return units, bench.notes
 
 
+@renamed_keywords(corr="rho")
 def power(
     data: Benchmark | None = None,
     *,
@@ -346,7 +347,7 @@ def power(
     pairs: int | None = None,
     correction: Literal["maxt", "bonferroni", "none"] = "maxt",
     group: str = "overall",
-    corr: float | None = None,
+    rho: float | None = None,
     accuracy: Sequence[float] | None = None,
     items: int | None = None,
     tasks: int = 1,
@@ -358,7 +359,7 @@ def power(
 
     From ``data`` (variances and correlations of the data), or without data from
     ``accuracy`` per model and ``items`` per task (with ``tasks``, ``cluster_size``, ``icc``,
-    ``corr`` and, for continuous scores, ``sd``).
+    ``rho`` and, for continuous scores, ``sd``).
 
     Parameters
     ----------
@@ -378,8 +379,10 @@ def power(
         Critical value: ``"maxt"``, ``"bonferroni"`` or ``"none"``.
     group
         The score: ``"overall"`` or a category.
-    corr
-        Correlation between two models' item scores (assumed for counts and without data).
+    rho
+        Correlation between two models' item scores, assumed for counts and without data (as
+        :func:`weights`'s ``rho``; ``benchuq power --corr``; ``corr=`` is its deprecated
+        spelling).
 
     Examples
     --------
@@ -408,7 +411,7 @@ def power(
         design = pw.design_from_assumptions(
             list(accuracy),
             items,
-            corr=0.0 if corr is None else corr,
+            corr=0.0 if rho is None else rho,
             cluster_size=cluster_size,
             icc=icc,
             tasks=tasks,
@@ -428,10 +431,11 @@ def power(
             check_known(chosen, data.models, what="models")
             if len(chosen) < 2:
                 raise InvalidArgument("models: give two or more of the data's models.")
-        if data.kind == "items" and corr is not None:
-            notes.append("corr is not used: paired item scores give the correlation.")
-        rho = 0.0 if corr is None else corr
-        design = pw.design_from_benchmark(data, models=chosen, group=group, rho=rho)
+        if data.kind == "items" and rho is not None:
+            notes.append("the assumed correlation is not used: paired item scores give it.")
+        design = pw.design_from_benchmark(
+            data, models=chosen, group=group, rho=0.0 if rho is None else rho
+        )
     scale, _ = pw.display_scale(design)
     if delta is not None and scale == 100 and delta >= 1:
         raise InvalidArgument(f"delta {delta} is a proportion: write 0.01 for 1 point.")

@@ -12,7 +12,7 @@ import benchuq as bq
 
 runs = bq.load("sample:alpaca_eval")
 d = bq.diff(runs, base_model="claude-2", candidate_model="claude-2.1", margin=0.01)
-print(d)  # TwoRuns(data='alpaca_eval', level=0.95, 2 rows)
+print(d)  # DiffResult(data='alpaca_eval', level=0.95, 2 rows)
 print(d.result.overall.sentence)  # the verdict in words, with its interval and p-value
 cols = ["task", "difference", "low", "high", "p_value", "verdict", "se_paired", "se_unpaired"]
 print(d.to_frame()[cols].round(4))

@@ -138,10 +138,13 @@ def test_diff_takes_loaded_runs_and_paths_warn() -> None:
 
 
 def test_no_function_takes_weights_any_more() -> None:
-    """``weights=`` meant three things (category weights, task weights, unit weights)."""
+    """``weights=`` meant three things (category weights, task weights, unit weights); ``corr=``
+    and ``rho=`` one (an assumed correlation)."""
     for name, fn in _functions().items():
         params = inspect.signature(fn).parameters  # type: ignore[arg-type]
-        assert "weights" not in params, name
+        assert "weights" not in params and "corr" not in params, name
+    assert "rho" in inspect.signature(bq.power).parameters
+    assert "rho" in inspect.signature(bq.weights).parameters
 
 
 def test_group_is_which_score_everywhere() -> None:
@@ -183,8 +186,13 @@ UNITS = pd.DataFrame(
             {"weights": "precision"},
             {"unit_weights": "precision"},
         ),
+        (
+            lambda **k: bq.power(accuracy=[0.7, 0.75], items=300, **k),
+            {"corr": 0.4},
+            {"rho": 0.4},
+        ),
     ],
-    ids=["leaderboard", "ranks", "rank_sets", "diff", "subgroups"],
+    ids=["leaderboard", "ranks", "rank_sets", "diff", "subgroups", "power"],
 )
 def test_an_old_keyword_warns_and_gives_the_same_result(call, old, new) -> None:
     (old_name,), (new_name,) = old, new
