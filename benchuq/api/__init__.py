@@ -34,9 +34,8 @@ One grammar (issue 41; ``tests/package/test_api_grammar.py`` checks each rule):
   :func:`subgroups`; ``rho=`` an assumed correlation between two models' scores
   (:func:`weights`, :func:`power`); ``level=`` an interval level, ``reps=`` and ``seed=`` the
   resampling, ``statistic=`` what an item scores (METHODS 2e), ``models=`` a subset of models.
-  The old
-  spellings (``weights=``, ``corr=``) still work, with a ``DeprecationWarning`` naming the new
-  one.
+  The old spellings (``weights=``, ``corr=``) still work, with a ``DeprecationWarning`` naming
+  the new one.
 - **Results** are named ``<Function>Result`` (:mod:`benchuq.results`: ``bq.diff`` returns a
   ``DiffResult``), frozen, with a one-line ``repr``.
 

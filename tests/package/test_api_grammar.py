@@ -388,3 +388,12 @@ def test_html_repr_is_in_the_apps_units_with_every_column() -> None:
     # scores that are not proportions stay in their unit
     arena = bq.arena(bq.load_battles("sample:alpaca_eval"))._repr_html_()
     assert "in percent" not in arena
+
+
+def test_the_deprecation_helpers_examples_run() -> None:
+    import doctest
+
+    import benchuq.deprecation
+
+    result = doctest.testmod(benchuq.deprecation)
+    assert result.attempted >= 3 and result.failed == 0
