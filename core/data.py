@@ -693,10 +693,12 @@ class Benchmark:
         items)``), never the arrays."""
         M, T = self.shape
         if self.item_tasks is not None:
-            binary = all(it.binary for it in self.item_tasks)
-            kind = f"{'binary' if binary else 'scored'} items"
             if any(it.answers is not None for it in self.item_tasks):
-                kind += ", several answers per item"
+                kind = "items with several answers"
+            elif all(it.binary for it in self.item_tasks):
+                kind = "binary items"
+            else:
+                kind = "continuous items"
         else:
             kind = "counts" if self.kind == "counts" else "estimates with standard errors"
         models = f"{M} model{'s' if M != 1 else ''}"

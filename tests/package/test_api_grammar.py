@@ -348,6 +348,10 @@ def test_benchmark_and_draws_reprs_are_one_line() -> None:
         name="tiny",
     )
     assert repr(items) == "Benchmark('tiny', 2 models x 1 task, binary items)"
+    rows = [("m", "t", f"q{i}", e, (i + e) % 3 == 0) for i in range(6) for e in (1, 2)]
+    epochs = pd.DataFrame(rows, columns=["model", "task", "item", "epoch", "score"])
+    epochs = bq.from_frame(epochs.astype({"score": int}), item="item", score="score", epoch="epoch")
+    assert repr(epochs) == "Benchmark('data frame', 1 model x 1 task, items with several answers)"
     draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=50, seed=3)
     assert repr(draws).startswith("Draws('vtab1k', 50 reps x 16 models x 19 tasks, ")
     assert repr(draws).endswith(", seed 3)")
