@@ -232,12 +232,14 @@ def test_results_have_frames_figures_and_short_reprs() -> None:
         bq.subgroups(units),
         bq.power(bench, delta=0.02),
         bq.statistic(draws, lambda s: s.mean(axis=1)),
+        bq.arena(bq.load_battles("sample:alpaca_eval")),
     ]
     for res in results:
         frame = res.to_frame()
         assert len(frame) > 0 and frame.attrs
-        text = repr(res)
-        assert len(text) < 120 and type(res).__name__ in text
+        text = repr(res)  # one short line (issue 41): name, data, level, rows
+        assert len(text) < 120 and text.startswith(type(res).__name__ + "(") and "\n" not in text
+        assert "array(" not in text and " at 0x" not in text
         assert "<table" in res._repr_html_()
         fig = res.figure()
         assert isinstance(fig, go.Figure)

@@ -359,25 +359,11 @@ def test_benchmark_and_draws_reprs_are_one_line() -> None:
     _one_short_line(repr(bq.load("sample:mmlu")))
 
 
-def test_every_result_repr_is_one_short_line(tmp_path: Path) -> None:
-    bench = bq.load("sample:vtab1k")
-    made = [
-        bq.leaderboard(DRAWS_TOY),
-        bq.compare(DRAWS_TOY, models=list(bench.models[:3])),
-        bq.ranks(DRAWS_TOY),
-        bq.rank_sets(DRAWS_TOY),
-        bq.weights(bench, resolution=6),
-        bq.statistic(DRAWS_TOY, lambda s: s.mean(axis=1)),
-        bq.epp(bench, reps=50),
-        bq.power(bench, delta=0.02),
-        bq.subgroups(UNITS),
-        bq.arena(bq.load_battles("sample:alpaca_eval")),
-        bq.site(bq.load("sample:toy"), tmp_path / "site", reps=100, date="2026-01-01"),
-    ]
-    for res in made:
-        text = repr(res)
-        _one_short_line(text)
-        assert text.startswith(type(res).__name__ + "(")
+def test_the_site_repr_is_one_short_line(tmp_path: Path) -> None:
+    """(The results' reprs: ``test_api.py::test_results_have_frames_figures_and_short_reprs``.)"""
+    site = bq.site(bq.load("sample:toy"), tmp_path / "site", reps=100, date="2026-01-01")
+    _one_short_line(repr(site))
+    assert repr(site).startswith("SiteResult(")
 
 
 def test_html_repr_is_in_the_apps_units_with_every_column() -> None:
