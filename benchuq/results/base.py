@@ -198,7 +198,7 @@ class Result(ABC):
         more = f"<p>… {len(frame) - HTML_ROWS} more rows</p>" if len(frame) > HTML_ROWS else ""
         summary = self._summary()
         if percent:
-            summary += f"; {', '.join(percent)} in percent (0-100)"
+            summary += f"; {', '.join(percent)} in percent (differences in points), as the app"
         return f"<p><b>{type(self).__name__}</b> {html.escape(summary)}</p>{shown}{more}"
 
 

@@ -378,6 +378,9 @@ def test_html_repr_is_in_the_apps_units_with_every_column() -> None:
     # scores that are not proportions stay in their unit
     arena = bq.arena(bq.load_battles("sample:alpaca_eval"))._repr_html_()
     assert "in percent" not in arena
+    plan = bq.power(bq.load("sample:vtab1k"), models=["VAE", "Rotation"], delta=0.02)
+    mde = plan.to_frame()["mde"].iloc[0]
+    assert f"<td>{100 * mde:.1f}</td>" in plan._repr_html_()  # points, as the Plan page
 
 
 def test_the_deprecation_helpers_examples_run() -> None:
