@@ -78,14 +78,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
-    from benchuq.api import arena
+    from benchuq.api import arena, load_battles
     from benchuq.presentation.report_arena import RANK_WORDS
 
     level = check_level(args.level)
     if args.interval == "bootstrap":  # before the battles are read
         check_reps(args.reps, least=100, typical=1000, name="--reps")
     result = arena(
-        args.data,
+        load_battles(args.data),
         anchor=args.anchor,
         level=level,
         ties=args.ties,

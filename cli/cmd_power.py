@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         pairs=family,
         correction=args.correction,
         group=args.group,
-        corr=args.corr,
+        rho=args.corr,
         accuracy=args.accuracy,
         items=args.items,
         tasks=args.n_tasks,

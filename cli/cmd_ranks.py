@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     check_pairwise(args, bench, "rank comparisons")
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     weights = parse_weights(args.weights, draws.category_names)
-    result = ranks(draws, level=level, weights=weights)
+    result = ranks(draws, level=level, group="overall" if weights is None else weights)
     if emit(args, result):
         return 0
     table, sets = result.table, result.rank_sets

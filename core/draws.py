@@ -124,11 +124,9 @@ class Draws:
         """Short: shape, method and seed (not the arrays)."""
         R, M, T = self.values.shape
         data = f"{self.data!r}, " if self.data else ""
-        norm = f", normalization={self.normalization!r}" if self.normalization else ""
-        return (
-            f"Draws({data}reps={R}, models={M}, tasks={T}, method={self.method!r}, "
-            f"paired={self.paired}, seed={self.seed}{norm})"
-        )
+        norm = f", {self.normalization} normalized" if self.normalization else ""
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"Draws({data}{R} reps x {M} models x {T} tasks, {self.method}{seed}{norm})"
 
     @property
     def reps(self) -> int:

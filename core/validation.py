@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections.abc as abc
 import functools
+import inspect
 import numbers
 import os
 import sys
@@ -260,6 +261,7 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
     if fn is None:
         caller = sys._getframe(1)
         fn = caller.f_globals.get(caller.f_code.co_name)
+        fn = inspect.unwrap(fn) if callable(fn) else None  # decorated (``benchuq.deprecation``)
         if fn is None or getattr(fn, "__code__", None) is not caller.f_code:
             raise TypeError("check_types(locals()) is for module-level functions; pass fn.")
     annotations = getattr(fn, "__annotations__", {})

@@ -242,7 +242,7 @@ def _report_of(bench: Benchmark) -> str:
     import tempfile
     from pathlib import Path
 
-    from benchuq.api import write_report
+    from benchuq.api.reporting import write_report
 
     draws = bootstrap(bench, reps=200, seed=0)
     with tempfile.TemporaryDirectory() as tmp:
