@@ -32,11 +32,11 @@ def results() -> dict[str, Any]:
     draws = bq.bootstrap(bench, reps=200, seed=0)
     return {
         "leaderboard": bq.leaderboard(draws),
-        "weighted leaderboard": bq.leaderboard(draws, weights=[0.5, 0.25, 0.25]),
+        "weighted leaderboard": bq.leaderboard(draws, group=[0.5, 0.25, 0.25]),
         "compare": bq.compare(draws, models=list(bench.models[:3])),
         "ranks": bq.ranks(draws),
         "weights": bq.weights(draws),
-        "arena": bq.arena("sample:mt_bench_battles"),
+        "arena": bq.arena(bq.load_battles("sample:mt_bench_battles")),
         "power": bq.power(bench),
     }
 
