@@ -10,7 +10,8 @@ has, and tests the paired difference ``d = candidate - base`` per task and overa
   items (or the cluster column's clusters) resampled whole, an item's answers (epochs) together;
   per-task intervals simultaneous by max-T (``core.summaries.maxt``);
 - fewer: an exact sign-flip randomization test (all ``2^n`` flips up to ``EXACT_FLIPS``
-  units) with the interval from inverting it;
+  units) with the interval from inverting it, its ends at least as far out as the betting
+  interval (one task, equal units) or Hoeffding's bound;
 - ``sequential=True``: an anytime-valid confidence sequence (predictable plug-in empirical
   Bernstein, Waudby-Smith & Ramdas 2024) per task, valid however often one looks.
 
@@ -672,9 +673,9 @@ def _overall(
             size = np.bincount(pair.units, minlength=pair.n_units)
             vals.append(_unit_means(pair))
             wts.append(wt * size / size.sum())
-        t = sign_flip(
-            np.concatenate(vals), np.concatenate(wts), level=level, bound=bound, seed=seed
-        )
+        # several tasks' units are not one i.i.d. sample: Hoeffding's floor (METHODS 13)
+        t = sign_flip(np.concatenate(vals), np.concatenate(wts), level=level, bound=bound,
+                      seed=seed, one_sample=False)  # fmt: skip
     else:
         draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
         with np.errstate(divide="ignore", invalid="ignore"):
