@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from benchuq.cli.common import (
-    UsageError,
     add_notes,
     add_output_arguments,
     add_verbose_argument,
     check_level,
     emit,
 )
+from benchuq.core.validation import check_reps
 
 __all__ = ["METHOD_LABELS", "register", "run"]
 
@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     from benchuq.api import arena
 
     level = check_level(args.level)
-    if args.reps < 100 and args.interval == "bootstrap":
-        raise UsageError(f"--reps {args.reps} is too few; use at least 100 (1000 is typical).")
+    if args.interval == "bootstrap":  # before the battles are read
+        check_reps(args.reps, least=100, typical=1000, name="--reps")
     result = arena(
         args.data,
         anchor=args.anchor,

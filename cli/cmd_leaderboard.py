@@ -6,9 +6,7 @@ import argparse
 
 from benchuq.cli.common import (
     FEW_ITEMS_LEGEND,
-    add_data_arguments,
-    add_method_arguments,
-    add_normalize_arguments,
+    add_leaderboard_arguments,
     add_notes,
     add_output_arguments,
     check_level,
@@ -37,10 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
         "'tied_with_leader' tests the paired difference from the leader instead.",
     )
-    add_data_arguments(p)
-    add_method_arguments(p)
-    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
-    add_normalize_arguments(p)
+    add_leaderboard_arguments(p, level=LEVEL)
     add_output_arguments(p)
     p.set_defaults(func=run)
 

@@ -10,9 +10,7 @@ import numpy as np
 from benchuq.cli.common import (
     FEW_ITEMS_LEGEND,
     UsageError,
-    add_data_arguments,
-    add_method_arguments,
-    add_normalize_arguments,
+    add_leaderboard_arguments,
     add_output_arguments,
     check_level,
     check_pairwise,
@@ -37,10 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "P(rank = r) and rank confidence sets (marginal, simultaneous, top-k) for the overall "
         "score or the weighted score --weights.",
     )
-    add_data_arguments(p)
-    add_method_arguments(p)
-    add_normalize_arguments(p)
-    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
+    add_leaderboard_arguments(p, level=COMPARISON_LEVEL)
     p.add_argument(
         "--weights",
         default=None,

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from benchuq.cli.cmd_ranks import parse_weights
 from benchuq.cli.common import (
-    FORMATS,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
     add_notes,
+    bayes_settings,
     check_level,
     load_benchmark,
     make_draws,
@@ -47,12 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "which models cannot be told apart, the leaderboard, differences and rank figures, the "
         "caveats, and what reproduces the numbers. HTML works offline (figures embedded); PDF is "
         "that HTML printed by chromium.",
-        conflict_handler="resolve",  # --format is the report's; the input's is --input-format
     )
-    add_data_arguments(p)
-    p.add_argument(
-        "--input-format", dest="format", default="auto", choices=FORMATS, help="input format"
-    )
+    add_data_arguments(p, format_flag="--input-format")  # --format is the report's
     p.add_argument(
         "--format",
         dest="output_format",
@@ -103,16 +99,7 @@ def _draws(
         from benchuq.api import bayes_model
         from benchuq.api.draws import with_headline
 
-        fit = bayes_model(
-            bench,
-            priors=args.prior,
-            chains=args.chains,
-            draws=args.draws,
-            warmup=args.warmup,
-            seed=args.seed,
-            sampler=getattr(args, "sampler", "imh"),
-            interval=args.interval,
-        ).fit
+        fit = bayes_model(bench, **bayes_settings(args)).fit
         for warning in fit.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         draws = with_headline(fit.to_draws(kind=args.interval), bench, args.overall)

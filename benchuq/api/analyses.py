@@ -369,10 +369,10 @@ def power(
     import itertools
 
     from benchuq.core.analyses import power as pw
+    from benchuq.core.validation import check_power
 
     level = check_level(level)
-    if not 0.5 <= power < 1:
-        raise InvalidArgument(f"power {power} must be from 0.5 to below 1 (e.g. 0.8).")
+    check_power(power)
     if pairs is not None and (not isinstance(pairs, int) or pairs < 1):
         raise InvalidArgument(f"pairs {pairs!r}: use a whole number of comparisons >= 1.")
     notes: list[str] = []
