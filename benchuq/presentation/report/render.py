@@ -446,14 +446,15 @@ def to_html(
     """The report as one self-contained HTML document (figures: :func:`figure_div`, plotly.js
     once in the head; the same inputs give the same bytes).
 
-    Page 1 states one level (the report's): the data set's name and shape, the method and the
-    level; the answer (``Findings.answer``: who leads and how sure, and why "told apart" is a
-    test at another level); one chart, every model's score at that level (``figs[0]``), sized
-    to fill the page (:func:`page_one`); and the per-category table (and the per-task one) when
-    it fits. The findings, the leaderboard, the other per-group tables, the other figures,
-    ``two_runs`` (a comparison of two runs and its chart), run details, caveats, methods and how
-    to reproduce the numbers follow. ``options``: the figures' options, to draw page 1's chart
-    of the top models when all do not fit (without them it shows all)."""
+    Page 1 states one level (the report's): the data set's name and shape, the aggregate behind
+    the score, the method and the level; the answer (``Findings.answer``: who leads and how
+    sure, and why "told apart" is a test at another level); one chart, every model's score at
+    that level (``figs[0]``), sized to fill the page (:func:`page_one`); and the per-category
+    table (and the per-task one) when it fits. The findings, the leaderboard, the other
+    per-group tables, the other figures, ``two_runs`` (a comparison of two runs and its chart),
+    run details, caveats, methods and how to reproduce the numbers follow. ``options``: the
+    figures' options, to draw page 1's chart of the top models when all do not fit (without them
+    it shows all)."""
     e = text
     runs = "" if two_runs is None else two_runs_html(*two_runs, scale=scale)
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
@@ -465,8 +466,8 @@ def to_html(
 
     title = f"{prov.data} — {prov.shape}" if prov.shape else prov.data
     sub = (
-        f"Benchmark report · {prov.plain_method}, {prov.reps} simulations · scores with {pct} "
-        f"intervals · benchuq {prov.version}"
+        f"Benchmark report · Score = {f.label} · {prov.plain_method}, {prov.reps} simulations"
+        f" · scores with {pct} intervals · benchuq {prov.version}"
     )
     groups = _group_tables(details, f, scale, unit)
     first = ""
