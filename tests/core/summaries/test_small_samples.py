@@ -142,7 +142,8 @@ def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
     assert main(["report", INSPECT, "-o", str(out), "--reps", "300"]) == 0
     doc = out.read_text(encoding="utf-8")
     assert "<h1>inspect_ai: 6 models x 3 tasks</h1>" in doc
-    assert "<p class=sub>Benchmark report · bootstrap" in doc and "6 models × 3 tasks" not in doc
+    assert "<p class=sub>Benchmark report · Score = mean of 3 tasks · bootstrap" in doc
+    assert "6 models × 3 tasks" not in doc
     assert "Too few items to tell: ollama/gemma3 has the highest score" in doc
     assert "rests on 1 item, and" in doc and "pairs differ" not in doc
     assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in doc
