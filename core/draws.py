@@ -18,13 +18,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Draws", "method_words"]
 
-#: how each engine's :attr:`Draws.method` reads to a user (the technical name stays in JSON and
-#: exports; docs/METHODS.md section 2 has the details)
-#: (the report's words too: ``presentation.report.layout.PLAIN_METHODS``)
+#: how each engine's :attr:`Draws.method` reads to a user, by its start (the technical name stays
+#: in JSON, exports and the report's Methods section; docs/METHODS.md sections 2 and 3)
 _METHOD_WORDS: tuple[tuple[str, str], ...] = (
     ("task-level confidence draws", "resampled from each task's count of correct answers"),
+    ("bootstrap: task-level binomial", "resampled from each task's count of correct answers"),
     ("bootstrap: item-level paired, clustered", "bootstrap over clusters of items, models paired"),
     ("bootstrap: item-level paired", "bootstrap over the items, models paired"),
+    ("normal approximation", "normal approximation from each score's standard error"),
+    ("Bayesian hierarchical (parameter)", "Bayesian model of the items"),
+    ("Bayesian hierarchical (posterior predictive)", "Bayesian model of the items (new items)"),
 )
 
 

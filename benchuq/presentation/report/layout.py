@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.data import Benchmark, is_proportion
-from benchuq.core.draws import Draws
+from benchuq.core.draws import Draws, method_words
 from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
 from benchuq.core.reading.meta import Meta
 from benchuq.core.reading.naming import unsaid_shape
@@ -39,7 +39,6 @@ from benchuq.presentation.figures.weights import dominance_figure
 
 __all__ = [
     "NO_RUN_DETAILS",
-    "PLAIN_METHODS",
     "SCORES_ROW",
     "TOP_COLUMNS",
     "WHOLE_NAME",
@@ -55,7 +54,6 @@ __all__ = [
     "display_unit",
     "figures",
     "group_frame",
-    "plain_method",
     "provenance",
     "run_details",
     "scores_figure",
@@ -109,8 +107,8 @@ class Provenance:
 
     @property
     def plain_method(self) -> str:
-        """The method in plain words (:func:`plain_method`)."""
-        return plain_method(self.method)
+        """The method in plain words (:func:`~benchuq.core.draws.method_words`)."""
+        return method_words(self.method)
 
     def subtitle(self, level: float | None = None, kind: str = "") -> str:
         """The line under every figure title: data set, method in plain words, simulations,
@@ -123,24 +121,6 @@ class Provenance:
             f"intervals at {pct}"
         )
         return f"{text} {kind}".rstrip()
-
-
-#: The methods' names (``Draws.method``) in plain words for the report's reader, by their
-#: start; the technical name stays in the report's Methods section (METHODS 2, 3).
-PLAIN_METHODS = (
-    ("task-level confidence draws", "resampled from each task's count of correct answers"),
-    ("bootstrap: task-level binomial", "resampled from each task's count of correct answers"),
-    ("bootstrap: item-level paired, clustered", "bootstrap over clusters of items, models paired"),
-    ("bootstrap: item-level paired", "bootstrap over the items, models paired"),
-    ("normal approximation", "normal approximation from each score's standard error"),
-    ("Bayesian hierarchical (parameter)", "Bayesian model of the items"),
-    ("Bayesian hierarchical (posterior predictive)", "Bayesian model of the items (new items)"),
-)
-
-
-def plain_method(method: str) -> str:
-    """``method`` (``Draws.method``) in plain words (:data:`PLAIN_METHODS`), else as it is."""
-    return next((words for start, words in PLAIN_METHODS if method.startswith(start)), method)
 
 
 def provenance(
