@@ -13,8 +13,13 @@ Prints, over ``--runs`` seeded data sets per line (with the Monte Carlo standard
 - margins: true difference exactly -margin: the share declared ``non-inferior`` (target <=
   2.5%, a one-sided test at 95%), and exactly +-margin: the share ``equivalent`` (<= 5%).
 
+With ``--floor``: the sign-flip interval of 1-30 equally weighted units with its betting floor
+(Waudby-Smith & Ramdas 2024) against the same interval with Hoeffding's floor, per scenario of
+known truth: the mean width over the true standard error ``sd(d) / sqrt(n)`` and the coverage.
+
     python benchmarks/bench_diff_sim.py [--runs 2000]
     python benchmarks/bench_diff_sim.py --quick          # 200 runs per line
+    python benchmarks/bench_diff_sim.py --floor [--runs 1000]
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from diff_data import bench_of, binary_pair  # noqa: E402
 
 from benchuq.core.analyses.diff import diff  # noqa: E402
-from benchuq.core.analyses.paired_tests import confidence_sequence  # noqa: E402
+from benchuq.core.analyses.paired_tests import confidence_sequence, sign_flip  # noqa: E402
 
 PAIR = {"base_model": "base", "candidate_model": "candidate"}
 
@@ -51,12 +56,49 @@ def epochs_pair(n: int, rng: np.random.Generator, drop: float = 0.0) -> tuple[np
     return base, cand
 
 
+FLOOR_SCENARIOS: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
+    "binary 0.7 vs 0.5": lambda rng, n: (rng.random(n) < 0.7) - (rng.random(n) < 0.5) * 1.0,
+    "3 epochs, beta(2,1)": lambda rng, n: np.subtract(*epochs_pair(n, rng)[::-1]),
+    "skewed beta(0.4,3)": lambda rng, n: 2 * rng.beta(0.4, 3.0, n) - 1,
+    "rare exception 95%": lambda rng, n: -1.0 * (rng.random(n) < 0.95),
+}
+
+
+def floor_table(runs: int) -> None:
+    """Width / SE and coverage of the sign-flip interval: betting floor vs Hoeffding floor."""
+    print(f"{runs} data sets per line; sign-flip interval at 95%, differences in [-1, 1]")
+    print(f"{'scenario':22s} {'n':>3s}  {'betting width/SE':>16s} {'coverage':>9s}  "
+          f"{'Hoeffding width/SE':>18s} {'coverage':>9s}")  # fmt: skip
+    for name, draw in FLOOR_SCENARIOS.items():
+        big = draw(np.random.default_rng(0), 400_000)
+        truth, sd = float(big.mean()), float(big.std())
+        for n in (1, 2, 5, 10, 20, 29, 30):
+            rng = np.random.default_rng(n)
+            width = np.zeros((runs, 2))
+            cover = np.zeros((runs, 2), bool)
+            for k in range(runs):
+                d, w = draw(rng, n), np.full(n, 1.0 / n)
+                for j, one_sample in enumerate((True, False)):
+                    t = sign_flip(d, w, level=0.95, bound=1.0, seed=k, one_sample=one_sample)
+                    width[k, j] = t.high - t.low
+                    cover[k, j] = t.low <= truth <= t.high
+            se = sd / np.sqrt(n)
+            ratio = width.mean(axis=0) / se
+            cov = cover.mean(axis=0)
+            print(f"{name:22s} {n:3d}  {ratio[0]:16.1f} {cov[0]:9.3f}  {ratio[1]:18.1f} "
+                  f"{cov[1]:9.3f}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--quick", action="store_true", help="200 runs per line")
+    parser.add_argument("--floor", action="store_true", help="betting vs Hoeffding floor")
     args = parser.parse_args()
     runs = 200 if args.quick else args.runs
+    if args.floor:
+        floor_table(runs)
+        return
     reps = 500
 
     def equal(kind: str, family: bool) -> Callable[[np.random.Generator, int], bool]:

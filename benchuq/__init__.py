@@ -22,7 +22,10 @@
 - errors: :class:`DataError` (bad data), :class:`InvalidArgument` (bad options).
 
 Every result is a frozen object with named fields, ``to_frame()``, ``figure()``, ``payload()``
-(the CLI's JSON) and a compact HTML table in Jupyter.
+(the CLI's JSON), a one-line ``repr`` and an HTML table in Jupyter in the app's units; the
+grammar (first arguments, keywords, result names) is in :mod:`benchuq.api`'s docstring.
+``dir(bq)`` lists the API only (``bq.__all__``: ``benchuq.api.__all__`` and the five names
+below).
 
 The installed package also holds the statistics (:mod:`benchuq.core`), the command line
 (:mod:`benchuq.cli`, ``benchuq``), the dashboard (:mod:`benchuq.dashboard`, :mod:`benchuq.pages`;
@@ -34,95 +37,60 @@ live in the top-level folders ``core/``, ``cli/``, ``dashboard/``, ``pages/`` an
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 from typing import TYPE_CHECKING, Any
 
 try:
-    __version__ = version("benchuq")
+    __version__ = _version("benchuq")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
 
+del PackageNotFoundError, annotations  # dir(bq) lists the API only
+
 if TYPE_CHECKING:
-    from benchuq.api import answers_plan as answers_plan
-    from benchuq.api import arena as arena
-    from benchuq.api import bayes as bayes
-    from benchuq.api import bayes_model as bayes_model
-    from benchuq.api import bootstrap as bootstrap
-    from benchuq.api import compare as compare
-    from benchuq.api import consistency as consistency
-    from benchuq.api import diff as diff
-    from benchuq.api import epp as epp
-    from benchuq.api import export as export
-    from benchuq.api import from_frame as from_frame
-    from benchuq.api import leaderboard as leaderboard
-    from benchuq.api import load as load
-    from benchuq.api import load_battles as load_battles
-    from benchuq.api import normalize as normalize
-    from benchuq.api import power as power
-    from benchuq.api import rank_sets as rank_sets
-    from benchuq.api import ranks as ranks
-    from benchuq.api import report as report
-    from benchuq.api import samples as samples
-    from benchuq.api import site as site
-    from benchuq.api import statistic as statistic
-    from benchuq.api import subgroups as subgroups
-    from benchuq.api import weights as weights
+    from benchuq.api import *  # noqa: F403  (the flat API: benchuq.api.__all__)
     from benchuq.api.judge import judge as judge
     from benchuq.core.data import Benchmark as Benchmark
     from benchuq.core.data import DataError as DataError
     from benchuq.core.draws import Draws as Draws
     from benchuq.core.validation import InvalidArgument as InvalidArgument
 
-# name -> the public module that defines it (imported on first access)
-_LAZY: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "answers_plan",
-            "arena",
-            "bayes",
-            "bayes_model",
-            "bootstrap",
-            "compare",
-            "consistency",
-            "diff",
-            "epp",
-            "export",
-            "from_frame",
-            "leaderboard",
-            "load",
-            "load_battles",
-            "normalize",
-            "power",
-            "rank_sets",
-            "ranks",
-            "report",
-            "samples",
-            "site",
-            "statistic",
-            "subgroups",
-            "weights",
-        ),
-        "benchuq.api",
-    ),
-    "judge": "benchuq.api.judge",
+#: The API's names beyond ``benchuq.api.__all__`` -> the public module that defines them.
+_EXTRA: dict[str, str] = {
+    "judge": "benchuq.api.judge",  # benchuq.api.judge is a module (so not in benchuq.api)
     "Benchmark": "benchuq.core.data",
     "DataError": "benchuq.core.data",
     "Draws": "benchuq.core.draws",
     "InvalidArgument": "benchuq.core.validation",
 }
 
-__all__ = sorted(_LAZY)
+
+def _submodule(name: str) -> bool:
+    """Whether ``name`` is a subpackage or module of benchuq (never an API name)."""
+    import pkgutil
+
+    return any(m.name == name for m in pkgutil.iter_modules(__path__))  # noqa: F405
 
 
 def __getattr__(name: str) -> Any:
-    """The API's names, imported on first use (``import benchuq`` imports no numpy/pandas)."""
-    module = _LAZY.get(name)
-    if module is None:
+    """The API's names, imported on first use (``import benchuq`` imports no numpy/pandas);
+    ``__all__`` is ``benchuq.api.__all__`` and :data:`_EXTRA`, read on first use too."""
+    if name == "__all__":
+        value: Any = sorted([*importlib.import_module("benchuq.api").__all__, *_EXTRA])
+    elif name in _EXTRA:
+        value = getattr(importlib.import_module(_EXTRA[name]), name)
+    elif name.startswith("_") or _submodule(name):
         raise AttributeError(f"module 'benchuq' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    else:
+        api = importlib.import_module("benchuq.api")
+        if name not in api.__all__:
+            raise AttributeError(f"module 'benchuq' has no attribute {name!r}")
+        value = getattr(api, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public API (``bq.__all__``) and ``__version__``."""
+    return sorted([*__getattr__("__all__"), "__version__"])

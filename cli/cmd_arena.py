@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from benchuq.cli.common import (
-    UsageError,
     add_notes,
     add_output_arguments,
     add_verbose_argument,
     check_level,
     emit,
 )
+from benchuq.core.validation import check_reps
 
 __all__ = ["METHOD_LABELS", "register", "run"]
 
@@ -78,13 +78,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the arena leaderboard (or JSON); returns the exit code."""
-    from benchuq.api import arena
+    from benchuq.api import arena, load_battles
+    from benchuq.presentation.report_arena import RANK_WORDS
 
     level = check_level(args.level)
-    if args.reps < 100 and args.interval == "bootstrap":
-        raise UsageError(f"--reps {args.reps} is too few; use at least 100 (1000 is typical).")
+    if args.interval == "bootstrap":  # before the battles are read
+        check_reps(args.reps, least=100, typical=1000, name="--reps")
     result = arena(
-        args.data,
+        load_battles(args.data),
         anchor=args.anchor,
         level=level,
         ties=args.ties,
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     )
     width = max(5, *(len(m) for m in res.models))
     plain = res.uncontrolled
-    head = f"{'model':<{width}}  {'rating':>7}  {'low':>7}  {'high':>7}  rank(UB)  rank set"
+    head = f"{'model':<{width}}  {'rating':>7}  {'low':>7}  {'high':>7}      rank  rank set"
     print(head + "  battles  win rate" + ("  uncontrolled" if plain is not None else ""))
     for r in rows:
         line = (
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         if plain is not None:
             line += f"  {plain.rating[plain.models.index(r['model'])]:12.0f}"
         print(line)
+    print(RANK_WORDS)
     print()
     print(res.sentence())
     if res.controls:

@@ -10,6 +10,7 @@ from benchuq.cli.common import (
     add_data_arguments,
     add_notes,
     add_output_arguments,
+    bayes_settings,
     check_level,
     data_header,
     emit,
@@ -57,17 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     level = check_level(args.level)
     bench = load_benchmark(args)
-    model = bayes_model(
-        bench,
-        level=level,
-        priors=args.prior,
-        chains=args.chains,
-        draws=args.draws,
-        warmup=args.warmup,
-        seed=args.seed,
-        sampler=getattr(args, "sampler", "imh"),
-        interval=args.interval,
-    )
+    model = bayes_model(bench, level=level, **bayes_settings(args))
     result, draws, table = model.fit, model.draws, model.board.table
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -75,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(data_header(bench))
     print(
-        f"{draws.method}; {result.chains} chains x {result.draws} draws after {result.warmup} "
+        f"{draws.method}; {result.chains} chains x {result.draws} samples after {result.warmup} "
         f"warm-up, seed {result.seed}, sampler {result.sampler}; {level:g} credible intervals "
         f"({_level_words(level)}); estimate = posterior mean"
     )

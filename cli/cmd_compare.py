@@ -21,6 +21,7 @@ from benchuq.cli.common import (
     maybe_normalize,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.draws import method_words
 from benchuq.core.validation import check_known
 
 __all__ = ["register", "run"]
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     table = result.table
     scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
-    print(f"{draws.method}; {_title(args.correction, level)}; a - b, {scale}")
+    print(f"{method_words(draws.method)}; {_title(args.correction, level)}; a - b, {scale}")
     print(f"overall = {overall_words(draws)}")
     shown = pd.DataFrame(
         {
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _title(correction: str, level: float) -> str:
     if correction == "maxt":
-        return f"simultaneous {level:g} intervals (bootstrap max-T), single-step max-T p-values"
+        return f"simultaneous {level:g} intervals (all pairs together), p-values to match"
     if correction == "bonferroni":
         return f"simultaneous {level:g} intervals (Bonferroni), Bonferroni p-values"
     if correction == "holm":

@@ -23,7 +23,7 @@ from benchuq.cli.common import (
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
-    from benchuq.results import TwoRuns
+    from benchuq.results import DiffResult
 
 __all__ = ["OUTPUTS", "markdown", "register", "run", "text"]
 
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     options = {
         "level": level,
         "margin": args.margin,
-        "weights": _weights(args.weights),
+        "task_weights": _weights(args.weights),
         "sequential": args.sequential,
         "fail_on": args.fail_on,
         "per_task": args.per_task,
@@ -165,7 +165,7 @@ def _p(r: Any) -> str:
     )
 
 
-def text(runs: TwoRuns) -> str:
+def text(runs: DiffResult) -> str:
     """The plain-text report: header, table, verdicts in words, errors side by side."""
     import pandas as pd
 
@@ -222,7 +222,7 @@ def text(runs: TwoRuns) -> str:
     return "\n".join(lines)
 
 
-def markdown(runs: TwoRuns) -> str:
+def markdown(runs: DiffResult) -> str:
     """A short markdown table for a CI job summary or a pull-request comment."""
     from benchuq.presentation.text import md_cell
 

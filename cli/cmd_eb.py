@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         fs_correction=args.fs_correction,
         kappa=args.kappa,
         crossfit=args.crossfit,
-        weights=args.weights,
+        unit_weights=args.weights,
         seed=args.seed,
     )
     add_notes(args, result.data_notes)

@@ -22,6 +22,7 @@ from benchuq.cli.common import (
     make_draws,
     print_json,
 )
+from benchuq.core.draws import method_words
 
 __all__ = ["EXPORT_FORMATS", "register", "run"]
 
@@ -107,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         + (f" and {written.instances} instance-level files" if written.instances else "")
         + f" in {out}"
     )
-    print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
+    how = method_words(draws.method)
+    print(f"{how}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     for p in paths:
         print(f"  {p}")
     add_notes(args, draws.notes)

@@ -6,9 +6,7 @@ import argparse
 
 from benchuq.cli.common import (
     FEW_ITEMS_LEGEND,
-    add_data_arguments,
-    add_method_arguments,
-    add_normalize_arguments,
+    add_leaderboard_arguments,
     add_notes,
     add_output_arguments,
     check_level,
@@ -20,6 +18,7 @@ from benchuq.cli.common import (
     maybe_normalize,
 )
 from benchuq.core.defaults import LEVEL
+from benchuq.core.draws import method_words
 
 __all__ = ["register", "run"]
 
@@ -37,10 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
         "'tied_with_leader' tests the paired difference from the leader instead.",
     )
-    add_data_arguments(p)
-    add_method_arguments(p)
-    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
-    add_normalize_arguments(p)
+    add_leaderboard_arguments(p, level=LEVEL)
     add_output_arguments(p)
     p.set_defaults(func=run)
 
@@ -62,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if emit(args, result, payload):
         return 0
     print(data_header(bench))
-    print(f"{draws.method}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
+    how = method_words(draws.method)
+    print(f"{how}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
         f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "

@@ -22,6 +22,7 @@ from benchuq.cli.common import (
 )
 from benchuq.core.data import Benchmark
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS
+from benchuq.core.validation import check_power
 
 __all__ = ["register", "run"]
 
@@ -137,8 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.budget is not None:
         return _answers(args)
     level = check_level(args.level)
-    if not 0.5 <= args.power < 1:
-        raise UsageError(f"--power {args.power} must be from 0.5 to below 1 (e.g. 0.8).")
+    check_power(args.power, name="--power")
     family = _family(args.pairs)
     bench = _data(args)
     if (
@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         pairs=family,
         correction=args.correction,
         group=args.group,
-        corr=args.corr,
+        rho=args.corr,
         accuracy=args.accuracy,
         items=args.items,
         tasks=args.n_tasks,

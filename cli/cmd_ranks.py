@@ -10,9 +10,7 @@ import numpy as np
 from benchuq.cli.common import (
     FEW_ITEMS_LEGEND,
     UsageError,
-    add_data_arguments,
-    add_method_arguments,
-    add_normalize_arguments,
+    add_leaderboard_arguments,
     add_output_arguments,
     check_level,
     check_pairwise,
@@ -23,6 +21,8 @@ from benchuq.cli.common import (
     maybe_normalize,
 )
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.draws import method_words
+from benchuq.presentation.text import weighted_order_note
 
 __all__ = ["register", "run"]
 
@@ -37,10 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "P(rank = r) and rank confidence sets (marginal, simultaneous, top-k) for the overall "
         "score or the weighted score --weights.",
     )
-    add_data_arguments(p)
-    add_method_arguments(p)
-    add_normalize_arguments(p)
-    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
+    add_leaderboard_arguments(p, level=COMPARISON_LEVEL)
     p.add_argument(
         "--weights",
         default=None,
@@ -79,12 +76,12 @@ def run(args: argparse.Namespace) -> int:
     check_pairwise(args, bench, "rank comparisons")
     draws = maybe_normalize(args, bench, make_draws(args, bench))
     weights = parse_weights(args.weights, draws.category_names)
-    result = ranks(draws, level=level, weights=weights)
+    result = ranks(draws, level=level, group="overall" if weights is None else weights)
     if emit(args, result):
         return 0
     table, sets = result.table, result.rank_sets
     methods = list(dict.fromkeys(table["method"]))
-    print(f"{draws.method}; {level:g} intervals with --json")
+    print(f"{method_words(draws.method)}; {level:g} intervals with --json")
     print(
         "Statistic [LGC] reports: position (1 = best) for mean and geometric_mean, the average "
         "per-task rank for the average-rank methods"
@@ -96,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     print(pos.sort_values("mean").to_string(float_format=lambda v: f"{v:.2f}"))
     score = f"overall = {overall_words(draws)}" if weights is None else sets.sets.label
     print(f"\nRank confidence sets ({level:g}, score: {score})")
+    if weights is not None:
+        print(weighted_order_note(draws.category_names, weights, whose="the weights given"))
     print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in sets.sentences():
         print(sentence)

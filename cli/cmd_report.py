@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from benchuq.cli.cmd_ranks import parse_weights
 from benchuq.cli.common import (
-    FORMATS,
     add_data_arguments,
     add_method_arguments,
     add_normalize_arguments,
     add_notes,
+    bayes_settings,
     check_level,
     load_benchmark,
     make_draws,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
     from benchuq.core.reading.judge_data import JudgeData
-    from benchuq.results import TwoRuns
+    from benchuq.results import DiffResult
 
 __all__ = ["register", "run"]
 
@@ -47,12 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "which models cannot be told apart, the leaderboard, differences and rank figures, the "
         "caveats, and what reproduces the numbers. HTML works offline (figures embedded); PDF is "
         "that HTML printed by chromium.",
-        conflict_handler="resolve",  # --format is the report's; the input's is --input-format
     )
-    add_data_arguments(p)
-    p.add_argument(
-        "--input-format", dest="format", default="auto", choices=FORMATS, help="input format"
-    )
+    add_data_arguments(p, format_flag="--input-format")  # --format is the report's
     p.add_argument(
         "--format",
         dest="output_format",
@@ -103,16 +99,7 @@ def _draws(
         from benchuq.api import bayes_model
         from benchuq.api.draws import with_headline
 
-        fit = bayes_model(
-            bench,
-            priors=args.prior,
-            chains=args.chains,
-            draws=args.draws,
-            warmup=args.warmup,
-            seed=args.seed,
-            sampler=getattr(args, "sampler", "imh"),
-            interval=args.interval,
-        ).fit
+        fit = bayes_model(bench, **bayes_settings(args)).fit
         for warning in fit.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         draws = with_headline(fit.to_draws(kind=args.interval), bench, args.overall)
@@ -162,7 +149,7 @@ def _query(args: argparse.Namespace, models: Sequence[str]) -> str:
     return share_query(settings, models, score="overall" if args.weights is None else "weighted")
 
 
-def _two_runs(args: argparse.Namespace, bench: Benchmark) -> TwoRuns | None:
+def _two_runs(args: argparse.Namespace, bench: Benchmark) -> DiffResult | None:
     """``--base`` and ``--candidate`` compared (``benchuq.api.diff``), or None."""
     from benchuq.api import diff
     from benchuq.cli.common import UsageError
@@ -184,7 +171,7 @@ def _two_runs(args: argparse.Namespace, bench: Benchmark) -> TwoRuns | None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; returns the exit code."""
-    from benchuq.api import write_report
+    from benchuq.api.reporting import write_report
     from benchuq.core.data import DataError
     from benchuq.core.defaults import COMPARISON_LEVEL
     from benchuq.core.reading.battles import BattlesNotScores
@@ -220,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             path,
             fmt=fmt,
             level=level,
-            weights=weights,
+            group="overall" if weights is None else weights,
             query=_query(args, bench.models),
             command=_command(args),
             warnings=warnings,
@@ -300,12 +287,12 @@ def _arena_report(args: argparse.Namespace, fmt: str, path: Path) -> int:
     import shlex
 
     import benchuq
-    from benchuq.api import arena
+    from benchuq.api import arena, load_battles
     from benchuq.core.defaults import COMPARISON_LEVEL
     from benchuq.presentation.report_arena import arena_html
 
     level = COMPARISON_LEVEL if args.level == LEVEL else check_level(args.level)
-    result = arena(args.data, level=level, seed=args.seed).result
+    result = arena(load_battles(args.data), level=level, seed=args.seed).result
     command = shlex.join(["benchuq", "arena", *args.data, "--level", f"{level:g}"])
     document = arena_html(result, command=command, version=benchuq.__version__)
     if fmt == "pdf":

@@ -10,9 +10,7 @@ from pathlib import Path
 
 from benchuq.cli.common import (
     UsageError,
-    add_data_arguments,
-    add_method_arguments,
-    add_normalize_arguments,
+    add_leaderboard_arguments,
     add_notes,
     check_level,
     data_header,
@@ -37,10 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "leaderboard.csv, every_eval_ever.zip and badges/<model>.svg. The same data and "
         "settings give byte-identical files.",
     )
-    add_data_arguments(p)
+    add_leaderboard_arguments(p, level=LEVEL)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--title", default=None, help="the page's title (default: the data's name)")
-    p.add_argument("--level", type=float, default=LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--by",
         default="overall",
@@ -54,8 +51,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the date shown (default: SOURCE_DATE_EPOCH if set, else the newest date the "
         "data's file names carry, else none); never the clock, so rebuilds are identical",
     )
-    add_method_arguments(p)
-    add_normalize_arguments(p)
     p.set_defaults(func=run)
 
 

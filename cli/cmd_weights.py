@@ -24,7 +24,7 @@ from benchuq.cli.common import (
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
 from benchuq.core.validation import parse_weights
-from benchuq.results import WeightMap
+from benchuq.results import WeightsResult
 
 __all__ = ["register", "run"]
 
@@ -133,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_table(result: WeightMap, bench: Benchmark, single: bool, bayes: bool = False) -> None:
+def _print_table(
+    result: WeightsResult, bench: Benchmark, single: bool, bayes: bool = False
+) -> None:
     dm = result.map
     cats = ", ".join(dm.categories)
     if bayes:  # the hierarchical model makes models independent: rho is not measured
@@ -142,7 +144,7 @@ def _print_table(result: WeightMap, bench: Benchmark, single: bool, bayes: bool 
             f"correlation, median {np.nanmedian(dm.rho):.2f}, is sampling noise)"
         )
     elif dm.rho_source == "paired draws":
-        rho = f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+        rho = f"rho read from the paired replicates (median {np.nanmedian(dm.rho):.2f})"
     else:
         rho = f"rho = {dm.rho[0]:g} assumed"
     print(f"{bench.name}: weights over {cats}")

@@ -27,10 +27,12 @@ __all__ = [
     "UsageError",
     "add_bayes_arguments",
     "add_data_arguments",
+    "add_leaderboard_arguments",
     "add_method_arguments",
     "add_output_arguments",
     "add_overall_argument",
     "add_statistic_argument",
+    "bayes_settings",
     "check_caps",
     "check_level",
     "check_pairwise",
@@ -72,8 +74,8 @@ def check_caps(args: argparse.Namespace) -> None:
         if isinstance(value, int):
             check_cap(name, value, flag=f"--{name}")
     reps = getattr(args, "reps", None)
-    if isinstance(reps, int) and reps < 50:
-        raise UsageError(f"--reps {reps} is too few; use at least 50 (2000 is typical).")
+    if isinstance(reps, int):
+        validation.check_reps(reps, least=50, typical=2000, name="--reps")
 
 
 # core.reading.loaders.FORMATS, repeated so that building the parser does not import pandas
@@ -259,6 +261,20 @@ def add_bayes_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bayes_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The Bayesian model's settings from the flags of :func:`add_bayes_arguments` and ``--seed``,
+    as keywords of ``benchuq.api.bayes`` and ``benchuq.api.bayes_model`` (METHODS 6)."""
+    return {
+        "priors": args.prior,
+        "chains": args.chains,
+        "draws": args.draws,
+        "warmup": args.warmup,
+        "seed": args.seed,
+        "sampler": getattr(args, "sampler", "imh"),
+        "interval": args.interval,
+    }
+
+
 # ---- end of the Bayesian block --------------------------------------------------------------
 
 
@@ -328,24 +344,14 @@ def make_draws(args: argparse.Namespace, bench: Benchmark) -> Draws:
 
     overall: Overall = getattr(args, "overall", "auto")
     if getattr(args, "method", "bootstrap") == "bayes":
-        draws = bayes(
-            bench,
-            priors=args.prior,
-            chains=args.chains,
-            draws=args.draws,
-            warmup=args.warmup,
-            seed=args.seed,
-            sampler=getattr(args, "sampler", "imh"),
-            interval=args.interval,
-            overall=overall,
-        )
-    elif args.reps < 100:
-        raise UsageError(f"--reps {args.reps} is too few; use at least 100 (2000 is typical).")
-    elif getattr(args, "source", None) is not None:  # opened by an out-of-core backend
-        check_cells(args.reps, len(bench.models), len(bench.tasks))
-        draws = with_headline(args.source.draws(args.reps, args.seed), bench, overall)
+        draws = bayes(bench, **bayes_settings(args), overall=overall)
     else:
-        draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
+        validation.check_reps(args.reps, least=100, typical=2000, name="--reps")
+        if getattr(args, "source", None) is not None:  # opened by an out-of-core backend
+            check_cells(args.reps, len(bench.models), len(bench.tasks))
+            draws = with_headline(args.source.draws(args.reps, args.seed), bench, overall)
+        else:
+            draws = bootstrap(bench, reps=args.reps, seed=args.seed, overall=overall)
     note_headline(args, draws)
     if getattr(args, "command", "") != "leaderboard":  # it prints every note of the draws
         from benchuq.api.summaries import zero_spread_notes
@@ -385,6 +391,16 @@ def add_normalize_arguments(parser: argparse.ArgumentParser) -> None:
         "where the task table gives one), fixed across replicates (default); paper: min/max over "
         "models x replicates as [LGC] (depends on --reps); chance: (x - chance) / (1 - chance)",
     )
+
+
+def add_leaderboard_arguments(parser: argparse.ArgumentParser, *, level: float) -> None:
+    """The flag block of a leaderboard of the data: ``DATA`` (:func:`add_data_arguments`), the
+    method (:func:`add_method_arguments`), ``--level`` (default ``level``) and ``--normalize``
+    (:func:`add_normalize_arguments`); ``benchuq leaderboard``, ``site`` and ``ranks``."""
+    add_data_arguments(parser)
+    add_method_arguments(parser)
+    parser.add_argument("--level", type=float, default=level, help="interval level (0-1)")
+    add_normalize_arguments(parser)
 
 
 def maybe_normalize(args: argparse.Namespace, bench: Benchmark, draws: Draws) -> Draws:

@@ -120,7 +120,8 @@ def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> 
             else "select fewer models or tasks (or split the data)"
         )
         raise BudgetExceeded(
-            f"{reps:,} draws x {models:,} models x {tasks:,} tasks need {_mb(reps * per_rep)}, "
+            f"{reps:,} replicates x {models:,} models x {tasks:,} tasks need "
+            f"{_mb(reps * per_rep)}, "
             f"over the per-request limit of {_mb(limit)} (BENCHUQ_WORK_MB).",
             hint=fix + ".",
         )
@@ -195,7 +196,7 @@ def check_pairs(reps: int, models: int, *, what: str = "pairwise comparisons") -
     if reps * models * models > limit:
         most = int((limit / max(reps, 1)) ** 0.5)
         raise BudgetExceeded(
-            f"{what} of {models:,} models over {reps:,} draws need "
+            f"{what} of {models:,} models over {reps:,} replicates need "
             f"{_mb(reps * models * models)}, over the per-request limit of {_mb(limit)} "
             "(BENCHUQ_WORK_MB).",
             hint=f"select at most {most:,} models, or use fewer replicates.",

@@ -558,7 +558,7 @@ def _frozen(a: np.ndarray | None, dtype: type | None = None) -> np.ndarray | Non
     return out
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Benchmark:
     """Models x tasks results with task metadata and provenance notes (METHODS section 0).
 
@@ -687,6 +687,23 @@ class Benchmark:
         for t, it in zip(self.tasks, self.item_tasks, strict=True):
             if it.shape[0] != M:
                 raise DataError(f"task '{t}': item scores must have shape (models, items).")
+
+    def __repr__(self) -> str:
+        """One line: name, size and kind (``Benchmark('vtab1k', 16 models x 19 tasks, binary
+        items)``), never the arrays."""
+        M, T = self.shape
+        if self.item_tasks is not None:
+            if any(it.answers is not None for it in self.item_tasks):
+                kind = "items with several answers"
+            elif all(it.binary for it in self.item_tasks):
+                kind = "binary items"
+            else:
+                kind = "continuous items"
+        else:
+            kind = "counts" if self.kind == "counts" else "estimates with standard errors"
+        models = f"{M} model{'s' if M != 1 else ''}"
+        tasks = f"{T} task{'s' if T != 1 else ''}"
+        return f"Benchmark({self.name!r}, {models} x {tasks}, {kind})"
 
     # ---- derived views -------------------------------------------------------------------
     @property

@@ -50,7 +50,7 @@ EMBEDDING_DIMS = 64
 EMBEDDING_EPS = 4.0
 POWER = 0.8
 POWER_CORRECTIONS: dict[str, str] = {
-    "maxt": "max-T (simultaneous)",
+    "maxt": "simultaneous (all pairs together)",
     "bonferroni": "Bonferroni",
     "none": "no correction",
 }

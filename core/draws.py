@@ -16,7 +16,32 @@ if TYPE_CHECKING:
     from benchuq.core.summaries.headline import Headline
     from benchuq.core.unit_scores import UnitScores
 
-__all__ = ["Draws"]
+__all__ = ["Draws", "method_words"]
+
+#: how each engine's :attr:`Draws.method` reads to a user, by its start (the technical name stays
+#: in JSON, exports and the report's Methods section; docs/METHODS.md sections 2 and 3)
+_METHOD_WORDS: tuple[tuple[str, str], ...] = (
+    ("task-level confidence draws", "resampled from each task's count of correct answers"),
+    ("bootstrap: task-level binomial", "resampled from each task's count of correct answers"),
+    ("bootstrap: item-level paired, clustered", "bootstrap over clusters of items, models paired"),
+    ("bootstrap: item-level paired", "bootstrap over the items, models paired"),
+    ("normal approximation", "normal approximation from each score's standard error"),
+    ("Bayesian hierarchical (parameter)", "Bayesian model of the items"),
+    ("Bayesian hierarchical (posterior predictive)", "Bayesian model of the items (new items)"),
+)
+
+
+def method_words(method: str) -> str:
+    """``method`` (a :attr:`Draws.method`) in plain words, for human output (METHODS 2).
+
+    Examples
+    --------
+    >>> method_words("task-level confidence draws (mid-p Clopper–Pearson, pooled)")
+    "resampled from each task's count of correct answers"
+    >>> method_words("bootstrap: item-level paired, clustered")
+    'bootstrap over clusters of items, models paired'
+    """
+    return next((plain for start, plain in _METHOD_WORDS if method.startswith(start)), method)
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,11 +127,9 @@ class Draws:
         """Short: shape, method and seed (not the arrays)."""
         R, M, T = self.values.shape
         data = f"{self.data!r}, " if self.data else ""
-        norm = f", normalization={self.normalization!r}" if self.normalization else ""
-        return (
-            f"Draws({data}reps={R}, models={M}, tasks={T}, method={self.method!r}, "
-            f"paired={self.paired}, seed={self.seed}{norm})"
-        )
+        norm = f", {self.normalization} normalized" if self.normalization else ""
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"Draws({data}{R} reps x {M} models x {T} tasks, {self.method}{seed}{norm})"
 
     @property
     def reps(self) -> int:

@@ -63,7 +63,9 @@ __all__ = [
     "gaps_from_leader",
     "group_intervals",
     "model_flags",
+    "rank_sentence",
     "small_tasks",
+    "why_level",
 ]
 
 SMALL_N = FEW_ITEMS  # tasks with fewer items than this get a caveat
@@ -79,8 +81,9 @@ class Findings:
     headline
         plain sentences, most important first.
     answer
-        the two-line answer for page 1 of the report: who leads and how sure, then what the
-        data cannot decide (each naming the level it holds at).
+        the answer for page 1 of the report, at the one ``level``: who leads and how sure
+        (or "Too few items to tell"), then why "told apart" is a test at another level
+        (:func:`why_level`); the rank sets' sentence (:func:`rank_sentence`) is a finding.
     covered
         the headline sentences the answer says again (the report lists the others under
         "Findings").
@@ -245,9 +248,8 @@ def _lead_sentences(
         return [
             f"Too few items to tell: {leader} has the highest score, {score}, but it rests on "
             f"{leader_items:.0f} item{'' if leader_items == 1 else 's'}, and with fewer than "
-            f"{floor} items no difference from another model can be shown at {q}: even one "
-            "model right on every item and the other wrong on every item could happen by "
-            f"chance more often than {100 * (1 - overlap_test_level(level)):.0f}% of the time."
+            f"{floor} items no model can be told apart from another: even one model right on "
+            "every item and the other wrong on every item could be chance."
         ]
     if not tied:
         return [
@@ -359,44 +361,61 @@ def _answer(
     tied: tuple[str, ...],
     table: pd.DataFrame,
     p_best: dict[str, float],
-    sets: RankSets,
     level: float,
     scale: float,
     suffix: str,
 ) -> tuple[str, ...]:
-    """Page 1's two lines: who leads and how sure; what the data cannot decide."""
+    """Page 1's answer at the report's one ``level``: who leads and how sure, then why a
+    difference is tested at another level than the intervals are drawn at (METHODS 2, [GH])."""
     row = table.iloc[0]
+    pct = f"{100 * level:g}%"
     score = f"{scale * row['estimate']:.1f}{suffix}"
     iv = f"{scale * row['low']:.1f} to {scale * row['high']:.1f}{suffix}"
     if len(table) < 2:
-        return (f"{leader} scores {score} ({100 * level:g}% interval {iv}); it is the only model.",)
-    q = f"{100 * overlap_test_level(level):.0f}%"
+        return (f"{leader} scores {score} ({pct} interval {iv}); it is the only model.",)
     top = _pct(p_best.get(leader, 0.0))
     if tied:
         first = (
-            f"No clear winner: {leader} scores highest, {score} ({100 * level:g}% interval {iv}), "
-            f"but {_names(tied)} cannot be told apart from it (each compared with {leader} at "
-            f"{q}); {leader} comes out on top in {top} of the draws."
+            f"No clear winner: {leader} scores highest, {score} ({pct} interval {iv}), but "
+            f"{_names(tied)} cannot be told apart from it; {leader} comes out on top in {top} "
+            "of the simulations."
         )
     else:
         first = (
-            f"{leader} leads with {score} ({100 * level:g}% interval {iv}), ahead of every "
-            f"other model (each compared with {leader} at {q}); it comes out on top in {top} of "
-            "the draws."
+            f"{leader} leads with {score} ({pct} interval {iv}), ahead of every other model, "
+            f"each told apart from it; it comes out on top in {top} of the simulations."
         )
+    return first, why_level(level)
+
+
+def why_level(level: float) -> str:
+    """The one sentence that says why "told apart" is a test at another level than the
+    intervals' (METHODS 2: non-overlap of two ``level`` intervals approximates that test [GH])."""
+    alpha = 100 * (1 - overlap_test_level(level))
+    chance = f"{alpha:.0f}%" if alpha >= 1 else f"{alpha:.1g}%"
+    return (
+        f"Why {100 * level:g}%: two such intervals that do not overlap differ at about {chance}; "
+        "“told apart” is that test, made on each model's difference from the leader."
+    )
+
+
+def rank_sentence(sets: RankSets) -> str:
+    """How many models' exact ranks the data leave open (the rank sets' ``level``, for all
+    models together); ``""`` with fewer than two ranked models."""
     finite = np.isfinite(sets.estimate)
+    if finite.sum() < 2:
+        return ""
     span = (sets.simultaneous_high - sets.simultaneous_low)[finite]
     unsure = int((span > 0).sum())
     pct = f"{100 * sets.level:g}%"
     if unsure == 0:
-        second = f"The data decides every model's rank ({pct} for all models together)."
-    else:
-        widest = int(span.max()) + 1
-        second = (
-            f"The data cannot decide the exact rank of {unsure} of {int(finite.sum())} models: "
-            f"each could hold up to {widest} different places ({pct} for all models together)."
-        )
-    return first, second
+        return f"The data decides every model's rank ({pct} confidence for all models together)."
+    widest = int(span.max()) + 1
+    return (
+        f"The data cannot decide the exact rank of {unsure} of {int(finite.sum())} models: "
+        f"each could hold up to {widest} different places ({pct} confidence for all models "
+        "together)."
+    )
 
 
 def _first_line(lead: tuple[str, ...], answer: tuple[str, ...]) -> tuple[str, ...]:
@@ -556,7 +575,7 @@ def findings(
         ]
         rest = len(p_best) - len(shares[:4])
         headline.append(
-            "Share of the draws in which each model comes out on top: "
+            "How often each model comes out on top in the simulations: "
             + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
             + (
                 f"; the other {'model' if rest == 1 else f'{rest} models'} "
@@ -566,6 +585,7 @@ def findings(
             )
         )
         headline += rank_set_sentences(sets)
+        headline += [s for s in (rank_sentence(sets),) if s]
     headline += [s for s in (_pairs_sentence(diffs, comparison_level),) if s]
     headline += [s for s in (_weight_sentence(winners, draws.category_names),) if s]
     if not float(table["items"].iloc[0]) < min_items_to_tell(overlap_test_level(level)):
@@ -585,9 +605,7 @@ def findings(
         comparison_level=comparison_level,
         label=label,
         weight_map=weight_map,
-        answer=_first_line(
-            covered, _answer(leader, tied, table, p_best, sets, level, scale, suffix)
-        ),
+        answer=_first_line(covered, _answer(leader, tied, table, p_best, level, scale, suffix)),
         covered=covered,
     )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections.abc as abc
 import functools
+import inspect
 import numbers
 import os
 import sys
@@ -30,6 +31,8 @@ __all__ = [
     "check_columns",
     "check_known",
     "check_level",
+    "check_power",
+    "check_reps",
     "check_types",
     "parse_weights",
 ]
@@ -78,6 +81,35 @@ def check_level(level: float, *, name: str = "level") -> float:
     if not 0.0 < value < 1.0:
         raise InvalidArgument(f"{name} {value} must be between 0 and 1, not a percent.")
     return value
+
+
+def check_power(power: float, *, name: str = "power") -> float:
+    """Return ``power`` if it is from 0.5 to below 1 (METHODS 10); else raise.
+
+    Raises
+    ------
+    InvalidArgument
+        Naming ``name`` (``"power"``, ``"--power"``) and the range.
+    """
+    if not 0.5 <= power < 1:
+        raise InvalidArgument(f"{name} {power} must be from 0.5 to below 1 (e.g. 0.8).")
+    return power
+
+
+def check_reps(reps: int, *, least: int, typical: int, name: str = "reps") -> int:
+    """Return ``reps`` if it is at least ``least`` replicates (fewer give percentile intervals of
+    little or no width, METHODS 2); else raise.
+
+    Raises
+    ------
+    InvalidArgument
+        Naming ``name`` (``"reps"``, ``"--reps"``), the floor and the ``typical`` count.
+    """
+    if reps < least:
+        raise InvalidArgument(
+            f"{name} {reps} is too few; use at least {least} ({typical} is typical)."
+        )
+    return reps
 
 
 def check_choice(value: T, choices: Collection[T], *, name: str) -> T:
@@ -229,6 +261,7 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
     if fn is None:
         caller = sys._getframe(1)
         fn = caller.f_globals.get(caller.f_code.co_name)
+        fn = inspect.unwrap(fn) if callable(fn) else None  # decorated (``benchuq.deprecation``)
         if fn is None or getattr(fn, "__code__", None) is not caller.f_code:
             raise TypeError("check_types(locals()) is for module-level functions; pass fn.")
     annotations = getattr(fn, "__annotations__", {})

@@ -53,6 +53,11 @@ def yields_to(ctx: Context) -> bool:
     return not st.session_state.get(KEY, False)
 
 
+def example_label(data: str) -> str:
+    """The example button's words: what a click shows, with VTAB-1k in use or not (#41)."""
+    return "Show the full VTAB-1k leaderboard" if data == EXAMPLE else "Show the VTAB-1k example"
+
+
 def _explore() -> None:
     """The example button: VTAB-1k in use (when it is not yet) and this introduction closed, so
     the click always shows something: the leaderboard of the example takes the page (#41)."""
@@ -67,18 +72,16 @@ def intro(ctx: Context, data_page: StreamlitPage, report_page: StreamlitPage) ->
     with left:
         st.markdown(WHAT)
         st.markdown(HOW)
-        b1, b2 = st.columns(2)
-        b1.button(
-            "Explore VTAB-1k",
+        # one above the other: side by side, the example's label was cut ("Try the VTAB-1k exam…")
+        st.button(
+            example_label(ctx.settings.data),
             on_click=_explore,
             help="Use the bundled VTAB-1k results (16 vision models x 19 tasks) and close this "
             "introduction: the leaderboard and every page then show them.",
             icon=":material/play_arrow:",
             key="landing_example",
-            use_container_width=True,
         )
-        with b2:
-            st.page_link(data_page, label="Upload your results", icon=":material/upload_file:")
+        st.page_link(data_page, label="Upload your results", icon=":material/upload_file:")
         st.caption(FORMATS)
         st.page_link(
             report_page, label="Download a report of this view", icon=":material/summarize:"

@@ -13,13 +13,13 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "table": (
         "What is each model's score on every task and group, with its uncertainty?",
         "Each cell is the score with its interval in brackets; a wide bracket means few items.",
-        ("percentile interval", "Monte Carlo error"),
+        ("replicate", "percentile interval", "Monte Carlo error"),
     ),
     "compare": (
         "Is model A really better than model B, or could the gap be luck?",
         "Each bar is a difference between two models; a bar that crosses 0 means the data cannot "
         "tell them apart.",
-        ("simultaneous interval", "max-T", "Bonferroni", "Holm", "p-value"),
+        ("replicate", "simultaneous interval", "max-T", "Bonferroni", "Holm", "p-value"),
     ),
     "two_runs": (
         "I changed the prompt, the checkpoint or the scaffold: did it get better, or worse?",
@@ -37,13 +37,13 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "ranks": (
         "Which positions could each model truly hold in the ranking?",
         "A short bar means a settled position; a long bar means the model's rank is uncertain.",
-        ("rank set", "percentile interval"),
+        ("rank set", "replicate", "weighted score", "percentile interval"),
     ),
     "weights": (
         "Does the winner change if some categories of tasks count more than others?",
         "Each point of the map is one weighting of the categories; its colour is the model that "
         "leads there, grey where the leaders cannot be told apart.",
-        ("standard error", "rho"),
+        ("weighted score", "standard error", "rho"),
     ),
     "epp": (
         "How often would each model beat an average model, task by task?",
@@ -54,7 +54,7 @@ INTROS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "From head-to-head battles, how strong is each model, and which could be the best?",
         "Each bar is a rating with its interval (400 points = 10 to 1 odds); the rank sets say "
         "which positions a model could truly hold.",
-        ("Bradley–Terry", "rank set", "sandwich"),
+        ("Bradley–Terry", "rank (arena)", "rank set", "sandwich"),
     ),
     "judge": (
         "My scores come from an LLM judge: what would people have said, and how sure is that?",
@@ -106,6 +106,16 @@ GLOSSARY: dict[str, str] = {
     "while it arrives (anytime-valid); wider than an interval for one look.",
     "design effect": "How much the variance of an estimate differs from the one that treats "
     "every answer as independent: below 1, pairing helps; above 1, answers cluster by item.",
+    "replicate": "One simulated re-run of the evaluation: the scores recomputed on resampled "
+    "data (a bootstrap resample or a posterior sample; METHODS calls it a draw). Every interval, "
+    "rank and share on the pages is read from many replicates; 'task-level resampling' redraws "
+    "each model's score per task from its count of right answers (mid-p Clopper–Pearson), "
+    "'item-level' reweights the items, the same way for all models (paired).",
+    "weighted score": "The score that counts each category by the sidebar's category weights "
+    "(S(w) = Σ w_c × the category's mean in METHODS 5); shown only when the weights differ from "
+    "the default (equal). Overall counts every task once, so the two orders can differ.",
+    "rank (arena)": "1 + the number of models whose rating interval lies entirely above "
+    "(LMArena's 'rank (UB)', an upper bound on the rank number).",
     "percentile interval": "The range that holds the middle share (e.g. 83.4%) of the "
     "scores recomputed on resampled data: where the true score plausibly lies.",
     "Monte Carlo error": "How much an interval end would move if the resampling were run "
@@ -113,7 +123,9 @@ GLOSSARY: dict[str, str] = {
     "simultaneous interval": "Intervals that all hold together with the stated confidence, "
     "so looking at many pairs at once does not produce chance 'wins'.",
     "max-T": "A way to make simultaneous intervals from the resampled data itself; narrower "
-    "than Bonferroni's while still holding for all pairs together.",
+    "than Bonferroni's while still holding for all pairs together (the pages call it "
+    "'simultaneous (all pairs together)'; with independent tasks its exact counterpart is "
+    "Šidák's).",
     "Bonferroni": "Simultaneous intervals made by demanding more confidence from each pair; "
     "safe but wide.",
     "Holm": "A stepwise correction of p-values for many comparisons; more powerful than "

@@ -28,7 +28,7 @@ bench = ctx.require_bench()
 st.caption(
     "Per model i and task j: k ~ Binomial(n, θ), θ ~ Beta(a_i, b_i), priors on a_i and b_i "
     "([LGC] 2.2; METHODS 6). Sampler: independence Metropolis-Hastings for a and b with θ "
-    "integrated out (beta-binomial), then the conjugate θ draw; a model whose acceptance rate "
+    "integrated out (beta-binomial), then θ from its conjugate Beta; a model whose acceptance rate "
     "falls below 20% is refitted with the Gibbs sampler (conjugate θ step, slice sampling for a "
     "and b). Both target the same posterior. "
     "Tasks with few items borrow strength from the model's other tasks (shrinkage). "
@@ -62,7 +62,7 @@ with guard("The Bayesian model"):
         shrinkage_figure(fit.shrinkage(model, level=level), opts), key="bayes_shrinkage"
     )
     st.caption(
-        f"Grey diamond: direct k/n with its exact (Clopper-Pearson) {100 * level:.1f}% interval; "
+        f"Grey diamond: direct k/n with its exact {100 * level:.1f}% interval; "
         f"blue: posterior mean of θ with its {100 * level:.1f}% credible interval. Tasks with "
         "few items move toward the model's grand mean a / (a + b) (green line)."
     )
@@ -102,7 +102,7 @@ with guard("The Bayesian model"):
         pm = bayes_cached.best_map(sources[kind], tuple(models), cats)
         st.plotly_chart(probability_figure(pm, opts), key="bayes_pbest_map")
         st.caption(
-            "Most probable best model at every category weighting (posterior draws; METHODS 5). "
+            "Most probable best model at every category weighting (posterior samples; METHODS 5). "
             "The Task weights page shows the same map for the sidebar's method."
         )
     for note in post.notes:  # the data's own notes: the Data page (linked at the top)

@@ -20,7 +20,7 @@ plain.intro("compare")
 bench = ctx.require_bench()
 with guard("The comparison"):
     draws = ctx.draws()
-    groups = views.group_options(draws.category_names)
+    groups = views.group_options(draws.category_names, ctx.weights)
     link = controls.bind(
         CompareSettings,
         choices={"score": groups, "models": draws.models},
@@ -65,7 +65,7 @@ with guard("The comparison"):
         st.warning(md_escape(note), icon=":material/info:")
     if not draws.paired:
         st.info(
-            "Draws are independent across models (no item-level data): these comparisons "
+            "Models were resampled independently (no item-level data): these comparisons "
             "ignore correlation between models and are conservative when models succeed on "
             "the same items.",
             icon=":material/info:",
@@ -95,6 +95,8 @@ with guard("The comparison"):
     left, _ = st.columns([3, 2])
     with left:
         prob = cached.win_probabilities(draws_all, s.models, g)
-        fig = win_heatmap(prob, s.models, ctx.figure_options("P(row beats column) over the draws"))
+        fig = win_heatmap(
+            prob, s.models, ctx.figure_options("P(row beats column) over the replicates")
+        )
         st.plotly_chart(fig, key="win_chart", config={"displaylogo": False})
         download_buttons(fig, f"win_probabilities_{bench.name}", key="dl_win")

@@ -20,7 +20,7 @@ point = "posterior mean" if ctx.settings.method == "bayes" else "observed score"
 method = cache.METHODS[ctx.settings.method].label.lower()
 st.caption(
     f"Point = {point}; bar = {100 * level:.1f}% percentile interval over "
-    f"{ctx.settings.reps} draws ({method}); overlapping intervals do **not** mean 'no "
+    f"{ctx.settings.reps} replicates ({method}); overlapping intervals do **not** mean 'no "
     "difference'. " + views_inference.leader_caption(level)
 )
 with guard("The leaderboard"):

@@ -132,7 +132,7 @@ def answers_section(s: vp.PlanSettings) -> None:
 
 ctx = current()
 bench = ctx.bench
-groups = views.group_options(bench.category_names) if bench is not None else []
+groups = views.group_options(bench.category_names, ctx.weights) if bench is not None else []
 top = vp.top_three(bench, cached.power_design) if bench is not None else ()
 link = controls.bind(
     vp.PlanSettings,

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from benchuq.api.summaries import zero_spread_notes
+from benchuq.api.summaries import overall_label, zero_spread_notes
 from benchuq.dashboard import controls, plain
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.compare.settings import RanksSettings
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
+from benchuq.dashboard.leaderboard.view import default_weights, weighted_order_note
 from benchuq.dashboard.ranks import cached
 from benchuq.dashboard.weights.view import weights_text
 from benchuq.presentation.figures.common import (
@@ -73,12 +74,15 @@ with guard("The rank analysis"):
     download_csv(ranks, f"ranks_{bench.name}", "Download ranks (CSV)")
 
     w = ctx.weights
+    # the overall score at the default (equal) weights, as the Leaderboard and `benchuq ranks`
+    weighted = () if default_weights(w) else tuple(float(x) for x in w)
     st.subheader("Which ranks each model can hold (rank confidence sets)")
-    sets = cached.rank_sets(draws_all, models, tuple(float(x) for x in w), s.level)
+    sets = cached.rank_sets(draws_all, models, weighted, s.level)
+    score_name = sets.label if weighted else f"overall, {overall_label(draws_all)}"
     for sentence in views_inference.rank_set_sentences(sets):
         st.markdown("- " + md_escape(sentence))
     st.caption(
-        f"Score: {md_escape(sets.label)}. The thick bar holds each model's rank with {pct} "
+        f"Score: {md_escape(score_name)}. The thick bar holds each model's rank with {pct} "
         f"confidence on its own; the thin bar holds for all models together with {pct} "
         "confidence (use it to say which models can be best). METHODS 4b."
     )
@@ -89,14 +93,22 @@ with guard("The rank analysis"):
     st.dataframe(set_table, hide_index=True, height=min(38 + 35 * len(models), 640))
     download_csv(set_table, f"rank_sets_{bench.name}", "Download rank sets (CSV)")
 
-    st.subheader("Share of draws at each rank, at the current weights")
-    st.caption(
-        "Share of draws in which each model has rank r, for the weighted score S(w) with weights "
+    st.subheader("Share of replicates at each rank")
+    score = (
+        f"the overall score ({md_escape(overall_label(draws_all))})"
+        if not weighted
+        else "the weighted score with weights "
         + weights_text(draws_all.category_names, w)
-        + " (change them in the sidebar). A share of draws, not a calibrated probability: "
-        "shares above 60% are 6-13 points too high in simulation (METHODS 4)."
+        + " (the sidebar's)"
     )
-    prob = cached.rank_probabilities(draws_all, models, tuple(float(x) for x in w))
+    st.caption(
+        f"Share of replicates in which each model has rank r, for {score}. A share of "
+        "replicates, not a calibrated probability: shares above 60% are 6-13 points too high "
+        "in simulation (METHODS 4)."
+    )
+    if weighted:
+        st.caption(weighted_order_note(draws_all.category_names, w))
+    prob = cached.rank_probabilities(draws_all, models, weighted)
     fig = rank_probability_figure(prob, models, ctx.figure_options())
     st.plotly_chart(fig, key="rankprob_chart", config={"displaylogo": False})
     download_buttons(fig, f"rank_probabilities_{bench.name}", key="dl_rankprob")

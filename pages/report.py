@@ -8,6 +8,7 @@ from benchuq.core.reading.sources import parse_source
 from benchuq.dashboard import cache, controls, session, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import pdf_download
+from benchuq.dashboard.leaderboard.view import default_weights
 from benchuq.dashboard.report_page import cached
 from benchuq.dashboard.two_runs import cached as two_runs_cached
 from benchuq.dashboard.two_runs.view import TwoRunsSettings
@@ -37,16 +38,23 @@ with guard("The report"):
     draws = ctx.draws()
     binding = controls.bind(ReportSettings)
     weights = tuple(float(w) for w in ctx.weights)
-    st.radio(
-        "Score the report is about",
-        REPORT_SCORES,
-        key="report_score",
-        horizontal=True,
-        format_func=lambda g: group_label(g, overall_label(draws)),
-        help="The overall score (the sidebar's 'Overall score'), or the score weighted by the "
-        "sidebar's category weights (now " + weights_text(bench.category_names, weights) + ").",
-    )
-    weighted = binding.read().score == "weighted"
+    # a weighted score only at weights other than the default (equal), or when a link (a report's
+    # of --weights 1,1,1) asks for it: else it is no choice (#41)
+    asked = binding.read().score == "weighted"
+    offered = len(bench.category_names) > 1 and (asked or not default_weights(weights))
+    if offered:
+        st.radio(
+            "Score the report is about",
+            REPORT_SCORES,
+            key="report_score",
+            horizontal=True,
+            format_func=lambda g: group_label(g, overall_label(draws)),
+            help="The overall score (the sidebar's 'Overall score'), or the score weighted by "
+            "the sidebar's category weights (now "
+            + weights_text(bench.category_names, weights)
+            + ").",
+        )
+    weighted = offered and binding.read().score == "weighted"
     group = weights if weighted else "overall"
     warnings: tuple[str, ...] = ()
     extra: list[str] = []

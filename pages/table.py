@@ -14,7 +14,7 @@ plain.intro("table")
 bench = ctx.require_bench()
 st.caption(
     f"Each cell: observed score [{100 * ctx.level:.1f}% percentile interval] over "
-    f"{ctx.settings.reps} draws ({cache.METHODS[ctx.settings.method].label.lower()}), in "
+    f"{ctx.settings.reps} replicates ({cache.METHODS[ctx.settings.method].label.lower()}), in "
     f"{md_escape(ctx.figure_options().unit)}. Group columns as lm-eval reports them weigh each "
     "task by its number of items ('size-weighted'); 'mean of k tasks' weighs every task the "
     "same, as the categories and Overall do."

@@ -18,7 +18,7 @@ bench = ctx.require_bench()
 st.caption(
     "Every point of the map (a triangle for three categories, a line for two) is a weighting "
     "of the categories; the weighted score is "
-    "S(w) = Σ w_c × (mean score over the category's tasks). A tile takes the colour of the "
+    "Σ w_c × (mean score over the category's tasks). A tile takes the colour of the "
     "leading model only where its lead over the runner-up is at least z standard errors "
     "(Longjohn, Gopalan & Casleton 2024, METHODS 5); grey means the data cannot tell the two "
     "apart at that weighting."
@@ -129,6 +129,6 @@ with guard("The task-weight map"):
     widgets.slides_downloads(dm, pm, opts.colors, bench.name, marker)
     if not draws_all.paired:
         st.caption(
-            "The draws are not paired (task-level counts): between-model correlation is unknown, "
-            "so rho is an assumption. Upload item-level results to read it from the data."
+            "The replicates are not paired (task-level counts): between-model correlation is "
+            "unknown, so rho is an assumption. Upload item-level results to read it from the data."
         )

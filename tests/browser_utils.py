@@ -7,7 +7,9 @@ them in their own ``@pytest.mark.browser`` tests. Facts behind the choices: /wor
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -202,3 +204,23 @@ def remove_chip(multiselect, name: str, attempts: int = 3) -> None:
         except PlaywrightTimeout:
             continue
     raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")
+
+
+LEVEL = re.compile(
+    r"(\d+(?:\.\d+)?)% (?:intervals?|confidence)\b|intervals at (\d+(?:\.\d+)?)%"
+    r"|\bat (\d+(?:\.\d+)?)%|Why (\d+(?:\.\d+)?)%"
+)
+
+
+def levels_stated(text: str) -> set[str]:
+    """The confidence levels a text states ("83.4% interval", "intervals at 95%", "with 95%
+    confidence", "Why 83.4%"), as numbers."""
+    return {next(g for g in m.groups() if g) for m in LEVEL.finditer(text)}
+
+
+def page_one_text(doc: str) -> str:
+    """The text of the report's page 1 (``div.page1``): tags and scripts dropped."""
+    start = doc.index("<div class=page1>")
+    end = doc.index("<!-- /page1 -->")
+    part = re.sub(r"<script>.*?</script>", " ", doc[start:end], flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", part))

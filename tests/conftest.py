@@ -93,6 +93,14 @@ def _rank(item: pytest.Item) -> int:
     return 3
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the collection order below as the scheduling order: pytest-xdist (3.7 and later)
+    otherwise sorts the groups by their number of tests, so the browser groups (9 and 18 tests,
+    the longest by far) started behind the wheel test's 20 and an 18-test module group."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark groups for ``--dist loadgroup`` and put the long modules first (each module's tests

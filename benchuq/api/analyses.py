@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from benchuq.api.loading import load, load_battles
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, REPS, SEED
 from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
-from benchuq.results import EPP, AnswersPlanResult, Arena, PowerResult, Subgroups, TwoRuns
+from benchuq.deprecation import renamed_keywords, warn_deprecated
+from benchuq.results import (
+    AnswersPlanResult,
+    ArenaResult,
+    DiffResult,
+    EPPResult,
+    PowerResult,
+    SubgroupsResult,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,7 +38,7 @@ def epp(
     interval: Literal["rounds", "glm", "bootstrap"] = "rounds",
     reps: int = 1000,
     seed: int = SEED,
-) -> EPP:
+) -> EPPResult:
     """The EPP meta-score: Bradley-Terry strengths from every round as a match (METHODS 8).
 
     Examples
@@ -45,11 +53,11 @@ def epp(
 
     level = check_level(level)
     res = _epp(bench, rounds=rounds, level=level, interval=interval, reps=reps, seed=seed)
-    return EPP(res, bench.name)
+    return EPPResult(res, bench.name)
 
 
 def arena(
-    data: Battles | str | Path | Sequence[str | Path],
+    data: Battles,
     *,
     anchor: str | None = None,
     level: float = COMPARISON_LEVEL,
@@ -60,28 +68,31 @@ def arena(
     both_bad: Literal["tie", "drop"] = "tie",
     reps: int = 1000,
     seed: int | None = SEED,
-) -> Arena:
+) -> ArenaResult:
     """Arena ratings from pairwise battles (``model_a, model_b, winner``), as ``benchuq arena``.
 
-    ``data``: battles (:func:`load_battles`) or anything it reads. Bradley-Terry on the Elo scale
-    with robust intervals and rank sets (METHODS 8b); the options are ``benchuq arena``'s
-    (``--anchor``, ``--ties``, ``--interval``, ``--control``, ...).
+    ``data``: the loaded battles (:func:`load_battles`; file paths and ``sample:`` names still
+    work, deprecated: load them first). Bradley-Terry on the Elo scale with robust intervals and
+    rank sets (METHODS 8b); the options are ``benchuq arena``'s (``--anchor``, ``--ties``,
+    ``--interval``, ``--control``, ...).
 
     Examples
     --------
     >>> import benchuq as bq
-    >>> a = bq.arena("sample:alpaca_eval", anchor="gpt4_1106_preview")
+    >>> battles = bq.load_battles("sample:alpaca_eval")
+    >>> a = bq.arena(battles, anchor="gpt4_1106_preview")
     >>> a.to_frame().columns[:4].tolist()
     ['model', 'rating', 'low', 'high']
     """
+    if isinstance(data, str | Path | list | tuple):  # the old first argument (issue 41)
+        warn_deprecated("bq.arena(paths)", "bq.arena(bq.load_battles(paths))")
+        data = load_battles(data)
     check_types(locals())
     from benchuq.core.analyses.arena import arena as _arena
-    from benchuq.core.reading.battles import Battles
 
     level = check_level(level)
-    battles = data if isinstance(data, Battles) else load_battles(data)
     res = _arena(
-        battles,
+        data,
         anchor=anchor,
         level=level,
         ties=ties,
@@ -92,31 +103,32 @@ def arena(
         reps=reps,
         seed=seed,
     )
-    return Arena(res)
+    return ArenaResult(res)
 
 
+@renamed_keywords(weights="task_weights")
 def diff(
-    base: Benchmark | str | Path | Sequence[str | Path],
-    candidate: Benchmark | str | Path | Sequence[str | Path] | None = None,
+    base: Benchmark,
+    candidate: Benchmark | None = None,
     *,
     base_model: str | None = None,
     candidate_model: str | None = None,
     level: float = COMPARISON_LEVEL,
     margin: float = 0.0,
-    weights: Mapping[str, float] | None = None,
+    task_weights: Mapping[str, float] | None = None,
     sequential: bool = False,
     fail_on: Literal["worse", "inferior", "difference", "never"] = "never",
     per_task: bool = False,
     reps: int = REPS,
     seed: int = SEED,
     statistic: str = "mean",
-) -> TwoRuns:
+) -> DiffResult:
     """Did it get better? Two runs compared item by item, as ``benchuq diff`` (METHODS 13).
 
     Parameters
     ----------
     base, candidate
-        Two runs (a :class:`Benchmark` or anything :func:`load` takes); or one data set as
+        Two runs, loaded (:func:`load`; paths still work, deprecated); or one data set as
         ``base`` with ``base_model`` and ``candidate_model`` naming the two models in it.
     level
         Interval level; per-task intervals are simultaneous over the tasks.
@@ -124,12 +136,13 @@ def diff(
         In the unit the output shows: points for scores between 0 and 1 (``5`` = 5 points),
         else score units; ``equivalent`` and ``non-inferior`` verdicts test against it (the
         result and its JSON keep score units, named by ``margin_unit``).
-    weights
-        ``{task: weight}`` of the overall difference (default: the mean over tasks).
+    task_weights
+        ``{task: weight}`` of the overall difference (default: the mean over tasks;
+        ``weights=`` is its deprecated spelling).
     sequential
         Anytime-valid confidence sequences (valid however often the comparison is re-run).
     fail_on, per_task
-        The CI gate of :meth:`TwoRuns.exit_code`.
+        The CI gate of :meth:`DiffResult.exit_code`.
     statistic
         What each item scores when it holds several answers (METHODS 2e): ``"mean"``,
         ``"pass@K"`` or ``"pass^K"``; both runs are scored alike.
@@ -142,19 +155,15 @@ def diff(
     >>> d.to_frame()[["task", "verdict"]].iloc[0].tolist()
     ['overall', 'inconclusive']
     """
+    base, candidate = _loaded(base), None if candidate is None else _loaded(candidate)
     check_types(locals())
     from benchuq.core.analyses.diff import diff as _diff
-    from benchuq.core.data import Benchmark as Data
     from benchuq.core.item_statistic import parse_statistic, per_item
 
     level = check_level(level)
     stat = parse_statistic(statistic)
-    first = per_item(base if isinstance(base, Data) else load(base), stat)
-    second = (
-        candidate
-        if candidate is None
-        else per_item(candidate if isinstance(candidate, Data) else load(candidate), stat)
-    )
+    first = per_item(base, stat)
+    second = None if candidate is None else per_item(candidate, stat)
     result = _diff(
         first,
         second,
@@ -162,15 +171,27 @@ def diff(
         candidate_model=candidate_model,
         level=level,
         margin=margin,
-        weights=weights,
+        weights=task_weights,
         sequential=sequential,
         reps=reps,
         seed=seed,
         margin_unit="shown",
     )
-    return TwoRuns(result, fail_on, per_task)
+    return DiffResult(result, fail_on, per_task)
 
 
+def _loaded(run: Any) -> Any:
+    """``run`` loaded: paths (the old first argument of :func:`diff`, deprecated) through
+    :func:`load`; anything else as given (``check_types`` names a wrong type)."""
+    if isinstance(run, str | Path) or (
+        isinstance(run, list | tuple) and all(isinstance(r, str | Path) for r in run)
+    ):
+        warn_deprecated("bq.diff(paths)", "bq.diff(bq.load(paths))", stacklevel=4)
+        return load(run)
+    return run
+
+
+@renamed_keywords(weights="unit_weights")
 def subgroups(
     data: Benchmark | pd.DataFrame | Units | str | Path | Sequence[str | Path],
     *,
@@ -180,12 +201,12 @@ def subgroups(
     fs_correction: Literal["PMT", "none", "FPLIB"] = "PMT",
     kappa: str | float = "estimated",
     crossfit: bool = True,
-    weights: Literal["equal", "precision"] = "equal",
+    unit_weights: Literal["equal", "precision"] = "equal",
     seed: int = SEED,
     format: str = "auto",
     tasks: str | None = None,
     metric: str | None = None,
-) -> Subgroups:
+) -> SubgroupsResult:
     """Small subgroups: direct and empirical-Bayes estimates with robust intervals (METHODS 7).
 
     Parameters
@@ -203,7 +224,10 @@ def subgroups(
         Regression features of the shrinkage target (see ``benchuq eb --help``).
     level
         Average coverage over units of the robust EB intervals.
-    fs_correction, kappa, crossfit, weights, seed
+    unit_weights
+        How units weigh in the fit of the shrinkage target: ``"equal"`` or ``"precision"``
+        (``benchuq eb --weights``; ``weights=`` is its deprecated spelling).
+    fs_correction, kappa, crossfit, seed
         As ``benchuq eb`` (EBCI.md).
 
     Examples
@@ -251,10 +275,10 @@ def subgroups(
         fs_correction=fs_correction,
         kappa=k,
         crossfit=crossfit,
-        weights=weights,
+        weights=unit_weights,
         seed=seed,
     )
-    return Subgroups(res, notes)
+    return SubgroupsResult(res, notes)
 
 
 def _group_by(bench: Benchmark) -> Literal["task", "subgroup"]:
@@ -312,6 +336,7 @@ def _read_units(
     return units, bench.notes
 
 
+@renamed_keywords(corr="rho")
 def power(
     data: Benchmark | None = None,
     *,
@@ -322,7 +347,7 @@ def power(
     pairs: int | None = None,
     correction: Literal["maxt", "bonferroni", "none"] = "maxt",
     group: str = "overall",
-    corr: float | None = None,
+    rho: float | None = None,
     accuracy: Sequence[float] | None = None,
     items: int | None = None,
     tasks: int = 1,
@@ -334,7 +359,7 @@ def power(
 
     From ``data`` (variances and correlations of the data), or without data from
     ``accuracy`` per model and ``items`` per task (with ``tasks``, ``cluster_size``, ``icc``,
-    ``corr`` and, for continuous scores, ``sd``).
+    ``rho`` and, for continuous scores, ``sd``).
 
     Parameters
     ----------
@@ -354,8 +379,10 @@ def power(
         Critical value: ``"maxt"``, ``"bonferroni"`` or ``"none"``.
     group
         The score: ``"overall"`` or a category.
-    corr
-        Correlation between two models' item scores (assumed for counts and without data).
+    rho
+        Correlation between two models' item scores, assumed for counts and without data (as
+        :func:`weights`'s ``rho``; ``benchuq power --corr``; ``corr=`` is its deprecated
+        spelling).
 
     Examples
     --------
@@ -369,10 +396,10 @@ def power(
     import itertools
 
     from benchuq.core.analyses import power as pw
+    from benchuq.core.validation import check_power
 
     level = check_level(level)
-    if not 0.5 <= power < 1:
-        raise InvalidArgument(f"power {power} must be from 0.5 to below 1 (e.g. 0.8).")
+    check_power(power)
     if pairs is not None and (not isinstance(pairs, int) or pairs < 1):
         raise InvalidArgument(f"pairs {pairs!r}: use a whole number of comparisons >= 1.")
     notes: list[str] = []
@@ -384,7 +411,7 @@ def power(
         design = pw.design_from_assumptions(
             list(accuracy),
             items,
-            corr=0.0 if corr is None else corr,
+            corr=0.0 if rho is None else rho,
             cluster_size=cluster_size,
             icc=icc,
             tasks=tasks,
@@ -404,10 +431,11 @@ def power(
             check_known(chosen, data.models, what="models")
             if len(chosen) < 2:
                 raise InvalidArgument("models: give two or more of the data's models.")
-        if data.kind == "items" and corr is not None:
-            notes.append("corr is not used: paired item scores give the correlation.")
-        rho = 0.0 if corr is None else corr
-        design = pw.design_from_benchmark(data, models=chosen, group=group, rho=rho)
+        if data.kind == "items" and rho is not None:
+            notes.append("the assumed correlation is not used: paired item scores give it.")
+        design = pw.design_from_benchmark(
+            data, models=chosen, group=group, rho=0.0 if rho is None else rho
+        )
     scale, _ = pw.display_scale(design)
     if delta is not None and scale == 100 and delta >= 1:
         raise InvalidArgument(f"delta {delta} is a proportion: write 0.01 for 1 point.")

@@ -18,7 +18,7 @@ from benchuq.core.defaults import (
     SEED,
 )
 from benchuq.core.validation import InvalidArgument, check_choice, check_types
-from benchuq.results import BayesModel
+from benchuq.results import BayesModelResult
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
@@ -219,7 +219,7 @@ def bayes_model(
     seed: int = SEED,
     sampler: Literal["imh", "gibbs"] = "imh",
     interval: Literal["parameter", "predictive"] = "parameter",
-) -> BayesModel:
+) -> BayesModelResult:
     """The Bayesian hierarchical model with its diagnostics, as ``benchuq bayes`` (METHODS 6).
 
     The options are :func:`bayes`'s; ``level`` is the credible level of the posterior
@@ -227,7 +227,7 @@ def bayes_model(
 
     Returns
     -------
-    BayesModel
+    BayesModelResult
         The fit (R-hat, ESS, priors, hyperparameters) and its leaderboard; ``payload()`` is
         ``benchuq bayes --json``.
 
@@ -245,4 +245,4 @@ def bayes_model(
     result = _fit(bench, priors, chains, draws, warmup, seed, sampler)
     posterior = replace(result.to_draws(kind=interval), data=bench.name)
     board = leaderboard(posterior, level=level)
-    return BayesModel(result, board, interval, bench.notes)
+    return BayesModelResult(result, board, interval, bench.notes)

@@ -15,7 +15,7 @@ from benchuq.core.defaults import (
     SEED,
 )
 from benchuq.core.validation import InvalidArgument, check_level, check_types
-from benchuq.results import Consistency
+from benchuq.results import ConsistencyResult
 
 __all__ = ["consistency"]
 
@@ -49,7 +49,7 @@ def consistency(
     level: float = COMPARISON_LEVEL,
     seed: int = SEED,
     bootstrap: Literal["auto", "refit", "linear", "scores"] = "auto",
-) -> Consistency:
+) -> ConsistencyResult:
     """How consistently each model's embeddings separate clusters of entities (METHODS 9).
 
     Parameters
@@ -121,4 +121,4 @@ def consistency(
         seed=seed,
         bootstrap=bootstrap,
     )
-    return Consistency(analysis.result, analysis.tree, tuple(columns))
+    return ConsistencyResult(analysis.result, analysis.tree, tuple(columns))

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchuq import results
 from benchuq.core.analyses.judge import DEFAULT_TARGET, METHODS, OVERALL, JudgeResult, Method
 from benchuq.core.validation import check_level
-from benchuq.results import Judge
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,7 +31,7 @@ def judge(
     level: float = 0.95,
     target: float = 0.03,
     seed: int = 0,
-) -> Judge:
+) -> results.JudgeResult:
     """Judge scores corrected with a few human labels, as ``benchuq judge`` (METHODS 15).
 
     Parameters
@@ -93,4 +93,4 @@ def judge(
         buf = io.StringIO()
         label_frame.to_csv(buf, index=False)
         loaded = join_labels(loaded, Source("labels", buf.getvalue().encode()), human=human)
-    return Judge(_judge(loaded, method=method, level=level, target=target, seed=seed))
+    return results.JudgeResult(_judge(loaded, method=method, level=level, target=target, seed=seed))

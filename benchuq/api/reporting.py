@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from benchuq.api.draws import bootstrap
-from benchuq.api.options import Weights, score_group
+from benchuq.api.options import Group, score_group, weights_of
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL, REPS, SEED
 from benchuq.core.reading.sources import parse_source
 from benchuq.core.validation import (
@@ -21,6 +21,7 @@ from benchuq.core.validation import (
     check_level,
     check_types,
 )
+from benchuq.deprecation import renamed_keywords
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,9 +33,22 @@ if TYPE_CHECKING:
     from benchuq.core.reading.meta import Meta
     from benchuq.presentation.state import Settings
 
-__all__ = ["export", "report", "write_report"]
+__all__ = ["export", "output_draws", "report", "write_report"]
 
 
+def output_draws(
+    bench: Benchmark, path: str | Path, draws: Draws | None, *, reps: int, seed: int
+) -> tuple[Path, Draws]:
+    """The folder ``path`` (refused when it is a file) and the draws to write from: ``draws``,
+    else :func:`bootstrap` of ``bench`` with ``reps`` and ``seed`` (:func:`export`,
+    :func:`benchuq.api.site`)."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
+    return target, bootstrap(bench, reps=reps, seed=seed) if draws is None else draws
+
+
+@renamed_keywords(weights="group")
 def report(
     bench: Benchmark,
     path: str | Path,
@@ -44,7 +58,7 @@ def report(
     reps: int = REPS,
     seed: int = SEED,
     models: Sequence[str] | None = None,
-    weights: Weights = None,
+    group: Group = "overall",
     format: Literal["html", "pdf"] | None = None,
 ) -> Path:
     """Write the report ``benchuq report`` writes (self-contained HTML, or PDF via chromium).
@@ -61,10 +75,10 @@ def report(
         Interval level.
     models
         Report on these models only (default: all).
-    weights
-        Category weights (one per category, summing to 1) of the score the report is about
-        (default: the overall score, as the app's Report page; see :func:`bootstrap`'s
-        ``overall``).
+    group
+        The score the report is about: ``"overall"`` (default, as the app's Report page; see
+        :func:`bootstrap`'s ``overall``) or category weights (one per category, summing to 1;
+        ``weights=`` is its deprecated spelling).
 
     Returns
     -------
@@ -83,6 +97,12 @@ def report(
     '.html'
     """
     check_types(locals())
+    if isinstance(group, str) and group != "overall":
+        raise InvalidArgument(
+            f"group {group!r}: a report is about the overall score or category weights.",
+            hint="pass group='overall' or one weight per category.",
+        )
+    weights = weights_of(group)
     path = Path(path)
     fmt = format or ("pdf" if path.suffix.lower() == ".pdf" else "html")
     check_choice(fmt, ("html", "pdf"), name="format")
@@ -104,13 +124,11 @@ def report(
     cmd = command([data], view.method, draws.reps, view.seed, level, shown, extra)
     score = "overall" if weights is None else "weighted"
     query = share_query(view, bench.models, score=score)
-    write_report(
-        bench, draws, path, fmt=fmt, level=level, weights=weights, query=query, command=cmd
-    )
+    write_report(bench, draws, path, fmt=fmt, level=level, group=group, query=query, command=cmd)
     return path
 
 
-def _view(bench: Benchmark, draws: Draws, level: float, weights: Weights) -> Settings:
+def _view(bench: Benchmark, draws: Draws, level: float, weights: np.ndarray | None) -> Settings:
     """The app's settings of a report on ``draws`` of ``bench`` (:func:`report`'s link): the data
     value is ``upload`` (no link) unless ``bench`` was loaded from a sample or a published set."""
     from benchuq.core.reading.sources import UPLOAD
@@ -183,11 +201,7 @@ def export(
 
     check_choice(format, ("eee",), name="format")
     level = check_level(level)
-    target = Path(path)
-    if target.exists() and not target.is_dir():
-        raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
-    if draws is None:
-        draws = bootstrap(bench, reps=reps, seed=seed)
+    target, draws = output_draws(bench, path, draws, reps=reps, seed=seed)
     result = export_eee(
         bench, draws, level=level, meta=bench.context.meta, retrieved_timestamp=timestamp
     )
@@ -195,6 +209,7 @@ def export(
     return result
 
 
+@renamed_keywords(weights="group")
 def write_report(
     bench: Benchmark,
     draws: Draws,
@@ -202,7 +217,7 @@ def write_report(
     *,
     fmt: str,
     level: float,
-    weights: Weights = None,
+    group: Group = "overall",
     query: str = "",
     command: str = "",
     warnings: Sequence[str] = (),
@@ -221,7 +236,7 @@ def write_report(
 
     if fmt == "pdf":  # at once, before any work: without chromium, say so (issue 38)
         layout.require_chromium("A PDF report")
-    group = score_group(weights)
+    group = score_group(group)
     scale, axis, suffix = layout.display_unit(bench, normalized=draws.normalization is not None)
     f = findings(
         bench,

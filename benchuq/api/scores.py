@@ -8,16 +8,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from benchuq.api.options import Weights, score_group
+from benchuq.api.options import Group, score_group, weights_of
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.validation import InvalidArgument, check_known, check_level, check_types
+from benchuq.deprecation import renamed_keywords
 from benchuq.results import (
-    Comparison,
-    Leaderboard,
-    Ranks,
+    CompareResult,
+    LeaderboardResult,
     RankSetsResult,
-    Statistic,
-    WeightMap,
+    RanksResult,
+    StatisticResult,
+    WeightsResult,
 )
 
 if TYPE_CHECKING:
@@ -27,7 +28,10 @@ if TYPE_CHECKING:
 __all__ = ["compare", "leaderboard", "rank_sets", "ranks", "statistic", "weights"]
 
 
-def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) -> Leaderboard:
+@renamed_keywords(weights="group")
+def leaderboard(
+    draws: Draws, *, level: float = LEVEL, group: Group = "overall"
+) -> LeaderboardResult:
     """Scores with percentile intervals, overall and per category (METHODS 2).
 
     Parameters
@@ -37,13 +41,14 @@ def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) 
     level
         Interval level. The default 0.834 makes non-overlap of two independent intervals
         about a 5% test [GH]; ``tied_with_leader`` is the paired test against the leader.
-    weights
-        Category weights (one per category, summing to 1): adds the group ``"weighted"``, the
-        score ``S(w)`` the app's sidebar weights give.
+    group
+        The score the app's sidebar chooses: ``"overall"`` or a category (rows for every group
+        either way), or category weights (one per category, summing to 1), which add the group
+        ``"weighted"``, the score ``S(w)``. (``weights=`` is its deprecated spelling.)
 
     Returns
     -------
-    Leaderboard
+    LeaderboardResult
         ``to_frame()``: ``model, group, estimate, low, high, mc_error_low, mc_error_high,
         tied_with_leader, se, n_items, n_answers`` (the rows of ``benchuq leaderboard --json``,
         best first within each group; the items and answers behind each score).
@@ -53,7 +58,7 @@ def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) 
     >>> import benchuq as bq
     >>> board = bq.leaderboard(bq.bootstrap(bq.load("sample:toy"), reps=500), level=0.9)
     >>> board
-    Leaderboard(data='toy', level=0.9, 2 rows)
+    LeaderboardResult(data='toy', level=0.9, 2 rows)
     >>> list(board.to_frame().columns)[:5]
     ['model', 'group', 'estimate', 'low', 'high']
     """
@@ -63,8 +68,10 @@ def leaderboard(draws: Draws, *, level: float = LEVEL, weights: Weights = None) 
     from benchuq.core.summaries.leader import overlap_test_level
 
     level = check_level(level)
-    table = group_counts(draws, _leaderboard(draws, level=level, weights=weights))
-    return Leaderboard(table, level, overlap_test_level(level), draws)
+    table = group_counts(draws, _leaderboard(draws, level=level, weights=weights_of(group)))
+    if isinstance(group, str):
+        check_known([group], list(dict.fromkeys(table["group"])), what="groups")
+    return LeaderboardResult(table, level, overlap_test_level(level), draws)
 
 
 def compare(
@@ -73,8 +80,8 @@ def compare(
     models: Sequence[str] | None = None,
     level: float = COMPARISON_LEVEL,
     correction: Literal["maxt", "bonferroni", "holm", "none"] = "maxt",
-    group: str | Sequence[float] = "overall",
-) -> Comparison:
+    group: Group = "overall",
+) -> CompareResult:
     """Differences ``a - b`` for every pair of ``models``, simultaneous intervals (METHODS 4b).
 
     Parameters
@@ -92,7 +99,7 @@ def compare(
 
     Returns
     -------
-    Comparison
+    CompareResult
         ``to_frame()``: ``a, b, estimate, low, high, p_value, prob_a_better, ...``, the items
         behind each score (``items_a``, ``n_items_a``, ``n_answers_a`` and the same for ``b``).
 
@@ -114,17 +121,19 @@ def compare(
     check_known(chosen, draws.models, what="models")
     if len(chosen) < 2:
         raise InvalidArgument("compare needs at least two different models.")
-    table = pairwise_differences(draws, chosen, level=level, correction=correction, group=group)
-    counts = model_counts(draws, group=group if isinstance(group, str) else WEIGHTED)
+    score = score_group(group)
+    table = pairwise_differences(draws, chosen, level=level, correction=correction, group=score)
+    counts = model_counts(draws, group=score if isinstance(score, str) else WEIGHTED)
     table = table.join(counts.add_suffix("_a"), on="a").join(counts.add_suffix("_b"), on="b")
-    return Comparison(table, level, correction, draws)
+    return CompareResult(table, level, correction, draws)
 
 
+@renamed_keywords(weights="group")
 def rank_sets(
-    draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = None
+    draws: Draws, *, level: float = COMPARISON_LEVEL, group: Group = "overall"
 ) -> RankSetsResult:
-    """Rank confidence sets, marginal and simultaneous, of the overall or weighted score
-    (METHODS 4b).
+    """Rank confidence sets, marginal and simultaneous, of the score ``group`` (METHODS 4b):
+    ``"overall"``, a category or category weights (``weights=`` is its deprecated spelling).
 
     Examples
     --------
@@ -137,14 +146,18 @@ def rank_sets(
     from benchuq.api.summaries import rank_sets_of
 
     level = check_level(level)
-    return RankSetsResult(rank_sets_of(draws, level=level, group=score_group(weights)), draws)
+    return RankSetsResult(rank_sets_of(draws, level=level, group=score_group(group)), draws)
 
 
-def ranks(draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = None) -> Ranks:
+@renamed_keywords(weights="group")
+def ranks(
+    draws: Draws, *, level: float = COMPARISON_LEVEL, group: Group = "overall"
+) -> RanksResult:
     """Five rank aggregations with intervals, rank probabilities and rank sets (METHODS 4).
 
-    ``weights`` (one per category, summing to 1) choose the score of the rank probabilities and
-    sets; default the mean over all tasks.
+    ``group`` chooses the score of the rank probabilities and sets: ``"overall"`` (default), a
+    category or category weights (one per category, summing to 1; ``weights=`` is its
+    deprecated spelling).
 
     Examples
     --------
@@ -159,17 +172,17 @@ def ranks(draws: Draws, *, level: float = COMPARISON_LEVEL, weights: Weights = N
     from benchuq.core.summaries import rank_aggregations, rank_probabilities
 
     level = check_level(level)
-    group = score_group(weights)
-    sets = rank_sets(draws, level=level, weights=weights)
+    score = score_group(group)
+    sets = rank_sets(draws, level=level, group=score)
     table = rank_aggregations(draws, level=level)
     items = group_items(draws)  # items behind each model's scores (few flagged, METHODS 2d)
     table = table.assign(
         items=table["model"].map(dict(zip(draws.models, items, strict=True))),
         few_items=table["model"].map(dict(zip(draws.models, items < FEW_ITEMS, strict=True))),
     ).join(model_counts(draws), on="model")
-    probs = rank_probabilities(draws, group=group)
-    w = None if weights is None else tuple(float(x) for x in np.asarray(weights, dtype=float))
-    return Ranks(table, probs, sets, w, level, draws)
+    probs = rank_probabilities(draws, group=score)
+    w = None if isinstance(score, str) else tuple(float(x) for x in score)
+    return RanksResult(table, probs, sets, w, level, draws)
 
 
 def weights(
@@ -182,7 +195,7 @@ def weights(
     rho: float = 0.0,
     resolution: int = 100,
     use_pairing: bool = True,
-) -> WeightMap:
+) -> WeightsResult:
     """Who leads at each weighting of 2 or 3 categories, with the SE rule (METHODS 5).
 
     Parameters
@@ -243,7 +256,7 @@ def weights(
     dm = dominance_map(
         moments, z=z, rho=rho, resolution=resolution, weights=point, use_pairing=use_pairing
     )
-    return WeightMap(dm, name)
+    return WeightsResult(dm, name)
 
 
 def statistic(
@@ -252,7 +265,7 @@ def statistic(
     *,
     level: float = COMPARISON_LEVEL,
     name: str | None = None,
-) -> Statistic:
+) -> StatisticResult:
     """Any statistic of the per-task scores, with a percentile interval over the draws.
 
     ``fn`` takes the ``(models, tasks)`` score matrix and returns one number or one number per
@@ -274,7 +287,7 @@ def statistic(
 
     Returns
     -------
-    Statistic
+    StatisticResult
         ``to_frame()``: ``label, estimate, low, high`` (labels are the models when ``fn``
         gives one value per model).
 
@@ -311,4 +324,4 @@ def statistic(
     labels = draws.models if observed.size == len(draws.models) else (label,)
     if observed.size not in (1, len(draws.models)):
         labels = tuple(f"{label}[{k}]" for k in range(observed.size))
-    return Statistic(label, tuple(labels), observed, q[0], q[1], values, level, draws)
+    return StatisticResult(label, tuple(labels), observed, q[0], q[1], values, level, draws)

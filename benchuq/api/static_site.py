@@ -10,17 +10,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from benchuq.core.validation import InvalidArgument, check_level, check_types
+from benchuq.core.validation import check_level, check_types
+from benchuq.deprecation import deprecated_names
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
     from benchuq.core.draws import Draws
 
-__all__ = ["Site", "site"]
+__all__ = ["SiteResult", "site"]
 
 
 @dataclass(frozen=True)
-class Site:
+class SiteResult:
     """The site written by :func:`site`: its folder, ``index.html``, ``leaderboard.json``, one
     badge per model (``badges``: model -> path), every file, the total size and the date shown
     (``""``: none)."""
@@ -35,7 +36,7 @@ class Site:
 
     def __repr__(self) -> str:
         return (
-            f"Site({str(self.index)!r}, {len(self.files)} files, {self.size // 1024} KB, "
+            f"SiteResult({str(self.index)!r}, {len(self.files)} files, {self.size // 1024} KB, "
             f"{len(self.badges)} badges)"
         )
 
@@ -51,7 +52,7 @@ def site(
     title: str | None = None,
     by: Literal["overall", "category"] = "overall",
     date: str | None = None,
-) -> Site:
+) -> SiteResult:
     """Write the static leaderboard site ``benchuq site`` writes into the folder ``path``.
 
     Parameters
@@ -59,10 +60,10 @@ def site(
     bench
         The data.
     path
-        The folder to write into (made if missing).
+        The site's folder (made if missing): ``index.html``, ``leaderboard.json``, ``badges/``.
     draws
-        The draws behind the intervals (default: :func:`benchuq.bootstrap` with ``reps`` and
-        ``seed``).
+        The draws behind the intervals and tiers (default: :func:`benchuq.bootstrap` with
+        ``reps`` and ``seed``).
     level
         Interval level; tier 1 is the leaderboard's ``tied_with_leader`` at this level, rank
         ranges are the simultaneous rank sets at it (METHODS 4c).
@@ -76,7 +77,7 @@ def site(
 
     Returns
     -------
-    Site
+    SiteResult
         The paths written.
 
     Examples
@@ -88,16 +89,12 @@ def site(
     ('index.html', ['A', 'B'], '2026-01-01')
     """
     check_types(locals())
-    from benchuq.api import bootstrap
+    from benchuq.api.reporting import output_draws
     from benchuq.presentation.badges import safe_names
     from benchuq.presentation.site import build_site, site_date
 
     level = check_level(level)
-    target = Path(path)
-    if target.exists() and not target.is_dir():
-        raise InvalidArgument(f"path {str(target)!r} is a file; give a folder to write into.")
-    if draws is None:
-        draws = bootstrap(bench, reps=reps, seed=seed)
+    target, draws = output_draws(bench, path, draws, reps=reps, seed=seed)
     files = build_site(
         bench,
         draws,
@@ -109,7 +106,7 @@ def site(
     )
     paths = files.write(target)
     stems = safe_names(bench.models)
-    return Site(
+    return SiteResult(
         directory=target,
         index=target / "index.html",
         leaderboard=target / "leaderboard.json",
@@ -117,4 +114,10 @@ def site(
         files=paths,
         size=files.size,
         date=files.date,
+    )
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Site": ("SiteResult", "benchuq.api.static_site")}, globals()
     )

@@ -5,6 +5,8 @@ same battles)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from benchuq.core.analyses.arena import ArenaResult
@@ -21,12 +23,18 @@ __all__ = [
     "arena_figures",
     "arena_html",
     "caption",
+    "closing_sections",
     "leaderboard_table",
 ]
 
 TIES_LABELS = {"half": "Half a win (LMArena)", "davidson": "Davidson tie model"}
 TIES_WORDS = {"half": "a tie counts half a win (LMArena)", "davidson": "Davidson's tie model"}
 INTERVAL_LABELS = {"sandwich": "Sandwich (robust)", "bootstrap": "Bootstrap"}
+#: what the rank columns mean (LMArena calls the first "rank (UB)": docs/METHODS.md 8b)
+RANK_WORDS = (
+    "Rank = 1 + the number of models whose interval lies entirely above (as LMArena ranks); "
+    "the rank set holds for all models together."
+)
 
 
 def leaderboard_table(result: ArenaResult) -> pd.DataFrame:
@@ -34,7 +42,7 @@ def leaderboard_table(result: ArenaResult) -> pd.DataFrame:
     intervals as whole Elo points (a decimal says more than the data do; JSON keeps them)."""
     table = result.table().rename(
         columns={
-            "rank_ub": "rank (UB)",
+            "rank_ub": "rank",
             "rank_low": "rank set from",
             "rank_high": "rank set to",
             "win_rate": "win rate",
@@ -58,8 +66,7 @@ def caption(result: ArenaResult) -> str:
         f"{result.name}: {result.n_battles:,} battles among {len(result.models)} models. "
         f"Bradley–Terry ratings on the Elo scale (400 points = a factor 10 in the odds; "
         f"{anchor}); {TIES_WORDS[result.ties]}; {100 * result.level:g}% "
-        f"{method} intervals{cluster}{boot}. Rank (UB) = 1 + the models whose interval lies "
-        "entirely above (LMArena); the rank set holds for all models together."
+        f"{method} intervals{cluster}{boot}. {RANK_WORDS}"
     )
 
 
@@ -93,6 +100,24 @@ def arena_figures(result: ArenaResult) -> list[ReportFigure]:
     return out
 
 
+def closing_sections(
+    figures: Sequence[ReportFigure], notes: Sequence[str], *, command: str, version: str
+) -> str:
+    """The sections the arena and judge reports end with: the figures, the caveats (``none``
+    without notes) and the command and version that reproduce the numbers."""
+    e = text
+    figs = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(figures, start=1))
+    items = "".join(f"<li>{e(n)}</li>" for n in notes) or "<li>none</li>"
+    return f"""<h2>Figures</h2>
+{figs}
+<h2>Caveats</h2>
+<ul>{items}</ul>
+<h2>Reproduce these numbers</h2>
+<dl class=repro><dt>Command</dt><dd><code>{e(command)}</code></dd>
+<dt>benchuq</dt><dd><code>{e(version)}</code></dd></dl>
+"""
+
+
 def arena_html(result: ArenaResult, *, command: str, version: str) -> str:
     """The battles report as one HTML document (``report.render``: figures drawn by plotly.js,
     inline once)."""
@@ -112,8 +137,6 @@ def arena_html(result: ArenaResult, *, command: str, version: str) -> str:
         + "</tr>"
         for row in table.itertuples(index=False)
     )
-    figs = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(arena_figures(result), start=1))
-    notes = "".join(f"<li>{e(n)}</li>" for n in result.notes) or "<li>none</li>"
     effects = "".join(
         f"<li>style control {e(c)}: {v:+.1f} Elo points per standard deviation (se {s:.1f})</li>"
         for c, v, s in zip(result.controls, result.coefficients, result.coefficient_se, strict=True)
@@ -124,12 +147,5 @@ def arena_html(result: ArenaResult, *, command: str, version: str) -> str:
 <ul class=findings><li>{e(result.sentence())}</li>{effects}</ul>
 <h2>Leaderboard</h2>
 <table><tr>{head}</tr>{rows}</table>
-<h2>Figures</h2>
-{figs}
-<h2>Caveats</h2>
-<ul>{notes}</ul>
-<h2>Reproduce these numbers</h2>
-<dl class=repro><dt>Command</dt><dd><code>{e(command)}</code></dd>
-<dt>benchuq</dt><dd><code>{e(version)}</code></dd></dl>
-"""
+{closing_sections(arena_figures(result), result.notes, command=command, version=version)}"""
     return page(f"benchuq arena report: {result.name}", body)

@@ -14,7 +14,8 @@ from benchuq.presentation.figures.judge import (
     labels_curve_figure,
 )
 from benchuq.presentation.report.layout import WIDTH, ReportFigure
-from benchuq.presentation.report.render import figure_html, page, text
+from benchuq.presentation.report.render import page, text
+from benchuq.presentation.report_arena import closing_sections
 
 __all__ = [
     "METHOD_LABELS",
@@ -135,8 +136,6 @@ def judge_html(result: JudgeResult, *, command: str, version: str) -> str:
     """The judge report as one HTML document (``report.render``: figures drawn by plotly.js,
     inline once)."""
     e = text
-    figs = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(judge_figures(result), start=1))
-    notes = "".join(f"<li>{e(n)}</li>" for n in result.notes) or "<li>none</li>"
     body = f"""<h1>Judge report: {e(result.name)}</h1>
 <p class=sub>{e(caption(result))}</p>
 <h2>Findings</h2>
@@ -145,12 +144,5 @@ def judge_html(result: JudgeResult, *, command: str, version: str) -> str:
 {_table_html(estimates_table(result))}
 <h2>Agreement with the people</h2>
 {_table_html(agreement_table(result))}
-<h2>Figures</h2>
-{figs}
-<h2>Caveats</h2>
-<ul>{notes}</ul>
-<h2>Reproduce these numbers</h2>
-<dl class=repro><dt>Command</dt><dd><code>{e(command)}</code></dd>
-<dt>benchuq</dt><dd><code>{e(version)}</code></dd></dl>
-"""
+{closing_sections(judge_figures(result), result.notes, command=command, version=version)}"""
     return page(f"benchuq judge report: {result.name}", body)

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark
-from benchuq.core.draws import Draws
+from benchuq.core.draws import Draws, method_words
 from benchuq.core.findings import group_intervals
 from benchuq.core.reading.meta import Meta
 from benchuq.core.summaries import group_scores
@@ -391,10 +391,10 @@ class _Page:
         label = str(self.payload["overall"]["label"])
         return (
             f"Each score is the {_e(label)} with its {pct} percentile interval from {d.reps} "
-            f"draws ({_e(d.method)}, seed {d.seed}); tier 1 holds the models a paired {test} "
-            f"test cannot tell from the leader, each next tier the same below, and each rank "
-            f"range holds all models' ranks together with {pct} confidence (docs/METHODS.md "
-            "2, 4b, 4c)."
+            f"replicates ({_e(method_words(d.method))}, seed {d.seed}); tier 1 holds the models "
+            f"a paired {test} test cannot tell from the leader, each next tier the same below, "
+            f"and each rank range holds all models' ranks together with {pct} confidence "
+            "(docs/METHODS.md 2, 4b, 4c)."
         )
 
     def _board(self, group: str, level: int) -> str:

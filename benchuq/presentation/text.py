@@ -20,9 +20,11 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+import numpy as np
 import pandas as pd
 
 from benchuq.core.data import cut_label, file_name_part
@@ -35,6 +37,7 @@ __all__ = [
     "md_escape",
     "plotly_escape",
     "visible",
+    "weighted_order_note",
     "write_csv",
 ]
 
@@ -124,3 +127,22 @@ def file_stem(text: str, limit: int = 100) -> str:
     benchmarks"`` becomes ``lm-eval_v0.4_13_models_x_16_benchmarks``), cut to ``limit``
     characters and bytes (:func:`~benchuq.core.data.file_name_part`)."""
     return file_name_part(_UNSAFE_FILE.sub("_", text).strip("_."), limit) or "benchuq"
+
+
+def weighted_order_note(
+    categories: Sequence[str],
+    weights: Sequence[float] | np.ndarray,
+    *,
+    whose: str = "the sidebar's weights",
+) -> str:
+    """Why the weighted score's order can differ from Overall's: one line under a weighted
+    score (issue 41; ``whose`` names where the weights come from)."""
+    total = float(sum(weights))
+    parts = ", ".join(
+        f"{c} {100 * float(x) / total:.0f}%" for c, x in zip(categories, weights, strict=True)
+    )
+    return (
+        f"The weighted score counts each category by {whose} ({parts}); Overall counts every "
+        "task once, so a category with more tasks weighs more there. The two orders can differ "
+        "when models are strong in different categories."
+    )

@@ -16,13 +16,24 @@ file's ``benchuq`` metadata (the JSON document without its rows).
 
 One module per result kind (``leaderboard``, ``comparison``, ``ranks``, ``weights``, ``epp``,
 ``subgroups``, ``power``, ``statistic``, ``arena``, ``two_runs``, ``embeddings``, ``bayes``,
-``judge``) on the protocol of :mod:`.base`; every name is importable from ``benchuq.results``.
+``judge``, ``answers``) on the protocol of :mod:`.base`; every name is importable from
+``benchuq.results``.
+
+Names follow one pattern (issue 41): the result of ``bq.<function>`` is ``<Function>Result``
+(``bq.leaderboard`` -> :class:`LeaderboardResult`, ``bq.diff`` -> :class:`DiffResult`,
+``bq.rank_sets`` -> :class:`RankSetsResult`, ``bq.epp`` -> :class:`EPPResult`). Each wraps the
+statistics' own result in a field (``result``, ``plan``, ``sets``, ...), which may carry the same
+name in ``benchuq.core``; the old names (``Leaderboard``, ``TwoRuns``, ...) still import, with a
+``DeprecationWarning``, until the next release (:data:`RENAMED`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from benchuq.deprecation import deprecated_names
 from benchuq.results.answers import AnswersPlanResult
-from benchuq.results.arena import Arena
+from benchuq.results.arena import ArenaResult
 from benchuq.results.base import (
     TABLE_FORMATS,
     Result,
@@ -31,39 +42,61 @@ from benchuq.results.base import (
     overall_words,
     write_table,
 )
-from benchuq.results.bayes import BayesModel
-from benchuq.results.comparison import Comparison
-from benchuq.results.embeddings import Consistency
-from benchuq.results.epp import EPP
-from benchuq.results.judge import Judge
-from benchuq.results.leaderboard import Leaderboard
+from benchuq.results.bayes import BayesModelResult
+from benchuq.results.comparison import CompareResult
+from benchuq.results.embeddings import ConsistencyResult
+from benchuq.results.epp import EPPResult
+from benchuq.results.judge import JudgeResult
+from benchuq.results.leaderboard import LeaderboardResult
 from benchuq.results.power import PowerResult
-from benchuq.results.ranks import Ranks, RankSetsResult
-from benchuq.results.statistic import Statistic
-from benchuq.results.subgroups import Subgroups
-from benchuq.results.two_runs import TwoRuns
-from benchuq.results.weights import WeightMap
+from benchuq.results.ranks import RankSetsResult, RanksResult
+from benchuq.results.statistic import StatisticResult
+from benchuq.results.subgroups import SubgroupsResult
+from benchuq.results.two_runs import DiffResult
+from benchuq.results.weights import WeightsResult
 
 __all__ = [
-    "EPP",
+    "RENAMED",
     "TABLE_FORMATS",
     "AnswersPlanResult",
-    "Arena",
-    "BayesModel",
-    "Comparison",
-    "Consistency",
-    "Judge",
-    "Leaderboard",
+    "ArenaResult",
+    "BayesModelResult",
+    "CompareResult",
+    "ConsistencyResult",
+    "DiffResult",
+    "EPPResult",
+    "JudgeResult",
+    "LeaderboardResult",
     "PowerResult",
     "RankSetsResult",
-    "Ranks",
+    "RanksResult",
     "Result",
-    "Statistic",
-    "Subgroups",
+    "StatisticResult",
+    "SubgroupsResult",
     "TableFormat",
-    "TwoRuns",
-    "WeightMap",
+    "WeightsResult",
     "clean",
     "overall_words",
     "write_table",
 ]
+
+#: Old result names -> new (deprecated for one release, issue 41).
+RENAMED: dict[str, str] = {
+    "Arena": "ArenaResult",
+    "BayesModel": "BayesModelResult",
+    "Comparison": "CompareResult",
+    "Consistency": "ConsistencyResult",
+    "EPP": "EPPResult",
+    "Judge": "JudgeResult",
+    "Leaderboard": "LeaderboardResult",
+    "Ranks": "RanksResult",
+    "Statistic": "StatisticResult",
+    "Subgroups": "SubgroupsResult",
+    "TwoRuns": "DiffResult",
+    "WeightMap": "WeightsResult",
+}
+
+if not TYPE_CHECKING:  # the old names, for one release
+    __getattr__ = deprecated_names(
+        __name__, {old: (new, __name__) for old, new in RENAMED.items()}, globals()
+    )

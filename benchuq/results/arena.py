@@ -5,18 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, clean, zero_note
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from benchuq.core.analyses.arena import ArenaResult
+    from benchuq.core.analyses.arena import ArenaResult as CoreArenaResult
 
-__all__ = ["Arena"]
+__all__ = ["ArenaResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Arena(Result):
+class ArenaResult(Result):
     """Arena ratings from pairwise battles, Bradley-Terry on the Elo scale (METHODS 8b).
 
     Attributes
@@ -25,7 +26,7 @@ class Arena(Result):
         The core result (``core.analyses.arena.ArenaResult``: ratings, intervals, rank sets).
     """
 
-    result: ArenaResult
+    result: CoreArenaResult
 
     def meta(self) -> dict[str, Any]:
         """Data, level, interval method, anchor, ties and the unit of the ratings."""
@@ -80,3 +81,9 @@ class Arena(Result):
         opts = FigureOptions(model_colors(r.models), 1.0, "rating (Elo)")
         sub = f"Data: {r.name} · {r.method} intervals at {100 * r.level:g}% · {r.n_battles} battles"
         return with_subtitle(arena_forest_figure(r, opts), sub)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Arena": ("ArenaResult", "benchuq.results")}, globals()
+    )

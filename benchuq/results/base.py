@@ -125,6 +125,9 @@ class Result(ABC):
     """What every result has; subclasses add their fields, rows and figure."""
 
     kind: ClassVar[str] = "result"
+    #: Columns the app shows in percent (points for differences) when the scores are
+    #: proportions; ``_repr_html_`` shows them alike.
+    PERCENT: ClassVar[tuple[str, ...]] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """The rows as a tidy DataFrame (the CLI JSON's ``rows``); ``attrs`` hold the settings."""
@@ -170,18 +173,38 @@ class Result(ABC):
         return ", ".join(parts)
 
     def __repr__(self) -> str:
+        """One line: the result's name, data set, level and number of rows."""
         rows = len(self._rows())
         summary = self._summary()
         return f"{type(self).__name__}({summary + ', ' if summary else ''}{rows} rows)"
 
+    def _in_percent(self) -> bool:
+        """Whether the app shows this result's :attr:`PERCENT` columns in percent."""
+        return self.meta().get("unit") == "proportion"
+
     def _repr_html_(self) -> str:
+        """The rows as a table in the app's units (percent or points for proportions), every
+        column shown, the first :data:`HTML_ROWS` rows."""
         frame = self.to_frame()
+        percent = [c for c in self.PERCENT if c in frame.columns] if self._in_percent() else []
+        frame = frame.assign(**{c: 100 * frame[c] for c in percent})
         shown = frame.head(HTML_ROWS).to_html(
-            index=False, float_format=lambda v: f"{v:.4g}", border=0, max_cols=12
+            index=False,
+            float_format=_number,
+            formatters={c: (lambda v: f"{v:.1f}") for c in percent},
+            border=0,
+            max_cols=None,
         )
         more = f"<p>… {len(frame) - HTML_ROWS} more rows</p>" if len(frame) > HTML_ROWS else ""
-        summary = html.escape(self._summary())
-        return f"<p><b>{type(self).__name__}</b> {summary}</p>{shown}{more}"
+        summary = self._summary()
+        if percent:
+            summary += f"; {', '.join(percent)} in percent (differences in points), as the app"
+        return f"<p><b>{type(self).__name__}</b> {html.escape(summary)}</p>{shown}{more}"
+
+
+def _number(v: float) -> str:
+    """A table cell: whole numbers whole (``30200``, not ``3.02e+04``), others to 4 digits."""
+    return f"{v:.0f}" if np.isfinite(v) and float(v).is_integer() and abs(v) < 1e15 else f"{v:.4g}"
 
 
 def write_table(result: Result, target: str | Path | TextIO, *, format: TableFormat) -> None:

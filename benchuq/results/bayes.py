@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, clean
-from benchuq.results.leaderboard import Leaderboard
+from benchuq.results.leaderboard import LeaderboardResult
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -16,11 +17,11 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
     from benchuq.core.methods.bayes.result import BayesFit
 
-__all__ = ["BayesModel"]
+__all__ = ["BayesModelResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class BayesModel(Result):
+class BayesModelResult(Result):
     """The Bayesian hierarchical model with its diagnostics (``bq.bayes_model``, METHODS 6).
 
     Attributes
@@ -36,7 +37,7 @@ class BayesModel(Result):
     """
 
     fit: BayesFit
-    board: Leaderboard
+    board: LeaderboardResult
     interval: str
     data_notes: tuple[str, ...] = ()
     ROW_KEYS: ClassVar[tuple[str, ...]] = (
@@ -126,3 +127,9 @@ class BayesModel(Result):
     def figure(self, *, group: str = "overall") -> go.Figure:
         """The posterior leaderboard's forest plot."""
         return self.board.figure(group=group)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"BayesModel": ("BayesModelResult", "benchuq.results")}, globals()
+    )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import (
     Result,
     _draws_meta,
@@ -23,11 +24,11 @@ if TYPE_CHECKING:
 
     from benchuq.core.draws import Draws
 
-__all__ = ["Comparison"]
+__all__ = ["CompareResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Comparison(Result):
+class CompareResult(Result):
     """Pairwise differences ``a - b`` with simultaneous intervals (``bq.compare``, METHODS 4b).
 
     Attributes
@@ -41,6 +42,8 @@ class Comparison(Result):
     draws
         The draws compared.
     """
+
+    PERCENT = ("estimate", "low", "high", "se")
 
     table: pd.DataFrame
     level: float
@@ -97,3 +100,9 @@ class Comparison(Result):
             self.table, self.correction, self.level, self.draws.reps, opts
         )
         return _subtitled(fig, self.draws, self.level)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Comparison": ("CompareResult", "benchuq.results")}, globals()
+    )

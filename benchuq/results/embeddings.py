@@ -5,19 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, clean
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from benchuq.core.analyses.embeddings.scores import ConsistencyResult
+    from benchuq.core.analyses.embeddings.scores import ConsistencyResult as CoreConsistencyResult
     from benchuq.core.analyses.embeddings.tree import EmbeddingTree
 
-__all__ = ["Consistency"]
+__all__ = ["ConsistencyResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Consistency(Result):
+class ConsistencyResult(Result):
     """Embedding consistency: ALP and accuracy per model with intervals (METHODS 9).
 
     Attributes
@@ -30,7 +31,7 @@ class Consistency(Result):
         The meta columns that made the clusters.
     """
 
-    result: ConsistencyResult
+    result: CoreConsistencyResult
     tree: EmbeddingTree | None = None
     columns: tuple[str, ...] = ()
 
@@ -70,3 +71,9 @@ class Consistency(Result):
         first = self.result.scores[0]
         fig = score_figure(self.result, metric, FigureOptions(scale=1.0, unit=metric))
         return with_subtitle(fig, f"{first.alp.method} · {100 * first.alp.level:g}% intervals")
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Consistency": ("ConsistencyResult", "benchuq.results")}, globals()
+    )

@@ -7,18 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, _options, clean, zero_note
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from benchuq.core.analyses.epp import EPPResult
+    from benchuq.core.analyses.epp import EPPResult as CoreEPPResult
 
-__all__ = ["EPP"]
+__all__ = ["EPPResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class EPP(Result):
+class EPPResult(Result):
     """The EPP meta-score: Bradley-Terry strengths with intervals (``bq.epp``, METHODS 8).
 
     Attributes
@@ -30,7 +31,7 @@ class EPP(Result):
         The data set's name.
     """
 
-    result: EPPResult
+    result: CoreEPPResult
     data: str = ""
 
     def meta(self) -> dict[str, Any]:
@@ -92,3 +93,7 @@ class EPP(Result):
 def _nested(models: tuple[str, ...], mat: np.ndarray) -> dict[str, dict[str, float]]:
     """``{a: {b: mat[a, b]}}`` without the diagonal."""
     return {a: {b: mat[i, j] for j, b in enumerate(models) if j != i} for i, a in enumerate(models)}
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(__name__, {"EPP": ("EPPResult", "benchuq.results")}, globals())

@@ -5,20 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, clean
 
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-    from benchuq.core.analyses.judge import JudgeResult
+    from benchuq.core.analyses.judge import JudgeResult as CoreJudgeResult
     from benchuq.core.data import Benchmark
 
-__all__ = ["Judge"]
+__all__ = ["JudgeResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Judge(Result):
+class JudgeResult(Result):
     """Scores from an LLM judge corrected with human labels, the agreement and the labels
     needed (``bq.judge``, ``benchuq judge``; METHODS 15).
 
@@ -29,7 +30,7 @@ class Judge(Result):
         every estimate side by side, the agreement, the planning).
     """
 
-    result: JudgeResult
+    result: CoreJudgeResult
 
     def meta(self) -> dict[str, Any]:
         """Data, method, level, target half-width, unit."""
@@ -100,3 +101,9 @@ class Judge(Result):
             f"{r.overall.chosen.n_labelled:,} human labels"
         )
         return with_subtitle(builder(r, opts), sub)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Judge": ("JudgeResult", "benchuq.results")}, globals()
+    )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, _draws_meta, _options, _overall, _subtitled, _unit, clean
 
 if TYPE_CHECKING:
@@ -14,11 +15,11 @@ if TYPE_CHECKING:
 
     from benchuq.core.draws import Draws
 
-__all__ = ["Leaderboard"]
+__all__ = ["LeaderboardResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Leaderboard(Result):
+class LeaderboardResult(Result):
     """Scores with percentile intervals per model and group (``bq.leaderboard``, METHODS 2).
 
     Attributes
@@ -33,6 +34,8 @@ class Leaderboard(Result):
     draws
         The draws summarised.
     """
+
+    PERCENT = ("estimate", "low", "high", "mc_error_low", "mc_error_high", "se")
 
     table: pd.DataFrame
     level: float
@@ -85,3 +88,9 @@ class Leaderboard(Result):
         title = group_label(group, overall_label(self.draws))
         fig = forest_figure(part, _options(self.draws.models, unit, title))
         return _subtitled(fig, self.draws, self.level)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Leaderboard": ("LeaderboardResult", "benchuq.results")}, globals()
+    )

@@ -33,11 +33,18 @@ class PowerResult(Result):
         Caveats for the reader.
     """
 
+    PERCENT = ("estimate", "mde", "se", "delta")
+
     plan: PowerPlan
     design: Design
     delta: float | None = None
     asked: bool = False
     notes: tuple[str, ...] = ()
+
+    def _in_percent(self) -> bool:
+        from benchuq.core.analyses.power import display_scale
+
+        return display_scale(self.design)[0] == 100
 
     @property
     def unit(self) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import (
     Result,
     _draws_meta,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from benchuq.core.draws import Draws
     from benchuq.core.summaries.rank_sets import RankSets
 
-__all__ = ["RankSetsResult", "Ranks"]
+__all__ = ["RankSetsResult", "RanksResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -76,7 +77,7 @@ class RankSetsResult(Result):
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Ranks(Result):
+class RanksResult(Result):
     """Five rank aggregations, rank probabilities and rank sets (``bq.ranks``, METHODS 4).
 
     Attributes
@@ -138,3 +139,9 @@ class Ranks(Result):
 
         opts = _options(self.draws.models, "proportion")
         return _subtitled(rank_aggregation_figure(self.table, opts), self.draws, self.level)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Ranks": ("RanksResult", "benchuq.results")}, globals()
+    )

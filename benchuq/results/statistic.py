@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, _draws_meta, _subtitled
 
 if TYPE_CHECKING:
@@ -15,11 +16,11 @@ if TYPE_CHECKING:
 
     from benchuq.core.draws import Draws
 
-__all__ = ["Statistic"]
+__all__ = ["StatisticResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Statistic(Result):
+class StatisticResult(Result):
     """A user statistic of the draws with a percentile interval (``bq.statistic``).
 
     Attributes
@@ -74,3 +75,9 @@ class Statistic(Result):
         if self.draws is None:
             return fig
         return _subtitled(fig, self.draws, self.level)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Statistic": ("StatisticResult", "benchuq.results")}, globals()
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result
 
 if TYPE_CHECKING:
@@ -12,11 +13,11 @@ if TYPE_CHECKING:
 
     from benchuq.core.analyses.subgroups.estimates import SubgroupResult
 
-__all__ = ["Subgroups"]
+__all__ = ["SubgroupsResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class Subgroups(Result):
+class SubgroupsResult(Result):
     """Direct and empirical-Bayes estimates of small subgroups (``bq.subgroups``, METHODS 7).
 
     Attributes
@@ -66,3 +67,9 @@ class Subgroups(Result):
         fig = eb_vs_direct_figure(r, FigureOptions(scale=100.0, unit="score (%)"), model)
         sub = f"{r.source} · robust EB intervals, {100 * r.level:g}% average coverage"
         return with_subtitle(fig, sub)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"Subgroups": ("SubgroupsResult", "benchuq.results")}, globals()
+    )

@@ -5,18 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import MARGIN_UNIT, Result, clean
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from benchuq.core.analyses.diff import DiffResult
+    from benchuq.core.analyses.diff import DiffResult as CoreDiffResult
 
-__all__ = ["TwoRuns"]
+__all__ = ["DiffResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class TwoRuns(Result):
+class DiffResult(Result):
     """Two runs compared item by item: candidate - base per task and overall, with verdicts
     (``bq.diff``, ``benchuq diff``; METHODS 13).
 
@@ -29,7 +30,18 @@ class TwoRuns(Result):
         The CI gate behind :meth:`exit_code` (``benchuq diff --fail-on``, ``--per-task``).
     """
 
-    result: DiffResult
+    PERCENT = (
+        "base_score",
+        "candidate_score",
+        "difference",
+        "low",
+        "high",
+        "se_paired",
+        "se_unpaired",
+        "se_naive",
+    )
+
+    result: CoreDiffResult
     fail_on: Literal["worse", "inferior", "difference", "never"] = "never"
     per_task: bool = False
 
@@ -47,6 +59,9 @@ class TwoRuns(Result):
             "reps": r.reps,
             "seed": r.seed,
         }
+
+    def _in_percent(self) -> bool:
+        return self.result.points
 
     def exit_code(self) -> int:
         """1 when the gate ``fail_on`` fails (a CI job's status), else 0."""
@@ -95,3 +110,9 @@ class TwoRuns(Result):
         scale, axis = (100.0, "difference (points)") if r.points else (1.0, "difference")
         opts = FigureOptions(model_colors([r.base, r.candidate]), scale, axis)
         return difference_figure(r, opts)
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"TwoRuns": ("DiffResult", "benchuq.results")}, globals()
+    )

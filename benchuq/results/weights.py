@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, _options, clean
 
 if TYPE_CHECKING:
@@ -15,11 +16,11 @@ if TYPE_CHECKING:
 
     from benchuq.core.summaries.dominance import DominanceMap
 
-__all__ = ["WeightMap"]
+__all__ = ["WeightsResult"]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class WeightMap(Result):
+class WeightsResult(Result):
     """Who leads at each task weighting, with the SE rule (``bq.weights``, METHODS 5).
 
     Attributes
@@ -113,3 +114,9 @@ class WeightMap(Result):
         return with_subtitle(
             fig, f"Data: {self.data or 'data'} · SE rule z = {self.map.z:g} · rho: {rho}"
         )
+
+
+if not TYPE_CHECKING:  # the old name, for one release (issue 41)
+    __getattr__ = deprecated_names(
+        __name__, {"WeightMap": ("WeightsResult", "benchuq.results")}, globals()
+    )

@@ -56,7 +56,13 @@ from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.threads import blas_policy
-from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
+from benchuq.core.validation import (
+    InvalidArgument,
+    check_choice,
+    check_known,
+    check_level,
+    check_reps,
+)
 
 __all__ = [
     "BASE",
@@ -502,8 +508,8 @@ def arena_fit(
     check_choice(interval, INTERVALS, name="interval")
     check_choice(cluster, CLUSTERS, name="cluster")
     check_choice(both_bad, BOTH_BAD, name="both_bad")
-    if interval == "bootstrap" and reps < 100:
-        raise InvalidArgument(f"reps = {reps} is too few for a bootstrap; use at least 100.")
+    if interval == "bootstrap":
+        check_reps(reps, least=100, typical=1000)
     draws = reps if interval == "bootstrap" else RANK_DRAWS
     check_pairs(draws, len(battles.models), what="arena rank sets")
     control = tuple(dict.fromkeys(control))

@@ -10,7 +10,8 @@ has, and tests the paired difference ``d = candidate - base`` per task and overa
   items (or the cluster column's clusters) resampled whole, an item's answers (epochs) together;
   per-task intervals simultaneous by max-T (``core.summaries.maxt``);
 - fewer: an exact sign-flip randomization test (all ``2^n`` flips up to ``EXACT_FLIPS``
-  units) with the interval from inverting it;
+  units) with the interval from inverting it, its ends at least as far out as the betting
+  interval (one task, equal units) or Hoeffding's bound;
 - ``sequential=True``: an anytime-valid confidence sequence (predictable plug-in empirical
   Bernstein, Waudby-Smith & Ramdas 2024) per task, valid however often one looks.
 
@@ -177,7 +178,7 @@ class DiffResult:
         if len(self.tasks) > 1:
             text += (
                 f" Per-task intervals and p-values are simultaneous over the {len(self.tasks)} "
-                f"tasks at {self.level:.0%} (max-T for bootstrap tasks, Šidák for exact ones); "
+                f"tasks at {self.level:.0%} (they hold for all tasks together; METHODS 13); "
                 "overall = "
                 + ("the mean over tasks." if _equal(self.weights) else "the weighted mean.")
             )
@@ -561,7 +562,7 @@ def diff(
         for col, j in enumerate(idx):
             too_few = not np.isfinite(mt.critical)
             label = "paired bootstrap (items as clusters" + (
-                ", max-T over tasks)" if K > 1 else ")"
+                ", simultaneous over tasks)" if K > 1 else ")"
             )
             p_adj = 1.0 - (1.0 - float(mt.p_value[col])) ** (K / len(idx))
             floor = 1.0 - (1.0 - 1.0 / (mt.reps + 1)) ** (K / len(idx))
@@ -672,9 +673,9 @@ def _overall(
             size = np.bincount(pair.units, minlength=pair.n_units)
             vals.append(_unit_means(pair))
             wts.append(wt * size / size.sum())
-        t = sign_flip(
-            np.concatenate(vals), np.concatenate(wts), level=level, bound=bound, seed=seed
-        )
+        # several tasks' units are not one i.i.d. sample: Hoeffding's floor (METHODS 13)
+        t = sign_flip(np.concatenate(vals), np.concatenate(wts), level=level, bound=bound,
+                      seed=seed, one_sample=False)  # fmt: skip
     else:
         draws = sum(wt * _bootstrap_task(q, reps, rng) for q, wt in zip(pairs, w, strict=True))
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -51,7 +51,7 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
-from benchuq.core.validation import check_choice, check_known, check_level
+from benchuq.core.validation import check_choice, check_known, check_level, check_reps
 from benchuq.core.zero_spread import zero_spread_note
 
 __all__ = [
@@ -362,8 +362,7 @@ def epp_from_scores(
                 file=source,
                 hint="choose GLM intervals, or use items as rounds.",
             )
-        if reps < 50:
-            raise DataError(f"reps = {reps} is too few for a bootstrap; use at least 200.")
+        check_reps(reps, least=50, typical=1000)
         boot = _bootstrap(scores[:, used], reps, seed, ridge, beta)
         cov = np.cov(boot, rowvar=False)
         reps_used, seed_used = reps, seed

@@ -2,7 +2,8 @@
 
 - :func:`mcnemar`: exact McNemar for binary scores with one answer per item;
 - :func:`sign_flip`: an exact sign-flip randomization test of a weighted mean difference (small
-  runs), its interval from inverting it and Hoeffding's bound;
+  runs), its interval from inverting it and a distribution-free floor: the betting interval
+  :func:`betting_interval` for one sample of equally weighted units, else Hoeffding's bound;
 - :func:`confidence_sequence`: an anytime-valid confidence sequence for the mean of values in
   ``[0, 1]`` (Waudby-Smith & Ramdas 2024), :func:`sequence_test` for paired differences and
   :func:`sequence_sum` for a weighted sum of tasks' differences.
@@ -25,6 +26,7 @@ __all__ = [
     "EXACT_FLIPS",
     "RANDOM_FLIPS",
     "PairedTest",
+    "betting_interval",
     "confidence_sequence",
     "mcnemar",
     "sequence_sum",
@@ -95,15 +97,24 @@ def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> 
 
 
 def sign_flip(
-    values: np.ndarray, weights: np.ndarray, *, level: float, bound: float, seed: int = 0
+    values: np.ndarray,
+    weights: np.ndarray,
+    *,
+    level: float,
+    bound: float,
+    seed: int = 0,
+    one_sample: bool = True,
 ) -> PairedTest:
     """Randomization test of ``sum_u w_u d_u`` (``sum w = 1``) by flipping the sign of each
     unit's difference, and the interval of the shifts ``theta`` it does not reject.
 
     Exact (every flip) up to :data:`EXACT_FLIPS` units; with more, random flips with
     ``p = (1 + #) / (F + 1)``. The p-value at 0 is exact under exchangeable runs; the interval
-    inverts the test (differences symmetric about their mean), each end at least as far out as
-    Hoeffding's bound (the end next to 0 of a rejection excepted), within ``[-bound, bound]``.
+    inverts the test (differences symmetric about their mean), each end at least as far out as a
+    distribution-free floor, within ``[-bound, bound]`` and, on a rejection, on the test's side
+    of 0 (METHODS 13): the betting interval (:func:`betting_interval`) when the
+    units are ``one_sample`` of equally weighted i.i.d. units (one task, items or equal
+    clusters), else Hoeffding's bound (unequal weights; several tasks' units).
     """
     v = np.asarray(values, float)
     w = np.asarray(weights, float)
@@ -140,17 +151,89 @@ def sign_flip(
 
     lo, hi = edge(-bound), edge(bound)
     # the width leans on symmetry (all-equal differences give no width at all): each end is also
-    # at least as far out as Hoeffding's bound for a mean of k values in [-bound, bound]; the end
-    # next to 0 of a rejection stays the test's, so interval and p-value still agree
-    half = bound * np.sqrt(2.0 * np.log(2.0 / alpha) * float(np.sum(w**2)) / float(w.sum()) ** 2)
-    wide_lo, wide_hi = max(min(lo, est - half), -bound), min(max(hi, est + half), bound)
+    # at least as far out as a distribution-free interval for a mean of k values in
+    # [-bound, bound]; the side of 0 stays the test's, so interval and p-value still agree
+    floor_lo, floor_hi = _floor(v, w, level=level, bound=bound, seed=seed, one_sample=one_sample)
+    lo, hi = max(min(lo, floor_lo), -bound), min(max(hi, floor_hi), bound)
     if p0 > alpha:  # agree with the p-value at 0
-        lo, hi = min(wide_lo, 0.0), max(wide_hi, 0.0)
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    elif est > 0:  # a rejection: the end next to 0 goes as far out as the floor, short of 0
+        lo = max(lo, float(np.nextafter(0.0, 1.0)))
     else:
-        lo, hi = (max(lo, 0.0), wide_hi) if est > 0 else (wide_lo, min(hi, 0.0))
-        if lo <= 0.0 <= hi:
-            lo, hi = (np.nextafter(0.0, 1.0), hi) if est > 0 else (lo, np.nextafter(0.0, -1.0))
+        hi = min(hi, float(np.nextafter(0.0, -1.0)))
     return PairedTest(est, float(lo), float(hi), p0, method, too_few, 0.0 if exact else 1 / len(a))
+
+
+def _floor(
+    v: np.ndarray, w: np.ndarray, *, level: float, bound: float, seed: int, one_sample: bool
+) -> tuple[float, float]:
+    """The distribution-free floor of :func:`sign_flip`'s interval for ``sum w v / sum w``:
+    the betting interval for one sample of equally weighted units (taken in a seeded random
+    order, so a file sorted by difficulty cannot bias it), else Hoeffding's
+    ``est +- bound sqrt(2 log(2 / alpha) sum w^2) / sum w``."""
+    est = float(w @ v) / float(w.sum())
+    if one_sample and np.ptp(w) <= 1e-12 * float(np.max(w)):
+        order = np.random.default_rng([seed, 1]).permutation(len(v))
+        lo, hi = betting_interval((v[order] + bound) / (2.0 * bound), level=level)
+        return 2.0 * bound * lo - bound, 2.0 * bound * hi - bound
+    alpha = 1.0 - level
+    half = bound * np.sqrt(2.0 * np.log(2.0 / alpha) * float(np.sum(w**2)) / float(w.sum()) ** 2)
+    return est - half, est + half
+
+
+def betting_interval(x: np.ndarray, *, level: float) -> tuple[float, float]:
+    """Fixed-n betting confidence interval for the mean of i.i.d. ``x`` in ``[0, 1]``, valid at
+    any n (METHODS 13).
+
+    The hedged capital process of Waudby-Smith & Ramdas (2024, JRSS-B 86(1), Theorem 3) with the
+    fixed-n bets ``lambda_t = sqrt(2 log(2 / alpha) / (n sigma_hat^2_{t-1}))`` (their remark on
+    a fixed sample size), truncated at ``c / m`` (betting up) and ``c / (1 - m)`` (down) with
+    ``c = 1/2``, ``theta = 1/2``: a candidate mean ``m`` is rejected once ``max(theta K^+_t(m),
+    (1 - theta) K^-_t(m)) >= 1 / alpha`` at some ``t <= n`` (Ville's inequality).
+    ``sigma_hat`` is :func:`confidence_sequence`'s running estimate. Every factor of ``K^+``
+    falls as ``m`` grows and every factor of ``K^-`` rises, so the rejected means are ``[0, a]``
+    and ``[b, 1]`` and the interval is ``(a, b)``: each end is found on a grid of candidate
+    means (all units at once), refined in the grid cell that holds it, and reported as the last
+    rejected grid point, so the discretisation never shortens the interval.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lo, hi = betting_interval(np.full(20, 0.5), level=0.95)
+    >>> 0.2 < lo < 0.5 < hi < 0.8
+    True
+    """
+    x = np.asarray(x, float)
+    n = len(x)
+    if n == 0:
+        return 0.0, 1.0
+    log_stop = np.log(2.0 / (1.0 - level))  # theta K >= 1 / alpha with theta = 1/2
+    _, sigma2_prev = _running_estimates(x)
+    lam = np.sqrt(2.0 * log_stop / (n * sigma2_prev))
+    return _betting_end(x, lam, log_stop, up=True), _betting_end(x, lam, log_stop, up=False)
+
+
+def _betting_end(
+    x: np.ndarray, lam: np.ndarray, log_stop: float, *, up: bool, points: int = 65, rounds: int = 3
+) -> float:
+    """The lower (``up``: ``K^+`` rejects ``[0, a]``) or upper (``K^-`` rejects ``[b, 1]``) end
+    of :func:`betting_interval`, to ``1 / (points - 1)^rounds``, on the safe side."""
+    edge, inner = (0.0, 1.0) if up else (1.0, 0.0)  # edge: rejected (or the bound); inner: kept
+    steps = np.arange(points, dtype=float)[:, None] / (points - 1)
+    for _ in range(rounds):
+        m = edge + (inner - edge) * steps
+        with np.errstate(divide="ignore"):
+            bet = np.minimum(lam, 0.5 / m) if up else -np.minimum(lam, 0.5 / (1.0 - m))
+        capital = np.cumsum(np.log1p(bet * (x - m)), axis=1).max(axis=1)
+        rejected = np.flatnonzero(capital >= log_stop)  # a prefix of the grid, from the edge
+        if not len(rejected):
+            break
+        last = int(rejected[-1])
+        if last == points - 1:  # everything rejected up to ``inner``: the end lies beyond it
+            edge = float(m[last, 0])
+            break
+        edge, inner = float(m[last, 0]), float(m[last + 1, 0])
+    return edge
 
 
 # ---- confidence sequences ---------------------------------------------------------------------
@@ -166,10 +249,7 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
     t = np.arange(1, len(x) + 1, dtype=float)
     alpha = 1.0 - level
     log_term = np.log(2.0 / alpha)
-    mu_hat = (0.5 + np.cumsum(x)) / (t + 1)  # mu_hat_t uses x_1..x_t
-    sigma2 = (0.25 + np.cumsum((x - mu_hat) ** 2)) / (t + 1)
-    mu_prev = np.concatenate([[0.5], mu_hat[:-1]])
-    sigma2_prev = np.concatenate([[0.25], sigma2[:-1]])
+    mu_prev, sigma2_prev = _running_estimates(x)
     lam = np.minimum(np.sqrt(2 * log_term / (sigma2_prev * t * np.log1p(t))), 0.5)
     psi = (-np.log1p(-lam) - lam) / 4.0
     v = 4.0 * (x - mu_prev) ** 2
@@ -179,6 +259,16 @@ def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarr
     low = np.maximum.accumulate(np.maximum(centre - width, 0.0))
     high = np.minimum.accumulate(np.minimum(centre + width, 1.0))
     return low, high
+
+
+def _running_estimates(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The predictable running mean and variance ``(mu_hat_{t-1}, sigma_hat^2_{t-1})`` of
+    Waudby-Smith & Ramdas (2024, as in their Theorem 2): shrunk towards 1/2 and 1/4, known
+    before ``x_t``."""
+    t = np.arange(1, len(x) + 1, dtype=float)
+    mu_hat = (0.5 + np.cumsum(x)) / (t + 1)  # mu_hat_t uses x_1..x_t
+    sigma2 = (0.25 + np.cumsum((x - mu_hat) ** 2)) / (t + 1)
+    return np.concatenate([[0.5], mu_hat[:-1]]), np.concatenate([[0.25], sigma2[:-1]])
 
 
 def _sequence_ends(d: np.ndarray, level: float) -> tuple[float, float]:

@@ -77,18 +77,19 @@ NOTE_INDEPENDENT = (
     "can be too wide (or too narrow). Item-level data gives paired intervals."
 )
 NOTE_CONFIDENCE = (
-    "Task-level confidence draws: each model is drawn independently from a mid-p "
-    "Clopper–Pearson confidence distribution per task (METHODS 2), so the correlation between "
-    "models evaluated on the same items is ignored; intervals for differences and ranks can be "
-    "too wide (or too narrow). Item-level data gives paired intervals."
+    "Task-level resampling: each model's score on each task is resampled independently from its "
+    "count of right answers (METHODS 2), so the correlation between models evaluated on the same "
+    "items is ignored; intervals for differences and ranks can be too wide (or too narrow). "
+    "Item-level data gives paired intervals."
 )
 NOTE_ITEMS = (
-    "Item-level paired draws: one Dirichlet weighting of the items per task, shared by all "
-    "models, with a pseudo-item valued at the score's ends (a Bayesian bootstrap with a "
-    "mid-p prior, METHODS 2), so no interval has zero width, even at 0%, 100% or one item."
+    "Item-level paired resampling: each replicate weights the items of every task at random, the "
+    "same way for all models, plus one pseudo-item at the score's ends (METHODS 2), so no "
+    "interval has zero width, even at 0%, 100% or one item."
 )
 NOTE_NORMAL = (
-    "Normal approximation: draws are N(estimate, se^2), independent across models and tasks."
+    "Normal approximation: each replicate adds a normal error of the given standard error to "
+    "every score, independently across models and tasks."
 )
 
 

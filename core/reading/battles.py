@@ -40,9 +40,8 @@ from benchuq.core.reading.table import (
     ROW_NOTE,
     Source,
     Table,
-    jsonl_table,
     number_column,
-    read_table,
+    read_mapped_table,
     rename_columns,
     text_column,
 )
@@ -191,7 +190,7 @@ def claims(src: Source, *, columns: dict[str, str] | None = None) -> bool:
     """Whether ``src`` is a battles table, judged by its header (after ``columns`` mapping)."""
     head = header_table(src)
     try:
-        table = head if head is not None else _read(src)
+        table = head if head is not None else read_mapped_table(src)
     except DataError:
         return False
     cols = {str(c).lower() for c in rename_columns(table, columns).frame.columns}
@@ -208,7 +207,7 @@ def read(
 ) -> Battles:
     """One battles table (or AlpacaEval annotations) as :class:`Battles` (``metric`` and
     ``tasks`` belong to score formats and are ignored)."""
-    table = rename_columns(_read(src), columns)
+    table = read_mapped_table(src, columns=columns)
     return _from_table(table, name=name or _stem(src.name))
 
 
@@ -404,7 +403,7 @@ def read_battle_files(
         raise DataError("no files were given.", hint="give a battles table (CSV, JSONL, Parquet).")
     tables = []
     for fname, data in expanded:
-        table = rename_columns(_read(Source(fname, data)), columns)
+        table = read_mapped_table(Source(fname, data), columns=columns)
         cols = set(map(str, table.frame.columns))
         if not (is_battles(cols) or is_alpaca(cols)):
             raise _not_battles(Source(fname, data), cols)
@@ -500,13 +499,6 @@ def _not_battles(src: Source, cols: set[str]) -> DataError:
         hint="arena ratings need columns model_a, model_b, winner (map yours in the column "
         "mapping); per-task or per-item scores go to leaderboard, compare, ranks and epp.",
     )
-
-
-def _read(src: Source) -> Table:
-    """A table file: JSON Lines by name, else Parquet, JSON records or delimited text."""
-    if src.name.lower().endswith(".jsonl"):
-        return jsonl_table(src)
-    return read_table(src)
 
 
 def _stem(name: str) -> str:

@@ -29,8 +29,8 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.table import (
     Source,
     Table,
-    jsonl_table,
     number_column,
+    read_mapped_table,
     read_table,
     rename_columns,
     text_column,
@@ -191,12 +191,6 @@ def _check_unique(
         )
 
 
-def _read(src: Source) -> Table:
-    if src.name.lower().endswith(".jsonl"):
-        return jsonl_table(src)
-    return read_table(src)
-
-
 def _from_table(
     table: Table, *, judge: str, human: str, name: str, with_human: bool
 ) -> tuple[JudgeData, bool]:
@@ -301,7 +295,7 @@ def judge_from_benchmark(bench: Benchmark, *, file: str = "") -> JudgeData:
 def join_labels(data: JudgeData, src: Source, *, human: str = "human") -> JudgeData:
     """``data`` with the human labels of a labels file ``item[, model][, task], human`` (joined
     on the key columns the file has); a label for an item the data lacks is an error."""
-    table = _read(src)
+    table = read_mapped_table(src)
     item_col = _find(table, "item")
     human_col = _find(table, human)
     for c, found in (("item", item_col), (human, human_col)):
@@ -405,7 +399,7 @@ def read_judge_files(
 def _try_table(src: Source) -> Table | None:
     """The file as a table, or ``None`` when it is not one (a log, a JSON document)."""
     try:
-        table = _read(src)
+        table = read_mapped_table(src)
     except DataError:
         return None
     return table if isinstance(table.frame, pd.DataFrame) else None

@@ -395,7 +395,7 @@ def _read_files(
     shards = [f.table for f in data if f.kind == "items" and isinstance(f.table, ArrowTable)]
     if 1 < len(shards) == len(data):  # shards of one item table: read as one (issue 18)
         data = [File(data[0].src, "items", shards)]
-    default = name or (_stem(sources[0].name) if len(sources) == 1 else "data")
+    default = name or _files_name([str(n) for n, _ in files])
     parts, lm_notes = _parts(data, classified, task_info, metric, format, default)
     notes += lm_notes
     file_notes = [(file, note) for file, b, _ in parts for note in b.notes]
@@ -629,6 +629,26 @@ def _apply_task_info(bench: Benchmark, info: TaskInfo) -> Benchmark:
         [info.chance.get(t, c) for t, c in zip(bench.tasks, np.asarray(bench.chance), strict=True)]
     )
     return bench.with_categories(info.category)._replace(chance=chance)
+
+
+def _files_name(names: Sequence[str]) -> str:
+    """The name files give their data (issue 41): one file's (a zip's too: its members are many)
+    stem, the folder that holds them all (an uploaded folder's files), else ``"data"``.
+
+    Examples
+    --------
+    >>> _files_name(["nightly.zip"]), _files_name(["runs/a.eval", "runs/b.eval"])
+    ('nightly', 'runs')
+    >>> _files_name(["a.eval", "b.eval"])
+    'data'
+    """
+    paths = [n.replace("\\", "/") for n in names]
+    if len(paths) == 1:
+        return _stem(paths[0])
+    tops = {p.split("/", 1)[0] for p in paths}
+    if len(tops) == 1 and all("/" in p for p in paths):
+        return tops.pop()
+    return "data"
 
 
 def _stem(name: str) -> str:

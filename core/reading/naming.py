@@ -1,9 +1,12 @@
-"""A data set's name from its content: the harness and the task family, e.g.
-``"lm-eval v0.4: 13 models x 16 benchmarks"`` (issue 30).
+"""A data set's name: the folder or file the user gave, else the harness, with the shape, e.g.
+``"nightly: 13 models x 16 benchmarks"`` or ``"lm-eval v0.4: 13 models x 16 benchmarks"``
+(issues 30 and 41).
 
 The name titles the report, every chart subtitle, exports and a published data set; the user can
-replace it (the Data page, ``--name``). It says what the data is, not where it came from: a folder
-and its zip get the same name (and the same :attr:`~benchuq.core.data.Benchmark.data_hash`).
+replace it (the Data page, ``--name``). A folder or file the user named says more than the
+harness ("inspect_ai 0.3" of every inspect log): it names the data when there is one; files given
+loose (several uploads, several paths) are named by their harness. A folder and its zip of the
+same name get the same name (and the same :attr:`~benchuq.core.data.Benchmark.data_hash`).
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ GENERIC = frozenset({"", "data", "upload"})  # loader defaults that say nothing 
 
 
 def data_name(loaded: Loaded) -> str:
-    """The name of a loaded data set: ``"<harness>: <M> models x <N> <units>"``.
+    """The name of a loaded data set: ``"<folder or file>: <M> models x <N> <units>"``.
 
-    The harness comes from the files' provenance (lm-eval, HELM, inspect_ai, ...); tables
-    without provenance keep their file's name (``"vtab1k: 16 models x 19 tasks"``) or, for a
-    generic name, only the shape. lm-eval counts benchmarks (top-level groups such as ``mmlu``
-    count once, tasks outside any group once each); HELM counts its runs' scenarios.
+    The loader's name (the folder or file the user gave, without its extension) comes first;
+    without one (a generic name: several files or paths), the harness of the files' provenance
+    (lm-eval, HELM, inspect_ai, ...), else only the shape. lm-eval counts benchmarks (top-level
+    groups such as ``mmlu`` count once, tasks outside any group once each); HELM counts its runs'
+    scenarios.
 
     Examples
     --------
@@ -42,7 +46,8 @@ def data_name(loaded: Loaded) -> str:
     else:
         n, unit = len(bench.tasks), "task"
     shape = f"{models} x {_count(n, unit)}"
-    label = family or ("" if bench.name.strip() in GENERIC else bench.name.strip())
+    own = "" if bench.name.strip() in GENERIC else bench.name.strip()
+    label = own or family
     return f"{label}: {shape}" if label else shape
 
 

@@ -22,7 +22,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -48,6 +48,7 @@ __all__ = [
     "number_column",
     "parse_json",
     "read_delimited",
+    "read_mapped_table",
     "read_parquet",
     "read_table",
     "records_table",
@@ -454,6 +455,14 @@ def rename_columns(table: Table, columns: dict[str, str] | None) -> Table:
         columns=[c for c in mapping.values() if c in table.frame.columns and c not in mapping]
     ).rename(columns=mapping)
     return replace(table, frame=_normalise(frame, table.name))
+
+
+def read_mapped_table(src: Source, *, columns: Mapping[str, str] | None = None) -> Table:
+    """A table file with the upload's column mapping applied: JSON Lines by name, else Parquet,
+    JSON records or delimited text (:func:`read_table`), then ``columns`` (:func:`rename_columns`;
+    none: the table as read). The one reader of the battles and judge readers."""
+    table = jsonl_table(src) if src.name.lower().endswith(".jsonl") else read_table(src)
+    return rename_columns(table, dict(columns) if columns else None)
 
 
 def check_mapping(columns: dict[str, str] | None, seen: set[str], file: str) -> None:

@@ -39,7 +39,7 @@ from scipy.special import ndtr, ndtri
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import LEVEL
-from benchuq.core.draws import Draws
+from benchuq.core.draws import Draws, method_words
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import InvalidArgument, check_known, check_level, parse_weights
@@ -269,7 +269,8 @@ def moments_from_draws(
         means=means,
         cov=cov,
         paired=bool(draws.paired),
-        source=f"{draws.method}, {R} draws" + ("" if draws.paired else ", models independent"),
+        source=f"{method_words(draws.method)}, {R} replicates"
+        + ("" if draws.paired else ", models independent"),
         draws=cat,
     )
 

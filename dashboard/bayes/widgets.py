@@ -89,8 +89,8 @@ def bayes_run_settings(reps: int, seed: int) -> None:
         "with theta integrated out and converges where the Gibbs sweep of METHODS 6 can stall.",
     )
     st.caption(
-        f"Posterior draws R = the sidebar's Replicates ({reps}), split over the chains; seed "
-        f"{seed}. Warm-up draws are discarded."
+        f"Posterior samples R = the sidebar's Replicates ({reps}), split over the chains; seed "
+        f"{seed}. Warm-up samples are discarded."
     )
 
 
@@ -119,5 +119,5 @@ def bayes_diagnostics(fit: BayesFit) -> None:
         )
         st.caption(
             "Rank-normalised split R-hat and bulk/tail effective sample sizes (Vehtari et al. "
-            "2021). Warning when R-hat > 1.01: then raise warm-up and draws."
+            "2021). Warning when R-hat > 1.01: then raise warm-up and samples."
         )

@@ -20,7 +20,7 @@ from benchuq.api.summaries import rank_set_sentences as rank_set_sentences
 from benchuq.presentation.figures.ranks import interval_words
 
 CORRECTION_LABELS = {
-    "maxt": "Simultaneous (max-T)",
+    "maxt": "Simultaneous (all pairs together)",
     "bonferroni": "Bonferroni",
     "holm": "Holm (p-values)",
     "none": "None (per pair)",
@@ -107,8 +107,8 @@ def comparison_caption(
     if correction == "maxt":
         head = (
             f"{pairs} comparison{s}; the intervals hold for all pairs together with probability "
-            f"{100 * level:g}% (bootstrap max-T, Romano & Wolf); p-values are single-step max-T, "
-            "so p ≤ α exactly where an interval excludes 0."
+            f"{100 * level:g}%, read from the replicates themselves (Romano & Wolf); the p-values "
+            "come from the same replicates, so p ≤ α exactly where an interval excludes 0."
         )
     elif correction == "bonferroni":
         each = 100 * (1 - (1 - level) / pairs)
@@ -145,11 +145,12 @@ def leader_caption(level: float) -> str:
     """What "≈ leader" means on the Leaderboard page, with its assumption stated."""
     q = overlap_test_level(level)
     return (
-        f"**≈ leader** (open marker): the difference from the leader, taken inside each draw, has "
-        f"a {100 * q:.1f}% interval containing 0 — a {100 * (1 - q):.1f}% test of each model "
-        f"against the leader, one pair at a time. Two non-overlapping {100 * level:.1f}% "
-        f"intervals would approximate that test only for independent estimates with similar "
-        f"standard errors; models scored on the same items are correlated, so use the Compare "
+        "**≈ leader** (open marker): the difference from the leader, taken inside each "
+        f"replicate, has a {100 * q:.1f}% interval containing 0 — a {100 * (1 - q):.1f}% test of "
+        "each model against the leader, one pair at a time. Two non-overlapping "
+        f"{100 * level:.1f}% intervals would approximate that test only for independent "
+        "estimates with similar standard errors; models scored on the same items are "
+        "correlated, so use the Compare "
         "page's simultaneous intervals to compare models."
     )
 
@@ -247,7 +248,7 @@ def rank_column_help(
         else "the model's average rank over the tasks, as [LGC] reports it"
     )
     return {
-        short: f"{long_labels.get(method, method)}: {what}, mean over the draws "
+        short: f"{long_labels.get(method, method)}: {what}, mean over the replicates "
         f"[{100 * level:g}% percentile interval]; 1 = best."
         for method, short in RANK_COLUMN_LABELS.items()
         if short in table.columns

@@ -26,6 +26,7 @@ from benchuq.core.draws import Draws
 from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
+from benchuq.presentation.text import weighted_order_note as weighted_order_note
 
 WEIGHTED = summaries.WEIGHTED
 
@@ -106,18 +107,6 @@ def missing_weighted_note(
     )
 
 
-def weighted_order_note(categories: Sequence[str], weights: Sequence[float]) -> str:
-    """Why the weighted score's order can differ from Overall's (shown under the charts when
-    the weighted score is)."""
-    w = np.asarray(weights, dtype=float)
-    parts = ", ".join(f"{c} {100 * x / w.sum():.0f}%" for c, x in zip(categories, w, strict=True))
-    return (
-        f"The weighted score counts each category by the sidebar's weights ({parts}); Overall "
-        "counts every task once, so a category with more tasks weighs more there. The two "
-        "orders can differ when models are strong in different categories."
-    )
-
-
 def shown_columns(shown: pd.DataFrame) -> list[str]:
     """The order the page shows :func:`display_table` in: the score, its interval, the leader
     mark, the items and the note first, the Monte Carlo errors last (a wide table scrolls them
@@ -168,6 +157,18 @@ def top_models(draws: Draws, k: int = 3, group: str = "overall") -> list[str]:
     return [draws.models[i] for i in order[:k]]
 
 
-def group_options(categories: Sequence[str]) -> list[str]:
-    """Score choices for the Compare page: overall, weighted (if >1 category), each category."""
-    return ["overall", *([WEIGHTED] if len(categories) > 1 else []), *categories]
+def default_weights(weights: Sequence[float] | np.ndarray | None) -> bool:
+    """Whether the sidebar's category ``weights`` are the default (all equal, or none)."""
+    w = np.asarray(() if weights is None else weights, dtype=float)
+    return not w.size or bool(np.allclose(w, w[0]))
+
+
+def group_options(
+    categories: Sequence[str], weights: Sequence[float] | np.ndarray | None = None
+) -> list[str]:
+    """Score choices for the Compare and Plan pages: overall, the weighted score (with two or
+    more categories and ``weights`` other than the default, #41), each category (with two or
+    more: one would repeat overall)."""
+    weighted = len(categories) > 1 and not default_weights(weights)
+    several = list(categories) if len(categories) > 1 else []
+    return ["overall", *([WEIGHTED] if weighted else []), *several]

@@ -43,10 +43,11 @@ def rank_aggregations(draws: Draws, models: tuple[str, ...], level: float) -> pd
 def rank_probabilities(
     draws: Draws, models: tuple[str, ...], weights: tuple[float, ...]
 ) -> np.ndarray:
-    """``core.summaries.rank_probabilities`` at the weighted score ``S(w)``."""
+    """``core.summaries.rank_probabilities`` at the weighted score ``S(w)`` (no ``weights``:
+    the overall score)."""
     runtime.count_work("rank probabilities")
     shown = draws.select_models(list(models))
-    return summaries.rank_probabilities(shown, group=np.asarray(weights, dtype=float))
+    return summaries.rank_probabilities(shown, group=_group(weights))
 
 
 @cache.budgeted_by_content
@@ -54,7 +55,13 @@ def rank_probabilities(
 def rank_sets(
     draws: Draws, models: tuple[str, ...], weights: tuple[float, ...], level: float
 ) -> RankSets:
-    """Rank sets of the weighted score ``S(w)`` (METHODS 4b; ``summaries.rank_sets_of``)."""
+    """Rank sets of the weighted score ``S(w)`` (no ``weights``: the overall score; METHODS 4b;
+    ``summaries.rank_sets_of``)."""
     runtime.count_work("rank sets")
     shown = draws.select_models(list(models))
-    return summaries.rank_sets_of(shown, level=level, group=np.asarray(weights, dtype=float))
+    return summaries.rank_sets_of(shown, level=level, group=_group(weights))
+
+
+def _group(weights: tuple[float, ...]) -> str | np.ndarray:
+    """The score of ``weights``: ``"overall"`` for none (the default weights), else ``S(w)``."""
+    return np.asarray(weights, dtype=float) if weights else "overall"

@@ -55,6 +55,6 @@ def subgroup_analysis(
         fs_correction=fs,
         kappa=kappa,
         crossfit=crossfit,
-        weights=weights,
+        unit_weights=weights,
         seed=seed,
     ).result

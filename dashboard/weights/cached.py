@@ -55,7 +55,7 @@ def draw_moments(
 @cache.budgeted_by_content
 @st.cache_resource(
     max_entries=16,
-    show_spinner="Share of draws ranked first at every grid point…",
+    show_spinner="Share of replicates ranked first at every grid point…",
     hash_funcs=cache.HASH_FUNCS,
 )
 def probability_map(

@@ -15,7 +15,9 @@ from benchuq.api.summaries import BestProbabilityMap, DominanceMap, WeightedScor
 from benchuq.presentation.state import link
 from benchuq.presentation.text import md_escape
 
-VIEWS = {"se": "SE rule", "prob": "Share of draws best", "both": "Both, side by side"}
+#: the table column of each model's share of replicates in which it ranks first
+SHARE_FIRST = "share of replicates ranked first"
+VIEWS = {"se": "SE rule", "prob": "Share of replicates best", "both": "Both, side by side"}
 RESOLUTIONS = (20, 50, 100, 150, 200)
 REDUCE_LABELS = {"pick": "picking (others weight 0)", "merge": "merging"}
 #: Merge groups as they travel in the link ("0" = left out) and as they are shown.
@@ -78,10 +80,10 @@ def rho_text(dm: DominanceMap, rho: float, paired: bool) -> str:
     """Where the correlation between models came from, for the map's caption."""
     if dm.rho_source == "paired draws":
         return (
-            f"the correlation between models is **read from paired draws** (median implied "
-            f"rho {np.nanmedian(dm.rho):.2f}; the rho slider is not used)"
+            "the correlation between models is **read from the paired replicates** (median "
+            f"implied rho {np.nanmedian(dm.rho):.2f}; the rho slider is not used)"
         )
-    why = "because the draws are not paired" if not paired else "pairing switched off"
+    why = "because the replicates are not paired" if not paired else "pairing switched off"
     return f"rho = **{rho:.2f} is assumed** {why}"
 
 
@@ -112,9 +114,7 @@ def scores_table(ws: WeightedScores, best: BestProbabilityMap, scale: float) -> 
             "high": ws.high * scale,
         }
     )
-    table["share of draws ranked first"] = [
-        100 * best.probability[0, best.models.index(m)] for m in ws.models
-    ]
+    table[SHARE_FIRST] = [100 * best.probability[0, best.models.index(m)] for m in ws.models]
     return table
 
 

@@ -89,7 +89,7 @@ def weighted_scores_table(table: pd.DataFrame) -> None:
         column_config={
             "model": st.column_config.TextColumn(width="medium"),
             **numbers,
-            "share of draws ranked first": st.column_config.ProgressColumn(
+            vw.SHARE_FIRST: st.column_config.ProgressColumn(
                 format="%.0f%%",
                 min_value=0,
                 max_value=100,  # whole percent (scores_table)

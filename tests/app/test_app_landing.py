@@ -28,7 +28,7 @@ def test_first_visit_explains_the_app_and_offers_two_ways_in(make_app) -> None:
     assert not at.exception and not at.error
     assert "benchuq shows how sure a benchmark leaderboard is" in at.markdown[0].value
     example = at.button(key="landing_example")
-    assert example.label == "Explore VTAB-1k"
+    assert example.label == "Show the full VTAB-1k leaderboard"  # VTAB-1k is in use
     links = [p.proto.label for p in at.get("page_link")]
     assert "Upload your results" in links
     assert any("lm-evaluation-harness" in c.value for c in at.caption)  # accepted formats
@@ -37,6 +37,7 @@ def test_first_visit_explains_the_app_and_offers_two_ways_in(make_app) -> None:
     assert at.title[0].value == "Leaderboard"  # the leaderboard follows
 
     at.sidebar.selectbox(key="data").set_value("sample:toy").run()
+    assert at.button(key="landing_example").label == "Show the VTAB-1k example"
     at.button(key="landing_example").click().run()
     assert at.sidebar.selectbox(key="data").value == "sample:vtab1k"
 

@@ -44,7 +44,7 @@ def test_report_of_a_bayesian_run(make_app) -> None:
     at = _report(make_app({"reps": "400", "data": "sample:toy", "method": "bayes"}).run())
     assert "--method bayes" in at.code[0].value and "--chains" in at.code[0].value
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert "Bayesian hierarchical (parameter)" in spec["layout"]["title"]["subtitle"]["text"]
+    assert "Bayesian model of the items" in spec["layout"]["title"]["subtitle"]["text"]
 
 
 def test_small_tasks_are_noted_once_on_the_data_page(make_app) -> None:

@@ -29,7 +29,7 @@ def test_the_python_reports_link_restores_its_view_in_the_app(make_app, tmp_path
     bench = bq.load("sample:vtab1k")
     out = bq.report(
         bench, tmp_path / "r.html", reps=300, seed=3, level=0.9, models=MODELS,
-        weights=[0.5, 0.3, 0.2],
+        group=[0.5, 0.3, 0.2],
     )  # fmt: skip
     link = report_link(out)
     query = dict(parse_qsl(link.removeprefix("?")))

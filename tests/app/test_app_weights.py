@@ -65,10 +65,10 @@ def test_default_map_table_and_caption(make_app) -> None:
     assert "rho = **0.00 is assumed**" in text and "z = 2.00" in text
     (table,) = at.dataframe
     df = table.value
-    assert list(df.columns) == ["model", "score", "low", "high", "share of draws ranked first"]
+    assert list(df.columns) == ["model", "score", "low", "high", "share of replicates ranked first"]
     assert len(df) == 16 and df["score"].is_monotonic_decreasing
-    assert abs(df["share of draws ranked first"].sum() - 100) < 1e-7  # in %
-    share = json.loads(table.proto.columns)["share of draws ranked first"]
+    assert abs(df["share of replicates ranked first"].sum() - 100) < 1e-7  # in %
+    share = json.loads(table.proto.columns)["share of replicates ranked first"]
     assert share["type_config"]["format"] == "%.0f%%"  # whole percent: 2,000 draws know no more
     marker = fig["data"][-1]
     assert marker["name"].startswith("current weights")
@@ -121,7 +121,7 @@ def test_view_resolution_and_metric(make_app) -> None:
     at.radio(key="metric").set_value("normalized").run()
     assert not at.exception and not at.error
     assert "Metric: normalized" in caption_text(at)
-    assert "draws" in caption_text(at)
+    assert "replicates" in caption_text(at)
 
 
 def test_more_than_three_categories_pick_or_merge(make_app) -> None:
@@ -164,7 +164,7 @@ def test_paired_item_data_read_rho_from_draws(make_app) -> None:
     at.switch_page(page_path(PAGE)).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.toggle(key="weights_pairing").value is True
-    assert "read from paired draws" in caption_text(at)
+    assert "read from the paired replicates" in caption_text(at)
     paired = grey_share(charts(at)[0])
     at.toggle(key="weights_pairing").set_value(False).run()
     assert "pairing switched off" in caption_text(at)
@@ -196,7 +196,7 @@ def test_two_of_three_categories_draw_a_clickable_line_with_pbest_downloads(make
     at.radio(key="weights_view").set_value("prob").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     (fig,) = charts(at)
-    assert fig["layout"]["yaxis"]["title"]["text"] == "share of draws ranked first"
+    assert fig["layout"]["yaxis"]["title"]["text"] == "share of replicates ranked first"
     labels = [b.proto.label for b in at.get("download_button")]
     assert [x for x in labels if x.startswith("Share best")] == [
         "Share best PNG",
@@ -232,7 +232,7 @@ def width_share(at, element) -> float:
 
 
 def test_the_table_at_these_weights_shows_every_column(make_app) -> None:
-    """Beside the map (3/8 of the page) the table's 'high' and 'share of draws ranked first'
+    """Beside the map (3/8 of the page) the table's 'high' and 'share of replicates ranked first'
     columns were scrolled out of sight (audit of 30): it sits below the map at full width."""
     at = open_page(make_app)
     (table,) = at.dataframe

@@ -83,6 +83,21 @@ def _kill(url: str) -> None:
     os.kill(SERVER_PIDS[url], signal.SIGKILL)
 
 
+#: True once the run has started or the page has lost its server.
+RUNNING_OR_LOST = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app && (app.dataset.testConnectionState !== 'CONNECTED'
+        || app.dataset.testScriptState === 'running');
+}"""
+#: True once the publish has answered or the page has lost its server (an event to wait on: a
+#: wait for the answer alone ran to its 60 s timeout whenever the kill came first).
+PUBLISHED_OR_LOST = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return (app && app.dataset.testConnectionState !== 'CONNECTED')
+        || document.body.innerText.includes('Published until');
+}"""
+
+
 def _kill_during_publish(page, url: str, env: dict[str, str]) -> str:
     """Press "Publish and get a link" and SIGKILL the server during that run: locally the moment
     the publish's staging folder appears (it is writing files), on S3 a moment after the run
@@ -104,11 +119,11 @@ def _kill_during_publish(page, url: str, env: dict[str, str]) -> str:
     watcher.start()
     page.get_by_role("button", name="Publish and get a link").click()
     try:
-        page.wait_for_selector('[data-test-script-state="running"]', timeout=30_000)
+        page.wait_for_function(RUNNING_OR_LOST, timeout=30_000)
         if staging is None:
             time.sleep(0.3)
-        else:
-            page.get_by_text("Published until").wait_for(timeout=60_000)
+        else:  # the publish's end, or the watcher's kill (the page leaves CONNECTED at once)
+            page.wait_for_function(PUBLISHED_OR_LOST, timeout=60_000)
     except Exception:  # the kill came first: the page lost its server
         pass
     done.set()

@@ -4,7 +4,15 @@ HTML download, and that HTML opened offline. Screenshots go to tests/artifacts/.
 from __future__ import annotations
 
 import pytest
-from browser_utils import ARTIFACTS, VIEWPORT, exceptions_shown, screenshot, wait_charts, wait_idle
+from browser_utils import (
+    ARTIFACTS,
+    VIEWPORT,
+    exceptions_shown,
+    levels_stated,
+    screenshot,
+    wait_charts,
+    wait_idle,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TIMEOUT = 90_000
@@ -60,7 +68,7 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
     with page.expect_download(timeout=TIMEOUT) as chart:
         page.get_by_role("button", name="SVG image").click()
     svg = chart.value.path().read_text(encoding="utf-8")
-    assert "Data: vtab1k · Bootstrap, 2000 draws, seed 0 · intervals at 95%" in svg
+    assert "Data: vtab1k · Bootstrap, 2000 replicates, seed 0 · intervals at 95%" in svg
     ctx.close()
 
     offline = browser.new_context(viewport=VIEWPORT, offline=True)
@@ -70,6 +78,11 @@ def test_first_visit_upload_report_and_offline_html(browser, app_server, tmp_pat
     doc.goto(path.as_uri())
     assert doc.get_by_role("heading", name="Findings").count() == 1
     assert doc.get_by_text("No clear winner: Sup-Rotation-100%").count() == 1
+    # page 1 (the report's first section, printed as the PDF's page 1) states one level: the
+    # app's, 83.4% (issue 41: it said 83.4% for scores and 95% for comparisons and ranks)
+    first = doc.locator(".page1").inner_text()
+    assert levels_stated(first) == {"83.4"}, first
+    assert "Why 83.4%: two such intervals that do not overlap differ at about 5%" in first
     # gaps, leaderboard, differences, rank sets, weighting map: drawn offline by the inline
     # plotly.js (each plot's SVG with its traces)
     plots = doc.locator("figure .js-plotly-plot")

@@ -147,7 +147,7 @@ def test_clicking_the_two_category_line_sets_the_sidebar_weights(browser, app_se
     screenshot(page, "weights_line_clicked")
 
     page.get_by_test_id("stRadio").filter(has_text="View").get_by_text(
-        "Share of draws best"
+        "Share of replicates best"
     ).click()
     page.get_by_test_id("stPopover").filter(has_text="Share best for slides").wait_for(
         timeout=60_000

@@ -57,7 +57,12 @@ def test_flags(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 def test_table_and_sentence(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["arena", _write(tmp_path)]) == 0
     text = capsys.readouterr().out
-    assert "rank(UB)" in text and "with 95% confidence" in text and "mean = 1000" in text
+    assert (
+        "  rank  rank set" in text
+        and "Rank = 1 + the number of models" in text
+        and "with 95% confidence" in text
+        and "mean = 1000" in text
+    )
 
 
 def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -99,9 +99,9 @@ def test_a_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("argv", "header"),
     [
-        (["leaderboard", str(REAL / "helm" / "safety_v3")], "HELM: 9 models x 2 scenarios"),
+        (["leaderboard", str(REAL / "helm" / "safety_v3")], "safety_v3: 9 models x 2 scenarios"),
         (["leaderboard", str(REAL / "inspect_ai" / "eval_zip" / "log_formats.eval")],
-         "inspect_ai 0.3: 1 model x 1 task"),
+         "log_formats: 1 model x 1 task"),
         (["leaderboard", "sample:toy", "--name", "Run 7"], "Run 7 (2 models x 3 tasks)"),
         (["bayes", "sample:toy", "--draws", "100", "--warmup", "50", "--chains", "2"],
          "toy (2 models x 3 tasks)"),

@@ -206,10 +206,10 @@ def test_margin_is_in_points_for_proportions(
     assert "margin 5 points" in result["overall"]["sentence"]
     code, _, err = run(["diff", base, cand, "--margin", "500"], capsys)
     assert code == 2 and "margin" in err and "points" in err and "--margin 5" in err
-    runs = bq.diff(base, cand, margin=5, fail_on="inferior")
+    runs = bq.diff(bq.load(base), bq.load(cand), margin=5, fail_on="inferior")
     assert runs.result.margin == pytest.approx(0.05) and runs.exit_code() == 1
     with pytest.raises(InvalidArgument, match="margin"):
-        bq.diff(base, cand, margin=500)
+        bq.diff(bq.load(base), bq.load(cand), margin=500)
 
 
 @pytest.mark.parametrize(("margin", "words"), [("1", "margin 1 point"), ("2", "margin 2 points")])

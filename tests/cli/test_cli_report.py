@@ -25,7 +25,7 @@ def test_html_report_of_a_sample(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert [f'id="fig-{k}"' in doc for k in range(1, 6)] == [True] * 5
     assert doc.count("Plotly.newPlot(") == 5 and doc.count("plotly.js v") == 1
     assert "No clear winner: Sup-Rotation-100% scores highest" in doc
-    assert "Data: vtab1k · task-level confidence draws" in doc  # the figures' subtitles
+    assert "Data: vtab1k · resampled from each task's count" in doc  # the figures' subtitles
     assert "?data=sample:vtab1k&amp;reps=300&amp;seed=2" in doc
     assert "benchuq report sample:vtab1k --method bootstrap --reps 300 --seed 2" in doc
 
@@ -42,7 +42,7 @@ def test_pdf_report_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     ).stdout
     flat = re.sub(r"\s+", " ", text)
     for needle in (
-        "Benchmark report: vtab1k",
+        "vtab1k — 16 models × 19 tasks",
         "No clear winner: Sup-Rotation-100% scores highest",
         "The best model is one of {Sup-Rotation-100%, Sup-Exemplar-100%} with 95% confidence.",
         "How far behind the leader? (top 8)",  # figure titles

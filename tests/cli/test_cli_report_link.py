@@ -58,7 +58,7 @@ def _written_link(path: Path) -> str:
             ["--level", "0.9", "--seed", "3", "--models", "VAE", "Rotation", "Jigsaw",
              "--weights", "0.5,0.3,0.2"],
             {"level": 0.9, "seed": 3, "models": ["VAE", "Rotation", "Jigsaw"],
-             "weights": [0.5, 0.3, 0.2]},
+             "group": [0.5, 0.3, 0.2]},
         ),
     ],
     ids=["defaults", "level-seed-models-weights"],

@@ -26,7 +26,7 @@ def test_compare_defaults_to_maxt_and_says_when_R_cannot_resolve(capsys) -> None
     assert all(r["p_below_resolution"] and r["p_value"] == pytest.approx(1 / 501) for r in last)
     assert all(r["p_stepdown"] <= r["p_value"] + 1e-12 for r in out["rows"])
     text = run(capsys, *argv)
-    assert "simultaneous 0.95 intervals (bootstrap max-T)" in text and "< 0.002" in text
+    assert "simultaneous 0.95 intervals (all pairs together)" in text and "< 0.002" in text
     assert "cannot resolve a smaller p-value" in text
 
 

@@ -49,7 +49,7 @@ def test_verdicts_follow_the_interval_sign_and_quote_the_matching_p() -> None:
     said = verdicts(diffs_table(), 0.95, "maxt", 1999, 100, "points")
     assert [v.kind for v in said] == ["a", "b", "tie"]
     assert said[0].text.startswith("A beats B by 2.0 points")
-    assert "95% simultaneous interval, max-T" in said[0].text and "p = 0.010" in said[0].text
+    assert "95% simultaneous interval: " in said[0].text and "p = 0.010" in said[0].text
     assert said[1].text.startswith("C beats A by 5.0") and "p < 0.0005" in said[1].text
     assert "includes 0" in said[2].text
     holm = verdicts(diffs_table(), 0.95, "holm", 1999, 100, "points")
@@ -117,7 +117,7 @@ def test_rank_statistic_table_shows_average_task_rank_and_position() -> None:
     helps = rank_column_help(averages, RANK_METHOD_LABELS, statistic="average task rank", level=0.9)
     assert helps == {
         "Average rank": "Average rank: the model's average rank over the tasks, as [LGC] reports "
-        "it, mean over the draws [90% percentile interval]; 1 = best."
+        "it, mean over the replicates [90% percentile interval]; 1 = best."
     }
 
 

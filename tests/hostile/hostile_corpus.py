@@ -8,6 +8,7 @@ nested, corrupt), and a few well-formed controls whose answer is known (``expect
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import zipfile
@@ -523,21 +524,39 @@ def _valid_rows_zip(megabytes: int) -> bytes:
     return buf.getvalue()
 
 
+#: The ids of :func:`work_cases`, known without building them (a test collection names them).
+WORK_IDS = ("wide_200000_columns", "zip_20000_entries", "million_models", "zip_of_500mb_valid_rows")
+
+
 def work_cases() -> list[Case]:
     """The small files that cause large work (issue 31), for the memory and time checks."""
     return _work()
 
 
+def work_case(case_id: str) -> Case:
+    """One of :func:`work_cases` by its id."""
+    return next(c for c in _work() if c.id == case_id)
+
+
 def _work() -> list[Case]:
-    """Small files that cause large work: wide, many entries, many models, a dense zip."""
+    """Small files that cause large work: wide, many entries, many models, a dense zip (built
+    once per process and only when used: 3 s of CPU that each test collection, on every
+    parallel worker, used to repeat up to three times)."""
+    return list(_work_built())
+
+
+@functools.cache
+def _work_built() -> tuple[Case, ...]:
     many_entries = _zip({f"f{i}.csv": b"model,task,n,correct\na,t,1,1\n" for i in range(20_000)})
     models = "".join(f"m{i},t,10,5\n" for i in range(1_000_000))
-    return [
+    cases = (
         Case("wide_200000_columns", "wide.csv", _wide(200_000)),
         Case("zip_20000_entries", "many.zip", many_entries),
         Case("million_models", "models.csv", ("model,task,n,correct\n" + models).encode()),
         Case("zip_of_500mb_valid_rows", "dense.zip", _valid_rows_zip(500)),
-    ]
+    )
+    assert tuple(c.id for c in cases) == WORK_IDS
+    return cases
 
 
 def _wide(columns: int) -> bytes:
@@ -545,9 +564,17 @@ def _wide(columns: int) -> bytes:
     return (header + "\n" + ",".join("1" for _ in range(columns)) + "\n").encode()
 
 
+def answered() -> list[Case]:
+    """Every case but :func:`work_cases` (cheap to build), ids unique."""
+    return _unique(_structure() + _encodings() + _numbers() + _names() + _json() + _binary())
+
+
 def corpus() -> list[Case]:
     """Every case, ids unique."""
-    cases = _structure() + _encodings() + _numbers() + _names() + _json() + _binary() + _work()
+    return _unique(answered() + _work())
+
+
+def _unique(cases: list[Case]) -> list[Case]:
     ids = [c.id for c in cases]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     return cases

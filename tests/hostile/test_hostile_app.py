@@ -89,9 +89,9 @@ APP_CASES = ("only_separators", "bom_only", "json_bigint_n", "json_bool_counts",
 
 @pytest.mark.parametrize("case_id", APP_CASES)
 def test_hostile_upload_gets_a_message_not_a_traceback(make_app, case_id: str) -> None:
-    from hostile_corpus import corpus
+    from hostile_corpus import answered
 
-    case = next(c for c in corpus() if c.id == case_id)
+    case = next(c for c in answered() if c.id == case_id)
     at = make_app().run()
     at.switch_page(page_path("data.py")).run()
     at.file_uploader(key="uploader").set_value([(case.name, case.data, "text/plain")]).run()

@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from hostile_corpus import NEWLINE_TASK, Case, corpus, newline_task_items
+from hostile_corpus import NEWLINE_TASK, Case, answered, newline_task_items
 
 from benchuq.cli.main import main
 from benchuq.core.data import LABEL_LIMIT, cut_label, file_name_part
 from benchuq.presentation.text import csv_cell, file_stem, md_cell, plotly_escape
 
-CASES = {c.id: c for c in corpus()}
+CASES = {c.id: c for c in answered()}
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 

@@ -100,7 +100,7 @@ def test_diff_equals_the_cli_json_and_exit_code(tmp_path: Path) -> None:
     doc = json.loads(out.getvalue())
     assert runs.payload() == doc and runs.exit_code() == code == doc["exit_code"]
     assert runs.to_frame()["task"].tolist() == ["overall", *(t["task"] for t in doc["tasks"])]
-    assert isinstance(runs.figure(), go.Figure) and "TwoRuns(" in repr(runs)
+    assert isinstance(runs.figure(), go.Figure) and "DiffResult(" in repr(runs)
     with pytest.raises(InvalidArgument):
         bq.diff(bq.load("sample:alpaca_eval"), level=95, **pair)
 
@@ -189,9 +189,9 @@ def test_bad_reps_are_invalid_arguments(reps: object) -> None:
 def test_bad_weights_and_options_are_invalid_arguments() -> None:
     draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=100)
     with pytest.raises(InvalidArgument, match="sum to 1"):
-        bq.ranks(draws, weights=[0.5, 0.2, 0.2])
+        bq.ranks(draws, group=[0.5, 0.2, 0.2])
     with pytest.raises(InvalidArgument, match="one per category"):
-        bq.rank_sets(draws, weights=[1.0])
+        bq.rank_sets(draws, group=[1.0])
     with pytest.raises(InvalidArgument, match="level"):
         bq.leaderboard(draws, level=95)
     with pytest.raises(InvalidArgument, match="correction"):
@@ -232,12 +232,14 @@ def test_results_have_frames_figures_and_short_reprs() -> None:
         bq.subgroups(units),
         bq.power(bench, delta=0.02),
         bq.statistic(draws, lambda s: s.mean(axis=1)),
+        bq.arena(bq.load_battles("sample:alpaca_eval")),
     ]
     for res in results:
         frame = res.to_frame()
         assert len(frame) > 0 and frame.attrs
-        text = repr(res)
-        assert len(text) < 120 and type(res).__name__ in text
+        text = repr(res)  # one short line (issue 41): name, data, level, rows
+        assert len(text) < 120 and text.startswith(type(res).__name__ + "(") and "\n" not in text
+        assert "array(" not in text and " at 0x" not in text
         assert "<table" in res._repr_html_()
         fig = res.figure()
         assert isinstance(fig, go.Figure)
@@ -257,27 +259,6 @@ def test_import_is_lazy() -> None:
         bq.no_such_name  # noqa: B018
 
 
-def test_the_lazy_names_are_the_api_and_typed_alike() -> None:
-    """``benchuq.__init__`` lists its lazy names and their typing imports by hand (a lazy module
-    cannot import ``benchuq.api`` to read them): both lists must stay the API's ``__all__``."""
-    import ast
-
-    import benchuq.api as api
-
-    lazy = {name for name, module in bq._LAZY.items() if module == "benchuq.api"}
-    assert lazy == set(api.__all__) - {"write_report"}  # write_report: the CLI's, not the flat API
-    tree = ast.parse(Path(bq.__file__).read_text(encoding="utf-8"))
-    typed = {
-        (node.module, alias.name)
-        for block in tree.body
-        if isinstance(block, ast.If)
-        for node in block.body
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
-    assert typed == {(module, name) for name, module in bq._LAZY.items()}
-
-
 def test_report_writes_the_cli_report(tmp_path: Path) -> None:
     bench = bq.load("sample:toy")
     path = bq.report(bench, tmp_path / "toy.html", reps=200, seed=0, level=0.9)
@@ -288,14 +269,14 @@ def test_report_writes_the_cli_report(tmp_path: Path) -> None:
 
 
 def test_files_are_named_by_their_content_as_in_the_cli_and_the_app(tmp_path: Path) -> None:
-    """``bq.load`` of an lm-eval folder named the data 'results_v04' (the folder), so the API's
-    report was titled by it while the CLI's and the app's said 'lm-eval v0.4: 2 models x 16
-    benchmarks' (audit of 30); ``name=`` and a sample keep their names."""
+    """``bq.load`` of an lm-eval folder names the data by the folder and the shape, as the CLI and
+    the app do (audit of 30; the folder rather than the harness: issue 41); ``name=`` and a
+    sample keep their names."""
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "lm_eval" / "results_v04"
     bench = bq.load(folder)
-    assert bench.name == "lm-eval v0.4: 2 models x 16 benchmarks"
+    assert bench.name == "results_v04: 2 models x 16 benchmarks"
     html = bq.report(bench, tmp_path / "r.html", reps=200).read_text(encoding="utf-8")
-    assert "<h1>Benchmark report: lm-eval v0.4: 2 models x 16 benchmarks</h1>" in html
+    assert "<h1>results_v04: 2 models x 16 benchmarks" in html
     assert bq.load(folder, name="Nightly").name == "Nightly"
     assert bq.load("sample:vtab1k").name == "vtab1k"
     assert bq.leaderboard(bq.bootstrap(bench, reps=200)).to_frame().shape[0] > 0
@@ -372,12 +353,14 @@ def test_the_api_imports_neither_the_app_nor_streamlit() -> None:
 
 def test_leaderboard_weights_add_the_weighted_group() -> None:
     draws = bq.bootstrap(bq.load("sample:vtab1k"), reps=200)
-    board = bq.leaderboard(draws, weights=[0.5, 0.25, 0.25])
+    board = bq.leaderboard(draws, group=[0.5, 0.25, 0.25])
     assert "weighted" in set(board.to_frame()["group"])
-    assert board.figure(group="weighted").layout.title.text == "Weighted score S(w)"
+    assert (
+        board.figure(group="weighted").layout.title.text == "Weighted score (by category weights)"
+    )
     with pytest.raises(InvalidArgument, match="sum to 1"):
-        bq.leaderboard(draws, weights=[0.5, 0.5, 0.5])
-    equal = bq.leaderboard(draws, weights=[1 / 3] * 3).to_frame()  # the default: no S(w)
+        bq.leaderboard(draws, group=[0.5, 0.5, 0.5])
+    equal = bq.leaderboard(draws, group=[1 / 3] * 3).to_frame()  # the default: no S(w)
     assert list(dict.fromkeys(equal["group"])) == [
         "overall",
         "natural",
@@ -416,7 +399,7 @@ def test_lm_eval_groups_make_the_same_overall_as_the_cli() -> None:
 
 def test_arena_equals_the_cli() -> None:
     doc = cli_json("arena", "sample:alpaca_eval", "--anchor", "gpt4_1106_preview", "--json")
-    res = bq.arena("sample:alpaca_eval", anchor="gpt4_1106_preview")
+    res = bq.arena(bq.load_battles("sample:alpaca_eval"), anchor="gpt4_1106_preview")
     assert_rows_equal(res.to_frame(), doc["rows"])
     assert res.payload()["sentence"] == doc["sentence"]
     assert isinstance(res.figure(), go.Figure)
@@ -464,5 +447,5 @@ def test_the_share_on_top_names_one_other_model_in_the_singular() -> None:
     )
     bench = bq.from_frame(frame, n="n", correct="correct")
     f = findings(bench, bq.bootstrap(bench, reps=300, seed=0), level=0.834)
-    line = next(h for h in f.headline if h.startswith("Share of the draws"))
+    line = next(h for h in f.headline if h.startswith("How often each model comes out on top"))
     assert line.endswith("; the other model never."), line

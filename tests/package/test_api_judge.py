@@ -17,7 +17,7 @@ from benchuq.core.analyses.judge import ROW_KEYS
 
 def test_sample_result_faces(capsys: pytest.CaptureFixture[str]) -> None:
     j = bq.judge("sample:mt_bench")
-    assert repr(j) == "Judge(data='mt_bench', level=0.95, 7 rows)"
+    assert repr(j) == "JudgeResult(data='mt_bench', level=0.95, 7 rows)"
     frame = j.to_frame()
     assert tuple(frame.columns) == ROW_KEYS and frame.attrs["method"] == "ppi++"
     assert main(["judge", "sample:mt_bench", "--json"]) == 0

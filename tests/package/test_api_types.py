@@ -29,7 +29,7 @@ DRAWS = bq.bootstrap(TOY, reps=100)
         (lambda: bq.leaderboard(TOY), "draws"),
         (lambda: bq.leaderboard(DRAWS, level="0.9"), "level"),
         (lambda: bq.compare(DRAWS, models="A"), "models"),
-        (lambda: bq.ranks(DRAWS, weights="equal"), "weights"),
+        (lambda: bq.ranks(DRAWS, group=3), "group"),
         (lambda: bq.load(3), "source"),
         (lambda: bq.epp(TOY, reps=1.5), "reps"),
         (lambda: bq.power(TOY, power="high"), "power"),

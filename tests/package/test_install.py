@@ -236,7 +236,7 @@ def test_report_export_unpublish_and_site_from_the_install(
     done = install.benchuq("report", "sample:toy", "-o", str(out), "--reps", "200")
     assert done.returncode == 0, done.stderr
     doc = out.read_text(encoding="utf-8")
-    assert doc.count('class="plotly-graph-div"') == 4 and "Benchmark report: toy" in doc
+    assert doc.count('class="plotly-graph-div"') == 4 and "<h1>toy — 2 models × 3 tasks</h1>" in doc
     done = install.benchuq("export", "sample:toy", "-o", str(tmp_path / "eee"), "--reps", "200")
     assert done.returncode == 0, done.stderr
     written = sorted(p.parent.name for p in (tmp_path / "eee").rglob("*.json"))

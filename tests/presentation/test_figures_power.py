@@ -63,7 +63,11 @@ def test_curves_agree_with_the_plan() -> None:
     n = item_grid(plan)
     assert n[0] == 200 and n[-1] >= 1.5 * np.nanmax(plan.n_required)
     sub = plan_subtitle(plan)
-    assert sub.startswith("assumptions · score overall") and "max-T" in sub and "80% power" in sub
+    assert (
+        sub.startswith("assumptions · score overall")
+        and "simultaneous (all pairs together)" in sub
+        and "80% power" in sub
+    )
     assert len(sub.splitlines()) == 2
     fig = power_figure(plan, plan.n_required[:1], 0.02, sub, OPTS).to_dict()
     assert fig["layout"]["title"]["subtitle"]["text"] == sub.replace("\n", "<br>")

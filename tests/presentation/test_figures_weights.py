@@ -153,7 +153,7 @@ def test_probability_figure_hover_matches_the_map() -> None:
         assert [f"{100 * v:.1f}" for v in cd[:, 1]] == [f"{100 * v:.1f}" for v in want]
     assert sum(len(t.customdata) for t in hover) == len(pm.weights)
     names = [t.name for t in fig.data if t.showlegend is not False]
-    assert "first in 95%–100% of draws" in names
+    assert "first in 95%–100% of replicates" in names
 
 
 def test_two_categories_draw_a_line_with_a_winner_strip() -> None:
@@ -277,12 +277,12 @@ def test_static_probability_line_image(fmt: str, magic: bytes) -> None:
     if fmt == "svg":
         text = svg_text(out)
         assert "Which model is most likely best at each task weighting?" in text
-        assert "Data: vtab1k. Bands: each model's share of 200 draws" in text
+        assert "Data: vtab1k. Bands: each model's share of 200 replicates" in text
         assert "weight on x (rest on z)" in text
         counts = np.bincount(pm.best, minlength=len(pm.models)) / len(pm.best)
         for i in np.flatnonzero(pm.probability.max(axis=0) > 0.01):  # every band is named
             assert f"{pm.models[i]} ({counts[i]:.0%})" in text
-        assert "first in 95%–100% of draws" in text
+        assert "first in 95%–100% of replicates" in text
 
 
 def test_static_probability_line_names_every_band_and_stacks_to_one() -> None:
@@ -305,7 +305,7 @@ def test_static_probability_line_names_every_band_and_stacks_to_one() -> None:
     )
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         text = svg_text(probability_image(pm, OPTS.colors, "svg", data="fig"))
-    assert "other models (each ≤ 1%)" in text and "of 250 draws" in text
+    assert "other models (each ≤ 1%)" in text and "of 250 replicates" in text
     assert "gamma (0%)" in text
     assert "delta" not in text  # in the grey band, no entry of its own
     common = prob[:, :3] / prob[:, :3].sum(axis=1, keepdims=True)

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from browser_utils import levels_stated, page_one_text
 
 from benchuq.core.analyses import power as pw
 from benchuq.core.data import Benchmark
@@ -137,10 +138,12 @@ def test_html_is_self_contained_and_escaped() -> None:
     figs = figures(f, gaps, FigureOptions(scale=scale, unit=axis), _prov(), 200)
     assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
-    assert all(s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 draws, seed 3") for s in subs)
-    assert [s.split(" · ")[-1] for s in subs] == [
+    assert all(
+        s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 simulations, seed 3") for s in subs
+    )
+    assert [s.replace("·<br>", "· ").split(" · ")[-1] for s in subs] == [
+        "intervals at 83.4%",  # page 1's chart: the scores at the report's level
         "intervals at 95%",  # the gaps: the "≈ leader" test level
-        "intervals at 83.4%",
         "intervals at 95% (for all pairs together)",
         "intervals at 95% (rank sets)",
         "intervals at 95.4% (colour: a lead of 2 standard errors)",
@@ -152,7 +155,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "http://" not in rest and "https://" not in rest and "src=" not in rest
     assert "<link" not in rest
     assert "sim &lt;b&gt;" in doc and "sim <b>" not in doc
-    ids = re.findall(r'<div id="(fig-\d)" class="plotly-graph-div"', doc)
+    ids = sorted(re.findall(r'<div id="(fig-\d)" class="plotly-graph-div"', doc))
     assert ids == [f"fig-{k}" for k in range(1, 6)]
     assert [f'Plotly.newPlot("{i}",' in doc for i in ids] == [True] * 5
     said = [s for s in f.headline if s not in f.covered]  # the answer says the lead again
@@ -239,7 +242,7 @@ def _report_of(bench: Benchmark) -> str:
     import tempfile
     from pathlib import Path
 
-    from benchuq.api import write_report
+    from benchuq.api.reporting import write_report
 
     draws = bootstrap(bench, reps=200, seed=0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -274,4 +277,38 @@ def test_control_characters_never_reach_the_report() -> None:
         assert escaped not in rest.lower(), escaped
     assert "evil[U+001B][31m[U+0007]" in doc  # the leaderboard's cell and the figures' labels
     assert doc.count("evil[U+001B][31m[U+0007]") >= 3
-    assert "Benchmark report: data[U+001B]]0;t[U+0007]" in doc
+    assert "<h1>data[U+001B]]0;t[U+0007]" in doc
+
+
+@pytest.mark.parametrize("level", [0.834, 0.9])
+def test_page_one_states_the_one_level_its_numbers_use(level: float) -> None:
+    """Page 1 (the HTML's first section, the PDF's first page) names one level, the report's,
+    and the interval in its answer and the bars of its chart are the percentile intervals at
+    that level (issue 41: it said 83.4% for scores and 95% for comparisons and ranks)."""
+    from benchuq.core import summaries
+    from benchuq.presentation.report import build
+
+    bench = _bench([0.8, 0.78, 0.65, 0.6], 300, 6, seed=2)
+    draws = bootstrap(bench, reps=300, seed=0)
+    f = findings(bench, draws, level=level)
+    scale, axis, _ = display_unit(bench)
+    options = FigureOptions(scale=scale, unit=axis)
+    rep = build(
+        f, bench, draws, level, query="q", command="c", options=options, scale=scale, unit=axis
+    )
+    doc = rep.html()
+    first = page_one_text(doc)
+    pct = f"{100 * level:g}"
+    assert levels_stated(first) == {pct}, levels_stated(first)
+    assert "95%" not in first.replace("of the simulations", "")
+    assert f"Why {pct}%: two such intervals that do not overlap differ at about" in first
+    iv = summaries.percentile_interval(summaries.group_scores(draws, group="overall"), level=level)
+    lead = draws.models.index(f.leader)
+    said = f"({pct}% interval {100 * iv.low[lead]:.1f} to {100 * iv.high[lead]:.1f}%)"
+    assert said in f.answer[0] and said in first
+    chart = rep.figures[0].fig  # page 1's chart: each model's bar is its interval at the level
+    for trace in chart.data[:-1]:  # (the last: the "leader" tags)
+        k = draws.models.index(trace.name)
+        e = float(trace.x[0])
+        assert np.isclose(e + trace.error_x.array[0], 100 * iv.high[k])
+        assert np.isclose(e - trace.error_x.arrayminus[0], 100 * iv.low[k])

@@ -42,7 +42,7 @@ def arena_forest_figure(result: ArenaResult, options: FigureOptions) -> go.Figur
                 showlegend=False,
                 hovertemplate=(
                     f"{name}<br>rating {est:.0f} [{low:.0f}, {high:.0f}] ({pct})"
-                    f"<br>rank (UB) {int(result.rank_ub[i])}, rank set "
+                    f"<br>rank {int(result.rank_ub[i])}, rank set "
                     f"{int(result.rank_low[i])}–{int(result.rank_high[i])}<extra></extra>"
                 ),
             )

@@ -77,7 +77,7 @@ def trace_figure(fit: BayesFit, model: str, options: FigureOptions) -> go.Figure
                 col=1,
             )
     fig.update_yaxes(type="log", dtick="D2")  # 1, 2, 5, 10: every digit crowded the panels
-    fig.update_xaxes(title_text="draw (after warm-up)", row=2, col=1)
+    fig.update_xaxes(title_text="sample (after warm-up)", row=2, col=1)
     return _style(fig, options.title or f"Trace of a and b: {model}", 480)
 
 
@@ -107,14 +107,14 @@ def rank_plot_figure(
                     name=f"chain {c + 1}",
                     legendgroup=f"chain {c + 1}",
                     showlegend=col == 1,
-                    hovertemplate=f"chain {c + 1}: %{{y}} draws<extra></extra>",
+                    hovertemplate=f"chain {c + 1}: %{{y}} samples<extra></extra>",
                 ),
                 row=1,
                 col=col,
             )
         fig.add_hline(y=fit.draws / bins, line={"dash": "dash", "color": "#888888"}, row=1, col=col)
-        fig.update_xaxes(title_text="rank among all draws", row=1, col=col)
-    fig.update_yaxes(title_text="draws per bin", row=1, col=1, rangemode="tozero")
+        fig.update_xaxes(title_text="rank among all samples", row=1, col=col)
+    fig.update_yaxes(title_text="samples per bin", row=1, col=1, rangemode="tozero")
     return _style(fig, options.title or f"Rank plots of a and b: {model}", 380)
 
 

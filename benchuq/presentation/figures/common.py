@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from benchuq.core.data import LABEL_LIMIT, cut_label
+from benchuq.core.draws import method_words
 from benchuq.core.summaries import WEIGHTED
 from benchuq.presentation.colors import INDETERMINATE
 from benchuq.presentation.text import plotly_escape as _esc
@@ -503,10 +504,11 @@ def rank_probability_figure(
 
 
 def chart_subtitle(data: str, method: str, reps: int, seed: int | None, level: float) -> str:
-    """The line under an exported chart's title: data set, method, draws, seed and level."""
+    """The line under an exported chart's title: data set, method (in plain words), replicates,
+    seed and level."""
     seeded = "" if seed is None else f", seed {seed}"
     pct = f"{round(100 * level, 1):g}%"
-    return f"Data: {data} · {method}, {reps} draws{seeded} · intervals at {pct}"
+    return f"Data: {data} · {method_words(method)}, {reps} replicates{seeded} · intervals at {pct}"
 
 
 def with_subtitle(fig: go.Figure, subtitle: str) -> go.Figure:
@@ -605,7 +607,7 @@ def group_label(group: str, overall: str = "mean over all tasks") -> str:
     """Return the display name of a score group (overall, weighted or a category); ``overall``
     names the aggregate "overall" stands for (``core.summaries.headline.overall_label``)."""
     if group == WEIGHTED:
-        return "Weighted score S(w)"
+        return "Weighted score (by category weights)"
     if group == "overall":
         return f"Overall ({overall})"
     return group

@@ -125,9 +125,7 @@ def mde_figure(
     layout["yaxis"]["type"] = "log"
     layout["shapes"], layout["annotations"] = [_now_line(plan)], []
     if delta:
-        shape, note = _level_line(
-            delta * options.scale, f"{delta * options.scale:g} {options.unit}"
-        )
+        shape, note = _level_line(delta * options.scale, _amount(delta, options))
         layout["yaxis"]["type"] = "linear"
         layout["shapes"].append(shape)
         layout["annotations"].append(note)

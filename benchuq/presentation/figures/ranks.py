@@ -23,7 +23,7 @@ def interval_words(correction: str, level: float) -> str:
     """How the intervals are named in verdicts, captions and axis titles."""
     pct = f"{100 * level:g}%"
     if correction == "maxt":
-        return f"{pct} simultaneous interval, max-T"
+        return f"{pct} simultaneous interval"
     if correction in ("bonferroni", "holm"):
         return f"{pct} simultaneous interval, Bonferroni"
     return f"{pct} interval for this pair alone"

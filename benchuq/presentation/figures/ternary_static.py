@@ -124,7 +124,7 @@ def subtitle_text(dm: DominanceMap, data: str) -> str:
     if dm.rho_source == "assumed":
         rho = f"rho = {dm.rho[0]:.2f} assumed"
     else:
-        rho = f"rho read from paired draws (median {np.nanmedian(dm.rho):.2f})"
+        rho = f"rho read from the paired replicates (median {np.nanmedian(dm.rho):.2f})"
     return (
         f"Data: {data}. Grey: lead smaller than z x SE (indeterminate). "
         f"z = {dm.z:.2f} (two-sided level {dm.level:.1%}), {rho}."
@@ -206,19 +206,22 @@ def probability_image(
         if listed[i]
     ]
     handles += [
-        Patch(color=_band_rgba("#555555", lo), label=f"first in {lo:.0%}–{min(hi, 1):.0%} of draws")
+        Patch(
+            color=_band_rgba("#555555", lo),
+            label=f"first in {lo:.0%}–{min(hi, 1):.0%} of replicates",
+        )
         for lo, hi, _ in reversed(PROB_BANDS)
     ]
     if len(pm.categories) == 2:
         subtitle = (
-            f"Data: {data}. Bands: each model's share of {pm.reps} draws in which it has the best "
-            "weighted score; strip: the model with the largest share, shaded by it."
+            f"Data: {data}. Bands: each model's share of {pm.reps} replicates in which it has the "
+            "best weighted score; strip: the model with the largest share, shaded by it."
         )
         fig = _probability_line_figure(pm, colors, rgba, handles, title, subtitle, marker)
     else:
         subtitle = (
-            f"Data: {data}. Colour: the model with the largest share of {pm.reps} draws in which "
-            "it has the best weighted score; shade: that share."
+            f"Data: {data}. Colour: the model with the largest share of {pm.reps} replicates in "
+            "which it has the best weighted score; shade: that share."
         )
         fig = _ternary_figure(
             pm.weights, rgba, pm.categories, handles, "Most likely best", title, subtitle, marker
@@ -328,7 +331,7 @@ def _probability_line_figure(
     ax.stackplot(x, *bands, colors=band_colors, linewidth=0.3, edgecolor="white")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_ylabel("share of draws ranked first")
+    ax.set_ylabel("share of replicates ranked first")
     return _finish_line(
         fig, (ax, strip), x, rgba, handles, "Most likely best", title, subtitle, marker
     )

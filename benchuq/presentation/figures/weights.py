@@ -365,9 +365,8 @@ def probability_hover_traces(pm: BestProbabilityMap, top: int = 3) -> list[dict]
             f"P({_tmpl(pm.models[i])} best) = %{{customdata[{k + 1}]:.1%}}"
             for k, i in enumerate(key)
         )
-        template = (
-            f"{head}<br>{lines}<br>MC error ±%{{customdata[{len(key) + 1}]:.1%}} ({pm.reps} draws)"
-        )
+        mc = f"MC error ±%{{customdata[{len(key) + 1}]:.1%}} ({pm.reps} replicates)"
+        template = f"{head}<br>{lines}<br>{mc}"
         # shown as .1% but kept to 4 decimals: shares of draws (k / reps) often end in 5 there
         decimals = (4,) * values.shape[1]
         traces.append(_hover_trace(pm.weights, idx, values[idx], decimals, template))
@@ -407,7 +406,7 @@ def probability_figure(
             tr = _tile_trace(
                 tiles,
                 idx,
-                f"{_esc(model)}, first in {band} of draws",
+                f"{_esc(model)}, first in {band} of replicates",
                 _blend(options.color(model), alpha),
             )
             tr["legendgroup"] = model
@@ -415,7 +414,7 @@ def probability_figure(
         name = f"{_esc(model)} ({counts[i] / len(pm.best):.0%})"
         traces.append(_swatch(name, options.color(model), model))
     for lo, hi, alpha in reversed(PROB_BANDS):
-        band = f"first in {lo:.0%}–{min(hi, 1):.0%} of draws"
+        band = f"first in {lo:.0%}–{min(hi, 1):.0%} of replicates"
         traces.append(_swatch(band, _blend("#555555", alpha), "bands"))
     traces += probability_hover_traces(pm)
     if marker is not None:
@@ -556,7 +555,11 @@ def probability_line_figure(
         **_line_layout(
             options,
             height,
-            yaxis={"title": "share of draws ranked first", "tickformat": ".0%", "range": [0, 1]},
+            yaxis={
+                "title": "share of replicates ranked first",
+                "tickformat": ".0%",
+                "range": [0, 1],
+            },
             xaxis={
                 "title": f"weight on {_esc(pm.categories[0])} (rest on {_esc(pm.categories[1])})",
                 "tickformat": ".0%",

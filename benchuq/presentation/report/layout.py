@@ -1,7 +1,8 @@
 """The report's layout: what goes into it and in which order (pure; no streamlit, no browser).
 
-Provenance, the titled figures with the sentence that says how to read each, the tables after the
-first page (per category, per task, run details) and :class:`Report`, the laid-out whole; the
+Provenance, the titled figures with the sentence that says how to read each (the first: page
+1's chart, every model's score at the report's level), the tables (per category, per task, run
+details) and :class:`Report`, the laid-out whole; the
 report model itself is :func:`core.findings.findings`. ``report.render`` turns a :class:`Report`
 into one self-contained HTML document (and ``presentation.chromium`` prints it to PDF).
 """
@@ -19,7 +20,7 @@ import plotly.graph_objects as go
 
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.data import Benchmark, is_proportion
-from benchuq.core.draws import Draws
+from benchuq.core.draws import Draws, method_words
 from benchuq.core.findings import MAP_Z, Findings, gaps_from_leader, group_intervals
 from benchuq.core.reading.meta import Meta
 from benchuq.core.reading.naming import unsaid_shape
@@ -27,8 +28,8 @@ from benchuq.core.summaries.dominance import implied_level
 from benchuq.core.summaries.leader import overlap_test_level
 from benchuq.core.summaries.scores import Group
 from benchuq.presentation.figures.common import (
+    ROW_HEIGHT,
     FigureOptions,
-    chart_subtitle,
     forest_figure,
     gap_figure,
     with_subtitle,
@@ -38,6 +39,7 @@ from benchuq.presentation.figures.weights import dominance_figure
 
 __all__ = [
     "NO_RUN_DETAILS",
+    "SCORES_ROW",
     "TOP_COLUMNS",
     "WHOLE_NAME",
     "WIDTH",
@@ -54,6 +56,7 @@ __all__ = [
     "group_frame",
     "provenance",
     "run_details",
+    "scores_figure",
     "table_frame",
 ]
 
@@ -102,10 +105,21 @@ class Provenance:
     command: str
     shape: str
 
+    @property
+    def plain_method(self) -> str:
+        """The method in plain words (:func:`~benchuq.core.draws.method_words`)."""
+        return method_words(self.method)
+
     def subtitle(self, level: float | None = None, kind: str = "") -> str:
-        """The line under every figure title: data set, method, draws, seed and level (the
-        report's level unless the chart has its own, e.g. ``kind="simultaneous"``)."""
-        text = chart_subtitle(self.data, self.method, self.reps, self.seed, level or self.level)
+        """The line under every figure title: data set, method in plain words, simulations,
+        seed and level (the report's level unless the chart has its own, e.g.
+        ``kind="simultaneous"``)."""
+        seeded = "" if self.seed is None else f", seed {self.seed}"
+        pct = f"{round(100 * (level or self.level), 1):g}%"
+        text = (
+            f"Data: {self.data} · {self.plain_method}, {self.reps} simulations{seeded} · "
+            f"intervals at {pct}"
+        )
         return f"{text} {kind}".rstrip()
 
 
@@ -155,41 +169,61 @@ class ReportFigure:
     reading: str
 
 
+def scores_figure(
+    f: Findings, options: FigureOptions, prov: Provenance, *, top: int | None = None
+) -> ReportFigure:
+    """Page 1's chart: the score of every model (or the ``top`` best) with its interval at the
+    report's level, the leader's interval shaded, "≈ leader" marked."""
+    pct = f"{100 * f.level:g}%"
+    table = f.table if top is None else f.table.head(top)
+    title = (
+        f"All models: score with {pct} intervals"
+        if len(table) == len(f.table)
+        else f"The top {len(table)} of {len(f.table)} models: score with {pct} intervals"
+    )
+    return ReportFigure(
+        with_subtitle(
+            forest_figure(table.assign(tied=table["tied_with_leader"]), _titled(options, title)),
+            prov.subtitle(),
+        ),
+        f"Dot: the score; bar: the {pct} interval (a dot is drawn smaller than its "
+        "interval, so a narrow interval stays visible). The shaded band is the leader's "
+        "interval; ≈ leader marks the models the data cannot tell apart from the leader.",
+    )
+
+
+#: pixels a model's row takes in :func:`scores_figure` (page 1 sizes the chart by it)
+SCORES_ROW = ROW_HEIGHT
+
+
 def figures(
     f: Findings, gaps: pd.DataFrame, options: FigureOptions, prov: Provenance, reps: int
 ) -> list[ReportFigure]:
-    """The contested top (``gaps``: ``core.findings.gaps_from_leader``), the whole leaderboard,
-    the differences among the top models, the rank sets and, with two or three categories, who
-    wins under which weighting (the Task weights page's map), each titled, with a subtitle
-    naming data set, method and level."""
-    pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
+    """Page 1's chart (:func:`scores_figure`: every model's score at the report's level), then
+    the contested top (``gaps``: ``core.findings.gaps_from_leader``), the differences among the
+    top models, the rank sets and, with two or three categories, who wins under which weighting
+    (the Task weights page's map), each titled, with a subtitle naming data set, method and
+    level."""
+    cmp = f"{100 * f.comparison_level:g}%"
     test = f"{100 * overlap_test_level(f.level):.0f}%"
     top = _titled(options, f"How far behind the leader? (top {len(gaps)})")
-    out = [
-        ReportFigure(
-            with_subtitle(gap_figure(gaps, top), prov.subtitle(overlap_test_level(f.level))),
-            f"Each bar: how far a model is behind the leader, with its {test} interval. A bar "
-            "that reaches the dashed line (open dot) is a model the data cannot tell apart from "
-            "the leader.",
-        ),
-        ReportFigure(
-            with_subtitle(
-                forest_figure(
-                    f.table.assign(tied=f.table["tied_with_leader"]),
-                    _titled(options, f"All models: score with {pct} intervals"),
-                ),
-                prov.subtitle(),
-            ),
-            f"Dot: the score; bar: the {pct} interval (a dot is drawn smaller than its "
-            "interval, so a narrow interval stays visible). The shaded band is the leader's "
-            "interval; ≈ leader marks the models the data cannot tell apart from the leader.",
-        ),
-    ]
+    out = [scores_figure(f, options, prov)]
+    if len(gaps) > 1:  # (one model: no one is behind it)
+        out.append(
+            ReportFigure(
+                with_subtitle(gap_figure(gaps, top), prov.subtitle(overlap_test_level(f.level))),
+                f"Each bar: how far a model is behind the leader, with its {test} interval (the "
+                "test that two non-overlapping intervals of page 1 stand for). A bar that "
+                "reaches the dashed line (open dot) is a model the data cannot tell apart from "
+                "the leader.",
+            )
+        )
     if not f.diffs.empty:
         k = len(pd.unique(f.diffs[["a", "b"]].to_numpy().ravel()))
         fig = simultaneous_difference_figure(
             f.diffs, "maxt", f.comparison_level, reps, _titled(options, f"Top {k}: differences")
         )
+        fig.update_xaxes(title_text=f"difference, {options.unit} ({cmp}, all pairs together)")
         out.append(
             ReportFigure(
                 with_subtitle(fig, prov.subtitle(f.comparison_level, "(for all pairs together)")),
@@ -235,7 +269,7 @@ def _titled(options: FigureOptions, title: str) -> FigureOptions:
 
 @dataclass(frozen=True)
 class Details:
-    """The report's tables after the first page: scores per category and per task (``group,
+    """The report's tables: scores per category and per task (``group,
     model, estimate, low, high`` at the report's level; ``core.findings.group_intervals``) and the
     run details (one row per harness; empty without provenance)."""
 
@@ -360,6 +394,7 @@ class Report:
     scale: float
     unit: str
     details: Details | None = None
+    options: FigureOptions | None = None
 
     def __repr__(self) -> str:
         return f"Report({self.provenance.data!r}, {len(self.figures)} figures)"
@@ -377,6 +412,7 @@ class Report:
             unit=self.unit,
             details=self.details,
             two_runs=two_runs,
+            options=self.options,
         )
 
 
@@ -401,4 +437,4 @@ def build(
     prov = provenance(bench, draws, level, query, command)
     gaps = gaps_from_leader(draws, level=level, group=group)
     figs = figures(f, gaps, options, prov, draws.reps)
-    return Report(f, prov, figs, scale, unit, details(f, draws, meta))
+    return Report(f, prov, figs, scale, unit, details(f, draws, meta), options)

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,8 +32,10 @@ import plotly.graph_objects as go
 from benchuq.core.analyses.diff import DiffResult
 from benchuq.core.findings import Findings
 from benchuq.core.summaries.leader import overlap_test_level
+from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.report.layout import (
     NO_RUN_DETAILS,
+    SCORES_ROW,
     TOP_COLUMNS,
     WHOLE_NAME,
     WIDTH,
@@ -39,11 +43,23 @@ from benchuq.presentation.report.layout import (
     Provenance,
     ReportFigure,
     group_frame,
+    scores_figure,
     table_frame,
 )
 from benchuq.presentation.text import visible
 
-__all__ = ["CSS", "figure_div", "figure_html", "page", "text", "to_html", "two_runs_html"]
+__all__ = [
+    "CSS",
+    "PageOne",
+    "figure_div",
+    "figure_html",
+    "figure_pages",
+    "page",
+    "page_one",
+    "text",
+    "to_html",
+    "two_runs_html",
+]
 
 #: The printable width of an A4 page with the report's 14 mm margins, in CSS pixels (96 per inch);
 #: a figure is drawn :data:`WIDTH` wide and printed scaled to fit it.
@@ -127,6 +143,8 @@ h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; ma
 .answer { font-size: 1.12em; border-left: 4px solid #1f77b4; padding: 0.2em 0 0.2em 0.8em; }
 .answer p { margin: 0.35em 0; }
 .answer p:first-child { font-weight: 600; }
+.answer p + p { font-size: 0.92em; color: #444; }
+.page1 h2 { margin-top: 0.6em; }
 .page1 { break-after: page; page-break-after: always; }
 ul.findings li { margin-bottom: 0.45em; }
 figure { margin: 1.2em 0; break-inside: avoid; page-break-inside: avoid; }
@@ -190,51 +208,59 @@ def _table(
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
-def _groups_html(d: Details | None, f: Findings, scale: float, unit: str) -> str:
+def _group_tables(
+    d: Details | None, f: Findings, scale: float, unit: str
+) -> dict[str, tuple[pd.DataFrame, str, str]]:
+    """The per-category and per-task tables (``group_frame``) at the report's level, with their
+    titles and the sentence that says what they show; a key only where there are rows."""
     if d is None:
-        return ""
-    e = text
+        return {}
     order = list(f.table["model"])
     pct = f"{100 * f.level:g}%"
     what = (
-        f"Score ({e(unit)}) with its {pct} interval for the {min(TOP_COLUMNS, len(order))} best "
-        "models overall; “best here”: the model with the highest score in the row (the app and "
-        "the CSV export list every model)."
+        f"Each cell: {unit} with its {pct} interval ({min(TOP_COLUMNS, len(order))} best models "
+        "overall; the app and the CSV list all); “best here”: the best model in that row."
     )
-    out = []
-    for title, frame, label in (
-        ("Per category", d.categories, "category"),
-        ("Per task", d.tasks, "task"),
+    out = {}
+    for key, title, frame, label in (
+        ("categories", "Per category", d.categories, "category"),
+        ("tasks", "Per task", d.tasks, "task"),
     ):
-        if frame.empty:
-            continue
-        g = group_frame(frame, order, scale, label)
-        cls = ["label", "model", *["num"] * (len(g.columns) - 2)]
-        table = _table(g, cls, model_heads=True)
-        out.append(f"<h2>{title}</h2><p class=what>{what}</p>{table}")
-    if not d.runs.empty:
-        out.append(
-            "<h2>Run details</h2><p class=what>What the result files say about how they were "
-            "made (dates from the file names).</p>"
-            + _table(d.runs, ["", "num", "num", "", "", "", ""])
-        )
-    else:
-        out.append(f"<h2>Run details</h2><p class=what>{NO_RUN_DETAILS}</p>")
-    return "".join(out)
+        if not frame.empty:
+            out[key] = (group_frame(frame, order, scale, label), title, what)
+    return out
+
+
+def _group_html(g: pd.DataFrame, title: str, what: str) -> str:
+    cls = ["label", "model", *["num"] * (len(g.columns) - 2)]
+    return f"<h2>{title}</h2><p class=what>{text(what)}</p>{_table(g, cls, model_heads=True)}"
+
+
+def _runs_html(d: Details | None) -> str:
+    if d is None:
+        return ""
+    if d.runs.empty:
+        return f"<h2>Run details</h2><p class=what>{NO_RUN_DETAILS}</p>"
+    return (
+        "<h2>Run details</h2><p class=what>What the result files say about how they were "
+        "made (dates from the file names).</p>" + _table(d.runs, ["", "num", "num", "", "", "", ""])
+    )
 
 
 def _methods(f: Findings, prov: Provenance) -> str:
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
     test = f"{100 * overlap_test_level(f.level):.0f}%"
     items = [
-        f"Uncertainty: {prov.method}, {prov.reps} draws of every model's score on every task; "
-        "every number in this report is a summary of those draws.",
-        f"Scores and their intervals: {pct} percentile intervals of the draws (two such "
-        f"intervals that do not overlap are about a {test} test of one pair).",
-        f"“≈ leader” and the gap chart: the leader's lead over each model, one model at a time, "
-        f"at {test}.",
+        f"Uncertainty: {prov.plain_method} (technically: {prov.method}); {prov.reps} "
+        "simulations (“draws”) of every model's score on every task; every number in this "
+        "report is a summary of those simulations.",
+        f"Scores and their intervals: {pct} percentile intervals of the simulations. Two such "
+        f"intervals that do not overlap are about a {test} test of one pair (Goldstein and "
+        "Healy 1995), which is why page 1 draws them at this level.",
+        f"“≈ leader”, “told apart” and the gap chart: the leader's lead over each model, taken "
+        f"inside every simulation, has a {test} interval that includes 0; one model at a time.",
         f"Pairwise differences and rank sets: {cmp} for all pairs (or all models) together "
-        "(max-T simultaneous intervals), so no pair is singled out by chance.",
+        "(simultaneous intervals by the max-T method), so no pair is singled out by chance.",
         "The methods and their references: docs/METHODS.md in the benchuq repository.",
     ]
     return "".join(f"<li>{text(s)}</li>" for s in items)
@@ -284,6 +310,127 @@ band is the margin.</figcaption></figure>
 """
 
 
+#: The printable height of an A4 page with the report's margins, in CSS pixels; figures print
+#: at :data:`PRINT_ZOOM` of their size.
+PRINT_HEIGHT = (297 - 2 * 14) / 25.4 * 96
+PRINT_ZOOM = round(PRINT_WIDTH / WIDTH, 3)
+#: Pixels of page 1 left free: its blocks' heights below are estimates (a block that ran past
+#: the page would push the chart to page 2 and leave page 1 half blank).
+SLACK = 40
+#: Page 1's chart may draw a model's row this many pixels high (its usual height:
+#: ``SCORES_ROW``) to leave room for a table, and shows at least :data:`MIN_ROWS` models (more
+#: models than fit: the top ones, and the chart of all models follows with the other figures).
+MIN_ROW = 16
+MIN_ROWS = 12
+#: At most this many times a row's height per model when page 1's chart is stretched to fill.
+MAX_STRETCH = 9
+#: A per-group table starts on page 1 only with at least this many rows there (the rest of it
+#: follows the leaderboard, "continued").
+FEW_ROWS = 4
+
+
+def _height(text: str, chars: float, line: float) -> float:
+    """Estimated printed height of ``text`` wrapped at ``chars`` characters a line."""
+    return line * max(1, math.ceil(len(text) / chars))
+
+
+def _table_height(frame: pd.DataFrame, what: str) -> float:
+    """Estimated printed height of a per-group section of :func:`_groups_html` (heading,
+    explanation, header of model names, one row per group; 13.8 px type)."""
+    heads = [len(str(c)) for c in frame.columns[2:]] or [1]
+    head = 20 * max(math.ceil(h / 18) for h in heads) + 6
+    rows = sum(
+        20 * max(1, math.ceil(len(str(r[0])) / 20), math.ceil(len(str(r[1])) / 18)) + 7
+        for r in frame.itertuples(index=False)
+    )
+    return 63 + _height(what, 88, 21.3) + 16 + head + rows
+
+
+def figure_pages(figs: Sequence[ReportFigure]) -> list[ReportFigure]:
+    """The figures after page 1, sized to fill whole pages: one that fits in half a page at
+    most half again its own height gets exactly half a page, every other one a whole
+    page; the whole-page ones first, then the halves in pairs (so no page is left half blank
+    before a figure that does not fit; an odd last half is followed by the text)."""
+    halves: list[ReportFigure] = []
+    wholes: list[ReportFigure] = []
+    for r in figs:
+        caption = _height(r.reading, 88, 21.3) + 2 * 19.2 + 16  # margins and a spare line
+        half = (PRINT_HEIGHT / 2 - caption - 8) / PRINT_ZOOM
+        whole = (PRINT_HEIGHT - caption - 8) / PRINT_ZOOM
+        natural = float(r.fig.layout.height or 450)
+        small = natural <= 1.5 * half
+        fig = go.Figure(r.fig).update_layout(height=math.floor(half if small else whole))
+        (halves if small else wholes).append(ReportFigure(fig, r.reading))
+    return wholes + halves
+
+
+@dataclass(frozen=True)
+class PageOne:
+    """What page 1 holds besides the title and the answer: the chart (its ``fig`` sized to fill
+    the page) and the per-group tables that fit (``tables``: ``("categories", rows shown)``,
+    then ``("tasks", rows)``; a table's other rows follow the leaderboard)."""
+
+    chart: ReportFigure
+    tables: tuple[tuple[str, int], ...]
+    whole: bool  # the chart shows every model (else the top ones: the whole one follows)
+
+
+def page_one(
+    f: Findings,
+    prov: Provenance,
+    chart: ReportFigure,
+    *,
+    head: Sequence[str],
+    groups: dict[str, tuple[pd.DataFrame, str, str]],
+    options: FigureOptions | None,
+) -> PageOne:
+    """Page 1's chart and tables: the per-category table (then the per-task one) when it fits
+    beside a chart of at least :data:`MIN_ROWS` models (or half the page), or its first rows
+    (at least :data:`FEW_ROWS`); the chart then fills what is left (at most
+    :data:`MAX_STRETCH` row heights a model), showing the top models that fit.
+    ``head``: the texts above the chart (title, subtitle, answer; estimated by length)."""
+    title, sub, *answer = head
+    used = _height(title, 44, 39.4) + 21 + _height(sub, 80, 23.2) + 16
+    said = [a for a in answer if a.strip()]
+    used += (
+        sum(
+            _height(a, 70 if k == 0 else 82, 26 if k == 0 else 23.5) + 13
+            for k, a in enumerate(said)
+        )
+        + 16
+    )
+    used += 2 * 19.2 + _height(chart.reading, 88, 21.3)  # the figure's margins and caption
+    room = PRINT_HEIGHT - SLACK - used
+    n = len(f.table)
+    frame = float(chart.fig.layout.height or 450) - SCORES_ROW * max(n, 2)
+    need = (frame + MIN_ROW * max(min(n, MIN_ROWS), 2)) * PRINT_ZOOM
+    comfortable = (frame + SCORES_ROW * max(n, 2)) * PRINT_ZOOM
+    free = room - max(need, min(comfortable, room / 2))  # for tables
+    tables: list[tuple[str, int]] = []
+    for key in ("categories", "tasks"):
+        if key not in groups or (key == "tasks" and "categories" in groups and not tables):
+            continue
+        g, _, what = groups[key]
+        shown = len(g)
+        while shown >= FEW_ROWS and _table_height(g.head(shown), what) > free:
+            shown -= 1
+        if shown < min(FEW_ROWS, len(g)) or _table_height(g.head(shown), what) > free:
+            break
+        tables.append((key, shown))
+        free -= _table_height(g.head(shown), what)
+        room -= _table_height(g.head(shown), what)
+        if shown < len(g):
+            break
+    height = room / PRINT_ZOOM
+    rows = min(n, int((height - frame) // MIN_ROW))
+    if rows < n and options is not None:
+        chart = scores_figure(f, options, prov, top=max(rows, 1))
+    height = min(height, frame + MAX_STRETCH * SCORES_ROW * max(n, 2))
+    fig = go.Figure(chart.fig).update_layout(height=round(height))
+    fig.update_yaxes(dtick=1)  # every model's name, also when its row is narrow (plotly skips)
+    return PageOne(ReportFigure(fig, chart.reading), tuple(tables), rows >= n or options is None)
+
+
 def to_html(
     f: Findings,
     prov: Provenance,
@@ -294,29 +441,64 @@ def to_html(
     details: Details | None = None,
     description: str = "",
     two_runs: tuple[DiffResult, go.Figure] | None = None,
+    options: FigureOptions | None = None,
 ) -> str:
     """The report as one self-contained HTML document (figures: :func:`figure_div`, plotly.js
     once in the head; the same inputs give the same bytes).
 
-    Page 1 holds the two-line answer (``Findings.answer``) and the first figure, the chart a
-    reader who stops there needs; the findings, the leaderboard, the per-category and per-task
-    tables (``details``), the other figures, ``two_runs`` (a comparison of two runs and its
-    chart), run details, caveats, methods and how to reproduce the numbers follow."""
+    Page 1 states one level (the report's): the data set's name and shape, the aggregate behind
+    the score, the method and the level; the answer (``Findings.answer``: who leads and how
+    sure, and why "told apart" is a test at another level); one chart, every model's score at
+    that level (``figs[0]``), sized to fill the page (:func:`page_one`); and the per-category
+    table (and the per-task one) when it fits. The findings, the leaderboard, the other
+    per-group tables, the other figures, ``two_runs`` (a comparison of two runs and its chart),
+    run details, caveats, methods and how to reproduce the numbers follow. ``options``: the
+    figures' options, to draw page 1's chart of the top models when all do not fit (without them
+    it shows all)."""
     e = text
     runs = "" if two_runs is None else two_runs_html(*two_runs, scale=scale)
     pct, cmp = f"{100 * f.level:g}%", f"{100 * f.comparison_level:g}%"
-    answer = "".join(f"<p>{e(s)}</p>" for s in f.answer or f.headline[:2])
+    answer_lines = f.answer or f.headline[:2]
+    answer = "".join(f"<p>{e(s)}</p>" for s in answer_lines)
     rest = [s for s in f.headline if s not in f.answer and s not in f.covered]
     findings = "".join(f"<li>{e(s)}</li>" for s in rest)
     caveats = "".join(f"<li>{e(s)}</li>" for s in f.caveats)
 
-    first = figure_html(figs[0], "fig-1") if figs else ""
-    fig_html = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(figs[1:], start=2))
+    title = f"{prov.data} — {prov.shape}" if prov.shape else prov.data
+    sub = (
+        f"Benchmark report · Score = {f.label} · {prov.plain_method}, {prov.reps} simulations"
+        f" · scores with {pct} intervals · benchuq {prov.version}"
+    )
+    groups = _group_tables(details, f, scale, unit)
+    first = ""
+    later = list(figs[1:])
+    on_page_one: dict[str, int] = {}
+    if figs:
+        one = page_one(
+            f, prov, figs[0], head=[title, sub, description, *answer_lines], groups=groups,
+            options=options,
+        )  # fmt: skip
+        first = figure_html(one.chart, "fig-1")
+        on_page_one = dict(one.tables)
+        if not one.whole:
+            later.insert(1, figs[0])
+    tables_one = "".join(
+        _group_html(groups[k][0].head(shown), *groups[k][1:]) for k, shown in on_page_one.items()
+    )
+    tables_rest = "".join(
+        _group_html(
+            g.iloc[on_page_one.get(k, 0) :], title + " (continued)" * (k in on_page_one), what
+        )
+        for k, (g, title, what) in groups.items()
+        if on_page_one.get(k, 0) < len(g)
+    )
+    placed = figure_pages(later)
+    fig_html = "".join(figure_html(r, f"fig-{k}") for k, r in enumerate(placed, start=2))
     repro = [
         ("Data", f"{prov.data} ({prov.shape})" if prov.shape else prov.data),
         ("Data hash", f"sha256 {prov.data_hash}"),
         ("Method", prov.method),
-        ("Draws", str(prov.reps)),
+        ("Simulations", str(prov.reps)),
         ("Seed", "none" if prov.seed is None else str(prov.seed)),
         ("Level", f"{pct} (scores), {cmp} (comparisons, rank sets)"),
         ("benchuq", prov.version),
@@ -326,24 +508,25 @@ def to_html(
     dl = "".join(f"<dt>{e(k)}</dt><dd><code>{e(v)}</code></dd>" for k, v in repro)
     about = f"<p>{e(description)}</p>" if description.strip() else ""
     body = f"""<div class=page1>
-<h1>Benchmark report: {e(prov.data)}</h1>
-<p class=sub>{e(prov.shape + " · " if prov.shape else "")}{e(prov.method)}, {prov.reps} draws
-· scores with {pct} intervals · benchuq {e(prov.version)}</p>
+<h1>{e(title)}</h1>
+<p class=sub>{e(sub)}</p>
 {about}
 <div class=answer>{answer}</div>
 {first}
-</div>
-<h2>Findings</h2>
+{tables_one}
+</div><!-- /page1 -->
+{fig_html}
+{runs}<h2>Findings</h2>
 <ul class=findings>{findings}</ul>
 <h2>Leaderboard</h2>
-<p>Score = {e(f.label)}, in {e(unit)}. “≈ leader”: the data cannot tell the
-model apart from the leader; “top in”: the share of draws in which the model is best; “rank”:
-the ranks the model could truly hold; “note”: what to keep in mind when reading that row.</p>
+<p>Score: {e(f.label)}; shown as {e(unit)}. “≈ leader”: the data cannot tell the
+model apart from the leader; “top in”: how often the model comes out on top in the simulations;
+“rank”: the ranks the model could truly hold; “note”: what to keep in mind when reading that
+row.</p>
 {_table(table_frame(f, scale, unit))}
-{_groups_html(details, f, scale, unit)}
-<h2>Figures</h2>
-{fig_html}
-{runs}<h2>Caveats</h2>
+{tables_rest}
+{_runs_html(details)}
+<h2>Caveats</h2>
 <ul>{caveats}</ul>
 <h2>Methods</h2>
 <ul>{_methods(f, prov)}</ul>

@@ -118,13 +118,13 @@ class BayesFit:
             out.append(
                 f"R-hat above {diagnostics.RHAT_WARN} for {_quantities(len(bad))} (worst "
                 f"{_label(worst)}: {worst['rhat']:.3f}); the chains have not converged — run "
-                "more warm-up and draws, or check the priors."
+                "more warm-up and samples, or check the priors."
             )
         low = d[np.minimum(d["ess_bulk"], d["ess_tail"]) < 100]
         if len(low):
             out.append(
                 f"effective sample size below 100 for {_quantities(len(low))}; interval ends are "
-                "imprecise — run more draws."
+                "imprecise — run more samples."
             )
         return tuple(out)
 

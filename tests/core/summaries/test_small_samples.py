@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_utils import levels_stated, page_one_text
 
 from benchuq.cli.main import main
 from benchuq.core.data import Benchmark, ItemTask
@@ -124,9 +125,11 @@ def test_helm_report_says_too_few_items_to_tell(tmp_path: Path) -> None:
     # of 30); the exact test's floor is in docs/METHODS.md
     assert "2^(1 - n)" not in doc
     assert (
-        "even one model right on every item and the other wrong on every item could happen "
-        "by chance more often than 5% of the time" in doc
+        "even one model right on every item and the other wrong on every item could be chance."
+        in doc
+        and "differ at about 5%" in doc
     )
+    assert levels_stated(page_one_text(doc)) == {"83.4"}  # page 1: one level (issue 41)
 
 
 def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
@@ -138,8 +141,9 @@ def test_inspect_report_flags_few_items_and_names_one_item_in_the_singular(
     out = tmp_path / "inspect.html"
     assert main(["report", INSPECT, "-o", str(out), "--reps", "300"]) == 0
     doc = out.read_text(encoding="utf-8")
-    assert "<h1>Benchmark report: inspect_ai 0.3: 6 models x 3 tasks</h1>" in doc
-    assert "<p class=sub>bootstrap" in doc and "6 models × 3 tasks" not in doc
+    assert "<h1>inspect_ai: 6 models x 3 tasks</h1>" in doc
+    assert "<p class=sub>Benchmark report · Score = mean of 3 tasks · bootstrap" in doc
+    assert "6 models × 3 tasks" not in doc
     assert "Too few items to tell: ollama/gemma3 has the highest score" in doc
     assert "rests on 1 item, and" in doc and "pairs differ" not in doc
     assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in doc

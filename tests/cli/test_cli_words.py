@@ -1,0 +1,86 @@
+"""The terminal's words (issue 41, Build 4 and 5): every subcommand's human output on the bundled
+samples and real harness files shows none of the jargon of ``tests/words.py`` (``--help`` may
+name the methods); the weighted score only with weights other than the default; whole-point arena
+ratings; a folder names its data."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from words import jargon
+
+from benchuq.cli.main import main
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+VTAB_TOP = ["Sup-100%", "Sup-Rotation-100%", "Rotation"]
+
+CASES: dict[str, list[str]] = {
+    "leaderboard vtab1k": ["leaderboard", "sample:vtab1k"],
+    "leaderboard toy": ["leaderboard", "sample:toy"],
+    "leaderboard alpaca_eval": ["leaderboard", "sample:alpaca_eval"],
+    "leaderboard mmlu": ["leaderboard", "sample:mmlu", "--normalize"],
+    "leaderboard lm-eval": ["leaderboard", str(REAL / "lm_eval" / "results_v04")],
+    "leaderboard inspect": ["leaderboard", str(REAL / "inspect_ai" / "eval_zip")],
+    "ranks vtab1k": ["ranks", "sample:vtab1k"],
+    "ranks weighted": ["ranks", "sample:vtab1k", "--weights", "0.5,0.25,0.25"],
+    "compare": ["compare", "sample:vtab1k", "--models", *VTAB_TOP],
+    "compare bonferroni": ["compare", "sample:vtab1k", "--models", *VTAB_TOP, "--correction",
+                           "bonferroni"],
+    "weights": ["weights", "sample:vtab1k"],
+    "epp": ["epp", "sample:toy"],
+    "export": ["export", "sample:toy"],
+}  # fmt: skip
+NO_REPS: dict[str, list[str]] = {
+    "arena": ["arena", "sample:mt_bench_battles"],
+    "power": ["power", "sample:vtab1k"],
+    "eb": ["eb", "sample:alpaca_eval"],
+    "bayes": ["bayes", "sample:toy", "--draws", "100", "--warmup", "50", "--chains", "2"],
+    "judge": ["judge", "sample:mt_bench"],
+    "diff": ["diff", "sample:alpaca_eval", "--base", "claude-2.1", "--candidate",
+             "claude-2"],
+}  # fmt: skip
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> str:
+    if argv[0] == "export":
+        argv = [*argv, "-o", str(tmp_path / "eee")]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, (argv, err)
+    return out + err
+
+
+@pytest.mark.parametrize("name", [*CASES, *NO_REPS])
+def test_no_subcommand_prints_jargon(
+    name: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = [*CASES[name], "--reps", "200"] if name in CASES else NO_REPS[name]
+    text = _run(argv, capsys, tmp_path)
+    assert not jargon([text]), jargon([text])
+
+
+def test_the_weighted_score_only_at_other_weights(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Item 5: `benchuq ranks` ranks the overall score unless weights are given, then says why
+    the weighted order can differ; one category (toy's ``all``) repeats no row."""
+    plain = _run(["ranks", "sample:vtab1k", "--reps", "200"], capsys, tmp_path)
+    weighted = ["ranks", "sample:vtab1k", "--reps", "200", "--weights", "0.5,0.25,0.25"]
+    assert "weighted" not in plain
+    text = _run(weighted, capsys, tmp_path)
+    assert "weighted" in text and "orders can differ" in text
+    board = _run(["leaderboard", "sample:toy", "--reps", "200"], capsys, tmp_path)
+    assert "[all]" not in board and "[overall]" in board  # one category: no repeated rows
+
+
+def test_arena_ratings_are_whole_points(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    text = _run(["arena", "sample:mt_bench_battles"], capsys, tmp_path)
+    rows = [line for line in text.splitlines() if line.startswith("gpt-4 ")]
+    assert rows and re.match(r"gpt-4\s+\d+\s+\d+\s+\d+\s+\d+\s", rows[0]), rows
+
+
+def test_a_folder_names_its_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["leaderboard", str(REAL / "inspect_ai" / "eval_zip"), "--reps", "200"]
+    assert _run(argv, capsys, tmp_path).startswith("eval_zip: 6 models x 2 tasks\n")
