@@ -76,7 +76,8 @@ def run_logged(page: Callable[[], str]) -> Iterator[None]:
         return
     t0, c0, w0 = time.perf_counter(), time.thread_time(), waited_seconds()
     outcome = "done"
-    _WORK.counts = work = {}
+    work: dict[str, int] = {}
+    _WORK.counts = work
     try:
         yield
     except BaseException as err:
