@@ -206,6 +206,28 @@ def remove_chip(multiselect, name: str, attempts: int = 3) -> None:
     raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")
 
 
+def open_expander(page, label: str, shows: str, attempts: int = 3) -> None:
+    """Click the expander ``label`` until its content ``shows`` is visible.
+
+    A click that lands during a script run can be undone by the run's redraw (the expander
+    drawn closed again); the content, not the click, is what the test needs.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    content = page.get_by_text(shows).first
+    for _ in range(attempts):
+        wait_idle(page)
+        if content.is_visible():
+            return
+        page.get_by_test_id("stMain").get_by_text(label).first.click()
+        try:
+            content.wait_for(state="visible", timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"{shows!r} did not show after opening {label!r}.\n{page_report(page)}")
+
+
 LEVEL = re.compile(
     r"(\d+(?:\.\d+)?)% (?:intervals?|confidence)\b|intervals at (\d+(?:\.\d+)?)%"
     r"|\bat (\d+(?:\.\d+)?)%|Why (\d+(?:\.\d+)?)%"

@@ -7,7 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_for_text_then_idle
+from browser_utils import (
+    VIEWPORT,
+    exceptions_shown,
+    open_expander,
+    screenshot,
+    wait_for_text_then_idle,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,8 +42,7 @@ def test_folder_upload_notes_once_and_the_table(browser, app_server, tmp_path) -
     assert main.get_by_text("Notes on this data").count() == 1
     skipped = main.get_by_text("3 files skipped")
     assert not any(n.is_visible() for n in skipped.all())  # collapsed until opened
-    main.get_by_text("Notes on this data").click()
-    wait_for_text_then_idle(page, "3 files skipped — not results")
+    open_expander(page, "Notes on this data", "3 files skipped — not results")
     assert exceptions_shown(page) == []
     screenshot(page, "data_folder_upload")
 
@@ -76,8 +81,7 @@ def test_a_rescored_inspect_log_loads_with_a_note(browser, app_server, tmp_path)
     uploader.set_input_files([path])
     wait_for_text_then_idle(page, "In use:", timeout=120_000)
     main = page.get_by_test_id("stMain")
-    main.get_by_text("Notes on this data").click()
-    wait_for_text_then_idle(page, "a re-scored log")
+    open_expander(page, "Notes on this data", "a re-scored log")
     assert main.get_by_text("model_graded_qa", exact=False).count() >= 1
     assert exceptions_shown(page) == []
     assert page.get_by_test_id("stAlertContentError").count() == 0

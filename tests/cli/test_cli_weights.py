@@ -130,5 +130,5 @@ def test_bayes_method_reads_the_posterior_moments(capsys: pytest.CaptureFixture[
     argv = ["weights", "sample:vtab1k", "--at", "0.2,0.3,0.5", "--json", "--seed", "1"]
     assert main([*argv, "--method", "bayes", "--draws", "200", "--warmup", "200"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["source"].startswith("Bayesian hierarchical")
+    assert out["source"].startswith("Bayesian model of the items")  # the method in words
     assert out["rho"] is None and out["rho_source"] == "paired draws"
