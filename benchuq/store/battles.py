@@ -29,6 +29,7 @@ from benchuq.core.data import DataError
 from benchuq.core.reading.battles import Battles, not_scores
 from benchuq.store import config as _config
 from benchuq.store import store as _store
+from benchuq.store.codec import read_stored_parquet
 from benchuq.store.index import Record
 
 __all__ = [
@@ -120,16 +121,7 @@ def encode_battles(
 
 
 def _table(name: str, data: bytes) -> pa.Table:
-    try:
-        footer = pq.read_metadata(pa.BufferReader(data))
-    except (pa.ArrowException, OSError) as err:
-        raise _damaged(f"not a Parquet file ({err})", name) from None
-    if footer.metadata:  # an embedded Arrow schema could name extension types: never read one
-        raise _damaged("it carries Arrow schema metadata", name)
-    try:
-        return pq.read_table(pa.BufferReader(data))
-    except (pa.ArrowException, OSError) as err:
-        raise _damaged(f"unreadable Parquet ({err})", name) from None
+    return read_stored_parquet(name, data, damaged=_damaged)
 
 
 def _meta(data: bytes) -> dict[str, Any]:

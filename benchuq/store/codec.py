@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -156,18 +156,27 @@ def _damaged(what: str, file: str) -> StoreError:
     )
 
 
-def _read_parquet(name: str, data: bytes) -> dict[str, np.ndarray]:
-    """Columns of a stored Parquet file as numpy arrays, after checking the footer and schema."""
+def read_stored_parquet(
+    name: str, data: bytes, *, damaged: Callable[[str, str], StoreError] = _damaged
+) -> pa.Table:
+    """A stored Parquet file's table, after checking its footer: an embedded Arrow schema could
+    name extension types, so a file with one is never read. ``damaged(what, name)`` makes the
+    error (the data sets' by default; the battles' store passes its own)."""
     try:
         footer = pq.read_metadata(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as err:
-        raise _damaged(f"not a Parquet file ({err})", name) from None
-    if footer.metadata:  # an embedded Arrow schema could name extension types: never read one
-        raise _damaged("it carries Arrow schema metadata", name)
+        raise damaged(f"not a Parquet file ({err})", name) from None
+    if footer.metadata:
+        raise damaged("it carries Arrow schema metadata", name)
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        return pq.read_table(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as err:
-        raise _damaged(f"unreadable Parquet ({err})", name) from None
+        raise damaged(f"unreadable Parquet ({err})", name) from None
+
+
+def _read_parquet(name: str, data: bytes) -> dict[str, np.ndarray]:
+    """Columns of a stored Parquet file as numpy arrays, after checking the footer and schema."""
+    table = read_stored_parquet(name, data)
     expected = SCHEMAS[name]
     have = {f.name: f.type for f in table.schema}
     wrong = [c for c, t in have.items() if expected.get(c) != t]
