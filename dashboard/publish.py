@@ -135,11 +135,18 @@ def _publish(bench: Benchmark, source: str, groups: tuple[Group, ...]) -> None:
     except (DataError, OSError) as err:
         ss[MESSAGE] = ("error", f"Publishing failed: {err}")
         return
+    value = _remember(receipt, bench.name)
+    ss.setdefault(CHECKED, {})[value] = bench.content_hash
+    ss["data"] = value
+
+
+def _remember(receipt: store.Receipt, name: str) -> str:
+    """Keep a publish's receipt and name in the session; its ``shared:<id>`` value."""
+    ss = st.session_state
     value = f"{store.PREFIX}{receipt.id}"
     ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
-    ss.setdefault(CHECKED, {})[value] = bench.content_hash
-    ss.setdefault(NAMES, {})[value] = bench.name
-    ss["data"] = value
+    ss.setdefault(NAMES, {})[value] = name
+    return value
 
 
 def _publish_battles(files: tuple[tuple[str, bytes], ...], mapping: dict[str, str]) -> None:
@@ -160,10 +167,8 @@ def _publish_battles(files: tuple[tuple[str, bytes], ...], mapping: dict[str, st
     except (DataError, OSError) as err:
         ss[MESSAGE] = ("error", f"Publishing failed: {err}")
         return
-    value = f"{store.PREFIX}{receipt.id}"
-    ss.setdefault(RECEIPTS, {})[value] = receipt.to_json()
+    value = _remember(receipt, battles.name)
     ss.setdefault(BATTLES_IDS, {})[value] = True
-    ss.setdefault(NAMES, {})[value] = battles.name
     ss.pop(upload.BATTLES_KEY, None)  # the Arena page now reads the published battles
     ss.pop(upload.BATTLES_NOTE_KEY, None)
     ss["data"] = value
