@@ -4,8 +4,9 @@ same store (issue 31): during a publish pressed in the browser, and during an or
 What must hold after each kill: the store is whole (:meth:`Store.verify` finds nothing; every
 data folder a publish left holds all its files, so a data set is whole or absent, never half),
 and the page that was open reconnects to the restarted server by itself and says clearly what
-happened (an upload lives only in its tab: the lost-upload message; a published link opens
-again). Local folder and S3 (moto). Generous timeouts (a shared machine); no time is asserted.
+happened (an upload lives only in its tab: the lost-upload message; a publish that had ended
+keeps its view, and its link opens again). Local folder and S3 (moto). Generous timeouts (a
+shared machine); no time is asserted.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ RUNNING_OR_LOST = """() => {
     return app && (app.dataset.testConnectionState !== 'CONNECTED'
         || app.dataset.testScriptState === 'running');
 }"""
+#: True once the page is connected to a server.
+CONNECTED = """() => document.querySelector('[data-testid="stApp"]')
+    ?.dataset.testConnectionState === 'CONNECTED'"""
 #: True once the publish has answered or the page has lost its server (an event to wait on: a
 #: wait for the answer alone ran to its 60 s timeout whenever the kill came first).
 PUBLISHED_OR_LOST = """() => {
@@ -165,6 +169,12 @@ def test_a_server_killed_during_a_publish_and_a_session(
 
         with run_app(env=env, port=port) as url:
             if "data=shared" in page.url:  # the publish ended before the kill: it opens
+                # Streamlit reruns on reconnecting only when a run was cut short; here the run
+                # had ended, so the page reconnects and keeps its view (the publish's link),
+                # and opening the link again reads the data set from the restarted server.
+                page.wait_for_function(CONNECTED, timeout=SLOW)
+                assert "Published until" in page.get_by_test_id("stMain").inner_text()
+                page.reload()
                 text = _reconnected(page, "the published data set")
                 assert published_before == 1
             else:  # the upload lived in the killed server's session: said so, plainly
