@@ -152,7 +152,9 @@ def test_rank_aggregation_one_panel_per_method_rows_aligned() -> None:
             r = i + 1 if m == "mean" else len(MODELS) - i
             rows.append({"model": model, "method": m, "mean_rank": r, "low": r, "high": r})
     spec = _spec(rank_aggregation_figure(pd.DataFrame(rows), OPTS))
-    assert len(spec["data"]) == len(methods) * len(MODELS)
+    dots = [t for t in spec["data"] if t["name"] == "points"]  # one trace per panel (#41)
+    assert len(dots) == len(methods) and len(spec["data"]) == 2 * len(methods)
+    assert [t["y"] for t in dots] == [list(MODELS)] * len(methods)  # rows line up
     assert spec["layout"]["yaxis"]["categoryarray"] == list(MODELS)[::-1]
     assert spec["layout"]["xaxis"]["range"] == [len(MODELS) + 0.5, 0.5]  # rank 1 at the right end
     titles = [a["text"] for a in spec["layout"]["annotations"]]
@@ -173,6 +175,39 @@ def test_the_rank_axis_title_clears_the_tick_labels_with_few_models(n: int) -> N
     plot = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
     below = -title["y"] * plot - title["yshift"]  # pixels from the axis to the title's top
     assert below >= 24  # tick labels of 13 px type take about 20 px
+
+
+def test_rank_aggregation_draws_each_models_interval_in_its_colour_with_its_hover() -> None:
+    """Issue 41: the intervals of a panel are one dots trace, one caps trace and a line shape
+    per model (not a trace per model); every number, colour and hover text is the model's."""
+    rows = [
+        {"model": m, "method": meth, "mean_rank": 1.5 + i, "low": 1.0 + i, "high": 3.0 + i}
+        for meth in ("mean", "geometric_mean")
+        for i, m in enumerate(MODELS)
+    ]
+    spec = _spec(rank_aggregation_figure(pd.DataFrame(rows), OPTS))
+    shapes = spec["layout"]["shapes"]
+    assert len(shapes) == 2 * len(MODELS) and {s["layer"] for s in shapes} == {"between"}
+    for panel, (axis, label) in enumerate((("", "Mean over tasks"), ("2", "Geometric mean"))):
+        dots, caps = (
+            next(t for t in spec["data"] if t["xaxis"] == f"x{axis}" and t["name"] == kind)
+            for kind in ("points", "caps")
+        )
+        lines = shapes[panel * len(MODELS) : (panel + 1) * len(MODELS)]
+        for k, m in enumerate(MODELS):
+            color = OPTS.color(m)
+            assert (dots["x"][k], dots["y"][k], dots["marker"]["color"][k]) == (1.5 + k, m, color)
+            assert dots["hovertemplate"][k] == (
+                f"{m}<br>{label}<br>mean rank {1.5 + k:.2f} [{1.0 + k:g}, {3.0 + k:g}]"
+                "<extra></extra>"
+            )
+            line = lines[k]
+            assert (line["x0"], line["x1"], line["y0"], line["y1"]) == (1.0 + k, 3.0 + k, m, m)
+            assert line["line"] == {"color": color, "width": 2}
+            assert (line["xref"], line["yref"]) == (f"x{axis}", f"y{axis}")
+            n = len(MODELS)
+            assert (caps["x"][k], caps["x"][n + k]) == (1.0 + k, 3.0 + k)
+            assert caps["marker"]["line"]["color"][k] == color
 
 
 def test_rank_probability_panels_ordered_by_expected_rank() -> None:

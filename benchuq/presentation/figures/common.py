@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import html
 import json
 import math
 import re
@@ -32,6 +33,41 @@ ROW_HEIGHT = 26  # pixels per model row in forest plots
 TITLE_CHARS = 50  # characters of a title line (18 px type on a half-width chart in the app)
 TITLE_LINE = 23.4  # pixels a further title line takes (18 px type, 1.3 em)
 FONT = {"family": "Source Sans Pro, Arial, sans-serif", "size": 13}
+#: Arial's (Helvetica's) advance widths of the printable ASCII characters " " to "~", in 1/1000 em
+_ARIAL = (
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,
+    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
+    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,
+    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
+    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,
+    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+)  # fmt: skip
+#: pixels from a y tick label's far end to the figure's edge as plotly draws it in the app
+#: (tick standoff and Streamlit's margin pad: 19 measured in chromium), with room to spare
+TICK_PAD = 24
+#: pixels more below an x-axis title in the app (Streamlit's chart theme sets its standoff to
+#: 20 px; 66 px held one line of title where 50 were set): room given, nothing grows the margin
+X_TITLE_ROOM = 20
+TICK_SIZE = 12  # px of the app's tick labels (Streamlit's chart theme; reports use FONT's 13)
+
+
+def label_width(text: str, size: float = FONT["size"]) -> float:
+    """Pixels ``text`` (plotly-escaped, e.g. ``&lt;``) takes in ``size`` px type: Arial's
+    widths and 10% more (fallback fonts such as DejaVu Sans are wider), any other character
+    1 em (wide scripts)."""
+    plain = html.unescape(text)
+    em = sum(_ARIAL[ord(c) - 32] if 32 <= ord(c) < 127 else 1000 for c in plain)
+    return 1.1 * em * size / 1000
+
+
+def label_margin(labels: Sequence[str]) -> int:
+    """A left margin that holds the widest of ``labels`` as y tick labels (at least 10 px).
+
+    Plotly's ``automargin`` (still on: a wider font is never cut) grows a margin that is too
+    small, and growing it draws the whole chart a second time; a margin wide enough from the
+    start draws it once (issue 41: half of a chart's time in the browser)."""
+    widest = max((label_width(t, TICK_SIZE) for t in labels), default=0.0)
+    return max(10, math.ceil(widest + TICK_PAD))
 
 
 @dataclass(frozen=True)
@@ -199,6 +235,51 @@ def error_bar(x: float, low: float, high: float, color: str, *, width: int = 4) 
         "thickness": 2,
         "width": width,
     }
+
+
+def interval_traces(
+    x: Sequence[float],
+    y: Sequence[str],
+    low: Sequence[float],
+    high: Sequence[float],
+    colors: Sequence[str],
+    hovers: Sequence[str],
+    *,
+    xaxis: str = "x",
+    yaxis: str = "y",
+    size: int = 8,
+) -> tuple[list[dict], list[dict]]:
+    """Points with horizontal intervals ``[low, high]``, each in its own colour, as two traces
+    and one line shape per interval: ``(traces, shapes)``.
+
+    Drawn as :func:`_interval_trace` draws one point (a 2 px line in the point's colour, 10 px
+    caps, the dot over it, the same hover), but a trace per point made the browser's plotly
+    set up and draw 80 traces on the Ranks page at each move of the rank level (issue 41;
+    plotly's error bars take one colour per trace). The lines lie between the grid and the
+    traces; caps and dots are not clipped at the axis ends.
+    """
+    low_, high_ = [float(v) for v in low], [float(v) for v in high]
+    shapes = [
+        {
+            "type": "line", "xref": xaxis, "yref": yaxis, "x0": lo, "x1": hi, "y0": name,
+            "y1": name, "line": {"color": color, "width": 2}, "layer": "between",
+        }
+        for lo, hi, name, color in zip(low_, high_, y, colors, strict=True)
+    ]  # fmt: skip
+    caps = {
+        "type": "scatter", "x": low_ + high_, "y": [*y, *y], "mode": "markers", "name": "caps",
+        "marker": {"symbol": "line-ns", "size": 10,
+                   "line": {"width": 2, "color": [*colors, *colors]}},
+        "hoverinfo": "skip", "cliponaxis": False, "xaxis": xaxis, "yaxis": yaxis,
+    }  # fmt: skip
+    dots = {
+        "type": "scatter", "x": [float(v) for v in x], "y": list(y), "mode": "markers",
+        "name": "points",
+        "marker": {"color": list(colors), "size": size, "line": {"width": 2, "color": list(colors)}},
+        "hovertemplate": [h + "<extra></extra>" for h in hovers], "cliponaxis": False,
+        "xaxis": xaxis, "yaxis": yaxis,
+    }  # fmt: skip
+    return [caps, dots], shapes
 
 
 PLOT_PIXELS = 600  # a typical plot width: what "visible" means for an interval's bar
@@ -410,18 +491,23 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
         horizontal_spacing=0.015,
     )
     n = len(order)
-    traces = []
+    traces: list[dict] = []
+    shapes: list[dict] = []
+    colors = [options.color(m) for m in order]
     for (xaxis, yaxis), method in zip(cells, methods, strict=True):
         sub = ranks[ranks["method"] == method].set_index("model").loc[order]
         label = RANK_METHOD_LABELS.get(method, method)
-        for model, est, low, high in zip(
-            order, sub["mean_rank"], sub["low"], sub["high"], strict=True
-        ):
-            hover = f"{names[model]}<br>{label}<br>mean rank {est:.2f} [{low:g}, {high:g}]"
-            trace = _interval_trace(
-                float(est), names[model], float(low), float(high), options.color(model), hover
-            )
-            traces.append({**trace, "xaxis": xaxis, "yaxis": yaxis})
+        est, low, high = (sub[c].to_numpy(dtype=float) for c in ("mean_rank", "low", "high"))
+        hovers = [
+            f"{names[m]}<br>{label}<br>mean rank {e:.2f} [{lo:g}, {hi:g}]"
+            for m, e, lo, hi in zip(order, est, low, high, strict=True)
+        ]
+        more, lines = interval_traces(
+            est, [names[m] for m in order], low, high, colors, hovers, xaxis=xaxis, yaxis=yaxis
+        )
+        traces += more
+        shapes += lines
+    layout["shapes"] = shapes
     _update_axes(layout, "x", {"range": [n + 0.5, 0.5], "tick0": 1, "dtick": max(1, n // 6)})
     _update_axes(
         layout, "y", {"categoryorder": "array", "categoryarray": [names[m] for m in order][::-1]}
@@ -429,7 +515,10 @@ def rank_aggregation_figure(ranks: pd.DataFrame, options: FigureOptions) -> go.F
     for annotation in layout.get("annotations", []):
         _merge(annotation, {"font": {"size": 12}})
     _apply_layout(layout, options.title, 110 + ROW_HEIGHT * max(n, 2))
-    _merge(layout, {"margin": {"t": 60 if not options.title else 80}})
+    _merge(
+        layout,
+        {"margin": {"t": 60 if not options.title else 80, "l": label_margin(list(names.values()))}},
+    )
     layout.setdefault("annotations", []).append(
         {
             "text": "rank (1 = best)",

@@ -11,11 +11,13 @@ from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
 from benchuq.presentation.figures.common import (
     ROW_HEIGHT,
+    X_TITLE_ROOM,
     FigureOptions,
     _esc,
     _figure,
     _layout_spec,
     difference_figure,
+    label_margin,
 )
 
 
@@ -29,18 +31,25 @@ def interval_words(correction: str, level: float) -> str:
     return f"{pct} interval for this pair alone"
 
 
-def _bar(model: str, low: float, high: float, color: str, width: int, name: str) -> dict:
-    """A horizontal segment from rank ``low`` to ``high`` for one model."""
-    return {
-        "type": "scatter",
-        "x": [low, high],
-        "y": [model, model],
-        "mode": "lines",
-        "line": {"color": color, "width": width},
-        "opacity": 0.45 if width > 4 else 1.0,
-        "name": name,
-        "hovertemplate": f"{model}<br>{name}: {low:g}–{high:g}<extra></extra>",
-    }
+def _bars(
+    names: list[str], low: list[float], high: list[float], colors: list[str], width: int, what: str
+) -> tuple[list[dict], list[float], list[str], list[str]]:
+    """Horizontal segments from rank ``low`` to ``high``, one per model: line shapes (one trace
+    per model made the browser set up 48 traces at each move of the rank level, issue 41), and
+    the ends' points and hover texts for one invisible hover trace (a line hovers at its ends)."""
+    shapes = [
+        {
+            "type": "line", "xref": "x", "yref": "y", "x0": lo, "x1": hi, "y0": name, "y1": name,
+            "line": {"color": color, "width": width}, "opacity": 0.45 if width > 4 else 1.0,
+            "layer": "between",
+        }
+        for name, lo, hi, color in zip(names, low, high, colors, strict=True)
+    ]  # fmt: skip
+    hovers = [
+        f"{name}<br>{what}: {lo:g}–{hi:g}<extra></extra>"
+        for name, lo, hi in zip(names, low, high, strict=True)
+    ]
+    return shapes, [*low, *high], [*names, *names], [*hovers, *hovers]
 
 
 def _short(text: str, limit: int) -> str:
@@ -59,27 +68,40 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
     order = [i for i in ranked if np.isfinite(sets.estimate[i])]
     observed_pos = {i: k + 1 for k, i in enumerate(order)}
     pct = f"{100 * sets.level:g}%"
-    data = []
-    for i in order:
-        name = _esc(sets.models[i])
-        color = options.color(sets.models[i])
-        lo_m, hi_m = float(sets.marginal_low[i]), float(sets.marginal_high[i])
-        lo_s, hi_s = float(sets.simultaneous_low[i]), float(sets.simultaneous_high[i])
-        data.append(_bar(name, lo_m - 0.3, hi_m + 0.3, color, 14, f"{pct} for this model"))
-        data.append(_bar(name, lo_s - 0.3, hi_s + 0.3, color, 3, f"{pct} for all together"))
-        data.append(
-            {
-                "type": "scatter",
-                "x": [observed_pos[i]],
-                "y": [name],
-                "mode": "markers",
-                "marker": {"color": color, "size": 9, "line": {"color": "white", "width": 1}},
-                "hovertemplate": f"{name}<br>observed position {observed_pos[i]}<extra></extra>",
-            }
-        )
+    names = [_esc(sets.models[i]) for i in order]
+    colors = [options.color(sets.models[i]) for i in order]
+    shapes, xs, ys, hovers = [], [], [], []
+    for low, high, width, what in (
+        (sets.marginal_low, sets.marginal_high, 14, f"{pct} for this model"),
+        (sets.simultaneous_low, sets.simultaneous_high, 3, f"{pct} for all together"),
+    ):
+        lo = [float(low[i]) - 0.3 for i in order]
+        hi = [float(high[i]) + 0.3 for i in order]
+        more = _bars(names, lo, hi, colors, width, what)
+        shapes += more[0]
+        xs += more[1]
+        ys += more[2]
+        hovers += more[3]
+    observed = [observed_pos[i] for i in order]
+    data = [
+        {  # the segments' ends: hover only (plotly hovers a line at its points)
+            "type": "scatter", "x": xs, "y": ys, "mode": "markers", "name": "rank sets",
+            "marker": {"size": 8, "opacity": 0, "color": colors * 4}, "hovertemplate": hovers,
+        },
+        {
+            "type": "scatter", "x": observed, "y": names, "mode": "markers",
+            "name": "observed position",
+            "marker": {"color": colors, "size": 9, "line": {"color": "white", "width": 1}},
+            "hovertemplate": [
+                f"{name}<br>observed position {k}<extra></extra>"
+                for name, k in zip(names, observed, strict=True)
+            ],
+        },
+    ]  # fmt: skip
     n = len(order)
     layout = _layout_spec(options.title, 140 + ROW_HEIGHT * max(n, 2))
-    names = [_esc(sets.models[i]) for i in order]
+    layout["shapes"] = shapes
+    layout["margin"]["l"] = label_margin(names)
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     layout["xaxis"].update(
         range=[n + 0.7, 0.3],
@@ -90,7 +112,7 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
             f"together, dot: observed<br>score: {_esc(_short(sets.label, 90))}"
         },
     )
-    layout["margin"]["b"] = 80  # two lines of axis title (issue 30: it was cut)
+    layout["margin"]["b"] = 80 + X_TITLE_ROOM  # two lines of axis title (issue 30: it was cut)
     return _figure(data, layout)
 
 
