@@ -275,7 +275,8 @@ def interval_traces(
     dots = {
         "type": "scatter", "x": [float(v) for v in x], "y": list(y), "mode": "markers",
         "name": "points",
-        "marker": {"color": list(colors), "size": size, "line": {"width": 2, "color": list(colors)}},
+        "marker": {"color": list(colors), "size": size,
+                   "line": {"width": 2, "color": list(colors)}},
         "hovertemplate": [h + "<extra></extra>" for h in hovers], "cliponaxis": False,
         "xaxis": xaxis, "yaxis": yaxis,
     }  # fmt: skip
