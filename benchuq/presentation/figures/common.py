@@ -370,7 +370,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
             "cliponaxis": False,
         }
     )
-    layout["margin"]["r"] = 90  # the labels may run past the axis end
+    layout["margin"].update(r=90, l=label_margin(names), b=50 + X_TITLE_ROOM)  # r: the tags
     layout["shapes"] = [
         {
             "type": "rect",
@@ -424,6 +424,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
         hover = f"{label}<br>{est[k]:.2f} [{low[k]:.2f}, {high[k]:.2f}]"
         data.append(_interval_trace(est[k], label, low[k], high[k], color, hover, size=9))
     layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(labels), 2))
+    layout["margin"].update(l=label_margin(labels), b=50 + X_TITLE_ROOM)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=labels[::-1])
     layout["xaxis"].update(
@@ -577,7 +578,7 @@ def rank_probability_figure(
     for annotation in layout.get("annotations", []):
         _merge(annotation, {"font": {"size": 12}})
     _apply_layout(layout, options.title, 80 + 150 * rows)
-    _merge(layout, {"bargap": 0.15})
+    _merge(layout, {"bargap": 0.15, "margin": {"l": label_margin(["100%"])}})  # the y ticks
     layout.setdefault("annotations", []).append(
         {
             "text": "rank (1 = best)",
@@ -681,6 +682,7 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         for k in range(len(gaps))
     ]
     layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(gaps), 2))
+    layout["margin"].update(l=label_margin(names), b=50 + X_TITLE_ROOM)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     unit = options.unit.replace("(%)", "(points)").replace("%", "points")
