@@ -66,7 +66,7 @@ with guard("The judge analysis"):
         format_func=lambda m: m or "overall",
     )  # fmt: skip
     s = link.read()
-    result = cached.judge_fit(
+    result = cached.judge_summary(
         data.content_hash(), s.method, ctx.level, s.target, int(ctx.settings.seed), data
     )
     st.caption(md_escape(vj.caption(result)))

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchuq import results
-from benchuq.core.analyses.judge import DEFAULT_TARGET, METHODS, OVERALL, JudgeResult, Method
+from benchuq.core.analyses.judge import (
+    DEFAULT_TARGET,
+    METHODS,
+    OVERALL,
+    JudgeReplicates,
+    JudgeResult,
+    Method,
+    judge_replicates,
+)
 from benchuq.core.validation import check_level
 
 if TYPE_CHECKING:
@@ -17,7 +25,16 @@ if TYPE_CHECKING:
 
     from benchuq.core.reading.judge_data import JudgeData
 
-__all__ = ["DEFAULT_TARGET", "METHODS", "OVERALL", "JudgeResult", "Method", "judge"]
+__all__ = [
+    "DEFAULT_TARGET",
+    "METHODS",
+    "OVERALL",
+    "JudgeReplicates",
+    "JudgeResult",
+    "Method",
+    "judge",
+    "judge_replicates",
+]
 
 
 def judge(

@@ -19,7 +19,11 @@ from typing import Any, Literal, get_args
 import numpy as np
 import pandas as pd
 
-from benchuq.core.analyses.judge_agreement import Agreement, agreement
+from benchuq.core.analyses.judge_agreement import (
+    Agreement,
+    AgreementReplicates,
+    agreement_replicates,
+)
 from benchuq.core.analyses.judge_estimators import (
     Estimate,
     Planning,
@@ -38,9 +42,11 @@ __all__ = [
     "OVERALL",
     "ROW_KEYS",
     "JudgeCell",
+    "JudgeReplicates",
     "JudgeResult",
     "Method",
     "judge",
+    "judge_replicates",
     "paired_difference",
 ]
 
@@ -352,20 +358,25 @@ def _check_labels(data: JudgeData, method: str) -> None:
         )
 
 
-def _cell(
-    model: str,
-    task: str,
-    f: np.ndarray,
-    y: np.ndarray,
-    *,
-    method: str,
-    level: float,
-    binary: bool,
-    seed: int,
-    data: JudgeData,
-) -> tuple[JudgeCell, list[str]]:
+@dataclass(frozen=True, eq=False)
+class CellItems:
+    """One model on one task (or ``overall``) before any level: its judge scores ``f`` and
+    labels ``y`` (NaN where unlabelled), the agreement's bootstrap replicates, the planning
+    moments."""
+
+    model: str
+    task: str
+    f: np.ndarray
+    y: np.ndarray
+    agreement: AgreementReplicates
+    planning: Planning
+
+
+def _cell_items(
+    model: str, task: str, f: np.ndarray, y: np.ndarray, *, seed: int, data: JudgeData
+) -> CellItems:
     lab = ~np.isnan(y)
-    n, big_n = int(lab.sum()), int((~lab).sum())
+    n = int(lab.sum())
     where = f"{model} on {task}" if model != OVERALL else "overall"
     if n < 2:
         raise DataError(
@@ -374,6 +385,19 @@ def _cell(
             column=data.human_column,
             hint=f"label some of {model}'s items on {task} (a random sample).",
         )
+    yl, fl = y[lab], f[lab]
+    return CellItems(
+        model, task, f, y, agreement_replicates(fl, yl, seed=seed), Planning.of(yl, fl, f)
+    )
+
+
+def _cell(
+    items: CellItems, *, method: str, level: float, binary: bool, data: JudgeData
+) -> tuple[JudgeCell, list[str]]:
+    model, task, f, y = items.model, items.task, items.f, items.y
+    lab = ~np.isnan(y)
+    n, big_n = int(lab.sum()), int((~lab).sum())
+    where = f"{model} on {task}" if model != OVERALL else "overall"
     yl, fl, fu = y[lab], f[lab], f[~lab]
     notes = []
     est: dict[str, Estimate] = {
@@ -417,10 +441,78 @@ def _cell(
         task=task,
         method=chosen,
         estimates=est,
-        agreement=agreement(fl, yl, level=level, seed=seed),
-        planning=Planning.of(yl, fl, f),
+        agreement=items.agreement.at(level),
+        planning=items.planning,
     )
     return cell, notes
+
+
+@dataclass(frozen=True, eq=False)
+class JudgeReplicates:
+    """The level-free part of :func:`judge` (METHODS 15): the data checked for ``method``, its
+    items grouped per model and task (then ``overall``, every item), each with the agreement's
+    bootstrap replicates. :meth:`summarize` gives the :class:`JudgeResult` at a level, so the
+    app's level and target moves redo no bootstrap (issue 41)."""
+
+    data: JudgeData
+    method: str
+    seed: int
+    cells: tuple[CellItems, ...]
+
+    def summarize(self, *, level: float = 0.95, target: float = DEFAULT_TARGET) -> JudgeResult:
+        """The estimates, intervals and agreement at ``level``; the planning at ``target``."""
+        level = check_level(level, name="level")
+        _check_target(target)
+        data, method = self.data, self.method
+        binary = data.binary
+        cells: list[JudgeCell] = []
+        notes: list[str] = list(data.notes)
+        for items in self.cells:
+            cell, more = _cell(items, method=method, level=level, binary=binary, data=data)
+            cells.append(cell)
+            notes += more
+        *per_task, overall = cells
+        per_task.sort(key=lambda c: (data.tasks.index(c.task), -c.chosen.estimate, c.model))
+        return JudgeResult(
+            name=data.name,
+            method=method,
+            level=level,
+            target=float(target),
+            binary=binary,
+            cells=(*per_task, overall),
+            file=data.file,
+            judge_column=data.judge_column,
+            human_column=data.human_column,
+            notes=tuple(dict.fromkeys(notes)),
+            data=data,
+        )
+
+
+def _check_target(target: float) -> None:
+    if not 0 < target < 1:
+        raise InvalidArgument(
+            f"target {target} is not a half-width in (0, 1).",
+            hint="give e.g. 0.03 for plus or minus 3 points.",
+        )
+
+
+def judge_replicates(
+    data: JudgeData, *, method: Method = "ppi++", seed: int = 0
+) -> JudgeReplicates:
+    """The level-free part of :func:`judge`: the checks, the cells' items and the agreement's
+    bootstrap replicates (seeded by ``seed``)."""
+    check_choice(method, METHODS, name="method")
+    _check_labels(data, method)
+    order = np.lexsort((data.model, data.task))
+    key = data.task[order].astype(np.int64) * len(data.models) + data.model[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    cells = []
+    for s, e in zip(starts, np.r_[starts[1:], len(order)], strict=True):
+        rows = order[s:e]
+        m, t = data.models[data.model[rows[0]]], data.tasks[data.task[rows[0]]]
+        cells.append(_cell_items(m, t, data.judge[rows], data.human[rows], seed=seed, data=data))
+    cells.append(_cell_items(OVERALL, OVERALL, data.judge, data.human, seed=seed, data=data))
+    return JudgeReplicates(data=data, method=method, seed=seed, cells=tuple(cells))
 
 
 def judge(
@@ -448,60 +540,10 @@ def judge(
         Seed of the agreement's bootstrap intervals.
     """
     check_choice(method, METHODS, name="method")
-    level = check_level(level, name="level")
-    if not 0 < target < 1:
-        raise InvalidArgument(
-            f"target {target} is not a half-width in (0, 1).",
-            hint="give e.g. 0.03 for plus or minus 3 points.",
-        )
-    _check_labels(data, method)
-    binary = data.binary
-    cells: list[JudgeCell] = []
-    notes: list[str] = list(data.notes)
-    order = np.lexsort((data.model, data.task))
-    key = data.task[order].astype(np.int64) * len(data.models) + data.model[order]
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    for s, e in zip(starts, np.r_[starts[1:], len(order)], strict=True):
-        rows = order[s:e]
-        m, t = data.models[data.model[rows[0]]], data.tasks[data.task[rows[0]]]
-        cell, more = _cell(
-            m,
-            t,
-            data.judge[rows],
-            data.human[rows],
-            method=method,
-            level=level,
-            binary=binary,
-            seed=seed,
-            data=data,
-        )
-        cells.append(cell)
-        notes += more
-    cells.sort(key=lambda c: (data.tasks.index(c.task), -c.chosen.estimate, c.model))
-    overall, more = _cell(
-        OVERALL,
-        OVERALL,
-        data.judge,
-        data.human,
-        method=method,
-        level=level,
-        binary=binary,
-        seed=seed,
-        data=data,
-    )
-    return JudgeResult(
-        name=data.name,
-        method=method,
-        level=level,
-        target=float(target),
-        binary=binary,
-        cells=(*cells, overall),
-        file=data.file,
-        judge_column=data.judge_column,
-        human_column=data.human_column,
-        notes=tuple(dict.fromkeys(notes + more)),
-        data=data,
-    )
+    check_level(level, name="level")
+    _check_target(target)
+    fit = judge_replicates(data, method=method, seed=seed)
+    return fit.summarize(level=level, target=target)
 
 
 _DIFF_HINT = (

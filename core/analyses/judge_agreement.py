@@ -15,7 +15,15 @@ import numpy as np
 
 from benchuq.core.analyses.judge_estimators import wilson
 
-__all__ = ["MAX_CATEGORIES", "Agreement", "agreement", "alpha_interval", "cohen_kappa"]
+__all__ = [
+    "MAX_CATEGORIES",
+    "Agreement",
+    "AgreementReplicates",
+    "agreement",
+    "agreement_replicates",
+    "alpha_interval",
+    "cohen_kappa",
+]
 
 #: at most this many distinct values make the scores categories (kappa); more: graded scores
 MAX_CATEGORIES = 10
@@ -110,56 +118,104 @@ def _percentile(x: np.ndarray, level: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def agreement(
-    judge: np.ndarray, human: np.ndarray, *, level: float, reps: int = 1000, seed: int = 0
-) -> Agreement:
-    """Agreement of ``judge`` with ``human`` on labelled items (both ``(n,)`` in [0, 1])."""
+@dataclass(frozen=True, eq=False)
+class AgreementReplicates:
+    """The level-free part of :func:`agreement`: the point statistics and the bootstrap
+    replicates of kappa and alpha, so another level re-summarises them (issue 41: the app's
+    level moves redo no bootstrap). :meth:`at` gives the :class:`Agreement` at a level."""
+
+    n: int
+    agreement: float
+    decisive: float
+    n_decisive: int
+    kappa: float
+    kappa_draws: np.ndarray | None  # None: graded scores (no kappa)
+    alpha: float
+    alpha_draws: np.ndarray
+    hits: float
+    rejections: float
+    n_positive: int
+    n_negative: int
+
+    def at(self, level: float) -> Agreement:
+        """Percentile intervals of kappa and alpha and Wilson intervals of sensitivity and
+        specificity at ``level``."""
+        nan = (float("nan"), float("nan"))
+        kappa_ci = nan if self.kappa_draws is None else _percentile(self.kappa_draws, level)
+        alpha_ci = _percentile(self.alpha_draws, level)
+        m1, m0 = self.n_positive, self.n_negative
+        sens_ci = wilson(self.hits, m1, level=level)
+        spec_ci = wilson(self.rejections, m0, level=level)
+        return Agreement(
+            n=self.n,
+            agreement=self.agreement,
+            decisive=self.decisive,
+            n_decisive=self.n_decisive,
+            kappa=self.kappa,
+            kappa_low=kappa_ci[0],
+            kappa_high=kappa_ci[1],
+            alpha=self.alpha,
+            alpha_low=alpha_ci[0],
+            alpha_high=alpha_ci[1],
+            sensitivity=self.hits / m1 if m1 else float("nan"),
+            sensitivity_low=sens_ci[0],
+            sensitivity_high=sens_ci[1],
+            n_positive=m1,
+            specificity=self.rejections / m0 if m0 else float("nan"),
+            specificity_low=spec_ci[0],
+            specificity_high=spec_ci[1],
+            n_negative=m0,
+            level=level,
+        )
+
+
+def agreement_replicates(
+    judge: np.ndarray, human: np.ndarray, *, reps: int = 1000, seed: int = 0
+) -> AgreementReplicates:
+    """The point statistics and bootstrap replicates of :func:`agreement` (no level)."""
     f = np.asarray(judge, float)
     y = np.asarray(human, float)
     n = len(y)
     rng = np.random.default_rng(seed)
     values, codes = np.unique(np.concatenate([f, y]), return_inverse=True)
+    kappa_draws: np.ndarray | None
     if values.size <= MAX_CATEGORIES:
         k = values.size
         table = np.bincount(codes[:n] * k + codes[n:], minlength=k * k).reshape(k, k)
         kappa = float(cohen_kappa(table))
         alpha = float(_alpha_of_table(table, values))
         boot = rng.multinomial(n, table.ravel() / n, size=reps).reshape(reps, k, k)
-        kappa_ci = _percentile(cohen_kappa(boot), level)
-        alpha_ci = _percentile(_alpha_of_table(boot, values), level)
+        kappa_draws = cohen_kappa(boot)
+        alpha_draws = _alpha_of_table(boot, values)
     else:
-        kappa, kappa_ci = float("nan"), (float("nan"), float("nan"))
+        kappa, kappa_draws = float("nan"), None
         alpha = alpha_interval(f, y)
         r = max(100, min(reps, _MAX_RESAMPLED // max(n, 1)))
-        draws = np.empty(r)
+        alpha_draws = np.empty(r)
         for i in range(r):
             idx = rng.integers(0, n, n)
-            draws[i] = alpha_interval(f[idx], y[idx])
-        alpha_ci = _percentile(draws, level)
+            alpha_draws[i] = alpha_interval(f[idx], y[idx])
     pos, neg = y == 1, y == 0
-    hit, rej = float((f[pos] == 1).sum()), float((f[neg] == 0).sum())
-    m1, m0 = int(pos.sum()), int(neg.sum())
     decisive = np.isin(f, (0.0, 1.0)) & np.isin(y, (0.0, 1.0))
     nd = int(decisive.sum())
-    sens_ci, spec_ci = wilson(hit, m1, level=level), wilson(rej, m0, level=level)
-    return Agreement(
+    return AgreementReplicates(
         n=n,
         agreement=float(np.mean(f == y)) if n else float("nan"),
         decisive=float(np.mean(f[decisive] == y[decisive])) if nd else float("nan"),
         n_decisive=nd,
         kappa=kappa,
-        kappa_low=kappa_ci[0],
-        kappa_high=kappa_ci[1],
+        kappa_draws=kappa_draws,
         alpha=alpha,
-        alpha_low=alpha_ci[0],
-        alpha_high=alpha_ci[1],
-        sensitivity=hit / m1 if m1 else float("nan"),
-        sensitivity_low=sens_ci[0],
-        sensitivity_high=sens_ci[1],
-        n_positive=m1,
-        specificity=rej / m0 if m0 else float("nan"),
-        specificity_low=spec_ci[0],
-        specificity_high=spec_ci[1],
-        n_negative=m0,
-        level=level,
+        alpha_draws=alpha_draws,
+        hits=float((f[pos] == 1).sum()),
+        rejections=float((f[neg] == 0).sum()),
+        n_positive=int(pos.sum()),
+        n_negative=int(neg.sum()),
     )
+
+
+def agreement(
+    judge: np.ndarray, human: np.ndarray, *, level: float, reps: int = 1000, seed: int = 0
+) -> Agreement:
+    """Agreement of ``judge`` with ``human`` on labelled items (both ``(n,)`` in [0, 1])."""
+    return agreement_replicates(judge, human, reps=reps, seed=seed).at(level)

@@ -214,6 +214,35 @@ def test_rows_keys_methods_and_the_overall_row() -> None:
     assert res.overall.effective_n > res.overall.chosen.n_labelled  # the judge helps
 
 
+def test_one_set_of_replicates_summarised_at_any_level_is_judge_at_that_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 41: the app keeps the level-free part (the checks, the cells, the agreement's
+    bootstrap) and re-summarises it when the level or the target moves; each summary equals
+    ``judge`` at that level, and the bootstrap ran once per cell."""
+    import benchuq.core.analyses.judge as core_judge
+
+    data = judge_from_frame(_frame(seed=4))
+    calls = []
+    made = core_judge.agreement_replicates
+    monkeypatch.setattr(
+        core_judge, "agreement_replicates", lambda *a, **k: calls.append(1) or made(*a, **k)
+    )
+    fit = core_judge.judge_replicates(data, method="rogan-gladen", seed=2)
+    assert len(calls) == len(fit.cells) == 3  # A, B and overall
+    for level, target in ((0.8, 0.05), (0.95, 0.02), (0.8, 0.05)):
+        res = fit.summarize(level=level, target=target)
+        ref = judge(data, method="rogan-gladen", level=level, target=target, seed=2)
+        assert res.rows() == ref.rows() and res.notes == ref.notes
+        pd.testing.assert_frame_equal(res.agreement_table(), ref.agreement_table())
+        pd.testing.assert_frame_equal(res.planning_table(), ref.planning_table())
+        draws = fit.cells[-1].agreement.kappa_draws
+        assert draws is not None  # binary scores: kappa's percentile interval of its draws
+        lo, hi = np.quantile(draws[np.isfinite(draws)], [(1 - level) / 2, (1 + level) / 2])
+        assert (res.overall.agreement.kappa_low, res.overall.agreement.kappa_high) == (lo, hi)
+    assert len(calls) == 3 + 3 * 3  # the three judge() calls made their own; summaries none
+
+
 def test_planning_labels_needed_and_curve() -> None:
     res = judge(judge_from_frame(_frame(n=4000, labelled=0.05)), target=0.03)
     p = res.overall.planning
