@@ -8,7 +8,14 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from benchuq.core.analyses.judge import OVERALL, JudgeResult
-from benchuq.presentation.figures.common import ROW_HEIGHT, FigureOptions, _layout
+from benchuq.presentation.figures.common import (
+    ROW_HEIGHT,
+    X_TITLE_ROOM,
+    FigureOptions,
+    _figure,
+    _layout_spec,
+    label_margin,
+)
 from benchuq.presentation.text import plotly_escape as _plain
 
 __all__ = [
@@ -39,9 +46,9 @@ def judge_estimates_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
     """Per model (and overall): the judge's own mean, the labels' mean and the corrected
     estimates, each with its interval, side by side."""
     names = _row_names(result)
-    fig = go.Figure()
     s = options.scale
     pct = f"{100 * result.level:g}%"
+    data = []
     for method, (label, color, dy) in METHOD_STYLE.items():
         xs, ys, lo, hi, hover = [], [], [], [], []
         for k, c in enumerate(result.cells):
@@ -56,35 +63,24 @@ def judge_estimates_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
                 f"{_plain(names[k])}<br>{label}: {s * e.estimate:.1f} "
                 f"[{s * e.low:.1f}, {s * e.high:.1f}] ({pct})"
             )
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=ys,
-                mode="markers",
-                name=label,
-                marker={"color": color, "size": 8},
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": hi,
-                    "arrayminus": lo,
-                    "color": color,
-                    "thickness": 1.5,
-                    "width": 0,
-                },
-                hovertext=hover,
-                hoverinfo="text",
-            )
-        )
-    fig.update_yaxes(
+        data.append(
+            {
+                "type": "scatter", "x": xs, "y": ys, "mode": "markers", "name": label,
+                "marker": {"color": color, "size": 8},
+                "error_x": {"type": "data", "symmetric": False, "array": hi, "arrayminus": lo,
+                            "color": color, "thickness": 1.5, "width": 0},
+                "hovertext": hover, "hoverinfo": "text",
+            }
+        )  # fmt: skip
+    layout = _layout_spec(options.title, 160 + round(1.6 * ROW_HEIGHT * len(names)))
+    layout["yaxis"].update(
         tickvals=list(range(len(names))),
         ticktext=[_plain(n) for n in names],
         autorange="reversed",
     )
-    fig.update_xaxes(title_text=options.unit)
-    _layout(fig, options.title, 160 + round(1.6 * ROW_HEIGHT * len(names)))
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.12})
-    return fig
+    layout["xaxis"]["title"] = {"text": options.unit}
+    layout.update(showlegend=True, legend={"orientation": "h", "y": -0.12})
+    return _figure(data, _margins(layout, [_plain(n) for n in names], LEGEND_ROOM))
 
 
 def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Figure:
@@ -93,34 +89,29 @@ def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
     names = _row_names(result)
     use_kappa = table["kappa"].notna().any()
     key = "kappa" if use_kappa else "alpha"
-    fig = go.Figure(
-        go.Scatter(
-            x=table[key],
-            y=names,
-            mode="markers",
-            marker={"color": "#1f77b4", "size": 9},
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "array": (table[f"{key}_high"] - table[key]).tolist(),
-                "arrayminus": (table[key] - table[f"{key}_low"]).tolist(),
-                "width": 0,
-            },
-            hovertext=[
-                f"{_plain(n)}<br>{key} {v:.2f}, agreement {a:.1%} on {int(m)} labels"
-                for n, v, a, m in zip(
-                    names, table[key], table["agreement"], table["n"], strict=True
-                )
-            ],
-            hoverinfo="text",
-            showlegend=False,
-        )
-    )
-    fig.add_vline(x=0, line={"color": "#999", "dash": "dot", "width": 1})
-    fig.update_yaxes(autorange="reversed", type="category")
+    trace = {
+        "type": "scatter", "x": table[key].to_numpy(), "y": names, "mode": "markers",
+        "marker": {"color": "#1f77b4", "size": 9},
+        "error_x": {
+            "type": "data", "symmetric": False,
+            "array": (table[f"{key}_high"] - table[key]).tolist(),
+            "arrayminus": (table[key] - table[f"{key}_low"]).tolist(), "width": 0,
+        },
+        "hovertext": [
+            f"{_plain(n)}<br>{key} {v:.2f}, agreement {a:.1%} on {int(m)} labels"
+            for n, v, a, m in zip(names, table[key], table["agreement"], table["n"], strict=True)
+        ],
+        "hoverinfo": "text", "showlegend": False,
+    }  # fmt: skip
+    layout = _layout_spec(options.title, 120 + ROW_HEIGHT * len(names))
+    layout["shapes"] = [
+        {"type": "line", "x0": 0, "x1": 0, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+         "line": {"color": "#999", "dash": "dot", "width": 1}}
+    ]  # fmt: skip
+    layout["yaxis"].update(autorange="reversed", type="category")
     label = "Cohen's kappa" if use_kappa else "Krippendorff's alpha (interval)"
-    fig.update_xaxes(title_text=f"{label} (0 = chance, 1 = the people's labels)")
-    return _layout(fig, options.title, 120 + ROW_HEIGHT * len(names))
+    layout["xaxis"]["title"] = {"text": f"{label} (0 = chance, 1 = the people's labels)"}
+    return _figure([trace], _margins(layout, names, 0))
 
 
 def labels_curve_figure(
@@ -131,41 +122,52 @@ def labels_curve_figure(
     curve = result.curve(model, task)
     cell = result.cell(model, task)
     s = options.scale
-    fig = go.Figure()
-    for col, label, color in (
-        ("ppi++", "PPI++ (judge + labels)", "#1f77b4"),
-        ("classical", "labels alone", "#7f7f7f"),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=curve["n"],
-                y=s * curve[col],
-                mode="lines",
-                name=label,
-                line={"color": color},
-                hovertemplate=f"%{{x}} labels: ± %{{y:.2f}} ({label})<extra></extra>",
-            )
+    data: list[dict] = [
+        {
+            "type": "scatter", "x": curve["n"].to_numpy(), "y": (s * curve[col]).to_numpy(),
+            "mode": "lines", "name": label, "line": {"color": color},
+            "hovertemplate": f"%{{x}} labels: ± %{{y:.2f}} ({label})<extra></extra>",
+        }
+        for col, label, color in (
+            ("ppi++", "PPI++ (judge + labels)", "#1f77b4"),
+            ("classical", "labels alone", "#7f7f7f"),
         )
+    ]  # fmt: skip
     now = cell.planning.n_labelled  # a trace, not a shape: shapes on log axes misplace
-    fig.add_trace(
-        go.Scatter(
-            x=[now, now],
-            y=[0, s * float(curve[["ppi++", "classical"]].to_numpy().max())],
-            mode="lines+text",
-            text=["", f"{now:,} labels now"],
-            textposition="top right",
-            line={"color": "#999", "dash": "dot", "width": 1},
-            showlegend=False,
-            hoverinfo="skip",
-        )
+    top = s * float(curve[["ppi++", "classical"]].to_numpy().max())
+    data.append(
+        {
+            "type": "scatter", "x": [now, now], "y": [0, top], "mode": "lines+text",
+            "text": ["", f"{now:,} labels now"], "textposition": "top right",
+            "line": {"color": "#999", "dash": "dot", "width": 1}, "showlegend": False,
+            "hoverinfo": "skip",
+        }
+    )  # fmt: skip
+    target = s * result.target
+    layout = _layout_spec(options.title, 400)
+    layout["shapes"] = [
+        {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": target, "y1": target,
+         "yref": "y", "line": {"color": "#2ca02c", "dash": "dash", "width": 1}}
+    ]  # fmt: skip
+    layout["annotations"] = [
+        {"showarrow": False, "text": "target", "x": 1, "xanchor": "right", "xref": "x domain",
+         "y": target, "yanchor": "bottom", "yref": "y"}
+    ]  # fmt: skip
+    layout["xaxis"].update(type="log", title={"text": "human labels"})
+    layout["yaxis"].update(title={"text": f"interval half-width ({options.unit})"})
+    layout["yaxis"]["rangemode"] = "tozero"
+    layout.update(showlegend=True, legend={"orientation": "h", "y": -0.25})
+    return _figure(data, _margins(layout, [f"{top:.0f}"], 2 * LEGEND_ROOM, y_title=True))
+
+
+#: pixels of bottom margin a horizontal legend below the plot takes in the app
+LEGEND_ROOM = 20
+
+
+def _margins(layout: dict, labels: list[str], legend: int, *, y_title: bool = False) -> dict:
+    """``layout`` with left and bottom margins that hold the tick labels, a y-axis title, the
+    x-axis title and ``legend`` pixels of legend, so plotly draws the chart once (issue 41)."""
+    layout["margin"].update(
+        l=label_margin(labels) + (40 if y_title else 0), b=50 + X_TITLE_ROOM + legend
     )
-    fig.add_hline(
-        y=s * result.target,
-        line={"color": "#2ca02c", "dash": "dash", "width": 1},
-        annotation_text="target",
-    )
-    fig.update_xaxes(type="log", title_text="human labels")
-    fig.update_yaxes(title_text=f"interval half-width ({options.unit})", rangemode="tozero")
-    _layout(fig, options.title, 400)
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25})
-    return fig
+    return layout
