@@ -32,13 +32,11 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
 from scipy import stats
-from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from benchuq.core.analyses.subgroups.ebci import FS_CORRECTIONS, FsCorrection, Kappa, ebci
 from benchuq.core.analyses.subgroups.ebci.reference import _alpha, _check_kurtosis
@@ -47,6 +45,9 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
+
+if TYPE_CHECKING:
+    import statsmodels.api as sm
 
 __all__ = [
     "BASE_FEATURES",
@@ -414,7 +415,12 @@ def _wls(
     X: np.ndarray, z: np.ndarray, w: np.ndarray
 ) -> sm.regression.linear_model.RegressionResults:
     """statsmodels WLS by pinv: a level absent from the rows gets coefficient 0 (a training
-    fold may miss a level; the rank-deficiency warning is expected there)."""
+    fold may miss a level; the rank-deficiency warning is expected there). statsmodels is
+    imported here: at the module's top it cost about 1 s of every fresh server's first page,
+    which never fits a regression (issue 41)."""
+    import statsmodels.api as sm
+    from statsmodels.tools.sm_exceptions import SingularMatrixWarning
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SingularMatrixWarning)
         return sm.WLS(z, X, weights=w).fit(method="pinv")
