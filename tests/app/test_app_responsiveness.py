@@ -161,3 +161,24 @@ def test_the_run_log_shows_no_move_recomputes_draws(make_app, tmp_path, monkeypa
     assert _made(_moves(log)) == {}
     st.cache_resource.clear()
     st.cache_data.clear()
+
+
+def test_the_first_page_leaves_the_regression_library_unimported() -> None:
+    """Issue 41: a fresh server's first page (the Leaderboard) fits no regression, so it does not
+    pay statsmodels' import (about 1 s); the Subgroups page imports it when it fits."""
+    import subprocess
+    import sys
+
+    from conftest import ENTRY
+
+    code = (
+        "import sys\nfrom streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(ENTRY)!r}, default_timeout=300)\n"
+        "at.query_params['reps'] = '200'\nat.run()\nassert not at.exception, at.exception\n"
+        "print(sorted(m for m in ('statsmodels', 'benchuq.core.analyses.subgroups') "
+        "if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    # the subgroups module itself is imported (benchuq.api lists it), its statsmodels is not
+    assert out.stdout.strip().splitlines()[-1] == "['benchuq.core.analyses.subgroups']"
