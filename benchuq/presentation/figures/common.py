@@ -51,7 +51,7 @@ X_TITLE_ROOM = 20
 TICK_SIZE = 12  # px of the app's tick labels (Streamlit's chart theme; reports use FONT's 13)
 
 
-def label_width(text: str, size: float = FONT["size"]) -> float:
+def label_width(text: str, size: float = 13.0) -> float:
     """Pixels ``text`` (plotly-escaped, e.g. ``&lt;``) takes in ``size`` px type: Arial's
     widths and 10% more (fallback fonts such as DejaVu Sans are wider), any other character
     1 em (wide scripts)."""
