@@ -237,8 +237,12 @@ def test_ranks_page(make_app) -> None:
     _clean(at)
     charts = _charts(at)
     assert len(charts) == 3  # aggregations, rank sets, rank probabilities
-    assert len(charts[0]["data"]) == 5 * 16  # five aggregations x models
-    assert len(charts[1]["data"]) == 3 * 16  # per model: two rank sets and the observed rank
+    # five aggregations: a dots and a caps trace each, an interval line per model (issue 41)
+    dots = [t for t in charts[0]["data"] if t["name"] == "points"]
+    assert len(dots) == 5 and {len(t["x"]) for t in dots} == {16}
+    assert len(charts[0]["layout"]["shapes"]) == 5 * 16
+    # per model two rank sets (line shapes) and the observed rank (one dots trace)
+    assert len(charts[1]["layout"]["shapes"]) == 2 * 16 and len(charts[1]["data"][1]["x"]) == 16
     assert [t["type"] for t in charts[2]["data"]] == ["bar"] * 16
     positions, averages = at.dataframe[0].value, at.dataframe[1].value
     assert list(positions.columns) == [

@@ -128,8 +128,9 @@ def test_figures_build_and_label_the_kind_of_interval() -> None:
     assert "simultaneous" in fig.layout.xaxis.title.text
     assert [a.text for a in fig.layout.annotations] == ["p = 0.010", "p < 0.0005", "p = 0.800"]
     fig = rank_set_figure(make_sets(), opts)
-    assert len(fig.data) == 3 * 4
-    thick = [t for t in fig.data if t.mode == "lines" and t.line.width > 4]
-    assert [tuple(t.x) for t in thick][1] == pytest.approx((1.7, 3.3))
+    assert len(fig.data) == 2  # the sets' ends (hover) and the dots: the bars are shapes (#41)
+    assert len(fig.data[1].x) == 4 and len(fig.layout.shapes) == 2 * 4
+    thick = [s for s in fig.layout.shapes if s.line.width > 4]
+    assert [(s.x0, s.x1) for s in thick][1] == pytest.approx((1.7, 3.3))
     assert "for all" in fig.layout.xaxis.title.text
     assert list(fig.layout.yaxis.categoryarray) == ["d", "c", "b", "a"]

@@ -210,6 +210,17 @@ def test_rank_aggregation_draws_each_models_interval_in_its_colour_with_its_hove
             assert caps["marker"]["line"]["color"][k] == color
 
 
+def test_the_left_margin_holds_the_names_as_the_app_draws_them() -> None:
+    """Issue 41: a margin too narrow for the tick labels made plotly's automargin draw a chart
+    twice. In chromium the app drew "Sup-Rotation-100%" 111 px wide and needed a 130 px margin;
+    escaped text counts as shown; a name too long for any chart is left to automargin."""
+    from benchuq.presentation.figures.common import MAX_LABEL_MARGIN, label_margin
+
+    assert 130 <= label_margin(["Sup-Rotation-100%", "VAE"]) <= 150
+    assert label_margin(["&lt;b&gt;"]) == label_margin(["<b>"])
+    assert label_margin([]) < 30 and label_margin(["W" * 200]) == MAX_LABEL_MARGIN
+
+
 def test_rank_probability_panels_ordered_by_expected_rank() -> None:
     p = np.array([[0.1, 0.9], [0.9, 0.1]])  # beta is most likely first
     spec = _spec(rank_probability_figure(p, ["alpha", "beta"], OPTS))

@@ -48,6 +48,7 @@ TICK_PAD = 24
 #: pixels more below an x-axis title in the app (Streamlit's chart theme sets its standoff to
 #: 20 px; 66 px held one line of title where 50 were set): room given, nothing grows the margin
 X_TITLE_ROOM = 20
+MAX_LABEL_MARGIN = 320  # px: a wider preset margin could leave a narrow chart no plot
 TICK_SIZE = 12  # px of the app's tick labels (Streamlit's chart theme; reports use FONT's 13)
 
 
@@ -61,13 +62,14 @@ def label_width(text: str, size: float = 13.0) -> float:
 
 
 def label_margin(labels: Sequence[str]) -> int:
-    """A left margin that holds the widest of ``labels`` as y tick labels (at least 10 px).
+    """A left margin that holds the widest of ``labels`` as y tick labels (at least 10 px, at
+    most :data:`MAX_LABEL_MARGIN`: longer names are left to plotly's automargin, as before).
 
     Plotly's ``automargin`` (still on: a wider font is never cut) grows a margin that is too
     small, and growing it draws the whole chart a second time; a margin wide enough from the
     start draws it once (issue 41: half of a chart's time in the browser)."""
     widest = max((label_width(t, TICK_SIZE) for t in labels), default=0.0)
-    return max(10, math.ceil(widest + TICK_PAD))
+    return min(MAX_LABEL_MARGIN, max(10, math.ceil(widest + TICK_PAD)))
 
 
 @dataclass(frozen=True)
@@ -323,7 +325,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """
     t = table.reset_index(drop=True)
     s = options.scale
-    layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(t), 2))
+    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(t), 2))
     if not len(t):
         return _figure([], layout)
     tags = [
@@ -423,7 +425,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
             color = INDETERMINATE
         hover = f"{label}<br>{est[k]:.2f} [{low[k]:.2f}, {high[k]:.2f}]"
         data.append(_interval_trace(est[k], label, low[k], high[k], color, hover, size=9))
-    layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(labels), 2))
+    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(labels), 2))
     layout["margin"].update(l=label_margin(labels), b=50 + X_TITLE_ROOM)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=labels[::-1])
@@ -681,7 +683,7 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         )
         for k in range(len(gaps))
     ]
-    layout = _layout_spec(options.title, 90 + ROW_HEIGHT * max(len(gaps), 2))
+    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(gaps), 2))
     layout["margin"].update(l=label_margin(names), b=50 + X_TITLE_ROOM)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])

@@ -166,8 +166,10 @@ LEGEND_ROOM = 20
 
 def _margins(layout: dict, labels: list[str], legend: int, *, y_title: bool = False) -> dict:
     """``layout`` with left and bottom margins that hold the tick labels, a y-axis title, the
-    x-axis title and ``legend`` pixels of legend, so plotly draws the chart once (issue 41)."""
+    x-axis title and ``legend`` pixels of legend, so plotly draws the chart once (issue 41); the
+    figure grows by the room added below, so the plot keeps its height."""
     layout["margin"].update(
         l=label_margin(labels) + (40 if y_title else 0), b=50 + X_TITLE_ROOM + legend
     )
+    layout["height"] += X_TITLE_ROOM + legend
     return layout

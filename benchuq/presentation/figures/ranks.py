@@ -99,7 +99,7 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
         },
     ]  # fmt: skip
     n = len(order)
-    layout = _layout_spec(options.title, 140 + ROW_HEIGHT * max(n, 2))
+    layout = _layout_spec(options.title, 140 + X_TITLE_ROOM + ROW_HEIGHT * max(n, 2))
     layout["shapes"] = shapes
     layout["margin"]["l"] = label_margin(names)
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
