@@ -54,13 +54,12 @@ with guard("The rank analysis"):
     fig = rank_aggregation_figure(ranks, ctx.figure_options())
     st.plotly_chart(fig, key="rank_chart", config={"displaylogo": False})
     download_buttons(fig, f"ranks_{bench.name}", key="dl_ranks")
-    for statistic, caption in (
-        ("position", f"Position [{pct} interval] under each aggregation"),
-        ("average task rank", f"Average per-task rank [{pct} interval], as [LGC] reports it"),
-    ):
-        table = views_inference.rank_statistic_table(
-            ranks, views_inference.RANK_COLUMN_LABELS, statistic=statistic
-        )
+    captions = (
+        f"Position [{pct} interval] under each aggregation",
+        f"Average per-task rank [{pct} interval], as [LGC] reports it",
+    )
+    tables = cached.rank_tables(draws_all, models, s.level)
+    for statistic, caption, table in zip(cached.RANK_STATISTICS, captions, tables, strict=True):
         helps = views_inference.rank_column_help(
             table, RANK_METHOD_LABELS, statistic=statistic, level=s.level
         )
