@@ -312,3 +312,27 @@ def test_page_one_states_the_one_level_its_numbers_use(level: float) -> None:
         e = float(trace.x[0])
         assert np.isclose(e + trace.error_x.array[0], 100 * iv.high[k])
         assert np.isclose(e - trace.error_x.arrayminus[0], 100 * iv.low[k])
+
+
+@pytest.mark.parametrize("models", [16, 60])
+def test_page_one_chart_rows_keep_their_height(models: int) -> None:
+    """Page 1's chart shows every model when a row of at least ``MIN_ROW`` pixels each fits,
+    else the top ones at that height or more: the chart of the top ones has its own frame (its
+    longer title wraps), and fitting it with the frame of the chart of all squeezed its rows
+    (MMLU's 13 of 20 at 12.6 px)."""
+    from benchuq.presentation.report.render import MIN_ROW, page_one
+
+    bench = _bench(list(np.linspace(0.8, 0.4, models)), 300, 3, seed=4)
+    f = findings(bench, bootstrap(bench, reps=200, seed=0), level=0.834)
+    scale, axis, _ = display_unit(bench)
+    options = FigureOptions(scale=scale, unit=axis)
+    gaps = gaps_from_leader(bootstrap(bench, reps=200, seed=0), level=0.834)
+    chart = figures(f, gaps, options, _prov(), 200)[0]
+    long = "A long answer that wraps over several lines of page 1. " * 6
+    one = page_one(f, _prov(), chart, head=["sim", "sub", long, long], groups={}, options=options)
+    fig = one.chart.fig
+    shown = len(fig.data) - 1  # a trace per model, then the leader's tags
+    plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert plot / shown >= MIN_ROW - 0.5, (plot, shown)
+    assert one.whole == (shown == models)
+    assert one.whole == (models == 16)

@@ -125,6 +125,7 @@ def test_report_pages(
     assert "Findings" not in first and "Leaderboard" not in first
     if "vtab1k" in name:  # three categories: their table fits on page 1
         assert "Per category" in first and "specialized" in first
+        assert "All models: score with" in first  # all 16 fit beside it (the top 14 did)
     for word in ("draws", "max-T", "Sidak", "S(w)", "rank (UB)", "Benchmark report:"):
         assert word not in first, word
     whole = " ".join(_page_text(pdf, k) for k in range(1, len(pages) + 1))

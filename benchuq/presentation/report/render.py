@@ -320,7 +320,7 @@ SLACK = 40
 #: Page 1's chart may draw a model's row this many pixels high (its usual height:
 #: ``SCORES_ROW``) to leave room for a table, and shows at least :data:`MIN_ROWS` models (more
 #: models than fit: the top ones, and the chart of all models follows with the other figures).
-MIN_ROW = 16
+MIN_ROW = 14
 MIN_ROWS = 12
 #: At most this many times a row's height per model when page 1's chart is stretched to fill.
 MAX_STRETCH = 9
@@ -424,8 +424,17 @@ def page_one(
     height = room / PRINT_ZOOM
     rows = min(n, int((height - frame) // MIN_ROW))
     if rows < n and options is not None:
-        chart = scores_figure(f, options, prov, top=max(rows, 1))
-    height = min(height, frame + MAX_STRETCH * SCORES_ROW * max(n, 2))
+        # the top ones' chart has its own frame (its longer title may wrap): fit it again
+        for _ in range(3):
+            chart = scores_figure(f, options, prov, top=max(rows, 1))
+            frame = float(chart.fig.layout.height or 450) - SCORES_ROW * max(rows, 2)
+            fits = min(n, int((height - frame) // MIN_ROW))
+            if fits >= rows:
+                break
+            rows = fits
+        else:
+            chart = scores_figure(f, options, prov, top=max(rows, 1))
+    height = min(height, frame + MAX_STRETCH * SCORES_ROW * max(rows, 2))
     fig = go.Figure(chart.fig).update_layout(height=round(height))
     fig.update_yaxes(dtick=1)  # every model's name, also when its row is narrow (plotly skips)
     return PageOne(ReportFigure(fig, chart.reading), tuple(tables), rows >= n or options is None)
