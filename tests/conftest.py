@@ -18,10 +18,11 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 from browser_utils import CHROMIUM, CHROMIUM_ARGS, ENTRY, chromium_available, run_app
@@ -30,6 +31,25 @@ from streamlit.testing.v1 import AppTest
 
 os.environ["BENCHUQ_STORE"] = tempfile.mkdtemp(prefix="benchuq-store-")
 atexit.register(shutil.rmtree, os.environ["BENCHUQ_STORE"], ignore_errors=True)
+
+
+def _scan_components_once() -> None:
+    """Every new ``AppTest`` scans the metadata of every installed distribution for Streamlit
+    components (``streamlit.components.v2.manifest_scanner``; 1.65 and 1.67 do): 0.3 s
+    of CPU, three quarters of a page run on cached data, repeated by each of the suite's
+    hundreds of ``AppTest`` runs. The installed distributions do not change during a test run,
+    so the scan is made once per process and its answer reused (the served app is another
+    process: untouched)."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # a Streamlit without the scanner: no scan to share
+        return
+    scan = getattr(manifest_scanner, "scan_component_manifests", None)
+    if scan is not None and not hasattr(scan, "cache_info"):
+        manifest_scanner.scan_component_manifests = functools.cache(scan)
+
+
+_scan_components_once()
 
 #: Query parameters for fast app tests (small R; the default is 2000).
 FAST_QUERY: dict[str, str] = {"reps": "200"}
@@ -51,33 +71,66 @@ def share_box(at) -> tuple[list[str], str]:
 #: ``BENCHUQ_BROWSER_GROUPS`` groups (default 2): the browser modules alone took the whole
 #: suite's 13 minutes as one group on a quiet machine; more than two at once on two loaded cores
 #: let pages miss their waits (measured under ``-n 3``). ``BENCHUQ_BROWSER_GROUPS=1`` runs them
-#: one at a time. The store-fault and share modules (each 3-4 minutes) go to different groups.
+#: one at a time.
 BROWSER_GROUP = "browser"
 BROWSER_GROUPS = max(1, int(os.environ.get("BENCHUQ_BROWSER_GROUPS", "2")))
-#: the longest browser modules, placed first in alternate groups (the rest alternate after them)
-LONG_BROWSER = ("test_browser_faults", "test_browser_share", "test_browser", "test_browser_budget")
+#: Seconds each browser module took (``-n 2 --dist loadgroup -m browser`` on the 2 shared cores,
+#: load average 6-10, 2026-12-07; test_browser from its CI time): the weights that spread the
+#: modules over the groups, so that no group runs long after the other (a module hash gave one
+#: group 555 s and the other 315 s). A module not listed counts as
+#: :data:`DEFAULT_BROWSER_SECONDS`.
+BROWSER_SECONDS = {
+    "test_browser_share": 146,
+    "test_browser_links": 117,
+    "test_browser_faults": 114,
+    "test_browser": 100,
+    "test_browser_pages": 74,
+    "test_browser_report": 57,
+    "test_browser_weights": 53,
+    "test_browser_epp": 39,
+    "test_browser_runaway": 39,
+    "test_browser_budget": 34,
+    "test_browser_plan": 31,
+    "test_browser_present": 30,
+    "test_browser_share_battles": 25,
+    "test_browser_ingest": 25,
+    "test_browser_landing": 18,
+    "test_browser_leaderboard": 14,
+    "test_browser_site": 10,
+}
+DEFAULT_BROWSER_SECONDS = 30
 
 
-def _browser_group(item: pytest.Item) -> str:
-    """The browser group of ``item``'s module: the long modules spread over the groups first."""
-    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
-    if BROWSER_GROUPS == 1:
-        return BROWSER_GROUP
-    if module in LONG_BROWSER:
-        k = LONG_BROWSER.index(module)
-    else:
-        k = len(LONG_BROWSER) + sum(map(ord, module))  # stable across runs and workers
-    return f"{BROWSER_GROUP}-{k % BROWSER_GROUPS}"
+def _module(item: pytest.Item) -> str:
+    """The module name of ``item`` (``test_browser_share``)."""
+    return item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
 
 
-def _group(item: pytest.Item) -> str | None:
-    """The pytest-xdist group of ``item``: its own ``xdist_group`` mark; the browser group for a
-    ``browser`` test; its module for a test that uses a module- or class-scoped fixture (computed
-    once, on one worker, instead of once per worker); else none (spread freely)."""
+def _seconds(module: str) -> int:
+    return BROWSER_SECONDS.get(module, DEFAULT_BROWSER_SECONDS)
+
+
+def browser_groups(modules: Iterable[str], groups: int = BROWSER_GROUPS) -> dict[str, str]:
+    """The browser group of each module: longest first, each to the group with the least time so
+    far (the same answer on every worker: it depends on the module names only)."""
+    load = [0] * groups
+    out: dict[str, str] = {}
+    for module in sorted(set(modules), key=lambda m: (-_seconds(m), m)):
+        k = min(range(groups), key=lambda g: (load[g], g))
+        load[k] += _seconds(module)
+        out[module] = BROWSER_GROUP if groups == 1 else f"{BROWSER_GROUP}-{k}"
+    return out
+
+
+def _group(item: pytest.Item, browser: dict[str, str]) -> str | None:
+    """The pytest-xdist group of ``item``: its own ``xdist_group`` mark; its module's browser
+    group (``browser``) for a ``browser`` test; its module for a test that uses a module- or
+    class-scoped fixture (computed once, on one worker, instead of once per worker); else none
+    (spread freely)."""
     if item.get_closest_marker("xdist_group"):
         return None  # named by the test itself
     if item.get_closest_marker("browser"):
-        return _browser_group(item)
+        return browser[_module(item)]
     info = getattr(item, "_fixtureinfo", None)
     for defs in info.name2fixturedefs.values() if info else ():
         if defs and defs[-1].scope in ("module", "class", "package"):
@@ -103,16 +156,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark groups for ``--dist loadgroup`` and put the long modules first (each module's tests
-    stay together and in their order, so module fixtures are still made once)."""
+    """Mark groups for ``--dist loadgroup`` and put the long modules first, the longest browser
+    modules first of all (each module's tests stay together and in their order, so module
+    fixtures are still made once)."""
+    browser = browser_groups(_module(i) for i in items if i.get_closest_marker("browser"))
     for item in items:
-        group = _group(item)
+        group = _group(item, browser)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.nodeid.split("::")[0], []).append(item)
-    ordered = sorted(modules.values(), key=lambda its: min(map(_rank, its)))
+
+    def order(its: list[pytest.Item]) -> tuple[int, int]:
+        rank = min(map(_rank, its))
+        return rank, -_seconds(_module(its[0])) if rank == 0 else 0
+
+    ordered = sorted(modules.values(), key=order)
     items[:] = [item for module in ordered for item in module]
 
 

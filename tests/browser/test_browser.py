@@ -6,6 +6,7 @@ Screenshots go to tests/artifacts/ (gitignored). Skipped without chromium, faile
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from browser_utils import (
@@ -130,11 +131,15 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     assert set(PAGES) <= set(titles), titles
     for title in titles[1:]:
         page2.evaluate(ARM_RERUN)
-        page2.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
-        page2.wait_for_url(
-            lambda url, t=title: "level=0.839" in url and url != link, timeout=60_000
-        )
+        nav = page2.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True)
+        path = urlsplit(nav.get_attribute("href") or "").path
+        nav.click()
         page2.wait_for_function(RERUN_DONE, timeout=180_000)  # the new page's run, not a timer
+        # the new page's own address with the level the run wrote back (the previous page's
+        # address also holds the level, so a wait for the level alone ended at once)
+        page2.wait_for_url(
+            lambda url, p=path: urlsplit(url).path == p and "level=0.839" in url, timeout=60_000
+        )
         wait_idle(page2, timeout=180_000)
         if title in ("Compare models", "Ranks"):
             wait_charts(page2)
