@@ -7,6 +7,7 @@ them in their own ``@pytest.mark.browser`` tests. Facts behind the choices: /wor
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import re
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -193,17 +194,25 @@ def remove_chip(multiselect, name: str, attempts: int = 3) -> None:
     A click that lands while the expander is still opening can miss; the chip's absence, not the
     click, is what the test needs.
     """
+    chip = multiselect.get_by_role("button", name=f"Remove {name}")
+    gone = functools.partial(chip.wait_for, state="detached", timeout=15_000)
+    if not _click_until(chip.click, gone, attempts):
+        raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")
+
+
+def _click_until(click: Callable[[], None], wait: Callable[[], None], attempts: int) -> bool:
+    """``click``, then ``wait`` for its effect (a Playwright wait), up to ``attempts`` times:
+    whether the effect came."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    chip = multiselect.get_by_role("button", name=f"Remove {name}")
     for _ in range(attempts):
-        chip.click()
+        click()
         try:
-            chip.wait_for(state="detached", timeout=15_000)
-            return
+            wait()
+            return True
         except PlaywrightTimeout:
             continue
-    raise AssertionError(f"the chip {name!r} is still there after {attempts} clicks")
+    return False
 
 
 def open_expander(page, label: str, shows: str, attempts: int = 3) -> None:
@@ -212,20 +221,17 @@ def open_expander(page, label: str, shows: str, attempts: int = 3) -> None:
     A click that lands during a script run can be undone by the run's redraw (the expander
     drawn closed again); the content, not the click, is what the test needs.
     """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     content = page.get_by_text(shows).first
-    for _ in range(attempts):
+
+    def click() -> None:
         wait_idle(page)
-        if content.is_visible():
-            return
-        page.get_by_test_id("stMain").get_by_text(label).first.click()
-        try:
-            content.wait_for(state="visible", timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    raise AssertionError(f"{shows!r} did not show after opening {label!r}.\n{page_report(page)}")
+        if not content.is_visible():
+            page.get_by_test_id("stMain").get_by_text(label).first.click()
+
+    shown = functools.partial(content.wait_for, state="visible", timeout=15_000)
+    if not _click_until(click, shown, attempts):
+        report = page_report(page)
+        raise AssertionError(f"{shows!r} did not show after opening {label!r}.\n{report}")
 
 
 LEVEL = re.compile(

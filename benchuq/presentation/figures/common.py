@@ -120,6 +120,15 @@ def _layout_spec(title: str, height: int) -> dict:
     }
 
 
+def _rows_layout(title: str, labels: Sequence[str]) -> dict:
+    """:func:`_layout_spec` for a chart of one row per label (forest, gap, difference): the
+    rows' height, and left and bottom margins that hold the labels and the x-axis title from
+    the start (:func:`label_margin`, :data:`X_TITLE_ROOM`), so plotly draws it once."""
+    layout = _layout_spec(title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(labels), 2))
+    layout["margin"].update(l=label_margin(labels), b=50 + X_TITLE_ROOM)
+    return layout
+
+
 def _figure(data: list[dict], layout: dict) -> go.Figure:
     """Build a figure from plain dicts without plotly's per-property validation.
 
@@ -325,14 +334,14 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
     """
     t = table.reset_index(drop=True)
     s = options.scale
-    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(t), 2))
     if not len(t):
-        return _figure([], layout)
+        return _figure([], _layout_spec(options.title, 90 + X_TITLE_ROOM + 2 * ROW_HEIGHT))
     tags = [
         "leader" if k == 0 else ("≈ leader" if bool(tied) else "")
         for k, tied in enumerate(t["tied"] if "tied" in t else [False] * len(t))
     ]
     names = [_esc(m) for m in t["model"]]
+    layout = _rows_layout(options.title, names)
     est, low, high = (t[c].to_numpy(dtype=float) * s for c in ("estimate", "low", "high"))
     x_range = _x_range(low, high, 0.24, _score_bounds(s))
     span = x_range[1] - x_range[0]
@@ -372,7 +381,7 @@ def forest_figure(table: pd.DataFrame, options: FigureOptions) -> go.Figure:
             "cliponaxis": False,
         }
     )
-    layout["margin"].update(r=90, l=label_margin(names), b=50 + X_TITLE_ROOM)  # r: the tags
+    layout["margin"]["r"] = 90  # the tags
     layout["shapes"] = [
         {
             "type": "rect",
@@ -425,8 +434,7 @@ def difference_figure(diffs: pd.DataFrame, options: FigureOptions) -> go.Figure:
             color = INDETERMINATE
         hover = f"{label}<br>{est[k]:.2f} [{low[k]:.2f}, {high[k]:.2f}]"
         data.append(_interval_trace(est[k], label, low[k], high[k], color, hover, size=9))
-    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(labels), 2))
-    layout["margin"].update(l=label_margin(labels), b=50 + X_TITLE_ROOM)
+    layout = _rows_layout(options.title, labels)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=labels[::-1])
     layout["xaxis"].update(
@@ -683,8 +691,7 @@ def gap_figure(gaps: pd.DataFrame, options: FigureOptions) -> go.Figure:
         )
         for k in range(len(gaps))
     ]
-    layout = _layout_spec(options.title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(gaps), 2))
-    layout["margin"].update(l=label_margin(names), b=50 + X_TITLE_ROOM)
+    layout = _rows_layout(options.title, names)
     layout["shapes"] = [_ZERO_LINE]
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     unit = options.unit.replace("(%)", "(points)").replace("%", "points")
