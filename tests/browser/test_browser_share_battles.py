@@ -73,7 +73,10 @@ def test_battles_publish_and_reopen_with_the_same_ratings(browser, app_server, t
     a.get_by_role("button", name="Publish and get a link").click()
     wait_for_text_then_idle(a, "Published until")
     assert re.search(r"data=shared%3A[a-z2-7]{32}", a.url), a.url
-    texts = a.get_by_test_id("stMain").get_by_test_id("stCode").all_inner_texts()
+    boxes = a.get_by_test_id("stMain").get_by_test_id("stCode")
+    # the link's box can be drawn a moment after the "Published until" line (a rerun)
+    boxes.filter(has_text="/arena?").first.wait_for(timeout=30_000)
+    texts = boxes.all_inner_texts()
     codes = [t.replace("\n", "").strip() for t in texts]  # long links wrap in the box
     link = next((c for c in codes if "/arena?" in c and "delete=" not in c), None)
     assert link is not None, codes
