@@ -108,6 +108,27 @@ def _init_from_url() -> None:
     ss["_url_read"] = True
 
 
+#: the sidebar's widget values at the end of the last run (kept outside the widgets' own state)
+SIDEBAR_KEPT = "_sidebar_kept"
+SIDEBAR_KEYS = ("data", "method", "level_pct", "reps", "seed", "metric", "overall", "statistic")
+
+
+def _restore_sidebar() -> None:
+    """Put back sidebar values that Streamlit dropped: a page switch while a page is still being
+    drawn keeps only the widgets the browser had drawn, and a dropped slider would come back at
+    its minimum (a colleague's 83.4% level shown as 50%)."""
+    ss = st.session_state
+    for key, value in ss.get(SIDEBAR_KEPT, {}).items():
+        if key not in ss:
+            ss[key] = value
+
+
+def _keep_sidebar(categories: int) -> None:
+    ss = st.session_state
+    keys = [*SIDEBAR_KEYS, "models", *(f"weight_{i}" for i in range(categories))]
+    ss[SIDEBAR_KEPT] = {k: ss[k] for k in keys if k in ss}
+
+
 def _notice(notice: state.Notice) -> None:
     st.session_state[NOTICES_KEY].append([notice, None])
 
@@ -250,6 +271,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
         The settings, the loaded data (or its loading error) and the model colours.
     """
     _init_from_url()
+    _restore_sidebar()
     ss = st.session_state
     sb = st.sidebar
     options = [sample_source(name) for name in loaders.SAMPLES]
@@ -369,6 +391,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
     ss[RUN_KEY] = ss.get(RUN_KEY, 0) + 1
     ss[SHARE_SLOT] = st.sidebar.empty()
     ss["_settings"] = settings
+    _keep_sidebar(len(bench.category_names) if bench is not None else 0)
     ss[SITE_BENCH] = bench
     _publish()
     colors = model_colors(bench.models) if bench is not None else {}

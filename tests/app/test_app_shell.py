@@ -332,3 +332,33 @@ def test_bad_category_edits_in_a_link_give_a_notice(make_app, raw: str, message:
     assert "'categories'" in text and message in text, text
     assert at.session_state["_bench_cats"] == ("natural", "specialized", "structured")
     assert "categories" not in at.query_params
+
+
+def _forget(at, keys: set[str]) -> None:
+    """What a page switch does to widgets the browser had not drawn yet (a click while a page is
+    still being drawn): their state is gone, and the browser sends no value for them."""
+
+    def drop(node) -> None:
+        for index, child in list(getattr(node, "children", {}).items()):
+            if getattr(child, "key", None) in keys:
+                del node.children[index]
+            else:
+                drop(child)
+
+    drop(at._tree)
+    for key in keys:
+        del at.session_state[key]
+
+
+def test_a_page_switch_that_drops_the_sidebar_widgets_keeps_the_view(make_app) -> None:
+    """A colleague's link at 83.4% once showed Compare at 50% (the slider's minimum) after a page
+    switch that Streamlit made drop the sidebar's state; the data selector's loss raised."""
+    at = make_app({"reps": "300", "seed": "7", "level": "0.9", "weights": "2,1,1"}).run()
+    _clean(at)
+    before = dict(at.query_params)
+    _forget(at, {"data", "level_pct", "reps", "seed", "weight_0", "models"})
+    at.switch_page(page_path("compare.py")).run()
+    _clean(at)
+    assert at.sidebar.slider[0].value == 90.0
+    assert any("Not the sidebar's 90%" in c.value for c in at.caption)
+    assert dict(at.query_params) == before
