@@ -81,6 +81,8 @@ def sizeof(obj: object, depth: int = 6) -> int:
         if x is None or isinstance(x, bool | int | float | type) or id(x) in seen:
             return 0
         seen.add(id(x))
+        if isinstance(x, pd.DataFrame) and x.shape[1] == 0:  # pandas 1.5 warns on these
+            return int(x.index.memory_usage(deep=True))
         if isinstance(x, pd.DataFrame | pd.Series | pd.Index):
             usage = x.memory_usage(deep=True)
             return int(usage.sum() if isinstance(usage, pd.Series) else usage)

@@ -1,5 +1,8 @@
 """Judge (METHODS 15): LLM-judge scores corrected with human labels, agreement, labels needed."""
 
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
 import benchuq
@@ -14,8 +17,20 @@ from benchuq.presentation.figures.judge import (
     judge_estimates_figure,
     labels_curve_figure,
 )
-from benchuq.presentation.report_judge import judge_html
+from benchuq.presentation.report_judge import column_help, judge_html, table_formats
 from benchuq.presentation.text import md_escape
+
+
+def _columns(table: pd.DataFrame) -> dict[str, Any]:
+    """The table's number formats (percent as the chart) and each column's tooltip."""
+    formats, helps = table_formats(table), column_help(table)
+    return {
+        c: st.column_config.NumberColumn(format=formats[c], help=helps.get(c))
+        if c in formats
+        else st.column_config.Column(help=helps.get(c))
+        for c in table.columns
+    }
+
 
 ctx = current()
 st.title("Judge")
@@ -90,7 +105,7 @@ with guard("The judge analysis"):
         judge_estimates_figure(result, opts), "judge_chart_estimates", "judge_estimates"
     )
     table = vj.estimates_table(result)
-    st.dataframe(table, hide_index=True)
+    st.dataframe(table, hide_index=True, column_config=_columns(table))
     download_csv(table, f"judge_{data.name}", "Download estimates (CSV)")
     left, right = st.columns(2)
     with left:
@@ -108,7 +123,7 @@ with guard("The judge analysis"):
             "judge_curve",
         )
     agree = vj.agreement_table(result)
-    st.dataframe(agree, hide_index=True)
+    st.dataframe(agree, hide_index=True, column_config=_columns(agree))
     download_csv(agree, f"judge_agreement_{data.name}", "Download agreement (CSV)")
     st.code(command, language="bash")
     for note in result.notes:

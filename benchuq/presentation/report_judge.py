@@ -21,10 +21,12 @@ __all__ = [
     "METHOD_LABELS",
     "agreement_table",
     "caption",
+    "column_help",
     "estimates_table",
     "judge_figures",
     "judge_html",
     "planning_sentence",
+    "table_formats",
 ]
 
 METHOD_LABELS = {
@@ -34,26 +36,90 @@ METHOD_LABELS = {
 }
 
 
+#: the estimates table's shares, as the chart shows them (percent): core row key -> column
+ESTIMATE_SHARES = {
+    "estimate": "corrected (%)",
+    "low": "low (%)",
+    "high": "high (%)",
+    "judge_mean": "judge alone (%)",
+    "human_mean": "labels alone (%)",
+}
+#: the agreement table's shares (percent); kappa and alpha stay coefficients (-1 to 1)
+AGREEMENT_SHARES = ("agreement", "decisive", "sensitivity", "specificity")
+#: what each column is (the app's column tooltips, the report's header titles)
+COLUMN_HELP = {
+    "corrected (%)": "The judge's scores corrected with the human labels (the chosen method).",
+    "low (%)": "Lower end of the corrected score's interval, at the stated level.",
+    "high (%)": "Upper end of the corrected score's interval, at the stated level.",
+    "judge alone (%)": "The judge's mean, as if the judge were right (uncorrected).",
+    "labels alone (%)": "The mean of the human labels only.",
+    "labels": "Items with a human label.",
+    "unlabelled": "Items with a judge score only.",
+    "judge weight": "How far the correction leans on the judge (lambda): 0 is the labels "
+    "alone, 1 the full prediction-powered estimate; PPI++ picks it for the narrowest interval.",
+    "worth labels": "Human labels alone that would give the same precision (effective number "
+    "of labels).",
+    "agreement (%)": "Labelled items where the judge's score equals the label.",
+    "agreement without ties (%)": "Agreement on the items where both gave 0 or 1 (neither "
+    "said tie).",
+    "kappa": "Cohen's kappa: agreement beyond chance (0 is chance, 1 the people's labels exactly).",
+    "alpha": "Krippendorff's alpha: agreement beyond chance on the scores' scale.",
+    "sensitivity (%)": "Of the items people scored 1, the share the judge scored 1.",
+    "specificity (%)": "Of the items people scored 0, the share the judge scored 0.",
+}
+
+
 def estimates_table(result: JudgeResult) -> pd.DataFrame:
-    """One row per model (and overall): the corrected estimate with its interval, the judge's
-    own mean and the labels' mean beside it, lambda and the effective number of labels."""
+    """One row per model (and overall): the corrected score with its interval, the judge's own
+    mean and the labels' mean beside it (percent, as the chart), the judge's weight and the
+    effective number of labels."""
     rows = pd.DataFrame(result.rows())
-    return rows[
-        ["model", "task", "estimate", "low", "high", "judge_mean", "human_mean", "n_labelled",
-         "n_unlabelled", "lambda", "effective_n"]
-    ].rename(columns={"judge_mean": "judge alone", "human_mean": "labels alone",
-                      "n_labelled": "labels", "n_unlabelled": "unlabelled",
-                      "effective_n": "worth labels"})  # fmt: skip
+    table = rows[["model", "task", *ESTIMATE_SHARES, "n_labelled", "n_unlabelled", "lambda",
+                  "effective_n"]]  # fmt: skip
+    table = table.assign(**{k: 100 * table[k] for k in ESTIMATE_SHARES})
+    return table.rename(columns={**ESTIMATE_SHARES, "n_labelled": "labels",
+                                 "n_unlabelled": "unlabelled", "lambda": "judge weight",
+                                 "effective_n": "worth labels"})  # fmt: skip
 
 
 def agreement_table(result: JudgeResult) -> pd.DataFrame:
-    """The agreement per model with intervals (readable columns)."""
+    """The agreement per model with intervals: shares in percent, kappa and alpha as
+    coefficients."""
     t = result.agreement_table()
-    return t[
-        ["model", "task", "n", "agreement", "decisive", "kappa", "kappa_low", "kappa_high",
-         "alpha", "alpha_low", "alpha_high", "sensitivity", "sensitivity_low",
-         "sensitivity_high", "specificity", "specificity_low", "specificity_high"]
-    ].rename(columns={"n": "labels", "decisive": "agreement without ties"})  # fmt: skip
+    shares = [f"{k}{end}" for k in AGREEMENT_SHARES for end in ("", "_low", "_high")]
+    t = t.assign(**{k: 100 * t[k] for k in shares if k in t})
+
+    def name(column: str) -> str:
+        base, _, end = column.partition("_")
+        base = "agreement without ties" if base == "decisive" else base
+        label = f"{base} {end}" if end else base
+        return f"{label} (%)" if base.split()[0] in AGREEMENT_SHARES else label
+
+    intervals = [f"{k}{end}" for k in ("kappa", "alpha", "sensitivity", "specificity")
+                 for end in ("", "_low", "_high")]  # fmt: skip
+    columns = ["model", "task", "n", "agreement", "decisive", *intervals]
+    return t[columns].rename(columns={"n": "labels", **{c: name(c) for c in columns[3:]}})
+
+
+def table_formats(table: pd.DataFrame) -> dict[str, str]:
+    """printf formats of a judge table's number columns: percent with one decimal, labels worth
+    as a whole number, coefficients and weights with two decimals."""
+    return {
+        c: "%.1f" if c.endswith("(%)") else "%.0f" if c == "worth labels" else "%.2f"
+        for c in table.columns
+        if pd.api.types.is_float_dtype(table[c])
+    }
+
+
+def column_help(table: pd.DataFrame) -> dict[str, str]:
+    """Each column's tooltip (an interval's ends share their estimate's)."""
+    out = {}
+    for c in map(str, table.columns):
+        base = c.replace(" low", "").replace(" high", "")
+        if c in COLUMN_HELP or base in COLUMN_HELP:
+            end = f"Interval end of {base.removesuffix(' (%)')} at the stated level."
+            out[c] = COLUMN_HELP.get(c, end)
+    return out
 
 
 def caption(result: JudgeResult) -> str:
@@ -115,18 +181,21 @@ def judge_figures(result: JudgeResult) -> list[ReportFigure]:
 
 def _table_html(table: pd.DataFrame) -> str:
     e = text
-    head = "".join(f"<th>{e(str(c))}</th>" for c in table.columns)
+    formats, helps = table_formats(table), column_help(table)
+    head = "".join(
+        f'<th title="{e(helps[c])}">{e(c)}</th>' if c in helps else f"<th>{e(c)}</th>"
+        for c in map(str, table.columns)
+    )
+
+    def cell(column: str, v: object) -> str:
+        if v is None or (isinstance(v, float) and v != v):
+            return "<td></td>"
+        if column in formats:
+            return f"<td class=num>{formats[column] % v}</td>"
+        return f"<td>{e(str(v))}</td>"
+
     body = "".join(
-        "<tr>"
-        + "".join(
-            "<td></td>"
-            if v is None or (isinstance(v, float) and v != v)
-            else f"<td class=num>{v:.3f}</td>"
-            if isinstance(v, float)
-            else f"<td>{e(str(v))}</td>"
-            for v in row
-        )
-        + "</tr>"
+        "<tr>" + "".join(cell(str(c), v) for c, v in zip(table.columns, row, strict=True)) + "</tr>"
         for row in table.itertuples(index=False)
     )
     return f"<table><tr>{head}</tr>{body}</table>"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, clean
@@ -31,6 +31,9 @@ class JudgeResult(Result):
     """
 
     result: CoreJudgeResult
+    PERCENT: ClassVar[tuple[str, ...]] = (
+        "estimate", "low", "high", "judge_mean", "human_mean", "sensitivity", "specificity"
+    )  # fmt: skip
 
     def meta(self) -> dict[str, Any]:
         """Data, method, level, target half-width, unit."""

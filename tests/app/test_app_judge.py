@@ -26,11 +26,13 @@ def test_sample_estimates_agreement_and_curve(make_app: Callable[..., AppTest]) 
     table = at.dataframe[0].value
     assert list(table["model"])[-1] == "overall" and len(table) == 7
     gpt4 = table[table.model == "gpt-4"].iloc[0]
-    assert gpt4["judge alone"] > gpt4["high"]  # the judge is kinder to GPT-4 than people are
+    assert gpt4["judge alone (%)"] > gpt4["high (%)"]  # the judge is kinder to GPT-4 than people
+    assert 60 < gpt4["corrected (%)"] < 90  # percent, as the chart beside it (not 0.744)
     text = " ".join(m.value for m in at.markdown)
     assert "corrected with 240 human labels" in text and "labels with the judge" in text
     agree = at.dataframe[1].value
-    assert {"kappa", "sensitivity_low", "agreement without ties"} <= set(agree.columns)
+    assert {"kappa", "sensitivity low (%)", "agreement without ties (%)"} <= set(agree.columns)
+    assert agree["agreement (%)"].max() > 1 and agree["kappa"].max() <= 1
 
 
 def test_settings_travel_in_the_link(make_app: Callable[..., AppTest]) -> None:
@@ -40,7 +42,7 @@ def test_settings_travel_in_the_link(make_app: Callable[..., AppTest]) -> None:
     assert at.radio(key="judge_method").value == "classical"
     assert at.selectbox(key="judge_curve").value == "gpt-4"
     table = at.dataframe[0].value
-    assert (table["estimate"] == table["labels alone"]).all()
+    assert (table["corrected (%)"] == table["labels alone (%)"]).all()
     assert "± 5 points" in " ".join(m.value for m in at.markdown)
     assert at.query_params.get("judge_method") in ("classical", ["classical"])
 

@@ -118,3 +118,6 @@ def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path
     html = out.read_text()
     assert "Judge report: mt_bench" in html and all(f'id="fig-{k}"' in html for k in (1, 2, 3))
     assert "Agreement with the people" in html and "benchuq judge sample:mt_bench" in html
+    # the tables in the charts' unit (percent, one decimal), each column saying what it is
+    assert '<th title="The judge&#x27;s mean, as if the judge were right (uncorrected).">' in html
+    assert "<td class=num>74.4</td>" in html and "0.744" not in html

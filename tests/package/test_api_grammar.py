@@ -382,6 +382,9 @@ def test_html_repr_is_in_the_apps_units_with_every_column() -> None:
     plan = bq.power(bq.load("sample:vtab1k"), models=["VAE", "Rotation"], delta=0.02)
     mde = plan.to_frame()["mde"].iloc[0]
     assert f"<td>{100 * mde:.1f}</td>" in plan._repr_html_()  # points, as the Plan page
+    judged = bq.judge("sample:mt_bench")  # percent, as the Judge page's table and chart
+    gpt4 = judged.to_frame().query("model == 'gpt-4'").iloc[0]
+    assert f"<td>{100 * gpt4['judge_mean']:.1f}</td>" in judged._repr_html_()
 
 
 def test_the_deprecation_helpers_examples_run() -> None:
