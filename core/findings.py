@@ -378,12 +378,12 @@ def _answer(
         first = (
             f"No clear winner: {leader} scores highest, {score} ({pct} interval {iv}), but "
             f"{_names(tied)} cannot be told apart from it; {leader} comes out on top in {top} "
-            "of the simulations."
+            "of the replicates."
         )
     else:
         first = (
             f"{leader} leads with {score} ({pct} interval {iv}), ahead of every other model, "
-            f"each told apart from it; it comes out on top in {top} of the simulations."
+            f"each told apart from it; it comes out on top in {top} of the replicates."
         )
     return first, why_level(level)
 
@@ -575,7 +575,7 @@ def findings(
         ]
         rest = len(p_best) - len(shares[:4])
         headline.append(
-            "How often each model comes out on top in the simulations: "
+            "How often each model comes out on top in the replicates: "
             + ", ".join(f"{m} {_pct(p)}" for m, p in shares[:4])
             + (
                 f"; the other {'model' if rest == 1 else f'{rest} models'} "

@@ -139,7 +139,7 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert len(figs) == 5  # three categories: the weighting map too
     subs = [r.fig.layout.title.subtitle.text for r in figs]
     assert all(
-        s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 simulations, seed 3") for s in subs
+        s.startswith("Data: sim &lt;b&gt; · bootstrap, 200 replicates, seed 3") for s in subs
     )
     assert [s.replace("·<br>", "· ").split(" · ")[-1] for s in subs] == [
         "intervals at 83.4%",  # page 1's chart: the scores at the report's level
@@ -300,7 +300,7 @@ def test_page_one_states_the_one_level_its_numbers_use(level: float) -> None:
     first = page_one_text(doc)
     pct = f"{100 * level:g}"
     assert levels_stated(first) == {pct}, levels_stated(first)
-    assert "95%" not in first.replace("of the simulations", "")
+    assert "95%" not in first.replace("of the replicates", "")
     assert f"Why {pct}%: two such intervals that do not overlap differ at about" in first
     iv = summaries.percentile_interval(summaries.group_scores(draws, group="overall"), level=level)
     lead = draws.models.index(f.leader)

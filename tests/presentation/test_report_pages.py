@@ -118,7 +118,7 @@ def test_report_pages(
     first = _page_text(pdf, 1)
     assert first.lstrip().startswith(name) and "Benchmark report:" not in first
     assert first.count(":", 0, first.index("Benchmark report")) <= 1  # no two colons
-    answer = re.search(r"(leads with|No clear winner:).*of the simulations\. Why 83\.4%", first)
+    answer = re.search(r"(leads with|No clear winner:).*of the replicates\. Why 83\.4%", first)
     assert answer, first  # who leads and how sure; why "told apart" is a test at 5%
     assert levels_stated(first) == {"83.4"}, first  # one level
     assert sum(t in first for t in FIGURE_TITLES) == 1, first  # one chart

@@ -111,13 +111,13 @@ class Provenance:
         return method_words(self.method)
 
     def subtitle(self, level: float | None = None, kind: str = "") -> str:
-        """The line under every figure title: data set, method in plain words, simulations,
+        """The line under every figure title: data set, method in plain words, replicates,
         seed and level (the report's level unless the chart has its own, e.g.
         ``kind="simultaneous"``)."""
         seeded = "" if self.seed is None else f", seed {self.seed}"
         pct = f"{round(100 * (level or self.level), 1):g}%"
         text = (
-            f"Data: {self.data} · {self.plain_method}, {self.reps} simulations{seeded} · "
+            f"Data: {self.data} · {self.plain_method}, {self.reps} replicates{seeded} · "
             f"intervals at {pct}"
         )
         return f"{text} {kind}".rstrip()

@@ -252,13 +252,13 @@ def _methods(f: Findings, prov: Provenance) -> str:
     test = f"{100 * overlap_test_level(f.level):.0f}%"
     items = [
         f"Uncertainty: {prov.plain_method} (technically: {prov.method}); {prov.reps} "
-        "simulations (“draws”) of every model's score on every task; every number in this "
-        "report is a summary of those simulations.",
-        f"Scores and their intervals: {pct} percentile intervals of the simulations. Two such "
+        "replicates: resampled or simulated copies of every model's score on every task "
+        "(the app's Replicates); every number in this report is a summary of them.",
+        f"Scores and their intervals: {pct} percentile intervals of the replicates. Two such "
         f"intervals that do not overlap are about a {test} test of one pair (Goldstein and "
         "Healy 1995), which is why page 1 draws them at this level.",
         f"“≈ leader”, “told apart” and the gap chart: the leader's lead over each model, taken "
-        f"inside every simulation, has a {test} interval that includes 0; one model at a time.",
+        f"inside every replicate, has a {test} interval that includes 0; one model at a time.",
         f"Pairwise differences and rank sets: {cmp} for all pairs (or all models) together "
         "(simultaneous intervals by the max-T method), so no pair is singled out by chance.",
         "The methods and their references: docs/METHODS.md in the benchuq repository.",
@@ -475,7 +475,7 @@ def to_html(
 
     title = f"{prov.data} — {prov.shape}" if prov.shape else prov.data
     sub = (
-        f"Benchmark report · Score = {f.label} · {prov.plain_method}, {prov.reps} simulations"
+        f"Benchmark report · Score = {f.label} · {prov.plain_method}, {prov.reps} replicates"
         f" · scores with {pct} intervals · benchuq {prov.version}"
     )
     groups = _group_tables(details, f, scale, unit)
@@ -529,7 +529,7 @@ def to_html(
 <ul class=findings>{findings}</ul>
 <h2>Leaderboard</h2>
 <p>Score: {e(f.label)}; shown as {e(unit)}. “≈ leader”: the data cannot tell the
-model apart from the leader; “top in”: how often the model comes out on top in the simulations;
+model apart from the leader; “top in”: how often the model comes out on top in the replicates;
 “rank”: the ranks the model could truly hold; “note”: what to keep in mind when reading that
 row.</p>
 {_table(table_frame(f, scale, unit))}
