@@ -114,9 +114,9 @@ SIDEBAR_KEYS = ("data", "method", "level_pct", "reps", "seed", "metric", "overal
 
 
 def _restore_sidebar() -> None:
-    """Put back sidebar values that Streamlit dropped: a page switch while a page is still being
-    drawn keeps only the widgets the browser had drawn, and a dropped slider would come back at
-    its minimum (a colleague's 83.4% level shown as 50%)."""
+    """Put back sidebar values that Streamlit dropped. A page switch keeps only the widget states
+    the browser sent with it; a dropped slider came back at its minimum (a colleague's 83.4%
+    level shown as 50% in CI's browser test) and a dropped data selector raised."""
     ss = st.session_state
     for key, value in ss.get(SIDEBAR_KEPT, {}).items():
         if key not in ss:
@@ -124,6 +124,7 @@ def _restore_sidebar() -> None:
 
 
 def _keep_sidebar(categories: int) -> None:
+    """Copy this run's sidebar values (with ``categories`` weights) for :func:`_restore_sidebar`."""
     ss = st.session_state
     keys = [*SIDEBAR_KEYS, "models", *(f"weight_{i}" for i in range(categories))]
     ss[SIDEBAR_KEPT] = {k: ss[k] for k in keys if k in ss}
