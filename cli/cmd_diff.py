@@ -230,7 +230,7 @@ def markdown(runs: DiffResult) -> str:
     pts = result.points
     head = (
         f"**{md_cell(result.candidate)}** vs base **{md_cell(result.base)}**: "
-        f"{result.overall.label} ({result.level:.0%} intervals"
+        f"{result.overall.label} ({100 * result.level:g}% intervals"
         + (f", margin {(100 if pts else 1) * result.margin:g}" if result.margin else "")
         + (", points" if pts else "")
         + ")\n\n"

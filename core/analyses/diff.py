@@ -178,7 +178,7 @@ class DiffResult:
         if len(self.tasks) > 1:
             text += (
                 f" Per-task intervals and p-values are simultaneous over the {len(self.tasks)} "
-                f"tasks at {self.level:.0%} (they hold for all tasks together; METHODS 13); "
+                f"tasks at {100 * self.level:g}% (they hold for all tasks together; METHODS 13); "
                 "overall = "
                 + ("the mean over tasks." if _equal(self.weights) else "the weighted mean.")
             )

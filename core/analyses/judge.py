@@ -314,7 +314,7 @@ class JudgeResult:
         return (
             f"Over every item, the judge says {naive.estimate:.1%}; corrected with "
             f"{e.n_labelled:,} human labels ({self.method}), the score is {e.estimate:.1%} "
-            f"({self.level:.0%} interval {e.low:.1%} to {e.high:.1%}), worth "
+            f"({100 * self.level:g}% interval {e.low:.1%} to {e.high:.1%}), worth "
             f"{c.effective_n:,.0f} labels alone."
         )
 

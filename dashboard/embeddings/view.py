@@ -151,7 +151,7 @@ def clipped_warning(table: pd.DataFrame) -> str | None:
 def interval_captions(result: ConsistencyResult, level: float) -> list[str]:
     """Which intervals the table shows (markdown): ALP, and accuracy when it differs."""
     text = [
-        f"{level:.0%} intervals: {md_escape(result.scores[0].alp.method)} (level and "
+        f"{100 * level:g}% intervals: {md_escape(result.scores[0].alp.method)} (level and "
         "replicates in Settings — the sidebar's level applies to the benchmark pages). "
         "`clipped`: share of entity-head posteriors left out of the ALP by the clip threshold."
     ]

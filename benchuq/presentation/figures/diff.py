@@ -69,7 +69,7 @@ def difference_figure(result: DiffResult, options: FigureOptions) -> go.Figure:
     fig.update_layout(
         title=options.title
         or f"{plotly_escape(result.candidate)} − {plotly_escape(result.base)}: "
-        f"{result.level:.0%} {kind}{sim}",
+        f"{100 * result.level:g}% {kind}{sim}",
         xaxis_title=f"candidate − base ({options.unit})",
         yaxis={"categoryorder": "array", "categoryarray": names[::-1]},
         height=max(260, 60 + 40 * len(rows)),

@@ -176,6 +176,14 @@ def test_per_task_gate_sees_a_task_that_regressed() -> None:
     assert exit_code(r, fail_on="worse") == 0 and exit_code(r, fail_on="worse", per_task=True) == 1
 
 
+def test_the_note_states_the_level_as_given() -> None:
+    """83.4% (the app's default level) was said as "83%"."""
+    rng = np.random.default_rng(11)
+    pair = binary_pair(400, rng, drop=0.0)
+    r = diff(bench_of([pair, pair]), **PAIR, level=0.834)
+    assert "tasks at 83.4% (they hold" in r.note()
+
+
 # ---- alignment and errors ----------------------------------------------------------------------
 def test_items_in_one_run_only_are_counted_not_guessed() -> None:
     rng = np.random.default_rng(11)

@@ -313,6 +313,12 @@ def test_sample_loads_with_a_note() -> None:
         load_judge("sample:vtab1k")
 
 
+def test_the_sentence_states_the_level_as_given() -> None:
+    """83.4% (the app's default level) was said as "83%"."""
+    result = judge(load_judge("sample:mt_bench"), level=0.834)
+    assert "(83.4% interval " in result.sentence()
+
+
 def test_bad_input_messages() -> None:
     frame = _frame()
     none = frame.assign(human=np.nan)
