@@ -17,15 +17,20 @@ __all__ = ["run_table"]
 
 def run_table(draws: Draws, meta: Meta | None, level: float) -> pd.DataFrame | None:
     """One row per task and model as lm-eval or HELM would list it, with ``value``, ``low`` and
-    ``high`` (percentile interval of the task's draws at ``level``) and, for lm-eval files that
-    give one, lm-eval's ``stderr`` of the value; ``None`` for data that came from neither (a
-    table has no such columns)."""
+    ``high`` (the app's interval of the task at ``level``: METHODS 2, with the exact rule of 2f
+    for counted tasks) and, for lm-eval files that give one, lm-eval's ``stderr`` of the value;
+    ``None`` for data that came from neither (a table has no such columns)."""
     family = harness_family(meta.runs) if meta is not None else ""
     if meta is None or not (family.startswith("lm-eval") or family.startswith("HELM")):
         return None
+    from benchuq.api.summaries import percentile_interval, task_scores  # harness files only
+
     runs = {(r.model, r.task): r for r in meta.runs}
-    tail = (1 - level) / 2
-    low, high = np.nanquantile(draws.values, [tail, 1 - tail], axis=0)  # (M, T)
+    intervals = [
+        percentile_interval(task_scores(draws, j), level=level) for j, _ in enumerate(draws.tasks)
+    ]
+    low = np.column_stack([iv.low for iv in intervals])  # (M, T): the app's per-task rule
+    high = np.column_stack([iv.high for iv in intervals])
     rows = []
     for j, task in enumerate(draws.tasks):
         for i, model in enumerate(draws.models):

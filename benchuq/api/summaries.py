@@ -105,6 +105,7 @@ from benchuq.core.summaries import (
     percentile_interval,
     rank_aggregations,
     rank_probabilities,
+    task_scores,
     win_probabilities,
 )
 from benchuq.core.summaries import leaderboard as leaderboard_table
@@ -226,6 +227,7 @@ __all__ = [
     "simulate",
     "split_budget",
     "summarize_ranks",
+    "task_scores",
     "task_sizes",
     "to_map_weights",
     "units_from_benchmark",
