@@ -124,10 +124,12 @@ def _restore_sidebar() -> None:
 
 
 def _keep_sidebar(categories: int) -> None:
-    """Copy this run's sidebar values (with ``categories`` weights) for :func:`_restore_sidebar`."""
+    """Copy this run's sidebar values (with ``categories`` weights) for :func:`_restore_sidebar`,
+    over the earlier copy: a run without data (a loading error) draws no weights, and keeps
+    the last ones for the data's return."""
     ss = st.session_state
     keys = [*SIDEBAR_KEYS, "models", *(f"weight_{i}" for i in range(categories))]
-    ss[SIDEBAR_KEPT] = {k: ss[k] for k in keys if k in ss}
+    ss[SIDEBAR_KEPT] = {**ss.get(SIDEBAR_KEPT, {}), **{k: ss[k] for k in keys if k in ss}}
 
 
 def _notice(notice: state.Notice) -> None:

@@ -7,6 +7,7 @@ import json
 import pytest
 import streamlit as st
 from conftest import page_path
+from streamlit.testing.v1 import AppTest
 from table_fit import MAIN_WIDTH_1400, table_width
 
 from benchuq.dashboard import cache
@@ -362,3 +363,26 @@ def test_a_page_switch_that_drops_the_sidebar_widgets_keeps_the_view(make_app) -
     assert at.sidebar.slider[0].value == 90.0
     assert any("Not the sidebar's 90%" in c.value for c in at.caption)
     assert dict(at.query_params) == before
+
+
+def _keeper_script() -> None:
+    """A run with three weights, a run without data (no weights drawn), then Streamlit's drop."""
+    import streamlit as st
+
+    from benchuq.dashboard import controls
+
+    ss = st.session_state
+    ss["weight_0"], ss["weight_1"], ss["weight_2"] = 2.0, 1.0, 1.0
+    controls._keep_sidebar(3)
+    for key in ("weight_0", "weight_1", "weight_2"):
+        del ss[key]
+    controls._keep_sidebar(0)  # a run whose data failed to load
+    controls._restore_sidebar()
+    st.write(f"weights {[ss.get(f'weight_{i}') for i in range(3)]}")
+
+
+def test_weights_survive_a_run_without_data() -> None:
+    """Else the data's return drew every weight at its minimum, 0."""
+    at = AppTest.from_function(_keeper_script).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.markdown[0].value == "weights [2.0, 1.0, 1.0]"
