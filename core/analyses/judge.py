@@ -539,8 +539,7 @@ def judge(
     seed
         Seed of the agreement's bootstrap intervals.
     """
-    check_choice(method, METHODS, name="method")
-    check_level(level, name="level")
+    check_level(level, name="level")  # before the bootstrap (summarize checks them again)
     _check_target(target)
     fit = judge_replicates(data, method=method, seed=seed)
     return fit.summarize(level=level, target=target)

@@ -120,13 +120,30 @@ def _layout_spec(title: str, height: int) -> dict:
     }
 
 
+def _hold_labels(
+    layout: dict,
+    labels: Sequence[str],
+    *,
+    bottom: int = 50,
+    legend: int = 0,
+    y_title: bool = False,
+) -> dict:
+    """``layout`` with left and bottom margins that hold the y tick ``labels``
+    (:func:`label_margin`), a y-axis title, ``bottom`` pixels of x-axis title with the app's
+    :data:`X_TITLE_ROOM` and ``legend`` pixels of legend below, from the start, so plotly draws
+    the chart once (issue 41); the figure grows by the room added below, so the plot keeps its
+    height."""
+    layout["margin"].update(
+        l=label_margin(labels) + (40 if y_title else 0), b=bottom + X_TITLE_ROOM + legend
+    )
+    layout["height"] += X_TITLE_ROOM + legend
+    return layout
+
+
 def _rows_layout(title: str, labels: Sequence[str]) -> dict:
     """:func:`_layout_spec` for a chart of one row per label (forest, gap, difference): the
-    rows' height, and left and bottom margins that hold the labels and the x-axis title from
-    the start (:func:`label_margin`, :data:`X_TITLE_ROOM`), so plotly draws it once."""
-    layout = _layout_spec(title, 90 + X_TITLE_ROOM + ROW_HEIGHT * max(len(labels), 2))
-    layout["margin"].update(l=label_margin(labels), b=50 + X_TITLE_ROOM)
-    return layout
+    rows' height, with margins that hold the labels and the x-axis title (:func:`_hold_labels`)."""
+    return _hold_labels(_layout_spec(title, 90 + ROW_HEIGHT * max(len(labels), 2)), labels)
 
 
 def _figure(data: list[dict], layout: dict) -> go.Figure:

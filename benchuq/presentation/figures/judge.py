@@ -10,11 +10,10 @@ import plotly.graph_objects as go
 from benchuq.core.analyses.judge import OVERALL, JudgeResult
 from benchuq.presentation.figures.common import (
     ROW_HEIGHT,
-    X_TITLE_ROOM,
     FigureOptions,
     _figure,
+    _hold_labels,
     _layout_spec,
-    label_margin,
 )
 from benchuq.presentation.text import plotly_escape as _plain
 
@@ -25,6 +24,8 @@ __all__ = [
     "labels_curve_figure",
 ]
 
+#: pixels of bottom margin a horizontal legend below the plot takes in the app
+LEGEND_ROOM = 20
 #: how each estimate is drawn: label, colour, vertical offset within a model's row
 METHOD_STYLE: dict[str, tuple[str, str, float]] = {
     "judge": ("judge alone (uncorrected)", "#d62728", -0.24),
@@ -80,7 +81,7 @@ def judge_estimates_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
     )
     layout["xaxis"]["title"] = {"text": options.unit}
     layout.update(showlegend=True, legend={"orientation": "h", "y": -0.12})
-    return _figure(data, _margins(layout, [_plain(n) for n in names], LEGEND_ROOM))
+    return _figure(data, _hold_labels(layout, [_plain(n) for n in names], legend=LEGEND_ROOM))
 
 
 def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Figure:
@@ -111,7 +112,7 @@ def judge_agreement_figure(result: JudgeResult, options: FigureOptions) -> go.Fi
     layout["yaxis"].update(autorange="reversed", type="category")
     label = "Cohen's kappa" if use_kappa else "Krippendorff's alpha (interval)"
     layout["xaxis"]["title"] = {"text": f"{label} (0 = chance, 1 = the people's labels)"}
-    return _figure([trace], _margins(layout, names, 0))
+    return _figure([trace], _hold_labels(layout, names))
 
 
 def labels_curve_figure(
@@ -157,19 +158,4 @@ def labels_curve_figure(
     layout["yaxis"].update(title={"text": f"interval half-width ({options.unit})"})
     layout["yaxis"]["rangemode"] = "tozero"
     layout.update(showlegend=True, legend={"orientation": "h", "y": -0.25})
-    return _figure(data, _margins(layout, [f"{top:.0f}"], 2 * LEGEND_ROOM, y_title=True))
-
-
-#: pixels of bottom margin a horizontal legend below the plot takes in the app
-LEGEND_ROOM = 20
-
-
-def _margins(layout: dict, labels: list[str], legend: int, *, y_title: bool = False) -> dict:
-    """``layout`` with left and bottom margins that hold the tick labels, a y-axis title, the
-    x-axis title and ``legend`` pixels of legend, so plotly draws the chart once (issue 41); the
-    figure grows by the room added below, so the plot keeps its height."""
-    layout["margin"].update(
-        l=label_margin(labels) + (40 if y_title else 0), b=50 + X_TITLE_ROOM + legend
-    )
-    layout["height"] += X_TITLE_ROOM + legend
-    return layout
+    return _figure(data, _hold_labels(layout, [f"{top:.0f}"], legend=2 * LEGEND_ROOM, y_title=True))

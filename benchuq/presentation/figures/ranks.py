@@ -11,13 +11,12 @@ from benchuq.core.summaries.maxt import format_p
 from benchuq.core.summaries.rank_sets import RankSets
 from benchuq.presentation.figures.common import (
     ROW_HEIGHT,
-    X_TITLE_ROOM,
     FigureOptions,
     _esc,
     _figure,
+    _hold_labels,
     _layout_spec,
     difference_figure,
-    label_margin,
 )
 
 
@@ -99,9 +98,9 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
         },
     ]  # fmt: skip
     n = len(order)
-    layout = _layout_spec(options.title, 140 + X_TITLE_ROOM + ROW_HEIGHT * max(n, 2))
+    layout = _layout_spec(options.title, 140 + ROW_HEIGHT * max(n, 2))
+    layout = _hold_labels(layout, names, bottom=80)  # two lines of x-axis title (issue 30)
     layout["shapes"] = shapes
-    layout["margin"]["l"] = label_margin(names)
     layout["yaxis"].update(categoryorder="array", categoryarray=names[::-1])
     layout["xaxis"].update(
         range=[n + 0.7, 0.3],
@@ -112,7 +111,6 @@ def rank_set_figure(sets: RankSets, options: FigureOptions) -> go.Figure:
             f"together, dot: observed<br>score: {_esc(_short(sets.label, 90))}"
         },
     )
-    layout["margin"]["b"] = 80 + X_TITLE_ROOM  # two lines of axis title (issue 30: it was cut)
     return _figure(data, layout)
 
 
