@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{how}, {draws.reps} replicates, seed {draws.seed}, level {level:g}")
     print(f"overall = {headline.label}" + _others(headline.offered, headline.kind))
     legend = (
-        f"\n≈ leader: the difference from the group's leader, taken inside each draw, has a "
+        f"\n≈ leader: the difference from the group's leader, taken inside each replicate, has a "
         f"{100 * result.leader_test_level:.1f}% interval containing 0 (a "
         f"{100 * (1 - result.leader_test_level):.1f}% test of each model against the leader, "
         f"not family-wise). Non-overlap of two {100 * level:g}% intervals approximates that test "

@@ -140,7 +140,7 @@ def _print_table(
     cats = ", ".join(dm.categories)
     if bayes:  # the hierarchical model makes models independent: rho is not measured
         rho = (
-            "rho assumed 0 by the Bayesian model (models are independent in it; the draws' "
+            "rho assumed 0 by the Bayesian model (models are independent in it; the replicates' "
             f"correlation, median {np.nanmedian(dm.rho):.2f}, is sampling noise)"
         )
     elif dm.rho_source == "paired draws":
