@@ -179,39 +179,66 @@ def judge_figures(result: JudgeResult) -> list[ReportFigure]:
     return out
 
 
+#: the report's interval cells: an estimate's column -> its ends' columns (one cell
+#: ``value [low–high]``: 17 columns of the agreement did not fit a printed page)
+REPORT_INTERVALS = {
+    "corrected (%)": ("low (%)", "high (%)"),
+    **{k: (f"{k} low", f"{k} high") for k in ("kappa", "alpha")},
+    **{f"{k} (%)": (f"{k} low (%)", f"{k} high (%)") for k in ("sensitivity", "specificity")},
+}
+
+
 def _table_html(table: pd.DataFrame) -> str:
+    """A judge table for the report: numbers in :func:`table_formats`, each estimate with its
+    interval in one cell (:data:`REPORT_INTERVALS`), each header titled with its help."""
     e = text
     formats, helps = table_formats(table), column_help(table)
-    head = "".join(
-        f'<th title="{e(helps[c])}">{e(c)}</th>' if c in helps else f"<th>{e(c)}</th>"
-        for c in map(str, table.columns)
-    )
+    ends = {c: REPORT_INTERVALS[c] for c in map(str, table.columns) if c in REPORT_INTERVALS}
+    shown = [c for c in map(str, table.columns) if not any(c in pair for pair in ends.values())]
 
-    def cell(column: str, v: object) -> str:
+    def number(column: str, v: object) -> str:
         if v is None or (isinstance(v, float) and v != v):
-            return "<td></td>"
-        if column in formats:
-            return f"<td class=num>{formats[column] % v}</td>"
-        return f"<td>{e(str(v))}</td>"
+            return ""
+        return formats[column] % v if column in formats else e(str(v))
 
-    body = "".join(
-        "<tr>" + "".join(cell(str(c), v) for c, v in zip(table.columns, row, strict=True)) + "</tr>"
-        for row in table.itertuples(index=False)
-    )
+    def cell(column: str, row: dict) -> str:
+        value = number(column, row[column])
+        if column in ends and value:
+            low, high = (number(k, row[k]) for k in ends[column])
+            value += f" [{low}–{high}]"
+        return f"<td class=num>{value}</td>" if column in formats else f"<td>{value}</td>"
+
+    def header(column: str) -> str:
+        name = f"{column} [interval]" if column in ends else column
+        return (
+            f'<th title="{e(helps[column])}">{e(name)}</th>'
+            if column in helps
+            else f"<th>{e(name)}</th>"
+        )
+
+    rows = table.to_dict(orient="records")
+    head = "".join(header(c) for c in shown)
+    body = "".join("<tr>" + "".join(cell(c, r) for c in shown) + "</tr>" for r in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _one_task(result: JudgeResult, table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` without its task column when the data hold one task (the headings name it)."""
+    return table.drop(columns="task") if len(result.tasks) == 1 else table
 
 
 def judge_html(result: JudgeResult, *, command: str, version: str) -> str:
     """The judge report as one HTML document (``report.render``: figures drawn by plotly.js,
     inline once)."""
     e = text
+    scope = f" (task {e(result.tasks[0])})" if len(result.tasks) == 1 else ""
     body = f"""<h1>Judge report: {e(result.name)}</h1>
 <p class=sub>{e(caption(result))}</p>
 <h2>Findings</h2>
 <ul class=findings><li>{e(result.sentence())}</li><li>{e(planning_sentence(result))}</li></ul>
-<h2>Estimates</h2>
-{_table_html(estimates_table(result))}
-<h2>Agreement with the people</h2>
-{_table_html(agreement_table(result))}
+<h2>Estimates{scope}</h2>
+{_table_html(_one_task(result, estimates_table(result)))}
+<h2>Agreement with the people{scope}</h2>
+{_table_html(_one_task(result, agreement_table(result)))}
 {closing_sections(judge_figures(result), result.notes, command=command, version=version)}"""
     return page(f"benchuq judge report: {result.name}", body)

@@ -4,6 +4,7 @@ methods, labels files, column names and the exit code of bad input."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -120,4 +121,6 @@ def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert "Agreement with the people" in html and "benchuq judge sample:mt_bench" in html
     # the tables in the charts' unit (percent, one decimal), each column saying what it is
     assert '<th title="The judge&#x27;s mean, as if the judge were right (uncorrected).">' in html
-    assert "<td class=num>74.4</td>" in html and "0.744" not in html
+    assert re.search(r"<td class=num>74\.4 \[\d+\.\d–\d+\.\d\]</td>", html) and "0.744" not in html
+    # each estimate with its interval in one cell: the agreement's 17 columns did not fit a page
+    assert "<th>task</th>" not in html and "Agreement with the people (task mt_bench)" in html
