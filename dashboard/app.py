@@ -33,8 +33,9 @@ def main() -> None:
     ctx = controls.sidebar(help_page=pages["methods.py"])
     context.store(ctx)
     controls.show_notices()
-    data_notes.pointer(ctx, pages["data.py"], nav)
-    data_notes.few_items(ctx)  # every page: results resting on few items (#29)
+    own_data = next(p.own_data for p in PAGES if pages[p.file].url_path == nav.url_path)
+    data_notes.pointer(ctx, pages["data.py"], nav, own_data=own_data)
+    data_notes.few_items(ctx, own_data=own_data)  # every page: results on few items (#29)
     st.session_state[export.PAGE_KEY] = nav.title  # for the exported charts' subtitles
     first_visit = first_visit and not landing.yields_to(ctx)  # the data, once it is theirs
     if first_visit and nav.url_path == pages[PAGES[0].file].url_path:  # explains itself

@@ -9,7 +9,12 @@ from streamlit.navigation.page import StreamlitPage
 from benchuq.api.summaries import cell_items, data_caveats, few_items_note
 from benchuq.core.data import Benchmark
 from benchuq.dashboard.context import Context
-from benchuq.dashboard.data.view import note_items, notes_title, pointer_text
+from benchuq.dashboard.data.view import (
+    note_items,
+    notes_title,
+    pointer_text,
+    sidebar_data_prefix,
+)
 from benchuq.presentation.text import md_escape
 
 __all__ = ["all_notes", "expander", "few_items", "pointer"]
@@ -32,21 +37,26 @@ def expander(notes: tuple[str, ...]) -> None:
                 st.caption("  \n".join(md_escape(d) for d in item.details))
 
 
-def pointer(ctx: Context, data_page: StreamlitPage, current: StreamlitPage) -> None:
-    """One line linking to the Data page when the data has notes (not on the Data page)."""
+def pointer(
+    ctx: Context, data_page: StreamlitPage, current: StreamlitPage, *, own_data: bool = False
+) -> None:
+    """One line linking to the Data page when the data has notes (not on the Data page);
+    ``own_data``: the page analyses its own data, so the line names the sidebar's."""
     if ctx.bench is None or current.url_path == data_page.url_path:
         return
-    text = pointer_text(all_notes(ctx.bench))
+    text = pointer_text(all_notes(ctx.bench), sidebar_data=ctx.bench.name if own_data else None)
     if text:
         st.page_link(data_page, label=md_escape(text), icon=":material/info:")
 
 
-def few_items(ctx: Context) -> None:
+def few_items(ctx: Context, *, own_data: bool = False) -> None:
     """A warning on every page when some model's results rest on fewer than 30 items
-    (``core.small_samples``, METHODS 2d)."""
+    (``core.small_samples``, METHODS 2d); ``own_data``: the page analyses its own data, so the
+    warning names the sidebar's."""
     if ctx.bench is None:
         return
     cells = cell_items(ctx.bench)
     note = None if cells is None else few_items_note(ctx.bench.models, cells.sum(axis=1))
     if note:
-        st.warning(md_escape(note), icon=":material/warning:")
+        about = sidebar_data_prefix(ctx.bench.name if own_data else None)
+        st.warning(md_escape(about + note), icon=":material/warning:")

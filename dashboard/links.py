@@ -43,12 +43,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Page:
-    """One page of the app: its file in ``pages/``, menu title, icon and settings classes."""
+    """One page of the app: its file in ``pages/``, menu title, icon and settings classes;
+    ``own_data``: the page analyses data of its own (battles, judge scores, embeddings), so the
+    notes on the sidebar's data set name it."""
 
     file: str
     title: str
     icon: str
     settings: tuple[type[DataclassInstance], ...] = ()
+    own_data: bool = False
 
 
 #: Every page, written once, in menu order (the first is the default): ``app.py`` builds the
@@ -62,14 +65,15 @@ PAGES: tuple[Page, ...] = (
     Page("ranks.py", "Ranks", ":material/format_list_numbered:", (RanksSettings,)),
     Page("weights.py", "Task weights", ":material/change_history:", (WeightsSettings,)),
     Page("epp.py", "Win probabilities (EPP)", ":material/sports_score:", (EppSettings, EppPair)),
-    Page("arena.py", "Arena", ":material/swords:", (ArenaSettings,)),
-    Page("judge.py", "Judge", ":material/gavel:", (JudgeSettings,)),
+    Page("arena.py", "Arena", ":material/swords:", (ArenaSettings,), own_data=True),
+    Page("judge.py", "Judge", ":material/gavel:", (JudgeSettings,), own_data=True),
     Page("bayes.py", "Bayesian model", ":material/model_training:", (BayesSettings, BayesView)),
     Page(
         "embeddings.py",
         "Embeddings",
         ":material/scatter_plot:",
         (EmbeddingsInputs, EmbeddingsSettings, EmbeddingsView),
+        own_data=True,
     ),
     Page(
         "subgroups.py",

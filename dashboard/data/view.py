@@ -31,6 +31,7 @@ __all__ = [
     "pointer_text",
     "preview",
     "run_details",
+    "sidebar_data_prefix",
 ]
 
 #: The metric selector's "each format's own default" (acc for lm-eval, HELM's main metric).
@@ -74,11 +75,21 @@ def notes_title(notes: tuple[str, ...]) -> str:
     return f"Notes on this data ({len(notes)})"
 
 
-def pointer_text(notes: tuple[str, ...]) -> str:
-    """The one line other pages show (``""`` when there is nothing to read)."""
+def pointer_text(notes: tuple[str, ...], *, sidebar_data: str | None = None) -> str:
+    """The one line other pages show (``""`` when there is nothing to read). ``sidebar_data``:
+    the sidebar data set's name, on a page that analyses its own data (the line names whose
+    notes these are)."""
     if not notes:
         return ""
-    return f"{count(len(notes), 'note')} on this data: see the Data page."
+    about = "this data" if sidebar_data is None else f"the sidebar's data set ({sidebar_data})"
+    return f"{count(len(notes), 'note')} on {about}: see the Data page."
+
+
+def sidebar_data_prefix(sidebar_data: str | None) -> str:
+    """What starts a note about the sidebar's data on a page that analyses its own data."""
+    if sidebar_data is None:
+        return ""
+    return f"The sidebar's data set ({sidebar_data}), not this page's: "
 
 
 def metric_options(offered: Sequence[str]) -> list[str]:

@@ -11,6 +11,8 @@ from pathlib import Path
 from app_upload import open_data_page as _open_data_page
 from conftest import page_path
 
+from benchuq.dashboard.links import PAGES as LINK_PAGES
+
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 
 
@@ -43,6 +45,7 @@ def _warnings(at) -> str:
 PAGES = sorted(p.name for p in (REAL.parents[2] / "pages").glob("[!_]*.py"))
 # pages whose analysis needs other data say so (an error naming the data), flag still shown
 OTHER_DATA = {"arena.py": "not a", "bayes.py": "needs counts of correct answers"}
+OWN_DATA = {p.file for p in LINK_PAGES if p.own_data}  # battles, judge scores, embeddings
 
 
 def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) -> None:
@@ -55,6 +58,9 @@ def test_helm_suite_flags_few_items_on_every_page_and_in_the_report(make_app) ->
         assert all(OTHER_DATA.get(page, "no error expected") in e for e in errors), (page, errors)
         text = _warnings(at)
         assert "Few items" in text and "fewer than 30 items" in text, page
+        # a page that analyses its own data names whose items are few (#41)
+        own = "The sidebar's data set (suite: 9 models x 2 scenarios), not this page's: Few" in text
+        assert own == (page in OWN_DATA), (page, text)
     at = _page(at, "plan.py")  # all-correct pairs: no variance to plan with, said in words
     assert any("score alike on every item" in i.value for i in at.info)
     at = _page(at, "compare.py")

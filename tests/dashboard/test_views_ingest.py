@@ -96,6 +96,9 @@ def test_data_page_texts(v04) -> None:
     notes = loaded.bench.notes
     assert views_data.pointer_text(notes) == f"{len(notes)} notes on this data: see the Data page."
     assert views_data.pointer_text(()) == ""
+    assert views_data.pointer_text(notes, sidebar_data="vtab1k") == (
+        f"{len(notes)} notes on the sidebar's data set (vtab1k): see the Data page."
+    )
     items = views_data.note_items(notes)
     assert items[0].headline == "2 files: task 'cola' skipped — its metric is mcc, not acc."
     assert items[0].details[0].startswith("files: ")
