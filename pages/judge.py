@@ -59,8 +59,9 @@ with guard("The judge analysis"):
     key = cache.files_digest((*files, *([labels] if labels else []))) if files else vj.JUDGE_SAMPLE
     if not files:
         st.info(
-            f"Showing the sample {vj.JUDGE_SAMPLE}: MT-Bench answer pairs judged by GPT-4, human "
-            "labels kept on a random 20% (1 a win, 0.5 a tie, 0 a loss). Upload your own above."
+            f"Showing the bundled sample ({vj.JUDGE_SAMPLE}): MT-Bench answer pairs judged by "
+            "GPT-4, human labels kept on a random 20% (1 a win, 0.5 a tie, 0 a loss). Upload "
+            "your own above."
         )
     data = cached.judge_data(key, jcol, hcol, files, labels)
     choices = (vj.OVERALL, *data.models)
@@ -73,8 +74,9 @@ with guard("The judge analysis"):
         "sensitivity and specificity (binary scores). Labels alone: ignore the judge.",
     )  # fmt: skip
     controls.ranged(
-        c2.number_input, vj.JudgeSettings, "judge_target", "Target half-width (proportion)",
-        step=0.005, format="%.3f",
+        c2.number_input, vj.JudgeSettings, "judge_target", "Target half-width (points)",
+        step=0.5, format="%.1f",
+        help="The planning's goal: how many labels an interval of ± this many points needs.",
     )  # fmt: skip
     c3.selectbox(
         "Labels-needed curve for", ("", *data.models), key="judge_curve",

@@ -52,6 +52,8 @@ __all__ = [
 
 Method = Literal["ppi++", "rogan-gladen", "classical"]
 METHODS: tuple[str, ...] = get_args(Method)
+#: how the one-sentence answer names the estimators that correct the judge
+SENTENCE_NAMES = {"ppi++": "PPI++", "rogan-gladen": "Rogan-Gladen"}
 #: the model and task names of the row over every item
 OVERALL = "overall"
 #: the default target half-width of the planning table (3 points of a proportion)
@@ -311,11 +313,16 @@ class JudgeResult:
         """One sentence on the overall row."""
         c = self.overall
         e, naive = c.chosen, c.estimates["judge"]
+        interval = f"({100 * self.level:g}% interval {e.low:.1%} to {e.high:.1%})"
+        if self.method == "classical":  # the judge takes no part: nothing is corrected
+            return (
+                f"Over every item, the judge says {naive.estimate:.1%}; the {e.n_labelled:,} "
+                f"human labels alone give {e.estimate:.1%} {interval}."
+            )
         return (
             f"Over every item, the judge says {naive.estimate:.1%}; corrected with "
-            f"{e.n_labelled:,} human labels ({self.method}), the score is {e.estimate:.1%} "
-            f"({100 * self.level:g}% interval {e.low:.1%} to {e.high:.1%}), worth "
-            f"{c.effective_n:,.0f} labels alone."
+            f"{e.n_labelled:,} human labels ({SENTENCE_NAMES[self.method]}), the score is "
+            f"{e.estimate:.1%} {interval}, worth {c.effective_n:,.0f} labels alone."
         )
 
 

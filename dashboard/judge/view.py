@@ -44,6 +44,7 @@ class JudgeSettings:
         DEFAULT_TARGET,
         "target interval half-width of the planning (a proportion: `0.03` = ± 3 points)",
         bounds=(0.005, 0.25),
+        percent=True,  # points on screen, a proportion in the link (`benchuq judge --target`)
     )
     curve: str = link(
         "judge_curve", "", "model of the labels-needed curve (default: overall)", data=True

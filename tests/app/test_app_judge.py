@@ -43,8 +43,15 @@ def test_settings_travel_in_the_link(make_app: Callable[..., AppTest]) -> None:
     assert at.selectbox(key="judge_curve").value == "gpt-4"
     table = at.dataframe[0].value
     assert (table["corrected (%)"] == table["labels alone (%)"]).all()
-    assert "± 5 points" in " ".join(m.value for m in at.markdown)
+    text = " ".join(m.value for m in at.markdown)
+    assert "± 5 points" in text
+    assert "the 240 human labels alone give" in text and "corrected" not in text  # no judge
     assert at.query_params.get("judge_method") in ("classical", ["classical"])
+    target = at.number_input(key="judge_target")
+    assert target.value == 5.0 and "points" in target.label  # points on screen, as the tables
+    target.set_value(4.0).run()
+    assert at.query_params.get("judge_target") in ("0.04", ["0.04"])  # a proportion in the link
+    assert "± 4 points" in " ".join(m.value for m in at.markdown)
 
 
 def test_rogan_gladen_on_graded_scores_says_why(make_app: Callable[..., AppTest]) -> None:

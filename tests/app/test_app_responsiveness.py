@@ -146,7 +146,7 @@ def test_the_run_log_shows_no_move_recomputes_draws(make_app, tmp_path, monkeypa
     clean(at)
     assert _made(_moves(log)) == {"judge data": 1, "judge fit": 1, "judge summary": 1}
     summary = {"judge summary": 1}  # the cells and the agreement's bootstrap reused (#41)
-    assert move(at.number_input(key="judge_target"), 0.06) == summary
+    assert move(at.number_input(key="judge_target"), 6.0) == summary
     assert move(at.slider(key="level_pct"), 80.0) == summary
     assert move(at.radio(key="judge_method"), "classical") == {"judge fit": 1, **summary}
     assert move(at.slider(key="level_pct"), 85.0) == summary
