@@ -17,13 +17,12 @@ from benchuq.presentation.text import md_escape
 st.title("Embedding consistency")
 plain.intro("embeddings")
 st.caption(
-    "Do a model's embeddings agree with what we know about the entities? Each meta category (or "
-    "each leaf of an EmbeddingTree over several features) gets a Gaussian; **ALP** is the mean "
-    "log posterior of each entity's own cluster (0 = perfectly consistent) and **accuracy** the "
-    "share whose most probable cluster is the right one. Scores are averaged over random heads of "
-    "a few dimensions, posteriors come from Gaussians fitted on the other folds, and intervals "
-    "come from a bootstrap over entities (paired across models) [MHP; METHODS 9]. Compare models "
-    "only under the same clusters."
+    "Each meta category (or each leaf of an EmbeddingTree over several features) gets a "
+    "Gaussian; **ALP** is the mean log posterior of each entity's own cluster (0 = perfectly "
+    "consistent) and **accuracy** the share whose most probable cluster is the right one. Scores "
+    "are averaged over random heads of a few dimensions, posteriors come from Gaussians fitted "
+    "on the other folds, and intervals come from a bootstrap over entities (paired across "
+    "models) [MHP; METHODS 9]."
 )
 
 ctx = current()
