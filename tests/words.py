@@ -29,7 +29,7 @@ BANNED: dict[str, str] = {
     r"the other 1 never": "the other model never",
     r"Score \(score": "Score",
     r"Try the VTAB-1k exam": "Show the VTAB-1k example",
-    r"the sample sample:": "the bundled sample (sample:NAME)",
+    r"the sample '?sample:": "the bundled sample (sample:NAME)",
     r"labels \(ppi\+\+\)": "labels (PPI++): the estimator as its radio names it",
 }
 _BANNED = re.compile("|".join(f"(?:{p})" for p in BANNED))

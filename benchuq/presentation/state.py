@@ -42,10 +42,10 @@ DEFAULT_DATA = sample_source("vtab1k")
 UPLOAD_LOST = (
     "uploaded files cannot travel in a link or survive a reload (or a restart of the server): "
     "they live only in the browser tab that uploaded them and are never stored on the "
-    "server. Showing the sample "
-    f"'{DEFAULT_DATA}' meanwhile. To get your data back, upload the same files again on the "
-    "Data page (this link's models and weights are then applied to them), or "
-    "publish them there ('Share these results') for a link that survives reloads."
+    f"server. Showing the bundled sample ({DEFAULT_DATA}) meanwhile. To get your data back, "
+    "upload the same files again on the Data page (this link's models and weights are then "
+    "applied to them), or publish them there ('Share these results') for a link that survives "
+    "reloads."
 )
 REPS_RANGE = (200, 20000)
 SEED_RANGE = (0, 2**32 - 1)
