@@ -38,8 +38,9 @@ def _every_page(at) -> dict[str, list[str]]:
         {"data": "sample:toy"},
         {"data": "sample:alpaca_eval"},  # item-level, paired
         {"data": "sample:mmlu", "weights": "2,1,1,1"},  # lm-eval counts, weighted
+        {"data": "upload"},  # a reload after an upload: the notice, and the sample meanwhile
     ],
-    ids=["vtab1k", "toy", "alpaca_eval", "mmlu-weighted"],
+    ids=["vtab1k", "toy", "alpaca_eval", "mmlu-weighted", "upload-reloaded"],
 )
 def test_no_page_shows_jargon(make_app, query: dict[str, str]) -> None:
     at = make_app({**({"reps": "200"} if query else {}), **query}).run()
