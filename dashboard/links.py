@@ -114,8 +114,7 @@ def _values(spec: LinkSpec, default: object) -> str:
     if spec.bounds is not None:
         lo, hi = spec.bounds
         span = f"whole number {lo:.0f} to {hi:.0f}" if type(default) is int else f"{lo:g} to {hi:g}"
-        says = "a proportion" in spec.doc  # its own example (judge_target: `0.03` = ± 3 points)
-        unit = " (a proportion: `0.95` = 95%)" if spec.percent and not says else ""
+        unit = " (a proportion: `0.95` = 95%)" if spec.percent else ""
         return f"{spec.doc}: {span}{unit}"
     return spec.doc
 

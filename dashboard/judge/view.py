@@ -42,7 +42,7 @@ class JudgeSettings:
     target: float = link(
         "judge_target",
         DEFAULT_TARGET,
-        "target interval half-width of the planning (a proportion: `0.03` = ± 3 points)",
+        "target interval half-width of the planning (± points on the page)",
         bounds=(0.005, 0.25),
         percent=True,  # points on screen, a proportion in the link (`benchuq judge --target`)
     )
