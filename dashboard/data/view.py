@@ -81,15 +81,20 @@ def pointer_text(notes: tuple[str, ...], *, sidebar_data: str | None = None) -> 
     notes these are)."""
     if not notes:
         return ""
-    about = "this data" if sidebar_data is None else f"the sidebar's data set ({sidebar_data})"
+    about = "this data" if sidebar_data is None else _sidebar_data(sidebar_data)
     return f"{count(len(notes), 'note')} on {about}: see the Data page."
+
+
+def _sidebar_data(name: str) -> str:
+    return f"the sidebar's data set ({name})"
 
 
 def sidebar_data_prefix(sidebar_data: str | None) -> str:
     """What starts a note about the sidebar's data on a page that analyses its own data."""
     if sidebar_data is None:
         return ""
-    return f"The sidebar's data set ({sidebar_data}), not this page's: "
+    about = _sidebar_data(sidebar_data)
+    return f"{about[0].upper()}{about[1:]}, not this page's: "
 
 
 def metric_options(offered: Sequence[str]) -> list[str]:
