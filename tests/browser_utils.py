@@ -158,6 +158,15 @@ def page_report(page, chars: int = 2_000) -> str:
     )
 
 
+def main_codes(page, shows: str, timeout: float = 30_000) -> list[str]:
+    """The texts of the main area's code boxes (long links wrap: newlines dropped), once one of
+    them shows ``shows``: a box is drawn empty and filled when its renderer's code has loaded,
+    which can be after the page went idle."""
+    boxes = page.get_by_test_id("stMain").get_by_test_id("stCode")
+    boxes.filter(has_text=shows).first.wait_for(timeout=timeout)
+    return [t.replace("\n", "").strip() for t in boxes.all_inner_texts()]
+
+
 def wait_charts(page, timeout: float = WAIT_MS) -> None:
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=timeout)
 

@@ -9,7 +9,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from browser_utils import VIEWPORT, exceptions_shown, screenshot, wait_for_text_then_idle
+from browser_utils import (
+    VIEWPORT,
+    exceptions_shown,
+    main_codes,
+    screenshot,
+    wait_for_text_then_idle,
+)
 
 from benchuq.core.reading.loaders import read_paths
 
@@ -48,9 +54,7 @@ def test_upload_rename_publish_and_report(browser, app_server, tmp_path) -> None
     wait_for_text_then_idle(page, "Published until")
     assert f"Published: {NAME} (" in _data_set_box(page)  # the published listing names it
     link = next(
-        t.replace("\n", "").strip()
-        for t in page.get_by_test_id("stMain").get_by_test_id("stCode").all_inner_texts()
-        if "data=shared:" in t and "delete=" not in t
+        c for c in main_codes(page, "delete=") if "data=shared:" in c and "delete=" not in c
     )
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Report", exact=True).click()
     wait_for_text_then_idle(page, "Download report (HTML)", timeout=120_000)

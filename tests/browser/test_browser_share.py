@@ -18,6 +18,7 @@ import pytest
 from browser_utils import (
     VIEWPORT,
     exceptions_shown,
+    main_codes,
     remove_chip,
     run_app,
     screenshot,
@@ -67,8 +68,7 @@ def _uploader(page):
 
 
 def _codes(page) -> list[str]:
-    texts = page.get_by_test_id("stMain").get_by_test_id("stCode").all_inner_texts()
-    return [t.replace("\n", "").strip() for t in texts]
+    return main_codes(page, "delete=")  # the view link and the delete link, both filled
 
 
 def _expired_id(env: dict[str, str]) -> str:

@@ -13,6 +13,7 @@ import pytest
 from browser_utils import (
     VIEWPORT,
     exceptions_shown,
+    main_codes,
     screenshot,
     wait_charts,
     wait_for_text_then_idle,
@@ -73,11 +74,7 @@ def test_battles_publish_and_reopen_with_the_same_ratings(browser, app_server, t
     a.get_by_role("button", name="Publish and get a link").click()
     wait_for_text_then_idle(a, "Published until")
     assert re.search(r"data=shared%3A[a-z2-7]{32}", a.url), a.url
-    boxes = a.get_by_test_id("stMain").get_by_test_id("stCode")
-    # the link's box can be drawn a moment after the "Published until" line (a rerun)
-    boxes.filter(has_text="/arena?").first.wait_for(timeout=30_000)
-    texts = boxes.all_inner_texts()
-    codes = [t.replace("\n", "").strip() for t in texts]  # long links wrap in the box
+    codes = main_codes(a, "/arena?")  # the link's box can fill after the "Published until" line
     link = next((c for c in codes if "/arena?" in c and "delete=" not in c), None)
     assert link is not None, codes
     assert link.startswith(f"{app_server}/arena?") and "data=shared:" in link
