@@ -395,3 +395,16 @@ def test_inspect_log_with_a_labels_file() -> None:
     with pytest.raises(DataError, match="name items the data does not have") as err:
         read_judge_files(files, labels=("labels.csv", b"item,human\n99,1\n"))
     assert "labels.csv" in str(err.value) and "'1'" in str(err.value)
+
+
+def test_few_labels_are_said_in_words() -> None:
+    """Fewer than 30 labels: the intervals are too narrow (bench_judge_few_labels.py: 83.4%
+    intervals of PPI++ from 2 to 10 labels held the truth 59-80% of the time), so one note names
+    the rows and says they are too few to tell apart; 240 labels of the sample get none."""
+    frame = _frame()
+    labelled = frame.index[frame["human"].notna()]
+    keep = np.random.default_rng(0).choice(labelled, 20, replace=False)  # 20 labels left
+    frame.loc[labelled.difference(keep), "human"] = np.nan
+    notes = [n for n in judge(judge_from_frame(frame)).notes if n.startswith("Few labels")]
+    assert len(notes) == 1 and "overall (20)" in notes[0] and "too few to tell" in notes[0]
+    assert not [n for n in judge(load_judge("sample:mt_bench")).notes if "Few labels" in n]
