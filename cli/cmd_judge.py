@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the corrected scores (or JSON); returns the exit code."""
     from benchuq.api.judge import judge
     from benchuq.core.reading.judge_data import load_judge
+    from benchuq.core.small_samples import FEW_ITEMS
 
     level = check_level(args.level)
     if not 0 < args.target < 1:
@@ -143,6 +144,12 @@ def run(args: argparse.Namespace) -> int:
                 f"[{d['low']:+.3f}, {d['high']:+.3f}] ({d['method']}, {d['n_labelled']:,} "
                 f"items labelled for both, {d['n_unlabelled']:,} judged only; the judge alone "
                 f"says {d['judge_difference']:+.3f})"
+                + (
+                    f"; fewer than {FEW_ITEMS} labelled for both, so the interval is at least "
+                    "as wide as those labels alone give"
+                    if d["n_labelled"] < FEW_ITEMS
+                    else ""
+                )
             )
     add_notes(args, res.notes)
     return 0

@@ -31,6 +31,7 @@ from benchuq.core.analyses.judge_estimators import (
     naive_mean,
     ppi_mean,
     rogan_gladen,
+    with_exact_floor,
 )
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.reading.judge_data import JudgeData
@@ -320,10 +321,15 @@ class JudgeResult:
                 f"Over every item, the judge says {naive.estimate:.1%}; the {e.n_labelled:,} "
                 f"human labels alone give {e.estimate:.1%} {interval}."
             )
+        worth = (
+            f"worth {c.effective_n:,.0f} labels alone"
+            if e.n_labelled >= FEW_ITEMS
+            else "as wide as the labels alone give: too few to measure the judge's errors"
+        )
         return (
             f"Over every item, the judge says {naive.estimate:.1%}; corrected with "
             f"{e.n_labelled:,} human labels ({SENTENCE_NAMES[self.method]}), the score is "
-            f"{e.estimate:.1%} {interval}, worth {c.effective_n:,.0f} labels alone."
+            f"{e.estimate:.1%} {interval}, {worth}."
         )
 
 
@@ -444,6 +450,8 @@ def _cell(
     else:
         chosen = "classical"
         notes.append(f"{where}: every item is labelled; the estimate is the labels' mean.")
+    if n < FEW_ITEMS:  # the normal intervals are too narrow: the labels' exact one at least
+        est.update({k: with_exact_floor(e, yl) for k, e in est.items() if k != "judge"})
     cell = JudgeCell(
         model=model,
         task=task,
@@ -499,9 +507,9 @@ class JudgeReplicates:
 
 def _few_labels_note(cells: list[JudgeCell]) -> list[str]:
     """One note naming the rows whose estimate rests on fewer than :data:`FEW_ITEMS` human
-    labels: with so few, the intervals are narrower than the labels support (in simulation, 83.4%
-    intervals of PPI++ from 2 to 10 labels held the truth 59% to 80% of the time:
-    ``benchmarks/bench_judge_few_labels.py``)."""
+    labels: their intervals reach at least as far as the labels' own exact interval (METHODS
+    15g; without it, 83.4% intervals of PPI++ from 2 to 10 labels held the truth 59% to 80% of
+    the time: ``benchmarks/bench_judge_few_labels.py``)."""
     few = [c for c in cells if c.chosen.n_labelled < FEW_ITEMS]
     if not few:
         return []
@@ -510,9 +518,10 @@ def _few_labels_note(cells: list[JudgeCell]) -> list[str]:
         for c in few
     )
     return [
-        f"Few labels: {rows} rest on fewer than {FEW_ITEMS} human labels; their intervals are "
-        "narrower than so few labels support, so these scores are too few to tell apart. Label "
-        f"more items (at least {FEW_ITEMS} per row)."
+        f"Few labels: {rows} rest on fewer than {FEW_ITEMS} human labels. With so few, the "
+        "judge's errors cannot be measured well enough to correct it, so their intervals are at "
+        "least as wide as the labels alone give (an exact interval): wide, but they hold. Label "
+        f"more items (at least {FEW_ITEMS} per row) to narrow them."
     ]
 
 
@@ -624,6 +633,8 @@ def paired_difference(
             e = classical_mean(d_y[lab], level=level, n_unlabelled=len(d_y) - n)
         else:
             e = ppi_mean(d_y[lab], d_f[lab], d_f[~lab], level=level)
+        if n < FEW_ITEMS:  # as in a cell (METHODS 15g): differences lie in [-1, 1]
+            e = with_exact_floor(e, d_y[lab], low=-1.0)
         rows.append({
             "task": task, "base": base, "candidate": candidate, "estimate": e.estimate,
             "low": e.low, "high": e.high, "se": e.se, "method": e.method, "n_labelled": n,

@@ -4,25 +4,32 @@ Arrays in, numbers out (no names, no files): :func:`ppi_mean` (PPI++ with the po
 lambda, as ``ppi_py.ppi_mean_pointestimate`` / ``ppi_mean_ci``), :func:`rogan_gladen` (binary
 scores, a calibration set, delta-method interval), :func:`classical_mean` (human labels alone),
 :func:`naive_mean` (the judge's mean as if it were right), and the planning numbers
-(:class:`Planning`: the half-width a number of labels gives, the labels a half-width needs).
+(:class:`Planning`: the half-width a number of labels gives, the labels a half-width needs);
+:func:`with_exact_floor` widens an interval from few labels to the labels' own exact one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import special
+
+from benchuq.core.analyses.paired_tests import betting_interval
+from benchuq.core.small_samples import FEW_ITEMS
+from benchuq.core.summaries.exact import clopper_pearson
 
 __all__ = [
     "Estimate",
     "Planning",
     "classical_mean",
+    "labels_exact_interval",
     "naive_mean",
     "ppi_lambda",
     "ppi_mean",
     "rogan_gladen",
     "wilson",
+    "with_exact_floor",
     "z_value",
 ]
 
@@ -119,6 +126,33 @@ def classical_mean(y: np.ndarray, *, level: float, n_unlabelled: int = 0) -> Est
         z = z_value(level)
         low, high = est - z * se, est + z * se
     return Estimate("classical", est, se, low, high, level, None, n, n_unlabelled)
+
+
+def labels_exact_interval(y: np.ndarray, *, level: float, low: float = 0.0) -> tuple[float, float]:
+    """An interval for the mean of the labels ``y`` in ``[low, 1]`` that holds at any number of
+    labels (METHODS 15g): Clopper-Pearson when every label is 0 or 1, else the betting interval
+    (:func:`~benchuq.core.analyses.paired_tests.betting_interval`) of the labels in a fixed
+    random order (a file sorted by difficulty cannot bias it), rescaled from ``[low, 1]``."""
+    y = np.asarray(y, float)
+    if low == 0.0 and np.all((y == 0) | (y == 1)):
+        k, n = np.array([y.sum()]), np.array([float(len(y))])
+        cp_low, cp_high = clopper_pearson(k, n, level=level)
+        return float(cp_low[0]), float(cp_high[0])
+    span = 1.0 - low
+    order = np.random.default_rng(0).permutation(len(y))
+    lo, hi = betting_interval((y[order] - low) / span, level=level)
+    return low + span * lo, low + span * hi
+
+
+def with_exact_floor(e: Estimate, y: np.ndarray, *, low: float = 0.0) -> Estimate:
+    """``e`` with each end at least as far out as the labels' own exact interval
+    (:func:`labels_exact_interval` of ``y`` in ``[low, 1]``, METHODS 15g), and the standard error
+    its interval implies when that is wider. For fewer than 30 labels, where the normal interval
+    is too narrow (lambda and the variances come from the same few labels)."""
+    lo, hi = labels_exact_interval(y, level=e.level, low=low)
+    lo, hi = min(e.low, lo), max(e.high, hi)
+    se = max(e.se, (hi - lo) / (2 * z_value(e.level)))
+    return replace(e, low=lo, high=hi, se=se)
 
 
 def naive_mean(judge: np.ndarray, *, level: float, n_labelled: int) -> Estimate:
@@ -218,11 +252,13 @@ class Planning:
         return z_value(level) * np.sqrt(self.variance(n, method=method))
 
     def labels_needed(self, target: float, *, level: float, method: str = "ppi++") -> int | None:
-        """The fewest labels (at least 2) whose interval's half-width is at most ``target``;
-        ``None`` when even labelling every judged item is not enough."""
+        """The fewest labels whose interval's half-width is at most ``target``, never fewer than
+        :data:`FEW_ITEMS` (or every judged item, when fewer): below it the interval is the labels'
+        exact one (METHODS 15g), wider than these moments say; ``None`` when even labelling every
+        judged item is not enough."""
         if self.half_width(self.n_items, level=level, method=method) > target:
             return None
-        lo, hi = 2, self.n_items
+        lo, hi = min(FEW_ITEMS, self.n_items), self.n_items
         if self.half_width(lo, level=level, method=method) <= target:
             return lo
         while hi - lo > 1:  # the half-width falls as labels grow

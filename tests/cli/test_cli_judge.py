@@ -111,6 +111,11 @@ def test_paired_difference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert d["base"] == "B" and d["candidate"] == "A" and d["low"] < d["estimate"] < d["high"]
     assert main(["judge", str(path), "--base", "B"]) == 2
     assert main(["judge", str(path), "--base", "B", "--candidate", "C"]) == 2
+    capsys.readouterr()
+    args = ["judge", "sample:mt_bench", "--base", "gpt-3.5-turbo", "--candidate", "gpt-4"]
+    assert main(args) == 0  # 9 judgments labelled for both: said in words (METHODS 15g)
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("gpt-4 - "))
+    assert "9 items labelled for both" in line and "at least as wide as those labels" in line
 
 
 def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
