@@ -346,11 +346,12 @@ def _check_labels(data: JudgeData, method: str) -> None:
             column=column,
         )
     y, f = data.human[lab], data.judge[lab]
-    if np.unique(y).size < 2:
+    if np.unique(y).size < 2 and method != "classical":  # labels alone need no second class
         raise DataError(
             f"all {int(lab.sum()):,} human labels are {y[0]:g}: one class says nothing about the "
             "judge's errors on the other.",
-            hint="label a random sample of items (not only those the judge passed or failed).",
+            hint="label a random sample of items (not only those the judge passed or failed), "
+            "or use the labels alone (--method classical, method='classical').",
             file=file,
             column=column,
         )
