@@ -11,6 +11,7 @@ from benchuq.cli.common import (
     check_level,
     emit,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import check_reps
 
 __all__ = ["METHOD_LABELS", "register", "run"]
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("data", metavar="DATA", nargs="+", help="battles files, folders, zips, globs")
     p.add_argument("--anchor", default=None, metavar="MODEL", help="model fixed at 1000")
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--ties",
         default="half",

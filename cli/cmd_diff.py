@@ -20,6 +20,7 @@ from benchuq.cli.common import (
     load_benchmark,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 if TYPE_CHECKING:
     from benchuq.core.data import Benchmark
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("data", metavar="RUN", nargs="+", help="BASE CANDIDATE, or DATA with --base")
     p.add_argument("--base", default=None, metavar="MODEL", help="the base run's model")
     p.add_argument("--candidate", default=None, metavar="MODEL", help="the candidate's model")
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--margin",
         type=float,

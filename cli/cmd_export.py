@@ -22,6 +22,7 @@ from benchuq.cli.common import (
     make_draws,
     print_json,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import method_words
 
 __all__ = ["EXPORT_FORMATS", "register", "run"]
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="output format (eee: Every Eval Ever)",
     )
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
-    p.add_argument("--level", type=float, default=0.95, help="confidence level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="confidence level (0-1)")
     p.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
     p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=0, help="random seed")

@@ -12,6 +12,7 @@ from benchuq.cli.common import (
     check_level,
     emit,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 
 __all__ = ["register", "run"]
 
@@ -47,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="ppi++ (default; any scores in [0, 1]), rogan-gladen (binary), classical (labels "
         "alone)",
     )
-    p.add_argument("--level", type=float, default=0.95, help="interval level (0-1)")
+    p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="interval level (0-1)")
     p.add_argument(
         "--target",
         type=float,

@@ -5,7 +5,9 @@ parameters and the core functions' keyword defaults all read them from here.
   similar standard errors, 83.4% intervals that do not overlap correspond roughly to a 5% test
   [GH] (Goldstein & Healy 1995; METHODS 2).
 - :data:`COMPARISON_LEVEL` 0.95: the level of differences, rank intervals and sets, credible
-  intervals, EPP, subgroup and embedding intervals and power plans.
+  intervals, EPP, subgroup and embedding intervals and power plans, and the default of the
+  analyses a user runs on their own (arena ratings, judge scores, two runs, the EEE export, the
+  paired tests).
 - :data:`LEVEL_BOUNDS`: the levels the app offers (a link outside them is a notice).
 - :data:`REPS` 2000 bootstrap replicates (or posterior draws); :data:`SEED` 0.
 - :data:`BAYES_CHAINS` 4, :data:`BAYES_DRAWS` 2000 kept draws per chain (at least

@@ -36,6 +36,7 @@ import numpy as np
 
 from benchuq.core.budget import check_instances
 from benchuq.core.data import Benchmark, file_name_part
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.reading.eee import AGGREGATE_KEY
 from benchuq.core.reading.meta import Meta
@@ -96,7 +97,7 @@ def export_eee(
     bench: Benchmark,
     draws: Draws,
     *,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     meta: Meta | None = None,
     retrieved_timestamp: str | None = None,
 ) -> EEEExport:

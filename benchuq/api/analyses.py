@@ -461,7 +461,7 @@ def answers_plan(
     *,
     statistic: str = "mean",
     budget: int | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     pool: int | None = -1,
     item_cost: float = 0.0,
 ) -> AnswersPlanResult:

@@ -18,6 +18,7 @@ from benchuq.core.analyses.judge import (
     Method,
     judge_replicates,
 )
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.validation import check_level
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def judge(
     human: str = "human",
     columns: Mapping[str, str] | None = None,
     method: Method = "ppi++",
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     target: float = 0.03,
     seed: int = 0,
 ) -> results.JudgeResult:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from benchuq.core.defaults import LEVEL
 from benchuq.core.validation import check_level, check_types
 from benchuq.deprecation import deprecated_names
 
@@ -46,7 +47,7 @@ def site(
     path: str | Path,
     *,
     draws: Draws | None = None,
-    level: float = 0.834,
+    level: float = LEVEL,
     reps: int = 2000,
     seed: int = 0,
     title: str | None = None,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.deprecation import deprecated_names
 from benchuq.results.base import Result, _draws_meta, _subtitled
 
@@ -47,7 +48,7 @@ class StatisticResult(Result):
     low: np.ndarray
     high: np.ndarray
     values: np.ndarray = field(repr=False)
-    level: float = 0.95
+    level: float = COMPARISON_LEVEL
     draws: Draws | None = field(default=None, repr=False)
 
     def meta(self) -> dict[str, Any]:

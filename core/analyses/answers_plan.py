@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import stats
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.item_statistic import ItemStatistic, parse_statistic
 from benchuq.core.validation import InvalidArgument, check_level
 
@@ -108,7 +109,7 @@ def answers_plan(
     *,
     statistic: str = "mean",
     budget: int | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     pool: int | None = -1,
     item_cost: float = 0.0,
     answers: tuple[int, ...] = (1, 2, 3, 5, 10, 20, 50, 100),

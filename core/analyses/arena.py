@@ -53,6 +53,7 @@ from benchuq.core.analyses.bradley_terry import (
 )
 from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.reading.battles import Battles
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.threads import blas_policy
@@ -277,7 +278,7 @@ class ArenaFit:
     notes: tuple[str, ...]
     uncontrolled: ArenaFit | None = None
 
-    def at(self, *, level: float = 0.95, anchor: str | None = None) -> ArenaResult:
+    def at(self, *, level: float = COMPARISON_LEVEL, anchor: str | None = None) -> ArenaResult:
         """The ratings at ``level`` with ``anchor`` fixed at 1000 (:func:`arena`'s result)."""
         level = check_level(level)
         if anchor is not None:
@@ -536,7 +537,7 @@ def arena(
     battles: Battles,
     *,
     anchor: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     ties: Ties = "half",
     interval: IntervalMethod = "sandwich",
     control: Sequence[str] = (),

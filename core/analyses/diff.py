@@ -40,6 +40,7 @@ from benchuq.core.analyses.paired_tests import (
     sign_flip,
 )
 from benchuq.core.data import Benchmark, DataError, ItemTask, Labels
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.summaries.maxt import max_t
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 
@@ -439,7 +440,7 @@ def diff(
     *,
     base_model: str | None = None,
     candidate_model: str | None = None,
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     margin: float = 0.0,
     weights: Mapping[str, float] | None = None,
     sequential: bool = False,

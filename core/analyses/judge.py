@@ -34,6 +34,7 @@ from benchuq.core.analyses.judge_estimators import (
     with_exact_floor,
 )
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.reading.judge_data import JudgeData
 from benchuq.core.small_samples import FEW_ITEMS
 from benchuq.core.validation import InvalidArgument, check_choice, check_level
@@ -346,11 +347,12 @@ def _check_labels(data: JudgeData, method: str) -> None:
             column=column,
         )
     y, f = data.human[lab], data.judge[lab]
-    if np.unique(y).size < 2:
+    if np.unique(y).size < 2 and method != "classical":  # labels alone need no second class
         raise DataError(
             f"all {int(lab.sum()):,} human labels are {y[0]:g}: one class says nothing about the "
             "judge's errors on the other.",
-            hint="label a random sample of items (not only those the judge passed or failed).",
+            hint="label a random sample of items (not only those the judge passed or failed), "
+            "or use the labels alone (--method classical, method='classical').",
             file=file,
             column=column,
         )
@@ -475,7 +477,9 @@ class JudgeReplicates:
     seed: int
     cells: tuple[CellItems, ...]
 
-    def summarize(self, *, level: float = 0.95, target: float = DEFAULT_TARGET) -> JudgeResult:
+    def summarize(
+        self, *, level: float = COMPARISON_LEVEL, target: float = DEFAULT_TARGET
+    ) -> JudgeResult:
         """The estimates, intervals and agreement at ``level``; the planning at ``target``."""
         level = check_level(level, name="level")
         _check_target(target)
@@ -556,7 +560,7 @@ def judge(
     data: JudgeData,
     *,
     method: Method = "ppi++",
-    level: float = 0.95,
+    level: float = COMPARISON_LEVEL,
     target: float = DEFAULT_TARGET,
     seed: int = 0,
 ) -> JudgeResult:
@@ -588,7 +592,12 @@ _DIFF_HINT = (
 
 
 def paired_difference(
-    data: JudgeData, base: str, candidate: str, *, method: str = "ppi++", level: float = 0.95
+    data: JudgeData,
+    base: str,
+    candidate: str,
+    *,
+    method: str = "ppi++",
+    level: float = COMPARISON_LEVEL,
 ) -> pd.DataFrame:
     """``candidate - base`` per task both models have, and over all their shared items: PPI++ on
     the per-item differences ``Y_c - Y_b`` (labelled when both are) with the judge's ``f_c -

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.summaries.exact_pairs import EXACT_FLIPS, RANDOM_FLIPS, flip_sums
 from benchuq.core.validation import check_level
 
@@ -49,7 +50,9 @@ class PairedTest:
     resolution: float = 0.0  # the smallest p-value the method can give (bootstrap: 1 / (R + 1))
 
 
-def mcnemar(base: np.ndarray, candidate: np.ndarray, *, level: float = 0.95) -> PairedTest:
+def mcnemar(
+    base: np.ndarray, candidate: np.ndarray, *, level: float = COMPARISON_LEVEL
+) -> PairedTest:
     """Exact McNemar for paired binary scores: p-value and an interval that agrees with it.
 
     With ``b`` items right in the base only, ``c`` right in the candidate only and ``m = b + c``:
@@ -237,7 +240,9 @@ def _betting_end(
 
 
 # ---- confidence sequences ---------------------------------------------------------------------
-def confidence_sequence(x: np.ndarray, *, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def confidence_sequence(
+    x: np.ndarray, *, level: float = COMPARISON_LEVEL
+) -> tuple[np.ndarray, np.ndarray]:
     """Anytime-valid confidence sequence for the mean of ``x`` in ``[0, 1]``, observed in order.
 
     The predictable plug-in empirical-Bernstein sequence of Waudby-Smith & Ramdas (2024,

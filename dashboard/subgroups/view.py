@@ -119,6 +119,18 @@ def proportions(result: SubgroupResult) -> bool:
     return bool(0 <= direct.min() and direct.max() <= 1)
 
 
+SPREAD_LABEL = "Spread around f (√A)"
+
+
+def spread_text(mu2: float, *, percent: bool) -> str:
+    """√A, the typical distance of a true score from f: in points when the scores are
+    proportions shown as percent, else in the scores' units; a dash when A is not finite."""
+    if not math.isfinite(mu2):
+        return "—"
+    root = math.sqrt(max(mu2, 0.0))
+    return f"{100 * root:.1f} points" if percent else f"{root:.3g}"
+
+
 def finite(x: float, fmt: str) -> str:
     """``x`` formatted, or a dash when it is not finite."""
     return format(x, fmt) if math.isfinite(x) else "—"

@@ -59,11 +59,12 @@ def subgroup_metrics(result: SubgroupResult, units: Units) -> None:
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Units", f"{len(result.rows)}", help=f"defined by {units.source}")
     m2.metric(
-        "A (prior second moment)",
-        vs.finite(result.mu2, ".3g"),
-        help="In plain words: how much the true subgroup scores spread around the prediction f. "
-        f"Uncorrected {result.mu2_raw:.3g}; correction {result.fs_correction}. In score "
-        "units squared: √A is the typical distance of a true score from f.",
+        vs.SPREAD_LABEL,
+        vs.spread_text(result.mu2, percent=vs.proportions(result)),
+        help="In plain words: how far a true subgroup score typically sits from the prediction "
+        f"f, √A, with A the prior's second moment ({vs.finite(result.mu2, '.3g')} in score "
+        f"units squared; uncorrected {vs.finite(result.mu2_raw, '.3g')}; correction "
+        f"{result.fs_correction}). 0: every EB estimate is f.",
     )
     m3.metric(
         "Kurtosis κ used",

@@ -16,6 +16,7 @@ from benchuq.core.analyses.subgroups.estimates import (
     units_from_table,
 )
 from benchuq.core.analyses.subgroups.lab import simulate
+from benchuq.dashboard.subgroups.view import SPREAD_LABEL as SPREAD
 from benchuq.dashboard.subgroups.view import lab_table, result_table
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
@@ -107,7 +108,8 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
     assert not at.error, [e.value for e in at.error]
     assert at.title[0].value == "Small subgroups"
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Units"] == "304" and float(metrics["A (prior second moment)"]) > 0
+    spread = metrics[SPREAD]  # sqrt(A) in points: the scores are proportions shown as percent
+    assert metrics["Units"] == "304" and spread.endswith(" points") and float(spread.split()[0]) > 0
     eb, shrink, fit = _charts(at)
     assert [t["name"] for t in eb["data"]] == ["direct", "empirical Bayes"]
     assert len(eb["data"][0]["x"]) == 19  # one model's 19 tasks
@@ -119,10 +121,10 @@ def test_page_shows_estimates_charts_and_table(make_app) -> None:
     assert "*average* coverage" in text
     at.radio(key="subgroups_kappa").set_value("inf").run()
     assert {m.label: m.value for m in at.metric}["Kurtosis κ used"] == "∞"
-    before = {m.label: m.value for m in at.metric}["A (prior second moment)"]
+    before = {m.label: m.proto.help for m in at.metric}[SPREAD]  # A itself, to 3 digits
     at.radio(key="subgroups_weights").set_value("precision").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert {m.label: m.value for m in at.metric}["A (prior second moment)"] != before
+    assert {m.label: m.proto.help for m in at.metric}[SPREAD] != before
 
 
 def test_the_table_shows_the_eb_estimates_next_to_the_direct_ones(make_app) -> None:

@@ -10,6 +10,8 @@ import zipfile
 from app_upload import GOOD
 from conftest import page_path
 
+from benchuq.dashboard.subgroups.view import SPREAD_LABEL as SPREAD
+
 
 def _zip() -> bytes:
     buf = io.BytesIO()
@@ -45,7 +47,7 @@ def test_advanced_controls_have_plain_words(make_app) -> None:
     for label in ("Kurtosis κ", "Finite-sample correction", "Cross-fit f"):
         assert helps[label].startswith("In plain words:"), label
     metrics = {m.label: m.proto.help for m in at.metric}
-    assert metrics["A (prior second moment)"].startswith("In plain words:")
+    assert metrics[SPREAD].startswith("In plain words:")
     assert metrics["Kurtosis κ used"].startswith("In plain words:")
     at.switch_page(page_path("bayes.py")).run()
     helps = {w.label: w.help for w in [*at.radio, *at.number_input]}

@@ -22,6 +22,8 @@ from browser_utils import (
     wait_idle,
 )
 
+from benchuq.dashboard.subgroups.view import SPREAD_LABEL as SPREAD
+
 pytestmark = pytest.mark.browser
 TIMEOUT = 90_000
 #: The traces plotly.js drew (``_fullData``: binary-encoded arrays decoded), typed arrays as lists.
@@ -162,20 +164,20 @@ def test_subgroups_options_change_metrics_and_lab_runs(browser, app_server) -> N
     # On MMLU A is far from 0 and no finite-sample correction binds; on the toy data (6 units)
     # the plain positive part sets A to 0 where PMT keeps it positive.
     page.goto(f"{app_server}/subgroups?data=sample:toy&reps=400")
-    wait_for_text_then_idle(page, "A (prior second moment)", TIMEOUT)
-    a_pmt = _metric(page, "A (prior second moment)")
-    assert float(a_pmt) > 0
+    wait_for_text_then_idle(page, SPREAD, TIMEOUT)
+    a_pmt = _metric(page, SPREAD)  # sqrt(A) in points
+    assert float(a_pmt.split()[0]) > 0
     _choose(page, "Finite-sample correction", "none (plain positive part)")
     wait_idle(page, TIMEOUT)
     page.wait_for_function(
         """([label, old]) => [...document.querySelectorAll('[data-testid="stMetric"]')]
             .some(m => m.innerText.includes(label)
                   && m.querySelector('[data-testid="stMetricValue"]').innerText.trim() !== old)""",
-        arg=["A (prior second moment)", a_pmt],
+        arg=[SPREAD, a_pmt],
         timeout=TIMEOUT,
     )
     wait_idle(page, TIMEOUT)
-    assert float(_metric(page, "A (prior second moment)")) == 0
+    assert float(_metric(page, SPREAD).split()[0]) == 0
     _clean(page, "no finite-sample correction")
     ctx.close()
 

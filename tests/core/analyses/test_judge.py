@@ -444,6 +444,17 @@ def test_few_labels_intervals_hold_their_level_in_simulation() -> None:
         assert held / done >= floor, (labels, held / done)
 
 
+def test_labels_of_one_class_are_refused_only_where_the_judge_is_corrected() -> None:
+    """Five labels all 1: PPI++ cannot learn the judge's errors (refused in words); the labels
+    alone still give an honest interval, Clopper-Pearson's (0.478 to 1 at 95%)."""
+    frame = _few_labels(np.random.default_rng(3), 5)
+    frame.loc[frame["human"].notna(), "human"] = 1.0
+    with pytest.raises(DataError, match="one class says nothing"):
+        judge(judge_from_frame(frame))
+    e = judge(judge_from_frame(frame), method="classical").overall.chosen
+    assert e.estimate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.025 ** (1 / 5))
+
+
 def test_few_labels_reach_the_labels_exact_interval() -> None:
     """Each method's interval from under 30 labels contains the labels' Clopper-Pearson one
     (binary) or their betting interval (graded); so do paired differences (in [-1, 1]); from 30
