@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from benchuq.api.judge import judge
     from benchuq.core.reading.judge_data import load_judge
     from benchuq.core.small_samples import FEW_ITEMS
+    from benchuq.presentation.report_judge import planning_sentence
 
     level = check_level(args.level)
     if not 0 < args.target < 1:
@@ -114,21 +115,7 @@ def run(args: argparse.Namespace) -> int:
     print("(judge: the judge's own mean; human: the human labels' mean)")
     print()
     print(res.sentence())
-    plan = res.planning_table().iloc[-1]
-    need = plan["labels_ppi"]
-    print(
-        f"Labels for ± {res.target:g} overall: "
-        + (
-            f"{int(need):,} with the judge"
-            if need == need and need is not None
-            else "more than the judged items allow, with the judge"
-        )
-        + (
-            f", {int(plan['labels_classical']):,} alone."
-            if plan["labels_classical"] == plan["labels_classical"]
-            else ", and alone."
-        )
-    )
+    print(planning_sentence(res))
     a = res.overall.agreement
     print(
         f"Agreement on {a.n:,} labelled items: {a.agreement:.1%}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchuq.core.analyses.judge import JudgeResult
+from benchuq.core.small_samples import FEW_ITEMS
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.judge import (
     judge_agreement_figure,
@@ -136,14 +137,23 @@ def planning_sentence(result: JudgeResult) -> str:
     """How many labels the target half-width needs overall, with the judge and without."""
     plan = result.planning_table().iloc[-1]
     t = f"± {100 * result.target:g} points"
+    items = int(plan["n_items"])
 
     def words(x: object) -> str:
-        return "more than the judged items" if x is None or x != x else f"{int(x):,}"  # type: ignore[call-overload]
+        if x is None or x != x:
+            return f"more labels than the {items:,} judged items"
+        return f"{int(x):,} labels"  # type: ignore[call-overload]
 
+    n = int(plan["n_labelled"])
+    now = (
+        f"the {n:,} labels now are worth {plan['effective_n']:,.0f} labels alone"
+        if n >= FEW_ITEMS
+        else f"with {n:,} labels now (fewer than {FEW_ITEMS}) the interval is the labels' own "
+        "(METHODS 15g)"
+    )
     return (
-        f"For {t} overall: {words(plan['labels_ppi'])} labels with the judge (PPI++), "
-        f"{words(plan['labels_classical'])} with labels alone; the {int(plan['n_labelled']):,} "
-        f"labels now are worth {plan['effective_n']:,.0f} labels alone."
+        f"For {t} overall: {words(plan['labels_ppi'])} with the judge (PPI++), "
+        f"{words(plan['labels_classical'])} with labels alone; {now}."
     )
 
 

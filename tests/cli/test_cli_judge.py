@@ -87,7 +87,7 @@ def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["judge", "sample:mt_bench"]) == 0
     out = capsys.readouterr().out
     assert "1,200 judged items, 240 with a human label" in out
-    assert "gpt-4" in out and "overall" in out and "Labels for ± 0.03 overall" in out
+    assert "gpt-4" in out and "overall" in out and "For ± 3 points overall" in out
     assert "where neither is a tie" in out
 
 
@@ -101,6 +101,27 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert main(["judge", "sample:mt_bench", "--method", "rogan-gladen"]) == 2
     assert "needs binary scores" in capsys.readouterr().err
     assert main(["judge", "sample:mt_bench", "--target", "2"]) == 2
+
+
+def test_few_labels_where_neither_way_reaches_the_target(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """12 labels among 400 items: neither the judge nor the labels alone reach ± 3 points within
+    the judged items; the terminal says so in words (it used to stop with a TypeError)."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.6).astype(float)
+    f = np.where(y == 1, rng.random(400) < 0.85, rng.random(400) < 0.3).astype(float)
+    human = np.full(400, np.nan)
+    chosen = rng.choice(400, 12, replace=False)
+    human[chosen] = y[chosen]
+    path = tmp_path / "few.csv"
+    pd.DataFrame(
+        {"model": "m", "task": "t", "item": range(400), "judge": f, "human": human}
+    ).to_csv(path, index=False)
+    assert main(["judge", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "more labels than the 400 judged items with the judge" in out
+    assert "with 12 labels now (fewer than 30)" in out and "note: Few labels" in err
 
 
 def test_paired_difference(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
