@@ -325,7 +325,7 @@ class JudgeResult:
         worth = (
             f"worth {c.effective_n:,.0f} labels alone"
             if e.n_labelled >= FEW_ITEMS
-            else "as wide as the labels alone give: too few to measure the judge's errors"
+            else "at least as wide as the labels alone give: too few to measure the judge's errors"
         )
         return (
             f"Over every item, the judge says {naive.estimate:.1%}; corrected with "
