@@ -80,3 +80,27 @@ def test_uploaded_item_table_and_labels(make_app: Callable[..., AppTest]) -> Non
     assert set(table["model"]) == {"m1", "m2", "overall"} and table["model"].iloc[-1] == "overall"
     assert (table["labels"] == [50, 50, 100]).all()
     assert "YOUR_FILES" in at.code[0].value
+
+
+def test_few_labels_say_their_interval_is_the_labels_own(make_app: Callable[..., AppTest]) -> None:
+    """12 labels among 400 items (METHODS 15g): the page loads, its answer and planning say the
+    interval is at least the labels' own, and the few-labels note names the rows."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.6).astype(float)
+    f = np.where(y == 1, rng.random(400) < 0.85, rng.random(400) < 0.3).astype(float)
+    human = np.full(400, np.nan)
+    chosen = rng.choice(400, 12, replace=False)
+    human[chosen] = y[chosen]
+    table = pd.DataFrame(
+        {"model": "m", "task": "t", "item": range(400), "judge": f, "human": human}
+    )
+    at = _open(make_app, {})
+    at.file_uploader(key="judge_files").set_value(
+        [("few.csv", table.to_csv(index=False).encode(), "text/csv")]
+    ).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    shown = [*at.markdown, *at.caption, *at.info, *at.warning]
+    text = " ".join(m.value for m in shown).replace("\\", "")  # markdown escapes dropped
+    assert "at least as wide as the labels alone give" in text
+    assert "with 12 labels now (fewer than 30) the interval is the labels' own" in text
+    assert "Few labels: m on t (12), overall (12)" in text
