@@ -526,6 +526,13 @@ def arena_fit(
         )
     if not keep.any():
         raise DataError("no battles are left once 'both bad' ties are dropped.", file=battles.name)
+    if ties == "davidson" and np.all(battles.score[keep] == 0.5):
+        raise _all_ties(
+            battles.name,
+            f"every one of the {int(keep.sum())} battle(s) is a tie",
+            hint="use ties = half (every model then gets the same rating), or add battles with "
+            "a winner.",
+        )
     fit = _fit(battles, keep, x, control, ties, interval, cluster, reps, seed)
     if control:
         plain = _fit(battles, keep, x[:, :0], (), ties, interval, cluster, reps, seed)
@@ -841,20 +848,36 @@ def _bootstrap(
             weights = rng.multinomial(total, prob, size=k).astype(float)
         for r in range(k):
             w = weights[r]
-            if F:
-                bt_rows = _Rows(rows.a, rows.b, rows.x, rows.n * w, rows.s_sum * w, rows.nt * w)
-                out[r0 + r] = _fit_rows(bt_rows, M, ties, _ridge(bt_rows, M, ridge), theta)[0]
-                continue
             n = cells.n * w if ccodes is not None else w
-            if ties == "half":
+            if ties == "half" and not F:
                 Wb, Nb = _pair_totals(cells, n, M)
                 pen = ridge if (ridge or np.any(Nb.sum(axis=1) == 0)) else 0.0
                 pen = pen or (DEFAULT_RIDGE if separated_mask(Wb, Nb).any() else 0.0)
                 out[r0 + r] = fit_bradley_terry(Wb, Nb, ridge=pen, tol=1e-8, start=theta)[0]
+                continue
+            if F:
+                pr = _Rows(rows.a, rows.b, rows.x, rows.n * w, rows.s_sum * w, rows.nt * w)
             else:
                 pr = _pair_rows(cells, n, M, ties)
-                out[r0 + r] = _fit_rows(pr, M, ties, _ridge(pr, M, ridge), theta)[0]
+            if ties == "davidson" and pr.nt.sum() >= pr.n.sum():
+                raise _all_ties(
+                    battles.name,
+                    f"bootstrap replicate {r0 + r + 1} of {reps} drew only ties",
+                    hint="use interval = sandwich or ties = half, or add battles with a winner.",
+                )
+            out[r0 + r] = _fit_rows(pr, M, ties, _ridge(pr, M, ridge), theta)[0]
     return out
+
+
+def _all_ties(file: str, what: str, *, hint: str) -> DataError:
+    """The error for battles that are all ties under Davidson's model: its tie rate has no
+    finite estimate (the fit's information is singular). METHODS 8b."""
+    return DataError(
+        f"{what}: Davidson's tie model has no finite tie rate to fit (the share of ties is 100%).",
+        file=file,
+        column="winner",
+        hint=hint,
+    )
 
 
 def _ridge(rows: _Rows, M: int, ridge: float) -> float:

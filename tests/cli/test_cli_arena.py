@@ -75,3 +75,28 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert main(["leaderboard", _write(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "pairwise battles" in err and "benchuq arena" in err
+
+
+@pytest.mark.parametrize(
+    ("winners", "extra", "says"),
+    [
+        (["tie"] * 3, [], "every one of the 3 battle(s) is a tie"),
+        (["model_a"] + ["tie"] * 9, ["--interval", "bootstrap", "--reps", "100"], "drew only"),
+    ],
+)
+def test_davidson_all_ties_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    winners: list[str],
+    extra: list[str],
+    says: str,
+) -> None:
+    """Battles (or a bootstrap replicate of them) that are all ties leave Davidson's tie rate
+    without a finite estimate: exit 2 naming the column and a fix, not a LinAlgError."""
+    path = tmp_path / "ties.csv"
+    path.write_text("model_a,model_b,winner\n" + "".join(f"A,B,{w}\n" for w in winners))
+    assert main(["arena", str(path), "--ties", "davidson", *extra]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and says in err
+    assert "column 'winner'" in err and "How to fix: use" in err
+    assert main(["arena", str(path), "--ties", "half", "--json"]) == 0
