@@ -474,7 +474,8 @@ def design_from_assumptions(
     if sd is None:
         if np.any((p <= 0) | (p >= 1)):
             raise DataError(
-                f"accuracies must be fractions strictly between 0 and 1, got {list(p)}.",
+                "accuracies must be fractions strictly between 0 and 1, got "
+                f"{', '.join(f'{x:g}' for x in p)}.",
                 hint="write 0.7 for 70%.",
             )
         s = np.sqrt(p * (1 - p))
@@ -538,6 +539,14 @@ def plan(
     if pairs is None:
         pairs = list(itertools.combinations(design.models, 2))
     pairs = list(pairs)
+    if len(design.models) < 2:
+        raise DataError(
+            "a power plan compares two or more models; the data hold only "
+            f"{', '.join(repr(m) for m in design.models)}.",
+            column="model",
+            hint="add a second model's results, or plan from assumed accuracies "
+            "(accuracy=[0.7, 0.72], items=N; benchuq power --accuracy 0.7 0.72 --items N).",
+        )
     bad = [m for pair in pairs for m in pair if m not in idx]
     if not pairs or bad or any(a == b for a, b in pairs):
         raise DataError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,6 +86,7 @@ def test_no_data_form(capsys: pytest.CaptureFixture[str]) -> None:
         (["--accuracy", "0.7", "0.8"], "--items"),
         (["--accuracy", "0.5", "0.9", "--corr", "0.9", "--items", "100"], "at most 0.33"),
         (["--accuracy", "70", "72", "--items", "100"], "0.7 for 70%"),
+        (["--accuracy", "1", "0.5", "--items", "10"], "between 0 and 1, got 1, 0.5."),
         ([], "give DATA"),
     ],
 )
@@ -95,3 +97,14 @@ def test_errors_exit_2_without_traceback(
     err = capsys.readouterr().err
     assert err.startswith("benchuq power: error:") and "Traceback" not in err
     assert says in err
+
+
+def test_one_model_says_power_needs_two(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Data with one model: a power plan needs two, and the fix (a second model or assumed
+    accuracies) is named; it said 'pairs must name two different models of ['A']; got []'."""
+    path = tmp_path / "one.csv"
+    path.write_text("model,task,item,score\n" + "".join(f"A,t,{i},{i % 2}\n" for i in range(8)))
+    assert main(["power", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "two or more models; the data hold only 'A'" in err and "got []" not in err
+    assert "How to fix: add a second model's results" in err and "--accuracy" in err
