@@ -197,6 +197,15 @@ def _table_kind(src: Source, raw: Table, columns: dict[str, str] | None) -> File
         kind = "alpaca_leaderboard"
     elif set(ITEM_COLUMNS) <= cols:
         kind = "items"
+    elif {"item", "judge", "human"} <= cols:
+        raise DataError(
+            "this is a judge's scores with human labels (columns item, judge, human), not "
+            "scores per model and task or item.",
+            file=src.name,
+            column="judge",
+            hint="read it on its own with benchuq judge FILE (bq.judge(FILE), the Judge page); "
+            "bq.judge(FILE).to_benchmark() gives the corrected scores for a leaderboard.",
+        )
     elif {"model", "task"} <= cols or ("model" in cols and cols & LONG_SCORE_COLUMNS):
         kind = "long"
     elif "task" in cols and cols & {"category", "n"} and "model" not in cols:

@@ -150,3 +150,23 @@ def test_report_of_judge_data(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert re.search(r"<td class=num>74\.4 \[\d+\.\d–\d+\.\d\]</td>", html) and "0.744" not in html
     # each estimate with its interval in one cell: the agreement's 17 columns did not fit a page
     assert "<th>task</th>" not in html and "Agreement with the people (task mt_bench)" in html
+
+
+def test_judge_table_given_to_a_scores_command_says_use_judge(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A judge table given to ``leaderboard`` (or ``bq.load``) says what it is and which command
+    reads it; it said "model 'A' and task 'qa' appear twice (rows 2 and 3)", read as a task-level
+    table. ``benchuq judge`` and ``report`` still read it."""
+    import benchuq as bq
+
+    path = tmp_path / "judged.csv"
+    _table(tmp_path).to_csv(path, index=False)
+    assert main(["leaderboard", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "appear twice" not in err
+    assert "file 'judged.csv', column 'judge'" in err and "judge's scores with human labels" in err
+    assert "How to fix: read it on its own with benchuq judge FILE" in err
+    with pytest.raises(bq.DataError, match=r"bq\.judge\(FILE\)"):
+        bq.load(str(path))
+    assert main(["judge", str(path), "--json"]) == 0
