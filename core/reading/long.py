@@ -236,11 +236,22 @@ def long_benchmark(
     kw: dict[str, object] = {}
     if "correct" in cols or "accuracy" in cols:
         if n_row is None:
+            per_item = "item" in cols  # per-item results whose score column is not named score
+            score = "correct" if "correct" in cols else "accuracy"
             raise DataError(
-                "there is no 'n' column and no task table giving n.",
+                "there is no 'n' column and no task table giving n"
+                + (
+                    f" (read as one row per model and task: '{score}' is not 'score')."
+                    if per_item
+                    else "."
+                ),
                 file=table.name,
                 column="n",
-                hint="add a column n (items per task) or supply a task table task, category, n.",
+                hint=f"for per-item results (one row per model, task and item) rename '{score}' to "
+                "'score' (1 right, 0 wrong, or any number); for per-task counts add a column n "
+                "(items per task)."
+                if per_item
+                else "add a column n (items per task) or supply a task table task, category, n.",
             )
         if "correct" in cols:
             correct = integer_column(table, "correct")

@@ -228,6 +228,15 @@ CASES = [
         "no 'n' column",
     ),
     (
+        "per-item results whose score column is named correct",
+        csv("model,task,item,correct\nA,t1,i1,1\nB,t1,i1,0\n"),
+        {},
+        "bad.csv",
+        None,
+        "n",
+        "rename 'correct' to 'score'",
+    ),
+    (
         "ragged csv",
         csv("model,task,n,correct\nA,t1,10,5,7,8\n"),
         {},
