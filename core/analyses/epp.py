@@ -345,9 +345,11 @@ def epp_from_scores(
     elif interval == "rounds":
         if n_rounds < 2:
             raise DataError(
-                "round-robust intervals need at least two rounds.",
+                f"round-robust intervals need at least two rounds; these data give {n_rounds} "
+                f"(rounds = {rounds}).",
                 file=source,
-                hint="choose GLM intervals, or use items as rounds.",
+                hint="choose GLM intervals (interval = glm)"
+                + (", or use items as rounds (rounds = items)." if rounds == "tasks" else "."),
             )
         cov = _round_robust_cov(scores, beta, cov, used)
         if n_rounds < 4 * M:

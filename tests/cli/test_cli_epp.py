@@ -79,3 +79,24 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     assert "missing.csv" in capsys.readouterr().err
     assert main(["epp", "sample:vtab1k", "--rounds", "items"]) == 2
     assert "item-level" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rounds", "hint"),
+    [
+        ("tasks", "choose GLM intervals (interval = glm), or use items as rounds"),
+        ("items", "choose GLM intervals (interval = glm)."),
+    ],
+)
+def test_one_round_says_how_many_and_a_fix_that_applies(
+    capsys: pytest.CaptureFixture[str], tmp_path, rounds: str, hint: str
+) -> None:
+    """One task of one item: round-robust intervals need two rounds; the message counts them
+    and, with items already the rounds, no longer suggests using items as rounds."""
+    path = tmp_path / "one.csv"
+    path.write_text("model,task,item,score\nA,t,0,1\nB,t,0,0\n")
+    assert main(["epp", str(path), "--rounds", rounds]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"these data give 1 (rounds = {rounds})" in err
+    assert hint in err
+    assert main(["epp", str(path), "--rounds", rounds, "--interval", "glm", "--json"]) == 0
