@@ -133,3 +133,17 @@ def test_bad_unit_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "bad.csv" in err and "row 2" in err and "column 'estimate'" in err
     assert main(["eb", str(path), "--group-by", "task"]) == 2
     assert "--group-by does not apply" in capsys.readouterr().err
+
+
+def test_only_constant_features_fit_the_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--features x`` with x the same for every unit is the intercept-only fit (the same
+    numbers as the default features); it stopped with statsmodels' zero-size ValueError."""
+    path = tmp_path / "units.csv"
+    path.write_text("unit,estimate,se,x\nu1,0.5,0.1,1\nu2,0.6,0.1,1\nu3,0.4,0.1,1\n")
+    assert main(["eb", str(path), "--features", "x", "--json"]) == 0
+    constant = json.loads(capsys.readouterr().out)
+    assert main(["eb", str(path), "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert constant["rows"] == default["rows"] and constant["mu2"] == default["mu2"]

@@ -405,9 +405,9 @@ def design(units: Units, features: Sequence[str]) -> pd.DataFrame:
         else:
             cols[f] = units.covariates[f].to_numpy(float)
     X = pd.DataFrame(cols, index=range(G))
-    if X.shape[1] == 0:
-        X["intercept"] = 1.0
     keep = [c for c in X.columns if c == "intercept" or X[c].nunique() > 1]
+    if not keep:  # no features, or only constant ones: the mean (a constant is an intercept)
+        return pd.DataFrame({"intercept": np.ones(G)}, index=range(G))
     return X[keep]
 
 
