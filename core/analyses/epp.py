@@ -289,6 +289,16 @@ def _wald_p(estimate: np.ndarray, cov: np.ndarray) -> np.ndarray:
 
 
 @blas_policy
+def _one_round(what: str, n_rounds: int, rounds: str, source: str | None) -> DataError:
+    """The error for fewer than two rounds: how many there are and a fix that applies."""
+    return DataError(
+        f"{what} at least two rounds; these data give {n_rounds} (rounds = {rounds}).",
+        file=source,
+        hint="choose GLM intervals (interval = glm)"
+        + (", or use items as rounds (rounds = items)." if rounds == "tasks" else "."),
+    )
+
+
 def epp_from_scores(
     scores: np.ndarray,
     models: tuple[str, ...],
@@ -344,13 +354,7 @@ def epp_from_scores(
         )
     elif interval == "rounds":
         if n_rounds < 2:
-            raise DataError(
-                f"round-robust intervals need at least two rounds; these data give {n_rounds} "
-                f"(rounds = {rounds}).",
-                file=source,
-                hint="choose GLM intervals (interval = glm)"
-                + (", or use items as rounds (rounds = items)." if rounds == "tasks" else "."),
-            )
+            raise _one_round("round-robust intervals need", n_rounds, rounds, source)
         cov = _round_robust_cov(scores, beta, cov, used)
         if n_rounds < 4 * M:
             notes.append(
@@ -359,11 +363,7 @@ def epp_from_scores(
             )
     else:
         if n_rounds < 2:
-            raise DataError(
-                "a bootstrap over rounds needs at least two rounds.",
-                file=source,
-                hint="choose GLM intervals, or use items as rounds.",
-            )
+            raise _one_round("a bootstrap over rounds needs", n_rounds, rounds, source)
         check_reps(reps, least=50, typical=1000)
         boot = _bootstrap(scores[:, used], reps, seed, ridge, beta)
         cov = np.cov(boot, rowvar=False)

@@ -99,4 +99,7 @@ def test_one_round_says_how_many_and_a_fix_that_applies(
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"these data give 1 (rounds = {rounds})" in err
     assert hint in err
+    assert main(["epp", str(path), "--rounds", rounds, "--interval", "bootstrap"]) == 2
+    err = capsys.readouterr().err
+    assert "a bootstrap over rounds needs at least two rounds" in err and hint in err
     assert main(["epp", str(path), "--rounds", rounds, "--interval", "glm", "--json"]) == 0
