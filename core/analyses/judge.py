@@ -32,6 +32,7 @@ from benchuq.core.analyses.judge_estimators import (
     ppi_mean,
     rogan_gladen,
     with_exact_floor,
+    within,
 )
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
@@ -454,6 +455,7 @@ def _cell(
         notes.append(f"{where}: every item is labelled; the estimate is the labels' mean.")
     if n < FEW_ITEMS:  # the normal intervals are too narrow: the labels' exact one at least
         est.update({k: with_exact_floor(e, yl) for k, e in est.items() if k != "judge"})
+    est = {k: within(e) for k, e in est.items()}  # a score lies in [0, 1]
     cell = JudgeCell(
         model=model,
         task=task,
@@ -644,6 +646,7 @@ def paired_difference(
             e = ppi_mean(d_y[lab], d_f[lab], d_f[~lab], level=level)
         if n < FEW_ITEMS:  # as in a cell (METHODS 15g): differences lie in [-1, 1]
             e = with_exact_floor(e, d_y[lab], low=-1.0)
+        e = within(e, low=-1.0)
         rows.append({
             "task": task, "base": base, "candidate": candidate, "estimate": e.estimate,
             "low": e.low, "high": e.high, "se": e.se, "method": e.method, "n_labelled": n,

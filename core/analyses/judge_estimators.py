@@ -30,6 +30,7 @@ __all__ = [
     "rogan_gladen",
     "wilson",
     "with_exact_floor",
+    "within",
     "z_value",
 ]
 
@@ -153,6 +154,13 @@ def with_exact_floor(e: Estimate, y: np.ndarray, *, low: float = 0.0) -> Estimat
     lo, hi = min(e.low, lo), max(e.high, hi)
     se = max(e.se, (hi - lo) / (2 * z_value(e.level)))
     return replace(e, low=lo, high=hi, se=se)
+
+
+def within(e: Estimate, *, low: float = 0.0, high: float = 1.0) -> Estimate:
+    """``e`` with its interval clipped to the values the mean can take, ``[low, high]`` (labels in
+    [0, 1]: a score; differences: [-1, 1]); a clipped interval holds the truth whenever the
+    unclipped one does (METHODS 15g)."""
+    return replace(e, low=min(max(e.low, low), high), high=max(min(e.high, high), low))
 
 
 def naive_mean(judge: np.ndarray, *, level: float, n_labelled: int) -> Estimate:

@@ -455,6 +455,14 @@ def test_labels_of_one_class_are_refused_only_where_the_judge_is_corrected() -> 
     assert e.estimate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.025 ** (1 / 5))
 
 
+def test_intervals_stay_where_a_score_can_be() -> None:
+    """From 3 labels PPI++'s interval reached below 0 (-13% here); a score lies in [0, 1], and a
+    clipped interval holds the truth whenever the unclipped one does."""
+    e = judge(judge_from_frame(_few_labels(np.random.default_rng(5), 3))).overall
+    assert all(0.0 <= x.low <= x.high <= 1.0 for x in e.estimates.values())
+    assert e.chosen.low == 0.0
+
+
 def test_few_labels_reach_the_labels_exact_interval() -> None:
     """Each method's interval from under 30 labels contains the labels' Clopper-Pearson one
     (binary) or their betting interval (graded); so do paired differences (in [-1, 1]); from 30
