@@ -349,9 +349,13 @@ def _check_labels(data: JudgeData, method: str) -> None:
         )
     y, f = data.human[lab], data.judge[lab]
     if np.unique(y).size < 2 and method != "classical":  # labels alone need no second class
+        why = (
+            "one class says nothing about the judge's errors on the other"
+            if y[0] in (0.0, 1.0)
+            else "labels without spread say nothing about how the judge's scores track them"
+        )
         raise DataError(
-            f"all {int(lab.sum()):,} human labels are {y[0]:g}: one class says nothing about the "
-            "judge's errors on the other.",
+            f"all {int(lab.sum()):,} human labels are {y[0]:g}: {why}.",
             hint="label a random sample of items (not only those the judge passed or failed), "
             "or use the labels alone (--method classical, method='classical').",
             file=file,

@@ -453,6 +453,9 @@ def test_labels_of_one_class_are_refused_only_where_the_judge_is_corrected() -> 
         judge(judge_from_frame(frame))
     e = judge(judge_from_frame(frame), method="classical").overall.chosen
     assert e.estimate == 1.0 and e.high == 1.0 and e.low == pytest.approx(0.025 ** (1 / 5))
+    frame.loc[frame["human"].notna(), "human"] = 0.5  # graded labels without spread
+    with pytest.raises(DataError, match="labels without spread say nothing"):
+        judge(judge_from_frame(frame))
 
 
 def test_intervals_stay_where_a_score_can_be() -> None:
