@@ -288,7 +288,6 @@ def _wald_p(estimate: np.ndarray, cov: np.ndarray) -> np.ndarray:
     return out
 
 
-@blas_policy
 def _one_round(what: str, n_rounds: int, rounds: str, source: str | None) -> DataError:
     """The error for fewer than two rounds: how many there are and a fix that applies."""
     return DataError(
@@ -299,6 +298,7 @@ def _one_round(what: str, n_rounds: int, rounds: str, source: str | None) -> Dat
     )
 
 
+@blas_policy
 def epp_from_scores(
     scores: np.ndarray,
     models: tuple[str, ...],
