@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+from benches import judge_few_labels
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
@@ -85,15 +86,7 @@ def test_uploaded_item_table_and_labels(make_app: Callable[..., AppTest]) -> Non
 def test_few_labels_say_their_interval_is_the_labels_own(make_app: Callable[..., AppTest]) -> None:
     """12 labels among 400 items (METHODS 15g): the page loads, its answer and planning say the
     interval is at least the labels' own, and the few-labels note names the rows."""
-    rng = np.random.default_rng(3)
-    y = (rng.random(400) < 0.6).astype(float)
-    f = np.where(y == 1, rng.random(400) < 0.85, rng.random(400) < 0.3).astype(float)
-    human = np.full(400, np.nan)
-    chosen = rng.choice(400, 12, replace=False)
-    human[chosen] = y[chosen]
-    table = pd.DataFrame(
-        {"model": "m", "task": "t", "item": range(400), "judge": f, "human": human}
-    )
+    table = judge_few_labels(np.random.default_rng(3), 12)
     at = _open(make_app, {})
     at.file_uploader(key="judge_files").set_value(
         [("few.csv", table.to_csv(index=False).encode(), "text/csv")]

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from benches import judge_few_labels
 
 from benchuq.cli.main import main
 
@@ -108,16 +109,8 @@ def test_few_labels_where_neither_way_reaches_the_target(
 ) -> None:
     """12 labels among 400 items: neither the judge nor the labels alone reach ± 3 points within
     the judged items; the terminal says so in words (it used to stop with a TypeError)."""
-    rng = np.random.default_rng(3)
-    y = (rng.random(400) < 0.6).astype(float)
-    f = np.where(y == 1, rng.random(400) < 0.85, rng.random(400) < 0.3).astype(float)
-    human = np.full(400, np.nan)
-    chosen = rng.choice(400, 12, replace=False)
-    human[chosen] = y[chosen]
     path = tmp_path / "few.csv"
-    pd.DataFrame(
-        {"model": "m", "task": "t", "item": range(400), "judge": f, "human": human}
-    ).to_csv(path, index=False)
+    judge_few_labels(np.random.default_rng(3), 12).to_csv(path, index=False)
     assert main(["judge", str(path)]) == 0
     out, err = capsys.readouterr()
     assert "more labels than the 400 judged items with the judge" in out

@@ -13,24 +13,16 @@ covered 0.54.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from benches import bench_module
 
 import benchuq as bq
 from benchuq.core.defaults import LEVEL
 from benchuq.core.reading.loaders import load_files
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_passk_coverage.py"
-_SPEC = importlib.util.spec_from_file_location("bench_passk_coverage", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-bench_passk_coverage = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_passk_coverage"] = bench_passk_coverage  # dataclasses look their module up
-_SPEC.loader.exec_module(bench_passk_coverage)
+bench_passk_coverage = bench_module("bench_passk_coverage")
 
 SIMS = 150
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from benches import judge_few_labels
 
 from benchuq.core.analyses.judge import OVERALL, ROW_KEYS, judge
 from benchuq.core.analyses.judge_agreement import agreement, alpha_interval, cohen_kappa
@@ -411,20 +412,6 @@ def test_few_labels_are_said_in_words() -> None:
     assert not [n for n in judge(load_judge("sample:mt_bench")).notes if "Few labels" in n]
 
 
-def _few_labels(rng: np.random.Generator, labels: int, *, graded: bool = False) -> pd.DataFrame:
-    """400 items of a true score 0.6 (graded: 30% of the labels 0.5) judged with sensitivity 0.85
-    and a false-positive rate 0.3; ``labels`` of them labelled at random."""
-    y = (rng.random(400) < 0.6).astype(float)
-    if graded:
-        y = np.where(rng.random(400) < 0.3, 0.5, y)
-    f = np.where(y >= 0.5, rng.random(400) < 0.85, rng.random(400) < 0.3).astype(float)
-    human = np.full(400, np.nan)
-    chosen = rng.choice(400, labels, replace=False)
-    human[chosen] = y[chosen]
-    items = [f"i{k}" for k in range(400)]
-    return pd.DataFrame({"model": "m", "task": "t", "item": items, "judge": f, "human": human})
-
-
 def test_few_labels_intervals_hold_their_level_in_simulation() -> None:
     """Below 30 labels the normal interval is too narrow (PPI++ from 5 and 10 labels: 83.4%
     intervals held the truth 66% and 70% of the time, bench_judge_few_labels.py); each end now
@@ -436,7 +423,9 @@ def test_few_labels_intervals_hold_their_level_in_simulation() -> None:
         held = done = 0
         while done < 200:
             try:
-                e = judge(judge_from_frame(_few_labels(rng, labels)), level=0.834).overall.chosen
+                e = judge(
+                    judge_from_frame(judge_few_labels(rng, labels)), level=0.834
+                ).overall.chosen
             except DataError:  # one class of labels or an uninformative judge: refused in words
                 continue
             done += 1
@@ -447,7 +436,7 @@ def test_few_labels_intervals_hold_their_level_in_simulation() -> None:
 def test_labels_of_one_class_are_refused_only_where_the_judge_is_corrected() -> None:
     """Five labels all 1: PPI++ cannot learn the judge's errors (refused in words); the labels
     alone still give an honest interval, Clopper-Pearson's (0.478 to 1 at 95%)."""
-    frame = _few_labels(np.random.default_rng(3), 5)
+    frame = judge_few_labels(np.random.default_rng(3), 5)
     frame.loc[frame["human"].notna(), "human"] = 1.0
     with pytest.raises(DataError, match="one class says nothing"):
         judge(judge_from_frame(frame))
@@ -461,7 +450,7 @@ def test_labels_of_one_class_are_refused_only_where_the_judge_is_corrected() -> 
 def test_intervals_stay_where_a_score_can_be() -> None:
     """From 3 labels PPI++'s interval reached below 0 (-13% here); a score lies in [0, 1], and a
     clipped interval holds the truth whenever the unclipped one does."""
-    e = judge(judge_from_frame(_few_labels(np.random.default_rng(5), 3))).overall
+    e = judge(judge_from_frame(judge_few_labels(np.random.default_rng(5), 3))).overall
     assert all(0.0 <= x.low <= x.high <= 1.0 for x in e.estimates.values())
     assert e.chosen.low == 0.0
 
@@ -475,7 +464,7 @@ def test_few_labels_reach_the_labels_exact_interval() -> None:
     from benchuq.core.analyses.judge_estimators import labels_exact_interval
 
     rng = np.random.default_rng(3)
-    frame = _few_labels(rng, 12)
+    frame = judge_few_labels(rng, 12)
     y = frame["human"].dropna().to_numpy()
     k, n = y.sum(), len(y)
     cp = stats.beta.ppf(0.025, k, n - k + 1), stats.beta.ppf(0.975, k + 1, n - k)
@@ -484,7 +473,7 @@ def test_few_labels_reach_the_labels_exact_interval() -> None:
         if e.method != "judge":
             assert e.low <= cp[0] + 1e-12 and e.high >= cp[1] - 1e-12, e
             assert e.se >= (e.high - e.low) / (2 * 1.959964) - 1e-12
-    graded = _few_labels(rng, 12, graded=True)
+    graded = judge_few_labels(rng, 12, graded=True)
     g = graded["human"].dropna().to_numpy()
     assert set(np.unique(g)) - {0.0, 1.0}
     lo, hi = labels_exact_interval(g, level=0.95)
@@ -496,7 +485,7 @@ def test_few_labels_reach_the_labels_exact_interval() -> None:
     d = (1 - y) - y
     lo, hi = labels_exact_interval(d, level=0.95, low=-1.0)
     assert row["n_labelled"] == 12 and row["low"] <= lo and row["high"] >= hi and -1 <= lo
-    many = _few_labels(rng, 60)
+    many = judge_few_labels(rng, 60)
     lab = many["human"].notna().to_numpy()
     f = many["judge"].to_numpy()
     normal = ppi_mean(many["human"].to_numpy()[lab], f[lab], f[~lab], level=0.95)

@@ -9,23 +9,15 @@ collapsed. The full grid (2,000 data sets a cell) is ``python benchmarks/bench_c
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from benches import bench_module
 from scipy import stats
 
 from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import group_scores
 
-_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_coverage.py"
-_SPEC = importlib.util.spec_from_file_location("bench_coverage", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-bench_coverage = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_coverage"] = bench_coverage  # dataclasses look their module up
-_SPEC.loader.exec_module(bench_coverage)
+bench_coverage = bench_module("bench_coverage")
 
 
 def test_exact_one_task_coverage_meets_093_in_every_cell() -> None:

@@ -9,16 +9,15 @@ per-task coverage of ``benchmarks/bench_task_coverage.py`` on a sample of its gr
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from benches import bench_module
 from scipy import stats
 
 from benchuq.api import from_frame
@@ -27,12 +26,7 @@ from benchuq.core.methods.bootstrap import bootstrap
 from benchuq.core.summaries import group_scores, percentile_interval
 from benchuq.core.summaries.exact import clopper_pearson
 
-_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_task_coverage.py"
-_SPEC = importlib.util.spec_from_file_location("bench_task_coverage", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-bench_task_coverage = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_task_coverage"] = bench_task_coverage
-_SPEC.loader.exec_module(bench_task_coverage)
+bench_task_coverage = bench_module("bench_task_coverage")
 
 
 def _items(tmp_path: Path, tasks: int, n: int, first_right: int, seed: int = 1) -> Path:
