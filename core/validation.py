@@ -285,8 +285,13 @@ def parse_weights(text: str, n_categories: int) -> np.ndarray:
             f"weights {text!r} are not numbers.", hint="write them like 0.5,0.3,0.2."
         ) from err
     if w.size != n_categories or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        wanted = (
+            "one positive number (the data has one category)"
+            if n_categories == 1
+            else f"{n_categories} non-negative numbers with a positive sum"
+        )
         raise InvalidArgument(
-            f"weights {text!r} need {n_categories} non-negative numbers with a positive sum.",
+            f"weights {text!r} need {wanted}.",
             hint="write them like " + ",".join(["1"] * n_categories) + " (they are normalised).",
         )
     return w / w.sum()

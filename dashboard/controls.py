@@ -114,13 +114,21 @@ SIDEBAR_KEYS = ("data", "method", "level_pct", "reps", "seed", "metric", "overal
 
 
 def _restore_sidebar() -> None:
-    """Put back sidebar values that Streamlit dropped. A page switch keeps only the widget states
-    the browser sent with it; a dropped slider came back at its minimum (a colleague's 83.4%
-    level shown as 50% in CI's browser test) and a dropped data selector raised."""
+    """Send the sidebar's values to the browser in every run, and put back those Streamlit dropped.
+
+    A page switch keeps only the widget states the browser sent with it, and the browser itself
+    may drop its copy of a sidebar widget at a page switch while the server keeps the value: such a
+    widget is drawn at its default, a slider at its minimum, so an 83.4% level in use showed as 50%
+    (CI's browser test, twice) and a dropped data selector raised. A value assigned before its
+    widget is made travels with the widget, so the browser always shows the value in use.
+    """
     ss = st.session_state
-    for key, value in ss.get(SIDEBAR_KEPT, {}).items():
-        if key not in ss:
-            ss[key] = value
+    kept = ss.get(SIDEBAR_KEPT, {})
+    for key in dict.fromkeys([*kept, *SIDEBAR_KEYS]):
+        if key in ss:
+            ss[key] = ss[key]
+        elif key in kept:
+            ss[key] = kept[key]
 
 
 def _keep_sidebar(categories: int) -> None:

@@ -550,12 +550,12 @@ def parse_weights(
     nums = [float(x) for x in parsed if x is not None]
     if len(parts) != len(categories) or len(nums) != len(parts) or sum(nums) <= 0:
         cats = ", ".join(categories)
-        return None, Notice(
-            "weights",
-            raw,
-            f"expected {len(categories)} non-negative numbers "
-            f"(not all 0) for the categories {cats}; using equal weights.",
+        wanted = (
+            f"one positive number for the one category {cats}"
+            if len(categories) == 1
+            else f"{len(categories)} non-negative numbers (not all 0) for the categories {cats}"
         )
+        return None, Notice("weights", raw, f"expected {wanted}; using equal weights.")
     return tuple(nums), None
 
 

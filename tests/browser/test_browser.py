@@ -95,7 +95,11 @@ def test_upload_slider_link_and_every_page(browser, app_server, tmp_path) -> Non
     page.wait_for_url(lambda url: "data=" not in url, timeout=60_000)  # the default again
     wait_charts(page)
     wait_idle(page)
-    slider = page.get_by_test_id("stSlider").filter(has_text="Interval level").get_by_role("slider")
+    level = page.get_by_test_id("stSlider").filter(has_text="Interval level")
+    # the slider shows the level in use (CI's browser once drew it at its minimum, 50%, after
+    # the page switch: tests/app/test_app_shell.py, every run sends the sidebar's values)
+    assert float(level.get_by_test_id("stSliderThumbValue").inner_text()) == 83.4
+    slider = level.get_by_role("slider")
     slider.focus()
     for _ in range(5):
         slider.press("ArrowRight")

@@ -314,6 +314,8 @@ def test_weights_and_models_parsing() -> None:
     for bad in ("1,2", "a,b,c", "0,0,0", "-1,1,1"):
         w, notice = state.parse_weights(bad, cats)
         assert w is None and notice.param == "weights"
+    _, notice = state.parse_weights("0", ("natural",))
+    assert "expected one positive number for the one category natural" in notice.message
     assert state.parse_models("b,a", ("a", "b", "c")) == (("a", "b"), None)
     models, notice = state.parse_models("a,zz", ("a", "b"))
     assert models == ("a",) and "zz" in notice.message

@@ -80,6 +80,8 @@ def test_parse_weights() -> None:
         parse_weights("1,2", 3)
     with pytest.raises(InvalidArgument, match="not numbers"):
         parse_weights("a,b,c", 3)
+    with pytest.raises(InvalidArgument, match=r"need one positive number \(the data has one"):
+        parse_weights("1,2", 1)  # one category: no plural of one
 
 
 # ---- hand-computed points (METHODS 5 formulas) ------------------------------------------------
