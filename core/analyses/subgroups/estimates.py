@@ -41,7 +41,7 @@ from scipy import stats
 from benchuq.core.analyses.subgroups.ebci import FS_CORRECTIONS, FsCorrection, Kappa, ebci
 from benchuq.core.analyses.subgroups.ebci.reference import _alpha, _check_kurtosis
 from benchuq.core.budget import check_design, checkpoint
-from benchuq.core.data import Benchmark, DataError
+from benchuq.core.data import Benchmark, DataError, ItemTask
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
@@ -96,6 +96,9 @@ class Units:
         the direct estimate and its standard error.
     binary
         scores are 0/1 (Wilson intervals, guarded binomial variance).
+    bounded
+        every score lies in [0, 1] (0/1, graded or a share): a unit without spread gets the
+        largest standard error such scores allow, and intervals stay within [0, 1] (METHODS 7).
     covariates
         extra numeric columns usable as regression features (table input).
     source
@@ -114,6 +117,7 @@ class Units:
     covariates: pd.DataFrame = field(default_factory=pd.DataFrame)
     source: str = ""
     notes: tuple[str, ...] = ()
+    bounded: bool = False
 
     def __len__(self) -> int:
         return len(self.unit)
@@ -157,7 +161,10 @@ def _finish(
     binary: bool,
     source: str,
     notes: list[str],
+    bounded: bool = False,
 ) -> Units:
+    if not binary:
+        se = _spread_floor(n, direct, se, bounded, notes)
     keep = (n > 0) & np.isfinite(direct) & np.isfinite(se)
     dropped = int((~keep).sum())
     if dropped:
@@ -183,7 +190,40 @@ def _finish(
         binary=binary,
         source=source,
         notes=tuple(notes),
+        bounded=bounded or binary,
     )
+
+
+def _spread_floor(
+    n: np.ndarray, mean: np.ndarray, se: np.ndarray, bounded: bool, notes: list[str]
+) -> np.ndarray:
+    """Standard errors of continuous units, those scored the same on every item raised to the
+    largest that scores in [0, 1] allow at the guarded mean (METHODS 7): an SE of 0 from 20
+    zeros claimed an interval of width 0. Scores without known bounds keep 0, with a note."""
+    flat = (n > 1) & (se == 0)
+    if not flat.any():
+        return se
+    count = int(flat.sum())
+    if not bounded:
+        notes.append(
+            f"{count} unit(s) scored the same on every item: no spread was measured, so their "
+            "direct intervals have width 0 and EB keeps them as they are (METHODS 2g)."
+        )
+        return se
+    guarded = (n * mean + 0.5) / (n + 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        bound = np.sqrt(guarded * (1.0 - guarded) / n)
+    notes.append(
+        f"{count} unit(s) scored the same on every item: their standard error is the largest "
+        "that scores in [0, 1] allow at that mean (Bhatia-Davis, guarded as for 0/1 scores; "
+        "METHODS 7), not 0."
+    )
+    return np.where(flat, bound, se)
+
+
+def _unit_interval(items: Sequence[ItemTask]) -> bool:
+    """Whether every score of ``items`` lies in [0, 1]."""
+    return not any(np.any((it.scores < 0) | (it.scores > 1)) for it in items)
 
 
 def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Units:
@@ -226,7 +266,8 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
         nn = np.stack([c[0] for c in cols], axis=1).ravel()
         mean = np.stack([c[1] for c in cols], axis=1).ravel()
         se = np.stack([c[2] for c in cols], axis=1).ravel()
-        return _finish(model, sub, cat, nn, None, mean, se, False, "tasks", notes)
+        bounded = _unit_interval(items)
+        return _finish(model, sub, cat, nn, None, mean, se, False, "tasks", notes, bounded)
     names = bench.category_names
     cidx = bench.category_index
     model = [m for m in bench.models for _ in names]
@@ -247,7 +288,8 @@ def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Un
     nn = np.stack([c[0] for c in cols], axis=1).ravel()
     mean = np.stack([c[1] for c in cols], axis=1).ravel()
     se = np.stack([c[2] for c in cols], axis=1).ravel()
-    return _finish(model, sub, sub, nn, None, mean, se, False, "categories", notes)
+    bounded = _unit_interval(items)
+    return _finish(model, sub, sub, nn, None, mean, se, False, "categories", notes, bounded)
 
 
 def _counts(bench: Benchmark) -> tuple[np.ndarray, np.ndarray]:
@@ -302,7 +344,7 @@ def _item_subgroups(bench: Benchmark) -> Units:
         se_ = np.array(se)
     return _finish(
         model, sub, cat, n_, k_ if binary else None, np.array(mean), se_, binary,
-        "item subgroups", [],
+        "item subgroups", [], _unit_interval(bench.item_tasks or ()),
     )  # fmt: skip
 
 
@@ -450,6 +492,14 @@ def crossfit_operator(
 
 
 # ---- the analysis -----------------------------------------------------------------------------
+def within(units: Units, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An interval's ends kept within [0, 1] where every score is (METHODS 7): a mean of such
+    scores cannot leave it, so cutting there never loses coverage."""
+    if not units.bounded:
+        return low, high
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+
+
 def direct_interval(units: Units, *, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Wilson (binary), Student t (continuous with n) or normal (n unknown) intervals."""
     alpha = _alpha(level)
@@ -536,7 +586,7 @@ def analyze(
     notes = list(units.notes)
     z, se = units.direct, units.se
     G = len(units)
-    dlow, dhigh = direct_interval(units, level=level)
+    dlow, dhigh = within(units, *direct_interval(units, level=level))
     base = {
         "unit": units.unit, "model": units.model, "subgroup": units.subgroup, "n": units.n,
         "direct": z, "direct_low": dlow, "direct_high": dhigh, "se": se,
@@ -592,8 +642,7 @@ def analyze(
             **base,
             "f": f,
             "eb": res.estimate,
-            "low": res.low,
-            "high": res.high,
+            **dict(zip(("low", "high"), within(units, res.low, res.high), strict=True)),
             "w": res.w,
             "cva": res.cva,
         }

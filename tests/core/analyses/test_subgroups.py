@@ -75,6 +75,63 @@ def test_continuous_items_use_t_intervals() -> None:
     assert res.rows["direct_high"][0] == pytest.approx(x.mean() + q * units.se[0])
 
 
+def _graded(scores: np.ndarray) -> Benchmark:
+    """Item scores ``(models, tasks, items)`` as a benchmark of graded (continuous) scores."""
+    M, T, n = scores.shape
+    items = tuple(str(i) for i in range(n))
+    return Benchmark(
+        name="graded", models=[f"m{m}" for m in range(M)], tasks=[f"t{t}" for t in range(T)],
+        categories=["all"] * T, kind="items", estimate=scores.mean(axis=2),
+        item_tasks=tuple(ItemTask(items, scores[:, t, :], None, None) for t in range(T)),
+    )  # fmt: skip
+
+
+def test_graded_units_without_spread_get_width_and_stay_within_0_and_1() -> None:
+    """A graded unit of 20 zeros had SE 0 and the interval [0, 0] (direct and EB), and win
+    shares near 0 had EB intervals reaching below 0 (AlpacaEval's alpaca-7b: -0.0018)."""
+    rng = np.random.default_rng(3)
+    scores = rng.choice([0.0, 0.5, 1.0], size=(3, 4, 20))
+    scores[0, 0] = 0.0
+    units = units_from_benchmark(_graded(scores), group_by="task")
+    assert units.bounded and not units.binary
+    z = 0.5 / 21  # the guarded mean of 20 zeros, as for 0/1 scores (binomial_se)
+    assert units.se[0] == pytest.approx(math.sqrt(z * (1 - z) / 20))
+    assert any("scored the same on every item" in n for n in units.notes)
+    rows = analyze(units).rows
+    assert rows["high"][0] > 0.05 and rows["direct_high"][0] > 0.05
+    ends = rows[["low", "high", "direct_low", "direct_high"]].to_numpy()
+    assert ends.min() >= 0.0 and ends.max() <= 1.0
+    low = analyze(units_from_benchmark(load_sample("alpaca_eval"), group_by="subgroup")).rows
+    assert low["low"].min() >= 0.0  # a win share's interval stays where a share can be
+
+
+def test_unbounded_units_without_spread_are_named() -> None:
+    scores = np.random.default_rng(4).normal(50, 10, size=(3, 4, 20))
+    scores[0, 0] = 50.0
+    units = units_from_benchmark(_graded(scores), group_by="task")
+    assert not units.bounded and units.se[0] == 0.0
+    assert any("no spread was measured" in n for n in units.notes)
+    rows = analyze(units).rows  # shown as it is, with the note (METHODS 2g); nothing clipped
+    assert rows["direct_low"][0] == rows["direct_high"][0] == 50.0
+    assert rows["high"].max() > 1.0
+
+
+def test_graded_direct_intervals_near_zero_hold_their_level_in_simulation() -> None:
+    """Graded scores (0, 0.5, 1) with a true mean of 0.02 on 20 items: about half the units are
+    all zeros. With SE 0 those intervals were [0, 0] and missed the truth; seeded, 400 units."""
+    rng = np.random.default_rng(11)
+    truth = 0.02
+    scores = rng.choice([0.0, 0.5, 1.0], p=[0.97, 0.02, 0.01], size=(4, 100, 20))
+    assert abs(scores.mean() - truth) < 0.005
+    units = units_from_benchmark(_graded(scores), group_by="task")
+    rows = analyze(units, features=("intercept", "model")).rows
+    assert (units.direct == 0).mean() > 0.4  # many units without spread
+    direct = (rows["direct_low"] <= truth) & (truth <= rows["direct_high"])
+    eb = (rows["low"] <= truth) & (truth <= rows["high"])
+    assert direct.mean() >= 0.93  # 95% intervals; with SE 0 they held 0.43
+    assert eb.mean() >= 0.93  # 95% on average over units; with SE 0: 0.45
+
+
 def test_unit_table_without_crossfit_reproduces_tv3() -> None:
     z, se, _ = TV3
     df = pd.DataFrame({"unit": [f"g{i + 1}" for i in range(40)], "estimate": z, "se": se})
