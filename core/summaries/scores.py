@@ -348,6 +348,7 @@ def draws_standard_error(scores: Scores) -> np.ndarray:
     return np.where(k >= 2, np.sqrt(sq / np.maximum(k - 1, 1)), np.nan)
 
 
+_ROUNDING = 1e-9  # draws of proportions may leave [0, 1] by rounding (a mean of 1s: 1 + 4e-16)
 WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:`leaderboard`
 
 
@@ -546,7 +547,8 @@ def pairwise_differences(
       normalized scores) keep ``p_floor`` as a lower bound. Where ``p_floor`` exceeds
       ``1 - level`` (``too_few_items``: fewer than
       :func:`core.small_samples.min_items_to_tell` items) the interval always includes 0.
-    - Scores that are proportions (every draw in [0, 1]): interval ends are kept in [-1, 1].
+    - Scores that are proportions (every draw in [0, 1], up to rounding: a mean of 1s over
+      tasks can sum to ``1 + 4e-16``): interval ends are kept in [-1, 1].
     """
     level = check_level(level)
     check_choice(correction, CORRECTIONS, name="correction")
@@ -597,7 +599,7 @@ def pairwise_differences(
     include_0 = too_few | (exact & (p_value > 1.0 - level))
     low = np.where(include_0, np.fmin(fam.low, 0.0), fam.low)
     high = np.where(include_0, np.fmax(fam.high, 0.0), fam.high)
-    if np.all((sc.values >= 0) & (sc.values <= 1) | np.isnan(sc.values)):
+    if np.all((sc.values >= -_ROUNDING) & (sc.values <= 1 + _ROUNDING) | np.isnan(sc.values)):
         low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
     if correction == "maxt":
         levels = np.full(K, 2.0 * ndtr(fam.critical) - 1.0)

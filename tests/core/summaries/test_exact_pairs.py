@@ -152,3 +152,15 @@ def test_cli_and_api_show_the_exact_p_value_on_a_real_helm_suite(
     d = bq.bootstrap(bq.load(helm), reps=400)
     api = bq.compare(d, models=models).table.iloc[0]
     assert api["p_value"] == pytest.approx(row["p_value"])
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_differences_of_shares_stay_in_minus_one_one_at_0_and_100_percent(n: int) -> None:
+    """Every draw of a mean of 1s over tasks may be ``1 + 4e-16``; the [-1, 1] cut must still
+    apply (before: 0% against 100% on 2 x 20 items gave the interval [-1.146, -0.855])."""
+    zeros, ones, half = np.zeros(n), np.ones(n), np.full(n, 0.5)
+    task = np.stack([zeros, ones, half])
+    d = bootstrap(items(task, task.copy()), reps=2000, seed=0)
+    table = pairwise_differences(d, ["m0", "m1", "m2"], level=0.95)
+    assert (table["low"] >= -1.0).all() and (table["high"] <= 1.0).all()
+    assert (table["low"] <= table["estimate"]).all() and (table["estimate"] <= table["high"]).all()
