@@ -570,7 +570,7 @@ def diff(
             tests[j] = _unless_unchanged(
                 PairedTest(float(est[col]), float(mt.low[col]), float(mt.high[col]), p_adj,
                            label, too_few, floor),
-                [pairs[j]], [1.0], level ** (len(idx) / K), bound,
+                [pairs[j]], [1.0], level ** (1.0 / K), bound, K,
             )  # fmt: skip
     done = [t for t in tests if t is not None]
     rows = []
@@ -631,18 +631,43 @@ def _unit_means(p: _Pair) -> np.ndarray:
 
 
 def _unless_unchanged(
-    test: PairedTest, pairs: Sequence[_Pair], w: Sequence[float], level: float, bound: float
+    test: PairedTest,
+    pairs: Sequence[_Pair],
+    w: Sequence[float],
+    level: float,
+    bound: float,
+    family: int = 1,
 ) -> PairedTest:
-    """``test``, unless no unit differs at all: the bootstrap then has no width, yet the share of
-    units that would differ is only bounded, by its Clopper–Pearson upper end ``1 - (alpha /
-    2)^(1/n)`` per task (Šidák over tasks), so ``|d| <= bound * sum_t w_t psi_t``."""
-    if any(np.any(p.candidate != p.base) for p in pairs):
+    """``test``, unless every unit of each task differs by one amount ``c_t`` (the same answers,
+    or a graded run half a point ahead on every item): the bootstrap then has no width, yet the
+    share of units that would differ from ``c_t`` is only bounded, by its Clopper–Pearson upper
+    end ``psi_t = 1 - (alpha_t / 2)^(1/n_t)`` (Šidák over tasks); such units lie in ``[-B, B]``,
+    so ``d`` lies in ``sum_t w_t [c_t - psi_t (B + c_t), c_t + psi_t (B - c_t)]`` (METHODS 13).
+    The p-value is the smallest ``alpha`` whose interval leaves out 0 (Šidák-adjusted over
+    ``family`` tasks for a task's row), never below the bootstrap's."""
+    means = [_unit_means(p) for p in pairs]
+    if any(np.ptp(m) > 1e-12 * max(1.0, bound) for m in means):
         return test
-    alpha = 1.0 - level ** (1.0 / len(pairs))
-    half = bound * sum(
-        wt * (1.0 - (alpha / 2) ** (1.0 / p.n_units)) for p, wt in zip(pairs, w, strict=True)
-    )
-    return PairedTest(0.0, -half, half, 1.0, test.method + "; no item differs", test.too_few)
+    c = np.array([float(m[0]) for m in means])
+    est = float(np.dot(w, c))
+
+    def ends(alpha: float) -> tuple[float, float]:
+        a_t = 1.0 - (1.0 - alpha) ** (1.0 / len(pairs))
+        psi = np.array([1.0 - (a_t / 2) ** (1.0 / p.n_units) for p in pairs])
+        return float(np.dot(w, c - psi * (bound + c))), float(np.dot(w, c + psi * (bound - c)))
+
+    low, high = ends(1.0 - level)
+    p_value = 1.0
+    if est != 0.0 and ends(1.0)[0] * ends(1.0)[1] > 0:  # smallest alpha leaving 0 out
+        lo_a, hi_a = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo_a + hi_a) / 2
+            lo_a, hi_a = (lo_a, mid) if ends(mid)[0] * ends(mid)[1] > 0 else (mid, hi_a)
+        p_value = max(test.p_value, _sidak(hi_a, family))
+    if est == 0.0:
+        return PairedTest(0.0, low, high, 1.0, test.method + "; no item differs", test.too_few)
+    method = test.method + "; every item differs by the same amount"
+    return PairedTest(est, low, high, p_value, method, test.too_few, test.resolution)
 
 
 def _overall(

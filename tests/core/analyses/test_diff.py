@@ -279,6 +279,35 @@ def test_identical_runs_are_equivalent_only_with_enough_items() -> None:
         assert row.high == pytest.approx(1 - 0.025 ** (1 / n), rel=1e-2)  # scores span ~[0, 1]
 
 
+def test_a_graded_run_ahead_by_the_same_amount_on_every_item_keeps_width() -> None:
+    """Half a point ahead on 97% of items, half a point behind on 3% (truth +0.47): 30% of 40-item
+    runs see every item ahead, where the bootstrap had the interval [+0.5, +0.5] and missed the
+    truth (coverage about 0.70); the Clopper-Pearson bound on the unseen share keeps >= 0.95."""
+    rng, runs, n, held = np.random.default_rng(5), 200, 40, 0
+    for _ in range(runs):
+        behind = rng.random(n) < 0.03
+        b, c = np.where(behind, 1.0, 0.5), np.where(behind, 0.5, 1.0)
+        row = diff(bench_of([(b, c)]), **PAIR, reps=200, seed=1).overall
+        held += row.low <= 0.47 <= row.high
+    assert held / runs >= 0.95
+    b = np.full(n, 0.5)
+    row = diff(bench_of([(b, b + 0.5)]), **PAIR).overall
+    assert (row.low, row.high) == pytest.approx((0.5 - (1 - 0.025 ** (1 / n)), 0.5))
+    assert row.verdict == "better" and "same amount" in row.method
+
+
+def test_a_constant_small_shift_over_spread_scores_is_not_a_sure_gain() -> None:
+    """+0.05 on each of 40 items whose scores span [0, 0.95]: an unseen 9% of items could be 0.95
+    worse, so interval, p-value and verdict say inconclusive (the bootstrap said [+5, +5])."""
+    b = np.linspace(0.0, 0.9, 40)
+    result = diff(bench_of([(b, b + 0.05), (b, b + 0.05)]), **PAIR)
+    for row in (result.overall, *result.tasks):
+        assert row.low < 0 < row.high and row.verdict == "inconclusive"
+        assert row.p_value > 0.05
+    per_task = 2 * (1 - 0.05 / (0.05 + 0.95)) ** 40  # psi_t below 0.05 in each task (Šidák)
+    assert result.overall.p_value == pytest.approx(1 - (1 - per_task) ** 2, rel=1e-6)
+
+
 def test_a_task_without_common_ids_is_named_not_dropped_silently() -> None:
     rng = np.random.default_rng(18)
     b, c = binary_pair(50, rng)
