@@ -55,6 +55,7 @@ from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
 from benchuq.core.reading.battles import Battles
+from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import (
@@ -739,7 +740,8 @@ def _at(fit: ArenaFit, anchor: str | None, level: float) -> ArenaResult:
     if draws is None:
         rng = np.random.default_rng(seed)
         draws = rng.multivariate_normal(rating, cov, size=RANK_DRAWS, method="eigh")
-    sets = rank_sets(draws, rating, battles.models, level=level, label="rating")
+    few = fit.played < min_items_to_tell(level)  # no exact test of so few battles (2d)
+    sets = rank_sets(draws, rating, battles.models, level=level, label="rating", too_few=few)
     tau = float(theta[-1]) if ties == "davidson" else None
     wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level=level)
     played, won = fit.played, fit.won

@@ -88,10 +88,14 @@ def rank_sets(
     level: float = COMPARISON_LEVEL,
     higher_is_better: bool = True,
     label: str = "overall",
+    too_few: np.ndarray | None = None,
 ) -> RankSets:
     """Rank confidence sets for scores with draws ``values`` ``(R, M)`` and ``observed``
-    ``(M,)`` (e.g. ``group_scores(draws, group)``), METHODS 4b."""
+    ``(M,)`` (e.g. ``group_scores(draws, group)``), METHODS 4b. A model marked ``too_few``
+    rests on fewer units than any exact test needs at ``level`` (METHODS 2d, arena's battles:
+    8b), so no pair with it counts as told apart."""
     level = check_level(level)
+    told = np.ones(len(models), bool) if too_few is None else ~np.asarray(too_few, bool)
     sign = 1.0 if higher_is_better else -1.0
     v = sign * np.asarray(values, dtype=float)
     o = sign * np.asarray(observed, dtype=float)
@@ -103,16 +107,18 @@ def rank_sets(
     if pairs:
         ia, ib = np.array(pairs).T
         fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level=level, p_values=False)
-        np.add.at(better_sim, ib, fam.low > 0)  # a surely better than b
-        np.add.at(worse_sim, ia, fam.low > 0)
-        np.add.at(better_sim, ia, fam.high < 0)
-        np.add.at(worse_sim, ib, fam.high < 0)
+        both = told[ia] & told[ib]
+        np.add.at(better_sim, ib, both & (fam.low > 0))  # a surely better than b
+        np.add.at(worse_sim, ia, both & (fam.low > 0))
+        np.add.at(better_sim, ia, both & (fam.high < 0))
+        np.add.at(worse_sim, ib, both & (fam.high < 0))
     better_m, worse_m = np.zeros(M), np.zeros(M)
     for i in idx:
         others = idx[idx != i]
         if others.size:
             fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level=level, p_values=False)
-            better_m[i], worse_m[i] = np.sum(fam.high < 0), np.sum(fam.low > 0)
+            both = told[i] & told[others]
+            better_m[i], worse_m[i] = np.sum(both & (fam.high < 0)), np.sum(both & (fam.low > 0))
     m_low, m_high = _bounds(better_m, worse_m, present)
     s_low, s_high = _bounds(better_sim, worse_sim, present)
     return RankSets(
