@@ -28,10 +28,10 @@ from benchuq.core.analyses.judge_estimators import (
     Estimate,
     Planning,
     classical_mean,
+    floored,
     naive_mean,
     ppi_mean,
     rogan_gladen,
-    with_exact_floor,
     within,
 )
 from benchuq.core.data import Benchmark, DataError
@@ -118,9 +118,10 @@ class JudgeCell:
 
     @property
     def effective_n(self) -> float:
-        """Human labels alone that would give the chosen estimate's variance."""
+        """Human labels alone that would give the chosen estimate's variance (the labels in
+        hand where they measured no spread: labels all one value say nothing of the ratio)."""
         se = self.chosen.se
-        if self.method == "classical" or not se > 0:
+        if self.method == "classical" or not se > 0 or not self.planning.var_human > 0:
             return float(self.chosen.n_labelled)
         return float(self.planning.var_human / se**2)
 
@@ -457,8 +458,8 @@ def _cell(
     else:
         chosen = "classical"
         notes.append(f"{where}: every item is labelled; the estimate is the labels' mean.")
-    if n < FEW_ITEMS:  # the normal intervals are too narrow: the labels' exact one at least
-        est.update({k: with_exact_floor(e, yl) for k, e in est.items() if k != "judge"})
+    # few labels or no spread measured: the labels' exact interval at least (METHODS 15g)
+    est.update({k: floored(e, yl) for k, e in est.items() if k != "judge"})
     est = {k: within(e) for k, e in est.items()}  # a score lies in [0, 1]
     cell = JudgeCell(
         model=model,
@@ -648,8 +649,7 @@ def paired_difference(
             e = classical_mean(d_y[lab], level=level, n_unlabelled=len(d_y) - n)
         else:
             e = ppi_mean(d_y[lab], d_f[lab], d_f[~lab], level=level)
-        if n < FEW_ITEMS:  # as in a cell (METHODS 15g): differences lie in [-1, 1]
-            e = with_exact_floor(e, d_y[lab], low=-1.0)
+        e = floored(e, d_y[lab], low=-1.0)  # as in a cell (METHODS 15g): in [-1, 1]
         e = within(e, low=-1.0)
         rows.append({
             "task": task, "base": base, "candidate": candidate, "estimate": e.estimate,

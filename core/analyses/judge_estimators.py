@@ -23,6 +23,7 @@ __all__ = [
     "Estimate",
     "Planning",
     "classical_mean",
+    "floored",
     "labels_exact_interval",
     "naive_mean",
     "ppi_lambda",
@@ -154,6 +155,14 @@ def with_exact_floor(e: Estimate, y: np.ndarray, *, low: float = 0.0) -> Estimat
     lo, hi = min(e.low, lo), max(e.high, hi)
     se = max(e.se, (hi - lo) / (2 * z_value(e.level)))
     return replace(e, low=lo, high=hi, se=se)
+
+
+def floored(e: Estimate, y: np.ndarray, *, low: float = 0.0) -> Estimate:
+    """``e`` with :func:`with_exact_floor` of the labels ``y`` wherever the normal interval
+    cannot be trusted (METHODS 15g): fewer than :data:`FEW_ITEMS` labels, or no spread measured
+    (standard error 0: labels all one value, such as 60 labels all 1 or all 0.5, or two models
+    whose labelled differences are all 0, whose normal interval had width 0)."""
+    return with_exact_floor(e, y, low=low) if len(y) < FEW_ITEMS or e.se == 0 else e
 
 
 def within(e: Estimate, *, low: float = 0.0, high: float = 1.0) -> Estimate:

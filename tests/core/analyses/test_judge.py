@@ -490,3 +490,32 @@ def test_few_labels_reach_the_labels_exact_interval() -> None:
     f = many["judge"].to_numpy()
     normal = ppi_mean(many["human"].to_numpy()[lab], f[lab], f[~lab], level=0.95)
     assert judge(judge_from_frame(many)).overall.chosen == normal
+
+
+def _two_models(a: np.ndarray, b: np.ndarray, lab: np.ndarray) -> pd.DataFrame:
+    """Models A and B judged on the same items (judge = human), labelled where ``lab``."""
+    n = len(a)
+    human = np.r_[np.where(lab, a, np.nan), np.where(lab, b, np.nan)]
+    return pd.DataFrame({
+        "model": ["A"] * n + ["B"] * n, "task": "t", "item": [f"i{k}" for k in range(n)] * 2,
+        "judge": np.r_[a, b], "human": human,
+    })  # fmt: skip
+
+
+def test_labels_all_one_value_keep_honest_width() -> None:
+    """True score 0.98 and a judge right on every item; 60 of 200 items labelled. In 30% of data
+    sets every label is 1: PPI++ (lambda 0) had standard error 0 and the interval [1, 1], so
+    coverage was 0.70; with the labels' exact floor (METHODS 15g) it is at least 0.95. A paired
+    difference of two identical models (every labelled difference 0) and 60 labels all 0.5
+    keep width too."""
+    rng, theta, runs, held = np.random.default_rng(3), 0.98, 200, 0
+    lab = np.arange(200) < 60
+    for _ in range(runs):
+        y, yb = (rng.random(200) < theta).astype(float), (rng.random(200) < 0.5).astype(float)
+        cell = judge(judge_from_frame(_two_models(y, yb, lab))).cell("A", "t").chosen
+        held += cell.low <= theta <= cell.high
+    assert held / runs >= 0.95
+    d = judge(judge_from_frame(_two_models(yb, yb.copy(), lab))).difference("A", "B")
+    assert (d["low"] < 0).all() and (d["high"] > 0).all()
+    cell = judge(judge_from_frame(_two_models(np.full(200, 0.5), yb, lab))).cell("A", "t").chosen
+    assert cell.low < 0.5 < cell.high  # no spread measured is not certainty
