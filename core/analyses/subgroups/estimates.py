@@ -492,12 +492,13 @@ def crossfit_operator(
 
 
 # ---- the analysis -----------------------------------------------------------------------------
-def within(units: Units, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An interval's ends kept within [0, 1] where every score is (METHODS 7): a mean of such
-    scores cannot leave it, so cutting there never loses coverage."""
+def within(units: Units, *values: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Interval ends (and the EB estimate) kept within [0, 1] where every score is (METHODS 7):
+    a mean of such scores cannot leave it, so cutting there never loses coverage nor moves an
+    estimate away from the truth, and the cut estimate stays inside its cut interval."""
     if not units.bounded:
-        return low, high
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+        return values
+    return tuple(np.clip(v, 0.0, 1.0) for v in values)
 
 
 def direct_interval(units: Units, *, level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -637,12 +638,12 @@ def analyze(
         notes.append("kappa is at its PMT floor (too few units to estimate a kurtosis).")
     ss = float(np.sum(omega * (z - np.average(z, weights=omega)) ** 2))
     r2 = 1.0 - float(np.sum(omega * (z - f) ** 2)) / ss if ss > 0 else math.nan
+    cut = within(units, res.estimate, res.low, res.high)  # the EB estimate inside its interval
     rows = pd.DataFrame(
         {
             **base,
             "f": f,
-            "eb": res.estimate,
-            **dict(zip(("low", "high"), within(units, res.low, res.high), strict=True)),
+            **dict(zip(("eb", "low", "high"), cut, strict=True)),
             "w": res.w,
             "cva": res.cva,
         }

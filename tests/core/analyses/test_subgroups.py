@@ -105,6 +105,16 @@ def test_graded_units_without_spread_get_width_and_stay_within_0_and_1() -> None
     assert low["low"].min() >= 0.0  # a win share's interval stays where a share can be
 
 
+def test_eb_estimates_of_shares_stay_in_0_1_and_inside_their_intervals() -> None:
+    """Counts at 0% and 100% (correct = 0 or n): EB shrank B's 5-of-5 unit to 1.0099, above what
+    a share can be and outside its own interval [0.81, 1] (METHODS 7: cut to [0, 1])."""
+    n = np.array([[20, 5], [20, 5], [20, 5]])
+    bench = subgroup_counts(n, np.array([[0, 0], [20, 5], [10, 3]]), ["a", "b"])
+    rows = analyze(units_from_benchmark(bench, group_by="task")).rows
+    assert rows["eb"].between(0.0, 1.0).all()
+    assert ((rows["low"] <= rows["eb"]) & (rows["eb"] <= rows["high"])).all()
+
+
 def test_unbounded_units_without_spread_are_named() -> None:
     scores = np.random.default_rng(4).normal(50, 10, size=(3, 4, 20))
     scores[0, 0] = 50.0
