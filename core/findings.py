@@ -335,6 +335,8 @@ def _power_sentence(bench: Benchmark, top2: Sequence[str], group: Group) -> str:
         if design.rho is not None
         else ""
     )
+    if not np.isfinite(plan.mde[0]):  # no spread measured: nothing to forecast (METHODS 10)
+        return ""
     a, b = plan.a[0], plan.b[0]
     smallest = _amount(float(plan.mde[0]) * scale, unit)
     text = (

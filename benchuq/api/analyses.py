@@ -453,7 +453,7 @@ def power(
         family=pairs,
         correction=correction,
     )
-    return PowerResult(plan, design, delta, asked, (*notes, *design.notes))
+    return PowerResult(plan, design, delta, asked, (*notes, *design.notes, *plan.notes))
 
 
 def answers_plan(

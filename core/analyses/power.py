@@ -37,6 +37,7 @@ from benchuq.core.data import Benchmark, DataError, is_proportion
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS, SEED
 from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
+from benchuq.core.zero_spread import PREFIX
 
 __all__ = [
     "ASSUMPTIONS",
@@ -151,6 +152,7 @@ class PowerPlan:
     correction: str
     critical: float
     z_power: float
+    notes: tuple[str, ...] = ()
 
     def se_at(self, n: np.ndarray) -> np.ndarray:
         """``(pairs, len(n))`` standard errors at ``n`` items (multiples of the current size
@@ -159,8 +161,11 @@ class PowerPlan:
         return self.se[:, None] * np.sqrt(now / np.asarray(n, dtype=float))[None, :]
 
     def mde_at(self, n: np.ndarray) -> np.ndarray:
-        """``(pairs, len(n))``: the MDE at ``n`` items."""
-        return (self.critical + self.z_power) * self.se_at(n)
+        """``(pairs, len(n))``: the MDE at ``n`` items (``nan`` for a pair without measured
+        spread, METHODS 10)."""
+        return np.where(
+            np.isnan(self.mde)[:, None], np.nan, (self.critical + self.z_power) * self.se_at(n)
+        )
 
     def power_at(self, n: np.ndarray, *, delta: float | None = None) -> np.ndarray:
         """``(pairs, len(n))``: power at ``n`` items for ``delta`` (default: each pair's)."""
@@ -171,6 +176,11 @@ class PowerPlan:
         """What pair ``k`` means for the next evaluation, for a non-statistician."""
         n = self.design.n
         now = f" ({n:,} items)" if n else ""
+        if np.isnan(self.mde[k]):  # no spread measured: nothing to forecast from (METHODS 10)
+            return (
+                f"{self.a[k]} vs {self.b[k]}: no spread measured{now}, so these data forecast "
+                "no detectable difference (plan from assumed accuracies)."
+            )
         text = f"{self.a[k]} vs {self.b[k]}: detectable at {_amount(self.mde[k] * scale, unit)} now"
         text += now
         d = self.delta[k]
@@ -560,12 +570,15 @@ def plan(
     var = np.einsum("km,mn,kn->k", C, design.cov, C)
     var_iid = np.einsum("km,mn,kn->k", C, design.cov_iid, C)
     se = np.sqrt(np.maximum(var, 0.0))
+    flat = ~(se > 0)  # plug-in variance 0: every item's difference alike (METHODS 10)
     fam = K if family is None else family
     corr = None
     if correction == "maxt" and fam == K and K > 1:
         pair_cov = C @ design.cov @ C.T
         scale = np.where(se > 0, se, 1.0)
         corr = pair_cov / np.outer(scale, scale)
+        corr[flat, :], corr[:, flat] = 0.0, 0.0
+        corr[flat, flat] = 1.0  # a flat pair still counts in the family (c >= one test's z)
     c = critical_value(level, family=fam, correction=correction, corr=corr, seed=seed)
     z_power = float(stats.norm.ppf(power))
     d = np.full(K, np.nan) if delta is None else np.broadcast_to(np.asarray(delta, float), (K,))
@@ -579,7 +592,16 @@ def plan(
         ia, ib = (C > 0).argmax(axis=1), (C < 0).argmax(axis=1)
         ci = design.cov_iid
         rho = ci[ia, ib] / np.sqrt(ci[ia, ia] * ci[ib, ib])
-        factor = ((c + z_power) * se / d) ** 2
+        factor = np.where(flat, np.nan, ((c + z_power) * se / d) ** 2)
+    flat_pairs = [f"{a} vs {b}" for (a, b), f in zip(pairs, flat, strict=True) if f]
+    note = (
+        f"{PREFIX} for {', '.join(flat_pairs[:8])}"
+        + (f" and {len(flat_pairs) - 8} more" if len(flat_pairs) > 8 else "")
+        + ": each item's difference is the same, so the plug-in variance of the difference is 0 "
+        "and no detectable difference or items needed can be forecast from it (a forecast of 0 "
+        "would claim a certainty these data do not give); plan such pairs from assumed "
+        "accuracies (accuracy=[...], items=N; benchuq power --accuracy A B --items N)."
+    )
     return PowerPlan(
         design=design,
         a=tuple(a for a, _ in pairs),
@@ -590,17 +612,18 @@ def plan(
         deff=deff,
         icc=icc,
         rho=rho,
-        mde=(c + z_power) * se,
+        mde=np.where(flat, np.nan, (c + z_power) * se),
         delta=d.copy(),
         factor_required=factor,
         n_required=np.ceil(factor * design.n) if design.n else np.full(K, np.nan),
-        power_now=_power(d, se, c),
+        power_now=np.where(flat, np.nan, _power(d, se, c)),
         level=level,
         power=power,
         family=int(fam),
         correction=correction,
         critical=c,
         z_power=z_power,
+        notes=(note,) if flat_pairs else (),
     )
 
 

@@ -236,3 +236,20 @@ def test_sentences() -> None:
     assert "already detect" in pw.plan(design, delta=0.2).sentence(0)
     assert pw.round_up(3371) == 3400 and pw.round_up(87.2) == 88
     assert pw.round_up(100_001) == 110_000
+
+
+def test_pairs_without_spread_forecast_nothing_and_keep_the_family() -> None:
+    """Every item 0 for A, 1 for B, 0.5 for C (40 items): the plug-in variance is 0, so the MDE
+    was "0 points now" and the max-T critical value c = 0. Now: no MDE, no power, a note, and c
+    at least one test's z (METHODS 10, 2g)."""
+    n = 40
+    scores = np.stack([np.zeros(n), np.ones(n), np.full(n, 0.5)])
+    task = ItemTask([f"q{i}" for i in range(n)], scores)
+    bench = Benchmark("flat", ("A", "B", "C"), ("t",), ("all",), "items",
+                      scores.mean(axis=1)[:, None], item_tasks=(task,))  # fmt: skip
+    plan = pw.plan(pw.design_from_benchmark(bench), delta=0.05)
+    assert np.isnan(plan.mde).all() and np.isnan(plan.power_now).all()
+    assert np.isnan(plan.n_required).all() and np.isnan(plan.mde_at(np.array([10, 100]))).all()
+    assert plan.critical >= stats.norm.ppf(0.975)
+    assert plan.notes and "No uncertainty was measured" in plan.notes[0]
+    assert all("detectable at" not in plan.sentence(k) for k in range(3))
