@@ -200,7 +200,7 @@ def _spread_floor(
     """Standard errors of continuous units, those scored the same on every item raised to the
     largest that scores in [0, 1] allow at the guarded mean (METHODS 7): an SE of 0 from 20
     zeros claimed an interval of width 0. Scores without known bounds keep 0, with a note."""
-    flat = (n > 1) & (se == 0)
+    flat = (n > 1) & (np.abs(se) <= 1e-12)  # 20 scores of 0.1: rounding leaves ~1e-17
     if not flat.any():
         return se
     count = int(flat.sum())

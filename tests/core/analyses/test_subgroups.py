@@ -92,8 +92,10 @@ def test_graded_units_without_spread_get_width_and_stay_within_0_and_1() -> None
     rng = np.random.default_rng(3)
     scores = rng.choice([0.0, 0.5, 1.0], size=(3, 4, 20))
     scores[0, 0] = 0.0
+    scores[1, 1] = 0.1  # the same value on every item, its mean not exact in binary
     units = units_from_benchmark(_graded(scores), group_by="task")
     assert units.bounded and not units.binary
+    assert units.se[5] == pytest.approx(math.sqrt(0.1 * 0.9 / 20), rel=0.1)
     z = 0.5 / 21  # the guarded mean of 20 zeros, as for 0/1 scores (binomial_se)
     assert units.se[0] == pytest.approx(math.sqrt(z * (1 - z) / 20))
     assert any("scored the same on every item" in n for n in units.notes)
