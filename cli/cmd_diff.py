@@ -85,7 +85,9 @@ def _load(args: argparse.Namespace, sources: list[str]) -> Benchmark:
     settings = {k: v for k, v in vars(args).items() if k != "data_notes"}
     one = argparse.Namespace(**{**settings, "data": sources})
     bench = load_benchmark(one)
-    args.data_notes = (*getattr(args, "data_notes", ()), *getattr(one, "data_notes", ()))
+    # each run of a diff is one model by design: the loader's "only one model" note misleads
+    notes = [n for n in getattr(one, "data_notes", ()) if not n.startswith("only one model")]
+    args.data_notes = (*getattr(args, "data_notes", ()), *notes)
     return bench
 
 

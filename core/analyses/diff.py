@@ -188,6 +188,13 @@ class DiffResult:
                 " Intervals are anytime-valid confidence sequences: valid however often the "
                 "comparison is repeated as items arrive."
             )
+        flat = [r.task for r in self.rows if not r.se_paired > 0 or not r.se_naive > 0]
+        if flat:  # METHODS 2g: a standard error of 0 is named, never read as certainty
+            text += (
+                f" Standard errors of 0 ({', '.join(flat[:8])}): the items show no spread there, "
+                "which says nothing of the items not seen; the intervals allow for them "
+                "(METHODS 13)."
+            )
         return text
 
 

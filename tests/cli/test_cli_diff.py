@@ -219,3 +219,15 @@ def test_the_margin_agrees_in_number(margin: str, words: str, capsys) -> None:
     assert code == 0
     assert out.splitlines()[0].endswith(words) and f"Inconclusive ({words})" in out
     assert "1 points" not in out
+
+
+def test_runs_at_0_and_100_percent_name_their_zero_standard_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every item 0 in the base and 1 in the candidate: the standard errors shown are 0, which
+    the note names (METHODS 2g); each run holds one model by design, so no "only one model"."""
+    base = long_csv(tmp_path / "base.csv", "m", {"a": np.zeros(40)})
+    cand = long_csv(tmp_path / "cand.csv", "m", {"a": np.ones(40)})
+    code, out, err = run(["diff", base, cand], capsys)
+    assert code == 0 and "Standard errors of 0 (a, overall)" in out
+    assert "only one model" not in out + err
