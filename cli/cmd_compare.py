@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """Print pairwise differences of the chosen models (or JSON); returns the exit code."""
     from benchuq.api import compare
     from benchuq.cli.common import UsageError
+    from benchuq.core.data import is_proportion
     from benchuq.core.small_samples import min_items_to_tell
     from benchuq.results import overall_words
 
@@ -75,7 +76,12 @@ def run(args: argparse.Namespace) -> int:
     if emit(args, result):
         return 0
     table = result.table
-    scale = f"normalized ({args.normalize_mode})" if args.normalize else "proportions"
+    proportions = is_proportion(bench.estimate)  # core.data's one display-unit rule
+    scale = (
+        f"normalized ({args.normalize_mode})"
+        if args.normalize
+        else ("proportions" if proportions else "score units")
+    )
     print(f"{method_words(draws.method)}; {_title(args.correction, level)}; a - b, {scale}")
     print(f"overall = {overall_words(draws)}")
     shown = pd.DataFrame(

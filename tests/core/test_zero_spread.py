@@ -98,3 +98,16 @@ def test_identical_models_in_epp_say_no_uncertainty_was_measured(tmp_path: Path)
     code, out, _ = cli("epp", str(path), "--json")
     doc = json.loads(out)
     assert all(r["se"] == 0 for r in doc["rows"]) and PREFIX in doc["note"]
+
+
+def test_compare_names_the_unit_of_scores_outside_0_1(tmp_path: Path) -> None:
+    """Estimates of 50 and 70 (a 0-100 scale, standard errors 0) were titled "proportions"."""
+    path = tmp_path / "pct.csv"
+    frame = pd.DataFrame(
+        {"model": ["a", "b"] * 2, "task": ["t1", "t1", "t2", "t2"], "estimate": [50, 70] * 2,
+         "se": [0.0] * 4}
+    )  # fmt: skip
+    frame.to_csv(path, index=False)
+    code, out, err = cli("compare", str(path), "--models", "a", "b", "--reps", "200")
+    assert code == 0 and "a - b, score units" in out and "proportions" not in out
+    assert PREFIX in err
