@@ -538,7 +538,9 @@ def diff(
     hi_all = max(float(np.nanmax(np.r_[p.base, p.candidate])) for p in pairs)
     points = lo_all >= 0 and hi_all <= 1
     margin = margin_in_score_units(margin, points=points, unit=margin_unit)
-    bound = hi_all - lo_all if hi_all > lo_all else 1.0
+    # the largest difference two scores can have: 1 on the [0, 1] scale (graded scores seen only
+    # at 0.5 and 1 can still be 0), else the observed range (METHODS 13)
+    bound = 1.0 if points or hi_all <= lo_all else hi_all - lo_all
     if sequential and not points:
         raise InvalidArgument(
             "sequential=True needs scores between 0 and 1 (the confidence sequence is for "

@@ -292,20 +292,35 @@ def test_a_graded_run_ahead_by_the_same_amount_on_every_item_keeps_width() -> No
     assert held / runs >= 0.95
     b = np.full(n, 0.5)
     row = diff(bench_of([(b, b + 0.5)]), **PAIR).overall
-    assert (row.low, row.high) == pytest.approx((0.5 - (1 - 0.025 ** (1 / n)), 0.5))
+    psi = 1 - 0.025 ** (1 / n)  # an unseen share psi of items may differ anywhere in [-1, 1]
+    assert (row.low, row.high) == pytest.approx((0.5 - psi * 1.5, 0.5 + psi * 0.5))
     assert row.verdict == "better" and "same amount" in row.method
 
 
 def test_a_constant_small_shift_over_spread_scores_is_not_a_sure_gain() -> None:
-    """+0.05 on each of 40 items whose scores span [0, 0.95]: an unseen 9% of items could be 0.95
-    worse, so interval, p-value and verdict say inconclusive (the bootstrap said [+5, +5])."""
+    """+0.05 on each of 40 items whose scores span [0, 0.95]: an unseen 9% of items could be a
+    whole point worse (scores in [0, 1]), so interval, p-value and verdict say inconclusive (the
+    bootstrap said [+5, +5])."""
     b = np.linspace(0.0, 0.9, 40)
     result = diff(bench_of([(b, b + 0.05), (b, b + 0.05)]), **PAIR)
     for row in (result.overall, *result.tasks):
         assert row.low < 0 < row.high and row.verdict == "inconclusive"
         assert row.p_value > 0.05
-    per_task = 2 * (1 - 0.05 / (0.05 + 0.95)) ** 40  # psi_t below 0.05 in each task (Šidák)
+    per_task = 2 * (1 - 0.05 / (0.05 + 1.0)) ** 40  # psi_t below c / (B + c), B = 1 (Šidák)
     assert result.overall.p_value == pytest.approx(1 - (1 - per_task) ** 2, rel=1e-6)
+
+
+def test_scores_in_0_1_bound_differences_by_the_whole_scale() -> None:
+    """Graded runs seen only at 0.5 and 1 were bounded by the observed range, 0.5, though an
+    unseen item can score 0: two identical runs of 40 items gave +-4.4 points, half of what the
+    same runs of 0/1 scores give. Scores in [0, 1] are bounded by 1 (METHODS 13)."""
+    n = 40
+    graded = np.where(np.arange(n) % 2 == 0, 0.5, 1.0)
+    binary = np.where(np.arange(n) % 2 == 0, 0.0, 1.0)
+    psi = 1 - 0.025 ** (1 / n)
+    for scores in (graded, binary):
+        row = diff(bench_of([(scores, scores.copy())]), **PAIR).overall
+        assert (row.low, row.high) == pytest.approx((-psi, psi))
 
 
 def test_a_task_without_common_ids_is_named_not_dropped_silently() -> None:
