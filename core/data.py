@@ -533,7 +533,8 @@ def _pack(scores: np.ndarray) -> np.ndarray:
 
 def is_proportion(scores: npt.ArrayLike) -> bool:
     """The one display-unit rule (issue 38): scores are proportions (shown as percent, their
-    differences in points) when every finite score is in [0, 1]; else they keep their own unit.
+    differences in points) when every finite score is in [0, 1], up to rounding (a mean of 1s
+    over tasks can be ``1 + 4e-16``); else they keep their own unit.
 
     Examples
     --------
@@ -542,7 +543,10 @@ def is_proportion(scores: npt.ArrayLike) -> bool:
     """
     values = np.asarray(scores, dtype=float)
     values = values[np.isfinite(values)]
-    return bool(np.all((values >= 0) & (values <= 1)))
+    return bool(np.all((values >= -_ROUNDING) & (values <= 1 + _ROUNDING)))
+
+
+_ROUNDING = 1e-9  # how far a proportion computed in floating point may leave [0, 1]
 
 
 @overload

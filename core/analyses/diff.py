@@ -667,7 +667,8 @@ def _unless_unchanged(
 
     low, high = ends(1.0 - level)
     p_value = 1.0
-    if est != 0.0 and ends(1.0)[0] * ends(1.0)[1] > 0:  # smallest alpha leaving 0 out
+    widest_low, widest_high = ends(1.0)
+    if est != 0.0 and widest_low * widest_high > 0:  # smallest alpha leaving 0 out
         lo_a, hi_a = 0.0, 1.0
         for _ in range(60):
             mid = (lo_a + hi_a) / 2

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import betainc, ndtr, ndtri
 
-from benchuq.core.data import DataError
+from benchuq.core.data import DataError, is_proportion
 from benchuq.core.defaults import COMPARISON_LEVEL, LEVEL
 from benchuq.core.draws import Draws
 from benchuq.core.small_samples import FEW_ITEMS, group_items, p_floor, too_few_with_leader
@@ -348,7 +348,6 @@ def draws_standard_error(scores: Scores) -> np.ndarray:
     return np.where(k >= 2, np.sqrt(sq / np.maximum(k - 1, 1)), np.nan)
 
 
-_ROUNDING = 1e-9  # draws of proportions may leave [0, 1] by rounding (a mean of 1s: 1 + 4e-16)
 WEIGHTED = "weighted"  # the group name of the category-weighted score in :func:`leaderboard`
 
 
@@ -599,7 +598,7 @@ def pairwise_differences(
     include_0 = too_few | (exact & (p_value > 1.0 - level))
     low = np.where(include_0, np.fmin(fam.low, 0.0), fam.low)
     high = np.where(include_0, np.fmax(fam.high, 0.0), fam.high)
-    if np.all((sc.values >= -_ROUNDING) & (sc.values <= 1 + _ROUNDING) | np.isnan(sc.values)):
+    if is_proportion(sc.values):  # core.data's rule, up to rounding
         low, high = np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
     if correction == "maxt":
         levels = np.full(K, 2.0 * ndtr(fam.critical) - 1.0)

@@ -41,7 +41,7 @@ from scipy import stats
 from benchuq.core.analyses.subgroups.ebci import FS_CORRECTIONS, FsCorrection, Kappa, ebci
 from benchuq.core.analyses.subgroups.ebci.reference import _alpha, _check_kurtosis
 from benchuq.core.budget import check_design, checkpoint
-from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.data import Benchmark, DataError, ItemTask, is_proportion
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_columns, check_known
@@ -222,8 +222,8 @@ def _spread_floor(
 
 
 def _unit_interval(items: Sequence[ItemTask]) -> bool:
-    """Whether every score of ``items`` lies in [0, 1]."""
-    return not any(np.any((it.scores < 0) | (it.scores > 1)) for it in items)
+    """Whether every score of ``items`` lies in [0, 1] (``core.data.is_proportion``)."""
+    return all(is_proportion(it.scores) for it in items)
 
 
 def units_from_benchmark(bench: Benchmark, *, group_by: Grouping = "task") -> Units:
