@@ -40,8 +40,11 @@ from scipy.stats import norm
 from benchuq.core.analyses.arena_sparse import (
     PRIOR_RIDGE,
     SPARSE_BATTLES,
+    at_least_exact,
     at_least_model_based,
+    exact_extra,
     flat_note,
+    sign_record,
     sparse_note,
 )
 from benchuq.core.analyses.arena_wins import win_matrix
@@ -260,6 +263,10 @@ class ArenaFit:
         battles and wins per model, battles used, the cluster column and its clusters, notes.
     uncontrolled
         the fit without the style controls (``None`` when there are none).
+    sparse, record, pair_battles
+        ``(M,)`` models with few or one-sided battles, ``(M, 2)`` battles each won and lost
+        outright, ``(M, M)`` battles per pair: at each level a sparse model's variance is raised
+        to what an exact test of its record allows (METHODS 8b).
     """
 
     battles: Battles
@@ -278,6 +285,9 @@ class ArenaFit:
     n_clusters: int
     notes: tuple[str, ...]
     uncontrolled: ArenaFit | None = None
+    sparse: np.ndarray | None = None
+    record: np.ndarray | None = None
+    pair_battles: np.ndarray | None = None
 
     def at(self, *, level: float = COMPARISON_LEVEL, anchor: str | None = None) -> ArenaResult:
         """The ratings at ``level`` with ``anchor`` fixed at 1000 (:func:`arena`'s result)."""
@@ -705,16 +715,18 @@ def _fit(
         battles=battles, control=control, ties=ties, interval=interval, reps=reps, seed=seed,
         theta=theta, cov_theta=cov_theta, replicates_theta=replicates_theta, played=played,
         won=won, n_battles=int(keep.sum()), cluster=cname, n_clusters=n_clusters,
-        notes=tuple(notes),
+        notes=tuple(notes), sparse=sparse_, pair_battles=N,
+        record=sign_record(cells.i, cells.j, cells.s, cells.n, M),
     )  # fmt: skip
 
 
 def _at(fit: ArenaFit, anchor: str | None, level: float) -> ArenaResult:
     """The fit's ratings, intervals, rank sets and win probabilities at ``level``, with
     ``anchor`` at 1000 (:meth:`ArenaFit.at`)."""
-    battles, theta, cov_theta = fit.battles, fit.theta, fit.cov_theta
-    replicates_theta, ties, seed = fit.replicates_theta, fit.ties, fit.seed
+    battles, theta = fit.battles, fit.theta
+    ties, seed = fit.ties, fit.seed
     M, F = len(battles.models), len(fit.control)
+    cov_theta, replicates_theta = _exact_floor(fit, level)
     notes = list(fit.notes)
     a_idx = None if anchor is None else battles.models.index(anchor)
     A = np.eye(M)
@@ -741,7 +753,10 @@ def _at(fit: ArenaFit, anchor: str | None, level: float) -> ArenaResult:
         rng = np.random.default_rng(seed)
         draws = rng.multivariate_normal(rating, cov, size=RANK_DRAWS, method="eigh")
     few = fit.played < min_items_to_tell(level)  # no exact test of so few battles (2d)
-    sets = rank_sets(draws, rating, battles.models, level=level, label="rating", too_few=few)
+    untold = _untold(rating, cov, fit.sparse, level)
+    sets = rank_sets(
+        draws, rating, battles.models, level=level, label="rating", too_few=few, untold=untold
+    )
     tau = float(theta[-1]) if ties == "davidson" else None
     wp, wlo, whi = win_matrix(theta, cov_theta, replicates_theta, M, ties, level=level)
     played, won = fit.played, fit.won
@@ -786,6 +801,40 @@ def _at(fit: ArenaFit, anchor: str | None, level: float) -> ArenaResult:
         rank_sets=sets,
         notes=tuple(notes),
     )
+
+
+def _untold(
+    rating: np.ndarray, cov: np.ndarray, sparse_: np.ndarray | None, level: float
+) -> np.ndarray | None:
+    """``(M, M)``: pairs with a sparse model whose normal test at ``level`` (on the raised
+    covariance) does not tell them apart; the rank sets keep them together, so the draws'
+    critical value (a Monte Carlo estimate, 1.94 for one pair at 95% with seed 0) never
+    separates a pair its exact floor holds (METHODS 8b)."""
+    if sparse_ is None or not sparse_.any():
+        return None
+    v = np.diag(cov)
+    se = np.sqrt(np.clip(v[:, None] + v[None, :] - 2 * cov, 0.0, None))
+    apart = np.abs(rating[:, None] - rating[None, :]) > norm.ppf(0.5 + level / 2) * se
+    return ~apart & (sparse_[:, None] | sparse_[None, :])
+
+
+def _exact_floor(fit: ArenaFit, level: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """The fit's covariance and bootstrap refits with each sparse model's variance raised to
+    what an exact test of its record allows at ``level`` (``arena_sparse.at_least_exact``):
+    on the covariance's diagonal, or as seeded normal noise of that variance on its refits."""
+    cov, reps = fit.cov_theta, fit.replicates_theta
+    if fit.sparse is None or fit.record is None or fit.pair_battles is None or not fit.sparse.any():
+        return cov, reps
+    args = (fit.theta, fit.pair_battles, fit.record, fit.sparse)
+    if reps is None:
+        return at_least_exact(cov, *args, level=level), None
+    extra = exact_extra(cov, *args, level=level)
+    M = len(extra)
+    rng = np.random.default_rng(None if fit.seed is None else (fit.seed, 8))
+    noise = rng.standard_normal((len(reps), M)) * np.sqrt(extra)
+    out = np.array(reps, dtype=float)
+    out[:, :M] += noise
+    return np.cov(out, rowvar=False), out
 
 
 def _outcome_sums(s: np.ndarray, n: np.ndarray, ties: Ties) -> tuple[np.ndarray, np.ndarray]:

@@ -10,11 +10,20 @@ fit's model-based variance (the inverse penalised information). Chosen over the 
 resample of one battle either drops the model or repeats the win, so its rank set still comes
 from a point) and over profile likelihood (an infinite end for a separated model, and a fit per
 end) because it keeps the sandwich's draws, rank sets and win matrix unchanged in form.
+
+Above a handful of battles the prior's model-based variance is still narrower than an exact
+test allows (two equal models told apart at 7-1 in 8 battles, exact p = 0.07; issue #41).
+**Choice**: at each level, every such model's variance is raised until its normal interval
+against its opponents reaches the exact (Clopper-Pearson) interval of its record on the side
+of equality (:func:`at_least_exact`), so a claim about it needs what the exact test needs.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import logit
+from scipy.stats import beta as beta_law
+from scipy.stats import norm
 
 from benchuq.core.zero_spread import zero_spread_note
 
@@ -22,8 +31,11 @@ __all__ = [
     "PRIOR_RIDGE",
     "PRIOR_SD",
     "SPARSE_BATTLES",
+    "at_least_exact",
     "at_least_model_based",
+    "exact_extra",
     "flat_note",
+    "sign_record",
     "sparse_note",
 ]
 
@@ -45,6 +57,74 @@ def at_least_model_based(cov: np.ndarray, bread: np.ndarray, sparse_: np.ndarray
     extra = np.where(sparse_, np.maximum(np.diag(bread)[:M] - np.diag(cov)[:M], 0.0), 0.0)
     out = np.array(cov, dtype=float)
     out[np.arange(M), np.arange(M)] += extra
+    return out
+
+
+def sign_record(i: np.ndarray, j: np.ndarray, s: np.ndarray, n: np.ndarray, M: int) -> np.ndarray:
+    """``(M, 2)`` battles each model won and lost outright (cells ``i`` against ``j`` with
+    ``i``'s score ``s``, ``n`` battles each): a score above 1/2 is a win, below a loss, a tie
+    (or a graded 1/2) drops out, as in a sign test (METHODS 8b)."""
+    won_i, lost_i = n * (s > 0.5), n * (s < 0.5)
+    wins = np.bincount(i, won_i, M) + np.bincount(j, lost_i, M)
+    losses = np.bincount(i, lost_i, M) + np.bincount(j, won_i, M)
+    return np.column_stack([wins, losses])
+
+
+def exact_extra(
+    cov: np.ndarray,
+    beta: np.ndarray,
+    pair_battles: np.ndarray,
+    record: np.ndarray,
+    sparse_: np.ndarray,
+    *,
+    level: float,
+) -> np.ndarray:
+    """``(M,)`` variance to add on the diagonal of ``cov`` (logits^2) so that each sparse
+    model's normal interval at ``level`` for ``x_i`` (its rating minus its opponents' mean,
+    weighted by battles) reaches the end of the exact Clopper-Pearson interval of its record
+    (``record``: won, lost) on the side of 0 (METHODS 8b). With two models this makes the
+    normal test of their difference the exact (sign) test of the record.
+
+    Each deficit is first shared among the sparse models that move ``x_i`` (two equal models
+    get equal shares), then topped up one model at a time, so every target is met."""
+    M = len(sparse_)
+    played = pair_battles.sum(axis=1)
+    a = np.eye(M) - pair_battles / np.where(played > 0, played, 1.0)[:, None]
+    x = a @ beta[:M]
+    won, lost = record[:, 0], record[:, 1]
+    tail = (1.0 - level) / 2.0
+    with np.errstate(divide="ignore"):
+        low = logit(np.where(won > 0, beta_law.ppf(tail, won, lost + 1), 0.0))
+        high = logit(np.where(lost > 0, beta_law.ppf(1.0 - tail, won + 1, lost), 1.0))
+    reach = np.where(x >= 0, x - low, high - x)  # to the exact end on the side of 0
+    use = sparse_ & (won + lost > 0) & np.isfinite(reach)
+    target = np.where(use, (np.maximum(reach, 0.0) / norm.ppf(0.5 + level / 2)) ** 2, 0.0)
+    C = cov[:M, :M]
+    now = np.einsum("ij,jk,ik->i", a, C, a)
+    effect = np.where(use[None, :], a**2, 0.0)  # effect[i, j]: var(x_i) per unit on C[j, j]
+    short = np.maximum(target - now, 0.0)
+    extra = np.where(use, short / np.maximum(effect.sum(axis=1), 1.0), 0.0)
+    for k in np.flatnonzero(use):  # top up what the shares left short
+        extra[k] += max(target[k] - now[k] - effect[k] @ extra, 0.0)
+    return extra
+
+
+def at_least_exact(
+    cov: np.ndarray,
+    beta: np.ndarray,
+    pair_battles: np.ndarray,
+    record: np.ndarray,
+    sparse_: np.ndarray,
+    *,
+    level: float,
+) -> np.ndarray:
+    """``cov`` (logits^2, ratings first) with :func:`exact_extra` added on the diagonal: a
+    non-negative diagonal keeps it positive semi-definite (METHODS 8b)."""
+    M = len(sparse_)
+    out = np.array(cov, dtype=float)
+    out[np.arange(M), np.arange(M)] += exact_extra(
+        cov, beta, pair_battles, record, sparse_, level=level
+    )
     return out
 
 

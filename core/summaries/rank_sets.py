@@ -89,17 +89,21 @@ def rank_sets(
     higher_is_better: bool = True,
     label: str = "overall",
     too_few: np.ndarray | None = None,
+    untold: np.ndarray | None = None,
 ) -> RankSets:
     """Rank confidence sets for scores with draws ``values`` ``(R, M)`` and ``observed``
     ``(M,)`` (e.g. ``group_scores(draws, group)``), METHODS 4b. A model marked ``too_few``
     rests on fewer units than any exact test needs at ``level`` (METHODS 2d, arena's battles:
-    8b), so no pair with it counts as told apart."""
+    8b), so no pair with it counts as told apart; nor does a pair ``(i, j)`` marked in the
+    ``(M, M)`` ``untold`` (arena: a pair with a sparse model that its exact floor keeps
+    together, 8b)."""
     level = check_level(level)
-    told = np.ones(len(models), bool) if too_few is None else ~np.asarray(too_few, bool)
+    M = len(models)
+    told = np.ones(M, bool) if too_few is None else ~np.asarray(too_few, bool)
+    apart = np.ones((M, M), bool) if untold is None else ~np.asarray(untold, bool)
     sign = 1.0 if higher_is_better else -1.0
     v = sign * np.asarray(values, dtype=float)
     o = sign * np.asarray(observed, dtype=float)
-    M = len(o)
     present = ~np.isnan(o)
     idx = np.flatnonzero(present)
     better_sim, worse_sim = np.zeros(M), np.zeros(M)
@@ -107,7 +111,7 @@ def rank_sets(
     if pairs:
         ia, ib = np.array(pairs).T
         fam = max_t(v[:, ia] - v[:, ib], o[ia] - o[ib], level=level, p_values=False)
-        both = told[ia] & told[ib]
+        both = told[ia] & told[ib] & apart[ia, ib]
         np.add.at(better_sim, ib, both & (fam.low > 0))  # a surely better than b
         np.add.at(worse_sim, ia, both & (fam.low > 0))
         np.add.at(better_sim, ia, both & (fam.high < 0))
@@ -117,7 +121,7 @@ def rank_sets(
         others = idx[idx != i]
         if others.size:
             fam = max_t(v[:, [i]] - v[:, others], o[i] - o[others], level=level, p_values=False)
-            both = told[i] & told[others]
+            both = told[i] & told[others] & apart[i, others]
             better_m[i], worse_m[i] = np.sum(both & (fam.high < 0)), np.sum(both & (fam.low > 0))
     m_low, m_high = _bounds(better_m, worse_m, present)
     s_low, s_high = _bounds(better_sim, worse_sim, present)
