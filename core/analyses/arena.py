@@ -42,7 +42,6 @@ from benchuq.core.analyses.arena_sparse import (
     SPARSE_BATTLES,
     at_least_exact,
     at_least_model_based,
-    exact_extra,
     flat_note,
     sign_record,
     sparse_note,
@@ -708,6 +707,12 @@ def _fit(
         cov_theta = np.cov(replicates_theta, rowvar=False)
         what = f"{cname}s" if cname else "battles"
         notes.append(f"bootstrap over {what}: {reps} replicates, seed {seed}.")
+        if sparse_.any():
+            notes.append(
+                "Some models played few or one-sided battles, whose resamples repeat their "
+                "record (a 7-0 model's are all 7-0): the intervals are normal ones from the "
+                "bootstrap's spread, widened for those models as for the sandwich (METHODS 8b)."
+            )
     won = np.bincount(cells.i, cells.n * cells.s, M) + np.bincount(
         cells.j, cells.n * (1 - cells.s), M
     )
@@ -819,22 +824,15 @@ def _untold(
 
 
 def _exact_floor(fit: ArenaFit, level: float) -> tuple[np.ndarray, np.ndarray | None]:
-    """The fit's covariance and bootstrap refits with each sparse model's variance raised to
-    what an exact test of its record allows at ``level`` (``arena_sparse.at_least_exact``):
-    on the covariance's diagonal, or as seeded normal noise of that variance on its refits."""
+    """The fit's covariance with each sparse model's variance raised to what an exact test of
+    its record allows at ``level`` (``arena_sparse.at_least_exact``), and its bootstrap refits
+    (``None`` once a model is sparse: resamples of a few battles repeat their record, a 7-0
+    model's are all 7-0, so the bootstrap's covariance, raised, gives normal intervals)."""
     cov, reps = fit.cov_theta, fit.replicates_theta
     if fit.sparse is None or fit.record is None or fit.pair_battles is None or not fit.sparse.any():
         return cov, reps
     args = (fit.theta, fit.pair_battles, fit.record, fit.sparse)
-    if reps is None:
-        return at_least_exact(cov, *args, level=level), None
-    extra = exact_extra(cov, *args, level=level)
-    M = len(extra)
-    rng = np.random.default_rng(None if fit.seed is None else (fit.seed, 8))
-    noise = rng.standard_normal((len(reps), M)) * np.sqrt(extra)
-    out = np.array(reps, dtype=float)
-    out[:, :M] += noise
-    return np.cov(out, rowvar=False), out
+    return at_least_exact(cov, *args, level=level), None
 
 
 def _outcome_sums(s: np.ndarray, n: np.ndarray, ties: Ties) -> tuple[np.ndarray, np.ndarray]:

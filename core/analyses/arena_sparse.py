@@ -133,11 +133,11 @@ def sparse_note(models: tuple[str, ...], sparse_: np.ndarray, played: np.ndarray
     shown = [f"{m} ({int(k)})" for m, k, f in zip(models, played, sparse_, strict=True) if f]
     who = ", ".join(shown[:8]) + (f" and {len(shown) - 8} more" if len(shown) > 8 else "")
     return (
-        f"Few (under {SPARSE_BATTLES}) or one-sided battles: {who}. Ratings come from a "
-        f"penalised fit (a normal prior of sd {PRIOR_SD:g} logits = {ELO * PRIOR_SD:.0f} Elo "
-        "points on each rating, METHODS 8b) "
-        "and these models' intervals are at least the fit's model-based ones, so a few wins "
-        "never make a model the best with confidence."
+        f"Few (under {SPARSE_BATTLES}) or one-sided battles: {who}. Every rating is pulled a "
+        f"little toward the average (by at most what {ELO * PRIOR_SD:.0f} Elo points of prior "
+        "doubt allow), and these models' intervals are at least as wide as an exact test of "
+        "their wins and losses allows, so a few wins never make a model the best, or better "
+        "than another, with confidence (METHODS 8b)."
     )
 
 
