@@ -1,12 +1,14 @@
 """Rank-set coverage with two sparsely played models among eight (issue #39, METHODS 8b).
 
-Six models play ``--many`` random battles among themselves, two play 1-5 battles each against
-random others; strengths ~ N(0, 0.6^2) logits. Prints the share of data sets whose
+Six models play ``--many`` random battles among themselves, two play ``--few`` (1-5) battles
+each against random others; strengths ~ N(0, 0.6^2) logits. Prints the share of data sets whose
 simultaneous rank sets hold every true rank, and how often a sparse model is named the sole
-best, for the engine (penalised fit with a model-based floor) and, with ``--without``, the
-plain sandwich it replaced (ridge 0.01 only at separation, no floor).
+best, for the engine (penalised fit with a model-based floor and, #41, the exact floor) and,
+with ``--without``, the plain sandwich it replaced (ridge 0.01 only at separation, no floor),
+with ``--before-41`` the engine without the exact floor.
 
     nice -n 10 python benchmarks/bench_arena_sparse.py --sims 1000
+    nice -n 10 python benchmarks/bench_arena_sparse.py --sims 1000 --few 6 30 --before-41
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from benchuq.core.analyses import arena as arena_module
 from benchuq.core.reading.battles import battles_from_frame
 
 
-def run(sims: int, many: int, seed: int) -> tuple[float, float]:
+def run(sims: int, many: int, seed: int, few: tuple[int, int]) -> tuple[float, float]:
     rng = np.random.default_rng(seed)
     covered = sole = 0
     for k in range(sims):
-        frame, s = sparse_battles(rng, many=many)
+        frame, s = sparse_battles(rng, many=many, few=few)
         res = arena_module.arena(battles_from_frame(frame, name=f"sim{k}"), seed=k)
         truth = true_ranks(s)[[int(m[1:]) for m in res.models]]
         covered += bool(np.all((res.rank_low <= truth) & (truth <= res.rank_high)))
@@ -43,9 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sims", type=int, default=1000)
     p.add_argument("--many", type=int, default=600)
     p.add_argument("--seed", type=int, default=39)
+    p.add_argument("--few", type=int, nargs=2, default=(1, 5), metavar=("LOW", "HIGH"))
     p.add_argument("--without", action="store_true", help="also the plain sandwich (before #39)")
+    p.add_argument("--before-41", action="store_true", help="also without the exact floor")
     args = p.parse_args(argv)
-    cov, sole = run(args.sims, args.many, args.seed)
+    few = (args.few[0], args.few[1])
+    cov, sole = run(args.sims, args.many, args.seed, few)
     print(
         f"engine: rank sets cover all true ranks in {cov:.3f}; a sparse model sole best {sole:.3f}"
     )
@@ -55,8 +60,17 @@ def main(argv: list[str] | None = None) -> int:
             mock.patch.object(arena_module, "PRIOR_RIDGE", 0.01),
             mock.patch.object(arena_module, "at_least_model_based", lambda c, b, s: c),
         ):
-            cov, sole = run(args.sims, args.many, args.seed)
+            cov, sole = run(args.sims, args.many, args.seed, few)
         print(f"plain sandwich: rank sets cover {cov:.3f}; a sparse model sole best {sole:.3f}")
+    if args.before_41:
+        with (
+            mock.patch.object(
+                arena_module, "_exact_floor", lambda f, level: (f.cov_theta, f.replicates_theta)
+            ),
+            mock.patch.object(arena_module, "_untold", lambda *a: None),
+        ):
+            cov, sole = run(args.sims, args.many, args.seed, few)
+        print(f"before #41: rank sets cover {cov:.3f}; a sparse model sole best {sole:.3f}")
     return 0
 
 

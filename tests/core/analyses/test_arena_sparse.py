@@ -16,9 +16,12 @@ from benchuq.core.analyses.arena import ELO, ArenaResult, arena, arena_fit
 from benchuq.core.reading.battles import battles_from_frame
 
 
-def sparse_battles(rng: np.random.Generator, *, many: int = 600) -> tuple[pd.DataFrame, np.ndarray]:
+def sparse_battles(
+    rng: np.random.Generator, *, many: int = 600, few: tuple[int, int] = (1, 5)
+) -> tuple[pd.DataFrame, np.ndarray]:
     """Battles of eight models at true strengths ``s`` (logits): m0-m5 play ``many`` random
-    battles among themselves, m6 and m7 each 1-5 battles against random others."""
+    battles among themselves, m6 and m7 each ``few`` (1-5 by default) battles against random
+    others."""
     s = rng.normal(0.0, 0.6, 8)
     rows = []
 
@@ -30,7 +33,7 @@ def sparse_battles(rng: np.random.Generator, *, many: int = 600) -> tuple[pd.Dat
         a, b = rng.choice(6, 2, replace=False)
         play(int(a), int(b))
     for sparse in (6, 7):
-        for _ in range(int(rng.integers(1, 6))):
+        for _ in range(int(rng.integers(few[0], few[1] + 1))):
             play(sparse, int(rng.integers(0, 6)))
     return pd.DataFrame(rows, columns=["model_a", "model_b", "winner"]), s
 
