@@ -128,7 +128,8 @@ class ArenaResult:
         1000 (``None``: the mean is 1000); what the intervals are clustered by (``None``:
         battles are independent).
     cov
-        ``(M, M)`` covariance of ``rating`` (Elo points squared).
+        ``(M, M)`` covariance of ``rating`` (Elo points squared); a model with few or one-sided
+        battles has at least the variance an exact test of its record allows at ``level``.
     rank_ub
         ``(M,)`` LMArena's rank (UB): 1 + models whose interval lies entirely above.
     rank_low, rank_high

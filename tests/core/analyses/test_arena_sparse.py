@@ -14,6 +14,7 @@ from scipy import stats
 
 from benchuq.core.analyses.arena import ELO, ArenaResult, arena, arena_fit
 from benchuq.core.reading.battles import battles_from_frame
+from benchuq.core.summaries.rank_sets import rank_sets
 
 
 def sparse_battles(
@@ -138,3 +139,18 @@ def test_a_model_of_three_battles_stays_in_every_rank_set() -> None:
     d = res.models.index("D")
     assert (res.rank_low[d], res.rank_high[d]) == (1, 4)
     assert "D" in res.best and "A" in res.best and "C" not in res.best
+
+
+def test_a_pair_marked_untold_stays_together_in_the_rank_sets() -> None:
+    """``rank_sets(..., untold=)`` (the exact floor's pairs, METHODS 8b): three clearly ordered
+    scores; marking the pair (A, B) keeps A and B together and leaves C apart."""
+    rng = np.random.default_rng(0)
+    observed = np.array([3.0, 2.0, 0.0])
+    draws = observed + 0.1 * rng.standard_normal((1000, 3))
+    apart = rank_sets(draws, observed, ("A", "B", "C"))
+    assert apart.top_set(1) == ("A",)
+    untold = np.zeros((3, 3), bool)
+    untold[0, 1] = untold[1, 0] = True
+    held = rank_sets(draws, observed, ("A", "B", "C"), untold=untold)
+    assert held.top_set(1) == ("A", "B")
+    assert list(held.simultaneous_low) == [1, 1, 3] and list(held.simultaneous_high) == [2, 2, 3]
