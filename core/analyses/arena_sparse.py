@@ -100,7 +100,7 @@ def exact_extra(
     use = sparse_ & (won + lost > 0) & np.isfinite(reach)
     target = np.where(use, (np.maximum(reach, 0.0) / norm.ppf(0.5 + level / 2)) ** 2, 0.0)
     C = cov[:M, :M]
-    now = np.einsum("ij,jk,ik->i", a, C, a)
+    now = ((a @ C) * a).sum(axis=1)
     effect = np.where(use[None, :], a**2, 0.0)  # effect[i, j]: var(x_i) per unit on C[j, j]
     short = np.maximum(target - now, 0.0)
     extra = np.where(use, short / np.maximum(effect.sum(axis=1), 1.0), 0.0)
