@@ -125,10 +125,21 @@ def _restore_sidebar() -> None:
     ss = st.session_state
     kept = ss.get(SIDEBAR_KEPT, {})
     for key in dict.fromkeys([*kept, *SIDEBAR_KEYS]):
-        if key in ss:
+        if key not in ss:
+            if key in kept:
+                ss[key] = kept[key]
+        elif key not in kept or _unchanged(ss[key], kept[key]):
             ss[key] = ss[key]
-        elif key in kept:
-            ss[key] = kept[key]
+
+
+def _unchanged(value: object, kept: object) -> bool:
+    """Whether a sidebar value is the one kept at the end of the last run: a value the user just
+    changed is already in the browser, and sending it back could undo a quicker later change (a
+    second key press on the level slider made while the first one's run was on its way)."""
+    try:
+        return bool(value == kept)
+    except (TypeError, ValueError):  # values that do not compare (arrays): send them
+        return True
 
 
 def _keep_sidebar(categories: int) -> None:
