@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["OPTIONS", "Named", "named_options", "option", "render"]
+__all__ = ["OPTIONS", "Named", "named_options", "option", "pieces", "render"]
 
 #: The options core's messages name, by their Python keyword (every one is a keyword of the
 #: Python API and a flag of the CLI, ``tests/core/test_options.py``).
@@ -110,10 +110,25 @@ def named_options(text: str) -> list[Named]:
     return [_named(m) for m in _MARKER.finditer(text) if m.group(1) in OPTIONS]
 
 
+def pieces(text: str) -> list[str | Named]:
+    """``text`` cut into its plain runs and the options it names, in order (a surface that
+    escapes the plain text, as the app's Markdown does, renders each kind its own way)."""
+    out: list[str | Named] = []
+    start = 0
+    for match in _MARKER.finditer(text):
+        if match.group(1) in OPTIONS:
+            out += [text[start : match.start()], _named(match)]
+            start = match.end()
+    out.append(text[start:])
+    return [p for p in out if p != ""]
+
+
 def render(text: str, form: Callable[[Named], str]) -> str:
-    """``text`` with every option marker replaced by ``form`` of it (a surface's words)."""
+    """``text`` with every option it names replaced by ``form`` of it (a surface's words).
 
-    def one(match: re.Match[str]) -> str:
-        return form(_named(match)) if match.group(1) in OPTIONS else match.group(0)
-
-    return _MARKER.sub(one, text)
+    Examples
+    --------
+    >>> render(f"use {option('statistic', 'mean')}.", lambda o: f"--{o.name} {o.value}")
+    'use --statistic mean.'
+    """
+    return "".join(p if isinstance(p, str) else form(p) for p in pieces(text))

@@ -33,6 +33,7 @@ from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.site_download import site_button
+from benchuq.dashboard.words import OVERALL_LABELS, say
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape
@@ -349,7 +350,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
         state.OVERALLS,
         key="overall",
         horizontal=True,
-        format_func=lambda o: {"auto": "Auto", "benchmarks": "Benchmarks", "tasks": "Tasks"}[o],
+        format_func=OVERALL_LABELS.__getitem__,
         help="Benchmarks: the mean over benchmarks, each lm-eval group (e.g. mmlu) counting once "
         "as lm-eval scores it, as public leaderboards average; Tasks: the mean over all tasks; "
         "Auto: benchmarks for lm-eval files with groups, else tasks.",
@@ -498,7 +499,7 @@ def _render_notices() -> None:
         return
     with slot.container():
         for notice, _ in st.session_state[NOTICES_KEY]:
-            st.warning(md_escape(str(notice)), icon=":material/link_off:")
+            st.warning(say(notice), icon=":material/link_off:")
 
 
 # ---- a page's settings <-> its widgets and the link -----------------------------------------
