@@ -42,7 +42,6 @@ OPTIONS: frozenset[str] = frozenset(
         "margin",
         "method",
         "metric",
-        "name",
         "overall",
         "reps",
         "runs",

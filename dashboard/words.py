@@ -32,7 +32,7 @@ def _statistic(value: object) -> str:
     from benchuq.core.item_statistic import parse_statistic
 
     try:
-        return parse_statistic(str(value)).words
+        return parse_statistic(str(value)).words.capitalize()
     except ValueError:  # a placeholder
         return str(value)
 
@@ -82,7 +82,6 @@ CONTROLS: dict[str, Control] = {
     ),
     "runs": Control("Keep every run", "the Data page", _switch("all")),
     "tasks": Control("Task table (optional): task, category, n[, chance]", "the Data page"),
-    "name": Control("Name of this data set", "the Data page"),
     "margin": Control("Margin (points)", "the Two runs page"),
     "base_model": Control("Base run (the reference)", "the Two runs page"),
     "candidate_model": Control("Candidate run", "the Two runs page"),
