@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 __all__ = ["OPTIONS", "Named", "named_options", "option", "pieces", "render"]
 
-#: The options core's messages name, by their Python keyword (every one is a keyword of the
-#: Python API and a flag of the CLI, ``tests/core/test_options.py``).
+#: The options the messages of ``core`` and the Python API name, by their Python keyword (each a
+#: keyword of the Python API and a flag of the CLI, ``tests/core/test_options.py``).
 OPTIONS: frozenset[str] = frozenset(
     {
         "accuracy",
@@ -35,6 +35,7 @@ OPTIONS: frozenset[str] = frozenset(
         "base_model",
         "candidate_model",
         "failed",
+        "group_by",
         "human",
         "items",
         "judge",

@@ -21,7 +21,9 @@ from benchuq.cli.words import cli_words, flag
 from benchuq.core.options import OPTIONS, named_options, option, render
 from benchuq.core.reading.backends import choose_backend
 
-CORE = Path(__file__).resolve().parents[2] / "core"
+ROOT = Path(__file__).resolve().parents[2]
+#: the code whose messages reach every surface: core and the Python API's own
+SOURCES = (ROOT / "core", ROOT / "benchuq" / "api")
 #: Another tool's command line: its flags are what the user types there (``lm_eval
 #: --log_samples``), not benchuq's.
 OTHER_TOOLS = re.compile(r"(lm_eval|lm-eval|lighteval|inspect \w+|oaieval|duckdb)[^,;()]*$")
@@ -40,6 +42,10 @@ def cli_flags() -> frozenset[str]:
     return frozenset(f for f in flags if f.startswith("--"))
 
 
+def _sources() -> list[Path]:
+    return sorted(p for d in SOURCES for p in d.rglob("*.py"))
+
+
 def _docstrings(tree: ast.AST) -> set[int]:
     """The ids of the docstring nodes of a module, its classes and functions."""
     out = set()
@@ -53,14 +59,15 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 def raw_flags(source: str, name: str = "<source>") -> list[str]:
     """``file:line: --flag`` for each benchuq CLI flag written in a string of ``source``
-    (docstrings and comments left out: they describe; another tool's command line left out)."""
+    (docstrings and comments left out: they describe; another tool's command line and a string
+    that is one flag, a token of a command line being built, left out)."""
     tree = ast.parse(source)
     docs = _docstrings(tree)
     found = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
             continue
-        if id(node) in docs:
+        if id(node) in docs or _FLAG.fullmatch(node.value):  # a command line's own token
             continue
         for match in _FLAG.finditer(node.value):
             if match.group(0) in cli_flags() and not OTHER_TOOLS.search(
@@ -73,8 +80,8 @@ def raw_flags(source: str, name: str = "<source>") -> list[str]:
 def test_no_core_message_writes_a_cli_flag() -> None:
     found = [
         hit
-        for path in sorted(CORE.rglob("*.py"))
-        for hit in raw_flags(path.read_text(encoding="utf-8"), str(path.relative_to(CORE)))
+        for path in _sources()
+        for hit in raw_flags(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     ]
     assert not found, "name the option with core.options.option(...):\n" + "\n".join(found)
 
@@ -89,6 +96,7 @@ def f():
 def g(k):
     return f"pick one with --metric {k}/KEY" + "lm_eval --limit 5 ran part" + " --log_samples"
 h = "convert it with duckdb -c 'COPY x', or use --backend memory"
+argv = ["benchuq", "report", "--overall", "tasks"]
 '''
     assert sorted(raw_flags(source)) == [
         "<source>:5: --statistic",
@@ -117,7 +125,7 @@ def test_every_option_is_a_python_keyword_and_a_cli_flag() -> None:
     }
     assert sorted(OPTIONS - keywords) == []  # the Python form is a real keyword
     assert sorted(n for n in OPTIONS if flag(n) not in cli_flags()) == []  # and the CLI's flag
-    used = {n for p in CORE.rglob("*.py") for n in _option_names(ast.parse(p.read_text()))}
+    used = {n for p in _sources() for n in _option_names(ast.parse(p.read_text()))}
     assert used == OPTIONS  # each registered option is named somewhere, none unregistered
 
 
