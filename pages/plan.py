@@ -154,9 +154,7 @@ with guard("The plan"):
     elif bench is None:
         design = None
         st.error(
-            md_escape(
-                ctx.error or "No data loaded. Pick a sample or upload files on the Data page."
-            )
+            say(ctx.error or "No data loaded. Pick a sample or upload files on the Data page.")
         )
     else:
         design = data_design(bench)
