@@ -50,15 +50,17 @@ __all__ = [
 class VisibleText:
     """A text stream that writes bidi, zero-width and control characters (other than tab and
     newline) as ``[U+XXXX]``: a name from the data cannot move the terminal's cursor, colour it or
-    reverse the text shown (``presentation.text.visible``)."""
+    reverse the text shown (``presentation.text.visible``); and the options core's messages name
+    as the CLI's flags (``cli.words.cli_words``: ``--statistic pass@3``)."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
     def write(self, text: str) -> int:
+        from benchuq.cli.words import cli_words
         from benchuq.presentation.text import visible
 
-        return self.stream.write(visible(text))
+        return self.stream.write(visible(cli_words(text)))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
@@ -472,7 +474,7 @@ def output_format(args: argparse.Namespace) -> str:
 def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | None = None) -> bool:
     """Write ``result`` as JSON (``payload``, default ``result.payload()``), CSV or Parquet as
     the flags ask; ``False``: the caller prints its text table (stdout only)."""
-    from benchuq.results import clean, write_table
+    from benchuq.results import write_table
 
     fmt = output_format(args)
     target = getattr(args, "output", None)
@@ -487,7 +489,7 @@ def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | Non
         if target is None:
             print_json(doc)
         else:
-            Path(target).write_text(json.dumps(clean(doc), indent=2) + "\n", encoding="utf-8")
+            Path(target).write_text(json_text(doc) + "\n", encoding="utf-8")
     elif fmt == "csv" and target is None:
         write_table(result, sys.stdout, format="csv")
     else:
@@ -499,13 +501,20 @@ def emit(args: argparse.Namespace, result: Result, payload: dict[str, Any] | Non
     return True
 
 
-def print_json(payload: dict[str, Any]) -> None:
-    """Print ``payload`` as JSON (numpy scalars as numbers, NaN and infinity as null;
-    ``benchuq.results.clean``)."""
+def json_text(payload: dict[str, Any]) -> str:
+    """``payload`` as indented JSON (numpy scalars as numbers, NaN and infinity as null:
+    ``benchuq.results.clean``), the options its notes name as the CLI's flags
+    (``cli.words.cli_doc``)."""
+    from benchuq.cli.words import cli_doc
     from benchuq.results import clean
 
-    json.dump(clean(payload), sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    text = json.dumps(clean(payload), indent=2)
+    return json.dumps(cli_doc(json.loads(text)), indent=2) if "`" in text else text
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """Print ``payload`` as JSON (:func:`json_text`)."""
+    sys.stdout.write(json_text(payload) + "\n")
 
 
 FEW_ITEMS_LEGEND = (

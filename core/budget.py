@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from benchuq.core.data import DataError
+from benchuq.core.options import option
 from benchuq.core.validation import InvalidArgument
 
 __all__ = [
@@ -108,14 +109,16 @@ def _mb(cells: float) -> str:
     return f"{cells * _CELL / 2**20:,.0f} MB"
 
 
-def check_cells(reps: int, models: int, tasks: int, *, flag: str = "--reps") -> None:
-    """Refuse draws ``reps x models x tasks`` larger than :func:`work_bytes`."""
+def check_cells(reps: int, models: int, tasks: int, *, flag: str | None = None) -> None:
+    """Refuse draws ``reps x models x tasks`` larger than :func:`work_bytes` (the fix names
+    ``flag``, default the ``reps`` option in each surface's words, ``core.options``)."""
     per_rep = max(models * tasks, 1)
     limit = work_bytes() // _CELL
     if reps * per_rep > limit:
         most = limit // per_rep
         fix = (
-            f"use {flag} {most} or less, or fewer models or tasks"
+            f"use {option('reps', most) if flag is None else f'{flag} {most}'} or less, or fewer "
+            "models or tasks"
             if most >= 100
             else "select fewer models or tasks (or split the data)"
         )

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.options import option
 from benchuq.core.validation import InvalidArgument
 
 __all__ = [
@@ -76,8 +77,8 @@ def parse_statistic(text: str | ItemStatistic) -> ItemStatistic:
     if match is None:
         raise InvalidArgument(
             f"statistic {str(text)[:40]!r} is not one of mean, pass@K, pass^K.",
-            hint="use --statistic mean, pass@5 (right in at least one of 5 tries) or pass^3 "
-            "(right in all of 3 tries).",
+            hint=f"use {option('statistic', 'mean')}, {option('statistic', 'pass@5')} (right in at "
+            f"least one of 5 tries) or {option('statistic', 'pass^3')} (right in all of 3 tries).",
         )
     if match.group(1).lower() == "mean":
         return ItemStatistic("mean")
@@ -173,7 +174,7 @@ def per_item(bench: Benchmark, statistic: str | ItemStatistic) -> Benchmark:
             f"{'per-task counts' if bench.kind == 'counts' else 'per-task estimates'}.",
             hint="load item-level results with several answers per item (inspect_ai epochs, "
             "lm-eval --log_samples with repeats, an item table with an epoch column), or use "
-            "--statistic mean.",
+            f"{option('statistic', 'mean')}.",
         )
     tasks = [
         _task(it, stat, bench.models, task)
@@ -219,7 +220,7 @@ def _task(it: ItemTask, stat: ItemStatistic, models: tuple[str, ...], task: str)
             f"{stat.label} counts answers that are right or wrong; task '{task}', model "
             f"'{models[i]}', item '{it.items[j]}' has answers scored in between "
             f"(mean {scores[i, j]:.3g}).",
-            hint="use --statistic mean for partial credit, or score answers 0/1.",
+            hint=f"use {option('statistic', 'mean')} for partial credit, or score answers 0/1.",
         )
     short = scored & (n < stat.k)
     if short.any():
@@ -229,7 +230,8 @@ def _task(it: ItemTask, stat: ItemStatistic, models: tuple[str, ...], task: str)
             f"{stat.label} needs at least {stat.k} answers per item; task '{task}', model "
             f"'{models[i]}', item '{it.items[j]}' has {int(n[i, j])} "
             f"({int(short.sum())} such cells; the fewest answers an item has here: {fewest}).",
-            hint=f"use k <= {fewest} (e.g. --statistic {stat.kind[:-1]}{fewest}), or collect "
+            hint=f"use k <= {fewest} (e.g. {option('statistic', f'{stat.kind[:-1]}{fewest}')}), or "
+            f"collect "
             f"at least {stat.k} answers per item.",
         )
     fn = pass_at_k if stat.kind == "pass@k" else pass_hat_k

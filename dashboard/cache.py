@@ -324,7 +324,7 @@ def get_draws(bench: Benchmark, method: str, reps: int, seed: int, metric: str) 
     Checked against the per-request work budget before computing (``core.budget``); every use
     is recorded in the byte ledger, which evicts the least recently used draws of any session
     over ``BENCHUQ_CACHE_MB``."""
-    check_cells(int(reps), len(bench.models), len(bench.tasks), flag="Replicates")
+    check_cells(int(reps), len(bench.models), len(bench.tasks))
     args = (bench.data_hash, method, int(reps), int(seed), method_settings(method), bench)
     draws = _normalized(*args) if metric == "normalized" else _draws(*args)
     return keyed(draws, draws_key(bench, method, reps, seed, metric))

@@ -20,6 +20,7 @@ from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import InvalidArgument
 from benchuq.dashboard import cache
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.report import display_unit
 from benchuq.presentation.state import Settings
@@ -64,7 +65,7 @@ class Context:
         """Return the data set; show the loading error and stop the page if there is none."""
         if self.bench is None:
             st.error(
-                md_escape(self.error)
+                say(self.error)
                 if self.error
                 else "No data loaded. Pick a sample or upload files on the Data page."
             )
@@ -129,6 +130,6 @@ def guard(what: str = "This analysis") -> Iterator[None]:
     try:
         yield
     except (DataError, InvalidArgument) as err:  # bad data, or a setting over a limit
-        st.error(md_escape(err))
+        st.error(say(err))
     except Exception as err:
         st.error(f"{what} failed: {type(err).__name__}: {md_escape(err)}")

@@ -23,7 +23,6 @@ from benchuq.api.summaries import compact_prior_specs, parse_prior_specs
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.item_statistic import (
     fewest_answers,
-    parse_statistic,
     per_item,
     statistic_choices,
 )
@@ -33,6 +32,7 @@ from benchuq.dashboard import cache, links, publish, session
 from benchuq.dashboard.bayes.view import BayesSettings
 from benchuq.dashboard.context import Context
 from benchuq.dashboard.site_download import site_button
+from benchuq.dashboard.words import CONTROLS, OVERALL_LABELS, say
 from benchuq.presentation import state
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.text import md_escape
@@ -125,10 +125,21 @@ def _restore_sidebar() -> None:
     ss = st.session_state
     kept = ss.get(SIDEBAR_KEPT, {})
     for key in dict.fromkeys([*kept, *SIDEBAR_KEYS]):
-        if key in ss:
+        if key not in ss:
+            if key in kept:
+                ss[key] = kept[key]
+        elif key not in kept or _unchanged(ss[key], kept[key]):
             ss[key] = ss[key]
-        elif key in kept:
-            ss[key] = kept[key]
+
+
+def _unchanged(value: object, kept: object) -> bool:
+    """Whether a sidebar value is the one kept at the end of the last run: a value the user just
+    changed is already in the browser, and sending it back could undo a quicker later change (a
+    second key press on the level slider made while the first one's run was on its way)."""
+    try:
+        return bool(value == kept)
+    except (TypeError, ValueError):  # values that do not compare (arrays): send them
+        return True
 
 
 def _keep_sidebar(categories: int) -> None:
@@ -256,16 +267,25 @@ def _statistic(sb: Any, bench: Benchmark) -> Benchmark:
         ss.pop(ANSWERS_KEY, None)
         return bench
     ss[ANSWERS_KEY] = bench  # the items with their answers: the Plan page plans more of them
+    refused = None
+    try:  # before the control: a statistic these answers cannot give goes back to the mean
+        scored = per_item(bench, ss["statistic"])
+    except DataError as err:  # e.g. pass@k of answers with partial credit
+        refused = f"Item score {ss['statistic']} not applied; the mean is shown. {err}"
+        ss["statistic"] = "mean"
+        scored = bench
     sb.selectbox(
         "Item score",
         choices,
         key="statistic",
-        format_func=lambda s: parse_statistic(s).words.capitalize(),
+        format_func=CONTROLS["statistic"].shown,
         help="Items answered several times: the mean of every answer, pass@k (right in at least "
         "one of k tries) or pass^k (right in all k tries), each the unbiased estimate from an "
         "item's answers; intervals resample items with their answers (METHODS 2e).",
     )
-    return per_item(bench, ss["statistic"])
+    if refused:
+        sb.error(say(refused))
+    return scored
 
 
 def sidebar(help_page: StreamlitPage) -> Context:
@@ -349,7 +369,7 @@ def sidebar(help_page: StreamlitPage) -> Context:
         state.OVERALLS,
         key="overall",
         horizontal=True,
-        format_func=lambda o: {"auto": "Auto", "benchmarks": "Benchmarks", "tasks": "Tasks"}[o],
+        format_func=OVERALL_LABELS.__getitem__,
         help="Benchmarks: the mean over benchmarks, each lm-eval group (e.g. mmlu) counting once "
         "as lm-eval scores it, as public leaderboards average; Tasks: the mean over all tasks; "
         "Auto: benchmarks for lm-eval files with groups, else tasks.",
@@ -498,7 +518,7 @@ def _render_notices() -> None:
         return
     with slot.container():
         for notice, _ in st.session_state[NOTICES_KEY]:
-            st.warning(md_escape(str(notice)), icon=":material/link_off:")
+            st.warning(say(notice), icon=":material/link_off:")
 
 
 # ---- a page's settings <-> its widgets and the link -----------------------------------------

@@ -15,6 +15,7 @@ from benchuq.dashboard.data.view import (
     pointer_text,
     sidebar_data_prefix,
 )
+from benchuq.dashboard.words import say
 from benchuq.presentation.text import md_escape
 
 __all__ = ["all_notes", "expander", "few_items", "pointer"]
@@ -32,9 +33,9 @@ def expander(notes: tuple[str, ...]) -> None:
         return
     with st.expander(notes_title(notes), expanded=False, icon=":material/info:"):
         for k, item in enumerate(note_items(notes), start=1):  # numbered: notes refer back
-            st.markdown(f"{k}\\. " + md_escape(item.headline))
+            st.markdown(f"{k}\\. " + say(item.headline))
             if item.details:
-                st.caption("  \n".join(md_escape(d) for d in item.details))
+                st.caption("  \n".join(say(d) for d in item.details))
 
 
 def pointer(

@@ -9,6 +9,7 @@ from benchuq.dashboard.arena import cached
 from benchuq.dashboard.arena import view as va
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import chart_with_download, download_csv, pdf_download
+from benchuq.dashboard.words import say
 from benchuq.presentation.colors import model_colors
 from benchuq.presentation.figures.arena import arena_forest_figure, arena_heatmap
 from benchuq.presentation.figures.common import FigureOptions
@@ -140,4 +141,4 @@ with guard("The arena analysis"):
         for c, v, se in effects:
             st.caption(f"Style control {md_escape(c)}: {v:+.1f} Elo points per SD (se {se:.1f}).")
     for note in result.notes:
-        st.caption(md_escape(note))
+        st.caption(say(note))

@@ -10,6 +10,7 @@ from benchuq.dashboard.compare.settings import CORRECTIONS, CompareSettings, dif
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.leaderboard import view as views
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import win_heatmap
 from benchuq.presentation.figures.ranks import simultaneous_difference_figure
 from benchuq.presentation.text import md_escape
@@ -62,7 +63,7 @@ with guard("The comparison"):
     opts = ctx.figure_options()
     st.subheader("Verdicts")
     for note in zero_spread_notes(draws.notes):  # METHODS 2g: width 0 is not certainty
-        st.warning(md_escape(note), icon=":material/info:")
+        st.warning(say(note), icon=":material/info:")
     if not draws.paired:
         st.info(
             "Models were resampled independently (no item-level data): these comparisons "

@@ -8,6 +8,7 @@ from benchuq.dashboard import data_notes, publish, upload
 from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.controls import CATEGORY_EDITS_KEY, UPLOAD_LABEL_KEY
 from benchuq.dashboard.data import view as views_data
+from benchuq.dashboard.words import say
 from benchuq.presentation.text import md_escape
 
 ss = st.session_state
@@ -106,7 +107,7 @@ publish.share_block(ctx, source=ss.get(UPLOAD_LABEL_KEY, ""))
 
 st.subheader("Validation report")
 if upload.ERROR_KEY in ss:
-    st.error(md_escape(ss[upload.ERROR_KEY]), icon=":material/error:")
+    st.error(say(ss[upload.ERROR_KEY]), icon=":material/error:")
     st.caption(
         "The upload was not used; the data set selected before stays in use. Fix the file "
         "(or map its columns above) and upload it again."
@@ -189,7 +190,7 @@ with guard("The data summary"):
         disabled=data_value not in ss.get(CATEGORY_EDITS_KEY, {}),
     )
     if "_category_error" in ss:
-        st.error(md_escape(ss["_category_error"]))
+        st.error(say(ss["_category_error"]))
 
     st.subheader("Preview: observed score per model and task")
     preview = views_data.preview(bench)

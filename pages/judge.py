@@ -11,6 +11,7 @@ from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import chart_with_download, download_csv, pdf_download
 from benchuq.dashboard.judge import cached
 from benchuq.dashboard.judge import view as vj
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.judge import (
     judge_agreement_figure,
@@ -129,4 +130,4 @@ with guard("The judge analysis"):
     download_csv(agree, f"judge_agreement_{data.name}", "Download agreement (CSV)")
     st.code(command, language="bash")
     for note in result.notes:
-        st.caption(md_escape(note))
+        st.caption(say(note))

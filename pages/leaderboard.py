@@ -9,6 +9,7 @@ from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv, download_eee
 from benchuq.dashboard.leaderboard import cached
 from benchuq.dashboard.leaderboard import view as views
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import forest_figure
 from benchuq.presentation.text import md_escape
 
@@ -103,4 +104,4 @@ with guard("The leaderboard"):
         bench, lambda: cache.get_draws(bench, s.method, s.reps, s.seed, ""), level, "dl_eee"
     )
     for note in draws.notes:  # the data's own notes: the Data page (linked at the top)
-        st.caption(md_escape(note))
+        st.caption(say(note))

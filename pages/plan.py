@@ -10,6 +10,7 @@ from benchuq.dashboard.export import download_buttons
 from benchuq.dashboard.leaderboard import view as views
 from benchuq.dashboard.plan import cached
 from benchuq.dashboard.plan import view as vp
+from benchuq.dashboard.words import say
 from benchuq.presentation import state
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.power import (
@@ -74,7 +75,7 @@ def show_plan(design: pw.Design) -> None:
     )
     sub = plan_subtitle(plan)
     notes = [sub.replace("\n", " · "), *vp.caveats(plan)]
-    st.caption(". ".join(md_escape(n) for n in notes))
+    st.caption(". ".join(say(n) for n in notes))
     st.dataframe(vp.pair_table(plan, scale), hide_index=True)
     n, opts = item_grid(plan), FigureOptions(scale=scale, unit=unit)
     left, right = st.columns(2)
@@ -153,9 +154,7 @@ with guard("The plan"):
     elif bench is None:
         design = None
         st.error(
-            md_escape(
-                ctx.error or "No data loaded. Pick a sample or upload files on the Data page."
-            )
+            say(ctx.error or "No data loaded. Pick a sample or upload files on the Data page.")
         )
     else:
         design = data_design(bench)

@@ -11,6 +11,7 @@ from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.leaderboard.view import default_weights, weighted_order_note
 from benchuq.dashboard.ranks import cached
 from benchuq.dashboard.weights.view import weights_text
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import (
     RANK_METHOD_LABELS,
     rank_aggregation_figure,
@@ -38,7 +39,7 @@ with guard("The rank analysis"):
     )
     s = link.read()
     for note in zero_spread_notes(draws_all.notes):  # METHODS 2g: width 0 is not certainty
-        st.warning(md_escape(note), icon=":material/info:")
+        st.warning(say(note), icon=":material/info:")
     st.caption(
         f"Rank ranges hold at {100 * s.level:g}%, not at the sidebar's {100 * ctx.level:g}% "
         "(the level of one score at a time): a rank depends on every other model's score."

@@ -7,6 +7,7 @@ from benchuq.dashboard.context import current, guard
 from benchuq.dashboard.export import download_buttons, download_csv
 from benchuq.dashboard.subgroups import cached, widgets
 from benchuq.dashboard.subgroups import view as vs
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import FigureOptions
 from benchuq.presentation.figures.subgroups import (
     eb_vs_direct_figure,
@@ -65,7 +66,7 @@ with guard("The subgroup analysis"):
     )
     widgets.subgroup_metrics(result, units)
     for note in result.notes:
-        st.info(md_escape(note), icon=":material/info:")
+        st.info(say(note), icon=":material/info:")
     st.markdown(vs.promise_text(ctx.level))
 
     opts = ctx.figure_options("") if ctx.bench is not None else FigureOptions()
@@ -137,4 +138,4 @@ with guard("The subgroup analysis"):
         fig = lab_figure(lab, FigureOptions(title="MSE ratio by subgroup (below 1: better)"))
         st.plotly_chart(fig, key="sub_lab_chart", config={"displaylogo": False})
         for note in lab.notes:
-            st.caption(md_escape(note))
+            st.caption(say(note))

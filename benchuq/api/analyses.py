@@ -308,6 +308,7 @@ def _read_units(
     )
     from benchuq.core.budget import check_read
     from benchuq.core.data import DataError
+    from benchuq.core.options import option
     from benchuq.core.reading.files import read_capped
     from benchuq.core.reading.loaders import resolve
     from benchuq.core.reading.table import check_width
@@ -325,7 +326,7 @@ def _read_units(
         if is_unit_table(head.columns):
             if group_by is not None:
                 raise DataError(
-                    "--group-by does not apply to a unit table (each row is a unit).",
+                    f"{option('group_by')} does not apply to a unit table (each row is a unit).",
                     file=str(path),
                 )
             check_read(str(path), len(raw), path="pandas")

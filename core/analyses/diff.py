@@ -41,6 +41,7 @@ from benchuq.core.analyses.paired_tests import (
 )
 from benchuq.core.data import Benchmark, DataError, ItemTask, Labels
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.options import option
 from benchuq.core.summaries.maxt import max_t
 from benchuq.core.validation import InvalidArgument, check_choice, check_known, check_level
 
@@ -214,8 +215,8 @@ def margin_in_score_units(
         raise InvalidArgument(
             f"margin {margin:g} is in points (the unit the output shows for scores between 0 "
             "and 1), and a difference of two proportions spans at most 100 points.",
-            hint="give the margin in points, e.g. margin 5 (--margin 5) for 5 points, i.e. "
-            "0.05 in score units.",
+            hint=f"give the margin in points, e.g. {option('margin', 5)} for 5 points, i.e. 0.05 "
+            "in score units.",
         )
     return float(margin) / 100.0
 
@@ -505,7 +506,7 @@ def diff(
         if base_model is None or candidate_model is None:
             raise InvalidArgument(
                 "with one data set, name both runs.",
-                hint="pass base_model= and candidate_model= (CLI: --base and --candidate).",
+                hint=f"name them with {option('base_model')} and {option('candidate_model')}.",
             )
         if base_model == candidate_model:
             raise InvalidArgument(f"base and candidate are the same model '{base_model}'.")

@@ -36,6 +36,7 @@ from benchuq.core.analyses.judge_estimators import (
 )
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.options import option
 from benchuq.core.reading.judge_data import JudgeData
 from benchuq.core.small_samples import FEW_ITEMS
 from benchuq.core.validation import InvalidArgument, check_choice, check_level
@@ -344,7 +345,7 @@ def _check_labels(data: JudgeData, method: str) -> None:
         raise DataError(
             f"no item has a human label ({data.n:,} judged items).",
             hint="fill in the human column for some items (a random few hundred), or give a "
-            "labels file item[, model][, task], human with --labels.",
+            f"labels file item[, model][, task], human with {option('labels')}.",
             file=file,
             column=column,
         )
@@ -358,7 +359,7 @@ def _check_labels(data: JudgeData, method: str) -> None:
         raise DataError(
             f"all {int(lab.sum()):,} human labels are {y[0]:g}: {why}.",
             hint="label a random sample of items (not only those the judge passed or failed), "
-            "or use the labels alone (--method classical, method='classical').",
+            f"or use the labels alone ({option('method', 'classical')}).",
             file=file,
             column=column,
         )
@@ -370,13 +371,14 @@ def _check_labels(data: JudgeData, method: str) -> None:
             file=data.file or data.name,
             column=data.judge_column,
             hint="check that judge and human use the same coding (1 = good) and columns; if the "
-            "judge really is this poor, use --method classical (method='classical').",
+            f"judge really is this poor, use {option('method', 'classical')}.",
         )
     if method == "rogan-gladen" and not data.binary:
         raise InvalidArgument(
             "rogan-gladen needs binary scores (0 or 1); these judge scores or labels are graded "
             "(e.g. 0.5).",
-            hint="use method ppi++ (any scores in [0, 1]) or classical.",
+            hint=f"use {option('method', 'ppi++')} (any scores in [0, 1]) or "
+            f"{option('method', 'classical')}.",
         )
 
 
@@ -442,8 +444,8 @@ def _cell(
                     "(no better than chance), so the Rogan-Gladen correction is undefined.",
                     file=data.file or data.name,
                     column=data.judge_column,
-                    hint="use --method ppi++ (it falls back to the labels when the judge is "
-                    "uninformative), or label more items of this model and task.",
+                    hint=f"use {option('method', 'ppi++')} (it falls back to the labels when the "
+                    "judge is uninformative), or label more items of this model and task.",
                 )
         if method == "rogan-gladen" and "rogan-gladen" not in est:
             raise DataError(
@@ -452,7 +454,8 @@ def _cell(
                 "cannot be computed.",
                 file=data.file or data.name,
                 column=data.human_column,
-                hint="label items of both classes for this model and task, or use --method ppi++.",
+                hint="label items of both classes for this model and task, or use "
+                f"{option('method', 'ppi++')}.",
             )
         chosen = method
     else:

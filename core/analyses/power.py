@@ -35,6 +35,7 @@ from threadpoolctl import threadpool_limits
 
 from benchuq.core.data import Benchmark, DataError, is_proportion
 from benchuq.core.defaults import COMPARISON_LEVEL, POWER, POWER_CORRECTIONS, SEED
+from benchuq.core.options import option
 from benchuq.core.threads import blas_threads
 from benchuq.core.validation import check_choice, check_level
 from benchuq.core.zero_spread import PREFIX
@@ -555,7 +556,7 @@ def plan(
             f"{', '.join(repr(m) for m in design.models)}.",
             column="model",
             hint="add a second model's results, or plan from assumed accuracies "
-            "(accuracy=[0.7, 0.72], items=N; benchuq power --accuracy 0.7 0.72 --items N).",
+            f"({option('accuracy', [0.7, 0.72])} and {option('items', text='N')}).",
         )
     bad = [m for pair in pairs for m in pair if m not in idx]
     if not pairs or bad or any(a == b for a, b in pairs):
@@ -600,7 +601,7 @@ def plan(
         + ": each item's difference is the same, so the plug-in variance of the difference is 0 "
         "and no detectable difference or items needed can be forecast from it (a forecast of 0 "
         "would claim a certainty these data do not give); plan such pairs from assumed "
-        "accuracies (accuracy=[...], items=N; benchuq power --accuracy A B --items N)."
+        f"accuracies ({option('accuracy', text='[A, B]')} and {option('items', text='N')})."
     )
     return PowerPlan(
         design=design,

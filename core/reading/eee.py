@@ -36,6 +36,7 @@ import pandas as pd
 from scipy.special import ndtri
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, TaskRun
@@ -229,7 +230,7 @@ def _aggregate(
             file=src.name,
             column="evaluation_results[].score_details.uncertainty",
             hint="load the instance-level <uuid>_samples.jsonl with it, or give the number of "
-            "items per task with --tasks (a table task, category, n).",
+            f"items per task with {option('tasks')} (a table task, category, n).",
         )
     notes += [f"Every Eval Ever: {m}." for m in methods]
     bench = Benchmark(

@@ -34,6 +34,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading import eval_zip, options
 from benchuq.core.reading.items import ItemRecords, items_benchmark
 from benchuq.core.reading.json_stream import Shape, pruned_json
@@ -210,7 +211,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
                     f"{listing([repr(str(k)) for k in sc])}).",
                     file=file,
                     **_place(log, i, f"scores.{scorer}"),
-                    hint="pick a scorer every sample carries with --metric SCORER.",
+                    hint=f"pick a scorer every sample carries with {option('metric', 'SCORER')}.",
                 )
             entry = sc[scorer]
             value = entry.get("value") if isinstance(entry, dict) else None
@@ -227,7 +228,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
                     file=file,
                     **_place(log, i, f"scores.{scorer}.value"),
                     hint="use a scorer with accuracy-style values"
-                    + ("." if log.source == "samples" else " (--metric SCORER or SCORER/KEY)."),
+                    + ("." if log.source == "samples" else f" ({_PICK_SCORER} or SCORER/KEY)."),
                 )
         ids.append(str(s.get("id", i + 1)))
         epochs.append(s.get("epoch", 1))
@@ -239,7 +240,7 @@ def _benchmark(log: Log, file: str, metric: str | None) -> tuple[Benchmark, Meta
             f"{_where(log)}: no sample of the log has a score of '{chosen}' "
             f"({count(n_failed, 'sample')} errored or hit a limit).",
             file=file,
-            hint="count failed samples as wrong (--failed wrong), or load a log with "
+            hint=f"count failed samples as wrong ({option('failed', 'wrong')}), or load a log with "
             "scored samples.",
         )
     n = len(scores)
@@ -340,8 +341,9 @@ def _choose(
     raise MissingMetric(
         f"the log has no scorer '{metric}' (its samples carry: {', '.join(carried or offered)}).",
         file=file,
-        hint="pick one of its scorers with --metric SCORER (or SCORER/KEY for a scorer with "
-        "named values), or leave --metric out for the first its samples carry.",
+        hint=f"pick one of its scorers with {option('metric', 'SCORER')} (or SCORER/KEY for a "
+        f"scorer with named values), or leave {option('metric')} out for the first its samples "
+        "carry.",
     )
 
 
@@ -353,6 +355,9 @@ def _value(v: object) -> float | None:
     if isinstance(v, int | float) and 0 <= v <= 1:  # NaN fails the comparison; 10**400 too
         return float(v)
     return None
+
+
+_PICK_SCORER = option("metric", "SCORER")
 
 
 def _notes(
@@ -387,18 +392,18 @@ def _notes(
         others = [s for s in carried if s != scorer]
         notes.append(
             f"scorer '{scorer}' used; the log also has {listing(others)} "
-            "(pick one with --metric SCORER)."
+            f"(pick one with {option('metric', 'SCORER')})."
         )
     if dict_keys and len(dict_keys) > 1 and chosen == f"{scorer}/{dict_keys[0]}":
         notes.append(
             f"scorer '{scorer}' gives named values; '{dict_keys[0]}' used of "
-            f"{listing(list(dict_keys))} (pick one with --metric {scorer}/KEY)."
+            f"{listing(list(dict_keys))} (pick one with {option('metric', f'{scorer}/KEY')})."
         )
     if n_failed:
         if failed == "exclude":
             notes.append(
                 f"{count(n_failed, 'sample')} that errored or hit a limit left out of the "
-                "scores (count them as wrong with --failed wrong)."
+                f"scores (count them as wrong with {option('failed', 'wrong')})."
             )
         else:
             notes.append(

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading.table import (
     Source,
     Table,
@@ -60,7 +61,7 @@ _MT_BENCH_FILE = "mt_bench_judgments.csv"
 _OUTCOME = {"model_a": 1.0, "model_b": 0.0, "tie": 0.5, "tie (inconsistent)": 0.5}
 _TABLE_HINT = (
     "an item table needs columns model, item and the judge's score (optionally task and the "
-    "human label); name yours with --judge/--human (judge=, human= in Python) or the column "
+    f"human label); name yours with {option('judge')} and {option('human')} or the column "
     "mapping."
 )
 
@@ -306,7 +307,7 @@ def join_labels(data: JudgeData, src: Source, *, human: str = "human") -> JudgeD
                 file=table.name,
                 column=c,
                 hint="a labels file has columns item, human (optionally model and task); name "
-                "the label column with --human (human= in Python).",
+                f"the label column with {option('human')}.",
             )
     assert item_col is not None and human_col is not None
     keys: dict[str, np.ndarray] = {}
@@ -380,7 +381,8 @@ def read_judge_files(
                         f"the table has a human column '{human}' and a labels file was given.",
                         file=table.name,
                         column=human,
-                        hint="give the labels one way: in the table's column or in --labels.",
+                        hint="give the labels one way: in the table's column or in "
+                        f"{option('labels')}.",
                     )
                 if labels is not None:
                     data = join_labels(data, Source(Path(labels[0]).name, labels[1]), human=human)
@@ -412,7 +414,7 @@ def _no_labels(data: JudgeData) -> DataError:
         file=data.file,
         column=data.human_column,
         hint="add a human column (empty where no one labelled the item) or give a labels file "
-        "item[, model][, task], human with --labels (labels= in Python).",
+        f"item[, model][, task], human with {option('labels')}.",
     )
 
 
@@ -502,7 +504,7 @@ def load_judge(
         )
         if label_file is not None:
             raise DataError(
-                f"sample:{sample} brings its own labels.", hint="leave out --labels (labels=)."
+                f"sample:{sample} brings its own labels.", hint=f"leave out {option('labels')}."
             )
         return replace(out, file=f"sample:{sample}", notes=(note,))
     got = gather_paths(items)

@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, MissingMetric, TaskRun
@@ -229,7 +230,7 @@ def _details(
             f"no item has a value of metric '{chosen}'.",
             file=src.name,
             column=f"{column}.{chosen}",
-            hint="pick another metric with --metric.",
+            hint=f"pick another metric with {option('metric')}.",
         )
     bench = items_benchmark(frame, name=name, notes=tuple(notes))
     run = TaskRun(model, task, src.name, _harness(general), n_shot=shots, metric=chosen)
@@ -244,7 +245,7 @@ def _choose(offered: list[str], metric: str | None, file: str) -> str:
             f"no metric '{metric}' in the details (they hold {listing(offered)}).",
             file=file,
             column="metric",
-            hint=f"use --metric with one of {', '.join(offered)}.",
+            hint=f"use {option('metric')} with one of {', '.join(offered)}.",
         )
     if not offered:
         raise DataError(
@@ -257,7 +258,7 @@ def _choose(offered: list[str], metric: str | None, file: str) -> str:
 
 
 def _others(offered: list[str], chosen: str) -> str:
-    return listing([m for m in offered if m != chosen]) + " (pick one with --metric)"
+    return listing([m for m in offered if m != chosen]) + f" (pick one with {option('metric')})"
 
 
 def _scores(values: list[object], file: str, column: str) -> np.ndarray:
@@ -275,7 +276,7 @@ def _scores(values: list[object], file: str, column: str) -> np.ndarray:
                 file=file,
                 row=i + 1,
                 column=column,
-                hint="pick a metric with one number per item (--metric).",
+                hint=f"pick a metric with one number per item ({option('metric')}).",
             )
     return out
 
@@ -359,7 +360,8 @@ def _results(src: Source, *, metric: str | None, name: str) -> tuple[Benchmark, 
             f"(metrics: {listing(offered)}).",
             file=src.name,
             column="results",
-            hint="pick a metric with --metric, or load the details_*.parquet files of the run.",
+            hint=f"pick a metric with {option('metric')}, or load the details_*.parquet files of "
+            "the run.",
         )
     notes = [
         "lighteval results: estimates with lighteval's standard errors (metric_stderr); load "

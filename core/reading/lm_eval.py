@@ -31,6 +31,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading.lm_eval_groups import with_aggregates
 from benchuq.core.reading.lm_eval_names import model_name, name_note
 from benchuq.core.reading.long import WHOLE_TOL, TaskInfo
@@ -216,7 +217,7 @@ def not_number_note(tasks: dict[str, str], metric: str) -> str:
     head = f"{count(len(tasks), 'task')} skipped — {metric} is not a number: {what}{more}"
     return (
         f"{head}; left out of this model's scores, so its overall averages the other tasks. To "
-        f"score them, re-run the tasks, or choose another metric the file has (--metric)."
+        f"score them, re-run the tasks, or choose another metric the file has ({option('metric')})."
     )
 
 
@@ -327,7 +328,7 @@ def read_results(
             + ").",
             file=src.name,
             column=metric,
-            hint="re-run the tasks, or choose another metric the file has (--metric).",
+            hint=f"re-run the tasks, or choose another metric the file has ({option('metric')}).",
         )
     if not rows:
         have = sorted({m for ms in missing.values() for m in ms})

@@ -31,6 +31,7 @@ import numpy as np
 
 from benchuq.core.budget import checkpoint, hold, reading_files
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading import battles, eee, lighteval
 from benchuq.core.reading.answers import answer_notes
 from benchuq.core.reading.arrow import ArrowTable
@@ -257,7 +258,9 @@ def _task_source(tasks: str | Path) -> tuple[str, bytes]:
     tp = Path(tasks)
     if not tp.is_file():
         raise DataError(
-            "the task table file does not exist.", file=str(tasks), hint="check the --tasks path."
+            "the task table file does not exist.",
+            file=str(tasks),
+            hint=f"check the path given as {option('tasks')}.",
         )
     return tp.name, read_capped(tp)
 

@@ -18,6 +18,7 @@ from typing import Literal, get_args
 import numpy as np
 
 from benchuq.core.data import Benchmark, DataError, ItemTask
+from benchuq.core.options import option
 from benchuq.core.reading.names import nfc
 
 __all__ = ["RUNS", "Runs", "merge", "run_time"]
@@ -187,8 +188,7 @@ def _older_runs(
                 notes.append(
                     f"model '{model}' has two runs of the same tasks: '{file}' ({when}) and the "
                     f"newer '{newer[0][1]}' ({newer[0][0]}); the newest is kept. To keep both "
-                    f"(the older shown as '{model} (2)'), load with runs='all' (CLI --runs all, "
-                    "the Data page's 'Keep every run')."
+                    f"(the older shown as '{model} (2)'), load with {option('runs', 'all')}."
                 )
             else:
                 kept.append((when, file, raw, done))

@@ -22,6 +22,7 @@ import math
 import pandas as pd
 
 from benchuq.core.data import Benchmark, DataError
+from benchuq.core.options import option
 from benchuq.core.reading.items import items_benchmark
 from benchuq.core.reading.long import TaskInfo
 from benchuq.core.reading.meta import Meta, MissingMetric, TaskRun
@@ -97,7 +98,7 @@ def read(
                 row=lineno,
                 column=column,
                 hint="oaieval match events carry correct: true/false; pick a numeric key of the "
-                "metrics events with --metric.",
+                f"metrics events with {option('metric', 'KEY')}.",
             )
         scores.setdefault(sample, []).append(value)
     if spec is None:
@@ -115,8 +116,8 @@ def read(
             f"the log has no {what}{offered}.",
             file=src.name,
             column="type",
-            hint="use --metric KEY for an eval that records metrics events (e.g. --metric "
-            "score), or check the run finished.",
+            hint=f"use {option('metric', 'KEY')} for an eval that records metrics events (e.g. "
+            f"{option('metric', 'score')}), or check the run finished.",
         )
     fns = spec.get("completion_fns")
     model = "+".join(map(str, fns)) if isinstance(fns, list) and fns else str(fns or "model")

@@ -31,6 +31,7 @@ import numpy as np
 
 from benchuq.core.data import Benchmark
 from benchuq.core.draws import Draws
+from benchuq.core.options import option
 from benchuq.core.reading.meta import Group
 from benchuq.core.reading.notes import count, listing
 from benchuq.core.summaries.groups import task_sizes
@@ -164,8 +165,8 @@ def _units(bench: Benchmark, groups: Sequence[Group]) -> tuple[tuple[Unit, ...],
         notes = (
             f"{count(len(unstated), 'group')} ({listing(unstated)}) scored size-weighted in the "
             "overall: the files do not say how lm-eval aggregated them (their score of the "
-            "metric is missing or matches neither aggregate); use --overall tasks (the app's "
-            "'Overall score' control) for the plain mean over tasks.",
+            "metric is missing or matches neither aggregate); use "
+            f"{option('overall', 'tasks')} for the plain mean over tasks.",
         )
     return tuple(units), notes
 

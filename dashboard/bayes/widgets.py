@@ -17,6 +17,7 @@ from benchuq.api.summaries import (
 from benchuq.core.data import DataError
 from benchuq.dashboard.bayes import view as vb
 from benchuq.dashboard.controls import ranged
+from benchuq.dashboard.words import say
 from benchuq.presentation.text import md_escape
 
 
@@ -25,7 +26,7 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
     try:
         parsed = parse_prior_specs(list(priors), models)
     except DataError as err:
-        st.error(f"The saved priors do not fit this data set: {md_escape(err)}")
+        st.error(f"The saved priors do not fit this data set: {say(err)}")
         parsed, priors = {m: ModelPrior() for m in models}, ()
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1])
     scope = c1.selectbox(
@@ -49,7 +50,7 @@ def prior_editor(models: tuple[str, ...], priors: tuple[str, ...]) -> tuple[str,
             parsed = parse_prior_specs([*compact_prior_specs(parsed), spec], models)
             priors = tuple(compact_prior_specs(parsed))
         except DataError as err:
-            st.error(md_escape(err))
+            st.error(say(err))
     if b2.button("Reset to the default priors", key="bayes_reset"):
         parsed, priors = {m: ModelPrior() for m in models}, ()
     shown = vb.priors_table(parsed)

@@ -23,9 +23,9 @@ from benchuq.api import summaries as summaries
 from benchuq.api.summaries import Headline
 from benchuq.api.summaries import overlap_test_level as overlap_test_level
 from benchuq.core.draws import Draws
+from benchuq.dashboard.words import say
 from benchuq.presentation.figures.common import group_label
 from benchuq.presentation.state import link
-from benchuq.presentation.text import md_escape
 from benchuq.presentation.text import weighted_order_note as weighted_order_note
 
 WEIGHTED = summaries.WEIGHTED
@@ -69,7 +69,7 @@ def overall_caption(headline: Headline | None) -> str:
     if others:
         text += f" Also on offer in the sidebar's 'Overall score': {', '.join(others)}"
         text += " (the mean over all tasks)." if others == ["tasks"] else "."
-    return md_escape(" ".join([text, *headline.notes]))
+    return say(" ".join([text, *headline.notes]))
 
 
 def leaderboard_table(draws: Draws, level: float, weights: np.ndarray) -> pd.DataFrame:

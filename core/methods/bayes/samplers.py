@@ -15,6 +15,7 @@ from benchuq.core.methods.bayes import diagnostics
 from benchuq.core.methods.bayes import imh as bayes_imh
 from benchuq.core.methods.bayes.priors import LogPrior, ModelPrior
 from benchuq.core.methods.bayes.result import BOUND
+from benchuq.core.options import option
 
 __all__ = [
     "diagnose",
@@ -194,7 +195,7 @@ def slice_step(
         raise BudgetExceeded(
             f"the slice sampler found no new point after {max_rounds} shrinkage steps (the "
             "posterior is too narrow for floating point, e.g. with very large counts).",
-            hint="use the bootstrap (--method bootstrap; in the app the sidebar's Bootstrap).",
+            hint=f"use the bootstrap ({option('method', 'bootstrap')}).",
         )
     return x1, f1
 

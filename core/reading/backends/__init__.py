@@ -26,6 +26,7 @@ import numpy as np
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.options import option
 from benchuq.core.reading.sources import parse_source
 
 __all__ = [
@@ -78,7 +79,7 @@ def parquet_files(data: str | Path) -> list[Path]:
             "the out-of-core backends read Parquet shards only.",
             file=other[0].name,
             hint="convert it once, e.g. duckdb -c \"COPY (FROM 'x.csv') TO 'x.parquet'\", or "
-            "use --backend memory.",
+            f"use {option('backend', 'memory')}.",
         )
     return files
 

@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 
 from benchuq.core.data import MISSING, DataError
 from benchuq.core.draws import Draws
+from benchuq.core.options import option
 from benchuq.core.reading.backends import DataSource, counts_benchmark
 
 if TYPE_CHECKING:  # distributed is imported only when the backend runs
@@ -111,7 +112,7 @@ def _columns(file: Path, names: Sequence[str]) -> dict[str, str]:
             "the out-of-core backends do not resample clusters.",
             file=file.name,
             column="cluster",
-            hint="use --backend memory for clustered data.",
+            hint=f"use {option('backend', 'memory')} for clustered data.",
         )
     return have
 
@@ -179,7 +180,7 @@ def _check(
                 file=part.file.name,
                 row=part.first_row + int(np.flatnonzero(bad)[0]) + 2,
                 column=column,
-                hint="fix the value or use --backend memory.",
+                hint=f"fix the value or use {option('backend', 'memory')}.",
             )
 
 

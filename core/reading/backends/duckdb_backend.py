@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.methods.bootstrap import _decode, pattern_bootstrap
+from benchuq.core.options import option
 from benchuq.core.reading.backends import DataSource, _free_memory, counts_benchmark
 
 __all__ = ["aggregate", "open_duckdb"]
@@ -72,7 +73,7 @@ def _source(con: duckdb.DuckDBPyConnection, files: list[Path]) -> tuple[dict[str
             "the out-of-core backends do not resample clusters.",
             file=files[0].name,
             column="cluster",
-            hint="use --backend memory for clustered data.",
+            hint=f"use {option('backend', 'memory')} for clustered data.",
         )
 
     def col(c: str, trim: bool) -> str:
@@ -119,7 +120,7 @@ CHECKS = (
         "score <> 0 AND score <> 1",
         "score",
         "the out-of-core backends read binary (0/1) scores; this one is neither",
-        "use --backend memory for continuous scores.",
+        f"use {option('backend', 'memory')} for continuous scores.",
     ),
 )
 

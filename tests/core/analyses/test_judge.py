@@ -334,7 +334,7 @@ def test_bad_input_messages() -> None:
     flipped = frame.assign(judge=1 - frame["judge"])
     with pytest.raises(DataError, match="no better than chance") as err:
         judge(judge_from_frame(flipped))
-    assert "--method classical" in str(err.value)
+    assert '`method="classical"`' in str(err.value)
     assert judge(judge_from_frame(flipped), method="classical").overall.method == "classical"
     graded = frame.assign(judge=frame["judge"] * 0.5 + 0.25)
     with pytest.raises(InvalidArgument, match="needs binary scores"):

@@ -122,7 +122,7 @@ def test_an_aggregate_without_uncertainty_needs_the_number_of_items(tmp_path: Pa
         read_paths([OPEN_LLM])
     assert err.value.file == OPEN_LLM.name
     assert err.value.column == "evaluation_results[].score_details.uncertainty"
-    assert "--tasks" in str(err.value)
+    assert "`tasks=`" in str(err.value)  # the Python keyword (the CLI says --tasks)
     table = tmp_path / "tasks.csv"
     table.write_text(
         "task,category,n\n" + "".join(f"{t},all,{n}\n" for t, n in OPEN_LLM_SIZES.items())

@@ -124,7 +124,7 @@ def test_bad_scores_name_the_file_row_and_column() -> None:
     with pytest.raises(DataError) as err:
         read_files([(details_name(), data)])
     assert err.value.file == details_name() and err.value.row == 1
-    assert err.value.column == "metric.acc" and "--metric" in str(err.value)
+    assert err.value.column == "metric.acc" and "`metric=`" in str(err.value)
     with pytest.raises(DataError, match=r"outside|0 and 1|range"):
         read_files([(details_name(), lighteval_details({"acc": [1.0, 3.5]}))])
     with pytest.raises(DataError, match="no metric 'bleu'"):

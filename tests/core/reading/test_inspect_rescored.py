@@ -50,7 +50,7 @@ def test_asking_for_the_header_scorer_names_what_the_samples_carry() -> None:
         load_files([("log.json", log_bytes(rescored()))], metric="model_graded_qa")
     text = str(err.value)
     assert "has no score of scorer 'model_graded_qa'" in text and "'match'" in text
-    assert "--metric" in text
+    assert '`metric="SCORER"`' in text and "--metric" not in text  # Python's words
 
 
 def test_an_unknown_scorer_lists_the_carried_ones() -> None:

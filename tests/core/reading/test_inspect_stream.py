@@ -76,7 +76,7 @@ def test_generated_logs_equal_the_whole_parse(variant: str) -> None:
     assert scores_of(bench) == pytest.approx(expected(log))
     assert bench == whole(data)
     assert any(n.startswith("the eval's status is 'error', not 'success'") for n in bench.notes)
-    assert "scorer 'match' used; the log also has judgé (pick one with --metric SCORER)." in (
+    assert "scorer 'match' used; the log also has judgé (pick one with `metric=\"SCORER\"`)." in (
         bench.notes
     )
     assert any(n.startswith("3 epochs: each sample is one item") for n in bench.notes)

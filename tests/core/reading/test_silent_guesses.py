@@ -141,7 +141,7 @@ def test_two_runs_keep_the_newest_and_say_so_or_keep_both_on_request() -> None:
         "2025-03-01T09-00-00.000000.json' (2025-03-01T09-00-00.000000) and the newer 'Qwen__"
         "Qwen2.5-1.5B/results_2025-03-04T10-00-00.000000.json' (2025-03-04T10-00-00.000000); the "
         "newest is kept. To keep both (the older shown as 'Qwen/Qwen2.5-1.5B (2)'), load with "
-        "runs='all' (CLI --runs all, the Data page's 'Keep every run')."
+        '`runs="all"`.'
     ) in bench.notes
     both = read_files(files, runs="all")
     assert both.bench.models == ("Qwen/Qwen2.5-1.5B", "Qwen/Qwen2.5-1.5B (2)")
@@ -238,7 +238,7 @@ def test_a_metric_that_is_not_a_number_is_skipped_with_the_true_reason(
     assert note == (
         f"{QWEN.name}: 1 task skipped — acc is not a number: 'arc_easy' (acc = {shown}); left out "
         "of this model's scores, so its overall averages the other tasks. To score them, re-run "
-        "the tasks, or choose another metric the file has (--metric)."
+        "the tasks, or choose another metric the file has (`metric=`)."
     )
     assert not notes_with(bench.notes, "its metric is acc_norm")  # the old, wrong reason
     i, j = bench.models.index(obj["model_name"]), bench.tasks.index("arc_easy")

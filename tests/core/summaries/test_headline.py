@@ -177,7 +177,7 @@ def test_a_group_whose_score_matches_no_aggregate_is_size_weighted_with_a_note()
     assert rule.notes == (
         "1 group (reason) scored size-weighted in the overall: the files do not say how lm-eval "
         "aggregated them (their score of the metric is missing or matches neither aggregate); "
-        "use --overall tasks (the app's 'Overall score' control) for the plain mean over tasks.",
+        'use `overall="tasks"` for the plain mean over tasks.',
     )
 
 
