@@ -48,23 +48,26 @@ with guard("The leaderboard"):
             st.number_input, views.LeaderboardView, "leaderboard_top", "Models per chart"
         )
     top = view.read().top
-    long_names = max(len(m) for m in draws.models) > 24
-    width = 1 if long_names else 2
+    columns = 1 if max(len(m) for m in draws.models) > 24 else 2  # long names: one per row
 
-    def charts(first: int, shown: list[str]) -> None:
+    def charts(first: int, shown: list[str], width: int) -> None:
         cols = st.columns(width)
-        for k, group in enumerate(shown, start=first):
+        for k, group in enumerate(shown):
             part, hidden = views.top_rows(table[table["group"] == group], top)
             title = views.group_label(group, overall_label(draws))
             fig = forest_figure(part, ctx.figure_options(title))
             with cols[k % width]:
-                st.plotly_chart(fig, key=f"forest_{k}", config={"displaylogo": False})
+                st.plotly_chart(fig, key=f"forest_{first + k}", config={"displaylogo": False})
                 if hidden:
                     st.caption(hidden)
-                download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{k}")
+                download_buttons(fig, f"leaderboard_{bench.name}_{group}", key=f"dl_{first + k}")
 
-    charts(0, groups[:width])  # the first row: the headline chart(s)
-    if rest := groups[width:]:  # drawn when opened: the browser draws the first row sooner
+    # the first row: the headline chart, and the weighted score's beside it when weights are
+    # set; the other charts and the table are drawn when opened, so a fresh session's first page
+    # draws one chart and loads no table code (issue 41: within 1.2x of a bare Streamlit app)
+    headline = groups[: 2 if views.WEIGHTED in groups[:2] else 1]
+    charts(0, headline, min(columns, len(headline)))
+    if rest := groups[len(headline) :]:
         more = st.expander(
             f"Charts per category ({', '.join(md_escape(g) for g in rest)}; numbers in the table)",
             key="leaderboard_more",
@@ -72,32 +75,40 @@ with guard("The leaderboard"):
         )
         if more.open:
             with more:
-                charts(width, rest)
-    st.subheader("Table")
+                charts(len(headline), rest, columns)
     fit = None  # a Bayesian run's fit (cached with its draws): unconverged chains are flagged
     if ctx.settings.method == "bayes":
         fit = cache.bayes_fit(bench, cache.bayes_settings(), ctx.settings.reps, ctx.settings.seed)
     flags = model_flags(bench, diagnostics=None if fit is None else fit.diagnostics)
     full = overall_label(draws)  # the CSV names it in full; the cell its first clause
     shown = views.display_table(table, opts.scale, flags=flags, overall=full)
-    cells = views.display_table(table, opts.scale, flags=flags, overall=views.short_overall(full))
-    st.dataframe(
-        cells,
-        hide_index=True,
-        column_order=views.shown_columns(cells),
-        column_config={
-            "group": st.column_config.TextColumn(help=f"Overall = {full}."),
-            **{
-                c: st.column_config.NumberColumn(format="%.2f")
-                for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")
-            },
-        },
+    numbers = st.expander(
+        "Table: every group's estimate and interval, with Monte Carlo error",
+        key="leaderboard_table",
+        on_change="rerun",
     )
-    st.caption(
-        md_escape(f"Overall = {full}. Scores in {opts.unit}.")
-        + " MC error: Monte Carlo standard error of each interval end; if it is large next to "
-        "the differences you care about, raise the number of replicates."
-    )
+    if numbers.open:
+        with numbers:
+            cells = views.display_table(
+                table, opts.scale, flags=flags, overall=views.short_overall(full)
+            )
+            st.dataframe(
+                cells,
+                hide_index=True,
+                column_order=views.shown_columns(cells),
+                column_config={
+                    "group": st.column_config.TextColumn(help=f"Overall = {full}."),
+                    **{
+                        c: st.column_config.NumberColumn(format="%.2f")
+                        for c in ("estimate", "low", "high", "MC error (low)", "MC error (high)")
+                    },
+                },
+            )
+            st.caption(
+                md_escape(f"Overall = {full}. Scores in {opts.unit}.")
+                + " MC error: Monte Carlo standard error of each interval end; if it is large "
+                "next to the differences you care about, raise the number of replicates."
+            )
     download_csv(shown, f"leaderboard_{bench.name}")
     s = ctx.settings  # the raw (not normalized) draws: the files hold the scores as read
     download_eee(

@@ -32,10 +32,13 @@ def test_malformed_upload_shows_the_message_and_keeps_the_app_working(make_app) 
     assert "data" not in at.query_params  # the previous data stays in use
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 2  # the first row; per-category charts when opened
+    assert len(at.get("plotly_chart")) == 1  # the overall score; per-category charts when opened
+    assert not at.dataframe  # the table too
     at.session_state["leaderboard_more"] = True
+    at.session_state["leaderboard_table"] = True
     at.run()
     assert len(at.get("plotly_chart")) == 4  # no S(w) chart at the default (equal) weights
+    assert len(at.dataframe) == 1
     at.switch_page(page_path("data.py")).run()
     assert at.multiselect(key="models").value  # other state kept
 

@@ -51,9 +51,11 @@ def test_default_view_is_the_vtab_leaderboard_with_a_short_link(make_app) -> Non
     _clean(at)
     assert at.title[0].value == "Leaderboard"
     charts = _charts(at)
-    assert len(charts) == 2  # the first row (overall, natural); the rest drawn when opened
+    assert len(charts) == 1  # the overall score; the rest drawn when opened
     assert len(charts[0]["data"]) == 16  # one trace per model
+    assert not at.dataframe  # the table too: the first page loads no table code
     at.session_state["leaderboard_more"] = True  # open the per-category charts
+    at.session_state["leaderboard_table"] = True  # and the table
     at.run()
     assert len(_charts(at)) == VTAB_GROUPS
     # defaults (the VTAB-1k sample, level 0.834, every model, weights 1 each) stay out, and

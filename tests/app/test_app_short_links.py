@@ -43,14 +43,15 @@ def _share(at) -> str:
 
 def _view(at, page: str) -> dict[str, object]:
     """Every widget state of the sidebar and of the open page, and what the page shows (its
-    last charts: a link without parameters also shows the landing's chart above the page)."""
+    last charts; a link without parameters also shows the landing's chart, left out)."""
     ss = at.session_state
     keys = SIDEBAR + [f"weight_{i}" for i in range(len(ss["_bench_cats"]))]
     classes = next(p.settings for p in links.PAGES if p.file == page)
     keys += [spec.name for cls in classes for _, spec, _ in state.link_fields(cls)]
     shown = {k: ss[k] for k in keys if k in ss}
     shown["tables"] = [d.value.to_json() for d in at.dataframe]
-    shown["charts"] = [json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart")][-2:]
+    page_charts = [c for c in at.get("plotly_chart") if not c.proto.id.endswith("landing_gaps")]
+    shown["charts"] = [json.loads(c.proto.spec)["data"] for c in page_charts][-2:]
     return shown
 
 

@@ -85,6 +85,7 @@ def test_inspect_logs_are_flagged_with_no_zero_width_interval(make_app) -> None:
     logs = sorted(p for p in (REAL / "inspect_ai").rglob("*") if p.suffix in (".json", ".eval"))
     files = [(p.name, p.read_bytes(), "application/octet-stream") for p in logs]
     at = _upload(_open_data_page(make_app), files)
+    at.session_state["leaderboard_table"] = True  # the Leaderboard's table, open
     at = _page(at, "leaderboard.py")
     assert "Few items: openai/gpt-4o-mini (13), ollama/llama3.1 (1)" in _warnings(at)
     table = at.dataframe[0].value
