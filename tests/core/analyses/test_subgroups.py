@@ -368,3 +368,17 @@ def test_lab_with_precision_weights() -> None:
     assert 0.5 <= a["cover_eb"] <= 1 and a["ratio_eb"] < 1.5
     with pytest.raises(InvalidArgument, match="unknown weights 'heavy'"):
         simulate(bench, group_by="task", reps=2, weights="heavy")
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_lab_floors_units_without_spread_as_analyze_does(binary: bool) -> None:
+    """The lab drew 20 items near a true mean of 0.02 and scored its units with SE 0 where they
+    were all zeros (graded) and A from the guarded SEs (0/1): DT held 0.40 and EB 0.39 (0/1:
+    EB 0.81). With analyze's floor and A from the measured spread (METHODS 7): 1.00 and 0.99
+    (0/1: 0.95 and 0.99); seeded, 30 reps of 100 units."""
+    rng = np.random.default_rng(8)
+    probs = [0.98, 0.0, 0.02] if binary else [0.976, 0.008, 0.016]
+    scores = rng.choice([0.0, 0.5, 1.0], p=probs, size=(4, 25, 400))
+    lab = simulate(_graded(scores), n_per_group=20, reps=30).overall.iloc[0]
+    assert lab["cover_dt"] >= 0.93 and lab["cover_eb"] >= 0.93
+    assert lab["width_eb"] < lab["width_dt"]  # EB still narrows
