@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from benchuq.api.summaries import model_flags, overall_label
-from benchuq.core.methods.bootstrap import UNPAIRED_NOTES
+from benchuq.api.summaries import UNPAIRED_NOTES, model_flags, overall_label
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard

@@ -96,6 +96,7 @@ from benchuq.core.methods.bayes.priors import (
     compact_prior_specs,
     parse_prior_specs,
 )
+from benchuq.core.methods.bootstrap import UNPAIRED_NOTES
 from benchuq.core.methods.bootstrap import bootstrap as bootstrap_draws
 from benchuq.core.small_samples import cell_items, few_items_note, min_items_to_tell
 from benchuq.core.summaries import (
@@ -141,6 +142,7 @@ __all__ = [
     "FAMILIES",
     "META_SUFFIXES",
     "SAMPLE_LABELS",
+    "UNPAIRED_NOTES",
     "WEIGHTED",
     "Aggregate",
     "ArenaFit",

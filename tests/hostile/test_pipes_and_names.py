@@ -22,7 +22,9 @@ def test_a_closed_pipe_ends_quietly() -> None:
         [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.read(10)  # like `head -c 10`: read a little, then close the pipe
+    # the reader goes away before the output comes (as `| head` does once it has its lines):
+    # a read of the first bytes would wait for the output, which now comes in one write that
+    # fits the pipe's buffer, and no writer sees a closed pipe then
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(120) == CLOSED_PIPE

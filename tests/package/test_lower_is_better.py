@@ -121,6 +121,7 @@ def test_leaderboard_page(make_app) -> None:
     at.switch_page(page_path("data.py")).run()
     upload = [("errors.csv", error_csv().encode(), "text/csv")]
     at.file_uploader(key="uploader").set_value(upload).run()
+    at.session_state["leaderboard_table"] = True  # the Leaderboard's table, open
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value  # what "Download table (CSV)" writes

@@ -224,6 +224,7 @@ def test_leaderboard_page_names_and_offers_the_aggregate(make_app) -> None:
     at.switch_page(page_path("data.py")).run()
     files = [(p.name, p.read_bytes(), "application/json") for p in sorted(V04.glob("*.json"))]
     at.file_uploader(key="uploader").set_value(files).run()
+    at.session_state["leaderboard_table"] = True  # the Leaderboard's table, open
     at.switch_page(page_path("leaderboard.py")).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
