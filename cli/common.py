@@ -35,6 +35,7 @@ __all__ = [
     "bayes_settings",
     "check_caps",
     "check_level",
+    "check_output",
     "check_pairwise",
     "data_header",
     "emit",
@@ -78,6 +79,49 @@ def check_caps(args: argparse.Namespace) -> None:
     reps = getattr(args, "reps", None)
     if isinstance(reps, int):
         validation.check_reps(reps, least=50, typical=2000, name="--reps")
+
+
+#: subcommands whose ``-o`` names a folder they create (its missing parents too)
+FOLDER_OUTPUTS = ("export", "site")
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """``-o FILE`` can be written: its folder exists and it is not itself a folder, checked
+    before any work, so a typo in the path costs no bootstrap and gives no traceback."""
+    target = getattr(args, "output", None)
+    if not isinstance(target, str) or getattr(args, "command", "") in FOLDER_OUTPUTS:
+        return
+    path = Path(target)
+    if path.is_dir():
+        raise UsageError(f"-o {target}: that is a folder. How to fix: name a file in it.")
+    folder = path.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise UsageError(
+                f"-o {target}: '{folder}' is a file, not a folder. How to fix: write to a file "
+                "in an existing folder."
+            )
+        raise UsageError(
+            f"-o {target}: the folder '{folder}' does not exist. How to fix: create the folder "
+            f"first (mkdir -p '{folder}') or write to an existing one."
+        )
+
+
+def output_error(args: argparse.Namespace, err: OSError) -> str | None:
+    """The message for ``err`` when it is a failure to write ``-o``'s path (no permission, a
+    read-only or full disk), else ``None`` (the error is not about the output)."""
+    target = getattr(args, "output", None)
+    name = getattr(err, "filename", None)
+    if not isinstance(target, str) or name is None:
+        return None
+    try:
+        ours = Path(str(name)).resolve().is_relative_to(Path(target).resolve())
+    except (OSError, ValueError):
+        return None
+    if not ours:
+        return None
+    reason = err.strerror or str(err)
+    return f"-o {target}: cannot write it ({reason}). How to fix: pick a folder you may write to."
 
 
 # core.reading.loaders.FORMATS, repeated so that building the parser does not import pandas

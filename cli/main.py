@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(_command(argv))
     args = parser.parse_args(argv)
 
-    from benchuq.cli.common import VisibleText, check_caps, print_notes
+    from benchuq.cli.common import VisibleText, check_caps, check_output, output_error, print_notes
     from benchuq.core.data import DataError
     from benchuq.core.validation import InvalidArgument
 
@@ -105,9 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             check_caps(args)
+            check_output(args)
             code = int(args.func(args) or 0)
         except (DataError, InvalidArgument, UsageError) as err:
             print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
+            return 2
+        except OSError as err:  # writing -o failed (no permission, disk full): say so, no trace
+            message = output_error(args, err)
+            if message is None:
+                raise
+            print(f"benchuq {args.command}: error: {message}", file=sys.stderr)
             return 2
         print_notes(getattr(args, "data_notes", ()), args)
         sys.stdout.flush()
