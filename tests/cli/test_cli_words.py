@@ -84,3 +84,17 @@ def test_arena_ratings_are_whole_points(capsys: pytest.CaptureFixture[str], tmp_
 def test_a_folder_names_its_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     argv = ["leaderboard", str(REAL / "inspect_ai" / "eval_zip"), "--reps", "200"]
     assert _run(argv, capsys, tmp_path).startswith("eval_zip: 6 models x 2 tasks\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["leaderboard", "compare", "diff", "ranks", "epp", "arena", "judge", "weights", "bayes", "eb",
+     "embeddings", "power", "app", "report", "publish", "unpublish", "export", "site"],
+)  # fmt: skip
+def test_help_shows_percent_signs_once(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """argparse %-formats an option's help but not a description: a ``%%`` written there was
+    shown doubled ("a 5%% test" in ``benchuq leaderboard --help``)."""
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    assert "%%" not in capsys.readouterr().out
