@@ -272,8 +272,18 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
             wanted = annotations[name] if isinstance(annotations[name], str) else kind
             raise InvalidArgument(
                 f"{name} must be {wanted}, not {type(value).__name__} {shown}.",
-                hint=f"pass {name} as {wanted}.",
+                hint=_BETWEEN.get((type(value).__name__, str(wanted)), f"pass {name} as {wanted}."),
             )
+
+
+#: the fix when one of the API's two data objects is passed where the other is wanted (a loaded
+#: ``Benchmark`` given to ``bq.leaderboard``, which summarises its replicates)
+_BETWEEN: dict[tuple[str, str], str] = {
+    ("Benchmark", "Draws"): "make its replicates first: bq.bootstrap(bench) (or bq.bayes(bench)), "
+    "e.g. bq.leaderboard(bq.bootstrap(bench)).",
+    ("Draws", "Benchmark"): "pass the loaded data (bq.load(...)), not the replicates made "
+    "from it (bq.report takes those as draws=).",
+}
 
 
 def parse_weights(text: str, n_categories: int) -> np.ndarray:

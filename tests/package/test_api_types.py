@@ -72,3 +72,19 @@ def test_from_frame_refuses_duplicate_columns() -> None:
     df = pd.DataFrame([["a", "t", 10, 5, 1]], columns=["model", "task", "n", "correct", "n"])
     with pytest.raises(DataError, match=r"duplicate column names \['n'\]"):
         bq.from_frame(df, model="model", task="task", n="n", correct="correct")
+
+
+@pytest.mark.parametrize(
+    ("call", "fix"),
+    [
+        (lambda: bq.leaderboard(TOY), "bq.leaderboard(bq.bootstrap(bench))"),
+        (lambda: bq.ranks(TOY), "make its replicates first: bq.bootstrap(bench)"),
+        (lambda: bq.bootstrap(DRAWS), "pass the loaded data (bq.load(...)), not the replicates"),
+    ],
+)
+def test_the_data_for_its_replicates_says_which_step_is_missing(call, fix: str) -> None:
+    """A new user's first call, ``bq.leaderboard(bq.load(...))``, said only "pass draws as Draws";
+    the fix now names the step that makes them (the audit of 2026-12-08)."""
+    with pytest.raises(InvalidArgument) as info:
+        call()
+    assert fix in str(info.value), str(info.value)
