@@ -69,7 +69,8 @@ class VisibleText:
 
 def check_caps(args: argparse.Namespace) -> None:
     """Hard limits of ``--reps``, ``--chains``, ``--draws`` and ``--warmup`` (``core.budget.CAPS``),
-    and at least 50 replicates (fewer give percentile intervals of no width), before any work."""
+    at least 50 replicates (fewer give percentile intervals of no width) and a seed of 0 or more,
+    before any work."""
     from benchuq.core.budget import CAPS, check_cap
 
     for name in CAPS:
@@ -79,6 +80,9 @@ def check_caps(args: argparse.Namespace) -> None:
     reps = getattr(args, "reps", None)
     if isinstance(reps, int):
         validation.check_reps(reps, least=50, typical=2000, name="--reps")
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int):
+        validation.check_seed(seed, name="--seed")
 
 
 #: subcommands whose ``-o`` names a folder they create (its missing parents too)

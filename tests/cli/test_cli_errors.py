@@ -61,6 +61,21 @@ def test_unexpected_errors_are_not_swallowed(
         (["epp", "sample:toy", "--level", "0"], "--level 0.0 must be between 0 and 1"),
         (["compare", "sample:toy", "--models", "A", "Z"], "unknown models in --models ['Z']"),
         (["eb", "sample:mmlu", "--kappa", "big"], "kappa 'big' is not 'estimated'"),
+        (["leaderboard", "sample:toy", "--seed", "-1"], "--seed -1 is negative"),
+        (
+            [
+                "diff",
+                "sample:alpaca_eval",
+                "--base",
+                "claude-2",
+                "--candidate",
+                "claude-2.1",
+                "--seed",
+                "-2",
+            ],
+            "--seed -2 is negative",
+        ),
+        (["arena", "sample:mt_bench_battles", "--seed", "-3"], "--seed -3 is negative"),
     ],
 )
 def test_bad_arguments_exit_2(

@@ -88,3 +88,19 @@ def test_the_data_for_its_replicates_says_which_step_is_missing(call, fix: str) 
     with pytest.raises(InvalidArgument) as info:
         call()
     assert fix in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bq.bootstrap(TOY, seed=-1),
+        lambda: bq.epp(TOY, seed=-1),
+        lambda: bq.subgroups(bq.load("sample:alpaca_eval"), seed=-1),
+        lambda: bq.diff(TOY, base_model="A", candidate_model="B", seed=-1),
+    ],
+)
+def test_a_negative_seed_is_refused_by_name(call) -> None:
+    """numpy's generators take no seed below 0: the API said "ValueError: expected non-negative
+    integer" from deep inside numpy (the audit of 2026-12-08)."""
+    with pytest.raises(InvalidArgument, match=r"^seed -1 is negative"):
+        call()
