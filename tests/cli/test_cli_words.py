@@ -98,3 +98,19 @@ def test_help_shows_percent_signs_once(capsys: pytest.CaptureFixture[str], comma
         main([command, "--help"])
     assert stop.value.code == 0
     assert "%%" not in capsys.readouterr().out
+
+
+def test_the_rank_set_table_shows_scores_as_scores(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Beside the rank columns the score read as a rank: model B at "0", A at "1" (scores 0 and
+    1 printed with ``:g``; the audit of 2026-12-08); it is headed ``score`` and has 4 decimals."""
+    path = tmp_path / "three.csv"
+    path.write_text(
+        "model,task,item,score\n" + "".join(f"A,t,{i},1\nB,t,{i},0\n" for i in range(3))
+    )
+    assert main(["ranks", str(path), "--reps", "100"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("Rank confidence sets", 1)[1].splitlines()
+    assert table[1].split()[:2] == ["model", "score"], table[1]
+    assert table[2].split()[:2] == ["A", "1.0000"] and table[3].split()[:2] == ["B", "0.0000"]
