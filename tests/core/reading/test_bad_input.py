@@ -564,6 +564,18 @@ def test_unknown_sample() -> None:
     assert "vtab1k" in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("name", "where"), [("mt_bench_battles", "benchuq arena"), ("mt_bench", "benchuq judge")]
+)
+def test_a_sample_of_another_kind_says_where_it_is_read(name: str, where: str) -> None:
+    """``benchuq leaderboard sample:mt_bench_battles`` said "unknown sample" and listed the score
+    samples only, though the name is one benchuq ships (the audit of 2026-12-08)."""
+    with pytest.raises(DataError) as err:
+        load_sample(name)
+    text = str(err.value)
+    assert "unknown" not in text and where in text and "for scores, choose one of" in text
+
+
 def test_no_files() -> None:
     with pytest.raises(DataError, match="no files"):
         load_files([])
