@@ -144,3 +144,14 @@ def test_a_failed_write_of_the_output_is_a_usage_error(
     err = capsys.readouterr().err
     assert err.startswith(f"benchuq leaderboard: error: -o {target}: cannot write it"), err
     assert "Permission denied" in err
+
+
+def test_an_unknown_flag_is_reported_by_the_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchuq leaderboard sample:toy --weights`` printed the top-level usage ("usage: benchuq
+    [-h] COMMAND ...") and "benchuq: error"; the subcommand's usage shows the flags it has."""
+    with pytest.raises(SystemExit) as stop:
+        main(["leaderboard", "sample:toy", "--weights"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: benchuq leaderboard") and "--reps" in err, err
+    assert err.rstrip().endswith("benchuq leaderboard: error: unrecognized arguments: --weights")
