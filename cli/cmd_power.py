@@ -63,7 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "without data; item-level data give their own",
     )
     g = p.add_argument_group("without data (planning a new benchmark)")
-    g.add_argument("--accuracy", type=float, nargs="+", default=None, metavar="P")
+    g.add_argument(
+        "--accuracy",
+        type=float,
+        nargs="+",
+        default=None,
+        metavar="P",
+        help="assumed accuracies, one per model, as fractions (0.7 0.72), instead of DATA",
+    )
     g.add_argument("--items", type=int, default=None, help="items per task")
     g.add_argument("--n-tasks", type=int, default=1, help="tasks of --items items each (1)")
     g.add_argument("--cluster-size", type=float, default=1.0, help="items per cluster (1)")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FEW_ITEMS_LEGEND",
     "FORMATS",
+    "METHOD_HELP",
     "UsageError",
     "add_bayes_arguments",
     "add_data_arguments",
@@ -140,6 +141,10 @@ METRIC_HELP = (
     "lm-eval, the scenario's main metric for HELM); for inspect_ai logs a scorer, or "
     "SCORER/KEY for a scorer with named values (default: the log's first scorer)"
 )
+METHOD_HELP = (
+    "how the uncertainty is found: bootstrap (resample the items, or each task's count of right "
+    "answers; default, METHODS 2) or bayes (a Bayesian hierarchical model, METHODS 6)"
+)
 FAILED_HELP = (
     "samples of inspect_ai logs that errored or hit a limit: left out of the scores and counted "
     "in a note (exclude, the default) or counted as wrong (wrong)"
@@ -236,7 +241,9 @@ def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
 
 def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -> None:
     """The uncertainty method and its settings (bootstrap, METHODS 2; Bayesian model, METHODS 6)."""
-    parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
+    parser.add_argument(
+        "--method", default="bootstrap", choices=("bootstrap", "bayes"), help=METHOD_HELP
+    )
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
@@ -490,9 +497,15 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     formats = [a for a in parser._actions if a.dest == "format" and a.choices is not None]
     for action in formats:  # --format also takes csv|parquet (no input format has them)
         action.choices = (*action.choices, *TABLE_FORMATS)  # type: ignore[misc]
-        action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+        action.help = f"{action.help}; csv or parquet instead set the output: a tidy table (as "
+        "--output-format)"
     if not formats:
-        parser.add_argument("--format", default=None, choices=TABLE_FORMATS, help="a tidy table")
+        parser.add_argument(
+            "--format",
+            default=None,
+            choices=TABLE_FORMATS,
+            help="the output as a tidy table (as --output-format)",
+        )
 
 
 def split_format(args: argparse.Namespace) -> None:

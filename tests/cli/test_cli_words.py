@@ -114,3 +114,21 @@ def test_the_rank_set_table_shows_scores_as_scores(
     table = out.split("Rank confidence sets", 1)[1].splitlines()
     assert table[1].split()[:2] == ["model", "score"], table[1]
     assert table[2].split()[:2] == ["A", "1.0000"] and table[3].split()[:2] == ["B", "0.0000"]
+
+
+def test_every_option_has_help() -> None:
+    """``--method`` (eight subcommands) and ``power --accuracy`` were listed in ``--help`` with no
+    word on what they do (the audit of 2026-12-08)."""
+    import argparse
+
+    from benchuq.cli.main import build_parser
+
+    missing = [
+        f"{name} {action.option_strings}"
+        for top in build_parser()._actions
+        if isinstance(top, argparse._SubParsersAction)
+        for name, sub in top.choices.items()
+        for action in sub._actions
+        if action.option_strings and not action.help
+    ]
+    assert missing == []
