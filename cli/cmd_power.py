@@ -177,13 +177,25 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     print(
-        f"{design.name}: {design.source}; score {design.group}; {100 * level:g}% family-wise "
+        f"{design.name}: {design.source}; score: {_score_words(design.group)}; "
+        f"{100 * level:g}% family-wise "
         f"level, {result.correction_name} over {plan.family} comparison(s) "
-        f"(c = {plan.critical:.3f}); {100 * args.power:g}% power; differences in {result.unit}"
+        f"(a difference must reach {plan.critical:.3f} standard errors); "
+        f"{100 * args.power:g}% power; differences in {result.unit}"
     )
     for sentence in result.sentences():
         print(f"- {sentence}")
     return 0
+
+
+def _score_words(group: str) -> str:
+    """The compared score with its aggregate named: ``overall = the mean over tasks`` (not the
+    leaderboard's mean over lm-eval benchmarks), ``natural = the mean of its tasks``."""
+    if group == "overall":
+        return "overall = the mean over tasks"
+    if group.startswith("weighted "):
+        return group + " (category weights; each category the mean of its tasks)"
+    return f"{group} = the mean of its tasks"
 
 
 def _answers(args: argparse.Namespace) -> int:
