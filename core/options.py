@@ -55,7 +55,6 @@ OPTIONS: frozenset[str] = frozenset(
 )
 
 _MARKER = re.compile(r"`([a-z][a-z0-9_]*)=([^`\n]*)`")
-_ALONE = object()  # the option named without a value ("name yours with `judge=`")
 
 
 @dataclass(frozen=True)
@@ -69,9 +68,10 @@ class Named:
     text: str
 
 
-def option(name: str, value: object = _ALONE, *, text: str | None = None) -> str:
-    """The marker naming option ``name`` (set to ``value``, if given; ``text``: a placeholder
-    written as it is, ``option("items", text="N")``) in a message.
+def option(name: str, *value: object, text: str | None = None) -> str:
+    """The marker naming option ``name`` (set to the one ``value``, if given; none names the
+    option alone; ``text``: a placeholder written as it is, ``option("items", text="N")``) in a
+    message.
 
     Examples
     --------
@@ -86,14 +86,15 @@ def option(name: str, value: object = _ALONE, *, text: str | None = None) -> str
     """
     if name not in OPTIONS:
         raise ValueError(f"option {name!r} is not in core.options.OPTIONS")
-    if text is not None:
-        pass
-    elif value is _ALONE:
-        text = ""
-    elif isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-    else:
-        text = repr(value)
+    if len(value) > 1:
+        raise TypeError(f"option {name!r} takes one value, got {len(value)}")
+    if text is None:
+        if not value:
+            text = ""
+        elif isinstance(value[0], str):
+            text = json.dumps(value[0], ensure_ascii=False)
+        else:
+            text = repr(value[0])
     return f"`{name}={text}`"
 
 

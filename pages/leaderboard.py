@@ -3,6 +3,7 @@
 import streamlit as st
 
 from benchuq.api.summaries import model_flags, overall_label
+from benchuq.core.methods.bootstrap import UNPAIRED_NOTES
 from benchuq.dashboard import cache, controls
 from benchuq.dashboard.compare import view as views_inference
 from benchuq.dashboard.context import current, guard
@@ -28,9 +29,12 @@ with guard("The leaderboard"):
     draws = ctx.draws()
     overall = views.overall_caption(draws.headline)
     st.caption(overall)
+    resampling = [n for n in draws.notes if n in UNPAIRED_NOTES]  # shown once, up here
     if not draws.paired:
         st.info(
-            "Models were resampled independently (task-level counts, no item data): "
+            say(resampling[0])
+            if resampling
+            else "Models were resampled independently (task-level counts, no item data): "
             "differences between models ignore any correlation between them.",
             icon=":material/info:",
         )
@@ -115,4 +119,5 @@ with guard("The leaderboard"):
         bench, lambda: cache.get_draws(bench, s.method, s.reps, s.seed, ""), level, "dl_eee"
     )
     for note in draws.notes:  # the data's own notes: the Data page (linked at the top)
-        st.caption(say(note))
+        if note not in resampling:
+            st.caption(say(note))

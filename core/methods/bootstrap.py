@@ -47,6 +47,7 @@ __all__ = [
     "NOTE_NORMAL",
     "NU_SHIFT",
     "SMALL_PRIOR",
+    "UNPAIRED_NOTES",
     "binomial_bootstrap",
     "bootstrap",
     "confidence_draws",
@@ -82,6 +83,8 @@ NOTE_CONFIDENCE = (
     "items is ignored; intervals for differences and ranks can be too wide (or too narrow). "
     "Item-level data gives paired intervals."
 )
+#: the notes of resampling each model on its own (the Leaderboard shows the one in use up top)
+UNPAIRED_NOTES = (NOTE_INDEPENDENT, NOTE_CONFIDENCE)
 NOTE_ITEMS = (
     "Item-level paired resampling: each replicate weights the items of every task at random, the "
     "same way for all models, plus one pseudo-item at the score's ends (METHODS 2), so no "

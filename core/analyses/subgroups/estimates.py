@@ -99,6 +99,9 @@ class Units:
     bounded
         every score lies in [0, 1] (0/1, graded or a share): a unit without spread gets the
         largest standard error such scores allow, and intervals stay within [0, 1] (METHODS 7).
+    floored
+        per unit, whether ``se`` is that floor (no spread measured; ``None``: no unit is). EB
+        estimates A with their measured spread, 0, instead (METHODS 7).
     covariates
         extra numeric columns usable as regression features (table input).
     source
@@ -118,6 +121,7 @@ class Units:
     source: str = ""
     notes: tuple[str, ...] = ()
     bounded: bool = False
+    floored: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.unit)
@@ -164,7 +168,9 @@ def _finish(
     bounded: bool = False,
 ) -> Units:
     if not binary:
-        se = _spread_floor(n, direct, se, bounded, notes)
+        se, floored = _spread_floor(n, direct, se, bounded, notes)
+    else:  # 0 or n correct: the guarded binomial SE is a floor too (METHODS 7)
+        floored = np.zeros(len(n), bool) if k is None else (n > 0) & ((k == 0) | (k == n))
     keep = (n > 0) & np.isfinite(direct) & np.isfinite(se)
     dropped = int((~keep).sum())
     if dropped:
@@ -191,25 +197,27 @@ def _finish(
         source=source,
         notes=tuple(notes),
         bounded=bounded or binary,
+        floored=floored[idx] if floored[idx].any() else None,
     )
 
 
 def _spread_floor(
     n: np.ndarray, mean: np.ndarray, se: np.ndarray, bounded: bool, notes: list[str]
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Standard errors of continuous units, those scored the same on every item raised to the
     largest that scores in [0, 1] allow at the guarded mean (METHODS 7): an SE of 0 from 20
-    zeros claimed an interval of width 0. Scores without known bounds keep 0, with a note."""
+    zeros claimed an interval of width 0. Scores without known bounds keep 0, with a note.
+    Returns the standard errors and which of them were raised."""
     flat = (n > 1) & (np.abs(se) <= 1e-12)  # 20 scores of 0.1: rounding leaves ~1e-17
     if not flat.any():
-        return se
+        return se, np.zeros(len(se), bool)
     count = int(flat.sum())
     if not bounded:
         notes.append(
             f"{count} unit(s) scored the same on every item: no spread was measured, so their "
             "direct intervals have width 0 and EB keeps them as they are (METHODS 2g)."
         )
-        return se
+        return se, np.zeros(len(se), bool)
     guarded = (n * mean + 0.5) / (n + 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         bound = np.sqrt(guarded * (1.0 - guarded) / n)
@@ -218,7 +226,7 @@ def _spread_floor(
         "that scores in [0, 1] allow at that mean (Bhatia-Davis, guarded as for 0/1 scores; "
         "METHODS 7), not 0."
     )
-    return np.where(flat, bound, se)
+    return np.where(flat, bound, se), flat
 
 
 def _unit_interval(items: Sequence[ItemTask]) -> bool:
@@ -563,6 +571,23 @@ def _check_options(
     return kappa if kappa == "estimated" else _check_kurtosis(kappa)
 
 
+def _moment_se(units: Units, notes: list[str]) -> np.ndarray:
+    """The standard errors A is estimated with (METHODS 7): the measured spread, 0, for a unit
+    whose ``se`` is the conservative floor. The floor keeps that unit's own interval honest,
+    but in ``mean(eps^2 - se^2)`` it overstates the noise, so A came out near 0 and EB shrank
+    every unit onto a regression fitted from a few units (graded scores near 0: 95% intervals
+    held the truth in 0.53-0.83 of units). A sample variance is unbiased, 0 included."""
+    flat = units.floored
+    if flat is None or flat.all():
+        return units.se
+    notes.append(
+        f"A is estimated with the measured spread of the {int(flat.sum())} unit(s) scored the "
+        "same on every item (0), not their raised standard error, which would overstate the "
+        "noise and shrink every unit too far (METHODS 7)."
+    )
+    return np.where(flat, 0.0, units.se)
+
+
 @blas_policy
 def analyze(
     units: Units,
@@ -623,7 +648,10 @@ def analyze(
             "on all units (in-sample), which shrinks a little too much."
         )
     checkpoint("The subgroup analysis")
-    res = ebci(z, se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega)
+    res = ebci(
+        z, se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega,
+        moment_se=_moment_se(units, notes),
+    )  # fmt: skip
     mom = res.moments
     notes.extend(res.notes)
     if np.ptp(z) == 0:

@@ -18,11 +18,14 @@ from benchuq.core.analyses.subgroups.estimates import (
     UnitWeights,
     _check_options,
     _mean_se,
+    _moment_se,
+    _spread_floor,
     binomial_se,
     crossfit_operator,
     design,
     direct_interval,
     units_from_benchmark,
+    within,
 )
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
@@ -121,16 +124,18 @@ def simulate(
             P, _ = crossfit_operator(X, omega, crossfit, seed)
         f = P @ z
         res = ebci(
-            z, sample.se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega
-        )
-        for m, est in (("dt", z), ("sr", f), ("eb", res.estimate)):
+            z, sample.se, f, level=level, fs_correction=fs_correction, kappa=kap, weights=omega,
+            moment_se=_moment_se(sample, []),
+        )  # fmt: skip
+        eb, low, high = within(sample, res.estimate, res.low, res.high)  # as analyze shows them
+        for m, est in (("dt", z), ("sr", f), ("eb", eb)):
             sq[m] += (est - truth.direct) ** 2
-        dlow, dhigh = direct_interval(sample, level=level)
+        dlow, dhigh = within(sample, *direct_interval(sample, level=level))
         cover["dt"] += (dlow <= truth.direct) & (truth.direct <= dhigh)
         width["dt"] += dhigh - dlow
         if np.all(np.isfinite(res.half_length)):
-            cover["eb"] += (res.low <= truth.direct) & (truth.direct <= res.high)
-            width["eb"] += res.high - res.low
+            cover["eb"] += (low <= truth.direct) & (truth.direct <= high)
+            width["eb"] += high - low
             defined += 1
         if progress is not None:
             progress(r + 1, reps)
@@ -173,10 +178,16 @@ def simulate(
 
 def _with_sample(truth: Units, n: np.ndarray, k: np.ndarray | None, mean: np.ndarray,
                  se: np.ndarray) -> Units:  # fmt: skip
+    """A drawn sample as units, its standard errors floored as :func:`analyze`'s (METHODS 7):
+    a bounded unit without spread gets the largest SE its scores allow, not 0."""
+    if k is not None:
+        floored = (k == 0) | (k == n)
+    else:
+        se, floored = _spread_floor(n, mean, se, truth.bounded, [])
     return Units(
         unit=truth.unit, model=truth.model, subgroup=truth.subgroup, category=truth.category,
         n=n, k=k, direct=mean, se=se, binary=truth.binary, covariates=truth.covariates,
-        source=truth.source,
+        source=truth.source, bounded=truth.bounded, floored=floored if floored.any() else None,
     )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from benches import subgroup_counts
 from ebci_cases import TV3, TV3_ROWS
 from statsmodels.stats.proportion import proportion_confint
 
-from benchuq.core.analyses.subgroups.ebci import parse_kappa
+from benchuq.core.analyses.subgroups.ebci import ebci, parse_kappa
 from benchuq.core.analyses.subgroups.estimates import (
     ROW_COLUMNS,
     analyze,
@@ -142,6 +142,51 @@ def test_graded_direct_intervals_near_zero_hold_their_level_in_simulation() -> N
     eb = (rows["low"] <= truth) & (truth <= rows["high"])
     assert direct.mean() >= 0.93  # 95% intervals; with SE 0 they held 0.43
     assert eb.mean() >= 0.93  # 95% on average over units; with SE 0: 0.45
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_default_eb_near_zero_holds_its_level_in_simulation(binary: bool) -> None:
+    """EB with the default features (an intercept per task, fitted from 4 units) near a true
+    mean of 0.02: the raised standard errors of the units without spread entered A's moments,
+    A came out near 0 and EB shrank every unit onto the noisy task fit; its 95% intervals held
+    the truth in 0.48 of these units (0/1 scores: 0.49). A now uses their measured spread, 0
+    (METHODS 7): 0.98, and EB stays narrower than the direct intervals. Seeded, 5 x 400 units."""
+    rng = np.random.default_rng(5)
+    truth = 0.02
+    probs = [1 - truth, 0.0, truth] if binary else [0.976, 0.008, 0.016]  # mean 0.02
+    cover, ratio = [], []
+    for _ in range(5):
+        scores = rng.choice([0.0, 0.5, 1.0], p=probs, size=(4, 100, 20))
+        units = units_from_benchmark(_graded(scores), group_by="task")
+        assert units.binary is binary and units.floored is not None
+        assert units.floored.mean() > 0.5  # most units scored 0 on every item
+        res = analyze(units)
+        rows = res.rows
+        cover.append(np.mean((rows["low"] <= truth) & (truth <= rows["high"])))
+        ratio.append(
+            np.mean(rows["high"] - rows["low"]) / np.mean(rows["direct_high"] - rows["direct_low"])
+        )
+        assert any("measured spread" in n for n in res.notes)
+    assert np.mean(cover) >= 0.93  # 95% on average over units; before: 0.48
+    assert np.mean(ratio) < 0.8  # EB still narrows the intervals (0.61; 0/1 scores 0.34)
+
+
+def test_moments_use_the_measured_spread_of_floored_units() -> None:
+    """A is estimated with se 0 for the units whose se is the floor; their intervals keep it."""
+    scores = np.zeros((4, 6, 20))
+    scores[:, :3, :2] = 1.0  # half the units have spread, the others are all zeros
+    units = units_from_benchmark(_graded(scores), group_by="task")
+    assert units.floored is not None and units.floored.tolist() == ([False] * 3 + [True] * 3) * 4
+    res = analyze(units, features=("intercept", "subgroup"), crossfit=False)
+    eps = units.direct - res.rows["f"].to_numpy()
+    s2 = np.where(units.floored, 0.0, units.se**2)
+    assert res.mu2_raw == pytest.approx(np.mean(eps**2 - s2))
+    assert np.allclose(res.rows["se"], units.se)  # the floor stays in each unit's interval
+    plain = units_from_benchmark(_graded(scores[:, :3]), group_by="task")
+    assert plain.floored is None  # no floor: nothing changes
+    assert not any("measured spread" in n for n in analyze(plain).notes)
+    with pytest.raises(InvalidArgument, match="moment_se"):
+        ebci(units.direct, units.se, units.direct, moment_se=units.se[:3])
 
 
 def test_unit_table_without_crossfit_reproduces_tv3() -> None:
@@ -323,3 +368,17 @@ def test_lab_with_precision_weights() -> None:
     assert 0.5 <= a["cover_eb"] <= 1 and a["ratio_eb"] < 1.5
     with pytest.raises(InvalidArgument, match="unknown weights 'heavy'"):
         simulate(bench, group_by="task", reps=2, weights="heavy")
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_lab_floors_units_without_spread_as_analyze_does(binary: bool) -> None:
+    """The lab drew 20 items near a true mean of 0.02 and scored its units with SE 0 where they
+    were all zeros (graded) and A from the guarded SEs (0/1): DT held 0.40 and EB 0.39 (0/1:
+    EB 0.81). With analyze's floor and A from the measured spread (METHODS 7): 1.00 and 0.99
+    (0/1: 0.95 and 0.99); seeded, 30 reps of 100 units."""
+    rng = np.random.default_rng(8)
+    probs = [0.98, 0.0, 0.02] if binary else [0.976, 0.008, 0.016]
+    scores = rng.choice([0.0, 0.5, 1.0], p=probs, size=(4, 25, 400))
+    lab = simulate(_graded(scores), n_per_group=20, reps=30).overall.iloc[0]
+    assert lab["cover_dt"] >= 0.93 and lab["cover_eb"] >= 0.93
+    assert lab["width_eb"] < lab["width_dt"]  # EB still narrows

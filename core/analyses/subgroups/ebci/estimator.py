@@ -140,6 +140,7 @@ def ebci(
     kappa: Kappa = "estimated",
     weights: np.ndarray | None = None,
     method: CvaMethod = "table",
+    moment_se: np.ndarray | None = None,
 ) -> EBCIResult:
     """Robust EBCIs ``mu_hat +- cva_alpha(se^2/mu2, kappa) * w * se`` (METHODS 7, EBCI.md).
 
@@ -148,6 +149,9 @@ def ebci(
     ``method="table"`` solves the distinct m2 values with :func:`cva_v` when there are at most 64
     of them (e.g. equal subgroup sizes) and otherwise uses :func:`cva_table` over their range;
     ``"exact"`` runs the reference :func:`cva` per unit.
+    ``moment_se``: the standard errors the moments of A are estimated with (default ``se``):
+    unbiased ones where ``se`` was raised to a conservative floor (METHODS 7), since a raised
+    ``se^2`` in ``eps^2 - se^2`` biases A down and over-shrinks every unit.
     """
     alpha = _alpha(level)
     if kappa != "estimated":
@@ -156,7 +160,10 @@ def ebci(
     z, se, f = (np.asarray(a, float) for a in (z, se, f))
     if not (z.shape == se.shape == f.shape) or z.ndim != 1 or len(z) == 0:
         raise InvalidArgument("z, se and f must be 1-d arrays of the same nonzero length.")
-    mom = moments(z - f, se, weights=weights, fs_correction=fs_correction)
+    mse = se if moment_se is None else np.asarray(moment_se, float)
+    if mse.shape != se.shape:
+        raise InvalidArgument("moment_se must have the shape of se.")
+    mom = moments(z - f, mse, weights=weights, fs_correction=fs_correction)
     kap = mom.kappa if kappa == "estimated" else kappa
     notes: list[str] = []
     if mom.mu2 <= 0:
