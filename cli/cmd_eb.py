@@ -143,9 +143,20 @@ def run(args: argparse.Namespace) -> int:
             f"{r.unit[:width]:<{width}}  {r.direct:8.4f}  {r.se:7.4f}  {r.eb:8.4f}  {r.low:8.4f}  "
             f"{r.high:8.4f}  {r.w:5.2f}  {r.cva:6.3f}"
         )
+    print(EB_LEGEND)
     for note in res.notes:  # caveats of this table (the data's notes go to stderr)
         print(f"note: {note}")
     return 0
+
+
+#: the table's columns and the two moments above it, in words (EBCI.md, METHODS 9)
+EB_LEGEND = (
+    "estimate: the unit's own mean; se: its standard error; eb: the empirical-Bayes estimate, "
+    "the own mean pulled toward the fit f (w x own + (1 - w) x f); low, high: its robust "
+    "interval, eb ± cva x w x se; w: the weight on the unit's own mean (1 = not pulled); cva: "
+    "the interval's critical value. A (mu2): how far the units' true means spread around f "
+    "(a variance); kappa: how heavy the tails of that spread are (3 for a normal spread)."
+)
 
 
 def _level(args: argparse.Namespace) -> float:

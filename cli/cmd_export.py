@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from benchuq.cli.common import (
+    METHOD_HELP,
     UsageError,
     add_bayes_arguments,
     add_data_arguments,
@@ -52,7 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--level", type=float, default=COMPARISON_LEVEL, help="confidence level (0-1)")
-    p.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
+    p.add_argument(
+        "--method", default="bootstrap", choices=("bootstrap", "bayes"), help=METHOD_HELP
+    )
     p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates")
     p.add_argument("--seed", type=int, default=0, help="random seed")
     add_bayes_arguments(p)

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             f"{r['effective_n']:7.0f}  {_num(r['kappa'], 6)}  {_num(r['sensitivity'], 5)}  "
             f"{_num(r['specificity'], 5)}"
         )
-    print("(judge: the judge's own mean; human: the human labels' mean)")
+    print(JUDGE_LEGEND)
     print()
     print(res.sentence())
     print(planning_sentence(res))
@@ -145,3 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _num(x: float | None, width: int) -> str:
     return f"{'':>{width}}" if x is None or x != x else f"{x:{width}.2f}"
+
+
+#: the table's columns in words (METHODS 15)
+JUDGE_LEGEND = (
+    "(judge: the judge's own mean; human: the human labels' mean; lambda: how much the "
+    "correction leans on the judge, 0 = labels alone, 1 = fully (PPI++ only); eff. n: the "
+    "number of labels alone that would be as precise; kappa: the judge's agreement with the "
+    "people beyond chance, 1 = perfect, 0 = chance; sens: the share of items people marked good "
+    "that the judge marked good; spec: the same for bad)"
+)

@@ -32,9 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "mean over benchmarks for lm-eval files with groups (each group, e.g. mmlu, counting once "
         "as lm-eval scores it), else the mean over all tasks (--overall chooses). Values are "
         "proportions. Default level 0.834: for two independent estimates with similar standard "
-        "errors, intervals that do not overlap correspond roughly to a 5%% "
+        "errors, intervals that do not overlap correspond roughly to a 5% "
         "test (Goldstein & Healy 1995); models evaluated on the same items are correlated, so "
-        "'tied_with_leader' tests the paired difference from the leader instead.",
+        "'≈ leader' (JSON: tied_with_leader) tests the paired difference from the leader "
+        "instead.",
     )
     add_leaderboard_arguments(p, level=LEVEL)
     add_output_arguments(p)

@@ -63,7 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "without data; item-level data give their own",
     )
     g = p.add_argument_group("without data (planning a new benchmark)")
-    g.add_argument("--accuracy", type=float, nargs="+", default=None, metavar="P")
+    g.add_argument(
+        "--accuracy",
+        type=float,
+        nargs="+",
+        default=None,
+        metavar="P",
+        help="assumed accuracies, one per model, as fractions (0.7 0.72), instead of DATA",
+    )
     g.add_argument("--items", type=int, default=None, help="items per task")
     g.add_argument("--n-tasks", type=int, default=1, help="tasks of --items items each (1)")
     g.add_argument("--cluster-size", type=float, default=1.0, help="items per cluster (1)")
@@ -170,13 +177,25 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     print(
-        f"{design.name}: {design.source}; score {design.group}; {100 * level:g}% family-wise "
+        f"{design.name}: {design.source}; score: {_score_words(design.group)}; "
+        f"{100 * level:g}% family-wise "
         f"level, {result.correction_name} over {plan.family} comparison(s) "
-        f"(c = {plan.critical:.3f}); {100 * args.power:g}% power; differences in {result.unit}"
+        f"(a difference must reach {plan.critical:.3f} standard errors); "
+        f"{100 * args.power:g}% power; differences in {result.unit}"
     )
     for sentence in result.sentences():
         print(f"- {sentence}")
     return 0
+
+
+def _score_words(group: str) -> str:
+    """The compared score with its aggregate named: ``overall = the mean over tasks`` (not the
+    leaderboard's mean over lm-eval benchmarks), ``natural = the mean of its tasks``."""
+    if group == "overall":
+        return "overall = the mean over tasks"
+    if group.startswith("weighted "):
+        return group + " (category weights; each category the mean of its tasks)"
+    return f"{group} = the mean of its tasks"
 
 
 def _answers(args: argparse.Namespace) -> int:

@@ -95,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"\nRank confidence sets ({level:g}, score: {score})")
     if weights is not None:
         print(weighted_order_note(draws.category_names, weights, whose="the weights given"))
-    print(sets.to_frame().to_string(index=False, float_format=lambda v: f"{v:g}"))
+    # the score beside the rank columns reads as a score, not a rank (a bare 1 or 0 did)
+    frame = sets.to_frame().rename(columns={"estimate": "score"})
+    frame["score"] = frame["score"].map(lambda v: f"{v:.4f}")
+    print(frame.to_string(index=False, float_format=lambda v: f"{v:g}"))
     for sentence in sets.sentences():
         print(sentence)
     items = group_items(draws)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FEW_ITEMS_LEGEND",
     "FORMATS",
+    "METHOD_HELP",
     "UsageError",
     "add_bayes_arguments",
     "add_data_arguments",
@@ -35,6 +36,7 @@ __all__ = [
     "bayes_settings",
     "check_caps",
     "check_level",
+    "check_output",
     "check_pairwise",
     "data_header",
     "emit",
@@ -68,7 +70,8 @@ class VisibleText:
 
 def check_caps(args: argparse.Namespace) -> None:
     """Hard limits of ``--reps``, ``--chains``, ``--draws`` and ``--warmup`` (``core.budget.CAPS``),
-    and at least 50 replicates (fewer give percentile intervals of no width), before any work."""
+    at least 50 replicates (fewer give percentile intervals of no width) and a seed of 0 or more,
+    before any work."""
     from benchuq.core.budget import CAPS, check_cap
 
     for name in CAPS:
@@ -78,6 +81,52 @@ def check_caps(args: argparse.Namespace) -> None:
     reps = getattr(args, "reps", None)
     if isinstance(reps, int):
         validation.check_reps(reps, least=50, typical=2000, name="--reps")
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int):
+        validation.check_seed(seed, name="--seed")
+
+
+#: subcommands whose ``-o`` names a folder they create (its missing parents too)
+FOLDER_OUTPUTS = ("export", "site")
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """``-o FILE`` can be written: its folder exists and it is not itself a folder, checked
+    before any work, so a typo in the path costs no bootstrap and gives no traceback."""
+    target = getattr(args, "output", None)
+    if not isinstance(target, str) or getattr(args, "command", "") in FOLDER_OUTPUTS:
+        return
+    path = Path(target)
+    if path.is_dir():
+        raise UsageError(f"-o {target}: that is a folder. How to fix: name a file in it.")
+    folder = path.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise UsageError(
+                f"-o {target}: '{folder}' is a file, not a folder. How to fix: write to a file "
+                "in an existing folder."
+            )
+        raise UsageError(
+            f"-o {target}: the folder '{folder}' does not exist. How to fix: create the folder "
+            f"first (mkdir -p '{folder}') or write to an existing one."
+        )
+
+
+def output_error(args: argparse.Namespace, err: OSError) -> str | None:
+    """The message for ``err`` when it is a failure to write ``-o``'s path (no permission, a
+    read-only or full disk), else ``None`` (the error is not about the output)."""
+    target = getattr(args, "output", None)
+    name = getattr(err, "filename", None)
+    if not isinstance(target, str) or name is None:
+        return None
+    try:
+        ours = Path(str(name)).resolve().is_relative_to(Path(target).resolve())
+    except (OSError, ValueError):
+        return None
+    if not ours:
+        return None
+    reason = err.strerror or str(err)
+    return f"-o {target}: cannot write it ({reason}). How to fix: pick a folder you may write to."
 
 
 # core.reading.loaders.FORMATS, repeated so that building the parser does not import pandas
@@ -91,6 +140,10 @@ METRIC_HELP = (
     "metric read from lm-eval and HELM files (acc, acc_norm, exact_match, ...; default: acc for "
     "lm-eval, the scenario's main metric for HELM); for inspect_ai logs a scorer, or "
     "SCORER/KEY for a scorer with named values (default: the log's first scorer)"
+)
+METHOD_HELP = (
+    "how the uncertainty is found: bootstrap (resample the items, or each task's count of right "
+    "answers; default, METHODS 2) or bayes (a Bayesian hierarchical model, METHODS 6)"
 )
 FAILED_HELP = (
     "samples of inspect_ai logs that errored or hit a limit: left out of the scores and counted "
@@ -188,7 +241,9 @@ def print_notes(notes: Sequence[str], args: argparse.Namespace) -> None:
 
 def add_method_arguments(parser: argparse.ArgumentParser, *, reps: int = REPS) -> None:
     """The uncertainty method and its settings (bootstrap, METHODS 2; Bayesian model, METHODS 6)."""
-    parser.add_argument("--method", default="bootstrap", choices=("bootstrap", "bayes"))
+    parser.add_argument(
+        "--method", default="bootstrap", choices=("bootstrap", "bayes"), help=METHOD_HELP
+    )
     parser.add_argument("--reps", type=int, default=reps, help="bootstrap replicates")
     parser.add_argument("--seed", type=int, default=SEED, help="random seed")
     add_backend_arguments(parser)
@@ -442,9 +497,15 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     formats = [a for a in parser._actions if a.dest == "format" and a.choices is not None]
     for action in formats:  # --format also takes csv|parquet (no input format has them)
         action.choices = (*action.choices, *TABLE_FORMATS)  # type: ignore[misc]
-        action.help = f"{action.help}; csv or parquet: the output as a tidy table"
+        action.help = f"{action.help}; csv or parquet instead set the output: a tidy table (as "
+        "--output-format)"
     if not formats:
-        parser.add_argument("--format", default=None, choices=TABLE_FORMATS, help="a tidy table")
+        parser.add_argument(
+            "--format",
+            default=None,
+            choices=TABLE_FORMATS,
+            help="the output as a tidy table (as --output-format)",
+        )
 
 
 def split_format(args: argparse.Namespace) -> None:

@@ -94,9 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``benchuq`` with ``argv`` (default: the command line); returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command(argv))
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the subcommand's parser: its usage, "benchuq leaderboard: error: ..."
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
 
-    from benchuq.cli.common import VisibleText, check_caps, print_notes
+    from benchuq.cli.common import VisibleText, check_caps, check_output, output_error, print_notes
     from benchuq.core.data import DataError
     from benchuq.core.validation import InvalidArgument
 
@@ -105,9 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             check_caps(args)
+            check_output(args)
             code = int(args.func(args) or 0)
         except (DataError, InvalidArgument, UsageError) as err:
             print(f"benchuq {args.command}: error: {err}", file=sys.stderr)
+            return 2
+        except OSError as err:  # writing -o failed (no permission, disk full): say so, no trace
+            message = output_error(args, err)
+            if message is None:
+                raise
+            print(f"benchuq {args.command}: error: {message}", file=sys.stderr)
             return 2
         print_notes(getattr(args, "data_notes", ()), args)
         sys.stdout.flush()
@@ -117,6 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CLOSED_PIPE
     finally:
         sys.stdout, sys.stderr = out, err_stream
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command`` (``parser`` itself if it has none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
 
 
 def _silence(stream: TextIO) -> None:

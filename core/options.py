@@ -37,6 +37,7 @@ OPTIONS: frozenset[str] = frozenset(
         "failed",
         "group_by",
         "human",
+        "interval",
         "items",
         "judge",
         "labels",
@@ -45,9 +46,11 @@ OPTIONS: frozenset[str] = frozenset(
         "metric",
         "overall",
         "reps",
+        "rounds",
         "runs",
         "statistic",
         "tasks",
+        "ties",
     }
 )
 

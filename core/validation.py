@@ -33,6 +33,7 @@ __all__ = [
     "check_level",
     "check_power",
     "check_reps",
+    "check_seed",
     "check_types",
     "parse_weights",
 ]
@@ -110,6 +111,18 @@ def check_reps(reps: int, *, least: int, typical: int, name: str = "reps") -> in
             f"{name} {reps} is too few; use at least {least} ({typical} is typical)."
         )
     return reps
+
+
+def check_seed(seed: int, *, name: str = "seed") -> int:
+    """Return ``seed`` if numpy's generators take it (a whole number >= 0); else raise
+    :class:`InvalidArgument` naming ``name`` (``"seed"``, ``"--seed"``), not numpy's bare
+    ``ValueError: expected non-negative integer``."""
+    if seed < 0:
+        raise InvalidArgument(
+            f"{name} {seed} is negative; a seed is a whole number 0 or above.",
+            hint=f"use {name} {-seed}." if name.startswith("--") else f"use {name}={-seed}.",
+        )
+    return seed
 
 
 def check_choice(value: T, choices: Collection[T], *, name: str) -> T:
@@ -256,7 +269,8 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
 
     Called first in each public API function as ``check_types(locals())`` (``fn``: the calling
     module-level function, found from the caller's frame); the checks of values (ranges,
-    choices, names in the data) follow it.
+    choices, names in the data) follow it, except a ``seed`` below 0 (:func:`check_seed`), which
+    every function with a seed refuses here.
     """
     if fn is None:
         caller = sys._getframe(1)
@@ -272,8 +286,21 @@ def check_types(arguments: Mapping[str, object], *, fn: Callable[..., Any] | Non
             wanted = annotations[name] if isinstance(annotations[name], str) else kind
             raise InvalidArgument(
                 f"{name} must be {wanted}, not {type(value).__name__} {shown}.",
-                hint=f"pass {name} as {wanted}.",
+                hint=_BETWEEN.get((type(value).__name__, str(wanted)), f"pass {name} as {wanted}."),
             )
+    seed = arguments.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool):  # every API function's seed=
+        check_seed(seed)
+
+
+#: the fix when one of the API's two data objects is passed where the other is wanted (a loaded
+#: ``Benchmark`` given to ``bq.leaderboard``, which summarises its replicates)
+_BETWEEN: dict[tuple[str, str], str] = {
+    ("Benchmark", "Draws"): "make its replicates first: bq.bootstrap(bench) (or bq.bayes(bench)), "
+    "e.g. bq.leaderboard(bq.bootstrap(bench)).",
+    ("Draws", "Benchmark"): "pass the loaded data (bq.load(...)), not the replicates made "
+    "from it (bq.report takes those as draws=).",
+}
 
 
 def parse_weights(text: str, n_categories: int) -> np.ndarray:

@@ -59,6 +59,12 @@ def _switch(on: str) -> Callable[[object], str]:
     return lambda value: "on" if value == on else "off"
 
 
+def _rounds(value: object) -> str:
+    from benchuq.dashboard.epp.view import ROUND_LABELS
+
+    return ROUND_LABELS.get(str(value), str(value))
+
+
 #: the sidebar's Overall score radio, value -> option shown
 OVERALL_LABELS = {"auto": "Auto", "benchmarks": "Benchmarks", "tasks": "Tasks"}
 
@@ -90,6 +96,7 @@ CONTROLS: dict[str, Control] = {
     "labels": Control("Labels (optional)", "the Judge page"),
     "accuracy": Control("Accuracies (%), one per model", "the Plan page", _percents),
     "items": Control("Items per task", "the Plan page"),
+    "rounds": Control("A round is one", "the Win probabilities page", _rounds),
 }
 #: the Judge page's estimator (``method=`` of the judge analysis, whose values differ from the
 #: sidebar's uncertainty methods)

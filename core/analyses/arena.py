@@ -56,6 +56,7 @@ from benchuq.core.analyses.bradley_terry import (
 from benchuq.core.budget import check_pairs, checkpoint
 from benchuq.core.data import DataError
 from benchuq.core.defaults import COMPARISON_LEVEL
+from benchuq.core.options import option
 from benchuq.core.reading.battles import Battles
 from benchuq.core.small_samples import min_items_to_tell
 from benchuq.core.summaries.rank_sets import RankSets, rank_set_sentences, rank_sets
@@ -913,7 +914,8 @@ def _bootstrap(
                 raise _all_ties(
                     battles.name,
                     f"bootstrap replicate {r0 + r + 1} of {reps} drew only ties",
-                    hint="use interval = sandwich or ties = half, or add battles with a winner.",
+                    hint=f"use {option('interval', 'sandwich')} or {option('ties', 'half')}, "
+                    "or add battles with a winner.",
                 )
             out[r0 + r] = _fit_rows(pr, M, ties, _ridge(pr, M, ridge), theta)[0]
     return out

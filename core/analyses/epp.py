@@ -49,6 +49,7 @@ from benchuq.core.analyses.bradley_terry import (
 from benchuq.core.budget import checkpoint
 from benchuq.core.data import Benchmark, DataError
 from benchuq.core.defaults import COMPARISON_LEVEL, SEED
+from benchuq.core.options import option
 from benchuq.core.summaries.ordering import best_first
 from benchuq.core.threads import blas_policy
 from benchuq.core.validation import check_choice, check_known, check_level, check_reps
@@ -204,7 +205,8 @@ def round_scores(
     if bench.item_tasks is None:
         raise DataError(
             f"'{bench.name}' has no item-level scores, so items cannot be rounds.",
-            hint="use rounds = tasks, or load item-level results (one row per model and item).",
+            hint=f"use {option('rounds', 'tasks')}, or load item-level results (one row per model "
+            "and item).",
         )
     blocks = [it.scores * s for it, s in zip(bench.item_tasks, sign, strict=True)]
     labels = tuple(
@@ -293,8 +295,10 @@ def _one_round(what: str, n_rounds: int, rounds: str, source: str | None) -> Dat
     return DataError(
         f"{what} at least two rounds; these data give {n_rounds} (rounds = {rounds}).",
         file=source,
-        hint="choose GLM intervals (interval = glm)"
-        + (", or use items as rounds (rounds = items)." if rounds == "tasks" else "."),
+        hint=f"choose GLM intervals ({option('interval', 'glm')})"
+        + (
+            f", or use items as rounds ({option('rounds', 'items')})." if rounds == "tasks" else "."
+        ),
     )
 
 
@@ -457,8 +461,7 @@ def epp(
         seed=seed,
         ridge=ridge,
         rounds=rounds,
-        source=bench.name,
-    )
+    )  # no ``source``: the data set's name is not a file, and errors would call it one
 
 
 def pair_test(result: EPPResult, a: str, b: str) -> PairTest:

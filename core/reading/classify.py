@@ -163,6 +163,13 @@ def _records(obj: object) -> bool:
 
 def _classify(src: Source, columns: dict[str, str] | None, obj: object = None) -> File:
     base = src.name.rsplit("/", 1)[-1]
+    if PurePosixPath(base).suffix.lower() in (".parquet", ".pq") and not is_parquet(src):
+        raise DataError(  # read as text it gave a message about a wide table's columns
+            "not a Parquet file: it does not begin with Parquet's signature (PAR1), so it is "
+            "damaged, incomplete or another format named .parquet.",
+            file=src.name,
+            hint="write it again (pandas: df.to_parquet(path)) or give the file its real suffix.",
+        )
     if SAMPLES_RE.match(base) or (base.endswith(".jsonl") and b'"doc_id"' in src.data[:100000]):
         return File(src, "lm_eval_samples")
     head = header_table(src)  # long item tables: read at Arrow speed (issue 18)

@@ -187,6 +187,14 @@ def expand_archives(
     expanded = 0  # bytes all archives together expand to
     for name, data in files:
         checkpoint(READING_FILES)
+        zip_start = data[:4] in (b"PK\x03\x04", b"PK\x05\x06")  # a member, or an empty zip
+        if not zip_start and PurePosixPath(name).suffix.lower() == ".zip" and data:
+            raise DataError(  # read as text it gave a message about a wide table's columns
+                "not a zip archive: it does not begin with a zip's signature, so it is damaged, "
+                "incomplete or another format named .zip.",
+                file=name,
+                hint="create the archive again, or give the file its real suffix.",
+            )
         if not is_zip(data) or is_eval_archive(Source(name, data)):
             out.append((name, data))
             continue

@@ -126,10 +126,9 @@ def load_sample(name: str) -> Benchmark:
 def read_sample(name: str) -> Loaded:
     """:func:`load_sample` with what the files say (:class:`Loaded`)."""
     if name not in _SAMPLE_FILES:
-        raise DataError(
-            f"unknown sample '{name}'.",
-            hint=f"choose one of {sorted(SAMPLES)} (e.g. sample:vtab1k).",
-        )
+        message, other = _not_scores(name)
+        hint = f"choose one of {sorted(SAMPLES)} (e.g. sample:vtab1k)."
+        raise DataError(message, hint=f"for scores, {hint}" if other else hint)
     file, fmt = _SAMPLE_FILES[name]
     loaded = read_paths([SAMPLE_DIR / file], format=fmt, name=name)
     if name == "mmlu":
@@ -137,6 +136,27 @@ def read_sample(name: str) -> Loaded:
     extra = _SAMPLE_NOTES.get(name, ())
     bench = loaded.bench
     return Loaded(bench._replace(notes=extra + bench.notes), loaded.meta)
+
+
+def _not_scores(name: str) -> tuple[str, bool]:
+    """Why ``sample:<name>`` is no score sample: unknown (``False``), or a sample of another kind
+    (battles, judge data: ``True``) named with where it is read."""
+    from benchuq.core.reading.battles import BATTLE_SAMPLES
+    from benchuq.core.reading.judge_data import JUDGE_SAMPLES
+
+    if name in BATTLE_SAMPLES:
+        return (
+            f"sample:{name} holds pairwise battles (model_a, model_b, winner), not scores; the "
+            "arena rates them (benchuq arena, bq.arena, the Arena page).",
+            True,
+        )
+    if name in JUDGE_SAMPLES:
+        return (
+            f"sample:{name} holds an LLM judge's scores with human labels; the judge analysis "
+            "reads it (benchuq judge, bq.judge, the Judge page).",
+            True,
+        )
+    return f"unknown sample '{name}'.", False
 
 
 def _mmlu_names(meta: Meta) -> dict[str, str]:

@@ -16,6 +16,7 @@ import numpy as np
 from benchuq.core.data import DataError
 from benchuq.core.draws import Draws
 from benchuq.core.validation import check_choice
+from benchuq.core.zero_spread import zero_spread_note
 
 __all__ = ["normalize"]
 
@@ -74,7 +75,9 @@ def normalize(
       task -> chance), ``high_j`` = 1.
 
     **Choice**: a task on which ``low_j == high_j`` is set to 0 (it cannot separate models) and
-    named in the notes. Orientation is unchanged: a lower-is-better task stays lower-is-better.
+    named in the notes, which say its intervals have width 0 for that reason; when every task is
+    such, a zero-spread note follows (METHODS 2g). Orientation is unchanged: a lower-is-better
+    task stays lower-is-better.
     """
     check_choice(mode, NORMALIZATIONS, name="normalization")
     values, observed = draws.values, draws.observed
@@ -96,14 +99,30 @@ def normalize(
         if not np.isnan(levels).all():
             note += " Where a task gives its chance level, min is that level."
         flat = [t for t, lo, hi in zip(draws.tasks, low, high, strict=True) if lo == hi]
+        extra: tuple[str, ...] = ()
         if flat:
-            note += f" Tasks with one value everywhere are set to 0: {flat}."
+            note += (
+                f" Tasks on which every model has the same score cannot be scaled (max = min), so "
+                f"they are set to 0 for every model in every replicate: {flat}. Their normalized "
+                "scores have intervals of width 0; that says such a task cannot separate the "
+                "models, not that the scores are certain."
+            )
+            if len(flat) == len(draws.tasks):  # every normalized score is 0 with width 0
+                zero = zero_spread_note(
+                    draws.models,
+                    np.ones(len(draws.models), bool),
+                    "every task has the same score for all models, so normalizing sets every "
+                    "score to 0 (compare the scores without normalizing)",
+                )
+                extra = (zero,) if zero else ()
     else:  # "chance"
         low = _chance_vector(draws, chance)
         high = np.ones_like(low)
         note = "Normalized per task: (x - chance) / (1 - chance) (METHODS 3)."
+        extra = ()
     span = high - low
     safe = np.where(span > 0, span, 1.0)
     new_values = np.where(span > 0, (values - low) / safe, np.where(np.isnan(values), np.nan, 0.0))
     new_obs = np.where(span > 0, (observed - low) / safe, np.where(np.isnan(observed), np.nan, 0.0))
-    return replace(draws.with_values(new_values, new_obs, note), normalization=mode)
+    out = draws.with_values(new_values, new_obs, note)
+    return replace(out, notes=(*out.notes, *extra), normalization=mode)

@@ -139,7 +139,13 @@ def rank_sets(
 
 
 def _models(names: tuple[str, ...]) -> str:
-    return "{" + ", ".join(names) + "}"
+    """``{A, B}``; a name holding a comma or a brace in quotes (``{"x, y", B}``), so the set
+    still reads as the models it holds."""
+    return "{" + ", ".join(_quoted(n) for n in names) + "}"
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if any(c in name for c in ',{}"') or name != name.strip() else name
 
 
 def rank_set_sentences(sets: RankSets, *, top: tuple[int, ...] = (1, 3)) -> list[str]:

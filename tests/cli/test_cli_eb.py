@@ -88,6 +88,12 @@ def test_text_output_and_features(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "intercept, model, category (cross-fitted)" in text
     assert "on average over units" in text
+    # every column and moment printed is said in words (the audit of 2026-12-08)
+    header = next(line for line in text.splitlines() if line.startswith("unit "))
+    legend = next(line for line in text.splitlines() if line.startswith("estimate: "))
+    for column in header.split()[1:]:
+        assert f"{column}: " in legend or f"{column}, " in legend, column
+    assert "A (mu2): " in legend and "kappa: " in legend
     assert main(["eb", "sample:alpaca_eval", "--group-by", "subgroup", "--alpha", "0.1"]) == 0
     assert "koala" in capsys.readouterr().out
 

@@ -78,14 +78,28 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     assert main(["epp", str(tmp_path / "missing.csv")]) == 2
     assert "missing.csv" in capsys.readouterr().err
     assert main(["epp", "sample:vtab1k", "--rounds", "items"]) == 2
-    assert "item-level" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "item-level" in err and "(--rounds tasks)" not in err  # tasks are the default
+    assert "use --rounds tasks" in err and "rounds = tasks" not in err
+
+
+def test_errors_name_the_flags_and_no_data_set_as_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    """One model: the error does not call the data set's name a file (it said "file 'one:
+    1 model x 1 task'"), the audit of 2026-12-08."""
+    path = tmp_path / "one.csv"
+    path.write_text("model,task,category,n,correct\nA,t1,c,100,50\nA,t2,c,100,60\n")
+    assert main(["epp", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == "benchuq epp: error: column 'model': EPP needs at least two models.\n", err
 
 
 @pytest.mark.parametrize(
     ("rounds", "hint"),
     [
-        ("tasks", "choose GLM intervals (interval = glm), or use items as rounds"),
-        ("items", "choose GLM intervals (interval = glm)."),
+        ("tasks", "choose GLM intervals (--interval glm), or use items as rounds (--rounds items)"),
+        ("items", "choose GLM intervals (--interval glm)."),
     ],
 )
 def test_one_round_says_how_many_and_a_fix_that_applies(

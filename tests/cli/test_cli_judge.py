@@ -163,3 +163,17 @@ def test_judge_table_given_to_a_scores_command_says_use_judge(
     with pytest.raises(bq.DataError, match=r"bq\.judge\(FILE\)"):
         bq.load(str(path))
     assert main(["judge", str(path), "--json"]) == 0
+
+
+def test_every_column_of_the_text_table_is_said_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``lambda``, ``eff. n``, ``kappa``, ``sens`` and ``spec`` had no word on what they are (the
+    audit of 2026-12-08); the legend under the table says each column."""
+    assert main(["judge", "sample:mt_bench"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line for line in lines if line.startswith("model "))
+    legend = next(line for line in lines if line.startswith("(judge: "))
+    columns = header.replace("eff. n", "eff.n").split()[4:]  # after model, estimate, low, high
+    for column in columns:
+        assert f"{column.replace('eff.n', 'eff. n')}: " in legend, column

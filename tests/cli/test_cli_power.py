@@ -108,3 +108,21 @@ def test_one_model_says_power_needs_two(capsys: pytest.CaptureFixture[str], tmp_
     err = capsys.readouterr().err
     assert "two or more models; the data hold only 'A'" in err and "got []" not in err
     assert "How to fix: add a second model's results" in err and "--accuracy" in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        ([], "score: overall = the mean over tasks;"),
+        (["--group", "natural"], "score: natural = the mean of its tasks;"),
+    ],
+)
+def test_the_header_names_the_aggregate_and_the_critical_value(
+    capsys: pytest.CaptureFixture[str], flags: list[str], words: str
+) -> None:
+    """The header said "score overall" (which aggregate?) and "(c = 3.421)" (what is c?); the
+    audit of 2026-12-08."""
+    assert main(["power", "sample:vtab1k", "--models", "Rotation", "VAE", *flags]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert words in header and "(a difference must reach 1.960 standard errors)" in header
+    assert "c = " not in header

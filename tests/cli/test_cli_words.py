@@ -84,3 +84,51 @@ def test_arena_ratings_are_whole_points(capsys: pytest.CaptureFixture[str], tmp_
 def test_a_folder_names_its_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     argv = ["leaderboard", str(REAL / "inspect_ai" / "eval_zip"), "--reps", "200"]
     assert _run(argv, capsys, tmp_path).startswith("eval_zip: 6 models x 2 tasks\n")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["leaderboard", "compare", "diff", "ranks", "epp", "arena", "judge", "weights", "bayes", "eb",
+     "embeddings", "power", "app", "report", "publish", "unpublish", "export", "site"],
+)  # fmt: skip
+def test_help_shows_percent_signs_once(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """argparse %-formats an option's help but not a description: a ``%%`` written there was
+    shown doubled ("a 5%% test" in ``benchuq leaderboard --help``)."""
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    assert "%%" not in capsys.readouterr().out
+
+
+def test_the_rank_set_table_shows_scores_as_scores(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Beside the rank columns the score read as a rank: model B at "0", A at "1" (scores 0 and
+    1 printed with ``:g``; the audit of 2026-12-08); it is headed ``score`` and has 4 decimals."""
+    path = tmp_path / "three.csv"
+    path.write_text(
+        "model,task,item,score\n" + "".join(f"A,t,{i},1\nB,t,{i},0\n" for i in range(3))
+    )
+    assert main(["ranks", str(path), "--reps", "100"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("Rank confidence sets", 1)[1].splitlines()
+    assert table[1].split()[:2] == ["model", "score"], table[1]
+    assert table[2].split()[:2] == ["A", "1.0000"] and table[3].split()[:2] == ["B", "0.0000"]
+
+
+def test_every_option_has_help() -> None:
+    """``--method`` (eight subcommands) and ``power --accuracy`` were listed in ``--help`` with no
+    word on what they do (the audit of 2026-12-08)."""
+    import argparse
+
+    from benchuq.cli.main import build_parser
+
+    missing = [
+        f"{name} {action.option_strings}"
+        for top in build_parser()._actions
+        if isinstance(top, argparse._SubParsersAction)
+        for name, sub in top.choices.items()
+        for action in sub._actions
+        if action.option_strings and not action.help
+    ]
+    assert missing == []

@@ -72,3 +72,35 @@ def test_from_frame_refuses_duplicate_columns() -> None:
     df = pd.DataFrame([["a", "t", 10, 5, 1]], columns=["model", "task", "n", "correct", "n"])
     with pytest.raises(DataError, match=r"duplicate column names \['n'\]"):
         bq.from_frame(df, model="model", task="task", n="n", correct="correct")
+
+
+@pytest.mark.parametrize(
+    ("call", "fix"),
+    [
+        (lambda: bq.leaderboard(TOY), "bq.leaderboard(bq.bootstrap(bench))"),
+        (lambda: bq.ranks(TOY), "make its replicates first: bq.bootstrap(bench)"),
+        (lambda: bq.bootstrap(DRAWS), "pass the loaded data (bq.load(...)), not the replicates"),
+    ],
+)
+def test_the_data_for_its_replicates_says_which_step_is_missing(call, fix: str) -> None:
+    """A new user's first call, ``bq.leaderboard(bq.load(...))``, said only "pass draws as Draws";
+    the fix now names the step that makes them (the audit of 2026-12-08)."""
+    with pytest.raises(InvalidArgument) as info:
+        call()
+    assert fix in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bq.bootstrap(TOY, seed=-1),
+        lambda: bq.epp(TOY, seed=-1),
+        lambda: bq.subgroups(bq.load("sample:alpaca_eval"), seed=-1),
+        lambda: bq.diff(TOY, base_model="A", candidate_model="B", seed=-1),
+    ],
+)
+def test_a_negative_seed_is_refused_by_name(call) -> None:
+    """numpy's generators take no seed below 0: the API said "ValueError: expected non-negative
+    integer" from deep inside numpy (the audit of 2026-12-08)."""
+    with pytest.raises(InvalidArgument, match=r"^seed -1 is negative"):
+        call()

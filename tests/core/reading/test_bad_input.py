@@ -564,6 +564,18 @@ def test_unknown_sample() -> None:
     assert "vtab1k" in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("name", "where"), [("mt_bench_battles", "benchuq arena"), ("mt_bench", "benchuq judge")]
+)
+def test_a_sample_of_another_kind_says_where_it_is_read(name: str, where: str) -> None:
+    """``benchuq leaderboard sample:mt_bench_battles`` said "unknown sample" and listed the score
+    samples only, though the name is one benchuq ships (the audit of 2026-12-08)."""
+    with pytest.raises(DataError) as err:
+        load_sample(name)
+    text = str(err.value)
+    assert "unknown" not in text and where in text and "for scores, choose one of" in text
+
+
 def test_no_files() -> None:
     with pytest.raises(DataError, match="no files"):
         load_files([])
@@ -607,3 +619,25 @@ def test_mutated_files_raise_only_data_error(data: st.DataObject) -> None:
         load_files([(name, bytes(buf))])
     except DataError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "words"),
+    [
+        ("runs.zip", b"PK garbage, not an archive", "not a zip archive"),
+        ("runs.zip", b"model,task,n,correct\nA,t,10,5\n", "not a zip archive"),
+        ("scores.parquet", b"not a parquet file", "not a Parquet file"),
+        ("scores.pq", b"model,task,n,correct\nA,t,10,5\n", "not a Parquet file"),
+    ],
+)
+def test_a_damaged_zip_or_parquet_says_so(
+    tmp_path: Path, name: str, data: bytes, words: str
+) -> None:
+    """A damaged .zip or .parquet was read as text and refused for "a wide leaderboard needs a
+    model column" (the audit of 2026-12-08); alone and in a folder it names what it is not."""
+    (tmp_path / "one").mkdir()
+    for path in (tmp_path / name, tmp_path / "one" / name):
+        path.write_bytes(data)
+        with pytest.raises(DataError, match=words) as err:
+            load_path(path.parent if path.parent.name == "one" else path)
+        assert err.value.file is not None and name in err.value.file

@@ -219,3 +219,18 @@ def test_leader_rule_is_a_5_percent_test_whatever_the_correlation(rho: float) ->
     assert 0.025 <= np.mean(flagged) <= 0.085, np.mean(flagged)
     if rho > 0:
         assert np.mean(apart) < 0.02, np.mean(apart)
+
+
+def test_rank_set_sentences_quote_names_with_commas() -> None:
+    """A model named "x, y" reads as one model in a set, not two (the audit of 2026-12-08:
+    ``{x, y, B}`` for the models "x, y" and B)."""
+    from benchuq.core.summaries.rank_sets import rank_set_sentences
+
+    rng = np.random.default_rng(0)
+    values = rng.normal([0.5, 0.5, 0.0], 0.01, size=(500, 3))
+    sets = rank_sets(values, np.array([0.5, 0.5, 0.0]), ["x, y", "B", "{C}"], level=0.95)
+    best = rank_set_sentences(sets, top=(1,))[0]
+    assert best in (
+        'The best model is one of {"x, y", B} with 95% confidence.',
+        'The best model is one of {B, "x, y"} with 95% confidence.',
+    ), best

@@ -20,6 +20,7 @@ from benchuq.core.summaries import (
     win_probabilities,
 )
 from benchuq.core.validation import InvalidArgument
+from benchuq.core.zero_spread import zero_spread_notes
 
 
 def make_draws(
@@ -287,6 +288,20 @@ def test_flat_task_normalizes_to_zero() -> None:
     n = normalize(make_draws(values, values[0]))
     assert (n.values[:, :, 0] == 0).all()
     assert "t0" in n.notes[-1]
+    assert "width 0" in n.notes[-1] and "not that the scores are certain" in n.notes[-1]
+    assert not zero_spread_notes(n.notes)  # t1 still separates the models: overall has width
+
+
+def test_every_task_flat_names_the_zero_spread() -> None:
+    """All models equal on every task: every normalized score is 0 with an interval of width 0;
+    the notes say it measures nothing (``benchuq leaderboard all_equal.csv --normalize`` showed
+    [0, 0] beside "no interval has zero width", the audit of 2026-12-08)."""
+    rng = np.random.default_rng(0)
+    values = np.repeat(rng.uniform(0.8, 1.0, size=(50, 1, 2)), 3, axis=1)  # 3 models, equal
+    n = normalize(make_draws(values, np.full((3, 2), 0.9)))
+    assert (n.values == 0).all()
+    (zero,) = zero_spread_notes(n.notes)
+    assert "every task has the same score for all models" in zero
 
 
 def test_normalization_can_reorder_models() -> None:
