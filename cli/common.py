@@ -497,8 +497,10 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     formats = [a for a in parser._actions if a.dest == "format" and a.choices is not None]
     for action in formats:  # --format also takes csv|parquet (no input format has them)
         action.choices = (*action.choices, *TABLE_FORMATS)  # type: ignore[misc]
-        action.help = f"{action.help}; csv or parquet instead set the output: a tidy table (as "
-        "--output-format)"
+        action.help = (
+            f"{action.help}; csv or parquet instead set the output: a tidy table (as "
+            "--output-format)"
+        )
     if not formats:
         parser.add_argument(
             "--format",
