@@ -53,8 +53,9 @@ KINDS: tuple[str, ...] = ("counts", "estimate_se", "items")
 class DataError(ValueError):
     """Bad input, with where it is and how to fix it.
 
-    ``str(err)`` is a complete message for a person: ``file``, ``row`` (1-based data row, as a
-    spreadsheet shows it after the header) and ``column`` name the place; ``hint`` says what to do.
+    ``str(err)`` is a complete message for a person: ``file`` (or ``data``, a data set that is
+    not a file, by its name), ``row`` (1-based data row, as a spreadsheet shows it after the
+    header) and ``column`` name the place; ``hint`` says what to do.
     """
 
     def __init__(
@@ -65,8 +66,10 @@ class DataError(ValueError):
         row: int | None = None,
         column: str | None = None,
         hint: str | None = None,
+        data: str | None = None,
     ) -> None:
         self.message = message
+        self.data = data
         self.file = file
         self.row = row
         self.column = column
@@ -75,6 +78,8 @@ class DataError(ValueError):
 
     def __str__(self) -> str:
         where = []
+        if self.data:
+            where.append(f"data set '{self.data}'")
         if self.file:
             where.append(f"file '{self.file}'")
         if self.row is not None:

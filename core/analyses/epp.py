@@ -452,16 +452,23 @@ def epp(
 ) -> EPPResult:
     """EPP leaderboard of a benchmark, rounds = tasks (default) or items (METHODS 8)."""
     scores, _ = round_scores(bench, rounds=rounds)
-    return epp_from_scores(
-        scores,
-        bench.models,
-        level=level,
-        interval=interval,
-        reps=reps,
-        seed=seed,
-        ridge=ridge,
-        rounds=rounds,
-    )  # no ``source``: the data set's name is not a file, and errors would call it one
+    try:
+        return epp_from_scores(
+            scores,
+            bench.models,
+            level=level,
+            interval=interval,
+            reps=reps,
+            seed=seed,
+            ridge=ridge,
+            rounds=rounds,
+        )
+    except DataError as err:  # the data set is not a file: its name says which data it is
+        if err.file is not None or err.data is not None:
+            raise
+        raise DataError(
+            err.message, data=bench.name, row=err.row, column=err.column, hint=err.hint
+        ) from None
 
 
 def pair_test(result: EPPResult, a: str, b: str) -> PairTest:

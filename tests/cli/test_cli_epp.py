@@ -86,13 +86,16 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
 def test_errors_name_the_flags_and_no_data_set_as_a_file(
     capsys: pytest.CaptureFixture[str], tmp_path
 ) -> None:
-    """One model: the error does not call the data set's name a file (it said "file 'one:
+    """One model: the error names the data set as a data set, not a file (it said "file 'one:
     1 model x 1 task'"), the audit of 2026-12-08."""
     path = tmp_path / "one.csv"
     path.write_text("model,task,category,n,correct\nA,t1,c,100,50\nA,t2,c,100,60\n")
     assert main(["epp", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err == "benchuq epp: error: column 'model': EPP needs at least two models.\n", err
+    assert err == (
+        "benchuq epp: error: data set 'one: 1 model x 2 tasks', column 'model': EPP needs at "
+        "least two models.\n"
+    ), err
 
 
 @pytest.mark.parametrize(
