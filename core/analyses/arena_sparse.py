@@ -33,7 +33,6 @@ __all__ = [
     "SPARSE_BATTLES",
     "at_least_exact",
     "at_least_model_based",
-    "exact_extra",
     "flat_note",
     "sign_record",
     "sparse_note",
@@ -70,7 +69,7 @@ def sign_record(i: np.ndarray, j: np.ndarray, s: np.ndarray, n: np.ndarray, M: i
     return np.column_stack([wins, losses])
 
 
-def exact_extra(
+def at_least_exact(
     cov: np.ndarray,
     beta: np.ndarray,
     pair_battles: np.ndarray,
@@ -79,11 +78,12 @@ def exact_extra(
     *,
     level: float,
 ) -> np.ndarray:
-    """``(M,)`` variance to add on the diagonal of ``cov`` (logits^2) so that each sparse
-    model's normal interval at ``level`` for ``x_i`` (its rating minus its opponents' mean,
-    weighted by battles) reaches the end of the exact Clopper-Pearson interval of its record
-    (``record``: won, lost) on the side of 0 (METHODS 8b). With two models this makes the
-    normal test of their difference the exact (sign) test of the record.
+    """``cov`` (logits^2, ratings first) with variance added on its diagonal so that each
+    sparse model's normal interval at ``level`` for ``x_i`` (its rating minus its opponents'
+    mean, weighted by battles) reaches the end of the exact Clopper-Pearson interval of its
+    record (``record``: won, lost) on the side of 0 (METHODS 8b); a non-negative diagonal keeps
+    it positive semi-definite. With two models this makes the normal test of their difference
+    the exact (sign) test of the record.
 
     Each deficit is first shared among the sparse models that move ``x_i`` (two equal models
     get equal shares), then topped up one model at a time, so every target is met."""
@@ -106,25 +106,8 @@ def exact_extra(
     extra = np.where(use, short / np.maximum(effect.sum(axis=1), 1.0), 0.0)
     for k in np.flatnonzero(use):  # top up what the shares left short
         extra[k] += max(target[k] - now[k] - effect[k] @ extra, 0.0)
-    return extra
-
-
-def at_least_exact(
-    cov: np.ndarray,
-    beta: np.ndarray,
-    pair_battles: np.ndarray,
-    record: np.ndarray,
-    sparse_: np.ndarray,
-    *,
-    level: float,
-) -> np.ndarray:
-    """``cov`` (logits^2, ratings first) with :func:`exact_extra` added on the diagonal: a
-    non-negative diagonal keeps it positive semi-definite (METHODS 8b)."""
-    M = len(sparse_)
     out = np.array(cov, dtype=float)
-    out[np.arange(M), np.arange(M)] += exact_extra(
-        cov, beta, pair_battles, record, sparse_, level=level
-    )
+    out[np.arange(M), np.arange(M)] += extra
     return out
 
 
